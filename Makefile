@@ -1,0 +1,26 @@
+# One entry point per job. `make test` is what CI runs.
+SWIFT ?= swift
+BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
+
+.PHONY: deps build release test test-unit test-integration demo bench faults clean
+
+deps:
+	@scripts/ensure-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --static-swift-stdlib
+
+# Builds the services and all test targets, then runs every suite. Integration suites start their own
+# mosquitto on a free loopback port and run the real executables from the bin dir.
+test: deps
+	$(SWIFT) build --build-tests
+	QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" $(SWIFT) test --skip-build
+
+demo: deps
+	@scripts/demo.sh
+
+clean:
+	rm -rf .build

@@ -1,0 +1,79 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Library targets live in Shared/, executables in Services/, tests in Tests/.
+// Pure targets (QuadProtocol, ARDrone, Navigation, FlightControl, DroneSimulation, FlightLog, GroundStation)
+// do no I/O and read no clock; the executables perform what they decide.
+
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let lifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+
+func service(_ name: String, _ deps: [Target.Dependency]) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: ["QuadService", "QuadProtocol", "QuadMQTT", argumentParser, logging, lifecycle] + deps,
+        path: "Services/\(name)"
+    )
+}
+
+let package = Package(
+    name: "quadcopter",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "location-broadcaster", targets: ["location-broadcaster"]),
+        .executable(name: "navigator", targets: ["navigator"]),
+        .executable(name: "drone-controller", targets: ["drone-controller"]),
+        .executable(name: "drone-link", targets: ["drone-link"]),
+        .executable(name: "telemetry-logger", targets: ["telemetry-logger"]),
+        .executable(name: "drone-sim", targets: ["drone-sim"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMosquitto",
+            path: "Shared/CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
+        // Pure code: no sockets, no files, no clock reads.
+        .target(name: "QuadProtocol", path: "Shared/QuadProtocol"),
+        .target(name: "ARDrone", path: "Shared/ARDrone"),
+        .target(name: "Navigation", path: "Shared/Navigation"),
+        .target(name: "FlightControl", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/FlightControl"),
+        .target(name: "DroneSimulation", dependencies: ["ARDrone", "Navigation"], path: "Shared/DroneSimulation"),
+        .target(name: "FlightLog", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/FlightLog"),
+        .target(name: "GroundStation", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/GroundStation"),
+        // I/O edge.
+        .target(name: "QuadMQTT", dependencies: ["CMosquitto", logging], path: "Shared/QuadMQTT"),
+        .target(
+            name: "QuadService",
+            dependencies: ["QuadMQTT", "QuadProtocol", argumentParser, logging, lifecycle],
+            path: "Shared/QuadService"
+        ),
+
+        service("location-broadcaster", ["GroundStation", "Navigation"]),
+        service("navigator", ["Navigation"]),
+        service("drone-controller", ["FlightControl", "Navigation"]),
+        service("drone-link", ["ARDrone"]),
+        service("telemetry-logger", ["FlightLog"]),
+        service("drone-sim", ["DroneSimulation", "ARDrone", "Navigation"]),
+
+        .testTarget(name: "QuadProtocolTests", dependencies: ["QuadProtocol"], path: "Tests/QuadProtocolTests"),
+        .testTarget(name: "ARDroneTests", dependencies: ["ARDrone"], path: "Tests/ARDroneTests"),
+        .testTarget(name: "NavigationTests", dependencies: ["Navigation"], path: "Tests/NavigationTests"),
+        .testTarget(name: "FlightControlTests", dependencies: ["FlightControl"], path: "Tests/FlightControlTests"),
+        .testTarget(name: "DroneSimulationTests", dependencies: ["DroneSimulation"], path: "Tests/DroneSimulationTests"),
+        .testTarget(name: "FlightLogTests", dependencies: ["FlightLog"], path: "Tests/FlightLogTests"),
+        .testTarget(name: "GroundStationTests", dependencies: ["GroundStation"], path: "Tests/GroundStationTests"),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["QuadMQTT", "QuadProtocol", "ARDrone"],
+            path: "Tests/IntegrationTests"
+        ),
+    ]
+)

@@ -1,0 +1,37 @@
+/// A pilot command (ground → controller). Topic `quad/<id>/command`.
+public struct Command: WireMessage {
+    public static let messageType = MessageType.command
+
+    public enum Kind: UInt8, Sendable, CaseIterable {
+        case takeoff = 1
+        case land = 2
+        case hover = 3
+        case emergency = 4
+        case reset = 5
+        case flatTrim = 6
+
+        /// The bare word accepted on the command topic (`mosquitto_pub -m takeoff`).
+        public var word: String {
+            switch self {
+            case .takeoff: "takeoff"
+            case .land: "land"
+            case .hover: "hover"
+            case .emergency: "emergency"
+            case .reset: "reset"
+            case .flatTrim: "flat-trim"
+            }
+        }
+    }
+
+    public var senderId: String
+    public var sequence: UInt32
+    public var timestampUs: Int64
+    public var kind: Kind
+
+    public init(senderId: String, sequence: UInt32, timestampUs: Int64, kind: Kind) {
+        self.senderId = senderId
+        self.sequence = sequence
+        self.timestampUs = timestampUs
+        self.kind = kind
+    }
+}

@@ -1,0 +1,39 @@
+/// What the flight controller is doing and why. Topic `quad/<id>/telemetry/controller` (retained).
+public struct ControllerState: WireMessage {
+    public static let messageType = MessageType.controllerState
+
+    public enum Activity: UInt8, Sendable, CaseIterable {
+        case landed = 1
+        case takingOff = 2
+        case hovering = 3
+        case flyingToTarget = 4
+        case arrived = 5
+        case landing = 6
+        case emergency = 7
+        case returningHome = 8
+    }
+
+    public var sequence: UInt32
+    public var timestampUs: Int64
+    public var activity: Activity
+    /// Short machine-readable reason for the last change or refusal (e.g. `arrived`, `stale-navigation`,
+    /// `geofence`, `battery-low`, `pilot-lost`); at most 64 bytes, empty when none.
+    public var reason: String
+    /// The sender id of the broadcaster holding control; empty when nobody does.
+    public var pilotId: String
+    public var targetLatitudeDeg: Double?
+    public var targetLongitudeDeg: Double?
+    public var distanceToTargetM: Float?
+
+    public init(sequence: UInt32, timestampUs: Int64, activity: Activity, reason: String = "", pilotId: String = "",
+                targetLatitudeDeg: Double? = nil, targetLongitudeDeg: Double? = nil, distanceToTargetM: Float? = nil) {
+        self.sequence = sequence
+        self.timestampUs = timestampUs
+        self.activity = activity
+        self.reason = reason
+        self.pilotId = pilotId
+        self.targetLatitudeDeg = targetLatitudeDeg
+        self.targetLongitudeDeg = targetLongitudeDeg
+        self.distanceToTargetM = distanceToTargetM
+    }
+}

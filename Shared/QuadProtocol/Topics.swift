@@ -1,0 +1,72 @@
+/// MQTT delivery guarantee for a topic.
+public enum QoS: Int32, Sendable {
+    case atMostOnce = 0
+    case atLeastOnce = 1
+}
+
+/// One row of the topic table: the path below `quad/<drone-id>/`, the payload type, QoS and retain flag.
+public struct TopicSpec<Payload>: Sendable {
+    public let path: String
+    public let qos: QoS
+    public let retain: Bool
+    public let summary: String
+
+    /// The full topic for one drone, e.g. `quad/drone1/target`.
+    public func topic(for drone: DroneID) -> String { "quad/\(drone.rawValue)/\(path)" }
+    /// The filter that matches this topic for every drone, e.g. `quad/+/target`.
+    public var anyDroneFilter: String { "quad/+/\(path)" }
+}
+
+/// The single source of truth for every topic on the bus. No other file spells a topic string.
+public enum Topics {
+    // User-facing (fixed by the spec).
+    public static let target = TopicSpec<Target>(
+        path: "target", qos: .atLeastOnce, retain: false, summary: "where to fly (ground → drone)")
+    public static let command = TopicSpec<Command>(
+        path: "command", qos: .atLeastOnce, retain: false, summary: "takeoff, land, hover, emergency, reset, flat-trim")
+    // Telemetry (drone → ground).
+    public static let droneState = TopicSpec<DroneState>(
+        path: "telemetry/drone", qos: .atMostOnce, retain: false, summary: "navdata summary, every packet")
+    public static let position = TopicSpec<PositionFix>(
+        path: "telemetry/position", qos: .atMostOnce, retain: false, summary: "GPS fix of the drone")
+    public static let navigation = TopicSpec<NavigationSolution>(
+        path: "telemetry/navigation", qos: .atMostOnce, retain: false, summary: "distance and direction to target")
+    public static let controllerState = TopicSpec<ControllerState>(
+        path: "telemetry/controller", qos: .atLeastOnce, retain: true, summary: "controller activity and reason")
+    public static let linkStatus = TopicSpec<LinkStatus>(
+        path: "telemetry/link", qos: .atLeastOnce, retain: true, summary: "UDP link health")
+    // Internal.
+    public static let flightCommand = TopicSpec<FlightCommand>(
+        path: "flight/command", qos: .atMostOnce, retain: false, summary: "REF + PCMD for drone-link (controller only)")
+    public static let controlClaim = TopicSpec<ControlClaim>(
+        path: "pilot/claim", qos: .atLeastOnce, retain: false, summary: "pilot control claims and releases")
+
+    /// Presence of each service: retained JSON text, `online` while running, `offline` after it stops or dies (LWT).
+    public static func status(service: String, drone: DroneID) -> String { "quad/\(drone.rawValue)/status/\(service)" }
+    public static func statusFilter(drone: DroneID) -> String { "quad/\(drone.rawValue)/status/+" }
+    /// Everything for one drone, e.g. for `mosquitto_sub -t 'quad/drone1/#'`.
+    public static func all(drone: DroneID) -> String { "quad/\(drone.rawValue)/#" }
+}
+
+/// A drone id as used in topics: `[a-z0-9-]{1,32}`.
+public struct DroneID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public static let `default` = DroneID(validated: "drone1")
+
+    public init?(rawValue: String) {
+        guard (1...32).contains(rawValue.utf8.count),
+              rawValue.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D })
+        else { return nil }
+        self.rawValue = rawValue
+    }
+
+    private init(validated: String) { rawValue = validated }
+    public var description: String { rawValue }
+
+    /// Extracts the drone id from a topic such as `quad/drone1/telemetry/drone`.
+    public init?(topic: String) {
+        let parts = topic.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts[0] == "quad" else { return nil }
+        self.init(rawValue: String(parts[1]))
+    }
+}

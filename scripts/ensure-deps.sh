@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the system packages the build and the tests need, when they are missing.
+# As root it runs apt-get; otherwise it prints the exact command and fails.
+set -euo pipefail
+
+# command-or-file : debian package
+needs=(
+  "mosquitto:mosquitto"
+  "mosquitto_pub:mosquitto-clients"
+  "/usr/include/mosquitto.h:libmosquitto-dev"
+  "pkg-config:pkgconf"
+  "gpsd:gpsd"
+  "gpsfake:gpsd-clients"
+  "xmllint:libxml2-utils"
+  "rsvg-convert:librsvg2-bin"
+  "systemd-analyze:systemd"
+)
+
+missing=()
+for pair in "${needs[@]}"; do
+  what=${pair%%:*}; pkg=${pair##*:}
+  if [[ $what == /* ]]; then [[ -e $what ]] && continue
+  else command -v "$what" >/dev/null 2>&1 && continue
+       [[ -x /usr/sbin/$what ]] && continue
+  fi
+  missing+=("$pkg")
+done
+
+if ((${#missing[@]} == 0)); then exit 0; fi
+echo "missing packages: ${missing[*]}"
+if [[ $(id -u) -eq 0 ]]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  echo "installed: ${missing[*]}"
+else
+  echo "run: sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
