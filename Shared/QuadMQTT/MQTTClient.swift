@@ -1,0 +1,395 @@
+import CMosquitto
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import Synchronization
+
+// The only file that imports libmosquitto. Rules it follows (see shared/reference/mqtt-libmosquitto.md §1–2):
+// - callbacks run on libmosquitto's loop thread while it holds its callback mutex: they copy what they need,
+//   hand it on without blocking, and never call a *_callback_set;
+// - subscriptions are re-made on every CONNACK (the library never restores them);
+// - QoS 1 publishes made while offline are queued by the library and resent after reconnect: NO_CONN from
+//   them means "queued", not "failed" (retrying would duplicate), and we bound how many may wait;
+// - TCP_NODELAY is on (Nagle + delayed ACK otherwise add ~40 ms);
+// - shutdown is disconnect → loop_stop(force: false) → destroy, never pthread_cancel.
+
+private let libraryInitialised: Bool = {
+    mosquitto_lib_init()
+    return true
+}()
+
+/// Codes after which libmosquitto's loop thread ends for good instead of reconnecting.
+private let fatalDisconnectCodes: Set<Int32> = [
+    MOSQ_ERR_NOMEM.rawValue, MOSQ_ERR_PROTOCOL.rawValue, MOSQ_ERR_INVAL.rawValue, MOSQ_ERR_NOT_FOUND.rawValue,
+    MOSQ_ERR_TLS.rawValue, MOSQ_ERR_PAYLOAD_SIZE.rawValue, MOSQ_ERR_NOT_SUPPORTED.rawValue, MOSQ_ERR_AUTH.rawValue,
+    MOSQ_ERR_ACL_DENIED.rawValue, MOSQ_ERR_UNKNOWN.rawValue, MOSQ_ERR_EAI.rawValue, MOSQ_ERR_PROXY.rawValue,
+]
+
+/// An MQTT connection on libmosquitto's threaded loop, with an async API.
+public final class MQTTClient: Sendable {
+    private struct State {
+        var subscriptions: [MQTTSubscription] = []
+        var connected = false
+        var wantConnection = false
+        var shutDown = false
+        var loopRunning = false
+        /// QoS 1 mids awaiting PUBACK, with the waiter if someone awaits it.
+        var pendingQoS1: [Int32: CheckedContinuation<Void, any Error>?] = [:]
+        /// Monotonic seconds of the last CONNACK or of the last (re)start of the loop.
+        var lastProgressS: Double = 0
+        var fatalDisconnect = false
+        var eventContinuations: [AsyncStream<MQTTConnectionEvent>.Continuation] = []
+    }
+
+    public let configuration: MQTTConfiguration
+    private let logger: Logger
+    // libmosquitto's calls are thread-safe apart from mosquitto_lib_init (its header says so).
+    nonisolated(unsafe) private let handle: OpaquePointer
+    private let state = Mutex(State())
+    private let onConnect: (@Sendable (MQTTClient) -> Void)?
+    private let supervisor = DispatchQueue(label: "mqtt.supervisor")
+    private let supervisorTask = Mutex<Task<Void, Never>?>(nil)
+
+    /// - Parameter onConnect: runs on the network thread after every CONNACK, after the subscriptions were
+    ///   re-made; may publish (publishing only queues), must not block.
+    public init(configuration: MQTTConfiguration, logger: Logger,
+                onConnect: (@Sendable (MQTTClient) -> Void)? = nil) throws(MQTTError) {
+        _ = libraryInitialised
+        self.configuration = configuration
+        self.logger = logger
+        self.onConnect = onConnect
+        guard let mosq = mosquitto_new(configuration.clientId, true, nil) else {
+            throw .library(operation: "mosquitto_new", code: MOSQ_ERR_NOMEM.rawValue, description: "out of memory")
+        }
+        handle = mosq
+        mosquitto_user_data_set(mosq, Unmanaged.passUnretained(self).toOpaque())
+        try configure()
+    }
+
+    deinit {
+        // Normally `shutdown()` ran already; this only guards against a leaked running loop.
+        if state.withLock({ $0.loopRunning }) {
+            mosquitto_disconnect(handle)
+            mosquitto_loop_stop(handle, false)
+        }
+        mosquitto_destroy(handle)
+    }
+
+    private func configure() throws(MQTTError) {
+        let c = configuration
+        let version = c.protocolVersion == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311
+        try check("protocol version", mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(version)))
+        try check("TCP_NODELAY", mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1))
+        try check("reconnect delay", mosquitto_reconnect_delay_set(handle, c.reconnectDelayS, c.reconnectDelayMaxS, false))
+        if let user = c.username {
+            try check("username", mosquitto_username_pw_set(handle, user, c.password))
+        }
+        if let tls = c.tls {
+            try check("TLS", mosquitto_tls_set(handle, tls.caFile, nil, tls.certFile, tls.keyFile, nil))
+            try check("TLS options", mosquitto_tls_opts_set(handle, 1, "tlsv1.2", nil))
+        }
+        if let will = c.will {
+            try check("will", will.payload.withUnsafeBytes {
+                mosquitto_will_set(handle, will.topic, Int32($0.count), $0.baseAddress, will.qos, will.retain)
+            })
+        }
+        mosquitto_connect_callback_set(handle) { _, obj, rc in
+            MQTTClient.from(obj)?.handleConnect(code: rc)
+        }
+        mosquitto_disconnect_callback_set(handle) { _, obj, rc in
+            MQTTClient.from(obj)?.handleDisconnect(code: rc)
+        }
+        mosquitto_publish_callback_set(handle) { _, obj, mid in
+            MQTTClient.from(obj)?.handlePublished(mid: mid)
+        }
+        mosquitto_message_callback_set(handle) { _, obj, message in
+            guard let client = MQTTClient.from(obj), let message else { return }
+            client.handleMessage(message.pointee)
+        }
+    }
+
+    private static func from(_ obj: UnsafeMutableRawPointer?) -> MQTTClient? {
+        guard let obj else { return nil }
+        return Unmanaged<MQTTClient>.fromOpaque(obj).takeUnretainedValue()
+    }
+
+    // MARK: - Public API
+
+    /// Connection changes from now on.
+    public func events() -> AsyncStream<MQTTConnectionEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: MQTTConnectionEvent.self, bufferingPolicy: .bufferingNewest(64))
+        state.withLock { $0.eventContinuations.append(continuation) }
+        return stream
+    }
+
+    public var isConnected: Bool { state.withLock { $0.connected } }
+
+    /// Starts the network thread and connects in the background; reconnects by itself from then on.
+    /// Returns at once: a broker that is not up yet is not an error.
+    public func start() throws(MQTTError) {
+        let alreadyRunning = state.withLock { s -> Bool in
+            defer { s.wantConnection = true; s.loopRunning = true; s.lastProgressS = monotonicSeconds() }
+            return s.loopRunning
+        }
+        guard !alreadyRunning else { return }
+        try startLoop()
+        startSupervisor()
+    }
+
+    /// Waits until connected (or the timeout passes). Returns whether connected.
+    public func waitUntilConnected(timeoutS: Double) async -> Bool {
+        let deadline = monotonicSeconds() + timeoutS
+        while monotonicSeconds() < deadline {
+            if isConnected { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return isConnected
+    }
+
+    /// Subscribes now (if connected) and after every reconnect. `bufferLimit` bounds the messages held for a
+    /// slow consumer (the oldest are dropped and counted).
+    public func subscribe(_ filter: String, qos: Int32 = 1, bufferLimit: Int = 1024) -> MQTTSubscription {
+        let subscription = MQTTSubscription(filter: filter, qos: qos, bufferLimit: bufferLimit)
+        let connected = state.withLock { s -> Bool in
+            s.subscriptions.append(subscription)
+            return s.connected
+        }
+        if connected {
+            // NO_CONN here is fine: the next CONNACK subscribes again.
+            _ = mosquitto_subscribe(handle, nil, filter, qos)
+        }
+        return subscription
+    }
+
+    /// Hands a message to the library. QoS 0: sent if connected, otherwise `.notConnected`. QoS 1: queued and
+    /// resent after a reconnect until acknowledged; refused with `.offlineQueueFull` past the bound.
+    @discardableResult
+    public func publish(topic: String, payload: [UInt8], qos: Int32, retain: Bool) throws(MQTTError) -> Int32 {
+        try publish(topic: topic, payload: payload, qos: qos, retain: retain, waiter: nil)
+    }
+
+    /// Publishes and waits for the broker's acknowledgement (PUBACK for QoS 1; for QoS 0, the hand-over to the
+    /// socket).
+    public func publishAndWait(topic: String, payload: [UInt8], qos: Int32 = 1, retain: Bool,
+                               timeoutS: Double = 5) async throws {
+        guard qos > 0 else {
+            try publish(topic: topic, payload: payload, qos: qos, retain: retain)
+            return
+        }
+        let publishedMid = MidBox()
+        let timeout = Task { [weak self] in
+            try await Task.sleep(for: .seconds(timeoutS))
+            if let mid = publishedMid.value.withLock({ $0 }) {
+                self?.failWaiter(mid: mid, with: .acknowledgementTimeout(seconds: timeoutS))
+            }
+        }
+        defer { timeout.cancel() }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            do {
+                let mid = try publish(topic: topic, payload: payload, qos: qos, retain: retain, waiter: continuation)
+                publishedMid.value.withLock { $0 = mid }
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+
+    /// QoS 1 messages still waiting for the broker's acknowledgement.
+    public var pendingAcknowledgements: Int { state.withLock { $0.pendingQoS1.count } }
+
+    /// Disconnects cleanly (the broker does not publish the will), stops the network thread and finishes every
+    /// subscription. Safe to call twice.
+    public func shutdown() {
+        let wasRunning = state.withLock { s -> Bool in
+            defer { s.shutDown = true; s.wantConnection = false; s.loopRunning = false }
+            return s.loopRunning
+        }
+        supervisorTask.withLock { $0?.cancel(); $0 = nil }
+        if wasRunning {
+            mosquitto_disconnect(handle)
+            mosquitto_loop_stop(handle, false)
+        }
+        let (subscriptions, waiters, events) = state.withLock { s in
+            defer { s.subscriptions = []; s.pendingQoS1 = [:]; s.eventContinuations = [] }
+            return (s.subscriptions, s.pendingQoS1.values.compactMap { $0 }, s.eventContinuations)
+        }
+        subscriptions.forEach { $0.finish() }
+        waiters.forEach { $0.resume(throwing: MQTTError.shutDown) }
+        events.forEach { $0.finish() }
+    }
+
+    // MARK: - Internals
+
+    private func publish(topic: String, payload: [UInt8], qos: Int32, retain: Bool,
+                         waiter: CheckedContinuation<Void, any Error>?) throws(MQTTError) -> Int32 {
+        // The lock spans the library call so the PUBACK callback cannot see the mid before it is recorded.
+        let result: Result<Int32, MQTTError> = state.withLock { s in
+            if s.shutDown { return .failure(.shutDown) }
+            if qos > 0, s.pendingQoS1.count >= configuration.maxPendingQoS1 {
+                return .failure(.offlineQueueFull(pending: s.pendingQoS1.count))
+            }
+            var mid: Int32 = 0
+            let rc = payload.withUnsafeBytes {
+                mosquitto_publish(handle, &mid, topic, Int32($0.count), $0.baseAddress, qos, retain)
+            }
+            if rc == MOSQ_ERR_NO_CONN.rawValue {
+                if qos == 0 { return .failure(.notConnected) }
+                // QoS 1 while offline: the library keeps it and resends after the reconnect.
+            } else if rc != MOSQ_ERR_SUCCESS.rawValue {
+                return .failure(.library(operation: "publish to \(topic)", code: rc, description: errorText(rc)))
+            }
+            if qos > 0 { s.pendingQoS1[mid] = .some(waiter) }
+            return .success(mid)
+        }
+        return try result.get()
+    }
+
+    /// Stops waiting for one acknowledgement; the message itself stays queued in the library.
+    private func failWaiter(mid: Int32, with error: MQTTError) {
+        let waiter = state.withLock { s -> CheckedContinuation<Void, any Error>? in
+            guard let entry = s.pendingQoS1[mid], let waiter = entry else { return nil }
+            s.pendingQoS1[mid] = .some(nil)
+            return waiter
+        }
+        waiter?.resume(throwing: error)
+    }
+
+    private func startLoop() throws(MQTTError) {
+        let c = configuration
+        let rc = mosquitto_connect_async(handle, c.host, c.port, c.keepAliveS)
+        // A refused or unreachable broker is not fatal here: the loop keeps trying.
+        if rc != MOSQ_ERR_SUCCESS.rawValue && rc != MOSQ_ERR_ERRNO.rawValue {
+            logger.warning("connect to \(c.host):\(c.port) failed at once: \(errorText(rc)); retrying")
+        }
+        try check("loop_start", mosquitto_loop_start(handle))
+    }
+
+    /// libmosquitto stops retrying after some errors without telling anyone; restart the loop ourselves.
+    private func startSupervisor() {
+        let task = Task.detached { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                // loop_stop blocks: keep it off the cooperative thread pool.
+                self?.supervisor.async { [weak self] in self?.superviseOnce() }
+            }
+        }
+        supervisorTask.withLock { $0 = task }
+    }
+
+    private func superviseOnce() {
+        let restartReason: String? = state.withLock { s in
+            guard s.wantConnection, !s.shutDown, !s.connected else { return nil }
+            if s.fatalDisconnect { return "libmosquitto stopped after a fatal error" }
+            if monotonicSeconds() - s.lastProgressS > configuration.supervisorRestartAfterS {
+                return "no connection for \(Int(configuration.supervisorRestartAfterS)) s"
+            }
+            return nil
+        }
+        guard let restartReason else { return }
+        logger.warning("restarting the MQTT network loop: \(restartReason)")
+        mosquitto_disconnect(handle)
+        mosquitto_loop_stop(handle, false)
+        let stillWanted = state.withLock { s -> Bool in
+            s.fatalDisconnect = false
+            s.lastProgressS = monotonicSeconds()
+            return s.wantConnection && !s.shutDown
+        }
+        guard stillWanted else { return }
+        do {
+            try startLoop()
+            emit(.loopRestarted(reason: restartReason))
+        } catch {
+            logger.error("could not restart the MQTT loop: \(error)")
+        }
+    }
+
+    private func handleConnect(code: Int32) {
+        guard code == 0 else {
+            emit(.refused(code: code, description: String(cString: mosquitto_connack_string(code))))
+            return
+        }
+        let subscriptions = state.withLock { s in
+            s.connected = true
+            s.fatalDisconnect = false
+            s.lastProgressS = monotonicSeconds()
+            return s.subscriptions
+        }
+        for subscription in subscriptions {
+            _ = mosquitto_subscribe(handle, nil, subscription.filter, subscription.qos)
+        }
+        onConnect?(self)
+        emit(.connected)
+    }
+
+    private func handleDisconnect(code: Int32) {
+        state.withLock { s in
+            s.connected = false
+            s.lastProgressS = monotonicSeconds()
+            if fatalDisconnectCodes.contains(code) { s.fatalDisconnect = true }
+        }
+        emit(.disconnected(code: code, description: errorText(code)))
+    }
+
+    private func handlePublished(mid: Int32) {
+        let waiter = state.withLock { s -> CheckedContinuation<Void, any Error>? in
+            guard let entry = s.pendingQoS1.removeValue(forKey: mid) else { return nil }
+            return entry
+        }
+        waiter?.resume()
+    }
+
+    private func handleMessage(_ message: mosquitto_message) {
+        guard let topicPointer = message.topic else { return }
+        let topic = String(cString: topicPointer)
+        let count = Int(max(0, message.payloadlen))
+        let payload: [UInt8] = if let raw = message.payload, count > 0 {
+            Array(UnsafeRawBufferPointer(start: raw, count: count))
+        } else {
+            []
+        }
+        let delivered = MQTTMessage(topic: topic, payload: payload, qos: message.qos, retain: message.retain)
+        let subscriptions = state.withLock { $0.subscriptions }
+        for subscription in subscriptions where Self.matches(filter: subscription.matchFilter, topic: topic) {
+            subscription.deliver(delivered)
+        }
+    }
+
+    /// MQTT topic filter matching (`+` one level, `#` the rest), as the broker does it.
+    public static func matches(filter: String, topic: String) -> Bool {
+        var result = false
+        return mosquitto_topic_matches_sub(filter, topic, &result) == MOSQ_ERR_SUCCESS.rawValue && result
+    }
+
+    private func emit(_ event: MQTTConnectionEvent) {
+        let continuations = state.withLock { $0.eventContinuations }
+        continuations.forEach { $0.yield(event) }
+        switch event {
+        case .connected: logger.info("connected to \(configuration.host):\(configuration.port)")
+        case .disconnected(let code, let text) where code != 0: logger.warning("disconnected: \(text)")
+        case .refused(_, let text): logger.error("broker refused the connection: \(text)")
+        default: break
+        }
+    }
+
+    private func check(_ operation: String, _ rc: Int32) throws(MQTTError) {
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else {
+            throw .library(operation: operation, code: rc, description: errorText(rc))
+        }
+    }
+}
+
+private func errorText(_ rc: Int32) -> String {
+    String(cString: mosquitto_strerror(rc))
+}
+
+private func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+private final class MidBox: Sendable {
+    let value = Mutex<Int32?>(nil)
+}

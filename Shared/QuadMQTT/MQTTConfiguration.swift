@@ -1,0 +1,70 @@
+/// Everything needed to open one broker connection. One connection per service, each with its own client id.
+public struct MQTTConfiguration: Sendable {
+    public enum ProtocolVersion: String, Sendable, CaseIterable {
+        case v311 = "3.1.1"
+        case v5 = "5"
+    }
+
+    public struct TLS: Sendable, Equatable {
+        public var caFile: String
+        public var certFile: String?
+        public var keyFile: String?
+        public init(caFile: String, certFile: String? = nil, keyFile: String? = nil) {
+            self.caFile = caFile
+            self.certFile = certFile
+            self.keyFile = keyFile
+        }
+    }
+
+    public struct Will: Sendable, Equatable {
+        public var topic: String
+        public var payload: [UInt8]
+        public var qos: Int32
+        public var retain: Bool
+        public init(topic: String, payload: [UInt8], qos: Int32 = 1, retain: Bool = true) {
+            self.topic = topic
+            self.payload = payload
+            self.qos = qos
+            self.retain = retain
+        }
+    }
+
+    public var host: String
+    public var port: Int32
+    public var clientId: String
+    public var username: String?
+    public var password: String?
+    public var tls: TLS?
+    /// Seconds; libmosquitto accepts 0 or 5…65535. The broker declares us dead after 1.5× this.
+    public var keepAliveS: Int32
+    public var protocolVersion: ProtocolVersion
+    public var will: Will?
+    /// Most QoS 1 publishes that may wait for their PUBACK (in flight or queued while offline). Beyond it
+    /// `publish` throws `.offlineQueueFull` and the message is refused, never silently dropped.
+    public var maxPendingQoS1: Int
+    /// libmosquitto's own reconnect delay grows linearly from `reconnectDelayS` to `reconnectDelayMaxS`.
+    public var reconnectDelayS: UInt32
+    public var reconnectDelayMaxS: UInt32
+    /// If no CONNACK has arrived for this long while we want a connection, the supervisor restarts the
+    /// network loop (libmosquitto gives up for good on DNS, TLS, protocol and v5 auth errors).
+    public var supervisorRestartAfterS: Double
+
+    public init(host: String = "127.0.0.1", port: Int32 = 1883, clientId: String, username: String? = nil,
+                password: String? = nil, tls: TLS? = nil, keepAliveS: Int32 = 10,
+                protocolVersion: ProtocolVersion = .v311, will: Will? = nil, maxPendingQoS1: Int = 1000,
+                reconnectDelayS: UInt32 = 1, reconnectDelayMaxS: UInt32 = 2, supervisorRestartAfterS: Double = 15) {
+        self.host = host
+        self.port = port
+        self.clientId = clientId
+        self.username = username
+        self.password = password
+        self.tls = tls
+        self.keepAliveS = keepAliveS
+        self.protocolVersion = protocolVersion
+        self.will = will
+        self.maxPendingQoS1 = maxPendingQoS1
+        self.reconnectDelayS = reconnectDelayS
+        self.reconnectDelayMaxS = reconnectDelayMaxS
+        self.supervisorRestartAfterS = supervisorRestartAfterS
+    }
+}

@@ -1,0 +1,48 @@
+/// A message as delivered to a subscriber: copied out of libmosquitto's buffers, safe to keep.
+public struct MQTTMessage: Sendable, Equatable {
+    public var topic: String
+    public var payload: [UInt8]
+    public var qos: Int32
+    /// True when the broker delivered a stored retained message (sent before we subscribed).
+    public var retain: Bool
+
+    public init(topic: String, payload: [UInt8], qos: Int32 = 0, retain: Bool = false) {
+        self.topic = topic
+        self.payload = payload
+        self.qos = qos
+        self.retain = retain
+    }
+}
+
+/// Connection changes, for logging and link indicators.
+public enum MQTTConnectionEvent: Sendable, Equatable {
+    case connected
+    /// `code` is libmosquitto's reason (0 = we asked for it); `description` is its text.
+    case disconnected(code: Int32, description: String)
+    /// The broker refused the connection (CONNACK code).
+    case refused(code: Int32, description: String)
+    /// The supervisor restarted the network loop after libmosquitto stopped retrying.
+    case loopRestarted(reason: String)
+}
+
+public enum MQTTError: Error, Equatable, CustomStringConvertible {
+    /// libmosquitto returned an error code for an operation.
+    case library(operation: String, code: Int32, description: String)
+    /// Too many QoS 1 messages are waiting for acknowledgement (broker unreachable?): the new one was refused.
+    case offlineQueueFull(pending: Int)
+    /// A QoS 0 message could not be handed to the socket because there is no connection: it was not sent.
+    case notConnected
+    /// `publishAndWait` did not see the broker's acknowledgement in time.
+    case acknowledgementTimeout(seconds: Double)
+    case shutDown
+
+    public var description: String {
+        switch self {
+        case .library(let op, let code, let text): "\(op) failed: \(text) (\(code))"
+        case .offlineQueueFull(let pending): "offline queue full: \(pending) QoS 1 messages await acknowledgement"
+        case .notConnected: "not connected to the broker (QoS 0 message not sent)"
+        case .acknowledgementTimeout(let s): "no acknowledgement from the broker within \(s) s"
+        case .shutDown: "the client is shut down"
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Synchronization
+
+/// Messages matching one filter, as an AsyncSequence. Buffering is bounded: when the consumer falls behind, the
+/// oldest buffered messages are dropped and counted (`droppedCount`), so a slow consumer never blocks the
+/// network thread.
+public final class MQTTSubscription: AsyncSequence, Sendable {
+    public typealias Element = MQTTMessage
+
+    public let filter: String
+    public let qos: Int32
+    let stream: AsyncStream<MQTTMessage>
+    let continuation: AsyncStream<MQTTMessage>.Continuation
+    private let dropped = Atomic<Int>(0)
+
+    init(filter: String, qos: Int32, bufferLimit: Int) {
+        self.filter = filter
+        self.qos = qos
+        (stream, continuation) = AsyncStream.makeStream(of: MQTTMessage.self, bufferingPolicy: .bufferingNewest(bufferLimit))
+    }
+
+    /// Messages dropped because the consumer was too slow.
+    public var droppedCount: Int { dropped.load(ordering: .relaxed) }
+
+    /// The topic filter without a `$share/<group>/` prefix: what delivered topics are matched against.
+    var matchFilter: String {
+        guard filter.hasPrefix("$share/") else { return filter }
+        let parts = filter.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
+        return parts.count == 3 ? String(parts[2]) : filter
+    }
+
+    func deliver(_ message: MQTTMessage) {
+        if case .dropped = continuation.yield(message) {
+            dropped.add(1, ordering: .relaxed)
+        }
+    }
+
+    func finish() { continuation.finish() }
+
+    public func makeAsyncIterator() -> AsyncStream<MQTTMessage>.Iterator { stream.makeAsyncIterator() }
+}

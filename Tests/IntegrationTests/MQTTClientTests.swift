@@ -1,0 +1,94 @@
+import Foundation
+import Logging
+import QuadMQTT
+import Testing
+
+@Suite("MQTTClient against a real mosquitto", .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
+struct MQTTClientTests {
+    let broker: BrokerProcess
+
+    init() throws { broker = try BrokerProcess() }
+
+    func makeClient(_ id: String, maxPending: Int = 1000, will: MQTTConfiguration.Will? = nil) throws -> MQTTClient {
+        var logger = Logger(label: "test.\(id)")
+        logger.logLevel = .warning
+        let config = MQTTConfiguration(host: "127.0.0.1", port: Int32(broker.port), clientId: id, will: will,
+                                       maxPendingQoS1: maxPending)
+        let client = try MQTTClient(configuration: config, logger: logger)
+        try client.start()
+        return client
+    }
+
+    @Test("QoS 0 and QoS 1 messages arrive byte-identical", arguments: [Int32(0), 1])
+    func publishSubscribe(qos: Int32) async throws {
+        let sub = try makeClient("sub-\(qos)")
+        let pub = try makeClient("pub-\(qos)")
+        defer { sub.shutdown(); pub.shutdown() }
+        let messages = sub.subscribe("t/\(qos)/#", qos: qos)
+        #expect(await sub.waitUntilConnected(timeoutS: 5))
+        #expect(await pub.waitUntilConnected(timeoutS: 5))
+        try await Task.sleep(for: .milliseconds(100))  // SUBACK
+        let payload: [UInt8] = [0xFF, 0x00, 0x51, 0x80, 0x7F]
+        try await pub.publishAndWait(topic: "t/\(qos)/x", payload: payload, qos: qos, retain: false)
+        var iterator = messages.makeAsyncIterator()
+        let received = await iterator.next()
+        #expect(received == MQTTMessage(topic: "t/\(qos)/x", payload: payload, qos: qos, retain: false))
+    }
+
+    @Test("retained messages reach late subscribers with retain=true")
+    func retained() async throws {
+        let pub = try makeClient("pub-retained")
+        defer { pub.shutdown() }
+        #expect(await pub.waitUntilConnected(timeoutS: 5))
+        try await pub.publishAndWait(topic: "r/status", payload: Array("online".utf8), qos: 1, retain: true)
+        let sub = try makeClient("sub-retained")
+        defer { sub.shutdown() }
+        var iterator = sub.subscribe("r/#").makeAsyncIterator()
+        let received = await iterator.next()
+        #expect(received?.retain == true)
+        #expect(received?.payload == Array("online".utf8))
+    }
+
+    @Test("after the broker restarts the client reconnects and resubscribes by itself")
+    func resubscribesAfterBrokerRestart() async throws {
+        let sub = try makeClient("sub-restart")
+        let pub = try makeClient("pub-restart")
+        defer { sub.shutdown(); pub.shutdown() }
+        let messages = sub.subscribe("again/#")
+        #expect(await sub.waitUntilConnected(timeoutS: 5))
+        try broker.restart(after: 0.5)
+        try await eventually(timeoutS: 10, "both clients reconnected") { sub.isConnected && pub.isConnected }
+        try await Task.sleep(for: .milliseconds(200))  // SUBACK after the reconnect
+        try await pub.publishAndWait(topic: "again/x", payload: [1, 2, 3], qos: 1, retain: false)
+        var iterator = messages.makeAsyncIterator()
+        #expect(await iterator.next()?.payload == [1, 2, 3])
+    }
+
+    @Test("QoS 1 publishes while the broker is down queue up to the bound, then are refused")
+    func boundedOfflineQueue() async throws {
+        let pub = try makeClient("pub-offline", maxPending: 3)
+        defer { pub.shutdown() }
+        #expect(await pub.waitUntilConnected(timeoutS: 5))
+        broker.stop()
+        try await eventually(timeoutS: 5, "client notices the broker is gone") { !pub.isConnected }
+        for i in 0..<3 {
+            try pub.publish(topic: "q/\(i)", payload: [UInt8(i)], qos: 1, retain: false)
+        }
+        #expect(throws: MQTTError.offlineQueueFull(pending: 3)) {
+            try pub.publish(topic: "q/overflow", payload: [9], qos: 1, retain: false)
+        }
+        #expect(throws: MQTTError.notConnected) {
+            try pub.publish(topic: "q/zero", payload: [0], qos: 0, retain: false)
+        }
+        try broker.start()
+        try await eventually(timeoutS: 10, "queued messages acknowledged after reconnect") {
+            pub.pendingAcknowledgements == 0
+        }
+    }
+
+    @Test("topic filter matching follows MQTT rules")
+    func matching() {
+        #expect(MQTTClient.matches(filter: "quad/+/telemetry/#", topic: "quad/drone1/telemetry/drone"))
+        #expect(!MQTTClient.matches(filter: "quad/+/target", topic: "quad/drone1/command"))
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// Where the repo, the built executables and the system tools are. Under CI=true a missing dependency is a
+/// failure, never a skip.
+enum TestEnvironment {
+    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
+
+    static let repoRoot: URL = {
+        if let root = ProcessInfo.processInfo.environment["QUAD_REPO_ROOT"] { return URL(fileURLWithPath: root) }
+        // Tests/IntegrationTests/Support/TestEnvironment.swift → repo root
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+    }()
+
+    static let binDir: URL = {
+        if let dir = ProcessInfo.processInfo.environment["QUAD_BIN_DIR"], !dir.isEmpty {
+            return URL(fileURLWithPath: dir)
+        }
+        return repoRoot.appendingPathComponent(".build/debug")
+    }()
+
+    static func executable(_ name: String) throws -> URL {
+        let url = binDir.appendingPathComponent(name)
+        guard FileManager.default.isExecutableFile(atPath: url.path) else {
+            throw TestEnvironmentError.missing("\(url.path) (run `swift build` or `make test`)")
+        }
+        return url
+    }
+
+    /// Absolute path of a system tool, searched on PATH plus the sbin directories.
+    static func tool(_ name: String) -> String? {
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "") + ":/usr/sbin:/sbin:/usr/local/sbin"
+        for dir in path.split(separator: ":") {
+            let candidate = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    static func requireTool(_ name: String) throws -> String {
+        guard let path = tool(name) else { throw TestEnvironmentError.missing("\(name) (run `make deps`)") }
+        return path
+    }
+
+    /// Use as `.enabled(if: TestEnvironment.available("mosquitto"))`: outside CI a missing tool skips;
+    /// under CI=true the test runs and fails loudly.
+    static func available(_ tools: String...) -> Bool {
+        isCI || tools.allSatisfy { tool($0) != nil }
+    }
+
+    static func temporaryDirectory(_ label: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("quad-\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+enum TestEnvironmentError: Error, CustomStringConvertible {
+    case missing(String)
+    case timeout(String)
+    var description: String {
+        switch self {
+        case .missing(let what): "missing dependency: \(what)"
+        case .timeout(let what): "timed out: \(what)"
+        }
+    }
+}
+
+/// Polls `condition` every 20 ms until it holds or `timeoutS` passes.
+func eventually(timeoutS: Double, _ what: String, _ condition: () async throws -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(timeoutS)
+    while Date() < deadline {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    if try await condition() { return }
+    throw TestEnvironmentError.timeout(what)
+}
