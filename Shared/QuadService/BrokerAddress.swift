@@ -1,0 +1,54 @@
+/// `HOST[:PORT]` as given to `--broker` (default port 1883). IPv6 literals go in brackets: `[::1]:1883`.
+public struct BrokerAddress: Sendable, Equatable, CustomStringConvertible {
+    public var host: String
+    public var port: Int32
+
+    public enum ParseError: Error, Equatable, CustomStringConvertible {
+        case empty
+        case badPort(String)
+        public var description: String {
+            switch self {
+            case .empty: "broker address is empty (expected HOST[:PORT])"
+            case .badPort(let p): "broker port '\(p)' is not a number in 1…65535"
+            }
+        }
+    }
+
+    public init(host: String, port: Int32 = 1883) {
+        self.host = host
+        self.port = port
+    }
+
+    public init(parsing text: String) throws(ParseError) {
+        let trimmed = text.trimmingSpaces
+        guard !trimmed.isEmpty else { throw .empty }
+        var host = trimmed
+        var portText: Substring?
+        if trimmed.hasPrefix("["), let close = trimmed.firstIndex(of: "]") {
+            host = String(trimmed[trimmed.index(after: trimmed.startIndex)..<close])
+            let rest = trimmed[trimmed.index(after: close)...]
+            if rest.hasPrefix(":") { portText = rest.dropFirst() }
+        } else if let colon = trimmed.lastIndex(of: ":"), trimmed.firstIndex(of: ":") == colon {
+            host = String(trimmed[..<colon])
+            portText = trimmed[trimmed.index(after: colon)...]
+        }
+        guard !host.isEmpty else { throw .empty }
+        var port: Int32 = 1883
+        if let portText {
+            guard let p = Int32(portText), (1...65535).contains(p) else { throw .badPort(String(portText)) }
+            port = p
+        }
+        self.init(host: host, port: port)
+    }
+
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while let f = s.first, f.isWhitespace { s = s.dropFirst() }
+        while let l = s.last, l.isWhitespace { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Logging
+import QuadMQTT
+import QuadProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Flags every service takes. Each also reads an environment variable (for systemd EnvironmentFile=);
+/// a flag on the command line wins over the environment, which wins over the default.
+public struct CommonOptions: ParsableArguments, Sendable {
+    @Option(help: "Broker HOST[:PORT] (env QUAD_BROKER; default 127.0.0.1:1883).")
+    public var broker: String?
+
+    @Option(help: "Drone id in topics, [a-z0-9-]{1,32} (env QUAD_DRONE; default drone1).")
+    public var drone: String?
+
+    @Option(help: "MQTT username (env QUAD_USERNAME).")
+    public var username: String?
+
+    @Option(help: "File whose first line is the MQTT password (env QUAD_PASSWORD_FILE).")
+    public var passwordFile: String?
+
+    @Option(help: "CA certificate file: enables TLS (env QUAD_CAFILE).")
+    public var cafile: String?
+
+    @Option(help: "Client certificate for TLS (env QUAD_CERTFILE).")
+    public var certfile: String?
+
+    @Option(help: "Client key for TLS (env QUAD_KEYFILE).")
+    public var keyfile: String?
+
+    @Option(help: "MQTT protocol version: 3.1.1 or 5 (env QUAD_MQTT_VERSION; default 3.1.1).")
+    public var mqttVersion: String?
+
+    @Option(help: "MQTT client id (env QUAD_CLIENT_ID; default <service>-<drone>).")
+    public var clientId: String?
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical (env QUAD_LOG_LEVEL; default info).")
+    public var logLevel: String?
+
+    public init() {}
+
+    public struct Resolved: Sendable {
+        public var broker: BrokerAddress
+        public var drone: DroneID
+        public var username: String?
+        public var password: String?
+        public var tls: MQTTConfiguration.TLS?
+        public var mqttVersion: MQTTConfiguration.ProtocolVersion
+        public var clientId: String?
+        public var logLevel: Logger.Level
+    }
+
+    /// Applies the environment and defaults and validates everything; errors name the flag.
+    public func resolve() throws -> Resolved {
+        let brokerText = broker ?? env("QUAD_BROKER") ?? "127.0.0.1:1883"
+        let address: BrokerAddress
+        do { address = try BrokerAddress(parsing: brokerText) } catch {
+            throw ValidationError("--broker: \(error)")
+        }
+        let droneText = drone ?? env("QUAD_DRONE") ?? "drone1"
+        guard let droneID = DroneID(rawValue: droneText) else {
+            throw ValidationError("--drone '\(droneText)': expected 1–32 characters of a-z, 0-9 and '-'")
+        }
+        var password: String?
+        if let path = passwordFile ?? env("QUAD_PASSWORD_FILE") {
+            do { password = try FileBytes.firstLine(path) } catch { throw ValidationError("--password-file: \(error)") }
+        }
+        var tls: MQTTConfiguration.TLS?
+        if let ca = cafile ?? env("QUAD_CAFILE") {
+            tls = .init(caFile: ca, certFile: certfile ?? env("QUAD_CERTFILE"), keyFile: keyfile ?? env("QUAD_KEYFILE"))
+        }
+        let versionText = mqttVersion ?? env("QUAD_MQTT_VERSION") ?? "3.1.1"
+        guard let version = MQTTConfiguration.ProtocolVersion(rawValue: versionText == "311" ? "3.1.1" : versionText)
+        else { throw ValidationError("--mqtt-version '\(versionText)': expected 3.1.1 or 5") }
+        let levelText = logLevel ?? env("QUAD_LOG_LEVEL") ?? "info"
+        guard let level = Logger.Level(rawValue: levelText) else {
+            throw ValidationError("--log-level '\(levelText)': expected trace, debug, info, notice, warning, error or critical")
+        }
+        return Resolved(broker: address, drone: droneID, username: username ?? env("QUAD_USERNAME"),
+                        password: password, tls: tls, mqttVersion: version, clientId: clientId ?? env("QUAD_CLIENT_ID"),
+                        logLevel: level)
+    }
+
+    private func env(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+}

@@ -1,0 +1,109 @@
+import Logging
+import QuadMQTT
+import QuadProtocol
+import ServiceLifecycle
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+private let loggingBootstrapped: Mutex<Bool> = Mutex(false)
+
+/// What every service shares: the broker connection with presence (Last Will + retained online/offline status),
+/// logging, and a graceful run/shutdown on SIGTERM/SIGINT.
+public final class ServiceRuntime: Sendable {
+    public static let version = "0.1.0"
+
+    public let service: String
+    public let drone: DroneID
+    public let logger: Logger
+    public let client: MQTTClient
+    /// Wall-clock start, µs since the epoch.
+    public let startedAtUs: Int64
+
+    /// - Parameters:
+    ///   - service: the executable name; also the status topic's last level.
+    ///   - presenceName: overrides the status topic's last level (several location-broadcasters each need
+    ///     their own); defaults to `service`.
+    public init(service: String, options: CommonOptions.Resolved, presenceName: String? = nil) throws {
+        Self.bootstrapLogging(level: options.logLevel)
+        let presence = presenceName ?? service
+        self.service = presence
+        drone = options.drone
+        var logger = Logger(label: presence)
+        logger.logLevel = options.logLevel
+        self.logger = logger
+        let startedAtUs = WallClock.nowUs()
+        self.startedAtUs = startedAtUs
+        let statusTopic = Topics.status(service: presence, drone: options.drone)
+        let offline = Self.statusPayload(state: "offline", service: presence, startedAtUs: startedAtUs)
+        let online = Self.statusPayload(state: "online", service: presence, startedAtUs: startedAtUs)
+        let configuration = MQTTConfiguration(
+            host: options.broker.host, port: options.broker.port,
+            clientId: options.clientId ?? "\(presence)-\(options.drone.rawValue)",
+            username: options.username, password: options.password, tls: options.tls,
+            protocolVersion: options.mqttVersion,
+            will: .init(topic: statusTopic, payload: offline, qos: 1, retain: true))
+        client = try MQTTClient(configuration: configuration, logger: logger) { client in
+            // After every (re)connect, once subscriptions are re-made: announce ourselves.
+            _ = try? client.publish(topic: statusTopic, payload: online, qos: 1, retain: true)
+        }
+    }
+
+    /// Subscribes to one topic of the table for this drone.
+    public func subscribe<Payload>(_ spec: TopicSpec<Payload>, bufferLimit: Int = 256) -> MQTTSubscription {
+        client.subscribe(spec.topic(for: drone), qos: spec.qos.rawValue, bufferLimit: bufferLimit)
+    }
+
+    /// Publishes raw bytes on one topic of the table for this drone, with the table's QoS and retain flag.
+    public func publish<Payload>(_ spec: TopicSpec<Payload>, payload: [UInt8]) throws(MQTTError) {
+        try client.publish(topic: spec.topic(for: drone), payload: payload, qos: spec.qos.rawValue, retain: spec.retain)
+    }
+
+    /// Connects, runs `services` until SIGTERM/SIGINT (or until they all finish), then says goodbye: a retained
+    /// `offline` status and a clean disconnect, so the broker does not fire the will.
+    public func run(_ services: [any Service]) async throws {
+        try client.start()
+        logger.info("\(service) \(Self.version) for drone \(drone) (pid \(getpid()))")
+        let group = ServiceGroup(configuration: .init(
+            services: services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        do {
+            try await group.run()
+        } catch {
+            logger.error("stopping after an error: \(error)")
+            await goodbye()
+            throw error
+        }
+        await goodbye()
+    }
+
+    /// Publishes the retained offline status (waiting up to a second for the broker) and disconnects.
+    public func goodbye() async {
+        let topic = Topics.status(service: service, drone: drone)
+        let offline = Self.statusPayload(state: "offline", service: service, startedAtUs: startedAtUs)
+        if client.isConnected {
+            try? await client.publishAndWait(topic: topic, payload: offline, qos: 1, retain: true, timeoutS: 1)
+        }
+        client.shutdown()
+        logger.info("stopped")
+    }
+
+    static func statusPayload(state: String, service: String, startedAtUs: Int64) -> [UInt8] {
+        let startedAt = Double(startedAtUs) / 1e6
+        return Array(#"{"state":"\#(state)","service":"\#(service)","version":"\#(version)","started_at":\#(startedAt),"pid":\#(getpid())}"#.utf8)
+    }
+
+    private static func bootstrapLogging(level: Logger.Level) {
+        loggingBootstrapped.withLock { done in
+            guard !done else { return }
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = level
+                return handler
+            }
+            done = true
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Logging
+import QuadMQTT
+import Testing
+
+/// Every service announces itself with a retained `online` status and leaves `offline` behind — by its
+/// goodbye on SIGTERM (exit 0), or by the broker's Last Will on SIGKILL.
+@Suite("Service presence", .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
+struct ServicePresenceTests {
+    static let services = ["navigator", "drone-controller", "drone-link", "telemetry-logger", "location-broadcaster"]
+    let broker: BrokerProcess
+
+    init() throws { broker = try BrokerProcess() }
+
+    func start(_ service: String, _ extra: [String] = []) throws -> ChildProcess {
+        try ChildProcess(executable: TestEnvironment.executable(service).path,
+                         arguments: ["--broker", broker.address, "--drone", "presence1"] + extra,
+                         logDirectory: broker.directory)
+    }
+
+    func statusWatcher() throws -> (MQTTClient, StatusLog) {
+        let client = try MQTTClient(configuration: .init(port: Int32(broker.port), clientId: "watcher"),
+                                    logger: Logger(label: "watcher"))
+        let log = StatusLog()
+        let subscription = client.subscribe("quad/presence1/status/+")
+        try client.start()
+        Task { for await message in subscription { log.record(message) } }
+        return (client, log)
+    }
+
+    @Test("SIGTERM: online, then offline and exit 0", arguments: services)
+    func gracefulStop(service: String) async throws {
+        let (watcher, log) = try statusWatcher()
+        defer { watcher.shutdown() }
+        let child = try start(service)
+        try await eventually(timeoutS: 10, "\(service) online") { log.latest(service)?.contains(#""state":"online""#) == true }
+        #expect(child.stop(signal: SIGTERM) == 0, "\(child.output())")
+        try await eventually(timeoutS: 5, "\(service) offline") { log.latest(service)?.contains(#""state":"offline""#) == true }
+    }
+
+    @Test("SIGKILL: the broker publishes the Last Will, retained")
+    func lastWill() async throws {
+        let child = try start("navigator")
+        let (watcher, log) = try statusWatcher()
+        try await eventually(timeoutS: 10, "online") { log.latest("navigator")?.contains(#""state":"online""#) == true }
+        watcher.shutdown()
+        child.stop(signal: SIGKILL)
+        // A client connecting afterwards sees the retained offline left by the will.
+        try await Task.sleep(for: .milliseconds(300))
+        let (late, lateLog) = try statusWatcher()
+        defer { late.shutdown() }
+        try await eventually(timeoutS: 5, "retained offline") {
+            lateLog.latest("navigator")?.contains(#""state":"offline""#) == true
+        }
+    }
+}
+
+final class StatusLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var latestByService: [String: String] = [:]
+
+    func record(_ message: MQTTMessage) {
+        let service = String(message.topic.split(separator: "/").last ?? "")
+        lock.withLock { latestByService[service] = String(decoding: message.payload, as: UTF8.self) }
+    }
+
+    func latest(_ service: String) -> String? { lock.withLock { latestByService[service] } }
+}
