@@ -65,7 +65,9 @@ let package = Package(
 
         .testTarget(name: "QuadProtocolTests", dependencies: ["QuadProtocol"], path: "Tests/QuadProtocolTests"),
         .testTarget(name: "ARDroneTests", dependencies: ["ARDrone"], path: "Tests/ARDroneTests"),
-        .testTarget(name: "NavigationTests", dependencies: ["Navigation"], path: "Tests/NavigationTests"),
+        .testTarget(
+            name: "NavigationTests", dependencies: ["Navigation"], path: "Tests/NavigationTests", exclude: ["Fixtures"]
+        ),
         .testTarget(name: "FlightControlTests", dependencies: ["FlightControl"], path: "Tests/FlightControlTests"),
         .testTarget(name: "DroneSimulationTests", dependencies: ["DroneSimulation"], path: "Tests/DroneSimulationTests"),
         .testTarget(name: "FlightLogTests", dependencies: ["FlightLog"], path: "Tests/FlightLogTests"),
