@@ -33,7 +33,7 @@ enum GeodesicInverse {
         return (a1 * (sig12 + b1), m12b)
     }
 
-    /// Solves x⁴ + 2x³ + (1 − x² − y²)... the astroid equation of Karney (2013) eq. (55) for its positive root.
+    /// Positive root k of the astroid equation k⁴ + 2k³ − (x² + y² − 1)k² − 2y²k − y² = 0 (Karney 2013, eq. 55).
     private static func astroid(_ x: Double, _ y: Double) -> Double {
         let p = x * x, q = y * y
         let r = (p + q - 1) / 6
