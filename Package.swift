@@ -43,7 +43,7 @@ let package = Package(
         // Pure code: no sockets, no files, no clock reads.
         .target(name: "QuadProtocol", path: "Shared/QuadProtocol"),
         .target(name: "ARDrone", path: "Shared/ARDrone"),
-        .target(name: "Navigation", path: "Shared/Navigation"),
+        .target(name: "Navigation", dependencies: ["QuadProtocol"], path: "Shared/Navigation"),
         .target(name: "FlightControl", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/FlightControl"),
         .target(name: "DroneSimulation", dependencies: ["ARDrone", "Navigation"], path: "Shared/DroneSimulation"),
         .target(name: "FlightLog", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/FlightLog"),
@@ -65,7 +65,12 @@ let package = Package(
 
         .testTarget(name: "QuadProtocolTests", dependencies: ["QuadProtocol"], path: "Tests/QuadProtocolTests"),
         .testTarget(name: "ARDroneTests", dependencies: ["ARDrone"], path: "Tests/ARDroneTests"),
-        .testTarget(name: "NavigationTests", dependencies: ["Navigation"], path: "Tests/NavigationTests"),
+        .testTarget(
+            name: "NavigationTests",
+            dependencies: ["Navigation", "QuadProtocol"],
+            path: "Tests/NavigationTests",
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "FlightControlTests", dependencies: ["FlightControl"], path: "Tests/FlightControlTests"),
         .testTarget(name: "DroneSimulationTests", dependencies: ["DroneSimulation"], path: "Tests/DroneSimulationTests"),
         .testTarget(name: "FlightLogTests", dependencies: ["FlightLog"], path: "Tests/FlightLogTests"),

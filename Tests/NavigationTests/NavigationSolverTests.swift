@@ -1,0 +1,134 @@
+import QuadProtocol
+import Testing
+@testable import Navigation
+
+@Suite struct NavigationSolverTests {
+    static let drone = GeoPoint(latitudeDeg: 52.5, longitudeDeg: 13.4)
+
+    static func target(_ point: GeoPoint, sequence: UInt32 = 7) -> Target {
+        Target(senderId: "ground", sequence: sequence, timestampUs: 123, latitudeDeg: point.latitudeDeg,
+               longitudeDeg: point.longitudeDeg)
+    }
+
+    /// A solver with all three inputs, target 100 m from the drone at `bearingDeg`.
+    static func ready(bearingDeg: Double, headingDeg: Double, mountOffsetDeg: Double = 0)
+        -> (NavigationSolver, NavigationSolution?) {
+        var solver = NavigationSolver(mountOffsetDeg: mountOffsetDeg)
+        let goal = Geodesy.destination(from: drone, bearingDeg: bearingDeg, distanceM: 100)
+        _ = solver.updatePosition(drone, atUs: 1_000_000)
+        _ = solver.updateHeading(headingDeg, atUs: 1_000_000)
+        let solution = solver.updateTarget(target(goal), receivedAtUs: 1_000_000)
+        return (solver, solution)
+    }
+
+    @Test func nilUntilPositionHeadingAndTargetAreKnown() {
+        var solver = NavigationSolver()
+        #expect(solver.updateTarget(Self.target(Self.drone), receivedAtUs: 0) == nil)
+        #expect(solver.updateHeading(10, atUs: 0) == nil)
+        #expect(solver.updatePosition(Self.drone, atUs: 0) != nil)
+    }
+
+    @Test(arguments: [
+        // (bearing to target, heading, mount offset, expected difference)
+        (90.0, 0.0, 0.0, 90.0),      // target east, facing north: turn right
+        (270, 0, 0, -90),            // target west: turn left
+        (10, 350, 0, 20),            // across north, clockwise
+        (350, 10, 0, -20),           // across north, counter-clockwise
+        (180, 0, 0, -180),           // straight behind: wrapDeg180 gives −180
+        (90, 0, 90, 0),              // objc.io: phone taped at 90°
+        (45, 300, -30, 135),
+    ])
+    func directionDifference(bearing: Double, heading: Double, mount: Double, expected: Double) throws {
+        let (_, solution) = Self.ready(bearingDeg: bearing, headingDeg: heading, mountOffsetDeg: mount)
+        let s = try #require(solution)
+        #expect(angleErrorDeg(s.directionDifferenceDeg, expected) < 1e-6)
+        #expect(s.directionDifferenceDeg >= -180 && s.directionDifferenceDeg < 180)
+        #expect(abs(s.distanceM - 100) < 1e-6)
+        #expect(angleErrorDeg(s.bearingDeg, bearing) < 1e-6)
+    }
+
+    @Test func fillsTheSolutionFromTheInputs() throws {
+        var solver = NavigationSolver(mountOffsetDeg: 0)
+        let goal = GeoPoint(latitudeDeg: 52.51, longitudeDeg: 13.41)
+        _ = solver.updatePosition(Self.drone, atUs: 1_000_000)
+        _ = solver.updateTarget(Self.target(goal, sequence: 42), receivedAtUs: 1_500_000)
+        let solution = solver.updateHeading(-10, atUs: 3_250_999)
+        let s = try #require(solution)
+        let expected = Geodesy.inverse(from: Self.drone, to: goal)
+        #expect(s.sequence == 1)
+        #expect(s.timestampUs == 3_250_999)
+        #expect(s.targetSequence == 42)
+        #expect(s.targetLatitudeDeg == 52.51 && s.targetLongitudeDeg == 13.41)
+        #expect(s.droneLatitudeDeg == 52.5 && s.droneLongitudeDeg == 13.4)
+        #expect(s.distanceM == expected.distanceM)
+        #expect(s.bearingDeg == expected.initialBearingDeg)
+        #expect(s.headingDeg == 350)
+        #expect(s.positionAgeMs == 2250)
+        #expect(s.targetAgeMs == 1750)
+        #expect(s.headingAgeMs == 0)
+    }
+
+    @Test func sequenceCountsEverySolutionFromOne() {
+        var (solver, first) = Self.ready(bearingDeg: 0, headingDeg: 0)
+        #expect(first?.sequence == 1)
+        #expect(solver.updateHeading(5, atUs: 2_000_000)?.sequence == 2)
+        #expect(solver.updatePosition(Self.drone, atUs: 2_000_001)?.sequence == 3)
+        // A rejected input publishes nothing and does not consume a number.
+        #expect(solver.updateHeading(.nan, atUs: 2_000_002) == nil)
+        #expect(solver.updateHeading(6, atUs: 2_000_003)?.sequence == 4)
+    }
+
+    @Test func counterWrapsToOneNotZero() {
+        var counter = SolutionCounter()
+        #expect(counter.next() == 1)
+        #expect(counter.next() == 2)
+        var nearEnd = SolutionCounter(last: .max - 1)
+        #expect(nearEnd.next() == .max)
+        #expect(nearEnd.next() == 1)
+    }
+
+    @Test(arguments: [
+        GeoPoint(latitudeDeg: .nan, longitudeDeg: 0), GeoPoint(latitudeDeg: 91, longitudeDeg: 0),
+        GeoPoint(latitudeDeg: 0, longitudeDeg: .infinity), GeoPoint(latitudeDeg: 0, longitudeDeg: 181),
+    ])
+    func rejectsInvalidPositionsAndTargetsKeepingState(_ bad: GeoPoint) {
+        var (solver, _) = Self.ready(bearingDeg: 0, headingDeg: 0)
+        let before = solver
+        #expect(solver.updatePosition(bad, atUs: 5_000_000) == nil)
+        #expect(solver.updateTarget(Self.target(bad), receivedAtUs: 5_000_000) == nil)
+        #expect(solver == before)
+    }
+
+    @Test(arguments: [Double.nan, .infinity, -.infinity])
+    func rejectsNonFiniteHeading(_ heading: Double) {
+        var (solver, _) = Self.ready(bearingDeg: 0, headingDeg: 0)
+        let before = solver
+        #expect(solver.updateHeading(heading, atUs: 5_000_000) == nil)
+        #expect(solver == before)
+    }
+
+    @Test func nonFiniteMountOffsetNeverPublishesNaN() {
+        let (_, solution) = Self.ready(bearingDeg: 0, headingDeg: 0, mountOffsetDeg: .nan)
+        #expect(solution == nil)
+    }
+
+    @Test(arguments: [
+        (10_000, 0, 10),
+        (0, 10_000, 0),                         // from the future: 0, not a trap
+        (999, 0, 0),
+        (Int64.max, Int64.min, .max),           // overflow saturates
+        (Int64.min, Int64.max, 0),
+        (Int64(UInt32.max) * 1000 + 5000, 0, .max),
+    ] as [(Int64, Int64, UInt32)])
+    func ageSaturates(now: Int64, then: Int64, expected: UInt32) {
+        #expect(NavigationSolver.ageMs(nowUs: now, thenUs: then) == expected)
+    }
+
+    @Test func outOfOrderInputKeepsNewestTimestamp() throws {
+        var (solver, _) = Self.ready(bearingDeg: 0, headingDeg: 0)
+        let solution = solver.updatePosition(Self.drone, atUs: 400_000)
+        let s = try #require(solution)
+        #expect(s.timestampUs == 1_000_000)
+        #expect(s.positionAgeMs == 600)
+    }
+}
