@@ -1,0 +1,14 @@
+import QuadProtocol
+
+/// What the controller asks its executable to do; the state machine itself performs nothing.
+public enum ControllerAction: Sendable, Equatable {
+    public enum LogLevel: Sendable, Equatable { case debug, info, warning, error }
+
+    /// Publish on `flight/command` (every tick and every navigation update).
+    case sendFlight(FlightCommand)
+    /// Publish on `telemetry/controller` (retained); only when activity, reason, pilot or target changed.
+    case publishState(ControllerState)
+    /// An input was refused; `kind` is `target`, `command`, `claim`, `navigation` or `position`.
+    case rejected(kind: String, reason: String)
+    case log(LogLevel, String)
+}

@@ -1,0 +1,54 @@
+/// Every threshold of the controller; the defaults follow the objc.io article where it had one.
+public struct ControllerConfiguration: Sendable, Equatable {
+    /// Steering gains, arrival radius, slowdown and hysteresis.
+    public var controlLaw: ControlLaw
+    /// How often the executable should call `tick` (the link wants a fresh command about every 30 ms).
+    public var tickHz: Double
+    /// Taking off must be observed in navdata within this time, else the controller lands.
+    public var takeoffTimeoutS: Double
+    /// Navigation solutions and position fixes older than this stop the drone (hover).
+    public var staleAfterMs: Int64
+    /// No DroneState for longer than this while airborne counts as a lost drone link.
+    public var droneStateTimeoutMs: Int64
+    /// Below this battery level (or with the VBAT_LOW bit) the drone lands and may not take off.
+    public var landBatteryPercent: UInt8
+    /// Targets and drone positions farther than this from home are outside the geofence.
+    public var geofenceRadiusM: Double
+    /// Returning home ends this far inside the fence, so the drone does not hover on the boundary.
+    public var geofenceReturnMarginM: Double
+    /// On leaving the fence the drone first hovers this long to brake, then turns home.
+    public var geofenceBrakeS: Double
+    /// After the pilot goes offline the drone hovers this long, then lands.
+    public var lostPilotLandAfterS: Double
+    /// Inputs stamped earlier than the controller's start minus this are from before a restart.
+    public var maxClockSkewS: Double
+    /// A navigation solution belongs to the current target only if its coordinates match within this.
+    public var targetMatchToleranceDeg: Double
+
+    public init(controlLaw: ControlLaw = ControlLaw(), tickHz: Double = 30, takeoffTimeoutS: Double = 10,
+                staleAfterMs: Int64 = 1000, droneStateTimeoutMs: Int64 = 1000, landBatteryPercent: UInt8 = 15,
+                geofenceRadiusM: Double = 200, geofenceReturnMarginM: Double = 10, geofenceBrakeS: Double = 1,
+                lostPilotLandAfterS: Double = 30, maxClockSkewS: Double = 2, targetMatchToleranceDeg: Double = 1e-7) {
+        self.controlLaw = controlLaw
+        self.tickHz = tickHz
+        self.takeoffTimeoutS = takeoffTimeoutS
+        self.staleAfterMs = staleAfterMs
+        self.droneStateTimeoutMs = droneStateTimeoutMs
+        self.landBatteryPercent = landBatteryPercent
+        self.geofenceRadiusM = geofenceRadiusM
+        self.geofenceReturnMarginM = geofenceReturnMarginM
+        self.geofenceBrakeS = geofenceBrakeS
+        self.lostPilotLandAfterS = lostPilotLandAfterS
+        self.maxClockSkewS = maxClockSkewS
+        self.targetMatchToleranceDeg = targetMatchToleranceDeg
+    }
+}
+
+/// Seconds → microseconds without trapping on absurd configuration values.
+func microseconds(fromSeconds seconds: Double) -> Int64 {
+    guard seconds.isFinite else { return seconds > 0 ? .max : 0 }
+    let us = seconds * 1_000_000
+    if us >= 9.2e18 { return .max }
+    if us <= -9.2e18 { return .min }
+    return Int64(us)
+}

@@ -1,0 +1,91 @@
+import QuadProtocol
+
+/// Pilot commands. Emergency is accepted from anyone, always; everything else only from the pilot (or from
+/// anyone while nobody holds control) and only when sent to this run of the controller.
+extension ControllerStateMachine {
+    public mutating func command(_ command: Command, nowUs: Int64) -> [ControllerAction] {
+        if command.kind == .emergency {
+            if activity != .emergency || recoveringFromEmergency {
+                enterEmergency(reason: "emergency", nowUs: nowUs)
+            }
+            return finish([.log(.warning, "emergency from '\(command.senderId)': motors cut")], nowUs: nowUs)
+        }
+        if let pilotId, command.senderId != pilotId {
+            return finish([refuse(kind: "command", reason: "not-pilot")], nowUs: nowUs)
+        }
+        if isFromBeforeStart(timestampUs: command.timestampUs) {
+            return finish([refuse(kind: "command", reason: "command-before-start")], nowUs: nowUs)
+        }
+        let actions: [ControllerAction]
+        switch command.kind {
+        case .takeoff: actions = takeoff(nowUs: nowUs)
+        case .land: actions = land(nowUs: nowUs)
+        case .hover: actions = hover(nowUs: nowUs)
+        case .reset: actions = reset()
+        case .flatTrim: actions = flatTrim()
+        case .emergency: actions = []
+        }
+        return finish(actions, nowUs: nowUs)
+    }
+
+    mutating func takeoff(nowUs: Int64) -> [ControllerAction] {
+        switch activity {
+        case .emergency:
+            return [refuse(kind: "command", reason: "takeoff-refused-emergency")]
+        case .landed, .landing:
+            guard let state = lastDroneState, droneStateFresh(nowUs: nowUs) else {
+                return [refuse(kind: "command", reason: "takeoff-refused-no-drone-state")]
+            }
+            guard !isBatteryLow(state) else { return [refuse(kind: "command", reason: "takeoff-refused-battery-low")] }
+            transition(to: .takingOff, reason: "takeoff", nowUs: nowUs)
+            if home == nil, let position = lastPosition, positionFresh(nowUs: nowUs) {
+                return setHome(position, nowUs: nowUs)
+            }
+            return []
+        case .takingOff, .hovering, .flyingToTarget, .arrived, .returningHome:
+            return []
+        }
+    }
+
+    mutating func land(nowUs: Int64) -> [ControllerAction] {
+        switch activity {
+        case .emergency: return [refuse(kind: "command", reason: "land-refused-emergency")]
+        case .landed, .landing: return []
+        case .takingOff, .hovering, .flyingToTarget, .arrived, .returningHome:
+            transition(to: .landing, reason: "land", nowUs: nowUs)
+            return []
+        }
+    }
+
+    /// Hover forgets the target: the broadcaster re-sends targets every second, so keeping it would fly
+    /// on at once; to continue, send a target again.
+    mutating func hover(nowUs: Int64) -> [ControllerAction] {
+        switch activity {
+        case .landed, .landing: return [refuse(kind: "command", reason: "hover-refused-not-airborne")]
+        case .emergency: return [refuse(kind: "command", reason: "hover-refused-emergency")]
+        case .returningHome: return [refuse(kind: "command", reason: "hover-refused-returning-home")]
+        case .takingOff:
+            clearTarget()
+            reason = "hover"
+        case .hovering, .flyingToTarget, .arrived:
+            clearTarget()
+            transition(to: .hovering, reason: "hover", nowUs: nowUs)
+        }
+        return []
+    }
+
+    /// Holds emergencyRecover until navdata shows the emergency bit cleared (see `droneState`).
+    mutating func reset() -> [ControllerAction] {
+        guard activity == .emergency else { return [refuse(kind: "command", reason: "reset-refused-not-in-emergency")] }
+        recoveringFromEmergency = true
+        reason = "reset"
+        return []
+    }
+
+    mutating func flatTrim() -> [ControllerAction] {
+        guard activity == .landed else { return [refuse(kind: "command", reason: "flat-trim-refused-not-landed")] }
+        pendingFlatTrim = true
+        reason = "flat-trim"
+        return []
+    }
+}

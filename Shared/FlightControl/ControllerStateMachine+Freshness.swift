@@ -1,0 +1,56 @@
+import Navigation
+import QuadProtocol
+
+/// How old each input is, measured from when it was received (plus the ages a solution reports itself).
+extension ControllerStateMachine {
+    var staleAfterUs: Int64 { configuration.staleAfterMs &* 1000 }
+
+    func droneStateFresh(nowUs: Int64) -> Bool {
+        lastDroneState != nil && nowUs &- lastDroneStateAtUs <= configuration.droneStateTimeoutMs &* 1000
+    }
+
+    func positionFresh(nowUs: Int64) -> Bool {
+        lastPosition != nil && nowUs &- lastPositionAtUs <= staleAfterUs
+    }
+
+    /// The matching solution is recent and was computed from recent position and heading.
+    func navigationFresh(nowUs: Int64) -> Bool {
+        guard let solution = lastNavigation else { return false }
+        return solutionAgesFresh(solution) && nowUs &- lastNavigationAtUs <= staleAfterUs
+    }
+
+    func solutionAgesFresh(_ solution: NavigationSolution) -> Bool {
+        Int64(max(solution.positionAgeMs, solution.headingAgeMs)) <= configuration.staleAfterMs
+    }
+
+    /// The solution was computed for the current target (not a leftover from before a target change).
+    func solutionMatchesTarget(_ solution: NavigationSolution) -> Bool {
+        guard let target else { return false }
+        let tolerance = configuration.targetMatchToleranceDeg
+        return solution.targetSequence == target.sequence
+            && abs(solution.targetLatitudeDeg - target.latitudeDeg) <= tolerance
+            && abs(solution.targetLongitudeDeg - target.longitudeDeg) <= tolerance
+    }
+
+    /// Drone heading: the drone's own compass if navdata has it, else the one the navigator used.
+    func bodyHeadingDeg(nowUs: Int64) -> Double? {
+        if droneStateFresh(nowUs: nowUs), let heading = lastDroneState?.magnetoHeadingDeg, heading.isFinite {
+            return Double(heading)
+        }
+        if let heading = navigationHeadingDeg, nowUs &- navigationHeadingAtUs <= staleAfterUs { return heading }
+        return nil
+    }
+
+    func isBatteryLow(_ state: DroneState) -> Bool {
+        state.batteryPercent < configuration.landBatteryPercent || state.isBatteryLowBitSet
+    }
+
+    func isValidCoordinate(latitudeDeg: Double, longitudeDeg: Double) -> Bool {
+        latitudeDeg.isFinite && longitudeDeg.isFinite && abs(latitudeDeg) <= 90 && abs(longitudeDeg) <= 180
+    }
+
+    /// Inputs stamped before `startedAtUs − maxClockSkewS` were sent to a previous run of the controller.
+    func isFromBeforeStart(timestampUs: Int64) -> Bool {
+        timestampUs < startedAtUs &- microseconds(fromSeconds: configuration.maxClockSkewS)
+    }
+}

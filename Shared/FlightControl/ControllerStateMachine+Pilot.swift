@@ -1,0 +1,58 @@
+import QuadProtocol
+
+/// Pilot arbitration: one broadcaster at a time may steer. The first valid claim wins; control ends on
+/// release or when the pilot's presence goes offline.
+extension ControllerStateMachine {
+    public mutating func controlClaim(_ claim: ControlClaim, nowUs: Int64) -> [ControllerAction] {
+        guard !claim.senderId.isEmpty else {
+            return finish([refuse(kind: "claim", reason: "claim-invalid-sender")], nowUs: nowUs)
+        }
+        guard !isFromBeforeStart(timestampUs: claim.timestampUs) else {
+            return finish([refuse(kind: "claim", reason: "claim-before-start")], nowUs: nowUs)
+        }
+        switch claim.action {
+        case .claim:
+            if pilotId == claim.senderId { return finish([], nowUs: nowUs) }
+            if pilotId != nil { return finish([refuse(kind: "claim", reason: "claim-refused")], nowUs: nowUs) }
+            pilotId = claim.senderId
+            lostPilotId = nil
+            pilotLostLandAtUs = nil
+            reason = "control-granted"
+        case .release:
+            guard pilotId == claim.senderId else {
+                return finish([refuse(kind: "claim", reason: "not-pilot")], nowUs: nowUs)
+            }
+            pilotId = nil
+            reason = "control-released"
+        }
+        return finish([], nowUs: nowUs)
+    }
+
+    /// Presence from `quad/<id>/status/<service>`; a broadcaster's service name is its sender id.
+    public mutating func presence(serviceName: String, online: Bool, nowUs: Int64) -> [ControllerAction] {
+        var actions: [ControllerAction] = []
+        if online {
+            if pilotId == nil, let lost = lostPilotId, lost == serviceName {
+                pilotId = lost
+                lostPilotId = nil
+                pilotLostLandAtUs = nil
+                reason = "pilot-back"
+            }
+        } else if let pilot = pilotId, pilot == serviceName {
+            pilotId = nil
+            lostPilotId = pilot
+            reason = "pilot-lost"
+            if activity.isAirborne || activity == .takingOff {
+                // The target came from the lost pilot; stop at once and land unless a pilot returns in time.
+                clearTarget()
+                if activity == .flyingToTarget || activity == .arrived {
+                    transition(to: .hovering, reason: "pilot-lost", nowUs: nowUs)
+                }
+                pilotLostLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.lostPilotLandAfterS)
+                actions.append(.log(.warning, "pilot '\(pilot)' went offline: hovering, landing in "
+                    + "\(configuration.lostPilotLandAfterS) s unless a pilot returns"))
+            }
+        }
+        return finish(actions, nowUs: nowUs)
+    }
+}

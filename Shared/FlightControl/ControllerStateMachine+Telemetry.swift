@@ -1,0 +1,95 @@
+import Navigation
+import QuadProtocol
+
+/// Events from the drone side: navdata summaries, position fixes, navigation solutions.
+extension ControllerStateMachine {
+    /// Navdata: every takeoff/landing/emergency transition happens here, on what the drone reports.
+    public mutating func droneState(_ state: DroneState, nowUs: Int64) -> [ControllerAction] {
+        lastDroneState = state
+        lastDroneStateAtUs = nowUs
+        droneLinkLostReported = false
+        var actions: [ControllerAction] = []
+
+        if state.isEmergency {
+            if activity != .emergency {
+                enterEmergency(reason: "drone-emergency", nowUs: nowUs)
+                actions.append(.log(.error, "drone reports emergency (state bit 31)"))
+            }
+            return finish(actions, nowUs: nowUs)
+        }
+        let observed = state.observedFlight
+        switch activity {
+        case .emergency:
+            // Only a reset leaves emergency, and only once navdata shows the bit cleared.
+            if recoveringFromEmergency { transition(to: .landed, reason: "reset-complete", nowUs: nowUs) }
+        case .takingOff:
+            if observed == .airborne {
+                transition(to: target == nil ? .hovering : .flyingToTarget, reason: "airborne", nowUs: nowUs)
+            }
+        case .hovering, .flyingToTarget, .arrived, .returningHome:
+            if observed == .landing {
+                transition(to: .landing, reason: "drone-landing", nowUs: nowUs)
+            } else if observed == .onGround {
+                transition(to: .landed, reason: "drone-landed", nowUs: nowUs)
+            }
+        case .landing:
+            if observed == .onGround { transition(to: .landed, reason: "landed", nowUs: nowUs) }
+        case .landed:
+            // We send land while landed, so a drone seen flying (e.g. after a controller restart) is landing.
+            if observed == .airborne { transition(to: .landing, reason: "drone-airborne", nowUs: nowUs) }
+        }
+        if (activity.isAirborne || activity == .takingOff) && isBatteryLow(state) {
+            transition(to: .landing, reason: "battery-low", nowUs: nowUs)
+            actions.append(.log(.warning, "battery \(state.batteryPercent)% below \(configuration.landBatteryPercent)%: landing"))
+        }
+        return finish(actions, nowUs: nowUs)
+    }
+
+    /// A GPS fix of the drone: freshness, home, and the geofence.
+    public mutating func position(_ fix: PositionFix, nowUs: Int64) -> [ControllerAction] {
+        guard isValidCoordinate(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg) else {
+            return finish([.rejected(kind: "position", reason: "position-invalid")], nowUs: nowUs)
+        }
+        let point = GeoPoint(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg)
+        lastPosition = point
+        lastPositionAtUs = nowUs
+        var actions: [ControllerAction] = []
+        if home == nil && (activity.isAirborne || activity == .takingOff) {
+            actions += setHome(point, nowUs: nowUs)
+        }
+        checkGeofence(dronePosition: point, nowUs: nowUs)
+        return finish(actions, nowUs: nowUs)
+    }
+
+    /// A navigator solution: arrival, hysteresis and resuming after a failsafe hover. Always answers with a
+    /// fresh flight command.
+    public mutating func navigation(_ solution: NavigationSolution, nowUs: Int64) -> [ControllerAction] {
+        if solution.bearingDeg.isFinite && solution.directionDifferenceDeg.isFinite {
+            navigationHeadingDeg = Geodesy.wrapDeg360(solution.bearingDeg - solution.directionDifferenceDeg)
+            navigationHeadingAtUs = nowUs
+        }
+        guard target != nil else { return finish([], nowUs: nowUs, sendFlight: true) }
+        guard solutionMatchesTarget(solution) else {
+            return finish([.rejected(kind: "navigation", reason: "navigation-target-mismatch")],
+                          nowUs: nowUs, sendFlight: true)
+        }
+        guard solution.distanceM.isFinite, solution.distanceM >= 0, solution.directionDifferenceDeg.isFinite else {
+            return finish([.rejected(kind: "navigation", reason: "navigation-invalid")], nowUs: nowUs, sendFlight: true)
+        }
+        lastNavigation = solution
+        lastNavigationAtUs = nowUs
+        let distanceM = solution.distanceM
+        if solutionAgesFresh(solution) {
+            if activity == .hovering && positionFresh(nowUs: nowUs) && droneStateFresh(nowUs: nowUs) {
+                // Hovering with a target only happens after a stale-input or link-loss hover.
+                transition(to: .flyingToTarget, reason: "navigation-resumed", nowUs: nowUs)
+            }
+            if activity == .flyingToTarget && law.hasArrived(distanceM: distanceM) {
+                transition(to: .arrived, reason: "arrived", nowUs: nowUs)
+            } else if activity == .arrived && law.hasLeftArrival(distanceM: distanceM) {
+                transition(to: .flyingToTarget, reason: "left-arrival-radius", nowUs: nowUs)
+            }
+        }
+        return finish([], nowUs: nowUs, sendFlight: true)
+    }
+}

@@ -1,0 +1,68 @@
+import QuadProtocol
+
+/// The periodic tick: time-based failsafes, then a fresh flight command so the link never runs dry.
+extension ControllerStateMachine {
+    public mutating func tick(nowUs: Int64) -> [ControllerAction] {
+        var actions: [ControllerAction] = []
+        if activity == .takingOff,
+           nowUs &- takeoffStartedAtUs > microseconds(fromSeconds: configuration.takeoffTimeoutS) {
+            transition(to: .landing, reason: "takeoff-timeout", nowUs: nowUs)
+            actions.append(.log(.warning, "takeoff not seen in navdata within \(configuration.takeoffTimeoutS) s: landing"))
+        }
+        if activity.isAirborne, !droneLinkLostReported, !droneStateFresh(nowUs: nowUs) {
+            // The link hovers on its own too; say so and keep the target for when navdata returns.
+            droneLinkLostReported = true
+            transition(to: .hovering, reason: "drone-link-lost", nowUs: nowUs)
+        }
+        if activity == .flyingToTarget, nowUs &- flyingToTargetSinceUs > staleAfterUs {
+            if !positionFresh(nowUs: nowUs) {
+                transition(to: .hovering, reason: "stale-position", nowUs: nowUs)
+            } else if !navigationFresh(nowUs: nowUs) {
+                transition(to: .hovering, reason: "stale-navigation", nowUs: nowUs)
+            }
+        }
+        if let landAtUs = pilotLostLandAtUs, nowUs >= landAtUs {
+            pilotLostLandAtUs = nil
+            transition(to: .landing, reason: "pilot-lost", nowUs: nowUs)
+        }
+        return finish(actions, nowUs: nowUs, sendFlight: true)
+    }
+
+    /// The command for the current activity. Sequence numbers start at 1.
+    mutating func nextFlightCommand(nowUs: Int64) -> FlightCommand {
+        flightSequence &+= 1
+        var command = FlightCommand(sequence: flightSequence, timestampUs: nowUs, refMode: .fly)
+        switch activity {
+        case .landed:
+            command.refMode = .land
+            command.flatTrim = pendingFlatTrim
+            pendingFlatTrim = false
+        case .landing:
+            command.refMode = .land
+        case .emergency:
+            command.refMode = recoveringFromEmergency ? .emergencyRecover : .emergencyCutoff
+        case .takingOff, .hovering, .arrived:
+            break
+        case .flyingToTarget:
+            apply(targetSteering(nowUs: nowUs), to: &command)
+        case .returningHome:
+            apply(returnHomeSteering(nowUs: nowUs), to: &command)
+        }
+        return command
+    }
+
+    /// The control law on the latest matching solution, or hover when inputs are missing or stale.
+    func targetSteering(nowUs: Int64) -> ControlLaw.Steering {
+        guard let solution = lastNavigation, navigationFresh(nowUs: nowUs), positionFresh(nowUs: nowUs) else {
+            return .hover
+        }
+        return law.steering(distanceM: solution.distanceM, directionDifferenceDeg: solution.directionDifferenceDeg)
+    }
+
+    func apply(_ steering: ControlLaw.Steering, to command: inout FlightCommand) {
+        guard case .steer(let yawFrac, let pitchFrac) = steering else { return }
+        command.progressive = true
+        command.yawFrac = yawFrac
+        command.pitchFrac = pitchFrac
+    }
+}

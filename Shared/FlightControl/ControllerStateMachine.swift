@@ -1,0 +1,132 @@
+import Navigation
+import QuadProtocol
+
+/// The drone-controller's brain. Feed it events (navdata, positions, navigation solutions, targets, commands,
+/// claims, presence, ticks) with the time they were received; it returns what to publish. It never reads a
+/// clock, sleeps or does I/O. Transitions follow OBSERVED navdata, never fixed delays.
+public struct ControllerStateMachine: Sendable {
+    public typealias Activity = ControllerState.Activity
+
+    public let configuration: ControllerConfiguration
+    /// When this controller (process) started; inputs stamped well before it are from a previous run.
+    public let startedAtUs: Int64
+
+    public internal(set) var activity: Activity = .landed
+    /// Short kebab-case reason for the last change or refusal.
+    public internal(set) var reason: String = ""
+    /// Sender id of the broadcaster holding control; nil while anyone may steer.
+    public internal(set) var pilotId: String?
+    /// The accepted target (flown to when airborne, kept for after takeoff when landed).
+    public internal(set) var target: Target?
+    /// Position at takeoff; the geofence is centred here. Cleared on landing.
+    public internal(set) var home: GeoPoint?
+
+    // Observations, stamped with the receive time (`nowUs` of the event).
+    var lastDroneState: DroneState?
+    var lastDroneStateAtUs: Int64 = .min
+    var droneLinkLostReported = false
+    var lastPosition: GeoPoint?
+    var lastPositionAtUs: Int64 = .min
+    /// The latest solution that matches `target`; nil after a target change until a matching one arrives.
+    var lastNavigation: NavigationSolution?
+    var lastNavigationAtUs: Int64 = .min
+    /// Body heading implied by any solution (bearing − difference, so the navigator's mount offset is included).
+    var navigationHeadingDeg: Double?
+    var navigationHeadingAtUs: Int64 = .min
+
+    // Timers and flags.
+    var takeoffStartedAtUs: Int64 = 0
+    var flyingToTargetSinceUs: Int64 = 0
+    var returnStartedAtUs: Int64 = 0
+    var recoveringFromEmergency = false
+    var pendingFlatTrim = false
+    /// The pilot that went offline (restored if it comes back before anyone else claims).
+    var lostPilotId: String?
+    var pilotLostLandAtUs: Int64?
+
+    // Output counters.
+    var flightSequence: UInt32 = 0
+    var stateSequence: UInt32 = 0
+    var lastPublished: PublishedFields?
+
+    public init(configuration: ControllerConfiguration = ControllerConfiguration(), startedAtUs: Int64) {
+        self.configuration = configuration
+        self.startedAtUs = startedAtUs
+    }
+
+    var law: ControlLaw { configuration.controlLaw }
+
+    /// The state as it would be published now (does not count as a publication).
+    public func currentState(nowUs: Int64) -> ControllerState {
+        ControllerState(
+            sequence: stateSequence, timestampUs: nowUs, activity: activity, reason: reason, pilotId: pilotId ?? "",
+            targetLatitudeDeg: target?.latitudeDeg, targetLongitudeDeg: target?.longitudeDeg,
+            distanceToTargetM: lastNavigation.map { Float($0.distanceM) })
+    }
+
+    /// The fields whose change triggers a publication (distance alone does not: it changes every update).
+    struct PublishedFields: Equatable {
+        var activity: Activity
+        var reason: String
+        var pilotId: String?
+        var targetLatitudeDeg: Double?
+        var targetLongitudeDeg: Double?
+    }
+
+    var publishedFields: PublishedFields {
+        PublishedFields(activity: activity, reason: reason, pilotId: pilotId,
+                        targetLatitudeDeg: target?.latitudeDeg, targetLongitudeDeg: target?.longitudeDeg)
+    }
+
+    /// Appends `publishState` if something visible changed, then (optionally) a fresh flight command.
+    mutating func finish(_ actions: [ControllerAction], nowUs: Int64, sendFlight: Bool = false) -> [ControllerAction] {
+        var out = actions
+        let fields = publishedFields
+        if fields != lastPublished {
+            lastPublished = fields
+            stateSequence &+= 1
+            out.append(.publishState(currentState(nowUs: nowUs)))
+        }
+        if sendFlight { out.append(.sendFlight(nextFlightCommand(nowUs: nowUs))) }
+        return out
+    }
+
+    /// Changes activity and reason and starts or clears the timers that belong to the new activity.
+    mutating func transition(to next: Activity, reason: String, nowUs: Int64) {
+        let previous = activity
+        activity = next
+        self.reason = reason
+        switch next {
+        case .takingOff where previous != .takingOff: takeoffStartedAtUs = nowUs
+        case .flyingToTarget: flyingToTargetSinceUs = nowUs
+        case .returningHome where previous != .returningHome: returnStartedAtUs = nowUs
+        case .landed: home = nil
+        default: break
+        }
+        if next != .landed { pendingFlatTrim = false }
+        if !next.isAirborne && next != .takingOff { pilotLostLandAtUs = nil }
+        if next != .emergency { recoveringFromEmergency = false }
+    }
+
+    /// Records a refusal: visible in the state's reason and returned for the executable to log and count.
+    mutating func refuse(kind: String, reason: String) -> ControllerAction {
+        self.reason = reason
+        return .rejected(kind: kind, reason: reason)
+    }
+
+    mutating func clearTarget() {
+        target = nil
+        lastNavigation = nil
+    }
+
+    mutating func enterEmergency(reason: String, nowUs: Int64) {
+        clearTarget()
+        recoveringFromEmergency = false
+        transition(to: .emergency, reason: reason, nowUs: nowUs)
+    }
+}
+
+extension ControllerState.Activity {
+    /// In the air and under the controller's steering (taking off is separate: navdata has not confirmed it yet).
+    var isAirborne: Bool { [.hovering, .flyingToTarget, .arrived, .returningHome].contains(self) }
+}

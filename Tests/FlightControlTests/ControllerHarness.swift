@@ -1,0 +1,184 @@
+import FlightControl
+import Navigation
+import QuadProtocol
+
+/// Drives a ControllerStateMachine with explicit times and readable event helpers.
+struct ControllerHarness {
+    static let startUs: Int64 = 1_700_000_000_000_000
+    static let home = GeoPoint(latitudeDeg: 52.0, longitudeDeg: 4.0)
+
+    var machine: ControllerStateMachine
+    var nowUs: Int64 = ControllerHarness.startUs
+    var sequence: UInt32 = 0
+    /// The last target sent, for building matching navigation solutions.
+    var lastTarget: Target?
+
+    init(configuration: ControllerConfiguration = ControllerConfiguration()) {
+        machine = ControllerStateMachine(configuration: configuration, startedAtUs: Self.startUs)
+    }
+
+    static func point(northM: Double, eastM: Double = 0) -> GeoPoint {
+        let north = Geodesy.destination(from: home, bearingDeg: 0, distanceM: northM)
+        return Geodesy.destination(from: north, bearingDeg: 90, distanceM: eastM)
+    }
+
+    mutating func advance(ms: Int64) { nowUs += ms * 1000 }
+    mutating func nextSequence() -> UInt32 { sequence += 1; return sequence }
+
+    @discardableResult
+    mutating func drone(_ controlState: DroneState.ControlState, battery: UInt8 = 80, bits: UInt32 = 0,
+                        headingDeg: Float? = nil) -> [ControllerAction] {
+        let flying: UInt32 = controlState.isAirborne ? 1 : 0
+        let state = DroneState(
+            sequence: nextSequence(), timestampUs: nowUs, navdataSequence: sequence, stateBits: bits | flying,
+            controlState: controlState, batteryPercent: battery, altitudeM: flying == 1 ? 1 : 0, pitchDeg: 0,
+            rollDeg: 0, yawDeg: 0, velocityXMps: 0, velocityYMps: 0, velocityZMps: 0, magnetoHeadingDeg: headingDeg)
+        return machine.droneState(state, nowUs: nowUs)
+    }
+
+    @discardableResult
+    mutating func position(_ point: GeoPoint = ControllerHarness.home) -> [ControllerAction] {
+        let fix = PositionFix(sequence: nextSequence(), timestampUs: nowUs, latitudeDeg: point.latitudeDeg,
+                              longitudeDeg: point.longitudeDeg, source: .manual)
+        return machine.position(fix, nowUs: nowUs)
+    }
+
+    @discardableResult
+    mutating func target(_ point: GeoPoint, from sender: String = "", retained: Bool = false,
+                         timestampUs: Int64? = nil, ttlS: Float = 0) -> [ControllerAction] {
+        let target = Target(senderId: sender, sequence: nextSequence(), timestampUs: timestampUs ?? nowUs,
+                            latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg, ttlS: ttlS)
+        lastTarget = target
+        return machine.target(target, retained: retained, nowUs: nowUs)
+    }
+
+    /// A navigator solution for `target` (default: the last one sent).
+    @discardableResult
+    mutating func navigation(distanceM: Double, differenceDeg: Double = 0, for target: Target? = nil,
+                             bearingDeg: Double = 0, positionAgeMs: UInt32 = 0) -> [ControllerAction] {
+        let target = target ?? lastTarget
+        let solution = NavigationSolution(
+            sequence: nextSequence(), timestampUs: nowUs, targetSequence: target?.sequence ?? 0,
+            targetLatitudeDeg: target?.latitudeDeg ?? 0, targetLongitudeDeg: target?.longitudeDeg ?? 0,
+            droneLatitudeDeg: Self.home.latitudeDeg, droneLongitudeDeg: Self.home.longitudeDeg, distanceM: distanceM,
+            bearingDeg: bearingDeg, headingDeg: Geodesy.wrapDeg360(bearingDeg - differenceDeg),
+            directionDifferenceDeg: differenceDeg, positionAgeMs: positionAgeMs, headingAgeMs: 0, targetAgeMs: 0)
+        return machine.navigation(solution, nowUs: nowUs)
+    }
+
+    @discardableResult
+    mutating func command(_ kind: Command.Kind, from sender: String = "", timestampUs: Int64? = nil)
+        -> [ControllerAction] {
+        let command = Command(senderId: sender, sequence: nextSequence(), timestampUs: timestampUs ?? nowUs, kind: kind)
+        return machine.command(command, nowUs: nowUs)
+    }
+
+    @discardableResult
+    mutating func claim(_ sender: String, _ action: ControlClaim.Action = .claim) -> [ControllerAction] {
+        let claim = ControlClaim(senderId: sender, sequence: nextSequence(), timestampUs: nowUs, action: action)
+        return machine.controlClaim(claim, nowUs: nowUs)
+    }
+
+    @discardableResult
+    mutating func presence(_ service: String, online: Bool) -> [ControllerAction] {
+        machine.presence(serviceName: service, online: online, nowUs: nowUs)
+    }
+
+    @discardableResult
+    mutating func tick() -> [ControllerAction] { machine.tick(nowUs: nowUs) }
+
+    /// Ticks every `stepMs` for `ms`, keeping navdata (and optionally position) alive; returns all actions.
+    @discardableResult
+    mutating func run(ms: Int64, stepMs: Int64 = 100, drone controlState: DroneState.ControlState? = .hovering,
+                      position: GeoPoint? = nil) -> [ControllerAction] {
+        var actions: [ControllerAction] = []
+        var elapsed: Int64 = 0
+        while elapsed < ms {
+            advance(ms: stepMs)
+            elapsed += stepMs
+            if let controlState { actions += drone(controlState) }
+            if let position { actions += self.position(position) }
+            actions += tick()
+        }
+        return actions
+    }
+
+    var activity: ControllerState.Activity { machine.activity }
+    var reason: String { machine.reason }
+
+    // MARK: Reaching each activity through events only.
+
+    /// Landed, navdata and a position at home.
+    mutating func landed() {
+        drone(.landed)
+        position()
+        tick()
+    }
+
+    mutating func takingOff() {
+        landed()
+        command(.takeoff)
+    }
+
+    mutating func hovering() {
+        takingOff()
+        advance(ms: 500)
+        drone(.hovering)
+        position()
+    }
+
+    /// Flying to a target 100 m north with a matching solution.
+    mutating func flyingToTarget(northM: Double = 100) {
+        hovering()
+        target(Self.point(northM: northM))
+        navigation(distanceM: northM)
+    }
+
+    mutating func arrived() {
+        flyingToTarget()
+        advance(ms: 100)
+        navigation(distanceM: 0.5)
+    }
+
+    mutating func landing() {
+        hovering()
+        command(.land)
+    }
+
+    mutating func emergency() {
+        hovering()
+        command(.emergency)
+    }
+
+    /// Hovering at 250 m from home: outside the 200 m fence.
+    mutating func returningHome() {
+        hovering()
+        position(Self.point(northM: 250))
+    }
+
+    mutating func reach(_ activity: ControllerState.Activity) {
+        switch activity {
+        case .landed: landed()
+        case .takingOff: takingOff()
+        case .hovering: hovering()
+        case .flyingToTarget: flyingToTarget()
+        case .arrived: arrived()
+        case .landing: landing()
+        case .emergency: emergency()
+        case .returningHome: returningHome()
+        }
+    }
+}
+
+extension Array where Element == ControllerAction {
+    var states: [ControllerState] {
+        compactMap { if case .publishState(let state) = $0 { state } else { nil } }
+    }
+    var flights: [FlightCommand] {
+        compactMap { if case .sendFlight(let command) = $0 { command } else { nil } }
+    }
+    var rejections: [String] {
+        compactMap { if case .rejected(let kind, let reason) = $0 { "\(kind): \(reason)" } else { nil } }
+    }
+    var activities: [ControllerState.Activity] { states.map(\.activity) }
+}

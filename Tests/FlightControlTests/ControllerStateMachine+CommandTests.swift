@@ -1,0 +1,182 @@
+import FlightControl
+import QuadProtocol
+import Testing
+
+/// One row: a command sent in an activity, the activity afterwards and the refusal reason (nil = accepted).
+struct CommandCase: Sendable, CustomTestStringConvertible {
+    var kind: Command.Kind
+    var activity: ControllerState.Activity
+    var after: ControllerState.Activity
+    var refusal: String?
+
+    init(_ kind: Command.Kind, in activity: ControllerState.Activity, _ after: ControllerState.Activity,
+         _ refusal: String? = nil) {
+        self.kind = kind
+        self.activity = activity
+        self.after = after
+        self.refusal = refusal
+    }
+
+    var testDescription: String { "\(kind.word) in \(activity) → \(after)\(refusal.map { " (\($0))" } ?? "")" }
+}
+
+@Suite("ControllerStateMachine: every command in every activity")
+struct ControllerCommandTests {
+    static let table: [CommandCase] = [
+        CommandCase(.takeoff, in: .landed, .takingOff),
+        CommandCase(.takeoff, in: .takingOff, .takingOff),
+        CommandCase(.takeoff, in: .hovering, .hovering),
+        CommandCase(.takeoff, in: .flyingToTarget, .flyingToTarget),
+        CommandCase(.takeoff, in: .arrived, .arrived),
+        CommandCase(.takeoff, in: .landing, .takingOff),
+        CommandCase(.takeoff, in: .emergency, .emergency, "takeoff-refused-emergency"),
+        CommandCase(.takeoff, in: .returningHome, .returningHome),
+
+        CommandCase(.land, in: .landed, .landed),
+        CommandCase(.land, in: .takingOff, .landing),
+        CommandCase(.land, in: .hovering, .landing),
+        CommandCase(.land, in: .flyingToTarget, .landing),
+        CommandCase(.land, in: .arrived, .landing),
+        CommandCase(.land, in: .landing, .landing),
+        CommandCase(.land, in: .emergency, .emergency, "land-refused-emergency"),
+        CommandCase(.land, in: .returningHome, .landing),
+
+        CommandCase(.hover, in: .landed, .landed, "hover-refused-not-airborne"),
+        CommandCase(.hover, in: .takingOff, .takingOff),
+        CommandCase(.hover, in: .hovering, .hovering),
+        CommandCase(.hover, in: .flyingToTarget, .hovering),
+        CommandCase(.hover, in: .arrived, .hovering),
+        CommandCase(.hover, in: .landing, .landing, "hover-refused-not-airborne"),
+        CommandCase(.hover, in: .emergency, .emergency, "hover-refused-emergency"),
+        CommandCase(.hover, in: .returningHome, .returningHome, "hover-refused-returning-home"),
+
+        CommandCase(.emergency, in: .landed, .emergency),
+        CommandCase(.emergency, in: .takingOff, .emergency),
+        CommandCase(.emergency, in: .hovering, .emergency),
+        CommandCase(.emergency, in: .flyingToTarget, .emergency),
+        CommandCase(.emergency, in: .arrived, .emergency),
+        CommandCase(.emergency, in: .landing, .emergency),
+        CommandCase(.emergency, in: .emergency, .emergency),
+        CommandCase(.emergency, in: .returningHome, .emergency),
+
+        CommandCase(.reset, in: .landed, .landed, "reset-refused-not-in-emergency"),
+        CommandCase(.reset, in: .takingOff, .takingOff, "reset-refused-not-in-emergency"),
+        CommandCase(.reset, in: .hovering, .hovering, "reset-refused-not-in-emergency"),
+        CommandCase(.reset, in: .flyingToTarget, .flyingToTarget, "reset-refused-not-in-emergency"),
+        CommandCase(.reset, in: .arrived, .arrived, "reset-refused-not-in-emergency"),
+        CommandCase(.reset, in: .landing, .landing, "reset-refused-not-in-emergency"),
+        CommandCase(.reset, in: .emergency, .emergency),
+        CommandCase(.reset, in: .returningHome, .returningHome, "reset-refused-not-in-emergency"),
+
+        CommandCase(.flatTrim, in: .landed, .landed),
+        CommandCase(.flatTrim, in: .takingOff, .takingOff, "flat-trim-refused-not-landed"),
+        CommandCase(.flatTrim, in: .hovering, .hovering, "flat-trim-refused-not-landed"),
+        CommandCase(.flatTrim, in: .flyingToTarget, .flyingToTarget, "flat-trim-refused-not-landed"),
+        CommandCase(.flatTrim, in: .arrived, .arrived, "flat-trim-refused-not-landed"),
+        CommandCase(.flatTrim, in: .landing, .landing, "flat-trim-refused-not-landed"),
+        CommandCase(.flatTrim, in: .emergency, .emergency, "flat-trim-refused-not-landed"),
+        CommandCase(.flatTrim, in: .returningHome, .returningHome, "flat-trim-refused-not-landed"),
+    ]
+
+    @Test("the table covers every command in every activity")
+    func tableIsComplete() {
+        let covered = Set(Self.table.map { "\($0.kind.word)/\($0.activity)" })
+        #expect(covered.count == Command.Kind.allCases.count * ControllerState.Activity.allCases.count)
+    }
+
+    @Test(arguments: table)
+    func command(_ row: CommandCase) {
+        var h = ControllerHarness()
+        h.reach(row.activity)
+        #expect(h.activity == row.activity)
+        let actions = h.command(row.kind)
+        #expect(h.activity == row.after)
+        #expect(actions.rejections == row.refusal.map { ["command: \($0)"] } ?? [])
+        if let refusal = row.refusal {
+            #expect(h.reason == refusal)
+        }
+    }
+
+    @Test("emergency cuts the motors (emergencyCutoff) and is accepted even from a non-pilot")
+    func emergencyFromAnyone() {
+        var h = ControllerHarness()
+        h.claim("phone")
+        h.hoveringAsPilot("phone")
+        #expect(h.activity == .hovering)
+        #expect(h.command(.land, from: "intruder").rejections == ["command: not-pilot"])
+        let actions = h.command(.emergency, from: "intruder")
+        #expect(actions.rejections.isEmpty)
+        #expect(h.activity == .emergency)
+        #expect(h.tick().flights.first?.refMode == .emergencyCutoff)
+    }
+
+    @Test("reset holds emergencyRecover until navdata clears the emergency bit, then landed")
+    func resetFlow() {
+        var h = ControllerHarness()
+        h.landed()
+        h.drone(.landed, bits: 1 << 31)
+        #expect(h.activity == .emergency)
+        #expect(h.reason == "drone-emergency")
+        h.command(.reset)
+        #expect(h.tick().flights.first?.refMode == .emergencyRecover)
+        h.advance(ms: 30)
+        h.drone(.landed, bits: 1 << 31)
+        #expect(h.activity == .emergency)
+        #expect(h.tick().flights.first?.refMode == .emergencyRecover)
+        h.advance(ms: 30)
+        let cleared = h.drone(.landed)
+        #expect(cleared.activities == [.landed])
+        #expect(h.reason == "reset-complete")
+        #expect(h.tick().flights.first?.refMode == .land)
+    }
+
+    @Test("an emergency bit in navdata enters emergency from any activity",
+          arguments: ControllerState.Activity.allCases.filter { $0 != .emergency })
+    func droneEmergency(activity: ControllerState.Activity) {
+        var h = ControllerHarness()
+        h.reach(activity)
+        h.advance(ms: 30)
+        h.drone(.hovering, bits: 1 << 31)
+        #expect(h.activity == .emergency)
+        #expect(h.machine.target == nil)
+    }
+
+    @Test("flat trim is one-shot: only the next flight command carries it")
+    func flatTrimOneShot() {
+        var h = ControllerHarness()
+        h.landed()
+        h.command(.flatTrim)
+        #expect(h.tick().flights.map(\.flatTrim) == [true])
+        #expect(h.tick().flights.map(\.flatTrim) == [false])
+    }
+
+    @Test("hover forgets the target; a new target flies again")
+    func hoverDropsTarget() {
+        var h = ControllerHarness()
+        h.flyingToTarget()
+        h.command(.hover)
+        #expect(h.machine.target == nil)
+        #expect(h.tick().flights.first?.progressive == false)
+        h.target(ControllerHarness.point(northM: 40))
+        #expect(h.activity == .flyingToTarget)
+    }
+
+    @Test("takeoff is refused below the land battery level, with the VBAT_LOW bit, and without navdata",
+          arguments: [(UInt8(14), UInt32(0), "takeoff-refused-battery-low"),
+                      (UInt8(80), UInt32(1 << 15), "takeoff-refused-battery-low")])
+    func takeoffRefusedBattery(battery: UInt8, bits: UInt32, reason: String) {
+        var h = ControllerHarness()
+        h.drone(.landed, battery: battery, bits: bits)
+        #expect(h.command(.takeoff).rejections == ["command: \(reason)"])
+        #expect(h.activity == .landed)
+    }
+
+    @Test("takeoff without fresh navdata is refused")
+    func takeoffRefusedWithoutNavdata() {
+        var h = ControllerHarness()
+        #expect(h.command(.takeoff).rejections == ["command: takeoff-refused-no-drone-state"])
+        h.drone(.landed)
+        h.advance(ms: 1500)
+        #expect(h.command(.takeoff).rejections == ["command: takeoff-refused-no-drone-state"])
+    }
+}

@@ -1,0 +1,149 @@
+import FlightControl
+import QuadProtocol
+import Testing
+
+@Suite("ControllerStateMachine: happy path and outputs")
+struct ControllerStateMachineTests {
+    @Test("landed → takeoff → hovering on navdata → target → flying → arrived → land → landed")
+    func happyPath() throws {
+        var h = ControllerHarness()
+        let first = h.drone(.landed)
+        #expect(first.states.map(\.activity) == [.landed])
+        h.position()
+        #expect(h.tick().flights.first?.refMode == .land)
+
+        // Takeoff: refMode fly, but hovering only once navdata says so — no fixed delay.
+        #expect(h.command(.takeoff).activities == [.takingOff])
+        #expect(h.machine.home == ControllerHarness.home)
+        h.advance(ms: 3000)
+        h.drone(.takingOff)
+        let stillTakingOff = h.tick()
+        #expect(h.activity == .takingOff)
+        #expect(stillTakingOff.flights.first?.refMode == .fly)
+        #expect(stillTakingOff.flights.first?.progressive == false)
+        #expect(h.drone(.hovering).activities == [.hovering])
+        #expect(h.reason == "airborne")
+
+        // Target → flying; the law steers on every solution.
+        h.position()
+        let accepted = h.target(ControllerHarness.point(northM: 30, eastM: 30))
+        #expect(accepted.states.first?.activity == .flyingToTarget)
+        #expect(accepted.states.first?.targetLatitudeDeg == h.lastTarget?.latitudeDeg)
+        let steering = h.navigation(distanceM: 42, differenceDeg: 20)
+        let command = try #require(steering.flights.first)
+        #expect(command.refMode == .fly)
+        #expect(command.progressive)
+        #expect(abs(command.yawFrac - 0.2) < 1e-6)
+        #expect(command.pitchFrac == -0.2)
+
+        // Arrived: hover at the target.
+        h.advance(ms: 100)
+        h.position()
+        let arrival = h.navigation(distanceM: 0.8)
+        #expect(arrival.activities == [.arrived])
+        #expect(arrival.states.first?.reason == "arrived")
+        #expect(arrival.states.first?.distanceToTargetM == 0.8)
+        #expect(arrival.flights.first?.progressive == false)
+
+        // Land → landing until navdata says landed.
+        #expect(h.command(.land).activities == [.landing])
+        #expect(h.tick().flights.first?.refMode == .land)
+        h.advance(ms: 100)
+        h.drone(.landing)
+        #expect(h.activity == .landing)
+        #expect(h.drone(.landed).activities == [.landed])
+        #expect(h.machine.home == nil)
+    }
+
+    @Test("a target received while landed is stored, does not take off, and is flown to after takeoff")
+    func targetWhileLanded() {
+        var h = ControllerHarness()
+        h.landed()
+        let stored = h.target(ControllerHarness.point(northM: 50))
+        #expect(stored.states.map(\.reason) == ["target-stored"])
+        #expect(h.activity == .landed)
+        #expect(h.tick().flights.first?.refMode == .land)
+        h.command(.takeoff)
+        h.advance(ms: 1500)
+        #expect(h.drone(.hovering).activities == [.flyingToTarget])
+    }
+
+    @Test("after takeoff the drone flies to the LATEST target")
+    func latestTarget() {
+        var h = ControllerHarness()
+        h.landed()
+        h.target(ControllerHarness.point(northM: 50))
+        let latest = ControllerHarness.point(northM: 80)
+        h.target(latest)
+        h.takingOff()
+        h.drone(.hovering)
+        #expect(h.machine.target?.latitudeDeg == latest.latitudeDeg)
+        #expect(h.activity == .flyingToTarget)
+    }
+
+    @Test("a flight command on every tick and every navigation update; sequence counts from 1; timestamp = now")
+    func flightCommandCadence() {
+        var h = ControllerHarness()
+        var sequences: [UInt32] = []
+        for _ in 0..<3 {
+            h.advance(ms: 33)
+            let flights = h.tick().flights
+            #expect(flights.count == 1)
+            #expect(flights.first?.timestampUs == h.nowUs)
+            sequences += flights.map(\.sequence)
+        }
+        h.landed()
+        h.target(ControllerHarness.point(northM: 10))
+        sequences += h.navigation(distanceM: 10).flights.map(\.sequence)
+        #expect(sequences == [1, 2, 3, 5])  // 4 went out with landed()'s tick
+    }
+
+    @Test("state is published on change only, not on every tick")
+    func publishOnChangeOnly() {
+        var h = ControllerHarness()
+        #expect(h.tick().states.count == 1)  // the first event publishes the initial state
+        let quiet = h.run(ms: 1000, drone: .landed)
+        #expect(quiet.states.isEmpty)
+        #expect(quiet.flights.count == 10)
+        #expect(h.command(.takeoff).states.count == 1)
+    }
+
+    @Test("published state carries sequence, pilot, target and distance")
+    func stateFields() throws {
+        var h = ControllerHarness()
+        h.claim("phone")
+        h.hoveringAsPilot("phone")
+        let target = ControllerHarness.point(northM: 20)
+        let published = try #require(h.target(target, from: "phone").states.last)
+        #expect(published.pilotId == "phone")
+        #expect(published.targetLatitudeDeg == target.latitudeDeg)
+        #expect(published.targetLongitudeDeg == target.longitudeDeg)
+        #expect(published.timestampUs == h.nowUs)
+        #expect(published.sequence > 1)
+        #expect(h.machine.currentState(nowUs: h.nowUs).activity == .flyingToTarget)
+    }
+
+    @Test("refMode per activity", arguments: [
+        (ControllerState.Activity.landed, FlightCommand.RefMode.land),
+        (.takingOff, .fly), (.hovering, .fly), (.flyingToTarget, .fly), (.arrived, .fly),
+        (.landing, .land), (.emergency, .emergencyCutoff), (.returningHome, .fly),
+    ])
+    func refModePerActivity(activity: ControllerState.Activity, refMode: FlightCommand.RefMode) {
+        var h = ControllerHarness()
+        h.reach(activity)
+        #expect(h.activity == activity)
+        #expect(h.tick().flights.first?.refMode == refMode)
+    }
+}
+
+extension ControllerHarness {
+    /// Hovering with every command sent by `pilot`.
+    mutating func hoveringAsPilot(_ pilot: String) {
+        drone(.landed)
+        position()
+        command(.takeoff, from: pilot)
+        advance(ms: 500)
+        drone(.hovering)
+        position()
+    }
+}
