@@ -12,6 +12,15 @@ import Testing
         #expect(try expected.encoded() == bytes)
     }
 
+    @Test(arguments: SampleMessages.golden.map(\.0))
+    func protocolDocumentQuotesTheFixture(name: String) throws {
+        let hex = try FixtureFile.bytes(name).map { byte in
+            let digits = Array("0123456789ABCDEF")
+            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+        }.joined(separator: " ")
+        #expect(try FixtureFile.protocolDocument().contains("As one line: `\(hex)`"))
+    }
+
     @Test func everyMessageTypeHasAFixture() {
         #expect(Set(SampleMessages.golden.map(\.1.messageType)) == Set(MessageType.allCases))
     }

@@ -13,6 +13,12 @@ enum FixtureFile {
         return try parseHex(readText(directory + "/Fixtures/\(name).hex"))
     }
 
+    /// PROTOCOL.md at the repository root, which quotes every fixture.
+    static func protocolDocument(filePath: String = #filePath) throws -> String {
+        let parts = filePath.split(separator: "/", omittingEmptySubsequences: false)
+        return try readText(parts.dropLast(3).joined(separator: "/") + "/PROTOCOL.md")
+    }
+
     static func parseHex(_ text: String) throws -> [UInt8] {
         var bytes: [UInt8] = []
         for line in text.split(separator: "\n") {
