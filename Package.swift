@@ -42,7 +42,7 @@ let package = Package(
         ),
         // Pure code: no sockets, no files, no clock reads.
         .target(name: "QuadProtocol", path: "Shared/QuadProtocol"),
-        .target(name: "ARDrone", path: "Shared/ARDrone"),
+        .target(name: "ARDrone", dependencies: ["QuadProtocol"], path: "Shared/ARDrone"),
         .target(name: "Navigation", dependencies: ["QuadProtocol"], path: "Shared/Navigation"),
         .target(name: "FlightControl", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/FlightControl"),
         .target(name: "DroneSimulation", dependencies: ["ARDrone", "Navigation"], path: "Shared/DroneSimulation"),
@@ -63,17 +63,12 @@ let package = Package(
         service("telemetry-logger", ["FlightLog"]),
         service("drone-sim", ["DroneSimulation", "ARDrone", "Navigation"]),
 
-        .testTarget(
-            name: "QuadProtocolTests", dependencies: ["QuadProtocol"], path: "Tests/QuadProtocolTests",
-            exclude: ["Fixtures"]
-        ),
-        .testTarget(name: "ARDroneTests", dependencies: ["ARDrone"], path: "Tests/ARDroneTests"),
-        .testTarget(
-            name: "NavigationTests",
-            dependencies: ["Navigation", "QuadProtocol"],
-            path: "Tests/NavigationTests",
-            exclude: ["Fixtures"]
-        ),
+        .testTarget(name: "QuadProtocolTests", dependencies: ["QuadProtocol"], path: "Tests/QuadProtocolTests",
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "ARDroneTests", dependencies: ["ARDrone", "QuadProtocol"], path: "Tests/ARDroneTests",
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "NavigationTests", dependencies: ["Navigation", "QuadProtocol"], path: "Tests/NavigationTests",
+                    exclude: ["Fixtures"]),
         .testTarget(name: "FlightControlTests", dependencies: ["FlightControl"], path: "Tests/FlightControlTests"),
         .testTarget(name: "DroneSimulationTests", dependencies: ["DroneSimulation"], path: "Tests/DroneSimulationTests"),
         .testTarget(name: "FlightLogTests", dependencies: ["FlightLog"], path: "Tests/FlightLogTests"),
