@@ -72,7 +72,10 @@ let package = Package(
         .testTarget(name: "FlightControlTests", dependencies: ["FlightControl"], path: "Tests/FlightControlTests"),
         .testTarget(name: "DroneSimulationTests", dependencies: ["DroneSimulation"], path: "Tests/DroneSimulationTests"),
         .testTarget(name: "FlightLogTests", dependencies: ["FlightLog"], path: "Tests/FlightLogTests"),
-        .testTarget(name: "GroundStationTests", dependencies: ["GroundStation"], path: "Tests/GroundStationTests"),
+        .testTarget(
+            name: "GroundStationTests", dependencies: ["GroundStation", "QuadProtocol", "Navigation"],
+            path: "Tests/GroundStationTests", exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["QuadMQTT", "QuadProtocol", "ARDrone"],

@@ -1,0 +1,130 @@
+import QuadProtocol
+
+/// The broadcaster's side of pilot arbitration (`--claim`). The controller decides: the earliest claim wins, and
+/// control passes on release or when the pilot's presence goes offline. This side only decides when to send a
+/// claim, learns from `ControllerState.pilotId` whether it holds control, claims again when control becomes free
+/// (the pilot released or went offline), and releases on shutdown.
+///
+/// Every claim of one session carries the timestamp of the first one: "earliest wins" then means "has been asking
+/// longest", and a re-sent claim (after a reconnect or a lost message) neither gains nor loses priority.
+public struct PilotClaimer: Sendable {
+    public struct Configuration: Sendable, Equatable {
+        public var senderId: String
+        /// While control is free and not ours, the claim is repeated this often (claims are QoS 1, not retained:
+        /// a controller that restarted has forgotten them).
+        public var retryIntervalUs: Int64
+
+        public init(senderId: String, retryIntervalUs: Int64 = 2_000_000) {
+            self.senderId = senderId
+            self.retryIntervalUs = max(1, retryIntervalUs)
+        }
+    }
+
+    public enum Action: Sendable, Equatable {
+        case sendClaim(ControlClaim)
+        case sendRelease(ControlClaim)
+        case gainedControl
+        /// We held control and now `pilotId` (empty: nobody) does.
+        case lostControl(to: String)
+        /// Someone else, still online, holds control; we wait for it to become free.
+        case waitingForPilot(String)
+    }
+
+    public enum Control: Sendable, Equatable {
+        case idle
+        /// Claimed but the controller has not named us.
+        case pending
+        case holding
+        case released
+    }
+
+    public let configuration: Configuration
+    public private(set) var control: Control = .idle
+    private var claimTimestampUs: Int64?
+    private var sequence: UInt32 = 0
+    private var lastClaimSentUs: Int64?
+    /// The pilot the controller last named (empty = nobody).
+    private var currentPilot = ""
+    private var offlinePilots: Set<String> = []
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Connected to the broker (first time or after a reconnect): (re)send the claim unless released.
+    public mutating func connected(nowUs: Int64) -> [Action] {
+        switch control {
+        case .released: return []
+        case .idle:
+            control = .pending
+            claimTimestampUs = nowUs
+            return [claim(nowUs: nowUs)]
+        case .pending, .holding:
+            return [claim(nowUs: nowUs)]
+        }
+    }
+
+    public mutating func controllerState(_ state: ControllerState, nowUs: Int64) -> [Action] {
+        guard control != .released, control != .idle else { return [] }
+        let previousPilot = currentPilot
+        currentPilot = state.pilotId
+        if state.pilotId == configuration.senderId {
+            guard control != .holding else { return [] }
+            control = .holding
+            return [.gainedControl]
+        }
+        var actions: [Action] = []
+        if control == .holding {
+            control = .pending
+            actions.append(.lostControl(to: state.pilotId))
+        } else if !state.pilotId.isEmpty, state.pilotId != previousPilot, !offlinePilots.contains(state.pilotId) {
+            actions.append(.waitingForPilot(state.pilotId))
+        }
+        if isControlFree {
+            actions.append(claim(nowUs: nowUs))
+        }
+        return actions
+    }
+
+    /// Presence of another broadcaster (by its sender id). A pilot going offline frees control.
+    public mutating func pilotPresence(senderId: String, online: Bool, nowUs: Int64) -> [Action] {
+        if online { offlinePilots.remove(senderId) } else if senderId != configuration.senderId {
+            offlinePilots.insert(senderId)
+        }
+        guard control == .pending, !online, senderId == currentPilot else { return [] }
+        return [claim(nowUs: nowUs)]
+    }
+
+    public mutating func tick(nowUs: Int64) -> [Action] {
+        guard control == .pending, isControlFree else { return [] }
+        if let last = lastClaimSentUs, nowUs &- last < configuration.retryIntervalUs, nowUs >= last { return [] }
+        return [claim(nowUs: nowUs)]
+    }
+
+    /// Shutting down: give control back so another broadcaster can take over at once rather than after our
+    /// presence times out.
+    public mutating func shutdown(nowUs: Int64) -> [Action] {
+        guard control == .pending || control == .holding else {
+            control = .released
+            return []
+        }
+        control = .released
+        sequence &+= 1
+        return [.sendRelease(ControlClaim(
+            senderId: configuration.senderId, sequence: sequence, timestampUs: nowUs, action: .release))]
+    }
+
+    public var holdsControl: Bool { control == .holding }
+
+    private var isControlFree: Bool {
+        currentPilot.isEmpty || offlinePilots.contains(currentPilot)
+    }
+
+    private mutating func claim(nowUs: Int64) -> Action {
+        sequence &+= 1
+        lastClaimSentUs = nowUs
+        return .sendClaim(ControlClaim(
+            senderId: configuration.senderId, sequence: sequence, timestampUs: claimTimestampUs ?? nowUs,
+            action: .claim))
+    }
+}

@@ -1,0 +1,113 @@
+import Navigation
+import QuadProtocol
+
+/// `location-broadcaster route FILE`: sends the drone to each waypoint in turn. It advances only when the
+/// controller reports `arrived` for the waypoint it is currently flying to, so a retained or late `arrived` for
+/// the previous waypoint cannot skip one. The current target is re-published every interval, because targets are
+/// not retained and carry a TTL.
+public struct RouteStateMachine: Sendable {
+    public struct Configuration: Sendable, Equatable {
+        public var senderId: String
+        public var republishIntervalUs: Int64
+        public var targetTTLS: Float
+        /// How close the controller's reported target must be to the waypoint to count as "this" target.
+        public var targetMatchToleranceM: Double
+
+        public init(senderId: String, republishIntervalUs: Int64 = 1_000_000, targetTTLS: Float = 5,
+                    targetMatchToleranceM: Double = 0.5) {
+            self.senderId = senderId
+            self.republishIntervalUs = max(1, republishIntervalUs)
+            self.targetTTLS = targetTTLS
+            self.targetMatchToleranceM = targetMatchToleranceM
+        }
+    }
+
+    public enum Action: Sendable, Equatable {
+        case publishTarget(Target, waypointIndex: Int)
+        /// Reached waypoint `index` (0-based) of `count`.
+        case reportArrived(waypointIndex: Int, count: Int)
+        /// The last waypoint was reached; nothing more is published.
+        case finished
+    }
+
+    public enum Phase: Sendable, Equatable {
+        case notStarted
+        case flying(waypointIndex: Int)
+        case done
+    }
+
+    public let configuration: Configuration
+    public let waypoints: [Waypoint]
+    public private(set) var phase: Phase = .notStarted
+    private var sequence: UInt32 = 0
+    private var lastPublishUs: Int64 = 0
+    /// Whether the controller has been seen in a non-arrived state since the current waypoint was published; used
+    /// when the controller does not echo its target coordinates.
+    private var sawNotArrivedSincePublish = false
+
+    public init(waypoints: [Waypoint], configuration: Configuration) {
+        self.waypoints = waypoints
+        self.configuration = configuration
+    }
+
+    public mutating func start(nowUs: Int64) -> [Action] {
+        guard case .notStarted = phase else { return [] }
+        guard !waypoints.isEmpty else {
+            phase = .done
+            return [.finished]
+        }
+        return fly(to: 0, nowUs: nowUs)
+    }
+
+    public mutating func controllerState(_ state: ControllerState, nowUs: Int64) -> [Action] {
+        guard case .flying(let index) = phase, index < waypoints.count else { return [] }
+        guard state.activity == .arrived else {
+            sawNotArrivedSincePublish = true
+            return []
+        }
+        guard isCurrentTarget(state, waypoint: waypoints[index]) else { return [] }
+        var actions: [Action] = [.reportArrived(waypointIndex: index, count: waypoints.count)]
+        if index + 1 < waypoints.count {
+            actions += fly(to: index + 1, nowUs: nowUs)
+        } else {
+            phase = .done
+            actions.append(.finished)
+        }
+        return actions
+    }
+
+    public mutating func tick(nowUs: Int64) -> [Action] {
+        guard case .flying(let index) = phase else { return [] }
+        let elapsed = nowUs &- lastPublishUs
+        guard elapsed >= configuration.republishIntervalUs || elapsed < 0 else { return [] }
+        return [publish(index, nowUs: nowUs)]
+    }
+
+    private mutating func fly(to index: Int, nowUs: Int64) -> [Action] {
+        phase = .flying(waypointIndex: index)
+        sawNotArrivedSincePublish = false
+        return [publish(index, nowUs: nowUs)]
+    }
+
+    private mutating func publish(_ index: Int, nowUs: Int64) -> Action {
+        sequence &+= 1
+        lastPublishUs = nowUs
+        let w = waypoints[index]
+        let altitude = w.altitudeM.map { Float($0) }
+        return .publishTarget(Target(
+            senderId: configuration.senderId, sequence: sequence, timestampUs: nowUs, latitudeDeg: w.latitudeDeg,
+            longitudeDeg: w.longitudeDeg, altitudeM: altitude, ttlS: configuration.targetTTLS), waypointIndex: index)
+    }
+
+    private func isCurrentTarget(_ state: ControllerState, waypoint: Waypoint) -> Bool {
+        guard let lat = state.targetLatitudeDeg, let lon = state.targetLongitudeDeg else {
+            // No coordinates to compare: accept only a fresh transition into `arrived`.
+            return sawNotArrivedSincePublish
+        }
+        guard lat.isFinite, lon.isFinite else { return false }
+        let distance = Geodesy.inverse(
+            from: GeoPoint(latitudeDeg: lat, longitudeDeg: lon),
+            to: GeoPoint(latitudeDeg: waypoint.latitudeDeg, longitudeDeg: waypoint.longitudeDeg)).distanceM
+        return distance <= configuration.targetMatchToleranceM
+    }
+}

@@ -1,0 +1,16 @@
+/// What the status board knows about one service from its retained `quad/<id>/status/<service>` message.
+/// Minimal on purpose: the JSON ServiceStatus type lives in the codec; the executable maps it onto this.
+public struct ServicePresence: Sendable, Equatable {
+    public var name: String
+    public var online: Bool
+    /// When the service (re)started, microseconds since the epoch; nil when it did not say.
+    public var startedAtUs: Int64?
+    public var version: String?
+
+    public init(name: String, online: Bool, startedAtUs: Int64? = nil, version: String? = nil) {
+        self.name = name
+        self.online = online
+        self.startedAtUs = startedAtUs
+        self.version = version
+    }
+}

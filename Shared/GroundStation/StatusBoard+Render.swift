@@ -1,0 +1,130 @@
+import QuadProtocol
+
+extension StatusBoard {
+    /// One screen of plain text, lines joined by `\n`, each at most `StatusBoard.width` columns.
+    public func render(nowUs: Int64) -> String {
+        var lines: [String] = ["quadcopter \(drone.rawValue): status", "", "SERVICES"]
+        for name in serviceNames {
+            lines.append(serviceLine(name, nowUs: nowUs))
+        }
+        lines += ["", "FLIGHT"]
+        lines += flightLines(nowUs: nowUs)
+        lines += ["", "LINK"]
+        lines.append(linkLine(nowUs: nowUs))
+        return lines.map { TextFormat.clean($0, width: Self.width).trimmingTrailingSpaces }.joined(separator: "\n")
+    }
+
+    func serviceLine(_ name: String, nowUs: Int64) -> String {
+        let label = "  " + TextFormat.pad(TextFormat.clean(name, width: 22), 23)
+        guard let entry = services[name] else { return label + "unknown  (no status seen)" }
+        let p = entry.presence
+        var line = label
+        if p.online {
+            let uptime = p.startedAtUs.map { TextFormat.age(us: nowUs &- $0) } ?? TextFormat.age(us: nowUs &- entry.changedAtUs)
+            line += TextFormat.pad("online", 9) + TextFormat.pad("up " + uptime, 13)
+        } else {
+            line += TextFormat.pad("OFFLINE", 9) + TextFormat.pad("for " + TextFormat.age(us: nowUs &- entry.changedAtUs), 13)
+        }
+        if let version = p.version, !version.isEmpty { line += TextFormat.clean(version, width: 20) }
+        return line
+    }
+
+    func flightLines(nowUs: Int64) -> [String] {
+        var lines: [String] = []
+        if let c = controller {
+            var line = "  activity  " + TextFormat.pad(Self.name(c.value.activity), 17)
+            if !c.value.reason.isEmpty { line += "(" + TextFormat.clean(c.value.reason, width: 24) + ") " }
+            line += "pilot " + (c.value.pilotId.isEmpty ? "none" : TextFormat.clean(c.value.pilotId, width: 16))
+            lines.append(line + staleMark(c.receivedAtUs, nowUs))
+        } else {
+            lines.append("  activity  - (no controller state)")
+        }
+        if let d = droneState {
+            let s = d.value
+            let battery = TextFormat.padLeft("\(s.batteryPercent)", 3) + " %"
+            let altitude = TextFormat.fixed(Double(s.altitudeM), digits: 1) + " m"
+            lines.append("  battery   " + TextFormat.pad(battery, 8) + "altitude " + TextFormat.pad(altitude, 10)
+                + "state " + TextFormat.pad(Self.name(s.controlState), 12) + "age "
+                + TextFormat.age(us: nowUs &- d.receivedAtUs) + staleMark(d.receivedAtUs, nowUs))
+        } else {
+            lines.append("  battery   - (no drone telemetry)")
+        }
+        lines.append(targetLine(nowUs: nowUs))
+        return lines
+    }
+
+    func targetLine(nowUs: Int64) -> String {
+        if let n = navigation {
+            let s = n.value
+            return "  target    " + TextFormat.fixed(s.targetLatitudeDeg, digits: 6) + ", "
+                + TextFormat.fixed(s.targetLongitudeDeg, digits: 6) + "  distance "
+                + TextFormat.fixed(s.distanceM, digits: 1) + " m  bearing "
+                + TextFormat.fixed(s.bearingDeg, digits: 0) + " deg" + staleMark(n.receivedAtUs, nowUs)
+        }
+        if let c = controller, let lat = c.value.targetLatitudeDeg, let lon = c.value.targetLongitudeDeg {
+            let distance = c.value.distanceToTargetM.map { TextFormat.fixed(Double($0), digits: 1) + " m" } ?? "-"
+            return "  target    " + TextFormat.fixed(lat, digits: 6) + ", " + TextFormat.fixed(lon, digits: 6)
+                + "  distance " + distance + staleMark(c.receivedAtUs, nowUs)
+        }
+        return "  target    none"
+    }
+
+    func linkLine(nowUs: Int64) -> String {
+        guard let l = link else { return "  - (no link status)" }
+        let s = l.value
+        var line = "  " + TextFormat.pad(s.connected ? "connected" : "DISCONNECTED", 13)
+        line += "navdata " + TextFormat.fixed(Double(s.navdataPerSecond), digits: 1) + "/s  last "
+            + "\(s.lastNavdataAgeMs) ms  " + Self.name(s.reason)
+        if s.fallbackHover { line += "  FALLBACK HOVER" }
+        return line + staleMark(l.receivedAtUs, nowUs)
+    }
+
+    func staleMark(_ receivedAtUs: Int64, _ nowUs: Int64) -> String {
+        isStale(receivedAtUs, nowUs: nowUs) ? "  STALE" : ""
+    }
+
+    static func name(_ a: ControllerState.Activity) -> String {
+        switch a {
+        case .landed: "landed"
+        case .takingOff: "taking off"
+        case .hovering: "hovering"
+        case .flyingToTarget: "flying to target"
+        case .arrived: "arrived"
+        case .landing: "landing"
+        case .emergency: "EMERGENCY"
+        case .returningHome: "returning home"
+        }
+    }
+
+    static func name(_ s: DroneState.ControlState) -> String {
+        switch s {
+        case .unknown: "unknown"
+        case .initializing: "init"
+        case .landed: "landed"
+        case .flying: "flying"
+        case .hovering: "hovering"
+        case .test: "test"
+        case .takingOff: "taking off"
+        case .goingToFix: "going to fix"
+        case .landing: "landing"
+        case .looping: "looping"
+        }
+    }
+
+    static func name(_ r: LinkStatus.Reason) -> String {
+        switch r {
+        case .ok: "ok"
+        case .navdataLost: "NAVDATA LOST"
+        case .commandTimeout: "command timeout"
+        case .configuring: "configuring"
+        }
+    }
+}
+
+extension String {
+    var trimmingTrailingSpaces: String {
+        var s = Substring(self)
+        while s.last == " " { s = s.dropLast() }
+        return String(s)
+    }
+}

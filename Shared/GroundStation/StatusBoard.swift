@@ -1,0 +1,78 @@
+import QuadProtocol
+
+/// `location-broadcaster status`: the latest presence and telemetry of one drone, rendered as one plain-text screen
+/// (at most 80 columns). Fed by the executable with what it receives and when; renders for a given `nowUs`.
+/// Ages use the receive time on this machine, so clock skew between board and laptop does not distort them.
+public struct StatusBoard: Sendable {
+    public static let width = 80
+    /// Services listed even before they announce themselves, so a missing one is visible.
+    public static let defaultExpectedServices = [
+        "drone-link", "drone-controller", "navigator", "telemetry-logger", "location-broadcaster",
+    ]
+    /// Presence names come from topics; cap how many we keep so a misbehaving client cannot grow the board past
+    /// one 24-line screen. Expected services are always kept.
+    public static let maxServices = 8
+
+    struct Received<Value: Sendable>: Sendable {
+        var value: Value
+        var receivedAtUs: Int64
+    }
+
+    struct PresenceEntry: Sendable {
+        var presence: ServicePresence
+        /// When the online/offline state last changed, as seen here.
+        var changedAtUs: Int64
+    }
+
+    public let drone: DroneID
+    public let expectedServices: [String]
+    /// Telemetry older than this is flagged STALE.
+    public let staleAfterUs: Int64
+    var services: [String: PresenceEntry] = [:]
+    var controller: Received<ControllerState>?
+    var droneState: Received<DroneState>?
+    var link: Received<LinkStatus>?
+    var navigation: Received<NavigationSolution>?
+
+    public init(drone: DroneID, expectedServices: [String] = defaultExpectedServices, staleAfterUs: Int64 = 3_000_000) {
+        self.drone = drone
+        self.expectedServices = expectedServices
+        self.staleAfterUs = staleAfterUs
+    }
+
+    public mutating func update(presence: ServicePresence, receivedAtUs: Int64) {
+        if let old = services[presence.name] {
+            let changed = old.presence.online != presence.online ? receivedAtUs : old.changedAtUs
+            services[presence.name] = PresenceEntry(presence: presence, changedAtUs: changed)
+        } else if services.count < Self.maxServices || expectedServices.contains(presence.name) {
+            services[presence.name] = PresenceEntry(presence: presence, changedAtUs: receivedAtUs)
+        }
+    }
+
+    public mutating func update(controller state: ControllerState, receivedAtUs: Int64) {
+        controller = Received(value: state, receivedAtUs: receivedAtUs)
+    }
+
+    public mutating func update(drone state: DroneState, receivedAtUs: Int64) {
+        droneState = Received(value: state, receivedAtUs: receivedAtUs)
+    }
+
+    public mutating func update(link status: LinkStatus, receivedAtUs: Int64) {
+        link = Received(value: status, receivedAtUs: receivedAtUs)
+    }
+
+    public mutating func update(navigation solution: NavigationSolution, receivedAtUs: Int64) {
+        navigation = Received(value: solution, receivedAtUs: receivedAtUs)
+    }
+
+    /// Service names in display order: the expected ones first, then any others alphabetically.
+    var serviceNames: [String] {
+        let extra = services.keys.filter { !expectedServices.contains($0) }.sorted()
+        return expectedServices + extra
+    }
+
+    func isStale(_ receivedAtUs: Int64, nowUs: Int64) -> Bool {
+        let age = nowUs &- receivedAtUs
+        return age > staleAfterUs || age < 0
+    }
+}

@@ -1,0 +1,55 @@
+import Testing
+@testable import GroundStation
+
+@Suite struct CSVRouteParserTests {
+    @Test func headerCommentsBlankLinesAndOptionalAltitude() throws {
+        let points = try CSVRouteParser.parse(try Fixture.text("route.csv"))
+        #expect(points == [
+            Waypoint(latitudeDeg: 52.5163, longitudeDeg: 13.3777, altitudeM: 5, line: 3),
+            Waypoint(latitudeDeg: 52.5165, longitudeDeg: 13.3790, altitudeM: 8, line: 4),
+            Waypoint(latitudeDeg: 52.5170, longitudeDeg: 13.3785, altitudeM: nil, line: 6),
+        ])
+    }
+
+    @Test func crlfLineEndingsWithoutHeader() throws {
+        let points = try CSVRouteParser.parse(try Fixture.text("route-crlf.csv"))
+        #expect(points.map(\.line) == [1, 2])
+        #expect(points.map(\.longitudeDeg) == [13.3777, 13.3790])
+    }
+
+    @Test func headerMayReorderColumns() throws {
+        let points = try CSVRouteParser.parse("Longitude, Latitude\n13.4, 52.5\n")
+        #expect(points == [Waypoint(latitudeDeg: 52.5, longitudeDeg: 13.4, line: 2)])
+    }
+
+    @Test func outOfRangeLatitudeNamesTheLine() throws {
+        #expect(throws: RouteParseError.latitudeOutOfRange(line: 3, value: 95)) {
+            try CSVRouteParser.parse(try Fixture.text("bad-latitude.csv"))
+        }
+    }
+
+    @Test(arguments: [
+        ("52.5", RouteParseError.wrongFieldCount(line: 1, expected: "2 or 3", found: 1)),
+        ("52.5,13.4,1,2", .wrongFieldCount(line: 1, expected: "2 or 3", found: 4)),
+        ("lat,lon\n52.5,13.4,7", .wrongFieldCount(line: 2, expected: "2", found: 3)),
+        ("52.5,13.4\nfoo,13.4", .invalidNumber(line: 2, field: "lat", text: "foo")),
+        ("52.5,inf", .invalidNumber(line: 1, field: "lon", text: "inf")),
+        ("nan,13.4", .invalidNumber(line: 1, field: "lat", text: "nan")),
+        ("52.5,1e999", .invalidNumber(line: 1, field: "lon", text: "1e999")),
+        ("52.5,13.4,-3", .altitudeOutOfRange(line: 1, value: -3)),
+        ("lat,lon,speed\n1,2,3", .invalidHeader(line: 1, expected: "lat, lon and optionally alt", found: "speed")),
+        ("alt,lon\n1,2", .invalidHeader(line: 1, expected: "lat, lon and optionally alt", found: "alt,lon")),
+        ("# only a comment\n\n", .noWaypoints),
+        ("", .noWaypoints),
+    ])
+    func rejectsBadRows(_ text: String, _ error: RouteParseError) {
+        #expect(throws: error) { try CSVRouteParser.parse(text) }
+    }
+
+    @Test func capsTheNumberOfWaypoints() {
+        let text = String(repeating: "1,2\n", count: WaypointValidation.maxWaypoints + 1)
+        #expect(throws: RouteParseError.tooManyWaypoints(max: WaypointValidation.maxWaypoints)) {
+            try CSVRouteParser.parse(text)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import QuadProtocol
+import Testing
+@testable import GroundStation
+
+@Suite struct RouteStateMachineTests {
+    let s: Int64 = 1_000_000
+    let route = [
+        Waypoint(latitudeDeg: 52.5163, longitudeDeg: 13.3777, altitudeM: 5, line: 1),
+        Waypoint(latitudeDeg: 52.5165, longitudeDeg: 13.3790, line: 2),
+        Waypoint(latitudeDeg: 52.5170, longitudeDeg: 13.3785, line: 3),
+    ]
+
+    func machine(_ waypoints: [Waypoint]? = nil) -> RouteStateMachine {
+        RouteStateMachine(waypoints: waypoints ?? route, configuration: .init(senderId: "laptop", republishIntervalUs: s))
+    }
+
+    func state(_ activity: ControllerState.Activity, at w: Waypoint?) -> ControllerState {
+        ControllerState(sequence: 1, timestampUs: 0, activity: activity, targetLatitudeDeg: w?.latitudeDeg,
+                        targetLongitudeDeg: w?.longitudeDeg)
+    }
+
+    func indices(_ actions: [RouteStateMachine.Action]) -> [Int] {
+        actions.compactMap { if case .publishTarget(_, let i) = $0 { i } else { nil } }
+    }
+
+    @Test func startsAtTheFirstWaypointWithItsAltitude() {
+        var m = machine()
+        let actions = m.start(nowUs: 0)
+        #expect(actions == [.publishTarget(
+            Target(senderId: "laptop", sequence: 1, timestampUs: 0, latitudeDeg: 52.5163, longitudeDeg: 13.3777,
+                   altitudeM: 5, ttlS: 5), waypointIndex: 0)])
+        #expect(m.phase == .flying(waypointIndex: 0))
+        #expect(m.start(nowUs: 1).isEmpty)
+    }
+
+    @Test func advancesOnArrivedForTheCurrentTargetAndFinishes() {
+        var m = machine()
+        _ = m.start(nowUs: 0)
+        #expect(m.controllerState(state(.flyingToTarget, at: route[0]), nowUs: 1).isEmpty)
+        let a = m.controllerState(state(.arrived, at: route[0]), nowUs: 2)
+        #expect(a.first == .reportArrived(waypointIndex: 0, count: 3))
+        #expect(indices(a) == [1])
+        _ = m.controllerState(state(.arrived, at: route[1]), nowUs: 3)
+        let last = m.controllerState(state(.arrived, at: route[2]), nowUs: 4)
+        #expect(last == [.reportArrived(waypointIndex: 2, count: 3), .finished])
+        #expect(m.phase == .done)
+        #expect(m.tick(nowUs: 10 * s).isEmpty)
+    }
+
+    @Test func arrivedForThePreviousWaypointDoesNotSkipOne() {
+        var m = machine()
+        _ = m.start(nowUs: 0)
+        _ = m.controllerState(state(.arrived, at: route[0]), nowUs: 1)
+        // The retained state for waypoint 0 arrives again after we moved on.
+        #expect(m.controllerState(state(.arrived, at: route[0]), nowUs: 2).isEmpty)
+        #expect(m.phase == .flying(waypointIndex: 1))
+    }
+
+    @Test func withoutTargetEchoOnlyAFreshArrivalCounts() {
+        var m = machine()
+        _ = m.start(nowUs: 0)
+        #expect(m.controllerState(state(.arrived, at: nil), nowUs: 1).isEmpty)  // stale "arrived" from before
+        _ = m.controllerState(state(.flyingToTarget, at: nil), nowUs: 2)
+        #expect(indices(m.controllerState(state(.arrived, at: nil), nowUs: 3)) == [1])
+        #expect(m.controllerState(state(.arrived, at: nil), nowUs: 4).isEmpty)
+    }
+
+    @Test func republishesTheCurrentTargetEveryInterval() {
+        var m = machine()
+        _ = m.start(nowUs: 0)
+        #expect(m.tick(nowUs: s - 1).isEmpty)
+        let again = m.tick(nowUs: s)
+        #expect(indices(again) == [0])
+        if case .publishTarget(let t, _) = again.first { #expect(t.sequence == 2 && t.timestampUs == s) }
+    }
+
+    @Test func emptyRouteFinishesAtOnce() {
+        var m = machine([])
+        #expect(m.start(nowUs: 0) == [.finished])
+    }
+
+    @Test func nonFiniteEchoIsIgnored() {
+        var m = machine()
+        _ = m.start(nowUs: 0)
+        let weird = ControllerState(sequence: 1, timestampUs: 0, activity: .arrived, targetLatitudeDeg: .nan,
+                                    targetLongitudeDeg: 13.3777)
+        #expect(m.controllerState(weird, nowUs: 1).isEmpty)
+    }
+}

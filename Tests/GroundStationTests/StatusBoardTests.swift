@@ -1,0 +1,105 @@
+import QuadProtocol
+import Testing
+@testable import GroundStation
+
+@Suite struct StatusBoardTests {
+    let t0: Int64 = 1_714_564_800_000_000
+    let s: Int64 = 1_000_000
+
+    func fullBoard() -> StatusBoard {
+        var b = StatusBoard(drone: .default)
+        b.update(presence: ServicePresence(name: "drone-link", online: true, startedAtUs: t0 - 185 * s, version: "0.1.0"),
+                 receivedAtUs: t0 - 180 * s)
+        b.update(presence: ServicePresence(name: "navigator", online: true, startedAtUs: t0 - 3 * s), receivedAtUs: t0)
+        b.update(presence: ServicePresence(name: "drone-controller", online: true), receivedAtUs: t0 - 50 * s)
+        b.update(presence: ServicePresence(name: "drone-controller", online: false), receivedAtUs: t0 - 12 * s)
+        b.update(controller: ControllerState(sequence: 1, timestampUs: t0, activity: .flyingToTarget,
+                                             reason: "target", pilotId: "laptop"), receivedAtUs: t0)
+        b.update(drone: DroneState(sequence: 1, timestampUs: t0, navdataSequence: 1, stateBits: 1,
+                                   controlState: .flying, batteryPercent: 87, altitudeM: 3.24, pitchDeg: 0,
+                                   rollDeg: 0, yawDeg: 0, velocityXMps: 0, velocityYMps: 0, velocityZMps: 0),
+                 receivedAtUs: t0 - s)
+        b.update(link: LinkStatus(sequence: 1, timestampUs: t0, connected: true, fallbackHover: false, reason: .ok,
+                                  navdataPerSecond: 15, checksumErrors: 0, malformedPackets: 0, lastNavdataAgeMs: 12,
+                                  lastCommandAgeMs: 30), receivedAtUs: t0)
+        b.update(navigation: NavigationSolution(
+            sequence: 1, timestampUs: t0, targetSequence: 4, targetLatitudeDeg: 52.5165, targetLongitudeDeg: 13.379,
+            droneLatitudeDeg: 52.5163, droneLongitudeDeg: 13.3777, distanceM: 91.46, bearingDeg: 75.4, headingDeg: 70,
+            directionDifferenceDeg: 5.4, positionAgeMs: 100, headingAgeMs: 50, targetAgeMs: 900), receivedAtUs: t0)
+        return b
+    }
+
+    @Test func rendersEverySectionWithinEightyColumns() {
+        let text = fullBoard().render(nowUs: t0)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.allSatisfy { $0.count <= 80 })
+        #expect(lines.count <= 24)
+        #expect(text.contains("drone-link             online   up 3m05s     0.1.0"))
+        #expect(text.contains("drone-controller       OFFLINE  for 12s"))
+        #expect(text.contains("navigator              online   up 3s"))
+        #expect(text.contains("telemetry-logger       unknown"))
+        #expect(text.contains("activity  flying to target (target) pilot laptop"))
+        #expect(text.contains("battery    87 %   altitude 3.2 m     state flying      age 1s"))
+        #expect(text.contains("target    52.516500, 13.379000  distance 91.5 m  bearing 75 deg"))
+        #expect(text.contains("connected    navdata 15.0/s  last 12 ms  ok"))
+        #expect(!text.contains("STALE"))
+    }
+
+    @Test func exactScreen() {
+        let expected = """
+            quadcopter drone1: status
+
+            SERVICES
+              drone-link             online   up 3m05s     0.1.0
+              drone-controller       OFFLINE  for 12s
+              navigator              online   up 3s
+              telemetry-logger       unknown  (no status seen)
+              location-broadcaster   unknown  (no status seen)
+
+            FLIGHT
+              activity  flying to target (target) pilot laptop
+              battery    87 %   altitude 3.2 m     state flying      age 1s
+              target    52.516500, 13.379000  distance 91.5 m  bearing 75 deg
+
+            LINK
+              connected    navdata 15.0/s  last 12 ms  ok
+            """
+        #expect(fullBoard().render(nowUs: t0) == expected)
+    }
+
+    @Test func oldTelemetryIsMarkedStale() {
+        let text = fullBoard().render(nowUs: t0 + 10 * s)
+        #expect(text.contains("age 11s  STALE"))
+        #expect(text.contains("ok  STALE"))
+    }
+
+    @Test func emptyBoardSaysWhatIsMissing() {
+        let text = StatusBoard(drone: .default).render(nowUs: t0)
+        #expect(text.contains("activity  - (no controller state)"))
+        #expect(text.contains("battery   - (no drone telemetry)"))
+        #expect(text.contains("target    none"))
+        #expect(text.contains("- (no link status)"))
+    }
+
+    @Test func controllerTargetIsShownWithoutNavigation() {
+        var b = StatusBoard(drone: .default)
+        b.update(controller: ControllerState(sequence: 1, timestampUs: 0, activity: .arrived, targetLatitudeDeg: 1.5,
+                                             targetLongitudeDeg: -2.25, distanceToTargetM: 0.4), receivedAtUs: t0)
+        #expect(b.render(nowUs: t0).contains("target    1.500000, -2.250000  distance 0.4 m"))
+    }
+
+    @Test func hostileNamesAndValuesStayOnOneLineWithinWidth() {
+        var b = StatusBoard(drone: .default)
+        let evil = "x\u{1B}[2J\n" + String(repeating: "é", count: 200)
+        for i in 0..<100 {
+            b.update(presence: ServicePresence(name: evil + "\(i)", online: true, startedAtUs: Int64.min, version: evil),
+                     receivedAtUs: Int64.max)
+        }
+        b.update(drone: DroneState(sequence: 1, timestampUs: 0, navdataSequence: 1, stateBits: 0, controlState: .landed,
+                                   batteryPercent: 255, altitudeM: .infinity, pitchDeg: 0, rollDeg: 0, yawDeg: 0,
+                                   velocityXMps: 0, velocityYMps: 0, velocityZMps: 0), receivedAtUs: t0)
+        let lines = b.render(nowUs: Int64.min).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.allSatisfy { $0.count <= 80 && $0.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F } })
+        #expect(lines.count <= 24)
+    }
+}

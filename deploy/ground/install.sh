@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Installs the ground laptop side: location-broadcaster (CLI, plus a unit for follow mode), telemetry-logger, and the
+# ground Mosquitto configuration (authenticated listener for the drone bridge and local tools, ACL). Run as root.
+# Idempotent: existing env files and generated passwords are kept.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
+
+SERVICES=(location-broadcaster telemetry-logger)
+HERE="$REPO_DIR/deploy/ground"
+BRIDGE_USER=drone1-bridge
+BRIDGE_PASSWORD_FILE=""
+
+usage() {
+    cat <<USAGE
+usage: $0 [options]
+$COMMON_USAGE
+  --bridge-password-file FILE   the board's /etc/quadcopter/drone1-bridge.password (default: generate one here and
+                                pass it to deploy/drone/install.sh --bridge-password-file)
+USAGE
+}
+
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        --dry-run) DRY_RUN=1; shift ;;
+        --root) [[ $# -ge 2 ]] || die "--root needs a directory"; ROOT="${2%/}"; shift 2 ;;
+        --prebuilt) [[ $# -ge 2 ]] || die "--prebuilt needs a directory"; PREBUILT="$2"; shift 2 ;;
+        --bridge-password-file) [[ $# -ge 2 ]] || die "--bridge-password-file needs a file"; BRIDGE_PASSWORD_FILE="$2"; shift 2 ;;
+        -h|--help) usage; exit 0 ;;
+        *) usage >&2; die "unknown option $1" ;;
+    esac
+done
+[[ $DRY_RUN -eq 1 || -n $ROOT || $(id -u) -eq 0 ]] || die "run as root (or use --root DIR / --dry-run)"
+
+install_binaries "${SERVICES[@]}"
+
+log "service users and configuration"
+for name in "${SERVICES[@]}"; do ensure_user "quad-$name"; done
+run install -d -m 0755 "$ROOT/etc/quadcopter"
+for name in "${SERVICES[@]}"; do ensure_env_file "$HERE/$name.env" "$name"; done
+
+log "broker accounts (one per client, passwords generated once)"
+ensure_broker_password_file
+for name in "${SERVICES[@]}"; do ensure_broker_account "$name" "$name" "quad-$name" 0640; done
+# The board's bridge logs in with this account; both machines must hold the same password.
+[[ -z $BRIDGE_PASSWORD_FILE ]] || store_password_file "$BRIDGE_PASSWORD_FILE" "$BRIDGE_USER"
+ensure_broker_account "$BRIDGE_USER" "$BRIDGE_USER" root 0600
+ensure_broker_account monitor monitor root 0600
+
+log "broker configuration: authenticated listener, ACL"
+install_broker_file "$HERE/quadcopter.acl" "$ROOT/etc/mosquitto/conf.d/quadcopter.acl"
+install_broker_file "$HERE/mosquitto.conf" "$ROOT/etc/mosquitto/conf.d/quadcopter.conf"
+
+log "systemd units"
+install_units "$HERE" "${SERVICES[@]}"
+log "done."
+if [[ -z $BRIDGE_PASSWORD_FILE ]]; then
+    log "Copy $ROOT/etc/quadcopter/$BRIDGE_USER.password to the board and run there:"
+    log "  deploy/drone/install.sh --ground-address <this laptop>:1883 --bridge-password-file <copied file>"
+fi
