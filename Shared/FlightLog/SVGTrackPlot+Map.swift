@@ -43,12 +43,16 @@ extension SVGTrackPlot {
                 + "</g>\n"
             svg += "<circle cx=\"\(n(centre.x))\" cy=\"\(n(centre.y))\" r=\"4\" fill=\"#ffffff\" stroke=\"#b91c1c\" "
                 + "stroke-width=\"2\"/>\n"
-            let labelX = centre.x + max(radius, 9) * 0.72 + 6
-            let labelY = centre.y - max(radius, 9) * 0.72 - 4
+            // Label to the upper right of the circle, or upper left when that would leave the map.
+            let sender = "from \(truncated(target.senderId, to: 24))"
+            let offset = max(radius, 9) * 0.72 + 6
+            let fitsRight = centre.x + offset + approximateWidth(sender, size: 11) < mapBox.x + mapBox.size - 8
+            let labelX = fitsRight ? centre.x + offset : centre.x - offset
+            let anchor = fitsRight ? "start" : "end"
+            let labelY = max(mapBox.y + 16, centre.y - offset + 2)
             svg += text("Target \(index + 1)", x: labelX, y: labelY, size: 13, weight: "bold", colour: "#b91c1c",
-                        halo: true)
-            svg += text("from \(truncated(target.senderId, to: 24))", x: labelX, y: labelY + 14, size: 11,
-                        colour: "#57606a", halo: true)
+                        anchor: anchor, halo: true)
+            svg += text(sender, x: labelX, y: labelY + 14, size: 11, colour: "#57606a", anchor: anchor, halo: true)
         }
         return svg
     }
@@ -83,15 +87,25 @@ extension SVGTrackPlot {
         let home = projection.pixel(takeoff.position)
         svg += "<circle cx=\"\(n(home.x))\" cy=\"\(n(home.y))\" r=\"8\" fill=\"#16a34a\" stroke=\"#ffffff\" "
             + "stroke-width=\"2.5\"/>\n"
-        svg += text("Takeoff", x: home.x - 12, y: home.y + 22, size: 13, weight: "bold", colour: "#15803d",
-                    anchor: "end", halo: true)
+        let leftRoom = home.x - 12 - approximateWidth("Takeoff", size: 13) > mapBox.x + 4
+        svg += text("Takeoff", x: leftRoom ? home.x - 12 : home.x + 12, y: home.y + 22, size: 13, weight: "bold",
+                    colour: "#15803d", anchor: leftRoom ? "end" : "start", halo: true)
         return svg
     }
 
-    static func scaleBar(_ projection: LocalProjection) -> String {
+    /// Drawn in the bottom or top-left corner that covers the fewest track points and markers.
+    static func scaleBar(_ projection: LocalProjection, avoiding points: [(x: Double, y: Double)]) -> String {
         let metres = RoundNumber.atMost(projection.spanM / 4)
         let length = metres * projection.pixelsPerMetre
-        let x = mapBox.x + 20, y = mapBox.y + mapBox.size - 34
+        let corners = [(x: mapBox.x + 20, y: mapBox.y + mapBox.size - 34),
+                       (x: mapBox.x + mapBox.size - 20 - length, y: mapBox.y + mapBox.size - 34),
+                       (x: mapBox.x + 20, y: mapBox.y + 40)]
+        let covered = corners.map { corner in
+            points.filter { $0.x > corner.x - 30 && $0.x < corner.x + length + 30 && $0.y > corner.y - 40 && $0.y < corner.y + 30 }
+                .count
+        }
+        let best = covered.indices.min { covered[$0] < covered[$1] } ?? 0
+        let x = corners[best].x, y = corners[best].y
         var svg = "<rect x=\"\(n(x - 8))\" y=\"\(n(y - 22))\" width=\"\(n(length + 16))\" height=\"36\" rx=\"4\" "
             + "fill=\"#ffffff\" fill-opacity=\"0.85\"/>\n"
         svg += "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(length / 2))\" height=\"6\" fill=\"#1f2328\"/>\n"
@@ -109,6 +123,9 @@ extension SVGTrackPlot {
             + "fill=\"#1f2328\"/>\n"
             + text("N", x: x, y: y + 36, size: 11, weight: "bold", anchor: "middle")
     }
+
+    /// Rough text width for DejaVu Sans (average glyph ≈ 0.6 em), enough to keep labels inside the map.
+    static func approximateWidth(_ text: String, size: Double) -> Double { Double(text.count) * size * 0.6 }
 
     static func truncated(_ text: String, to characters: Int) -> String {
         text.count <= characters ? text : String(text.prefix(characters - 1)) + "…"

@@ -2,9 +2,10 @@ import QuadProtocol
 
 /// The side panel: legend (activities present, markers) and the flight summary.
 extension SVGTrackPlot {
-    static func legend(_ track: FlightTrack, options: Options) -> String {
+    /// Appends the legend; returns its bottom edge.
+    static func legend(_ track: FlightTrack, options: Options, into svg: inout String) -> Double {
         var y = mapBox.y + 10
-        var svg = text("Controller activity", x: panelX, y: y, size: 14, weight: "bold")
+        svg += text("Controller activity", x: panelX, y: y, size: 14, weight: "bold")
         var seen: [ControllerState.Activity?] = []
         for point in track.points where !seen.contains(point.activity) { seen.append(point.activity) }
         if seen.isEmpty { seen = [nil] }
@@ -31,10 +32,11 @@ extension SVGTrackPlot {
         y += 24
         svg += "<rect x=\"\(n(panelX + 9))\" y=\"\(n(y - 9))\" width=\"10\" height=\"10\" fill=\"#1f2328\"/>\n"
         svg += text("last position", x: panelX + 38, y: y, size: 13)
-        return svg
+        return y
     }
 
-    static func summaryPanel(_ summary: FlightSummary, targetCount: Int) -> String {
+    /// Appends the summary box at the bottom of the panel; returns its top edge.
+    static func summaryPanel(_ summary: FlightSummary, targetCount: Int, into svg: inout String) -> Double {
         let rows: [(String, String)] = [
             ("Distance flown", distanceText(summary.distanceFlownM)),
             ("Duration", durationText(summary.durationS)),
@@ -44,7 +46,7 @@ extension SVGTrackPlot {
             ("Targets", String(targetCount)),
         ]
         let top = mapBox.y + mapBox.size - 30 - Double(rows.count) * 24
-        var svg = "<rect x=\"\(n(panelX - 12))\" y=\"\(n(top - 34))\" width=\"\(n(width - panelX - 12))\" "
+        svg += "<rect x=\"\(n(panelX - 12))\" y=\"\(n(top - 34))\" width=\"\(n(width - panelX - 12))\" "
             + "height=\"\(n(Double(rows.count) * 24 + 52))\" rx=\"8\" fill=\"#f6f8fa\" stroke=\"#d0d7de\"/>\n"
         svg += text("Summary", x: panelX, y: top - 10, size: 14, weight: "bold")
         for (index, row) in rows.enumerated() {
@@ -52,7 +54,7 @@ extension SVGTrackPlot {
             svg += text(row.0, x: panelX, y: y, size: 13, colour: "#57606a")
             svg += text(row.1, x: width - 36, y: y, size: 13, weight: "bold", anchor: "end")
         }
-        return svg
+        return top - 34
     }
 
     static func distanceText(_ metres: Double) -> String {

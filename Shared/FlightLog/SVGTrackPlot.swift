@@ -44,7 +44,9 @@ public enum SVGTrackPlot {
             svg += trackLines(track, projection: projection)
             svg += takeoffAndEnd(track, projection: projection)
             svg += "</g>\n"
-            svg += scaleBar(projection)
+            var occupied = track.points.map { projection.pixel($0.position) }
+            occupied += track.targets.map { projection.pixel($0.position) }
+            svg += scaleBar(projection, avoiding: occupied)
             svg += northArrow()
         } else {
             let drone = track.droneId?.rawValue ?? "this drone"
@@ -52,8 +54,9 @@ public enum SVGTrackPlot {
                         x: mapBox.x + mapBox.size / 2, y: mapBox.y + mapBox.size / 2, size: 16, colour: "#57606a",
                         anchor: "middle")
         }
-        svg += legend(track, options: options)
-        svg += summaryPanel(FlightSummary(track: track), targetCount: track.targets.count)
+        let legendBottom = legend(track, options: options, into: &svg)
+        let summaryTop = summaryPanel(FlightSummary(track: track), targetCount: track.targets.count, into: &svg)
+        svg += heightProfile(track, top: legendBottom + 40, bottom: summaryTop - 24)
         svg += "</svg>\n"
         return svg
     }
