@@ -66,7 +66,10 @@ let package = Package(
         service("telemetry-logger", ["FlightLog"]),
         service("drone-sim", ["DroneSimulation", "ARDrone", "Navigation"]),
 
-        .testTarget(name: "QuadProtocolTests", dependencies: ["QuadProtocol"], path: "Tests/QuadProtocolTests"),
+        .testTarget(
+            name: "QuadProtocolTests", dependencies: ["QuadProtocol"], path: "Tests/QuadProtocolTests",
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "ARDroneTests", dependencies: ["ARDrone"], path: "Tests/ARDroneTests"),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation"], path: "Tests/NavigationTests"),
         .testTarget(name: "FlightControlTests", dependencies: ["FlightControl"], path: "Tests/FlightControlTests"),
