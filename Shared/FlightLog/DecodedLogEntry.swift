@@ -28,20 +28,34 @@ public struct DecodedLogEntry: Sendable, Equatable {
         self.content = content
     }
 
-    /// Decodes the record's payload with the bus codec; text payloads (first byte is never 0xFF) stay text.
+    /// Decodes the record's payload with the bus codec. Text on the target and command topics goes through the
+    /// codec's text forms (JSON target, command word) as the services do; other text payloads stay text.
     public init(record: LogRecord) {
         let content: Content
         do {
             content = .message(try AnyWireMessage.decode(record.payload))
         } catch {
             if case .looksLikeText = error, let text = String(validating: record.payload, as: UTF8.self) {
-                content = .text(text)
+                content = Self.decodeText(text, record: record)
             } else {
                 content = .undecodable(error)
             }
         }
         self.init(receiveTimeUs: record.receiveTimeUs, topic: record.topic, retain: record.retain, qos: record.qos,
                   payload: record.payload, content: content)
+    }
+
+    private static func decodeText(_ text: String, record: LogRecord) -> Content {
+        guard let drone = DroneID(topic: record.topic) else { return .text(text) }
+        if record.topic == Topics.target.topic(for: drone),
+           let target = try? InboundTarget.decode(payload: record.payload, receivedAtUs: record.receiveTimeUs) {
+            return .message(.target(target))
+        }
+        if record.topic == Topics.command.topic(for: drone),
+           let command = try? InboundCommand.decode(payload: record.payload, receivedAtUs: record.receiveTimeUs) {
+            return .message(.command(command))
+        }
+        return .text(text)
     }
 
     /// A message built in memory (tests, simulations); the payload is its encoding, or empty if it has none.
