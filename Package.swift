@@ -46,7 +46,10 @@ let package = Package(
         .target(name: "Navigation", dependencies: ["QuadProtocol"], path: "Shared/Navigation"),
         .target(name: "FlightControl", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/FlightControl"),
         .target(name: "DroneSimulation", dependencies: ["ARDrone", "Navigation"], path: "Shared/DroneSimulation"),
-        .target(name: "FlightLog", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/FlightLog"),
+        .target(
+            name: "FlightLog", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/FlightLog",
+            exclude: ["FORMAT.md"]
+        ),
         .target(name: "GroundStation", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/GroundStation"),
         // I/O edge.
         .target(name: "QuadMQTT", dependencies: ["CMosquitto", logging], path: "Shared/QuadMQTT"),
@@ -71,11 +74,10 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "FlightControlTests", dependencies: ["FlightControl"], path: "Tests/FlightControlTests"),
         .testTarget(name: "DroneSimulationTests", dependencies: ["DroneSimulation"], path: "Tests/DroneSimulationTests"),
-        .testTarget(name: "FlightLogTests", dependencies: ["FlightLog"], path: "Tests/FlightLogTests"),
-        .testTarget(
-            name: "GroundStationTests", dependencies: ["GroundStation", "QuadProtocol", "Navigation"],
-            path: "Tests/GroundStationTests", exclude: ["Fixtures"]
-        ),
+        .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "QuadProtocol", "Navigation"],
+                    path: "Tests/FlightLogTests", exclude: ["Fixtures"]),
+        .testTarget(name: "GroundStationTests", dependencies: ["GroundStation", "QuadProtocol", "Navigation"],
+                    path: "Tests/GroundStationTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["QuadMQTT", "QuadProtocol", "ARDrone"],

@@ -1,0 +1,34 @@
+/// A small height-over-time chart in the side panel, filled under the curve, from DroneState samples.
+extension SVGTrackPlot {
+    static func heightProfile(_ track: FlightTrack, top: Double, bottom: Double) -> String {
+        let samples = track.stateSamples.filter { $0.heightM.isFinite }
+        guard bottom - top >= 90, let first = samples.first, let last = samples.last,
+              last.receiveTimeUs > first.receiveTimeUs
+        else { return "" }
+        let left = panelX, right = width - 36
+        let chartTop = top + 14, chartBottom = bottom - 18
+        let maxHeight = max(1, RoundNumber.atLeast(Double(samples.map(\.heightM).max() ?? 1)))
+        let spanUs = Double(last.receiveTimeUs &- first.receiveTimeUs)
+        let stride = max(1, samples.count / 300)
+        var points: [String] = []
+        for index in Swift.stride(from: 0, to: samples.count, by: stride) {
+            let sample = samples[index]
+            let x = left + Double(sample.receiveTimeUs &- first.receiveTimeUs) / spanUs * (right - left)
+            let y = chartBottom - min(max(Double(sample.heightM), 0), maxHeight) / maxHeight * (chartBottom - chartTop)
+            points.append("\(n(x)),\(n(y))")
+        }
+        let line = points.joined(separator: " ")
+        var svg = text("Height above takeoff", x: left, y: top, size: 14, weight: "bold")
+        svg += "<line x1=\"\(n(left))\" y1=\"\(n(chartTop))\" x2=\"\(n(right))\" y2=\"\(n(chartTop))\" stroke=\"#dde3ea\"/>\n"
+        svg += "<line x1=\"\(n(left))\" y1=\"\(n(chartBottom))\" x2=\"\(n(right))\" y2=\"\(n(chartBottom))\" "
+            + "stroke=\"#aeb7c2\"/>\n"
+        svg += "<polygon points=\"\(n(left)),\(n(chartBottom)) \(line) \(n(right)),\(n(chartBottom))\" fill=\"#2563eb\" "
+            + "fill-opacity=\"0.12\"/>\n"
+        svg += "<polyline points=\"\(line)\" fill=\"none\" stroke=\"#2563eb\" stroke-width=\"2\" stroke-linejoin=\"round\"/>\n"
+        svg += text(distanceText(maxHeight), x: right, y: chartTop - 3, size: 10, colour: "#8c959f", anchor: "end")
+        svg += text("0 s", x: left, y: chartBottom + 14, size: 10, colour: "#8c959f")
+        svg += text(durationText(spanUs / 1_000_000), x: right, y: chartBottom + 14, size: 10, colour: "#8c959f",
+                    anchor: "end")
+        return svg
+    }
+}

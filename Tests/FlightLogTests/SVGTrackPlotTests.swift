@@ -1,0 +1,40 @@
+import Testing
+import FlightLog
+
+struct SVGTrackPlotTests {
+    static let svg = SVGTrackPlot.render(FlightTrack(entries: SampleFlight.entries()),
+                                         options: SVGTrackPlot.Options(arrivalRadiusM: 3))
+
+    @Test(.enabled(if: ExternalTool.available("rsvg-convert"), "rsvg-convert not installed: skipped (CI=true makes it required)"))
+    func rendersWithRsvgConvert() throws {
+        let path = try ExternalTool.write(Self.svg, name: "track.svg")
+        let result = try ExternalTool.run("rsvg-convert", ["-o", path + ".png", path])
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test(.enabled(if: ExternalTool.available("rsvg-convert"), "rsvg-convert not installed: skipped (CI=true makes it required)"))
+    func emptyTrackRendersAMessage() throws {
+        let svg = SVGTrackPlot.render(FlightTrack(entries: []))
+        #expect(svg.contains("nothing to plot"))
+        let path = try ExternalTool.write(svg, name: "empty.svg")
+        let result = try ExternalTool.run("rsvg-convert", ["-o", path + ".png", path])
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test(.enabled(if: ExternalTool.available("xmllint"), "xmllint not installed: skipped (CI=true makes it required)"))
+    func isWellFormedXML() throws {
+        let path = try ExternalTool.write(Self.svg, name: "track-xml.svg")
+        let result = try ExternalTool.run("xmllint", ["--noout", path])
+        #expect(result.status == 0, "\(result.output)")
+    }
+
+    @Test func hasTitleLegendScaleAndEscapedLabels() {
+        #expect(Self.svg.contains("Flight of drone1 — 2024-05-01 12:34 UTC"))
+        #expect(Self.svg.contains("flying to target"))
+        #expect(Self.svg.contains("Takeoff"))
+        #expect(Self.svg.contains("Target 1"))
+        #expect(Self.svg.contains("arrival radius 3 m"))
+        #expect(Self.svg.contains("from pilot&lt;&amp;&gt;&quot;phone&quot;&apos;"))
+        #expect(!Self.svg.contains("\u{1}"))
+    }
+}

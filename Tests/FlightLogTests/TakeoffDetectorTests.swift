@@ -1,0 +1,13 @@
+import Testing
+import FlightLog
+import QuadProtocol
+
+struct TakeoffDetectorTests {
+    @Test func reportsOneTakeoffPerFlight() {
+        var detector = TakeoffDetector()
+        let states: [DroneState.ControlState] = [.initializing, .landed, .takingOff, .takingOff, .hovering, .flying,
+                                                 .landing, .landed, .landed, .flying, .hovering]
+        let events = states.map { detector.observe($0) }
+        #expect(events == [false, false, true, false, false, false, false, false, false, true, false])
+    }
+}

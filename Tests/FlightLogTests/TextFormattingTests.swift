@@ -1,0 +1,31 @@
+import Testing
+@testable import FlightLog
+
+/// DecimalText, TextEscaping and RoundNumber: the small formatters every exporter relies on.
+struct TextFormattingTests {
+    @Test(arguments: [
+        (0.0, 8, "0"), (1e-5, 8, "0.00001"), (-0.5, 2, "-0.5"), (52.473_300_004, 8, "52.4733"),
+        (13.999_999_999, 8, "14"), (-180.0, 8, "-180"), (Double.nan, 3, "0"), (1e300, 2, "0"),
+    ])
+    func decimal(value: Double, digits: Int, expected: String) {
+        #expect(DecimalText.format(value, fractionDigits: digits) == expected)
+    }
+
+    @Test func xmlEscapesMarkupAndDropsForbiddenCharacters() {
+        #expect(TextEscaping.xml("a<b>&\"'\u{0}\u{8}\t\nz\u{FFFE}") == "a&lt;b&gt;&amp;&quot;&apos;\u{FFFD}\u{FFFD}\t\nz\u{FFFD}")
+    }
+
+    @Test func jsonStringEscapes() {
+        #expect(TextEscaping.jsonString("a\"\\\n\u{1}") == "\"a\\\"\\\\\\n\\u0001\"")
+    }
+
+    @Test(arguments: [(7.3, 5.0), (20.0, 20.0), (0.9, 0.5), (149.0, 100.0), (260.0, 200.0)])
+    func roundNumberAtMost(limit: Double, expected: Double) {
+        #expect(RoundNumber.atMost(limit) == expected)
+    }
+
+    @Test(arguments: [(7.3, 10.0), (20.0, 20.0), (0.9, 1.0), (149.0, 200.0), (260.0, 500.0)])
+    func roundNumberAtLeast(limit: Double, expected: Double) {
+        #expect(RoundNumber.atLeast(limit) == expected)
+    }
+}
