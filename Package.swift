@@ -61,7 +61,12 @@ let package = Package(
         service("drone-controller", ["FlightControl", "Navigation"]),
         service("drone-link", ["ARDrone"]),
         service("telemetry-logger", ["FlightLog"]),
-        service("drone-sim", ["DroneSimulation", "ARDrone", "Navigation"]),
+        // The simulator speaks only the drone's UDP protocol: no MQTT, no service lifecycle.
+        .executableTarget(
+            name: "drone-sim",
+            dependencies: ["DroneSimulation", "ARDrone", "Navigation", argumentParser],
+            path: "Services/drone-sim"
+        ),
 
         .testTarget(name: "QuadProtocolTests", dependencies: ["QuadProtocol"], path: "Tests/QuadProtocolTests"),
         .testTarget(name: "ARDroneTests", dependencies: ["ARDrone"], path: "Tests/ARDroneTests"),
