@@ -69,6 +69,6 @@ struct SimulatorLoop {
 
     private func log(_ line: String) {
         print(line)
-        fflush(stdout)
+        fflush(nil)  // all streams; avoids touching the global `stdout`
     }
 }
