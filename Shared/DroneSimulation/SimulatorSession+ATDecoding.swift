@@ -1,7 +1,7 @@
 import ARDrone
 
-/// INTERIM codec seam: a minimal AT parser and navdata writer so the session can be built and tested before
-/// the ARDrone module's parser and navdata encoder land; replaced by calls into ARDrone then.
+/// INTERIM: a minimal AT parser so the session can be built and tested before the ARDrone module's parser
+/// lands; replaced by a call into ARDrone then.
 public enum ATDecodeFailure: Error, Equatable, Sendable {
     case datagramTooLong(byteCount: Int, limit: Int)
     case malformedCommand(String)
@@ -47,37 +47,5 @@ extension SimulatorSession {
         case "CONFIG": return rest.count == 2 ? (sequence, .config(key: rest[0], value: rest[1])) : nil
         default: return (sequence, .other(name: name, arguments: []))
         }
-    }
-
-    /// One navdata datagram for the current state.
-    func navdataPacket(nowUs: Int64) -> [UInt8] {
-        var bytes: [UInt8] = []
-        func u32(_ v: UInt32) { bytes += [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
-        func u16(_ v: UInt16) { bytes += [UInt8(v & 0xFF), UInt8(v >> 8)] }
-        func f32(_ v: Float) { u32(v.bitPattern) }
-        u32(0x5566_7788)
-        u32(stateWord(nowUs: nowUs))
-        u32(navdataSequence)
-        u32(0)
-        if !isBootstrap, navdataOptionsMask & 1 != 0 || !isNavdataDemo {
-            let demo = drone.demoReadings
-            u16(0)
-            u16(148)
-            u32(demo.controlState)
-            u32(demo.batteryPct)
-            f32(demo.pitchMdeg)
-            f32(demo.rollMdeg)
-            f32(demo.yawMdeg)
-            u32(UInt32(bitPattern: demo.altitudeMm))
-            f32(demo.vxMmps)
-            f32(demo.vyMmps)
-            f32(demo.vzMmps)
-            bytes += [UInt8](repeating: 0, count: 148 - 40)
-        }
-        let checksum = bytes.reduce(UInt32(0)) { $0 &+ UInt32($1) }
-        u16(0xFFFF)
-        u16(8)
-        u32(checksum)
-        return bytes
     }
 }
