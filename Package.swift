@@ -72,7 +72,11 @@ let package = Package(
         .testTarget(name: "ARDroneTests", dependencies: ["ARDrone"], path: "Tests/ARDroneTests", exclude: ["Fixtures"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation"], path: "Tests/NavigationTests"),
         .testTarget(name: "FlightControlTests", dependencies: ["FlightControl"], path: "Tests/FlightControlTests"),
-        .testTarget(name: "DroneSimulationTests", dependencies: ["DroneSimulation", "ARDrone", "Navigation"], path: "Tests/DroneSimulationTests"),
+        .testTarget(
+            name: "DroneSimulationTests",
+            dependencies: ["DroneSimulation", "ARDrone", "Navigation"],
+            path: "Tests/DroneSimulationTests"
+        ),
         .testTarget(name: "FlightLogTests", dependencies: ["FlightLog"], path: "Tests/FlightLogTests"),
         .testTarget(name: "GroundStationTests", dependencies: ["GroundStation"], path: "Tests/GroundStationTests"),
         .testTarget(

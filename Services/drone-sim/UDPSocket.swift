@@ -48,7 +48,9 @@ final class UDPSocket {
             }
         }
         guard count >= 0 else { return nil }
-        let from = UDPEndpoint(address: UInt32(bigEndian: address.sin_addr.s_addr), port: UInt16(bigEndian: address.sin_port))
+        let from = UDPEndpoint(
+            address: UInt32(bigEndian: address.sin_addr.s_addr), port: UInt16(bigEndian: address.sin_port)
+        )
         return (Array(buffer.prefix(count)), from)
     }
 

@@ -20,7 +20,9 @@ public struct GPSReading: Sendable, Equatable {
     public var speedMps: Double
     public var satelliteCount: UInt32
 
-    public init(latitudeDeg: Double, longitudeDeg: Double, elevationM: Double, speedMps: Double, satelliteCount: UInt32) {
+    public init(
+        latitudeDeg: Double, longitudeDeg: Double, elevationM: Double, speedMps: Double, satelliteCount: UInt32
+    ) {
         self.latitudeDeg = latitudeDeg
         self.longitudeDeg = longitudeDeg
         self.elevationM = elevationM

@@ -13,9 +13,10 @@ extension SimulatorSession {
             return []
         case .pcmd(let flag, let roll, let pitch, let gaz, let yaw),
             .pcmdMag(let flag, let roll, let pitch, let gaz, let yaw, _, _):
-            drone.applyProgressiveCommand(
-                ProgressiveCommand(flag: flag, roll: Double(roll), pitch: Double(pitch), gaz: Double(gaz), yaw: Double(yaw))
+            let values = ProgressiveCommand(
+                flag: flag, roll: Double(roll), pitch: Double(pitch), gaz: Double(gaz), yaw: Double(yaw)
             )
+            drone.applyProgressiveCommand(values)
             return []
         case .ftrim:
             return [.log(drone.applyFlatTrim() ? "flat trim done" : "flat trim refused: not on the ground")]

@@ -41,7 +41,9 @@ public struct SimulatorSession: Sendable {
     }
 
     /// A datagram that arrived on the AT port (5556).
-    public mutating func receiveATDatagram(_ bytes: [UInt8], from sender: UDPEndpoint, nowUs: Int64) -> [SimulatorAction] {
+    public mutating func receiveATDatagram(
+        _ bytes: [UInt8], from sender: UDPEndpoint, nowUs: Int64
+    ) -> [SimulatorAction] {
         var actions: [SimulatorAction] = []
         lastATUs = nowUs
         if isLinkLost {
@@ -49,29 +51,33 @@ public struct SimulatorSession: Sendable {
             drone.setLinkLost(false)
             actions.append(.log("link restored: AT commands from \(sender)"))
         }
-        for item in SimulatorSession.decodeATDatagram(bytes) {
+        for item in ATParser.parse(datagram: bytes) {
             switch item {
             case .failure(let error):
                 parseErrorCount += 1
                 if SimulatorSession.isWorthLogging(parseErrorCount) {
                     actions.append(.log("AT parse error #\(parseErrorCount) from \(sender): \(error)"))
                 }
-            case .success(let (sequence, command)):
-                guard sequenceFilter.accept(sequence) else {
+            case .success(let parsed):
+                guard sequenceFilter.accept(parsed.sequence) else {
                     staleCommandCount += 1
                     if SimulatorSession.isWorthLogging(staleCommandCount) {
-                        actions.append(.log("stale AT seq \(sequence) ≤ \(sequenceFilter.lastAccepted) ignored (#\(staleCommandCount))"))
+                        let last = sequenceFilter.lastAccepted
+                        let count = staleCommandCount
+                        actions.append(.log("stale AT seq \(parsed.sequence) ≤ \(last) ignored (#\(count))"))
                     }
                     continue
                 }
-                actions += apply(command)
+                actions += apply(parsed.command)
             }
         }
         return actions
     }
 
     /// A datagram that arrived on the navdata port (5554): its content is not checked, its source is the client.
-    public mutating func receiveNavdataTrigger(_ bytes: [UInt8], from sender: UDPEndpoint, nowUs: Int64) -> [SimulatorAction] {
+    public mutating func receiveNavdataTrigger(
+        _ bytes: [UInt8], from sender: UDPEndpoint, nowUs: Int64
+    ) -> [SimulatorAction] {
         var actions: [SimulatorAction] = []
         if navdataClient != sender {
             actions.append(.log("navdata trigger (\(bytes.count) bytes) from \(sender)"))
@@ -91,11 +97,13 @@ public struct SimulatorSession: Sendable {
             drone.setLinkLost(true)
             sequenceFilter.reset()
             navdataClient = nil
-            actions.append(.log("link lost: no AT command for \((nowUs - lastATUs) / 1000) ms; navdata stopped, AT seq reset"))
+            let silentMs = (nowUs - lastATUs) / 1000
+            actions.append(.log("link lost: no AT command for \(silentMs) ms; navdata stopped, AT seq reset"))
         }
         let state = drone.isEmergency ? "emergency" : drone.flightState.traceName
         if state != lastReportedState {
-            actions.append(.log("state \(lastReportedState) → \(state) at \(SimulatorSession.metres(drone.altitudeM)) m"))
+            let altitude = SimulatorSession.metres(drone.altitudeM)
+            actions.append(.log("state \(lastReportedState) → \(state) at \(altitude) m"))
             lastReportedState = state
         }
         if let client = navdataClient, nowUs >= nextNavdataUs {
