@@ -33,7 +33,8 @@ import Testing
     }
 
     @Test func configWithCommasInsideQuotes() throws {
-        let text = "AT*CONFIG=9,\"control:flight_anim\",\"3,1000\"\rAT*CONFIG=10,\"leds:leds_anim\",\"3,1073741824,2\"\r"
+        let text = "AT*CONFIG=9,\"control:flight_anim\",\"3,1000\"\r"
+            + "AT*CONFIG=10,\"leds:leds_anim\",\"3,1073741824,2\"\r"
         #expect(try commands(text).map(\.command) == [
             .config(key: "control:flight_anim", value: "3,1000"),
             .config(key: "leds:leds_anim", value: "3,1073741824,2"),
