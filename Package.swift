@@ -64,7 +64,12 @@ let package = Package(
         service("drone-controller", ["FlightControl", "Navigation"]),
         service("drone-link", ["ARDrone"]),
         service("telemetry-logger", ["FlightLog"]),
-        service("drone-sim", ["DroneSimulation", "ARDrone", "Navigation"]),
+        // The simulator speaks only the drone's UDP protocol: no MQTT, no service lifecycle.
+        .executableTarget(
+            name: "drone-sim",
+            dependencies: ["DroneSimulation", "ARDrone", "Navigation", argumentParser],
+            path: "Services/drone-sim"
+        ),
 
         .testTarget(name: "QuadProtocolTests", dependencies: ["QuadProtocol"], path: "Tests/QuadProtocolTests",
                     exclude: ["Fixtures"]),
@@ -73,7 +78,8 @@ let package = Package(
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "QuadProtocol"], path: "Tests/NavigationTests",
                     exclude: ["Fixtures"]),
         .testTarget(name: "FlightControlTests", dependencies: ["FlightControl"], path: "Tests/FlightControlTests"),
-        .testTarget(name: "DroneSimulationTests", dependencies: ["DroneSimulation"], path: "Tests/DroneSimulationTests"),
+        .testTarget(name: "DroneSimulationTests", dependencies: ["DroneSimulation", "ARDrone", "Navigation"],
+                    path: "Tests/DroneSimulationTests"),
         .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "QuadProtocol", "Navigation"],
                     path: "Tests/FlightLogTests", exclude: ["Fixtures"]),
         .testTarget(name: "GroundStationTests", dependencies: ["GroundStation", "QuadProtocol", "Navigation"],

@@ -1,1 +1,82 @@
-print("not yet")
+import ArgumentParser
+import DroneSimulation
+import Navigation
+
+/// Software-in-the-loop AR.Drone 2.0: AT commands in on UDP 5556, navdata out on UDP 5554.
+struct DroneSim: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "drone-sim",
+        abstract: "Simulated AR.Drone 2.0 that any AR.Drone client can fly (AT on UDP 5556, navdata on UDP 5554)."
+    )
+
+    @Option(help: "IPv4 address to listen on.")
+    var listen = ListenOption(argument: "127.0.0.1")!
+    @Option(help: "UDP port for AT commands.")
+    var atPort: UInt16 = 5556
+    @Option(help: "UDP port for navdata (trigger in, navdata out).")
+    var navdataPort: UInt16 = 5554
+    @Option(help: "Home position LAT,LON in degrees.")
+    var home = HomeOption(argument: "52.5200,13.4050")!
+    @Option(help: "Initial true heading, degrees clockwise from north.")
+    var heading: Double = 0
+    @Option(help: "Write the ground-truth CSV here.")
+    var trace: String?
+    @Option(help: "Wind MPS,DIRDEG (direction it blows FROM).")
+    var wind = WindOption(argument: "0,0")!
+    @Option(help: "GPS noise, standard deviation per axis in metres.")
+    var gpsNoise: Double = 1.5
+    @Option(help: "Flight time on a full battery, minutes.")
+    var batteryMinutes: Double = 12
+    @Option(help: "Seed for sensor noise and datagram drops.")
+    var seed: UInt64 = 1
+    @Option(help: "Fraction of datagrams to drop, both ways (0–1).")
+    var dropRate: Double = 0
+    @Option(help: "Physics steps per second.")
+    var physicsHz: Double = 100
+    @Option(help: "Navdata packets per second (the real drone sends ~15 in demo mode).")
+    var navdataHz: Double = 15
+
+    func validate() throws {
+        guard (0...1).contains(dropRate) else { throw ValidationError("--drop-rate must be in 0…1") }
+        guard physicsHz >= 10, physicsHz <= 1000 else { throw ValidationError("--physics-hz must be in 10…1000") }
+        guard navdataHz >= 1, navdataHz <= 200 else { throw ValidationError("--navdata-hz must be in 1…200") }
+        guard batteryMinutes > 0, gpsNoise >= 0, heading.isFinite else { throw ValidationError("bad number") }
+    }
+
+    func run() throws {
+        var parameters = SimulationParameters()
+        parameters.wind = wind.wind
+        parameters.gpsNoiseM = gpsNoise
+        parameters.batteryMinutes = batteryMinutes
+        var configuration = SimulatorConfiguration(home: home.point, headingDeg: heading, seed: seed)
+        configuration.parameters = parameters
+        configuration.navdataIntervalUs = Int64(1_000_000 / navdataHz)
+
+        let atEndpoint = UDPEndpoint(address: listen.address, port: atPort)
+        let navdataEndpoint = UDPEndpoint(address: listen.address, port: navdataPort)
+        let atSocket = try UDPSocket(binding: atEndpoint)
+        let navdataSocket = try UDPSocket(binding: navdataEndpoint)
+        var traceFile: TraceFile?
+        if let trace {
+            guard let file = TraceFile(path: trace, header: GroundTruthTrace.header) else {
+                throw ValidationError("cannot write --trace \(trace)")
+            }
+            traceFile = file
+        }
+        print(
+            "drone-sim: AT on udp \(atEndpoint), navdata on udp \(navdataEndpoint), home \(home.point.latitudeDeg),"
+                + "\(home.point.longitudeDeg), seed \(seed)" + (trace.map { ", trace \($0)" } ?? "")
+        )
+        var loop = SimulatorLoop(
+            session: SimulatorSession(configuration: configuration, nowUs: MonotonicClock.nowUs()),
+            atSocket: atSocket,
+            navdataSocket: navdataSocket,
+            trace: traceFile,
+            dropper: DatagramDropper(rate: dropRate, seed: seed),
+            physicsPeriodUs: Int64(1_000_000 / physicsHz)
+        )
+        loop.run()
+    }
+}
+
+DroneSim.main()

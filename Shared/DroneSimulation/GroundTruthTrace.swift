@@ -1,0 +1,49 @@
+/// Formats the simulator's ground truth as CSV, one row per physics sample, for later comparison with
+/// what the flight stack believed. The first six columns are the contract; the rest are extras.
+public enum GroundTruthTrace {
+    public static let header =
+        "time_s,lat,lon,altitude_m,heading_deg,flight_state,speed_mps,vertical_speed_mps,battery_pct,"
+        + "emergency,link_lost,pcmd_flag,pcmd_roll,pcmd_pitch,pcmd_gaz,pcmd_yaw"
+
+    /// One CSV line (no newline). `flight_state` is `emergency` while the emergency flag is set,
+    /// otherwise the state's name (`landed`, `taking_off`, `hovering`, `flying`, `landing`).
+    public static func row(timeS: Double, drone: SimulatedDrone) -> String {
+        let position = drone.truePosition
+        let state = drone.isEmergency ? "emergency" : drone.flightState.traceName
+        let fields: [String] = [
+            fixed(timeS, 3),
+            fixed(position.latitudeDeg, 8),
+            fixed(position.longitudeDeg, 8),
+            fixed(drone.altitudeM, 3),
+            fixed(drone.headingDeg, 2),
+            state,
+            fixed(drone.groundSpeedMps, 3),
+            fixed(drone.verticalSpeedMps, 3),
+            fixed(drone.batteryPct, 2),
+            drone.isEmergency ? "1" : "0",
+            drone.isLinkLost ? "1" : "0",
+            String(drone.command.flag),
+            fixed(drone.command.roll, 3),
+            fixed(drone.command.pitch, 3),
+            fixed(drone.command.gaz, 3),
+            fixed(drone.command.yaw, 3),
+        ]
+        return fields.joined(separator: ",")
+    }
+
+    /// Fixed-point decimal without Foundation's String(format:).
+    static func fixed(_ value: Double, _ decimals: Int) -> String {
+        guard value.isFinite else { return "nan" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 9.0e18 else { return String(value) }
+        let units = UInt64(scaled)
+        let divisor = UInt64(scale)
+        let whole = units / divisor
+        let fraction = String(units % divisor)
+        let padded = String(repeating: "0", count: max(0, decimals - fraction.count)) + fraction
+        let sign = value < 0 && units != 0 ? "-" : ""
+        return decimals == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(padded)"
+    }
+}

@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Navigation
+
+extension SimulatedDrone {
+    /// The true position as latitude/longitude: home moved by the local east/north offsets.
+    public var truePosition: GeoPoint {
+        SimulatedDrone.offset(home, eastM: eastM, northM: northM)
+    }
+
+    /// Samples the sensors. Mutating because the noise comes from the drone's seeded generator.
+    public mutating func readSensors() -> SensorReadings {
+        let noiseEastM = random.nextGaussian() * parameters.gpsNoiseM
+        let noiseNorthM = random.nextGaussian() * parameters.gpsNoiseM
+        let noiseUpM = random.nextGaussian() * parameters.gpsNoiseM * 1.5
+        let fix = SimulatedDrone.offset(home, eastM: eastM + noiseEastM, northM: northM + noiseNorthM)
+        let gps = GPSReading(
+            latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg, elevationM: altitudeM + noiseUpM,
+            speedMps: groundSpeedMps, satelliteCount: 9
+        )
+        let magneto = Geodesy.wrapDeg360(headingDeg + random.nextGaussian() * parameters.magnetoNoiseDeg)
+        return SensorReadings(gps: gps, magnetoHeadingDeg: magneto, demo: demoReadings)
+    }
+
+    /// Demo navdata fields from the true state (the real drone's fused estimates are good enough for this).
+    public var demoReadings: DemoReadings {
+        let headingRad = headingDeg * .pi / 180
+        let forwardMps = velocityEastMps * sin(headingRad) + velocityNorthMps * cos(headingRad)
+        let rightMps = velocityEastMps * cos(headingRad) - velocityNorthMps * sin(headingRad)
+        return DemoReadings(
+            controlState: UInt32(flightState.rawValue) << 16 | UInt32(minorState),
+            batteryPct: UInt32(batteryPct.rounded(.up).clamped(0, 100)),
+            pitchMdeg: Float(pitchDeg * 1000),
+            rollMdeg: Float(rollDeg * 1000),
+            yawMdeg: Float(Geodesy.wrapDeg180(headingDeg) * 1000),
+            altitudeMm: Int32((altitudeM * 1000).rounded().clamped(0, 1_000_000)),
+            vxMmps: Float(forwardMps * 1000),
+            vyMmps: Float(rightMps * 1000),
+            vzMmps: Float(verticalSpeedMps * 1000)
+        )
+    }
+
+    static func offset(_ origin: GeoPoint, eastM: Double, northM: Double) -> GeoPoint {
+        let distanceM = (eastM * eastM + northM * northM).squareRoot()
+        guard distanceM > 0 else { return origin }
+        let bearingDeg = atan2(eastM, northM) * 180 / .pi
+        return Geodesy.destination(from: origin, bearingDeg: bearingDeg, distanceM: distanceM)
+    }
+}
+
+extension Double {
+    func clamped(_ low: Double, _ high: Double) -> Double {
+        guard !isNaN else { return low }
+        return Swift.min(high, Swift.max(low, self))
+    }
+}

@@ -1,0 +1,35 @@
+import Navigation
+
+/// Everything the simulator session needs to start, as plain values.
+public struct SimulatorConfiguration: Sendable {
+    public var home: GeoPoint
+    public var headingDeg: Double
+    public var seed: UInt64
+    public var parameters = SimulationParameters()
+    /// Navdata period in demo and bootstrap mode. The real drone sends ~15 Hz in demo mode (SDK: 200 Hz / 13).
+    public var navdataIntervalUs: Int64 = 66_667
+    /// Ground-truth trace period (20 Hz).
+    public var traceIntervalUs: Int64 = 50_000
+    /// Longest single physics step; longer gaps between ticks are split.
+    public var maxPhysicsStepUs: Int64 = 10_000
+    /// No AT command for longer than this sets the com-watchdog bit (30).
+    public var comWatchdogUs: Int64 = 50_000
+    /// No AT command for this long: link lost (navdata stops, AT sequence resets, the drone hovers then lands).
+    public var linkLossUs: Int64 = 2_000_000
+
+    public init(home: GeoPoint, headingDeg: Double = 0, seed: UInt64 = 1) {
+        self.home = home
+        self.headingDeg = headingDeg
+        self.seed = seed
+    }
+}
+
+/// What the executable must do on the session's behalf.
+public enum SimulatorAction: Sendable, Equatable {
+    /// Send from the navdata port (5554) to the client that triggered navdata.
+    case sendNavdata([UInt8], to: UDPEndpoint)
+    /// One ground-truth CSV row (see `GroundTruthTrace.header`).
+    case trace(String)
+    /// A human-readable protocol event.
+    case log(String)
+}
