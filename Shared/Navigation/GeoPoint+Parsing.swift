@@ -16,6 +16,19 @@ public enum GeoPointParseError: Error, Equatable, Sendable {
     case outOfRange(Field, value: Double)
 }
 
+extension GeoPointParseError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .tooLong(let n): "expected LAT,LON; got \(n) characters"
+        case .expectedLatitudeCommaLongitude(let n): "expected LAT,LON (two numbers); got \(n) fields"
+        case .notANumber(let f, let text): "\(f.rawValue) '\(text)' is not a decimal number"
+        case .notFinite(let f, let text): "\(f.rawValue) '\(text)' is not finite"
+        case .outOfRange(.latitude, let v): "latitude \(v) is outside -90...90"
+        case .outOfRange(.longitude, let v): "longitude \(v) is outside -180...180"
+        }
+    }
+}
+
 extension GeoPoint {
     /// Longest accepted "LAT,LON" text; anything longer is not a coordinate pair.
     public static let maxTextLength = 64

@@ -36,8 +36,8 @@ public final class ServiceRuntime: Sendable {
         let startedAtUs = WallClock.nowUs()
         self.startedAtUs = startedAtUs
         let statusTopic = Topics.status(service: presence, drone: options.drone)
-        let offline = Self.statusPayload(state: "offline", service: presence, startedAtUs: startedAtUs)
-        let online = Self.statusPayload(state: "online", service: presence, startedAtUs: startedAtUs)
+        let offline = Self.statusPayload(state: .offline, service: presence, startedAtUs: startedAtUs)
+        let online = Self.statusPayload(state: .online, service: presence, startedAtUs: startedAtUs)
         let configuration = MQTTConfiguration(
             host: options.broker.host, port: options.broker.port,
             clientId: options.clientId ?? "\(presence)-\(options.drone.rawValue)",
@@ -82,7 +82,7 @@ public final class ServiceRuntime: Sendable {
     /// Publishes the retained offline status (waiting up to a second for the broker) and disconnects.
     public func goodbye() async {
         let topic = Topics.status(service: service, drone: drone)
-        let offline = Self.statusPayload(state: "offline", service: service, startedAtUs: startedAtUs)
+        let offline = Self.statusPayload(state: .offline, service: service, startedAtUs: startedAtUs)
         if client.isConnected {
             try? await client.publishAndWait(topic: topic, payload: offline, qos: 1, retain: true, timeoutS: 1)
         }
@@ -90,9 +90,9 @@ public final class ServiceRuntime: Sendable {
         logger.info("stopped")
     }
 
-    static func statusPayload(state: String, service: String, startedAtUs: Int64) -> [UInt8] {
-        let startedAt = Double(startedAtUs) / 1e6
-        return Array(#"{"state":"\#(state)","service":"\#(service)","version":"\#(version)","started_at":\#(startedAt),"pid":\#(getpid())}"#.utf8)
+    static func statusPayload(state: ServiceStatus.State, service: String, startedAtUs: Int64) -> [UInt8] {
+        ServiceStatus(state: state, service: service, version: version, startedAt: Double(startedAtUs) / 1e6,
+                      pid: getpid()).encodedJSON()
     }
 
     private static func bootstrapLogging(level: Logger.Level) {

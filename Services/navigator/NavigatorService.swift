@@ -1,0 +1,65 @@
+import Logging
+import Navigation
+import QuadMQTT
+import QuadProtocol
+import QuadService
+import ServiceLifecycle
+
+/// Feeds position, heading and target into the pure `NavigationSolver` and publishes every new solution at once
+/// (no timer: a new target reaches the controller within one broker hop).
+struct NavigatorService: Service {
+    enum Event: Sendable {
+        case target(MQTTMessage, receivedAtUs: Int64)
+        case position(MQTTMessage, receivedAtUs: Int64)
+        case drone(MQTTMessage, receivedAtUs: Int64)
+        case controller(MQTTMessage, receivedAtUs: Int64)
+    }
+
+    let runtime: ServiceRuntime
+    let mountOffsetDeg: Double
+
+    func run() async throws {
+        let inbox = Inbox<Event>()
+        inbox.feed(runtime.subscribe(Topics.target)) { .target($0, receivedAtUs: $1) }
+        inbox.feed(runtime.subscribe(Topics.position)) { .position($0, receivedAtUs: $1) }
+        inbox.feed(runtime.subscribe(Topics.droneState)) { .drone($0, receivedAtUs: $1) }
+        inbox.feed(runtime.subscribe(Topics.controllerState)) { .controller($0, receivedAtUs: $1) }
+        await cancelWhenGracefulShutdown {
+            var navigator = TargetFollowingNavigator(mountOffsetDeg: mountOffsetDeg)
+            var rejections = RejectionCounter()
+            for await event in inbox.events {
+                do {
+                    if let solution = try navigator.handle(event) { publish(solution) }
+                } catch {
+                    rejections.record(event.kind, reason: "\(error)", topic: event.topic, logger: runtime.logger)
+                }
+            }
+        }
+        inbox.finish()
+    }
+
+    private func publish(_ solution: NavigationSolution) {
+        do {
+            try runtime.publish(Topics.navigation, payload: solution.encoded())
+        } catch {
+            runtime.logger.debug("navigation solution not published: \(error)")
+        }
+    }
+}
+
+extension NavigatorService.Event {
+    var kind: String {
+        switch self {
+        case .target: "target"
+        case .position: "position"
+        case .drone: "drone-state"
+        case .controller: "controller-state"
+        }
+    }
+
+    var topic: String {
+        switch self {
+        case .target(let m, _), .position(let m, _), .drone(let m, _), .controller(let m, _): m.topic
+        }
+    }
+}
