@@ -1,0 +1,45 @@
+import FlightControl
+import QuadMQTT
+import QuadProtocol
+import QuadService
+
+/// Each topic the controller listens to, and how its payload becomes an event of the state machine.
+enum ControllerInput: String, CaseIterable, Sendable {
+    case droneState = "drone-state"
+    case position
+    case navigation
+    case target
+    case command
+    case claim
+    case presence
+
+    func subscribe(_ runtime: ServiceRuntime) -> MQTTSubscription {
+        switch self {
+        case .droneState: runtime.subscribe(Topics.droneState)
+        case .position: runtime.subscribe(Topics.position)
+        case .navigation: runtime.subscribe(Topics.navigation)
+        case .target: runtime.subscribe(Topics.target)
+        case .command: runtime.subscribe(Topics.command)
+        case .claim: runtime.subscribe(Topics.controlClaim)
+        case .presence: runtime.client.subscribe(Topics.statusFilter(drone: runtime.drone))
+        }
+    }
+
+    func feed(_ message: MQTTMessage, into machine: inout ControllerStateMachine, nowUs: Int64) throws -> [ControllerAction] {
+        switch self {
+        case .droneState: return machine.droneState(try DroneState(decoding: message.payload), nowUs: nowUs)
+        case .position: return machine.position(try PositionFix(decoding: message.payload), nowUs: nowUs)
+        case .navigation: return machine.navigation(try NavigationSolution(decoding: message.payload), nowUs: nowUs)
+        case .target:
+            let target = try InboundTarget.decode(payload: message.payload, receivedAtUs: nowUs)
+            return machine.target(target, retained: message.retain, nowUs: nowUs)
+        case .command:
+            return machine.command(try InboundCommand.decode(payload: message.payload, receivedAtUs: nowUs), nowUs: nowUs)
+        case .claim: return machine.controlClaim(try ControlClaim(decoding: message.payload), nowUs: nowUs)
+        case .presence:
+            let status = try ServiceStatus(json: message.payload)
+            let service = message.topic.split(separator: "/").last.map(String.init) ?? ""
+            return machine.presence(serviceName: service, online: status.state == .online, nowUs: nowUs)
+        }
+    }
+}
