@@ -1,0 +1,111 @@
+import Foundation
+import Navigation
+
+/// The whole drone side on loopback: a private broker, drone-sim (UDP), drone-link, navigator and
+/// drone-controller, all real executables. Stopped by pid.
+final class FlightStack: @unchecked Sendable {
+    let broker: BrokerProcess
+    let drone: String
+    let home: GeoPoint
+    let traceURL: URL
+    let atPort: UInt16
+    let navdataPort: UInt16
+    private(set) var processes: [String: ChildProcess] = [:]
+
+    init(drone: String = "drone1", home: GeoPoint = GeoPoint(latitudeDeg: 52.5163, longitudeDeg: 13.3777),
+         simArguments: [String] = [], controllerArguments: [String] = []) throws {
+        broker = try BrokerProcess()
+        self.drone = drone
+        self.home = home
+        traceURL = broker.directory.appendingPathComponent("trace-\(drone).csv")
+        atPort = try freeLoopbackPort(udp: true)
+        navdataPort = try freeLoopbackPort(udp: true)
+        try startSimulator(simArguments)
+        try startLink()
+        try start("navigator", [])
+        try start("drone-controller", controllerArguments)
+    }
+
+    var common: [String] { ["--broker", broker.address, "--drone", drone] }
+
+    func startSimulator(_ extra: [String] = []) throws {
+        processes["drone-sim"] = try ChildProcess(
+            executable: TestEnvironment.executable("drone-sim").path,
+            arguments: ["--listen", "127.0.0.1", "--at-port", "\(atPort)", "--navdata-port", "\(navdataPort)",
+                        "--home", "\(home.latitudeDeg),\(home.longitudeDeg)", "--heading", "0",
+                        "--trace", traceURL.path, "--seed", "1"] + extra,
+            logDirectory: broker.directory)
+    }
+
+    func startLink() throws {
+        try start("drone-link", ["--address", "127.0.0.1", "--at-port", "\(atPort)", "--navdata-port", "\(navdataPort)"])
+    }
+
+    func start(_ service: String, _ extra: [String]) throws {
+        processes[service] = try ChildProcess(executable: TestEnvironment.executable(service).path,
+                                              arguments: common + extra, logDirectory: broker.directory)
+    }
+
+    func process(_ name: String) -> ChildProcess? { processes[name] }
+
+    /// Publishes like a user would, with mosquitto_pub.
+    func mosquittoPub(_ path: String, _ message: String) throws {
+        let tool = try TestEnvironment.requireTool("mosquitto_pub")
+        let child = try ChildProcess(executable: tool,
+                                     arguments: ["-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1",
+                                                 "-t", "quad/\(drone)/\(path)", "-m", message],
+                                     logDirectory: broker.directory)
+        guard child.waitForExit(timeoutS: 10) == 0 else {
+            throw TestEnvironmentError.timeout("mosquitto_pub \(path): \(child.output())")
+        }
+    }
+
+    func target(bearingDeg: Double, distanceM: Double) -> GeoPoint {
+        Geodesy.destination(from: home, bearingDeg: bearingDeg, distanceM: distanceM)
+    }
+
+    func publishTarget(_ point: GeoPoint) throws {
+        try mosquittoPub("target", #"{"lat":\#(point.latitudeDeg),"lon":\#(point.longitudeDeg)}"#)
+    }
+
+    /// The simulator's ground truth so far.
+    func trace() -> [TraceRow] {
+        guard let text = try? String(contentsOf: traceURL, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").dropFirst().compactMap(TraceRow.init)
+    }
+
+    /// Everything the processes printed, for failure messages.
+    func logs() -> String {
+        processes.sorted { $0.key < $1.key }.map { "--- \($0.key)\n\($0.value.output().suffix(3000))" }
+            .joined(separator: "\n")
+    }
+
+    func stop() {
+        for name in ["drone-controller", "navigator", "drone-link", "drone-sim"] { processes[name]?.stop() }
+        broker.stop()
+    }
+
+    deinit { stop() }
+}
+
+/// One row of drone-sim's ground-truth CSV (`time_s,lat,lon,altitude_m,heading_deg,flight_state,…`).
+struct TraceRow: Sendable {
+    var timeS: Double
+    var position: GeoPoint
+    var altitudeM: Double
+    var headingDeg: Double
+    var flightState: String
+
+    init?(_ line: Substring) {
+        let f = line.split(separator: ",", omittingEmptySubsequences: false)
+        guard f.count >= 6, let t = Double(f[0]), let lat = Double(f[1]), let lon = Double(f[2]),
+              let alt = Double(f[3]), let hdg = Double(f[4]) else { return nil }
+        timeS = t
+        position = GeoPoint(latitudeDeg: lat, longitudeDeg: lon)
+        altitudeM = alt
+        headingDeg = hdg
+        flightState = String(f[5])
+    }
+
+    func distanceM(to point: GeoPoint) -> Double { Geodesy.inverse(from: position, to: point).distanceM }
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# make demo: a simulated flight to a target ~50 m away, end to end, on this machine.
+# Starts a private mosquitto (free port), drone-sim, drone-link, navigator, drone-controller and telemetry-logger;
+# takes off, sends the target with mosquitto_pub, shows progress, hovers on arrival, lands, exports SVG + GPX.
+# Stops every process it started (also on Ctrl-C). DEMO_CONFIG=debug skips the release build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+config=${DEMO_CONFIG:-release}
+drone=drone1
+home_lat=52.5163 home_lon=13.3777          # Pariser Platz, Berlin
+target_bearing_deg=60 target_distance_m=50
+out="demo-output/$(date -u +%Y%m%d-%H%M%S)"
+
+say() { printf '\033[1m%s\033[0m\n' "$*"; }
+free_port() { python3 -c 'import socket,sys; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM if sys.argv[1]=="udp" else socket.SOCK_STREAM); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' "$1"; }
+
+say "Building ($config)…"
+if [[ $config == release ]]; then
+  swift build -c release --static-swift-stdlib >/tmp/quad-demo-build.log 2>&1 || { tail -30 /tmp/quad-demo-build.log; exit 1; }
+  bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
+else
+  swift build >/tmp/quad-demo-build.log 2>&1 || { tail -30 /tmp/quad-demo-build.log; exit 1; }
+  bin=$(swift build --show-bin-path)
+fi
+
+mkdir -p "$out"
+broker_port=$(free_port tcp) at_port=$(free_port udp) navdata_port=$(free_port udp)
+broker="127.0.0.1:$broker_port"
+pids=()
+cleanup() {
+  local code=$?
+  trap - EXIT INT TERM
+  for ((i=${#pids[@]}-1; i>=0; i--)); do kill -TERM "${pids[i]}" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  exit "$code"
+}
+trap cleanup EXIT
+trap 'echo; say "Interrupted: stopping everything."; exit 130' INT TERM
+
+start() {  # start NAME ARGS… — runs in the background, output to $out/NAME.log
+  local name=$1; shift
+  "$@" >"$out/$name.log" 2>&1 &
+  pids+=($!)
+}
+
+sed "s/^listener 1883 127.0.0.1$/listener $broker_port 127.0.0.1/" mosquitto.conf >"$out/mosquitto.conf"
+start mosquitto mosquitto -c "$out/mosquitto.conf"
+for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$broker_port") 2>/dev/null && break; sleep 0.1; done
+
+start drone-sim "$bin/drone-sim" --listen 127.0.0.1 --at-port "$at_port" --navdata-port "$navdata_port" \
+  --home "$home_lat,$home_lon" --heading 0 --wind 1.5,270 --gps-noise 0.3 --seed 7 --trace "$out/ground-truth.csv"
+common=(--broker "$broker" --drone "$drone" --log-level warning)
+start drone-link "$bin/drone-link" "${common[@]}" --address 127.0.0.1 --at-port "$at_port" --navdata-port "$navdata_port"
+start navigator "$bin/navigator" "${common[@]}"
+start drone-controller "$bin/drone-controller" "${common[@]}"
+start telemetry-logger "$bin/telemetry-logger" record "${common[@]}" --dir "$out/logs"
+broadcaster=("$bin/location-broadcaster" "${common[@]}")
+
+say "Private broker on $broker; simulated AR.Drone on UDP $at_port/$navdata_port; logs in $out/"
+"${broadcaster[@]}" status --until-online drone-link,navigator,drone-controller,telemetry-logger --timeout 20
+
+pub=(mosquitto_pub -h 127.0.0.1 -p "$broker_port" -q 1)
+say "Take off:"
+echo "  \$ ${pub[*]} -t quad/$drone/command -m takeoff"
+"${pub[@]}" -t "quad/$drone/command" -m takeoff
+"${broadcaster[@]}" status --until hovering --timeout 30 --line
+
+read -r target_lat target_lon < <(python3 - "$home_lat" "$home_lon" "$target_bearing_deg" "$target_distance_m" <<'EOF'
+import math, sys
+lat, lon, brg, d = map(float, sys.argv[1:])
+R = 6371008.8
+p1, l1, t = math.radians(lat), math.radians(lon), math.radians(brg)
+p2 = math.asin(math.sin(p1)*math.cos(d/R) + math.cos(p1)*math.sin(d/R)*math.cos(t))
+l2 = l1 + math.atan2(math.sin(t)*math.sin(d/R)*math.cos(p1), math.cos(d/R) - math.sin(p1)*math.sin(p2))
+print(f"{math.degrees(p2):.7f} {math.degrees(l2):.7f}")
+EOF
+)
+say "Fly to a target ${target_distance_m} m away (bearing ${target_bearing_deg}°):"
+echo "  \$ ${pub[*]} -t quad/$drone/target -m '{\"lat\":$target_lat,\"lon\":$target_lon}'"
+"${pub[@]}" -t "quad/$drone/target" -m "{\"lat\":$target_lat,\"lon\":$target_lon}"
+"${broadcaster[@]}" status --until arrived --timeout 120 --line
+say "Arrived; hovering for 3 s."
+sleep 3
+
+say "Land:"
+echo "  \$ ${pub[*]} -t quad/$drone/command -m land"
+"${pub[@]}" -t "quad/$drone/command" -m land
+"${broadcaster[@]}" status --until landed --timeout 30 --line
+
+# Stop the logger first so its files are complete, then export.
+logger_pid=${pids[5]}
+kill -TERM "$logger_pid"; wait "$logger_pid" 2>/dev/null || true
+logs=("$out"/logs/*.qlog)
+"$bin/telemetry-logger" export "${logs[@]}" --drone "$drone" --format svg --out "$out/flight.svg"
+"$bin/telemetry-logger" export "${logs[@]}" --drone "$drone" --format gpx --out "$out/flight.gpx"
+say "Done. The flight:"
+echo "  plot:         $out/flight.svg"
+echo "  GPX track:    $out/flight.gpx"
+echo "  ground truth: $out/ground-truth.csv   (the simulator's own record)"
+echo "  flight logs:  ${logs[*]}"
