@@ -43,7 +43,12 @@ public enum Topics {
 
     /// Presence of each service: retained JSON text, `online` while running, `offline` after it stops or dies (LWT).
     public static func status(service: String, drone: DroneID) -> String { "quad/\(drone.rawValue)/status/\(service)" }
-    public static func statusFilter(drone: DroneID) -> String { "quad/\(drone.rawValue)/status/+" }
+    /// Every service's presence for one drone, including location-broadcasters one level deeper.
+    public static func statusFilter(drone: DroneID) -> String { "quad/\(drone.rawValue)/status/#" }
+    /// Several location-broadcasters may run at once: each one's presence lives at
+    /// `status/location-broadcaster/<sender-id>`, so the bridge and the ACL can match them all with one pattern.
+    /// The controller knows a pilot by the last level (its sender id).
+    public static func broadcasterPresenceName(senderId: String) -> String { "location-broadcaster/\(senderId)" }
     /// Everything for one drone, e.g. for `mosquitto_sub -t 'quad/drone1/#'`.
     public static func all(drone: DroneID) -> String { "quad/\(drone.rawValue)/#" }
 }

@@ -23,14 +23,15 @@ public final class ServiceRuntime: Sendable {
 
     /// - Parameters:
     ///   - service: the executable name; also the status topic's last level.
-    ///   - presenceName: overrides the status topic's last level (several location-broadcasters each need
-    ///     their own); defaults to `service`.
+    ///   - presenceName: the status topic below `quad/<id>/status/` when it is not `service` (several
+    ///     location-broadcasters each need their own: `Topics.broadcasterPresenceName(senderId:)`).
     public init(service: String, options: CommonOptions.Resolved, presenceName: String? = nil) throws {
         Self.bootstrapLogging(level: options.logLevel)
         let presence = presenceName ?? service
         self.service = presence
         drone = options.drone
-        var logger = Logger(label: presence)
+        let shortName = presence.split(separator: "/").last.map(String.init) ?? service
+        var logger = Logger(label: shortName)
         logger.logLevel = options.logLevel
         self.logger = logger
         let startedAtUs = WallClock.nowUs()
@@ -40,7 +41,7 @@ public final class ServiceRuntime: Sendable {
         let online = Self.statusPayload(state: .online, service: presence, startedAtUs: startedAtUs)
         let configuration = MQTTConfiguration(
             host: options.broker.host, port: options.broker.port,
-            clientId: options.clientId ?? "\(presence)-\(options.drone.rawValue)",
+            clientId: options.clientId ?? "\(shortName)-\(options.drone.rawValue)",
             username: options.username, password: options.password, tls: options.tls,
             protocolVersion: options.mqttVersion,
             will: .init(topic: statusTopic, payload: offline, qos: 1, retain: true))
