@@ -1,0 +1,21 @@
+/// Body: senderId str8, action u8.
+extension ControlClaim {
+    public func validate() throws(WireError) {
+        try WireCheck.string(senderId, "senderId", bytes: WireCheck.senderIdBytes)
+    }
+
+    public func encodeBody(into writer: inout WireWriter) {
+        writer.string(senderId)
+        writer.enumeration(action)
+    }
+
+    public init(sequence: UInt32, timestampUs: Int64, body: inout WireReader) throws(WireError) {
+        self.init(senderId: try body.string("senderId"), sequence: sequence, timestampUs: timestampUs,
+                  action: try body.enumeration(Action.self, "action"))
+    }
+
+    public func writeJSONFields(into object: inout JSONObjectWriter) {
+        object.add("sender_id", senderId)
+        object.add("action", action.jsonName)
+    }
+}

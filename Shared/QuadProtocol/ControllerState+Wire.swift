@@ -1,0 +1,40 @@
+/// Body: presence u8 (bit 0 targetLatitudeDeg, bit 1 targetLongitudeDeg, bit 2 distanceToTargetM), activity u8,
+/// reason str8, pilotId str8, targetLatitudeDeg f64, targetLongitudeDeg f64, distanceToTargetM f32.
+extension ControllerState {
+    public func validate() throws(WireError) {
+        try WireCheck.string(reason, "reason", bytes: WireCheck.reasonBytes)
+        try WireCheck.string(pilotId, "pilotId", bytes: WireCheck.reasonBytes)
+        try WireCheck.latitude(targetLatitudeDeg, "targetLatitudeDeg")
+        try WireCheck.longitude(targetLongitudeDeg, "targetLongitudeDeg")
+        try WireCheck.nonNegative(distanceToTargetM, "distanceToTargetM")
+    }
+
+    public func encodeBody(into writer: inout WireWriter) {
+        writer.presence([targetLatitudeDeg != nil, targetLongitudeDeg != nil, distanceToTargetM != nil])
+        writer.enumeration(activity)
+        writer.string(reason)
+        writer.string(pilotId)
+        writer.f64(targetLatitudeDeg)
+        writer.f64(targetLongitudeDeg)
+        writer.f32(distanceToTargetM)
+    }
+
+    public init(sequence: UInt32, timestampUs: Int64, body: inout WireReader) throws(WireError) {
+        let present = try body.presence(count: 3)
+        self.init(
+            sequence: sequence, timestampUs: timestampUs, activity: try body.enumeration(Activity.self, "activity"),
+            reason: try body.string("reason"), pilotId: try body.string("pilotId"),
+            targetLatitudeDeg: try body.f64(ifPresent: present[0]),
+            targetLongitudeDeg: try body.f64(ifPresent: present[1]),
+            distanceToTargetM: try body.f32(ifPresent: present[2]))
+    }
+
+    public func writeJSONFields(into object: inout JSONObjectWriter) {
+        object.add("activity", activity.jsonName)
+        object.add("reason", reason)
+        object.add("pilot_id", pilotId)
+        object.add("target_latitude_deg", targetLatitudeDeg)
+        object.add("target_longitude_deg", targetLongitudeDeg)
+        object.add("distance_to_target_m", distanceToTargetM)
+    }
+}

@@ -1,0 +1,49 @@
+/// Builds one flat JSON object, keys in the order they are added (deterministic output for diffs and scripts).
+public struct JSONObjectWriter: Sendable {
+    private var text = "{"
+    private var isEmpty = true
+
+    init() {}
+
+    mutating func add(_ key: String, _ value: String) { addRaw(key, Self.quoted(value)) }
+    mutating func add(_ key: String, _ value: Bool) { addRaw(key, value ? "true" : "false") }
+    mutating func add<I: BinaryInteger>(_ key: String, _ value: I) { addRaw(key, String(value)) }
+
+    /// Shortest text that reads back to the same Double; `null` for absent or non-finite values.
+    mutating func add(_ key: String, _ value: Double?) {
+        guard let value, value.isFinite else { return addRaw(key, "null") }
+        addRaw(key, value.description)
+    }
+
+    /// Float's own shortest form ("0.1", not "0.10000000149011612").
+    mutating func add(_ key: String, _ value: Float?) {
+        guard let value, value.isFinite else { return addRaw(key, "null") }
+        addRaw(key, value.description)
+    }
+
+    func finished() -> String { text + "}" }
+
+    private mutating func addRaw(_ key: String, _ json: String) {
+        if !isEmpty { text += "," }
+        isEmpty = false
+        text += Self.quoted(key) + ":" + json
+    }
+
+    static func quoted(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,84 @@
+/// Names used for enum values in the JSON view (snake_case of the case name; commands use their word).
+extension MessageType {
+    public var jsonName: String {
+        switch self {
+        case .target: "target"
+        case .command: "command"
+        case .navigationSolution: "navigation_solution"
+        case .flightCommand: "flight_command"
+        case .droneState: "drone_state"
+        case .positionFix: "position_fix"
+        case .controllerState: "controller_state"
+        case .linkStatus: "link_status"
+        case .controlClaim: "control_claim"
+        }
+    }
+}
+
+extension ControlClaim.Action {
+    public var jsonName: String { self == .claim ? "claim" : "release" }
+}
+
+extension FlightCommand.RefMode {
+    public var jsonName: String {
+        switch self {
+        case .land: "land"
+        case .fly: "fly"
+        case .emergencyCutoff: "emergency_cutoff"
+        case .emergencyRecover: "emergency_recover"
+        }
+    }
+}
+
+extension DroneState.ControlState {
+    public var jsonName: String {
+        switch self {
+        case .unknown: "unknown"
+        case .initializing: "initializing"
+        case .landed: "landed"
+        case .flying: "flying"
+        case .hovering: "hovering"
+        case .test: "test"
+        case .takingOff: "taking_off"
+        case .goingToFix: "going_to_fix"
+        case .landing: "landing"
+        case .looping: "looping"
+        }
+    }
+}
+
+extension PositionFix.Source {
+    public var jsonName: String {
+        switch self {
+        case .droneGPS: "drone_gps"
+        case .gpsd: "gpsd"
+        case .manual: "manual"
+        }
+    }
+}
+
+extension ControllerState.Activity {
+    public var jsonName: String {
+        switch self {
+        case .landed: "landed"
+        case .takingOff: "taking_off"
+        case .hovering: "hovering"
+        case .flyingToTarget: "flying_to_target"
+        case .arrived: "arrived"
+        case .landing: "landing"
+        case .emergency: "emergency"
+        case .returningHome: "returning_home"
+        }
+    }
+}
+
+extension LinkStatus.Reason {
+    public var jsonName: String {
+        switch self {
+        case .ok: "ok"
+        case .navdataLost: "navdata_lost"
+        case .commandTimeout: "command_timeout"
+        case .configuring: "configuring"
+        }
+    }
+}

@@ -1,0 +1,82 @@
+@testable import QuadProtocol
+
+/// Representative values of every message, with optionals both nil and set. The first value of each type
+/// is also the golden fixture `Fixtures/<fixtureName>.hex`.
+enum SampleMessages {
+    static let target = Target(senderId: "phone-anna", sequence: 7, timestampUs: 1_700_000_000_123_456,
+                               latitudeDeg: 52.5163, longitudeDeg: 13.3777, altitudeM: 3.5, ttlS: 5)
+    static let command = Command(senderId: "phone-anna", sequence: 8, timestampUs: 1_700_000_000_223_456,
+                                 kind: .takeoff)
+    static let navigationSolution = NavigationSolution(
+        sequence: 42, timestampUs: 1_700_000_001_000_000, targetSequence: 7, targetLatitudeDeg: 52.5163,
+        targetLongitudeDeg: 13.3777, droneLatitudeDeg: 52.5162, droneLongitudeDeg: 13.3775, distanceM: 17.25,
+        bearingDeg: 310.5, headingDeg: 300.25, directionDifferenceDeg: 10.25, positionAgeMs: 120,
+        headingAgeMs: 30, targetAgeMs: 800)
+    static let flightCommand = FlightCommand(sequence: 1000, timestampUs: 1_700_000_001_030_000, refMode: .fly,
+                                             flatTrim: false, progressive: true, rollFrac: 0, pitchFrac: -0.25,
+                                             gazFrac: 0.5, yawFrac: 0.125)
+    static let droneState = DroneState(
+        sequence: 5000, timestampUs: 1_700_000_001_040_000, navdataSequence: 123_456, stateBits: 0x8000_0001,
+        controlState: .hovering, controlMinorState: 0, batteryPercent: 87, altitudeM: 1.5, pitchDeg: -2.5,
+        rollDeg: 1.25, yawDeg: -90, velocityXMps: 0.5, velocityYMps: -0.25, velocityZMps: 0,
+        magnetoHeadingDeg: 270.5)
+    static let positionFix = PositionFix(
+        sequence: 77, timestampUs: 1_700_000_001_050_000, latitudeDeg: 52.5162, longitudeDeg: 13.3775,
+        altitudeM: 34.5, headingDeg: 300.25, horizontalAccuracyM: 2.5, satellites: 9, source: .gpsd)
+    static let controllerState = ControllerState(
+        sequence: 12, timestampUs: 1_700_000_001_060_000, activity: .flyingToTarget, reason: "target",
+        pilotId: "phone-anna", targetLatitudeDeg: 52.5163, targetLongitudeDeg: 13.3777, distanceToTargetM: 17.25)
+    static let linkStatus = LinkStatus(
+        sequence: 3, timestampUs: 1_700_000_001_070_000, connected: true, fallbackHover: false, reason: .ok,
+        navdataPerSecond: 200, checksumErrors: 1, malformedPackets: 0, lastNavdataAgeMs: 5, lastCommandAgeMs: 30)
+    static let controlClaim = ControlClaim(senderId: "phone-anna", sequence: 1, timestampUs: 1_700_000_000_000_000,
+                                           action: .claim)
+
+    /// (fixture name, message) for every message type.
+    static let golden: [(String, AnyWireMessage)] = [
+        ("target", .target(target)),
+        ("command", .command(command)),
+        ("navigation-solution", .navigationSolution(navigationSolution)),
+        ("flight-command", .flightCommand(flightCommand)),
+        ("drone-state", .droneState(droneState)),
+        ("position-fix", .positionFix(positionFix)),
+        ("controller-state", .controllerState(controllerState)),
+        ("link-status", .linkStatus(linkStatus)),
+        ("control-claim", .controlClaim(controlClaim)),
+    ]
+
+    /// More values per type: extremes, optionals nil, empty strings, wrap-around numbers.
+    static let variants: [AnyWireMessage] = golden.map(\.1) + [
+        .target(Target(senderId: "x", sequence: 0, timestampUs: 0, latitudeDeg: -90, longitudeDeg: 180)),
+        .target(Target(senderId: String(repeating: "é", count: 32), sequence: .max, timestampUs: .min,
+                       latitudeDeg: 90, longitudeDeg: -180, altitudeM: -0.0, ttlS: 0)),
+        .command(Command(senderId: "text", sequence: 0, timestampUs: -1, kind: .flatTrim)),
+        .command(Command(senderId: "ground-1", sequence: 2, timestampUs: .max, kind: .emergency)),
+        .navigationSolution(NavigationSolution(
+            sequence: 1, timestampUs: 1, targetSequence: 0, targetLatitudeDeg: 0, targetLongitudeDeg: 0,
+            droneLatitudeDeg: -89.999, droneLongitudeDeg: 179.999, distanceM: 0, bearingDeg: 0,
+            headingDeg: 359.999, directionDifferenceDeg: -180, positionAgeMs: .max, headingAgeMs: 0,
+            targetAgeMs: 0)),
+        .flightCommand(FlightCommand(sequence: 2, timestampUs: 2, refMode: .land)),
+        .flightCommand(FlightCommand(sequence: 3, timestampUs: 3, refMode: .emergencyRecover, flatTrim: true,
+                                     progressive: true, rollFrac: -1, pitchFrac: 1, gazFrac: -1, yawFrac: 1)),
+        .droneState(DroneState(sequence: 1, timestampUs: 1, navdataSequence: 0, stateBits: 0, controlState: .unknown,
+                               controlMinorState: .max, batteryPercent: 0, altitudeM: 0, pitchDeg: 0, rollDeg: 0,
+                               yawDeg: 0, velocityXMps: 0, velocityYMps: 0, velocityZMps: 0)),
+        .droneState(DroneState(sequence: 2, timestampUs: 2, navdataSequence: .max, stateBits: .max,
+                               controlState: .looping, batteryPercent: 100, altitudeM: 12, pitchDeg: 30,
+                               rollDeg: -30, yawDeg: 179.5, velocityXMps: 5, velocityYMps: 5, velocityZMps: -1,
+                               magnetoHeadingDeg: 0)),
+        .positionFix(PositionFix(sequence: 1, timestampUs: 1, latitudeDeg: 0, longitudeDeg: 0, source: .manual)),
+        .positionFix(PositionFix(sequence: 2, timestampUs: 2, latitudeDeg: 1, longitudeDeg: 2, headingDeg: 0,
+                                 satellites: .max, source: .droneGPS)),
+        .controllerState(ControllerState(sequence: 1, timestampUs: 1, activity: .landed)),
+        .controllerState(ControllerState(sequence: 2, timestampUs: 2, activity: .returningHome,
+                                         reason: String(repeating: "r", count: 64), pilotId: "",
+                                         targetLatitudeDeg: 1, targetLongitudeDeg: nil, distanceToTargetM: 0)),
+        .linkStatus(LinkStatus(sequence: 1, timestampUs: 1, connected: false, fallbackHover: true,
+                               reason: .navdataLost, navdataPerSecond: 0, checksumErrors: .max,
+                               malformedPackets: .max, lastNavdataAgeMs: .max, lastCommandAgeMs: .max)),
+        .controlClaim(ControlClaim(senderId: "p", sequence: 9, timestampUs: 9, action: .release)),
+    ]
+}
