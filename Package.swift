@@ -42,7 +42,7 @@ let package = Package(
         ),
         // Pure code: no sockets, no files, no clock reads.
         .target(name: "QuadProtocol", path: "Shared/QuadProtocol"),
-        .target(name: "ARDrone", path: "Shared/ARDrone"),
+        .target(name: "ARDrone", dependencies: ["QuadProtocol"], path: "Shared/ARDrone"),
         .target(name: "Navigation", path: "Shared/Navigation"),
         .target(name: "FlightControl", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/FlightControl"),
         .target(name: "DroneSimulation", dependencies: ["ARDrone", "Navigation"], path: "Shared/DroneSimulation"),
@@ -64,7 +64,7 @@ let package = Package(
         service("drone-sim", ["DroneSimulation", "ARDrone", "Navigation"]),
 
         .testTarget(name: "QuadProtocolTests", dependencies: ["QuadProtocol"], path: "Tests/QuadProtocolTests"),
-        .testTarget(name: "ARDroneTests", dependencies: ["ARDrone"], path: "Tests/ARDroneTests", exclude: ["Fixtures"]),
+        .testTarget(name: "ARDroneTests", dependencies: ["ARDrone", "QuadProtocol"], path: "Tests/ARDroneTests", exclude: ["Fixtures"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation"], path: "Tests/NavigationTests"),
         .testTarget(name: "FlightControlTests", dependencies: ["FlightControl"], path: "Tests/FlightControlTests"),
         .testTarget(name: "DroneSimulationTests", dependencies: ["DroneSimulation"], path: "Tests/DroneSimulationTests"),
