@@ -64,7 +64,10 @@ let package = Package(
         service("drone-sim", ["DroneSimulation", "ARDrone", "Navigation"]),
 
         .testTarget(name: "QuadProtocolTests", dependencies: ["QuadProtocol"], path: "Tests/QuadProtocolTests"),
-        .testTarget(name: "ARDroneTests", dependencies: ["ARDrone", "QuadProtocol"], path: "Tests/ARDroneTests", exclude: ["Fixtures"]),
+        .testTarget(
+            name: "ARDroneTests", dependencies: ["ARDrone", "QuadProtocol"], path: "Tests/ARDroneTests",
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation"], path: "Tests/NavigationTests"),
         .testTarget(name: "FlightControlTests", dependencies: ["FlightControl"], path: "Tests/FlightControlTests"),
         .testTarget(name: "DroneSimulationTests", dependencies: ["DroneSimulation"], path: "Tests/DroneSimulationTests"),

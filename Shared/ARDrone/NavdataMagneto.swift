@@ -38,9 +38,9 @@ public struct NavdataMagneto: Sendable, Equatable {
     public var errorVariance: Float
 
     public init(countX: Int16 = 0, countY: Int16 = 0, countZ: Int16 = 0, raw: MagnetoVector = .zero,
-                rectified: MagnetoVector = .zero, offset: MagnetoVector = .zero, headingUnwrappedDeg: Float = 0, headingGyroUnwrappedDeg: Float = 0,
-                headingFusionUnwrappedDeg: Float, calibrationOK: UInt8 = 1, state: UInt32 = 0, radius: Float = 0,
-                errorMean: Float = 0, errorVariance: Float = 0) {
+                rectified: MagnetoVector = .zero, offset: MagnetoVector = .zero, headingUnwrappedDeg: Float = 0,
+                headingGyroUnwrappedDeg: Float = 0, headingFusionUnwrappedDeg: Float, calibrationOK: UInt8 = 1,
+                state: UInt32 = 0, radius: Float = 0, errorMean: Float = 0, errorVariance: Float = 0) {
         self.countX = countX
         self.countY = countY
         self.countZ = countZ
