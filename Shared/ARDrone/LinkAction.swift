@@ -6,7 +6,7 @@ public enum LinkAction: Sendable, Equatable {
     case sendNavdataTrigger
     /// A valid, in-order packet with the demo option: publish it as a `DroneState`.
     case publishDroneState(NavdataPacket)
-    /// A valid, in-order packet whose GPS option reports a position: publish it as a `PositionFix`.
+    /// A valid, in-order packet whose GPS option has a fix (`NavdataGPS.hasFix`): publish it as a `PositionFix`.
     case publishPosition(NavdataPacket)
     /// Publish as a `LinkStatus` (retained).
     case publishLinkStatus(LinkHealth)

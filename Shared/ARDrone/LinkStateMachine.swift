@@ -145,7 +145,7 @@ public struct LinkStateMachine: Sendable {
         }
         actions += configurator.observe(packet.state, nowUs: nowUs)
         if packet.demo != nil { actions.append(.publishDroneState(packet)) }
-        if let gps = packet.gps, gps.dataAvailable != 0 { actions.append(.publishPosition(packet)) }
+        if packet.gps?.hasFix == true { actions.append(.publishPosition(packet)) }
         actions += statusActions(nowUs: nowUs)
         return actions
     }
