@@ -44,7 +44,8 @@ struct DroneLinkService: Service {
                     // Bad payloads never reach the link; the first and every 100th are logged.
                     rejected += 1
                     if rejected % 100 == 1 {
-                        runtime.logger.warning("rejected flight command #\(rejected) (\(message.payload.count) bytes): \(error)")
+                        let size = message.payload.count
+                        runtime.logger.warning("rejected flight command #\(rejected) (\(size) bytes): \(error)")
                     }
                 }
             }

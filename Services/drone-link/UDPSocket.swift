@@ -15,7 +15,8 @@ final class UDPSocket: Sendable {
     let peer: String
 
     init(connectingTo address: in_addr, port: UInt16) throws(Failure) {
-        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let type = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let fd = socket(AF_INET, type, 0)
         guard fd >= 0 else { throw Failure(call: "socket", errorNumber: errno) }
         var peerAddress = sockaddr_in()
         peerAddress.sin_family = sa_family_t(AF_INET)
@@ -67,6 +68,6 @@ final class UDPSocket: Sendable {
         var copy = address
         var buffer = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
         guard inet_ntop(AF_INET, &copy, &buffer, socklen_t(buffer.count)) != nil else { return "?" }
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

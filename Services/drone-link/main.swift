@@ -25,7 +25,9 @@ struct DroneLink: AsyncParsableCommand {
         guard UDPSocket.address(parsing: address) != nil else {
             throw ValidationError("--address '\(address)': expected an IPv4 address such as 192.168.1.1")
         }
-        guard atPort > 0, navdataPort > 0 else { throw ValidationError("--at-port and --navdata-port must be 1…65535") }
+        guard atPort > 0, navdataPort > 0 else {
+            throw ValidationError("--at-port and --navdata-port must be 1…65535")
+        }
         guard (0.1...60).contains(statusInterval) else {
             throw ValidationError("--status-interval \(statusInterval): expected 0.1…60 seconds")
         }
@@ -36,7 +38,8 @@ struct DroneLink: AsyncParsableCommand {
         let runtime = try ServiceRuntime(service: "drone-link", options: common.resolve())
         var timing = LinkTiming()
         timing.statusIntervalUs = Int64(statusInterval * 1_000_000)
-        let settings = DroneLinkService.Settings(address: drone, atPort: atPort, navdataPort: navdataPort, timing: timing)
+        let settings = DroneLinkService.Settings(address: drone, atPort: atPort, navdataPort: navdataPort,
+                                                 timing: timing)
         try await runtime.run([DroneLinkService(runtime: runtime, settings: settings)])
     }
 }

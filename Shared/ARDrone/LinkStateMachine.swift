@@ -42,7 +42,9 @@ public struct LinkStateMachine: Sendable {
         var deadline = lastSendUs &+ timing.atIntervalUs
         deadline = min(deadline, max(intake.lastAcceptedUs ?? .min, lastTriggerUs) &+ timing.navdataRetriggerUs)
         if wasConnected, let last = intake.lastAcceptedUs { deadline = min(deadline, last &+ timing.navdataLostUs) }
-        if let timeout = pilot.timeoutDeadlineUs(timeoutUs: timing.commandTimeoutUs) { deadline = min(deadline, timeout) }
+        if let timeout = pilot.timeoutDeadlineUs(timeoutUs: timing.commandTimeoutUs) {
+            deadline = min(deadline, timeout)
+        }
         return min(deadline, lastStatusUs &+ timing.statusIntervalUs)
     }
 
@@ -90,8 +92,10 @@ public struct LinkStateMachine: Sendable {
         guard isRunning else { return [] }
         switch intake.receive(bytes, nowUs: nowUs) {
         case .rejected(let error):
-            let text = "dropped navdata datagram (\(bytes.count) bytes): \(error); checksum errors \(intake.checksumErrors), malformed \(intake.malformedPackets)"
-            return badNavdataLog.line(text, nowUs: nowUs, intervalUs: timing.errorLogIntervalUs).map { [.log(.warning, $0)] } ?? []
+            let text = "dropped navdata datagram (\(bytes.count) bytes): \(error); "
+                + "checksum errors \(intake.checksumErrors), malformed \(intake.malformedPackets)"
+            let line = badNavdataLog.line(text, nowUs: nowUs, intervalUs: timing.errorLogIntervalUs)
+            return line.map { [.log(.warning, $0)] } ?? []
         case .stale(let sequence, let last):
             return [.log(.debug, "dropped navdata sequence \(sequence) (last accepted \(last))")]
         case .accepted(let packet):
@@ -116,7 +120,8 @@ public struct LinkStateMachine: Sendable {
         }
         var sendNow = nowUs &- lastSendUs >= timing.atIntervalUs
         if pilot.checkTimeout(nowUs: nowUs, timeoutUs: timing.commandTimeoutUs) {
-            actions.append(.log(.warning, "no flight command for \(timing.commandTimeoutUs / 1000) ms: hovering (fly bit kept)"))
+            let timeoutMs = timing.commandTimeoutUs / 1000
+            actions.append(.log(.warning, "no flight command for \(timeoutMs) ms: hovering (fly bit kept)"))
             sendNow = true
         }
         if sendNow { actions += sendDatagram(nowUs: nowUs) }
@@ -135,7 +140,8 @@ public struct LinkStateMachine: Sendable {
         var actions: [LinkAction] = []
         if !wasConnected {
             wasConnected = true
-            actions.append(.log(.info, "navdata flowing (sequence \(packet.sequence), state 0x\(String(packet.state.rawValue, radix: 16)))"))
+            let stateHex = String(packet.state.rawValue, radix: 16)
+            actions.append(.log(.info, "navdata flowing (sequence \(packet.sequence), state 0x\(stateHex))"))
         }
         droneState = packet.state
         if packet.state.contains(.comWatchdog) {
@@ -188,7 +194,10 @@ public struct LinkStateMachine: Sendable {
     public func health(nowUs: Int64) -> LinkHealth {
         let connected = isConnected(nowUs: nowUs)
         let reason: LinkStatus.Reason =
-            !connected ? .navdataLost : configurator.isConfiguring ? .configuring : pilot.fallbackHover ? .commandTimeout : .ok
+            if !connected { .navdataLost }
+            else if configurator.isConfiguring { .configuring }
+            else if pilot.fallbackHover { .commandTimeout }
+            else { .ok }
         return LinkHealth(
             connected: connected, fallbackHover: pilot.fallbackHover, reason: reason,
             navdataPerSecond: intake.packetsPerSecond, checksumErrors: intake.checksumErrors,

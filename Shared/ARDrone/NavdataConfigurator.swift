@@ -52,7 +52,8 @@ struct NavdataConfigurator: Sendable, Equatable {
             if state.contains(.navdataBootstrap) || !state.contains(.navdataDemo) {
                 phase = .pending(step: 0)
                 optionsConfigured = false
-                return [.log(.info, "navdata in \(state.contains(.navdataBootstrap) ? "bootstrap" : "full") mode: configuring demo navdata")]
+                let mode = state.contains(.navdataBootstrap) ? "bootstrap" : "full"
+                return [.log(.info, "navdata in \(mode) mode: configuring demo navdata")]
             }
             if !optionsConfigured {
                 phase = .pending(step: 1)
@@ -92,7 +93,8 @@ struct NavdataConfigurator: Sendable, Equatable {
             guard nowUs &- sentUs >= ackTimeoutUs else { return ([], []) }
             phase = .awaitingAck(step: step, sentUs: nowUs)
             let waitedMs = (nowUs &- sentUs) / 1000
-            return ([Self.steps[step]], [.log(.warning, "no ACK for \(Self.describe(step)) after \(waitedMs) ms: sending it again")])
+            let text = "no ACK for \(Self.describe(step)) after \(waitedMs) ms: sending it again"
+            return ([Self.steps[step]], [.log(.warning, text)])
         case .clearingAck:
             return ([.ctrl(mode: ATControlMode.ack)], [])
         }

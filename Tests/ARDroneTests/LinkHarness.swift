@@ -59,7 +59,9 @@ struct LinkHarness {
     /// AT datagrams as text with their send times.
     func sent(from: Int64 = .min, through: Int64 = .max) -> [(timeUs: Int64, text: String)] {
         log.compactMap { entry in
-            guard entry.timeUs >= from, entry.timeUs <= through, case .sendAT(let bytes) = entry.action else { return nil }
+            guard entry.timeUs >= from, entry.timeUs <= through, case .sendAT(let bytes) = entry.action else {
+                return nil
+            }
             return (entry.timeUs, String(decoding: bytes, as: UTF8.self))
         }
     }
@@ -88,7 +90,8 @@ func commandsOf(_ text: String) -> [String] {
         let body = line.dropFirst(3) // "AT*"
         guard let equals = body.firstIndex(of: "=") else { return String(body) }
         let name = body[..<equals]
-        let arguments = body[body.index(after: equals)...].split(separator: ",", omittingEmptySubsequences: false).dropFirst()
+        let fields = body[body.index(after: equals)...].split(separator: ",", omittingEmptySubsequences: false)
+        let arguments = fields.dropFirst()
         return arguments.isEmpty ? String(name) : "\(name)=\(arguments.joined(separator: ","))"
     }
 }
