@@ -15,7 +15,7 @@ struct LinkLoop {
     var publisher: TelemetryPublisher
     let logger: Logger
     private var sendErrors = 0
-    private var lastSendErrorLogUs: Int64 = .min
+    private var lastSendErrorLogUs: Int64?
 
     init(machine: LinkStateMachine, atSocket: UDPSocket, navdataSocket: UDPSocket, inbox: LinkInbox,
          publisher: TelemetryPublisher, logger: Logger) {
@@ -87,7 +87,7 @@ struct LinkLoop {
     private mutating func sendFailed(_ what: String, _ error: Int32) {
         sendErrors += 1
         let nowUs = WallClock.monotonicUs()
-        guard nowUs - lastSendErrorLogUs >= 5_000_000 else { return }
+        if let last = lastSendErrorLogUs, nowUs - last < 5_000_000 { return }
         lastSendErrorLogUs = nowUs
         logger.warning("sending \(what) failed: \(String(cString: strerror(error))) (\(sendErrors) send errors so far)")
     }

@@ -13,7 +13,7 @@ struct TelemetryPublisher {
     private var linkStatusSequence = SequenceCounter()
     private(set) var droppedWhileDisconnected = 0
     private var failures = 0
-    private var lastFailureLogUs: Int64 = .min
+    private var lastFailureLogUs: Int64?
 
     init(runtime: ServiceRuntime) {
         self.runtime = runtime
@@ -49,7 +49,7 @@ struct TelemetryPublisher {
         } catch {
             failures += 1
             let nowUs = WallClock.monotonicUs()
-            guard nowUs - lastFailureLogUs >= 10_000_000 else { return }
+            if let last = lastFailureLogUs, nowUs - last < 10_000_000 { return }
             lastFailureLogUs = nowUs
             runtime.logger.warning("publish on \(spec.path) failed: \(error) (\(failures) failures so far)")
         }

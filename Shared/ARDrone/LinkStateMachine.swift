@@ -64,12 +64,14 @@ public struct LinkStateMachine: Sendable {
         return actions
     }
 
-    /// Sends hover (keeping the fly bit) one last time and stops; the drone's own watchdog takes over.
+    /// Sends hover (keeping the fly bit) one last time and stops; the drone's own watchdog takes over. The final
+    /// (retained) status says disconnected, so nobody trusts a stale "connected".
     public mutating func stop(nowUs: Int64) -> [LinkAction] {
         guard isRunning else { return [] }
         pilot.forceHover()
         var actions = sendDatagram(nowUs: nowUs)
         isRunning = false
+        actions += statusActions(nowUs: nowUs)
         actions.append(.log(.notice, "link stopped after sending hover"))
         return actions
     }
@@ -132,7 +134,7 @@ public struct LinkStateMachine: Sendable {
     // MARK: - Internals
 
     private func isConnected(nowUs: Int64) -> Bool {
-        guard let last = intake.lastAcceptedUs else { return false }
+        guard isRunning, let last = intake.lastAcceptedUs else { return false }
         return nowUs &- last < timing.navdataLostUs
     }
 

@@ -288,7 +288,7 @@ import Testing
         #expect(zip(numbers, numbers.dropFirst()).allSatisfy { $1 == $0 + 1 })
     }
 
-    @Test func stopSendsHoverKeepingTheFlyBitAndEndsTheDeadlines() {
+    @Test func stopSendsHoverKeepingTheFlyBitReportsDisconnectedAndEndsTheDeadlines() {
         var link = LinkHarness()
         let up = link.bringUp()
         link.command(flight(.fly, progressive: true, pitch: -0.5), at: up + 1_000)
@@ -299,6 +299,11 @@ import Testing
         }
         #expect(texts.count == 1)
         #expect(commandsOf(texts[0]).suffix(2) == [REF.fly, "PCMD=0,0,0,0,0"])
+        let final = actions.compactMap { action -> LinkHealth? in
+            guard case .publishLinkStatus(let health) = action else { return nil }
+            return health
+        }
+        #expect(final.count == 1 && final.first?.connected == false && final.first?.fallbackHover == true)
         #expect(link.machine.nextDeadlineUs == nil)
     }
 }
