@@ -63,7 +63,10 @@ let package = Package(
         service("telemetry-logger", ["FlightLog"]),
         service("drone-sim", ["DroneSimulation", "ARDrone", "Navigation"]),
 
-        .testTarget(name: "QuadProtocolTests", dependencies: ["QuadProtocol"], path: "Tests/QuadProtocolTests"),
+        .testTarget(
+            name: "QuadProtocolTests", dependencies: ["QuadProtocol"], path: "Tests/QuadProtocolTests",
+            exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "ARDroneTests", dependencies: ["ARDrone", "QuadProtocol"], path: "Tests/ARDroneTests",
             exclude: ["Fixtures"]

@@ -15,8 +15,8 @@ public enum SequenceClass: Equatable, Sendable {
 /// Per-sender sequence bookkeeping, so services can count gaps and duplicates and drop stale messages.
 /// Memory is bounded: past `maxSenders` the sender seen least recently is forgotten.
 public struct SequenceTracker: Sendable {
-    /// A sender whose counter restarts sends numbers up to this again; a smaller number behind the last
-    /// one counts as a restart, not a stale message.
+    /// A number behind the last one is a restart (not a stale message) when it is 1 (a fresh counter), or at
+    /// most this and more than this behind the last one (the restarted sender's first messages were lost).
     public static let restartWindow: UInt32 = 16
 
     private var lastBySender: [String: (sequence: UInt32, seenTick: UInt64)] = [:]
@@ -53,7 +53,9 @@ public struct SequenceTracker: Sendable {
         if forward == 0 { return .duplicateOrOld }
         if forward == 1 { return .inOrder }
         if forward < 1 << 31 { return .gap(missing: forward - 1) }
-        return incoming <= restartWindow ? .restart : .duplicateOrOld
+        // Behind: incoming < last here whenever incoming <= restartWindow, so the subtraction cannot wrap.
+        let restarted = incoming == 1 || (incoming <= restartWindow && last - incoming > restartWindow)
+        return restarted ? .restart : .duplicateOrOld
     }
 
     private mutating func remember(_ sender: String, _ sequence: UInt32) {

@@ -1,0 +1,31 @@
+/// The one decoder for payloads on `quad/<id>/target`: binary (first byte 0xFF) or JSON for people, e.g.
+/// `mosquitto_pub -t quad/drone1/target -m '{"lat": 52.5163, "lon": 13.3777, "alt": 3, "ttl": 10}'`.
+///
+/// JSON keys: `lat`, `lon` (degrees, required), `alt` (metres above ground, optional), `ttl` (seconds,
+/// optional, default 0 = no expiry), `sender` (optional, default "json"). Unknown keys are rejected: a typo
+/// such as `"altitude"` must not be silently dropped from a flight instruction. `null` counts as absent.
+public enum InboundTarget {
+    public static let jsonKeys = ["lat", "lon", "alt", "ttl", "sender"]
+    public static let defaultJSONSender = "json"
+
+    /// JSON targets get sequence 0 (unsequenced) and `receivedAtUs` as their timestamp.
+    public static func decode(payload: [UInt8], receivedAtUs: Int64) throws(WireError) -> Target {
+        if payload.first == WireHeader.magic[0] { return try Target(decoding: payload) }
+        let object = try JSONObjectReader(JSONValue.parse(payload), allowedKeys: jsonKeys, strict: true)
+        let target = Target(
+            senderId: try object.optional("sender")?.string("sender") ?? defaultJSONSender,
+            sequence: 0,
+            timestampUs: receivedAtUs,
+            latitudeDeg: try object.required("lat").number("lat"),
+            longitudeDeg: try object.required("lon").number("lon"),
+            altitudeM: try object.optional("alt")?.number("alt").asFloat,
+            ttlS: try object.optional("ttl")?.number("ttl").asFloat ?? 0)
+        try target.validate()
+        return target
+    }
+}
+
+extension Double {
+    /// Out-of-range values become ±infinity and are then rejected as not finite.
+    var asFloat: Float { Float(self) }
+}

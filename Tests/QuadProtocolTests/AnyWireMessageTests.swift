@@ -1,0 +1,34 @@
+import Testing
+@testable import QuadProtocol
+
+/// Golden fixtures pin the wire format: the committed bytes decode to the expected value, and the value
+/// encodes to exactly those bytes.
+@Suite struct AnyWireMessageTests {
+    @Test(arguments: SampleMessages.golden.map(\.0))
+    func fixtureDecodesToTheExpectedValueAndEncodesBackToTheSameBytes(name: String) throws {
+        let expected = try #require(SampleMessages.golden.first { $0.0 == name }?.1)
+        let bytes = try FixtureFile.bytes(name)
+        #expect(try AnyWireMessage.decode(bytes) == expected)
+        #expect(try expected.encoded() == bytes)
+    }
+
+    @Test(arguments: SampleMessages.golden.map(\.0))
+    func protocolDocumentQuotesTheFixture(name: String) throws {
+        let hex = try FixtureFile.bytes(name).map { byte in
+            let digits = Array("0123456789ABCDEF")
+            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+        }.joined(separator: " ")
+        #expect(try FixtureFile.protocolDocument().contains("As one line: `\(hex)`"))
+    }
+
+    @Test func everyMessageTypeHasAFixture() {
+        #expect(Set(SampleMessages.golden.map(\.1.messageType)) == Set(MessageType.allCases))
+    }
+
+    @Test func targetFixtureDecodesThroughTheConcreteType() throws {
+        let target = try Target(decoding: FixtureFile.bytes("target"))
+        #expect(target.senderId == "phone-anna")
+        #expect(target.latitudeDeg == 52.5163)
+        #expect(target.altitudeM == 3.5)
+    }
+}

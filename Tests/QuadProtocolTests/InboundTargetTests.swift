@@ -1,0 +1,72 @@
+import Testing
+@testable import QuadProtocol
+
+@Suite struct InboundTargetTests {
+    static let receivedAtUs: Int64 = 1_700_000_005_000_000
+
+    private func decode(_ text: String) throws(WireError) -> Target {
+        try InboundTarget.decode(payload: Array(text.utf8), receivedAtUs: Self.receivedAtUs)
+    }
+
+    @Test func minimalJSONGetsDefaults() throws {
+        #expect(try decode(#"{"lat": 52.5163, "lon": 13.3777}"#) == Target(
+            senderId: "json", sequence: 0, timestampUs: Self.receivedAtUs, latitudeDeg: 52.5163,
+            longitudeDeg: 13.3777, altitudeM: nil, ttlS: 0))
+    }
+
+    @Test func fullJSONWithWhitespaceAndNewline() throws {
+        let target = try decode(" {\"lon\":-0.5,\n \"lat\":-33.25e0, \"alt\":3, \"ttl\":10.5, \"sender\":\"me\"}\n")
+        #expect(target == Target(senderId: "me", sequence: 0, timestampUs: Self.receivedAtUs, latitudeDeg: -33.25,
+                                 longitudeDeg: -0.5, altitudeM: 3, ttlS: 10.5))
+    }
+
+    @Test func nullMeansAbsent() throws {
+        #expect(try decode(#"{"lat": 1, "lon": 2, "alt": null}"#).altitudeM == nil)
+    }
+
+    @Test func binaryPayloadIsDecodedAsBinary() throws {
+        let bytes = try FixtureFile.bytes("target")
+        #expect(try InboundTarget.decode(payload: bytes, receivedAtUs: 0) == SampleMessages.target)
+    }
+
+    static let invalid: [(String, WireError)] = [
+        ("", .invalidJSON(offset: 0, reason: "expected a value, got end of input")),
+        ("52.5, 13.3", .invalidJSON(offset: 4, reason: "unexpected text after the value")),
+        (#"{"lat": 52.5 "lon": 13}"#, .invalidJSON(offset: 13, reason: "expected '}'")),
+        (#"{"lat": 052, "lon": 1}"#, .invalidJSON(offset: 9, reason: "expected '}'")),  // no leading zeros
+        (#"{"lat": NaN, "lon": 1}"#, .invalidJSON(offset: 8, reason: "unexpected character")),
+        (#"[52.5, 13.3]"#, .wrongJSONType(key: "", expected: "object", got: "array")),
+        (#"{"lon": 13.3}"#, .missingJSONKey("lat")),
+        (#"{"lat": 52.5}"#, .missingJSONKey("lon")),
+        (#"{"lat": null, "lon": 1}"#, .missingJSONKey("lat")),
+        (#"{"lat": "52.5", "lon": 1}"#, .wrongJSONType(key: "lat", expected: "number", got: "string")),
+        (#"{"lat": 1, "lon": 1, "sender": 7}"#, .wrongJSONType(key: "sender", expected: "string", got: "number")),
+        (#"{"lat": 1, "lon": 1, "altitude": 3}"#,
+         .unknownJSONKey(expected: ["lat", "lon", "alt", "ttl", "sender"], got: "altitude")),
+        (#"{"lat": 1, "lat": 2, "lon": 1}"#, .duplicateJSONKey("lat")),
+        (#"{"lat": 91, "lon": 1}"#, .outOfRange(field: "latitudeDeg", expected: "[-90, 90]", got: 91)),
+        (#"{"lat": 1, "lon": 180.5}"#, .outOfRange(field: "longitudeDeg", expected: "[-180, 180]", got: 180.5)),
+        (#"{"lat": 1, "lon": 1, "ttl": -1}"#, .outOfRange(field: "ttlS", expected: "[0, +inf)", got: -1)),
+        (#"{"lat": 1e400, "lon": 1}"#, .notFinite(field: "latitudeDeg", got: "+inf")),
+        (#"{"lat": 1, "lon": 1, "alt": 1e39}"#, .notFinite(field: "altitudeM", got: "+inf")),
+        (#"{"lat": 1, "lon": 1, "sender": ""}"#, .stringLength(field: "senderId", expectedBytes: 1...64, gotBytes: 0)),
+    ]
+
+    @Test(arguments: invalid)
+    func invalidJSONIsRejected(text: String, expected: WireError) {
+        #expect(throws: expected) { try decode(text) }
+    }
+
+    @Test func nonUTF8TextIsRejected() {
+        #expect(throws: WireError.invalidJSON(offset: 0, reason: "unexpected character")) {
+            try InboundTarget.decode(payload: [0xC3, 0x28], receivedAtUs: 0)
+        }
+    }
+
+    @Test func corruptBinaryIsRejectedAsBinary() throws {
+        let bytes = Array(try FixtureFile.bytes("target").dropLast())
+        #expect(throws: WireError.bodyTooShort(type: .target, expectedAtLeastBytes: 36, gotBytes: 35)) {
+            try InboundTarget.decode(payload: bytes, receivedAtUs: 0)
+        }
+    }
+}
