@@ -1,3 +1,4 @@
+import ARDrone
 import ArgumentParser
 import QuadService
 
@@ -8,9 +9,38 @@ struct DroneLink: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
+    @Option(help: "The drone's IPv4 address.")
+    var address = "192.168.1.1"
+
+    @Option(help: "The drone's AT command port (UDP).")
+    var atPort: UInt16 = 5556
+
+    @Option(help: "The drone's navdata port (UDP).")
+    var navdataPort: UInt16 = 5554
+
+    @Option(help: "Seconds between link status messages when nothing changes (0.1…60).")
+    var statusInterval = 1.0
+
+    func validate() throws {
+        guard UDPSocket.address(parsing: address) != nil else {
+            throw ValidationError("--address '\(address)': expected an IPv4 address such as 192.168.1.1")
+        }
+        guard atPort > 0, navdataPort > 0 else {
+            throw ValidationError("--at-port and --navdata-port must be 1…65535")
+        }
+        guard (0.1...60).contains(statusInterval) else {
+            throw ValidationError("--status-interval \(statusInterval): expected 0.1…60 seconds")
+        }
+    }
+
     func run() async throws {
+        guard let drone = UDPSocket.address(parsing: address) else { throw ValidationError("--address") }
         let runtime = try ServiceRuntime(service: "drone-link", options: common.resolve())
-        try await runtime.run([IdleService()])
+        var timing = LinkTiming()
+        timing.statusIntervalUs = Int64(statusInterval * 1_000_000)
+        let settings = DroneLinkService.Settings(address: drone, atPort: atPort, navdataPort: navdataPort,
+                                                 timing: timing)
+        try await runtime.run([DroneLinkService(runtime: runtime, settings: settings)])
     }
 }
 

@@ -1,0 +1,106 @@
+import ARDrone
+import Logging
+import QuadService
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The link's own thread: sleeps in poll() until the state machine's next deadline, a navdata datagram or a
+/// flight command (self-pipe), feeds the event in and performs the actions. Nothing here waits for the broker.
+struct LinkLoop {
+    var machine: LinkStateMachine
+    let atSocket: UDPSocket
+    let navdataSocket: UDPSocket
+    let inbox: LinkInbox
+    var publisher: TelemetryPublisher
+    let logger: Logger
+    private var sendErrors = 0
+    private var lastSendErrorLogUs: Int64?
+
+    init(machine: LinkStateMachine, atSocket: UDPSocket, navdataSocket: UDPSocket, inbox: LinkInbox,
+         publisher: TelemetryPublisher, logger: Logger) {
+        self.machine = machine
+        self.atSocket = atSocket
+        self.navdataSocket = navdataSocket
+        self.inbox = inbox
+        self.publisher = publisher
+        self.logger = logger
+    }
+
+    /// Runs until `inbox.requestStop()`; the last datagram is hover.
+    mutating func run() {
+        logger.info("AT commands to \(atSocket.peer), navdata from \(navdataSocket.peer)")
+        perform(machine.start(nowUs: WallClock.monotonicUs()))
+        // Larger than NAVDATA_MAX_SIZE so an oversized datagram is seen as such instead of silently truncated.
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        while true {
+            waitForEvent(untilUs: machine.nextDeadlineUs ?? WallClock.monotonicUs() + 1_000_000)
+            while let datagram = navdataSocket.receive(into: &buffer) {
+                perform(machine.navdataDatagram(datagram, nowUs: WallClock.monotonicUs()))
+            }
+            let (commands, stop) = inbox.take()
+            for command in commands {
+                perform(machine.flightCommand(command, nowUs: WallClock.monotonicUs()))
+            }
+            if stop {
+                perform(machine.stop(nowUs: WallClock.monotonicUs()))
+                return
+            }
+            let nowUs = WallClock.monotonicUs()
+            if let deadline = machine.nextDeadlineUs, nowUs >= deadline {
+                perform(machine.tick(nowUs: nowUs))
+            }
+        }
+    }
+
+    private func waitForEvent(untilUs deadlineUs: Int64) {
+        var descriptors = [
+            pollfd(fd: navdataSocket.descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+        ]
+        // poll() counts milliseconds (ppoll is not in Swift's Glibc module): round up, so a tick is never early
+        // and at most 1 ms late.
+        let waitUs = max(0, deadlineUs - WallClock.monotonicUs())
+        _ = poll(&descriptors, nfds_t(descriptors.count), Int32(min((waitUs + 999) / 1000, 60_000)))
+    }
+
+    private mutating func perform(_ actions: [LinkAction]) {
+        for action in actions {
+            switch action {
+            case .sendAT(let bytes):
+                if let error = atSocket.send(bytes) { sendFailed("AT datagram", error) }
+            case .sendNavdataTrigger:
+                if let error = navdataSocket.send(NavdataTrigger.bytes) { sendFailed("navdata trigger", error) }
+            case .publishDroneState(let packet):
+                publisher.droneState(packet)
+            case .publishPosition(let packet):
+                publisher.position(packet)
+            case .publishLinkStatus(let health):
+                publisher.linkStatus(health)
+            case .log(let level, let text):
+                logger.log(level: level.loggerLevel, "\(text)")
+            }
+        }
+    }
+
+    /// ECONNREFUSED (nothing listening yet) and friends: counted, logged at most every 5 s.
+    private mutating func sendFailed(_ what: String, _ error: Int32) {
+        sendErrors += 1
+        let nowUs = WallClock.monotonicUs()
+        if let last = lastSendErrorLogUs, nowUs - last < 5_000_000 { return }
+        lastSendErrorLogUs = nowUs
+        logger.warning("sending \(what) failed: \(String(cString: strerror(error))) (\(sendErrors) send errors so far)")
+    }
+}
+
+extension LinkLogLevel {
+    var loggerLevel: Logger.Level {
+        switch self {
+        case .debug: .debug
+        case .info: .info
+        case .notice: .notice
+        case .warning: .warning
+        case .error: .error
+        }
+    }
+}

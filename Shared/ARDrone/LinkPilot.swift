@@ -1,0 +1,71 @@
+import QuadProtocol
+
+/// Turns the latest flight command and the drone's reported state into the REF and PCMD of each datagram.
+///
+/// Safety rules: a dead controller never lands the drone or cuts its motors (the fly bit is kept, PCMD falls back
+/// to hover); REF bit 8 is only asserted while it moves the drone the requested way (it toggles emergency).
+struct LinkPilot: Sendable, Equatable {
+    private(set) var command: FlightCommand?
+    private(set) var lastCommandUs: Int64?
+    /// True from the command timeout until the next command.
+    private(set) var fallbackHover = false
+
+    /// Records a command. Returns whether it asks for a flat trim now (rising edge of `flatTrim`).
+    mutating func accept(_ newCommand: FlightCommand, nowUs: Int64) -> Bool {
+        let wantsTrim = newCommand.flatTrim && !(command?.flatTrim ?? false)
+        command = newCommand
+        lastCommandUs = nowUs
+        fallbackHover = false
+        return wantsTrim
+    }
+
+    /// When the command in force goes stale; nil when there is none or hover already took over.
+    func timeoutDeadlineUs(timeoutUs: Int64) -> Int64? {
+        guard let lastCommandUs, !fallbackHover else { return nil }
+        return lastCommandUs &+ timeoutUs
+    }
+
+    /// Switches to hover once the command is older than `timeoutUs`. Returns true when that just happened.
+    mutating func checkTimeout(nowUs: Int64, timeoutUs: Int64) -> Bool {
+        guard let deadline = timeoutDeadlineUs(timeoutUs: timeoutUs), nowUs >= deadline else { return false }
+        fallbackHover = true
+        return true
+    }
+
+    /// The REF value, or nil while it is unknown whether the drone should fly: before the first command and the
+    /// first navdata, so that restarting the link in flight does not land the drone.
+    func refBits(drone state: DroneStateFlags?) -> Int32? {
+        let inEmergency = state?.contains(.emergency)
+        guard let command else {
+            guard let state else { return nil }
+            return ATRef.value(takeoff: state.contains(.flying), emergency: false)
+        }
+        switch command.refMode {
+        case .land:
+            return ATRef.value(takeoff: false, emergency: false)
+        case .fly:
+            return ATRef.value(takeoff: true, emergency: false)
+        case .emergencyCutoff:
+            // Once the drone reports emergency, holding bit 8 further would toggle it back.
+            return ATRef.value(takeoff: false, emergency: inEmergency != true)
+        case .emergencyRecover:
+            return ATRef.value(takeoff: false, emergency: inEmergency == true)
+        }
+    }
+
+    /// PCMD: the command's values when progressive and fresh, otherwise flag 0 (hover).
+    var pcmd: ATCommand {
+        guard let command, command.progressive, !fallbackHover else { return .hover }
+        let values = [command.rollFrac, command.pitchFrac, command.gazFrac, command.yawFrac]
+        guard values.allSatisfy(\.isFinite) else { return .hover }
+        let clamped = values.map { min(1, max(-1, $0)) }
+        return .pcmd(flag: PCMDFlag.progressive, roll: clamped[0], pitch: clamped[1], gaz: clamped[2], yaw: clamped[3])
+    }
+}
+
+extension LinkPilot {
+    /// Hover from now on until the next command (shutdown).
+    mutating func forceHover() {
+        fallbackHover = true
+    }
+}

@@ -1,0 +1,210 @@
+import QuadProtocol
+
+/// The drone-link session: AT commands out, navdata in, link health. Pure: events in (with the time of a
+/// monotonic clock), actions out; the executable does the I/O and calls `tick` at `nextDeadlineUs`.
+///
+/// Differences from objc.io's DroneCommunicator (10 Hz, PCMD only while flying, REF once, no ACK, no checksum):
+/// one REF + PCMD datagram every 30 ms whatever the state, new commands sent at once, a hover fallback when
+/// commands stop, the navdata trigger repeated, the config handshake followed, navdata checked and ordered.
+public struct LinkStateMachine: Sendable {
+    public let timing: LinkTiming
+    public private(set) var isRunning = false
+
+    private var sequencer = ATSequencer()
+    private var configurator: NavdataConfigurator
+    private var pilot = LinkPilot()
+    private var intake = NavdataIntake()
+    /// State word of the last accepted packet; nil before the first.
+    private var droneState: DroneStateFlags?
+    /// One-shots for the next datagram (the startup CTRL, COMWDG, FTRIM).
+    private var oneShots: [ATCommand] = []
+    private var lastSendUs: Int64 = 0
+    private var lastTriggerUs: Int64 = 0
+    private var wasConnected = false
+    private var lastStatusUs: Int64 = 0
+    private var lastStatusKey: StatusKey?
+    private var badNavdataLog = LogThrottle()
+
+    private struct StatusKey: Equatable {
+        var connected: Bool
+        var fallbackHover: Bool
+        var reason: LinkStatus.Reason
+    }
+
+    public init(timing: LinkTiming = LinkTiming()) {
+        self.timing = timing
+        configurator = NavdataConfigurator(ackTimeoutUs: timing.configAckTimeoutUs)
+    }
+
+    /// When `tick` must be called next; nil when stopped. Never later than one AT interval after the last send.
+    public var nextDeadlineUs: Int64? {
+        guard isRunning else { return nil }
+        var deadline = lastSendUs &+ timing.atIntervalUs
+        deadline = min(deadline, max(intake.lastAcceptedUs ?? .min, lastTriggerUs) &+ timing.navdataRetriggerUs)
+        if wasConnected, let last = intake.lastAcceptedUs { deadline = min(deadline, last &+ timing.navdataLostUs) }
+        if let timeout = pilot.timeoutDeadlineUs(timeoutUs: timing.commandTimeoutUs) {
+            deadline = min(deadline, timeout)
+        }
+        return min(deadline, lastStatusUs &+ timing.statusIntervalUs)
+    }
+
+    /// AT numbering from 1, `AT*CTRL=1,5,0` first (clears an ACK bit left by an earlier session), then the
+    /// navdata trigger.
+    public mutating func start(nowUs: Int64) -> [LinkAction] {
+        guard !isRunning else { return [] }
+        isRunning = true
+        sequencer.reset()
+        intake.startRateWindow(nowUs: nowUs)
+        oneShots = [.ctrl(mode: ATControlMode.ack)]
+        lastTriggerUs = nowUs
+        lastStatusUs = nowUs
+        var actions = sendDatagram(nowUs: nowUs)
+        actions.append(.sendNavdataTrigger)
+        actions += statusActions(nowUs: nowUs)
+        return actions
+    }
+
+    /// Sends hover (keeping the fly bit) one last time and stops; the drone's own watchdog takes over. The final
+    /// (retained) status says disconnected, so nobody trusts a stale "connected".
+    public mutating func stop(nowUs: Int64) -> [LinkAction] {
+        guard isRunning else { return [] }
+        pilot.forceHover()
+        var actions = sendDatagram(nowUs: nowUs)
+        isRunning = false
+        actions += statusActions(nowUs: nowUs)
+        actions.append(.log(.notice, "link stopped after sending hover"))
+        return actions
+    }
+
+    /// A new flight command goes out at once and restarts the 30 ms cadence.
+    public mutating func flightCommand(_ command: FlightCommand, nowUs: Int64) -> [LinkAction] {
+        let resumed = pilot.fallbackHover
+        let wantsTrim = pilot.accept(command, nowUs: nowUs)
+        guard isRunning else { return [] }
+        var actions: [LinkAction] = []
+        if resumed { actions.append(.log(.info, "flight commands resumed")) }
+        if wantsTrim { actions += requestFlatTrim() }
+        actions += sendDatagram(nowUs: nowUs)
+        actions += statusActions(nowUs: nowUs)
+        return actions
+    }
+
+    /// One navdata datagram from the drone.
+    public mutating func navdataDatagram(_ bytes: [UInt8], nowUs: Int64) -> [LinkAction] {
+        guard isRunning else { return [] }
+        switch intake.receive(bytes, nowUs: nowUs) {
+        case .rejected(let error):
+            let text = "dropped navdata datagram (\(bytes.count) bytes): \(error); "
+                + "checksum errors \(intake.checksumErrors), malformed \(intake.malformedPackets)"
+            let line = badNavdataLog.line(text, nowUs: nowUs, intervalUs: timing.errorLogIntervalUs)
+            return line.map { [.log(.warning, $0)] } ?? []
+        case .stale(let sequence, let last):
+            return [.log(.debug, "dropped navdata sequence \(sequence) (last accepted \(last))")]
+        case .accepted(let packet):
+            return accept(packet, nowUs: nowUs)
+        }
+    }
+
+    /// Timers: navdata re-trigger and loss, command timeout, the 30 ms datagram, the periodic status.
+    public mutating func tick(nowUs: Int64) -> [LinkAction] {
+        guard isRunning else { return [] }
+        var actions: [LinkAction] = []
+        if nowUs &- max(intake.lastAcceptedUs ?? .min, lastTriggerUs) >= timing.navdataRetriggerUs {
+            lastTriggerUs = nowUs
+            intake.resetSequence()
+            actions.append(.sendNavdataTrigger)
+        }
+        if wasConnected, !isConnected(nowUs: nowUs) {
+            wasConnected = false
+            configurator.reset()
+            let ageMs = LinkHealth.ageMs(since: intake.lastAcceptedUs, nowUs: nowUs)
+            actions.append(.log(.warning, "navdata lost: nothing for \(ageMs) ms; re-sending the trigger"))
+        }
+        var sendNow = nowUs &- lastSendUs >= timing.atIntervalUs
+        if pilot.checkTimeout(nowUs: nowUs, timeoutUs: timing.commandTimeoutUs) {
+            let timeoutMs = timing.commandTimeoutUs / 1000
+            actions.append(.log(.warning, "no flight command for \(timeoutMs) ms: hovering (fly bit kept)"))
+            sendNow = true
+        }
+        if sendNow { actions += sendDatagram(nowUs: nowUs) }
+        actions += statusActions(nowUs: nowUs)
+        return actions
+    }
+
+    // MARK: - Internals
+
+    private func isConnected(nowUs: Int64) -> Bool {
+        guard isRunning, let last = intake.lastAcceptedUs else { return false }
+        return nowUs &- last < timing.navdataLostUs
+    }
+
+    private mutating func accept(_ packet: NavdataPacket, nowUs: Int64) -> [LinkAction] {
+        var actions: [LinkAction] = []
+        if !wasConnected {
+            wasConnected = true
+            let stateHex = String(packet.state.rawValue, radix: 16)
+            actions.append(.log(.info, "navdata flowing (sequence \(packet.sequence), state 0x\(stateHex))"))
+        }
+        droneState = packet.state
+        if packet.state.contains(.comWatchdog) {
+            // SDK: on bit 30 reset the expected sequence and send COMWDG.
+            intake.resetSequence()
+            if !oneShots.contains(.comwdg) { oneShots.append(.comwdg) }
+        }
+        actions += configurator.observe(packet.state, nowUs: nowUs)
+        if packet.demo != nil { actions.append(.publishDroneState(packet)) }
+        if packet.gps?.hasFix == true { actions.append(.publishPosition(packet)) }
+        actions += statusActions(nowUs: nowUs)
+        return actions
+    }
+
+    private mutating func requestFlatTrim() -> [LinkAction] {
+        guard let droneState else { return [.log(.notice, "flat trim refused: drone state unknown (no navdata yet)")] }
+        guard !droneState.contains(.flying) else { return [.log(.notice, "flat trim refused: the drone is flying")] }
+        if !oneShots.contains(.ftrim) { oneShots.append(.ftrim) }
+        return [.log(.info, "flat trim requested")]
+    }
+
+    /// One datagram: pending one-shots, the handshake's CONFIG or CTRL, then REF and PCMD.
+    private mutating func sendDatagram(nowUs: Int64) -> [LinkAction] {
+        let handshake = configurator.commandsForDatagram(nowUs: nowUs)
+        var commands = oneShots + handshake.commands
+        oneShots = []
+        if let ref = pilot.refBits(drone: droneState) { commands.append(.ref(ref)) }
+        commands.append(pilot.pcmd)
+        lastSendUs = nowUs
+        var actions = handshake.logs
+        do {
+            actions += try sequencer.pack(commands).map { .sendAT($0) }
+        } catch {
+            actions.append(.log(.error, "cannot encode AT commands: \(error)"))
+        }
+        return actions
+    }
+
+    private mutating func statusActions(nowUs: Int64) -> [LinkAction] {
+        intake.updateRate(nowUs: nowUs)
+        let health = health(nowUs: nowUs)
+        let key = StatusKey(connected: health.connected, fallbackHover: health.fallbackHover, reason: health.reason)
+        guard key != lastStatusKey || nowUs &- lastStatusUs >= timing.statusIntervalUs else { return [] }
+        lastStatusKey = key
+        lastStatusUs = nowUs
+        return [.publishLinkStatus(health)]
+    }
+
+    /// The link's health now. Reason order: no navdata, then configuring, then command timeout.
+    public func health(nowUs: Int64) -> LinkHealth {
+        let connected = isConnected(nowUs: nowUs)
+        let reason: LinkStatus.Reason =
+            if !connected { .navdataLost }
+            else if configurator.isConfiguring { .configuring }
+            else if pilot.fallbackHover { .commandTimeout }
+            else { .ok }
+        return LinkHealth(
+            connected: connected, fallbackHover: pilot.fallbackHover, reason: reason,
+            navdataPerSecond: intake.packetsPerSecond, checksumErrors: intake.checksumErrors,
+            malformedPackets: intake.malformedPackets, stalePackets: intake.stalePackets,
+            lastNavdataAgeMs: LinkHealth.ageMs(since: intake.lastAcceptedUs, nowUs: nowUs),
+            lastCommandAgeMs: LinkHealth.ageMs(since: pilot.lastCommandUs, nowUs: nowUs))
+    }
+}
