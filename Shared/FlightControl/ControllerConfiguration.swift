@@ -2,6 +2,7 @@
 public struct ControllerConfiguration: Sendable, Equatable {
     /// Steering gains, arrival radius, slowdown and hysteresis.
     public var controlLaw: ControlLaw
+    public var windCompensation: WindCompensation
     /// How often the executable should call `tick` (the link wants a fresh command about every 30 ms).
     public var tickHz: Double
     /// Taking off must be observed in navdata within this time, else the controller lands.
@@ -25,11 +26,13 @@ public struct ControllerConfiguration: Sendable, Equatable {
     /// A navigation solution belongs to the current target only if its coordinates match within this.
     public var targetMatchToleranceDeg: Double
 
-    public init(controlLaw: ControlLaw = ControlLaw(), tickHz: Double = 30, takeoffTimeoutS: Double = 10,
+    public init(controlLaw: ControlLaw = ControlLaw(), windCompensation: WindCompensation = WindCompensation(),
+                tickHz: Double = 30, takeoffTimeoutS: Double = 10,
                 staleAfterMs: Int64 = 1000, droneStateTimeoutMs: Int64 = 1000, landBatteryPercent: UInt8 = 15,
                 geofenceRadiusM: Double = 200, geofenceReturnMarginM: Double = 10, geofenceBrakeS: Double = 1,
                 lostPilotLandAfterS: Double = 30, maxClockSkewS: Double = 2, targetMatchToleranceDeg: Double = 1e-7) {
         self.controlLaw = controlLaw
+        self.windCompensation = windCompensation
         self.tickHz = tickHz
         self.takeoffTimeoutS = takeoffTimeoutS
         self.staleAfterMs = staleAfterMs

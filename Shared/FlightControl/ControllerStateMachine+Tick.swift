@@ -44,9 +44,9 @@ extension ControllerStateMachine {
         case .takingOff, .hovering, .arrived:
             break
         case .flyingToTarget:
-            apply(targetSteering(nowUs: nowUs), to: &command)
+            apply(targetSteering(nowUs: nowUs), to: &command, nowUs: nowUs)
         case .returningHome:
-            apply(returnHomeSteering(nowUs: nowUs), to: &command)
+            apply(returnHomeSteering(nowUs: nowUs), to: &command, nowUs: nowUs)
         }
         return command
     }
@@ -59,10 +59,17 @@ extension ControllerStateMachine {
         return law.steering(distanceM: solution.distanceM, directionDifferenceDeg: solution.directionDifferenceDeg)
     }
 
-    func apply(_ steering: ControlLaw.Steering, to command: inout FlightCommand) {
+    func apply(_ steering: ControlLaw.Steering, to command: inout FlightCommand, nowUs: Int64) {
         guard case .steer(let yawFrac, let pitchFrac) = steering else { return }
         command.progressive = true
         command.yawFrac = yawFrac
         command.pitchFrac = pitchFrac
+        // Measured ground velocity (body frame) corrects the tilt for wind; without fresh navdata, the plain law.
+        if droneStateFresh(nowUs: nowUs), let state = lastDroneState {
+            let corrected = configuration.windCompensation.correct(
+                pitchFrac: pitchFrac, forwardMps: Double(state.velocityXMps), rightMps: Double(state.velocityYMps))
+            command.pitchFrac = corrected.pitchFrac
+            command.rollFrac = corrected.rollFrac
+        }
     }
 }

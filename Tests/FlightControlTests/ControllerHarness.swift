@@ -13,7 +13,10 @@ struct ControllerHarness {
     /// The last target sent, for building matching navigation solutions.
     var lastTarget: Target?
 
-    init(configuration: ControllerConfiguration = ControllerConfiguration()) {
+    /// Wind compensation is off unless asked for: most tests check the article's law exactly.
+    init(configuration: ControllerConfiguration = ControllerConfiguration(), windCompensation: Bool = false) {
+        var configuration = configuration
+        if !windCompensation { configuration.windCompensation.gainPerMps = 0 }
         machine = ControllerStateMachine(configuration: configuration, startedAtUs: Self.startUs)
     }
 

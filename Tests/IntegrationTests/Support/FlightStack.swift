@@ -1,5 +1,7 @@
 import Foundation
+import Logging
 import Navigation
+import QuadMQTT
 
 /// The whole drone side on loopback: a private broker, drone-sim (UDP), drone-link, navigator and
 /// drone-controller, all real executables. Stopped by pid.
@@ -27,6 +29,28 @@ final class FlightStack: @unchecked Sendable {
     }
 
     var common: [String] { ["--broker", broker.address, "--drone", drone] }
+
+    /// Waits until every service has announced itself online (so it has subscribed) and the simulator writes its
+    /// trace (so navdata flows). Commands published before that would be lost: they are not retained.
+    func waitUntilReady(services: [String] = ["drone-link", "navigator", "drone-controller"],
+                        timeoutS: Double = 30) async throws {
+        let watcher = try MQTTClient(configuration: .init(port: Int32(broker.port), clientId: "ready-\(drone)"),
+                                     logger: Logger(label: "ready"))
+        defer { watcher.shutdown() }
+        let log = StatusLog()
+        let subscription = watcher.subscribe("quad/\(drone)/status/#")
+        let navdata = watcher.subscribe("quad/\(drone)/telemetry/drone", qos: 0)
+        try watcher.start()
+        let reader = Task { for await message in subscription { log.record(message) } }
+        let navdataReader = Task { for await message in navdata { log.record(message) } }
+        defer { reader.cancel(); navdataReader.cancel() }
+        try await eventually(timeoutS: timeoutS, "services online and navdata flowing\n\(logs())") {
+            services.allSatisfy { log.latest($0)?.contains(#""state":"online""#) == true } && log.latest("drone") != nil
+        }
+        // The controller has seen navdata too once it published a state after it (it needs fresh drone state
+        // to accept a takeoff); give it one more navdata period.
+        try await Task.sleep(for: .milliseconds(200))
+    }
 
     func startSimulator(_ extra: [String] = []) throws {
         processes["drone-sim"] = try ChildProcess(

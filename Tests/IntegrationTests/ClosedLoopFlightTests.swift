@@ -1,0 +1,53 @@
+import Foundation
+import Navigation
+import Testing
+
+/// The whole drone side over real processes: mosquitto + drone-sim + drone-link + navigator + drone-controller.
+/// A user's mosquitto_pub takeoff and JSON target fly the simulated drone there; `land` lands it. Asserts on the
+/// simulator's ground truth.
+@Suite("Closed-loop flight", .serialized, .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))
+struct ClosedLoopFlightTests {
+    struct Scenario: Sendable, CustomTestStringConvertible {
+        var name: String
+        var home: GeoPoint
+        var simArguments: [String]
+        var testDescription: String { name }
+        var gpsNoiseM: Double {
+            guard let i = simArguments.firstIndex(of: "--gps-noise"), i + 1 < simArguments.count else { return 0 }
+            return Double(simArguments[i + 1]) ?? 0
+        }
+    }
+
+    static let scenarios = [
+        Scenario(name: "calm, Berlin", home: GeoPoint(latitudeDeg: 52.5163, longitudeDeg: 13.3777), simArguments: []),
+        Scenario(name: "1 m/s wind from the west", home: GeoPoint(latitudeDeg: 52.5163, longitudeDeg: 13.3777),
+                 simArguments: ["--wind", "1,270"]),
+        Scenario(name: "latitude 60°, GPS noise", home: GeoPoint(latitudeDeg: 60.1699, longitudeDeg: 24.9384),
+                 simArguments: ["--gps-noise", "0.3"]),
+    ]
+
+    @Test("takeoff, fly 40 m to a JSON target, hover within the arrival radius, land", arguments: scenarios)
+    func flyToTarget(scenario: Scenario) async throws {
+        let stack = try FlightStack(home: scenario.home, simArguments: scenario.simArguments)
+        defer { stack.stop() }
+        try await stack.waitUntilReady()
+        try stack.mosquittoPub("command", "takeoff")
+        try await eventually(timeoutS: 20, "airborne\n\(stack.logs())") {
+            stack.trace().last.map { $0.altitudeM > 0.5 && $0.flightState == "hovering" } == true
+        }
+        let target = stack.target(bearingDeg: 45, distanceM: 40)
+        try stack.publishTarget(target)
+        // The controller hovers once its GPS says < 1 m; the truth may differ by the GPS noise (3σ).
+        let tolerance = 1.0 + 3 * scenario.gpsNoiseM
+        try await eventually(timeoutS: 120, "arrived within \(tolerance) m\n\(stack.logs())") {
+            (stack.trace().last?.distanceM(to: target) ?? .infinity) < tolerance
+        }
+        // Hovering on arrival: it stays close for the next seconds.
+        try await Task.sleep(for: .seconds(3))
+        let recent = stack.trace().suffix(40)
+        #expect(recent.allSatisfy { $0.distanceM(to: target) < tolerance + 1 }, "drifted off the target after arrival")
+        #expect(stack.trace().allSatisfy { $0.distanceM(to: scenario.home) < 200 }, "left the geofence")
+        try stack.mosquittoPub("command", "land")
+        try await eventually(timeoutS: 20, "landed\n\(stack.logs())") { stack.trace().last?.flightState == "landed" }
+    }
+}
