@@ -24,6 +24,7 @@ final class BusFeed: Sendable {
 
     private struct State {
         var latest = Latest()
+        var presences: [String: ServiceStatus] = [:]
         var inboxes: [Inbox] = []
     }
 
@@ -34,25 +35,25 @@ final class BusFeed: Sendable {
     init(client: MQTTClient, drone: DroneID, telemetry: Bool = true) {
         pump(client.subscribe(Topics.controllerState.topic(for: drone))) { feed, message in
             guard let s = try? ControllerState(decoding: message.payload) else { return }
-            feed.record(.controller(s, retained: message.retain)) { $0.controller = s }
+            feed.record(.controller(s, retained: message.retain)) { $0.latest.controller = s }
         }
         pump(client.subscribe(Topics.statusFilter(drone: drone))) { feed, message in
             guard let name = message.topic.split(separator: "/").last,
                   let status = try? ServiceStatus(json: message.payload) else { return }
-            feed.record(.presence(name: String(name), status: status)) { _ in }
+            feed.record(.presence(name: String(name), status: status)) { $0.presences[String(name)] = status }
         }
         guard telemetry else { return }
         pump(client.subscribe(Topics.droneState.topic(for: drone), qos: 0, bufferLimit: 64)) { feed, message in
             guard let s = try? DroneState(decoding: message.payload) else { return }
-            feed.record(.drone(s)) { $0.drone = s }
+            feed.record(.drone(s)) { $0.latest.drone = s }
         }
         pump(client.subscribe(Topics.linkStatus.topic(for: drone))) { feed, message in
             guard let s = try? LinkStatus(decoding: message.payload) else { return }
-            feed.record(.link(s)) { $0.link = s }
+            feed.record(.link(s)) { $0.latest.link = s }
         }
         pump(client.subscribe(Topics.navigation.topic(for: drone), qos: 0, bufferLimit: 64)) { feed, message in
             guard let s = try? NavigationSolution(decoding: message.payload) else { return }
-            feed.record(.navigation(s)) { $0.navigation = s }
+            feed.record(.navigation(s)) { $0.latest.navigation = s }
         }
         pump(client.subscribe(Topics.position.topic(for: drone), qos: 0, bufferLimit: 64)) { feed, message in
             guard let s = try? PositionFix(decoding: message.payload) else { return }
@@ -64,16 +65,26 @@ final class BusFeed: Sendable {
 
     var latest: Latest { state.withLock { $0.latest } }
 
-    /// A queue of every event from now on (plus retained ones still to arrive).
+    /// A queue of every event from now on, starting with what is already known (retained messages may have
+    /// arrived before the consumer asked).
     func inbox() -> Inbox {
         let inbox = Inbox()
-        state.withLock { $0.inboxes.append(inbox) }
+        state.withLock { s in
+            for (name, status) in s.presences.sorted(by: { $0.key < $1.key }) {
+                inbox.append(.presence(name: name, status: status))
+            }
+            if let c = s.latest.controller { inbox.append(.controller(c, retained: true)) }
+            if let d = s.latest.drone { inbox.append(.drone(d)) }
+            if let l = s.latest.link { inbox.append(.link(l)) }
+            if let n = s.latest.navigation { inbox.append(.navigation(n)) }
+            s.inboxes.append(inbox)
+        }
         return inbox
     }
 
-    private func record(_ event: Event, _ update: (inout Latest) -> Void) {
+    private func record(_ event: Event, _ update: (inout State) -> Void) {
         let inboxes = state.withLock { s in
-            update(&s.latest)
+            update(&s)
             return s.inboxes
         }
         inboxes.forEach { $0.append(event) }

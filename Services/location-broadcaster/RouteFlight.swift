@@ -22,7 +22,7 @@ struct RouteFlight {
     /// Returns at the end of the route; throws when a waypoint times out.
     mutating func run() async throws {
         _ = await runtime.client.waitUntilConnected(timeoutS: 10)
-        guard try perform(machine.start(nowUs: WallClock.nowUs())) else { return }
+        guard perform(machine.start(nowUs: WallClock.nowUs())) else { return }
         while !Task.isCancelled {
             try await Task.sleep(for: .milliseconds(100))
             let now = WallClock.nowUs()
@@ -32,7 +32,7 @@ struct RouteFlight {
                 actions += machine.controllerState(state, nowUs: now)
             }
             actions += machine.tick(nowUs: now)
-            guard try perform(actions) else { return }
+            guard perform(actions) else { return }
             if arrivalTimeoutUs > 0, let index = currentIndex, now &- currentSinceUs > arrivalTimeoutUs {
                 let controller = lastController.map { "controller: \($0.summary)" } ?? "no controller state received"
                 throw CLIFailure("waypoint \(index + 1)/\(machine.waypoints.count) not reached within "
@@ -42,11 +42,16 @@ struct RouteFlight {
     }
 
     /// Returns false once the route is finished.
-    private mutating func perform(_ actions: [RouteStateMachine.Action]) throws -> Bool {
+    private mutating func perform(_ actions: [RouteStateMachine.Action]) -> Bool {
         for action in actions {
             switch action {
             case .publishTarget(let target, let index):
-                try runtime.publish(Topics.target, payload: target.encoded())
+                do {
+                    try runtime.publish(Topics.target, payload: target.encoded())
+                } catch {
+                    // Re-sent every interval anyway; a broker outage must not end the route.
+                    runtime.logger.warning("target not sent: \(error)")
+                }
                 if index != currentIndex {
                     currentIndex = index
                     currentSinceUs = WallClock.nowUs()
