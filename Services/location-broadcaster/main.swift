@@ -1,17 +1,23 @@
 import ArgumentParser
 import QuadService
 
+/// The objc.io client app as a laptop CLI: sends the drone where to fly (one target, this laptop's GPS, or a
+/// route), sends pilot commands, claims pilot control, and shows what the drone is doing.
 struct LocationBroadcaster: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "location-broadcaster",
-        abstract: "Sends the target and the pilot commands; shows whether the drone is online.")
-
-    @OptionGroup var common: CommonOptions
-
-    func run() async throws {
-        let runtime = try ServiceRuntime(service: "location-broadcaster", options: common.resolve())
-        try await runtime.run([IdleService()])
-    }
+        abstract: "Sends the target and the pilot commands; shows whether the drone is online.",
+        discussion: """
+            Every subcommand takes the broker options (--broker, --drone, …, each also read from a QUAD_* \
+            environment variable) and --sender-id (env QUAD_SENDER_ID). Exit status 0 means the broker \
+            acknowledged the message and, for pilot commands, the controller did what was asked.
+            """,
+        subcommands: [
+            TargetCommand.self, FollowCommand.self, RouteCommand.self,
+            PilotCommand.Takeoff.self, PilotCommand.Land.self, PilotCommand.Hover.self,
+            PilotCommand.Emergency.self, PilotCommand.Reset.self, PilotCommand.FlatTrim.self,
+            StatusCommand.self, ClaimCommand.self, ReleaseCommand.self,
+        ])
 }
 
 await LocationBroadcaster.launch()

@@ -13,8 +13,10 @@ struct ServicePresenceTests {
     init() throws { broker = try BrokerProcess() }
 
     func start(_ service: String, _ extra: [String] = []) throws -> ChildProcess {
-        try ChildProcess(executable: TestEnvironment.executable(service).path,
-                         arguments: ["--broker", broker.address, "--drone", "presence1"] + extra,
+        // location-broadcaster announces itself only in its long-running modes, under its sender id.
+        let mode = service == "location-broadcaster" ? ["claim", "--sender-id", service] : []
+        return try ChildProcess(executable: TestEnvironment.executable(service).path,
+                         arguments: mode + ["--broker", broker.address, "--drone", "presence1"] + extra,
                          logDirectory: broker.directory)
     }
 

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Logging
+import QuadMQTT
+import QuadService
+import ServiceLifecycle
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How a subcommand talks to the broker.
+///
+/// One-shot commands use a plain client with a client id of their own and no presence: the operator may run
+/// `location-broadcaster land` next to a running `follow` with the same sender id, and must neither kick that
+/// connection off the broker nor leave an `offline` status that the controller would read as "the pilot is gone".
+/// Long-running modes (and anything with --claim) run under ServiceRuntime: presence under the sender id with a
+/// Last Will, graceful shutdown on SIGINT/SIGTERM.
+enum BusSession {
+    static let connectTimeoutS = 5.0
+
+    static func oneShot(_ options: BroadcasterOptions.Resolved,
+                        _ body: (MQTTClient) async throws -> Void) async throws {
+        var logger = Logger(label: options.senderId) { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = options.oneShotLogLevel
+        let c = options.common
+        let configuration = MQTTConfiguration(
+            host: c.broker.host, port: c.broker.port, clientId: c.clientId ?? "\(options.senderId)-\(getpid())",
+            username: c.username, password: c.password, tls: c.tls, protocolVersion: c.mqttVersion)
+        let client = try MQTTClient(configuration: configuration, logger: logger)
+        defer { client.shutdown() }
+        do {
+            try client.start()
+            guard await client.waitUntilConnected(timeoutS: connectTimeoutS) else {
+                throw CLIFailure("cannot reach the broker at \(c.broker) within \(Int(connectTimeoutS)) s")
+            }
+            try await body(client)
+        } catch let failure as CLIFailure {
+            printError(failure.message)
+            throw ExitCode.failure
+        }
+    }
+
+    /// Runs `body` as the process's one service until it returns or SIGINT/SIGTERM arrives (then it is cancelled
+    /// and `cleanup` runs, still connected), then says goodbye. A `CLIFailure` from `body` exits 1.
+    static func withPresence(_ options: BroadcasterOptions.Resolved,
+                             body: @escaping @Sendable (ServiceRuntime) async throws -> Void,
+                             cleanup: @escaping @Sendable (ServiceRuntime) async -> Void = { _ in }) async throws {
+        let runtime = try ServiceRuntime(service: "location-broadcaster", options: options.common,
+                                         presenceName: options.senderId)
+        let failure = Mutex<CLIFailure?>(nil)
+        let service = ClosureService {
+            do {
+                try await cancelWhenGracefulShutdown { try await body(runtime) }
+            } catch let error as CLIFailure {
+                failure.withLock { $0 = error }
+            } catch is CancellationError {
+            } catch {
+                failure.withLock { $0 = CLIFailure("\(error)") }
+            }
+            await cleanup(runtime)
+        }
+        try await runtime.run([service])
+        if let failure = failure.withLock({ $0 }) {
+            printError(failure.message)
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// A service made of one closure.
+struct ClosureService: Service {
+    let body: @Sendable () async -> Void
+    init(_ body: @escaping @Sendable () async -> Void) { self.body = body }
+    func run() async throws { await body() }
+}
+
+func printError(_ message: String) {
+    writeLine(message, to: 2)
+}
+
+/// One line on stdout, written at once (unbuffered) so a pipe (tests, `make demo`) sees progress as it happens.
+func say(_ line: String) {
+    writeLine(line, to: 1)
+}
+
+private func writeLine(_ line: String, to fd: Int32) {
+    var text = line + "\n"
+    text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return }
+            offset += n
+        }
+    }
+}

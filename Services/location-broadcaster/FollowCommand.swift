@@ -1,0 +1,50 @@
+import ArgumentParser
+import GroundStation
+import QuadService
+
+/// `follow`: this laptop's GPS position (from gpsd) is the drone's target, re-sent every interval.
+struct FollowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "follow", abstract: "Send this computer's GPS position (from gpsd) as the target, continuously.")
+
+    @OptionGroup var options: BroadcasterOptions
+
+    @Option(help: "gpsd HOST:PORT (env QUAD_GPSD; default 127.0.0.1:2947).")
+    var gpsd: String?
+
+    @Option(help: "How often to send the target, e.g. 1s or 500ms.")
+    var interval = DurationText(seconds: 1)
+
+    @Option(help: "Seconds the target stays valid; the drone drops it if the broadcaster goes quiet.")
+    var ttl: Double = 5
+
+    @Flag(help: "Do not judge fixes by their own timestamps (gpsfake replays old ones).")
+    var noFixTimeCheck = false
+
+    @Flag(help: "Claim pilot control (and release it on exit).")
+    var claim = false
+
+    func validate() throws {
+        guard interval.seconds >= 0.05 else { throw ValidationError("--interval: at least 50ms") }
+        guard ttl.isFinite, (0...3600).contains(ttl) else { throw ValidationError("--ttl: expected 0...3600 s") }
+    }
+
+    func run() async throws {
+        let resolved = try options.resolve()
+        let gpsdText = gpsd ?? environment("QUAD_GPSD") ?? "127.0.0.1:2947"
+        let address: BrokerAddress
+        do { address = try BrokerAddress(parsing: gpsdText) } catch { throw ValidationError("--gpsd: \(error)") }
+        guard let port = UInt16(exactly: address.port) else { throw ValidationError("--gpsd: bad port") }
+        let configuration = FollowStateMachine.Configuration(
+            senderId: resolved.senderId, publishIntervalUs: interval.microseconds, checkFixTime: !noFixTimeCheck,
+            targetTTLS: Float(ttl))
+        let claim = self.claim
+        try await BusSession.withPresence(resolved, body: { runtime in
+            let follower = GPSFollower(runtime: runtime, gpsdHost: address.host, gpsdPort: port,
+                                       configuration: configuration)
+            try await PilotSession.alongside(claim ? runtime : nil, senderId: resolved.senderId) { _ in
+                await follower.run()
+            }
+        })
+    }
+}

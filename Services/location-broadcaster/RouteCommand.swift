@@ -1,0 +1,49 @@
+import ArgumentParser
+import GroundStation
+import QuadService
+
+/// `route FILE`: fly a GPX or CSV route, one waypoint after the other.
+struct RouteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "route",
+        abstract: "Fly the waypoints of a GPX or CSV (lat,lon[,alt]) file in order; exit 0 at the last one.")
+
+    @OptionGroup var options: BroadcasterOptions
+
+    @Argument(help: "Route file: .gpx (wpt/rtept/trkpt) or .csv (lat,lon[,alt] per line).")
+    var file: String
+
+    @Option(help: "Give up (exit 1) when a waypoint is not reached within this many seconds; 0 = wait forever.")
+    var arrivalTimeout: Double = 0
+
+    @Option(help: "How often the current waypoint is re-sent, e.g. 1s.")
+    var interval = DurationText(seconds: 1)
+
+    @Flag(help: "Claim pilot control (and release it on exit).")
+    var claim = false
+
+    func run() async throws {
+        let resolved = try options.resolve()
+        let waypoints: [Waypoint]
+        do {
+            let bytes = try FileBytes.read(file, limit: 4 << 20)
+            waypoints = try RouteFile.parse(text: String(decoding: bytes, as: UTF8.self), fileName: file)
+        } catch {
+            printError("route: \(file): \(error)")
+            throw ExitCode.failure
+        }
+        guard arrivalTimeout.isFinite, arrivalTimeout >= 0 else { throw ValidationError("--arrival-timeout: >= 0") }
+        say("route \(file): \(waypoints.count) waypoint\(waypoints.count == 1 ? "" : "s")")
+        let configuration = RouteStateMachine.Configuration(
+            senderId: resolved.senderId, republishIntervalUs: max(50_000, interval.microseconds))
+        let (claim, timeoutUs) = (self.claim, Int64(arrivalTimeout * 1_000_000))
+        try await BusSession.withPresence(resolved, body: { runtime in
+            try await PilotSession.alongside(claim ? runtime : nil, senderId: resolved.senderId) { _ in
+                let feed = BusFeed(client: runtime.client, drone: runtime.drone, telemetry: false)
+                var flight = RouteFlight(runtime: runtime, inbox: feed.inbox(), arrivalTimeoutUs: timeoutUs,
+                                         machine: RouteStateMachine(waypoints: waypoints, configuration: configuration))
+                try await flight.run()
+            }
+        })
+    }
+}

@@ -1,0 +1,73 @@
+import GroundStation
+import QuadProtocol
+import QuadService
+
+/// Performs what RouteStateMachine decides and prints the progress.
+struct RouteFlight {
+    let runtime: ServiceRuntime
+    let inbox: Inbox
+    let arrivalTimeoutUs: Int64
+    var machine: RouteStateMachine
+    private var currentIndex: Int?
+    private var currentSinceUs: Int64 = 0
+    private var lastController: ControllerState?
+
+    init(runtime: ServiceRuntime, inbox: Inbox, arrivalTimeoutUs: Int64, machine: RouteStateMachine) {
+        self.runtime = runtime
+        self.inbox = inbox
+        self.arrivalTimeoutUs = arrivalTimeoutUs
+        self.machine = machine
+    }
+
+    /// Returns at the end of the route; throws when a waypoint times out.
+    mutating func run() async throws {
+        _ = await runtime.client.waitUntilConnected(timeoutS: 10)
+        guard perform(machine.start(nowUs: WallClock.nowUs())) else { return }
+        while !Task.isCancelled {
+            try await Task.sleep(for: .milliseconds(100))
+            let now = WallClock.nowUs()
+            var actions: [RouteStateMachine.Action] = []
+            for case .controller(let state, _) in inbox.drain() {
+                lastController = state
+                actions += machine.controllerState(state, nowUs: now)
+            }
+            actions += machine.tick(nowUs: now)
+            guard perform(actions) else { return }
+            if arrivalTimeoutUs > 0, let index = currentIndex, now &- currentSinceUs > arrivalTimeoutUs {
+                let controller = lastController.map { "controller: \($0.summary)" } ?? "no controller state received"
+                throw CLIFailure("waypoint \(index + 1)/\(machine.waypoints.count) not reached within "
+                    + "\(arrivalTimeoutUs / 1_000_000) s (\(controller))")
+            }
+        }
+    }
+
+    /// Returns false once the route is finished.
+    private mutating func perform(_ actions: [RouteStateMachine.Action]) -> Bool {
+        for action in actions {
+            switch action {
+            case .publishTarget(let target, let index):
+                do {
+                    try runtime.publish(Topics.target, payload: target.encoded())
+                } catch {
+                    // Re-sent every interval anyway; a broker outage must not end the route.
+                    runtime.logger.warning("target not sent: \(error)")
+                }
+                if index != currentIndex {
+                    currentIndex = index
+                    currentSinceUs = WallClock.nowUs()
+                    let w = machine.waypoints[index]
+                    say("waypoint \(index + 1)/\(machine.waypoints.count): "
+                        + Format.coordinate(latitudeDeg: w.latitudeDeg, longitudeDeg: w.longitudeDeg)
+                        + (w.altitudeM.map { " alt \(Format.fixed($0, 1)) m" } ?? "") + " (line \(w.line))")
+                }
+            case .reportArrived(let index, let count):
+                say("arrived at waypoint \(index + 1)/\(count)")
+            case .finished:
+                say("route finished")
+                return false
+            }
+        }
+        return true
+    }
+}
+

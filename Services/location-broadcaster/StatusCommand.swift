@@ -1,0 +1,54 @@
+import ArgumentParser
+import GroundStation
+import QuadProtocol
+import QuadService
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `status`: which services are online and what the drone is doing — one screen, a refreshing screen, or one
+/// short line per interval until the controller reports an activity (`make demo`).
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show the services online, activity, battery, altitude, target and link.")
+
+    @OptionGroup var options: BroadcasterOptions
+
+    @Flag(help: "Refresh every interval until Ctrl-C (or --timeout).")
+    var watch = false
+
+    @Option(help: "Refresh interval, e.g. 1s or 500ms.")
+    var interval = DurationText(seconds: 1)
+
+    @Flag(help: "One compact progress line per interval instead of the screen.")
+    var line = false
+
+    @Option(help: """
+        Watch until the controller reports this activity, then exit 0 (exit 1 at --timeout): landed, taking-off, \
+        hovering, flying-to-target, arrived, landing, emergency, returning-home.
+        """)
+    var until: String?
+
+    @Option(help: "Stop watching after this many seconds (with --until: exit 1).")
+    var timeout: Double?
+
+    func validate() throws {
+        if let until, ControllerState.Activity(cliName: until) == nil {
+            let names = ControllerState.Activity.allCases.map(\.cliName).joined(separator: ", ")
+            throw ValidationError("--until '\(until)': expected one of \(names)")
+        }
+        if let timeout, !(timeout.isFinite && timeout > 0) { throw ValidationError("--timeout: expected > 0") }
+        guard interval.seconds >= 0.05 else { throw ValidationError("--interval: at least 50ms") }
+    }
+
+    func run() async throws {
+        let resolved = try options.resolve()
+        var view = StatusView(drone: resolved.common.drone, goal: until.flatMap { .init(cliName: $0) },
+                              line: line, watch: watch || until != nil, clearScreen: isatty(1) == 1)
+        let (interval, timeout) = (self.interval, self.timeout)
+        try await BusSession.oneShot(resolved) { client in
+            try await view.run(feed: BusFeed(client: client, drone: resolved.common.drone), interval: interval,
+                               timeoutS: timeout)
+        }
+    }
+}

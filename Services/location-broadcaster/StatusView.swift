@@ -1,0 +1,110 @@
+import GroundStation
+import QuadProtocol
+import QuadService
+
+/// Feeds the StatusBoard from the bus and prints it (or the compact line) every interval.
+struct StatusView {
+    let goal: ControllerState.Activity?
+    let line: Bool
+    let watch: Bool
+    let clearScreen: Bool
+    private var board: StatusBoard
+    private var controller: ControllerState?
+    private var drone: DroneState?
+    private var link: LinkStatus?
+    private var navigation: NavigationSolution?
+
+    init(drone: DroneID, goal: ControllerState.Activity?, line: Bool, watch: Bool, clearScreen: Bool) {
+        // Broadcasters announce themselves under their sender ids, so they show up as extra services.
+        board = StatusBoard(drone: drone, expectedServices: StatusBoard.defaultExpectedServices.filter {
+            $0 != "location-broadcaster"
+        })
+        self.goal = goal
+        self.line = line
+        self.watch = watch
+        self.clearScreen = clearScreen
+    }
+
+    mutating func run(feed: BusFeed, interval: DurationText, timeoutS: Double?) async throws {
+        let inbox = feed.inbox()
+        let startUs = WallClock.monotonicUs()
+        let endUs = timeoutS.map { startUs + Int64($0 * 1_000_000) }
+        // Retained presence and controller state arrive at once; telemetry within a fraction of a second.
+        try await Task.sleep(for: .milliseconds(watch ? 300 : 800))
+        while true {
+            let reached = absorb(inbox.drain())
+            let elapsedUs = WallClock.monotonicUs() - startUs
+            show(elapsedUs: elapsedUs)
+            if reached || !watch { return }
+            if let endUs, WallClock.monotonicUs() >= endUs {
+                guard let goal else { return }
+                let state = controller.map { "controller: \($0.summary)" } ?? "no controller state received"
+                throw CLIFailure("status: \(goal.cliName) not reached within \(Format.fixed(timeoutS ?? 0, 1)) s "
+                    + "(\(state))")
+            }
+            try await Task.sleep(for: .microseconds(interval.microseconds))
+        }
+    }
+
+    /// Returns whether the goal activity was seen (every controller state counts, also a short-lived one).
+    private mutating func absorb(_ events: [BusFeed.Event]) -> Bool {
+        let now = WallClock.nowUs()
+        var reached = false
+        for event in events {
+            switch event {
+            case .controller(let s, _):
+                controller = s
+                board.update(controller: s, receivedAtUs: now)
+                if s.activity == goal { reached = true }
+            case .presence(let name, let status):
+                board.update(presence: ServicePresence(
+                    name: name, online: status.state == .online, startedAtUs: Int64(exactly: (status.startedAt * 1e6).rounded()),
+                    version: status.version), receivedAtUs: now)
+            case .drone(let s):
+                drone = s
+                board.update(drone: s, receivedAtUs: now)
+            case .link(let s):
+                link = s
+                board.update(link: s, receivedAtUs: now)
+            case .navigation(let s):
+                navigation = s
+                board.update(navigation: s, receivedAtUs: now)
+            }
+        }
+        return reached
+    }
+
+    private func show(elapsedUs: Int64) {
+        if line {
+            say(progressLine(elapsedUs: elapsedUs))
+        } else if watch && clearScreen {
+            say("\u{1B}[H\u{1B}[2J" + board.render(nowUs: WallClock.nowUs()))
+        } else {
+            say(board.render(nowUs: WallClock.nowUs()) + (watch ? "\n" + String(repeating: "-", count: 40) : ""))
+        }
+    }
+
+    /// `  12.4 s  flying-to-target  dist 31.2 m  alt 1.0 m  batt 97%  link ok`
+    func progressLine(elapsedUs: Int64) -> String {
+        let seconds = Format.fixed(Double(elapsedUs) / 1e6, 1)
+        let activity = controller?.activity.cliName ?? "no-controller"
+        let distance = navigation.map { $0.distanceM } ?? controller?.distanceToTargetM.map { Double($0) }
+        var text = String(repeating: " ", count: max(0, 6 - seconds.count)) + seconds + " s  "
+        text += activity + String(repeating: " ", count: max(0, 16 - activity.count))
+        text += "  dist " + (distance.map { Format.fixed($0, 1) + " m" } ?? "-")
+        text += "  alt " + (drone.map { Format.fixed(Double($0.altitudeM), 1) + " m" } ?? "-")
+        text += "  batt " + (drone.map { "\($0.batteryPercent)%" } ?? "-")
+        return text + "  link " + linkWord
+    }
+
+    private var linkWord: String {
+        guard let link else { return "-" }
+        guard link.connected else { return "down" }
+        switch link.reason {
+        case .ok: return link.fallbackHover ? "fallback-hover" : "ok"
+        case .navdataLost: return "navdata-lost"
+        case .commandTimeout: return "command-timeout"
+        case .configuring: return "configuring"
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import QuadMQTT
+import QuadProtocol
+import Testing
+
+/// `follow` against a real gpsd fed by gpsfake from walk.nmea: 30 one-second epochs walking east, then north-east,
+/// with no fix in epochs 12–16. gpsfake replays one sentence every 0.2 s, i.e. one epoch every 0.4 s.
+@Suite("location-broadcaster follow", .serialized,
+       .enabled(if: TestEnvironment.available("mosquitto", "gpsfake", "gpsd")))
+struct LocationBroadcasterFollowTests {
+    static let walk = TestEnvironment.repoRoot.appendingPathComponent("Tests/GroundStationTests/Fixtures/walk.nmea")
+    /// The last fix before the no-fix epochs and the first one after (walk.nmea epochs 11 and 17).
+    static let lastLongitudeBeforeGap = 13.377927667
+    static let firstLongitudeAfterGap = 13.378039667
+    let broker: BrokerProcess
+
+    init() throws { broker = try BrokerProcess() }
+
+    @Test("publishes the walk's positions in order, and nothing while gpsd has no fix")
+    func followsTheWalk() async throws {
+        let bus = try await BusRecorder(port: broker.port, id: "rec-follow", filters: ["quad/walk1/target"])
+        let gpsdPort = try freeLoopbackPort()
+        // gpsfake waits for a client before replaying; -1 replays once.
+        let gpsfake = try ChildProcess(
+            executable: TestEnvironment.requireTool("gpsfake"),
+            arguments: ["-P", "\(gpsdPort)", "-1", "-q", "-c", "0.2", Self.walk.path],
+            name: "gpsfake", logDirectory: broker.directory)
+        defer { gpsfake.stop(signal: SIGTERM) }
+        let follow = try ChildProcess(
+            executable: TestEnvironment.executable("location-broadcaster").path,
+            arguments: ["follow", "--broker", broker.address, "--drone", "walk1", "--sender-id", "walker",
+                        "--gpsd", "127.0.0.1:\(gpsdPort)", "--interval", "200ms", "--no-fix-time-check"],
+            logDirectory: broker.directory)
+        defer { follow.stop(signal: SIGKILL) }
+
+        func targets() throws -> [Target] {
+            try bus.messages(on: "quad/walk1/target").map { try Target(decoding: $0.message.payload) }
+        }
+        try await eventually(timeoutS: 90, "the walk's last positions") {
+            try targets().contains { $0.latitudeDeg > 52.51642 } || gpsfake.exitCode() != nil
+        }
+        #expect(follow.stop(signal: SIGTERM) == 0, "\(follow.output())")
+        let sent = try targets()
+        let output = follow.output()
+        #expect(sent.count >= 10, "\(output)\n\(gpsfake.output())")
+        #expect(sent.allSatisfy { $0.senderId == "walker" && $0.ttlS == 5 })
+        // In order: the walk only ever goes east and north, and sequence numbers only grow.
+        for (a, b) in zip(sent, sent.dropFirst()) {
+            #expect(b.sequence > a.sequence)
+            #expect(b.longitudeDeg >= a.longitudeDeg && b.latitudeDeg >= a.latitudeDeg,
+                    "\(a.latitudeDeg),\(a.longitudeDeg) then \(b.latitudeDeg),\(b.longitudeDeg)")
+        }
+        // The no-fix stretch (5 epochs = 2 s of replay): after the last fix before it, the next target is from
+        // after it (gpsd may still drop the first fix after the gap: its error estimate carries the gap's HDOP), and
+        // the time between the two is the stretch, not the 0.2 s interval.
+        let trace = sent.map { "\($0.timestampUs) \($0.latitudeDeg),\($0.longitudeDeg)" }
+        let before = try #require(sent.lastIndex { $0.longitudeDeg <= Self.lastLongitudeBeforeGap + 1e-7 }, "\(trace)")
+        #expect(abs(sent[before].longitudeDeg - Self.lastLongitudeBeforeGap) < 1e-7, "\(trace)")
+        let after = try #require(sent.indices.contains(before + 1) ? before + 1 : nil, "\(trace)")
+        #expect(sent[after].longitudeDeg >= Self.firstLongitudeAfterGap - 1e-7, "\(trace)")
+        #expect(sent[after].timestampUs - sent[before].timestampUs >= 1_200_000, "\(trace)")
+        #expect(output.contains("no GPS fix (receiver reports no fix); keeping the last target 52.516300, 13.377928"),
+                "\(output)")
+        #expect(output.contains("GPS fix 52.516"))
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import QuadMQTT
+import QuadProtocol
+
+/// Plays drone-controller on the bus: publishes ControllerState (retained, as the real one does) and answers
+/// commands or targets the way a test scripts it.
+struct FakeController: Sendable {
+    let bus: BusRecorder
+    let drone: String
+    private let sequence = SequenceBox()
+
+    init(bus: BusRecorder, drone: String) {
+        self.bus = bus
+        self.drone = drone
+    }
+
+    func publish(_ activity: ControllerState.Activity, reason: String, pilot: String = "", distanceM: Float? = nil,
+                 target: (Double, Double)? = nil, retain: Bool = true) async throws {
+        let state = ControllerState(sequence: sequence.next(), timestampUs: Int64(Date().timeIntervalSince1970 * 1e6),
+                                    activity: activity, reason: reason, pilotId: pilot,
+                                    targetLatitudeDeg: target?.0, targetLongitudeDeg: target?.1,
+                                    distanceToTargetM: distanceM)
+        try await bus.publish("quad/\(drone)/telemetry/controller", state.encoded(), retain: retain)
+    }
+
+    /// For every command received, publishes the scripted states in order.
+    func respond(_ script: @escaping @Sendable (Command) -> [(ControllerState.Activity, String)]) -> Task<Void, Never> {
+        Task {
+            var handled = 0
+            while !Task.isCancelled {
+                let commands = bus.messages(on: "quad/\(drone)/command")
+                for received in commands.dropFirst(handled) {
+                    guard let command = try? Command(decoding: received.message.payload) else { continue }
+                    for (activity, reason) in script(command) {
+                        try? await Task.sleep(for: .milliseconds(200))
+                        try? await publish(activity, reason: reason)
+                    }
+                }
+                handled = commands.count
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
+    /// For every new target position: flying, then arrived with the target's coordinates.
+    func arriveAtTargets() -> Task<Void, Never> {
+        Task {
+            var last: (Double, Double)?
+            while !Task.isCancelled {
+                if let message = bus.messages(on: "quad/\(drone)/target").last,
+                   let target = try? Target(decoding: message.message.payload),
+                   last.map({ $0 != (target.latitudeDeg, target.longitudeDeg) }) ?? true {
+                    let position = (target.latitudeDeg, target.longitudeDeg)
+                    last = position
+                    try? await publish(.flyingToTarget, reason: "new-target", target: position)
+                    try? await Task.sleep(for: .milliseconds(300))
+                    try? await publish(.arrived, reason: "arrived", target: position)
+                }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+}
+
+final class SequenceBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: UInt32 = 0
+    func next() -> UInt32 { lock.withLock { value += 1; return value } }
+}
