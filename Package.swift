@@ -86,7 +86,7 @@ let package = Package(
                     path: "Tests/GroundStationTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["QuadMQTT", "QuadProtocol", "ARDrone"],
+            dependencies: ["QuadMQTT", "QuadProtocol", "ARDrone", "FlightLog"],
             path: "Tests/IntegrationTests"
         ),
     ]

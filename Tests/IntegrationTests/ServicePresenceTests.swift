@@ -13,9 +13,11 @@ struct ServicePresenceTests {
     init() throws { broker = try BrokerProcess() }
 
     func start(_ service: String, _ extra: [String] = []) throws -> ChildProcess {
-        try ChildProcess(executable: TestEnvironment.executable(service).path,
-                         arguments: ["--broker", broker.address, "--drone", "presence1"] + extra,
-                         logDirectory: broker.directory)
+        // The logger records what it hears: keep its files out of the working directory.
+        let logDir = service == "telemetry-logger" ? ["--dir", broker.directory.path] : []
+        return try ChildProcess(executable: TestEnvironment.executable(service).path,
+                                arguments: ["--broker", broker.address, "--drone", "presence1"] + logDir + extra,
+                                logDirectory: broker.directory)
     }
 
     func statusWatcher() throws -> (MQTTClient, StatusLog) {
