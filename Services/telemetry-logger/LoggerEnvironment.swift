@@ -17,6 +17,7 @@ enum LoggerEnvironment {
         var name = [CChar](repeating: 0, count: 256)
         let host = gethostname(&name, name.count - 1) == 0
             ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "unknown"
-        return "telemetry-logger \(ServiceRuntime.version) host=\(host) presence-drone=\(drone.rawValue) pid=\(getpid())"
+        return "telemetry-logger \(ServiceRuntime.version) host=\(host) presence-drone=\(drone.rawValue) "
+            + "pid=\(getpid())"
     }
 }

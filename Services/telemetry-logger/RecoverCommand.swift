@@ -16,7 +16,8 @@ struct RecoverCommand: ParsableCommand {
             let log = try LoadedLog(path: path)
             var text = ""
             if let header = log.header {
-                text += "\(path): format \(header.formatVersion), created \(UTCDateTime(unixUs: header.createdUs).iso8601)"
+                let created = UTCDateTime(unixUs: header.createdUs).iso8601
+                text += "\(path): format \(header.formatVersion), created \(created)"
                 text += header.note.isEmpty ? "\n" : ", note: \(header.note)\n"
             }
             let problems = log.problemLines

@@ -6,8 +6,8 @@ enum TailLine {
     /// `12:34:56.789 quad/drone1/telemetry/drone drone_state sequence=7 … battery_percent=80`
     static func human(_ entry: DecodedLogEntry) -> String {
         let time = UTCDateTime(unixUs: entry.receiveTimeUs)
-        let prefix = "\(pad(time.hour, 2)):\(pad(time.minute, 2)):\(pad(time.second, 2)).\(pad(time.microsecond / 1000, 3))"
-            + " \(entry.topic)"
+        let clock = "\(pad(time.hour, 2)):\(pad(time.minute, 2)):\(pad(time.second, 2))"
+        let prefix = "\(clock).\(pad(time.microsecond / 1000, 3)) \(entry.topic)"
         switch entry.content {
         case .message(let message):
             return prefix + " \(message.messageType.jsonName) " + keyValues(message.jsonObjectText())

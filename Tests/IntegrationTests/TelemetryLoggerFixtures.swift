@@ -78,7 +78,8 @@ extension TelemetryLoggerTests {
             messages.append(state(.flying, altitudeM: 1 + Float(step) * 0.4))
             sequence += 1
             let fix = PositionFix(sequence: sequence, timestampUs: t0 + Int64(sequence) * 100_000,
-                                  latitudeDeg: 52.52 + Double(step) * 1.5e-5, longitudeDeg: 13.405 + Double(step) * 1.5e-5,
+                                  latitudeDeg: 52.52 + Double(step) * 1.5e-5,
+                                  longitudeDeg: 13.405 + Double(step) * 1.5e-5,
                                   altitudeM: 40 + Float(step) * 0.4, headingDeg: 45, satellites: 8, source: .droneGPS)
             messages.append((Topics.position.topic(for: drone), (try? fix.encoded()) ?? []))
         }
