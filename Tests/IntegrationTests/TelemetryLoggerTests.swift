@@ -65,6 +65,28 @@ struct TelemetryLoggerTests {
         #expect(recorder.output().contains("dropped=0 lost=0"), "\(recorder.output())")
     }
 
+    @Test("--share: two loggers in one MQTT 5 group split the messages, each recorded exactly once")
+    func sharedSubscription() async throws {
+        let first = try await startRecorder(drone: "share1", ["--share", "loggers", "--mqtt-version", "5"])
+        let second = try await startRecorder(drone: "share2", ["--share", "loggers", "--mqtt-version", "5"])
+        let publisher = try await connectedClient("share-publisher")
+        defer { publisher.shutdown() }
+        let payloads = (0..<400).map { index in Array("message \(index)".utf8) }
+        for payload in payloads {
+            try await publish(publisher, topic: "quad/shared1/telemetry/link", payload: payload, qos: 1)
+        }
+        try await eventually(timeoutS: 30, "400 records") {
+            try readLogs().records.filter { $0.topic == "quad/shared1/telemetry/link" }.count >= 400
+        }
+        #expect(first.stop(signal: SIGTERM, timeoutS: 20) == 0, "\(first.output())")
+        #expect(second.stop(signal: SIGTERM, timeoutS: 20) == 0, "\(second.output())")
+        let recorded = try readLogs().records.filter { $0.topic == "quad/shared1/telemetry/link" }.map(\.payload)
+        #expect(recorded.count == 400)
+        #expect(Set(recorded) == Set(payloads))
+        // Both members got a share (mosquitto deals round-robin).
+        #expect(try logFiles().filter { $0.lastPathComponent.hasPrefix("shared1-") }.count == 2)
+    }
+
     @Test("kill -9 mid-write: every complete record is recovered; a torn tail is reported by recover, exit 0")
     func crashRecovery() async throws {
         let recorder = try await startRecorder()
@@ -198,12 +220,12 @@ struct TelemetryLoggerTests {
     // MARK: - Helpers
 
     /// Starts `record` into `logDir` and waits for its online status (its subscriptions are made by then).
-    func startRecorder() async throws -> ChildProcess {
-        let watcher = try await connectedClient("recorder-watcher")
+    func startRecorder(drone: String = "logger1", _ extra: [String] = []) async throws -> ChildProcess {
+        let watcher = try await connectedClient("recorder-watcher-\(drone)")
         defer { watcher.shutdown() }
-        let status = watcher.subscribe("quad/logger1/status/telemetry-logger")
-        let recorder = try logger(["record", "--broker", broker.address, "--drone", "logger1", "--dir", logDir.path,
-                                   "--fsync-interval-ms", "200"])
+        let status = watcher.subscribe("quad/\(drone)/status/telemetry-logger")
+        let recorder = try logger(["record", "--broker", broker.address, "--drone", drone, "--dir", logDir.path,
+                                   "--fsync-interval-ms", "200"] + extra)
         var iterator = status.makeAsyncIterator()
         let online = Task { () -> Bool in
             while let message = await iterator.next() {
