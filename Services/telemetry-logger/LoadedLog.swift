@@ -4,7 +4,7 @@ import QuadService
 /// A whole `.qlog` file read into memory (files are capped by the rotation size) and parsed. A damaged header
 /// does not stop the read: the records are then found by scanning from the start.
 struct LoadedLog {
-    /// Larger than any file the logger writes with --max-file-mb up to 1 TiB is unrealistic; 4 GiB bounds memory.
+    /// The largest file `record` writes (--max-file-mb ≤ 4096); bounds the memory a hostile file can claim.
     static let maxFileBytes = 4 << 30
 
     let path: String

@@ -46,7 +46,7 @@ struct RecordCommand: AsyncParsableCommand {
         if let share, !Topics.isValidShareGroup(share) {
             throw ValidationError("--share '\(share)': expected one topic level without '/', '+' or '#'")
         }
-        guard maxFileMb >= 1, maxFileMb <= 1 << 20 else { throw ValidationError("--max-file-mb: expected 1…1048576") }
+        guard maxFileMb >= 1, maxFileMb <= 4096 else { throw ValidationError("--max-file-mb: expected 1…4096") }
         guard fsyncIntervalMs >= 0 else { throw ValidationError("--fsync-interval-ms: expected ≥ 0") }
     }
 
