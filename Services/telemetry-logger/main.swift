@@ -1,17 +1,16 @@
 import ArgumentParser
 import QuadService
 
+/// Records every message on the bus losslessly (`.qlog`, see Shared/FlightLog/FORMAT.md), and reads the logs
+/// back: live tail, export (CSV, JSON Lines, GPX, KML, SVG), replay, recovery check.
 struct TelemetryLogger: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "telemetry-logger",
-        abstract: "Records every telemetry message losslessly; exports and plots flights.")
-
-    @OptionGroup var common: CommonOptions
-
-    func run() async throws {
-        let runtime = try ServiceRuntime(service: "telemetry-logger", options: common.resolve())
-        try await runtime.run([IdleService()])
-    }
+        abstract: "Records every telemetry message losslessly; exports, replays and plots flights.",
+        version: ServiceRuntime.version,
+        subcommands: [RecordCommand.self, TailCommand.self, ExportCommand.self, ReplayCommand.self,
+                      RecoverCommand.self],
+        defaultSubcommand: RecordCommand.self)
 }
 
 await TelemetryLogger.launch()

@@ -13,11 +13,13 @@ struct ServicePresenceTests {
     init() throws { broker = try BrokerProcess() }
 
     func start(_ service: String, _ extra: [String] = []) throws -> ChildProcess {
-        // location-broadcaster announces itself only in its long-running modes, under its sender id.
+        // location-broadcaster announces itself only in its long-running modes, under its sender id; the logger
+        // records what it hears: keep its files out of the working directory.
         let mode = service == "location-broadcaster" ? ["claim", "--sender-id", service] : []
+        let logDir = service == "telemetry-logger" ? ["--dir", broker.directory.path] : []
         return try ChildProcess(executable: TestEnvironment.executable(service).path,
-                         arguments: mode + ["--broker", broker.address, "--drone", "presence1"] + extra,
-                         logDirectory: broker.directory)
+                                arguments: mode + ["--broker", broker.address, "--drone", "presence1"] + logDir + extra,
+                                logDirectory: broker.directory)
     }
 
     func statusWatcher() throws -> (MQTTClient, StatusLog) {

@@ -1,0 +1,66 @@
+import ArgumentParser
+import FlightLog
+import QuadProtocol
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export logs as CSV, JSON Lines, GPX, KML or an SVG plot of the flight.",
+        discussion: """
+            Damage in a log (torn tail, corrupt ranges) is reported on stderr and skipped. csv and jsonl list \
+            every message; gpx, kml and svg show one drone's flight (--drone, else the first drone seen) and \
+            fail when it has no position fixes.
+            """)
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case csv, jsonl, gpx, kml, svg
+    }
+
+    @Argument(help: "The .qlog file(s), read in the order given.")
+    var logs: [String]
+
+    @Option(help: "csv, jsonl, gpx, kml or svg.")
+    var format: Format
+
+    @Option(help: "Write here instead of standard output.")
+    var out: String?
+
+    @Option(help: "Only this drone's messages.")
+    var drone: String?
+
+    func validate() throws {
+        if let drone, DroneID(rawValue: drone) == nil {
+            throw ValidationError("--drone '\(drone)': expected 1–32 characters of a-z, 0-9 and '-'")
+        }
+    }
+
+    func run() throws {
+        let droneID = drone.flatMap(DroneID.init(rawValue:))
+        var entries: [DecodedLogEntry] = []
+        for path in logs {
+            let log = try LoadedLog(path: path)
+            log.reportProblems()
+            for record in log.records where droneID == nil || DroneID(topic: record.topic) == droneID {
+                entries.append(DecodedLogEntry(record: record))
+            }
+        }
+        let text: String
+        switch format {
+        case .csv: text = CSVExporter.export(entries)
+        case .jsonl: text = JSONLExporter.export(entries)
+        case .gpx, .kml, .svg:
+            let track = FlightTrack(entries: entries, drone: droneID)
+            guard track.hasPositions else { throw LoggerError.noPositionFixes(logs: logs, drone: drone) }
+            text = switch format {
+            case .gpx: GPXExporter.export(track)
+            case .kml: KMLExporter.export(track)
+            default: SVGTrackPlot.render(track)
+            }
+        }
+        if let out {
+            try POSIXFile.writeFile(out, Array(text.utf8))
+        } else {
+            try POSIXFile.writeStandardOutput(text)
+        }
+    }
+}

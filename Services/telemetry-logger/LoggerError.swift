@@ -1,0 +1,22 @@
+/// Why a telemetry-logger command could not do its job; the text is what the user sees after `Error:`.
+enum LoggerError: Error, Equatable, CustomStringConvertible {
+    case cannotRead(path: String, reason: String)
+    case cannotWrite(path: String, reason: String)
+    case cannotCreate(path: String, reason: String)
+    case notWritableDirectory(path: String, reason: String)
+    /// gpx, kml and svg need at least one PositionFix.
+    case noPositionFixes(logs: [String], drone: String?)
+    case badOption(String)
+
+    var description: String {
+        switch self {
+        case let .cannotRead(path, reason): "cannot read \(path): \(reason)"
+        case let .cannotWrite(path, reason): "cannot write \(path): \(reason)"
+        case let .cannotCreate(path, reason): "cannot create \(path): \(reason)"
+        case let .notWritableDirectory(path, reason): "log directory \(path) is not usable: \(reason)"
+        case let .noPositionFixes(logs, drone):
+            "no position fixes\(drone.map { " for \($0)" } ?? "") in \(logs.joined(separator: ", "))"
+        case let .badOption(text): text
+        }
+    }
+}

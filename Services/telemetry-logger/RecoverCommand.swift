@@ -1,0 +1,29 @@
+import ArgumentParser
+import FlightLog
+
+struct RecoverCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recover",
+        abstract: "Check a log: count the good records and list every problem (torn tail, corrupt ranges).",
+        discussion: "Exits 0 when the file could be read, whatever damage it has; non-zero only if it cannot be read.",
+        aliases: ["check"])
+
+    @Argument(help: "The .qlog file(s).")
+    var logs: [String]
+
+    func run() throws {
+        for path in logs {
+            let log = try LoadedLog(path: path)
+            var text = ""
+            if let header = log.header {
+                let created = UTCDateTime(unixUs: header.createdUs).iso8601
+                text += "\(path): format \(header.formatVersion), created \(created)"
+                text += header.note.isEmpty ? "\n" : ", note: \(header.note)\n"
+            }
+            let problems = log.problemLines
+            text += "\(path): \(log.records.count) good records, \(problems.count) problem(s), \(log.fileBytes) bytes\n"
+            for line in problems { text += "  \(line)\n" }
+            try POSIXFile.writeStandardOutput(text)
+        }
+    }
+}

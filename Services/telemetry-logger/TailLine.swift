@@ -1,0 +1,92 @@
+import FlightLog
+import QuadProtocol
+
+/// The lines `tail` prints for one received message.
+enum TailLine {
+    /// `12:34:56.789 quad/drone1/telemetry/drone drone_state sequence=7 … battery_percent=80`
+    static func human(_ entry: DecodedLogEntry) -> String {
+        let time = UTCDateTime(unixUs: entry.receiveTimeUs)
+        let clock = "\(pad(time.hour, 2)):\(pad(time.minute, 2)):\(pad(time.second, 2))"
+        let prefix = "\(clock).\(pad(time.microsecond / 1000, 3)) \(entry.topic)"
+        switch entry.content {
+        case .message(let message):
+            return prefix + " \(message.messageType.jsonName) " + keyValues(message.jsonObjectText())
+        case .text(let text):
+            if let status = status(entry) { return prefix + " status " + keyValues(status) }
+            return prefix + " text " + quoted(text)
+        case .undecodable(let error):
+            return prefix + " !undecodable: \(error) (\(entry.payload.count) bytes)"
+        }
+    }
+
+    /// `{"topic":…,"receive_time_us":…,"type":…,<fields>}`: the codec's JSON view behind an envelope.
+    static func json(_ entry: DecodedLogEntry) -> String {
+        let envelope = "{\"topic\":\(quoted(entry.topic)),\"receive_time_us\":\(entry.receiveTimeUs),"
+        switch entry.content {
+        case .message(let message):
+            return envelope + message.jsonObjectText().dropFirst()
+        case .text(let text):
+            if let status = status(entry) { return envelope + "\"type\":\"status\"," + status.dropFirst() }
+            return envelope + "\"type\":\"text\",\"text\":\(quoted(text))}"
+        case .undecodable(let error):
+            return envelope + "\"type\":\"undecodable\",\"error\":\(quoted("\(error)")),"
+                + "\"payload_bytes\":\(entry.payload.count)}"
+        }
+    }
+
+    /// The status JSON re-encoded with its keys in the fixed order, if this is a valid presence status.
+    private static func status(_ entry: DecodedLogEntry) -> String? {
+        guard Topics.isStatus(entry.topic), let status = try? ServiceStatus(json: entry.payload) else { return nil }
+        return String(decoding: status.encodedJSON(), as: UTF8.self)
+    }
+
+    /// `key=value` for the members of a flat JSON object (strings stay quoted), without `type`.
+    static func keyValues(_ object: String) -> String {
+        var members: [String] = []
+        var current = ""
+        var inString = false, escaped = false
+        for character in object.dropFirst().dropLast() {
+            if inString {
+                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" {
+                    inString = false
+                }
+            } else if character == "\"" {
+                inString = true
+            } else if character == "," {
+                members.append(current)
+                current = ""
+                continue
+            }
+            current.append(character)
+        }
+        if !current.isEmpty { members.append(current) }
+        return members.compactMap { member -> String? in
+            guard let colon = member.firstIndex(of: ":") else { return nil }
+            let key = member[..<colon].filter { $0 != "\"" }
+            return key == "type" ? nil : "\(key)=\(member[member.index(after: colon)...])"
+        }.joined(separator: " ")
+    }
+
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+}

@@ -1,0 +1,32 @@
+/// Filters over many drones and topic rewriting, for tools that watch the whole fleet (the telemetry logger).
+extension Topics {
+    /// Every topic of every drone (the default of `telemetry-logger tail`).
+    public static let everything = "quad/#"
+
+    /// What the telemetry logger records, for every drone: telemetry, presence, targets, commands and pilot
+    /// claims. Disjoint, so each message matches exactly one of them.
+    public static let recordedFilters: [String] = [
+        "quad/+/telemetry/#", "quad/+/status/#", target.anyDroneFilter, command.anyDroneFilter, "quad/+/pilot/#",
+    ]
+
+    /// An MQTT 5 shared subscription: the broker hands each matching message to one member of `group`.
+    public static func shared(_ filter: String, group: String) -> String { "$share/\(group)/\(filter)" }
+
+    /// A share group name is one non-empty topic level without wildcards.
+    public static func isValidShareGroup(_ group: String) -> Bool {
+        !group.isEmpty && !group.contains(where: { $0 == "/" || $0 == "+" || $0 == "#" })
+    }
+
+    /// True for presence topics, `quad/<id>/status/<service>[/…]`.
+    public static func isStatus(_ topic: String) -> Bool {
+        let parts = topic.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
+        return parts.count >= 4 && parts[0] == "quad" && parts[2] == "status"
+    }
+
+    /// `topic` with its drone level replaced (`quad/a/target` → `quad/b/target`); nil unless it is `quad/<id>/…`.
+    public static func replacingDrone(in topic: String, with drone: DroneID) -> String? {
+        let parts = topic.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "quad" else { return nil }
+        return "quad/\(drone.rawValue)/\(parts[2])"
+    }
+}
