@@ -139,5 +139,28 @@ extension DeploymentTests {
             drone.stop(signal: SIGKILL)
             try await eventually(timeoutS: 30, "bridge state 0 on the ground") { groundMonitor.payloads(state).last == "0" }
         }
+
+        /// The env files install.sh staged, with the broker port and the password path moved into the test's tree.
+        /// drone-link is left out: its env file points it at the real drone (192.168.1.1).
+        @Test("navigator and drone-controller run from their installed env files; the ground sees them online",
+              arguments: ["navigator", "drone-controller"])
+        func serviceFromEnvFile(service: String) async throws {
+            let groundMonitor = try await connect(groundInstall, ground, "monitor", ["quad/+/status/+"])
+            defer { groundMonitor.shutdown() }
+            var environment = Dictionary(
+                DeploymentTests.keyValues(try droneInstall.text("/etc/quadcopter/\(service).env")).map { ($0.key, $0.value) },
+                uniquingKeysWith: { $1 })
+            environment["QUAD_BROKER"] = "127.0.0.1:\(drone.port)"
+            let passwordFile = try #require(environment["QUAD_PASSWORD_FILE"])
+            environment["QUAD_PASSWORD_FILE"] = droneInstall.url(passwordFile).path
+            let child = try ChildProcess(executable: TestEnvironment.executable(service).path, arguments: [],
+                                         logDirectory: drone.directory, environment: environment)
+            defer { child.stop() }
+            let status = "quad/drone1/status/\(service)"
+            try await eventually(timeoutS: 20, "\(service) online on the ground: \(child.output())") {
+                groundMonitor.payloads(status).last?.contains(#""state":"online""#) == true
+            }
+            #expect(child.isRunning, "\(child.output())")
+        }
     }
 }
