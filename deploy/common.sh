@@ -92,12 +92,21 @@ ensure_env_file() {
 # A random password of 24 URL-safe characters.
 generate_password() { head -c 18 /dev/urandom | base64 | tr '+/' '-_'; }
 
+# Refuses a password file given on the command line that is unreadable or holds anything but URL-safe characters.
+# The install scripts call it before changing anything, so bad input never leaves a half-done install.
+check_password_file() {
+    local source="$1" password
+    [[ -r $source ]] || die "$source: cannot read the password file"
+    password="$(cat "$source")"
+    [[ $password =~ ^[A-Za-z0-9._~-]+$ ]] || die "$source: the password must consist of URL-safe characters only"
+}
+
 # Copies a password given on the command line (a file from the other machine) into /etc/quadcopter/<name>.password,
 # root-only. Only URL-safe characters: the value ends up inside mosquitto.conf and on mosquitto_passwd's command line.
 store_password_file() {
     local source="$1" name="$2" target="$ROOT/etc/quadcopter/$2.password" password
+    check_password_file "$source"
     password="$(cat "$source")"
-    [[ $password =~ ^[A-Za-z0-9._~-]+$ ]] || die "$source: the password must consist of URL-safe characters only"
     if [[ $DRY_RUN -eq 1 ]]; then
         printf '+ copy the password from %s to %s (mode 0600)\n' "$source" "$target"
         return

@@ -36,6 +36,7 @@ done
 # The address ends up inside mosquitto.conf: accept only characters that cannot break out of the line.
 [[ -z $GROUND_ADDRESS || $GROUND_ADDRESS =~ ^[A-Za-z0-9.:_-]+$ ]] || die "bad --ground-address: $GROUND_ADDRESS"
 [[ $DRY_RUN -eq 1 || -n $ROOT || $(id -u) -eq 0 ]] || die "run as root (or use --root DIR / --dry-run)"
+[[ -z $BRIDGE_PASSWORD_FILE ]] || check_password_file "$BRIDGE_PASSWORD_FILE"
 
 install_binaries "${SERVICES[@]}"
 

@@ -30,6 +30,7 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 [[ $DRY_RUN -eq 1 || -n $ROOT || $(id -u) -eq 0 ]] || die "run as root (or use --root DIR / --dry-run)"
+[[ -z $BRIDGE_PASSWORD_FILE ]] || check_password_file "$BRIDGE_PASSWORD_FILE"
 
 install_binaries "${SERVICES[@]}"
 

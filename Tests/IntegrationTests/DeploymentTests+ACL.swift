@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+extension DeploymentTests {
+    /// Each side's broker from deploy/<side>/mosquitto.conf and quadcopter.acl, with a password file made by
+    /// `mosquitto_passwd -b` for the accounts install.sh creates.
+    @Suite("broker ACLs", .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_passwd", "mosquitto_pub")))
+    struct BrokerACL {
+        static let droneUsers = StagedInstall.droneServices + ["monitor"]
+        static let groundUsers = StagedInstall.groundServices + ["drone1-bridge", "monitor"]
+        /// Test-only account appended to the test copy of the ACL: reads everything, to see what got through.
+        static let observer = "test-observer"
+
+        static func passwords(_ users: [String]) -> [String: String] {
+            Dictionary(uniqueKeysWithValues: (users + [observer]).map { ($0, "pw-\($0)") })
+        }
+
+        static func broker(_ side: String) throws -> (DeployedBroker, [String: String]) {
+            let users = side == "drone" ? droneUsers : groundUsers
+            let passwords = passwords(users)
+            let directory = try TestEnvironment.temporaryDirectory("passwd-\(side)")
+            let passwordFile = directory.appendingPathComponent("quadcopter.passwd")
+            try "".write(to: passwordFile, atomically: true, encoding: .utf8)
+            for (user, password) in passwords.sorted(by: { $0.key < $1.key }) {
+                let result = try runCommand(TestEnvironment.requireTool("mosquitto_passwd"),
+                                            ["-b", passwordFile.path, user, password], logDirectory: directory)
+                guard result.exitCode == 0 else { throw TestEnvironmentError.missing("mosquitto_passwd: \(result.output)") }
+            }
+            let acl = try DeploymentTests.deployFile("\(side)/quadcopter.acl") + "\nuser \(observer)\ntopic read #\n"
+            // The drone's bridge cannot connect to anything here; leave it pointing at a closed loopback port.
+            let config = try DeploymentTests.deployFile("\(side)/mosquitto.conf")
+                .replacingOccurrences(of: "@BRIDGE_PASSWORD@", with: "unused")
+            let broker = try DeployedBroker(
+                label: "acl-\(side)", config: config,
+                files: ["/etc/mosquitto/quadcopter.passwd": String(contentsOf: passwordFile, encoding: .utf8),
+                        "/etc/mosquitto/conf.d/quadcopter.acl": acl],
+                bridgeToPort: side == "drone" ? try freeLoopbackPort() : nil)
+            return (broker, passwords)
+        }
+
+        static func writes(_ users: [String], _ topics: [String]) -> [WriteAttempt] {
+            users.flatMap { user in topics.map { WriteAttempt(user: user, topic: "quad/drone1/\($0)") } }
+        }
+
+        /// Publishes, then expects the observer to have seen exactly the allowed writes, each once.
+        static func check(_ broker: DeployedBroker, _ passwords: [String: String], denied: [WriteAttempt],
+                          allowed: [WriteAttempt], refusedTopics: [String]) async throws {
+            let probe = try await ACLProbe(port: broker.port, passwords: passwords, observer: observer)
+            defer { probe.shutdown() }
+            for topic in refusedTopics {
+                for user in [nil, "monitor"] {
+                    let refused = try probe.refusedConnection(user: user, topic: "quad/drone1/\(topic)",
+                                                              logDirectory: broker.directory)
+                    #expect(refused.exitCode != 0, "\(user ?? "anonymous") connected: \(refused.output)")
+                }
+            }
+            let seen = try await probe.publish(denied: denied, allowed: allowed)
+            let expected = Dictionary(uniqueKeysWithValues: allowed.map { ($0, 1) })
+            #expect(seen == expected, "got through: \(seen.keys.filter { expected[$0] == nil }); log: \(broker.output())")
+        }
+
+        @Test("board: target, command and pilot claim only arrive over the bridge; only drone-controller flies")
+        func droneInputs() async throws {
+            let (broker, passwords) = try Self.broker("drone")
+            let inputs = ["target", "command", "pilot/claim"]
+            try await Self.check(
+                broker, passwords,
+                denied: Self.writes(Self.droneUsers, inputs)
+                    + Self.writes(["navigator", "drone-link", "monitor"], ["flight/command"]),
+                allowed: Self.writes(["drone-controller"], ["flight/command"]),
+                refusedTopics: inputs + ["flight/command"])
+        }
+
+        @Test("board: each service writes its own status and telemetry, nobody else's")
+        func droneOwnTopics() async throws {
+            let (broker, passwords) = try Self.broker("drone")
+            let own: [String: [String]] = [
+                "navigator": ["status/navigator", "telemetry/navigation"],
+                "drone-controller": ["status/drone-controller", "telemetry/controller"],
+                "drone-link": ["status/drone-link", "telemetry/drone", "telemetry/position", "telemetry/link"],
+                "monitor": [],
+            ]
+            let everything = own.values.flatMap { $0 } + ["status/location-broadcaster/ground-laptop"]
+            let allowed = own.flatMap { user, topics in Self.writes([user], topics) }
+            let denied = own.keys.flatMap { user in
+                Self.writes([user], everything.filter { !(own[user] ?? []).contains($0) })
+            }
+            try await Self.check(broker, passwords, denied: denied, allowed: allowed, refusedTopics: ["status/navigator"])
+        }
+
+        @Test("ground: only location-broadcaster writes target, command, pilot claim; nobody writes flight/command")
+        func groundInputs() async throws {
+            let (broker, passwords) = try Self.broker("ground")
+            let inputs = ["target", "command", "pilot/claim"]
+            try await Self.check(
+                broker, passwords,
+                denied: Self.writes(["telemetry-logger", "drone1-bridge", "monitor"], inputs)
+                    + Self.writes(Self.groundUsers, ["flight/command"]),
+                allowed: Self.writes(["location-broadcaster"], inputs + ["status/location-broadcaster/ground-laptop"]),
+                refusedTopics: inputs)
+        }
+
+        @Test("ground: telemetry and board status are read-only except for the bridge account")
+        func groundTelemetryReadOnly() async throws {
+            let (broker, passwords) = try Self.broker("ground")
+            let fromBoard = ["telemetry/drone", "telemetry/position", "telemetry/navigation", "telemetry/controller",
+                             "telemetry/link", "status/navigator", "status/drone-controller", "status/drone-link"]
+            let probe = try await ACLProbe(port: broker.port, passwords: passwords, observer: Self.observer)
+            defer { probe.shutdown() }
+            let seen = try await probe.publish(
+                denied: Self.writes(["location-broadcaster", "telemetry-logger", "monitor"], fromBoard)
+                    + Self.writes(["location-broadcaster"], ["status/telemetry-logger"])
+                    + Self.writes(["telemetry-logger", "drone1-bridge"], ["status/location-broadcaster/ground-laptop"]),
+                allowed: Self.writes(["drone1-bridge"], fromBoard) + Self.writes(["telemetry-logger"], ["status/telemetry-logger"]))
+            let expected = Set(Self.writes(["drone1-bridge"], fromBoard) + Self.writes(["telemetry-logger"], ["status/telemetry-logger"]))
+            #expect(Set(seen.keys) == expected, "got through: \(Set(seen.keys).subtracting(expected))")
+            #expect(seen.values.allSatisfy { $0 == 1 })
+            // Ground users still read what the bridge brings.
+            for user in ["location-broadcaster", "telemetry-logger", "monitor"] {
+                let reader = try await probe.client(user)
+                #expect(reader.payloads("quad/drone1/telemetry/drone") == ["drone1-bridge wrote quad/drone1/telemetry/drone"],
+                        "\(user)")
+            }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+extension DeploymentTests {
+    /// deploy/{drone,ground}/install.sh into a staging root (`--root`) with stub executables (`--prebuilt`).
+    @Suite("install.sh", .enabled(if: TestEnvironment.available("bash", "mosquitto_passwd", "systemctl")))
+    struct Install {
+        static let sides = ["drone", "ground"]
+
+        /// Accounts each side's broker must know: one per service, the read-only monitor, and on the ground the
+        /// drone's bridge.
+        static func accounts(_ side: String) -> Set<String> {
+            Set((side == "drone" ? StagedInstall.droneServices : StagedInstall.groundServices + ["drone1-bridge"])
+                + ["monitor"])
+        }
+
+        /// Every path under the staging root with its permission bits (symlinks: their target).
+        static func tree(_ install: StagedInstall) throws -> [String: String] {
+            let fm = FileManager.default
+            var result: [String: String] = [:]
+            let rootPath = install.root.path
+            for relative in try fm.subpathsOfDirectory(atPath: rootPath) {
+                let path = rootPath + "/" + relative
+                if let target = try? fm.destinationOfSymbolicLink(atPath: path) {
+                    result[relative] = "-> \(target)"
+                } else {
+                    let mode = (try fm.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+                    result[relative] = String(mode, radix: 8)
+                }
+            }
+            return result
+        }
+
+        @Test("--dry-run prints the plan and changes nothing", arguments: sides)
+        func dryRun(side: String) throws {
+            let install = try StagedInstall(side: side)
+            // No --prebuilt: the build must only be printed, too.
+            let result = try runCommand(TestEnvironment.requireTool("bash"),
+                                        [install.script, "--dry-run", "--root", install.root.path],
+                                        logDirectory: install.logDirectory)
+            #expect(result.exitCode == 0, "\(result.output)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: install.root.path).isEmpty)
+            for service in install.services {
+                #expect(result.output.contains("+ swift build --package-path \(TestEnvironment.repoRoot.path) -c release --static-swift-stdlib --product \(service)"))
+                #expect(result.output.contains("\(install.root.path)/etc/systemd/system/\(service).service"))
+                #expect(result.output.contains("mosquitto_passwd -b \(install.root.path)/etc/mosquitto/quadcopter.passwd \(service) <password>"))
+            }
+            #expect(result.output.contains("+ systemctl --root=\(install.root.path) enable"))
+        }
+
+        @Test("a staged install has binaries, units, env files, passwords, ACL and conf with the documented modes",
+              arguments: sides)
+        func stagedInstall(side: String) throws {
+            let install = try StagedInstall(side: side)
+            let result = try install.run(side == "drone" ? ["--ground-address", "laptop.example:1884"] : [])
+            try #require(result.exitCode == 0, "\(result.output)")
+            for service in install.services {
+                #expect(try install.mode("/usr/local/bin/\(service)") == 0o755)
+                #expect(try install.text("/etc/systemd/system/\(service).service")
+                        == DeploymentTests.deployFile("\(side)/\(service).service"))
+                #expect(try install.mode("/etc/systemd/system/\(service).service") == 0o644)
+                let wants = install.url("/etc/systemd/system/multi-user.target.wants/\(service).service").path
+                #expect(try FileManager.default.destinationOfSymbolicLink(atPath: wants)
+                        == "/etc/systemd/system/\(service).service")
+                #expect(try install.text("/etc/quadcopter/\(service).env")
+                        == DeploymentTests.deployFile("\(side)/\(service).env"))
+                #expect(try install.mode("/etc/quadcopter/\(service).env") == 0o644)
+                #expect(try install.mode("/etc/quadcopter/\(service).password") == 0o640)
+            }
+            for account in Self.accounts(side) {
+                let password = try install.password(account)
+                #expect(password.count >= 20 && password.allSatisfy { $0.isLetter || $0.isNumber || "-_".contains($0) },
+                        "\(account): weak or unsafe password")
+                if !install.services.contains(account) {
+                    #expect(try install.mode("/etc/quadcopter/\(account).password") == 0o600)
+                }
+            }
+            // One line per account, and exactly the accounts the ACL grants rights to.
+            let users = try install.passwordFileUsers()
+            #expect(users.count == Set(users).count, "duplicate lines: \(users)")
+            #expect(Set(users) == Self.accounts(side))
+            let acl = try install.text("/etc/mosquitto/conf.d/quadcopter.acl")
+            #expect(acl == (try DeploymentTests.deployFile("\(side)/quadcopter.acl")))
+            #expect(Set(DeploymentTests.aclUsers(acl)) == Self.accounts(side))
+            #expect(try install.mode("/etc/mosquitto/quadcopter.passwd") == 0o600)
+            #expect(try install.mode("/etc/mosquitto/conf.d/quadcopter.acl") == 0o640)
+            #expect(try install.mode("/etc/mosquitto/conf.d/quadcopter.conf") == 0o640)
+            #expect(try install.text("/usr/local/share/doc/quadcopter/README.md") == DeploymentTests.deployFile("README.md"))
+
+            let conf = try install.text("/etc/mosquitto/conf.d/quadcopter.conf")
+            let deployConf = try DeploymentTests.deployFile("\(side)/mosquitto.conf")
+            if side == "drone" {
+                let expected = deployConf
+                    .replacingOccurrences(of: "\naddress ground.local:1883\n", with: "\naddress laptop.example:1884\n")
+                    .replacingOccurrences(of: "@BRIDGE_PASSWORD@", with: try install.password("drone1-bridge"))
+                #expect(conf == expected)
+            } else {
+                #expect(conf == deployConf)
+            }
+        }
+
+        @Test("running twice keeps passwords, edited env files and the bridge address; nothing duplicates",
+              arguments: sides)
+        func idempotent(side: String) throws {
+            let install = try StagedInstall(side: side)
+            try #require(try install.run(side == "drone" ? ["--ground-address", "10.0.0.2:1883"] : []).exitCode == 0)
+            let firstTree = try Self.tree(install)
+            let passwords = try Self.accounts(side).sorted().map { try install.password($0) }
+            let conf = try install.text("/etc/mosquitto/conf.d/quadcopter.conf")
+            let envPath = "/etc/quadcopter/\(install.services[0]).env"
+            let edited = try install.text(envPath) + "QUAD_LOG_LEVEL=debug\n"
+            try edited.write(to: install.url(envPath), atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: install.url(envPath).path)
+
+            let second = try install.run()
+            try #require(second.exitCode == 0, "\(second.output)")
+            #expect(try Self.tree(install) == firstTree)
+            #expect(try Self.accounts(side).sorted().map { try install.password($0) } == passwords)
+            #expect(try install.text(envPath) == edited)
+            #expect(try install.text("/etc/mosquitto/conf.d/quadcopter.conf") == conf)
+            #expect(try install.passwordFileUsers().count == Self.accounts(side).count)
+        }
+
+        @Test("the ground takes the board's bridge password; bad input is refused before anything is written")
+        func bridgePasswordAndBadInput() throws {
+            let drone = try StagedInstall(side: "drone")
+            try #require(try drone.run().exitCode == 0)
+            let ground = try StagedInstall(side: "ground")
+            let bridgeFile = drone.url("/etc/quadcopter/drone1-bridge.password").path
+            try #require(try ground.run(["--bridge-password-file", bridgeFile]).exitCode == 0)
+            #expect(try ground.password("drone1-bridge") == drone.password("drone1-bridge"))
+
+            let bad = try StagedInstall(side: "drone")
+            let injected = try bad.run(["--ground-address", "x.example:1883\nlistener 1884"])
+            #expect(injected.exitCode != 0)
+            let unsafe = bad.logDirectory.appendingPathComponent("unsafe.password")
+            try "pass word|x\n".write(to: unsafe, atomically: true, encoding: .utf8)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: bad.root.path).isEmpty)
+            for side in Self.sides {
+                let refusing = try StagedInstall(side: side)
+                #expect(try refusing.run(["--bridge-password-file", unsafe.path]).exitCode != 0)
+                #expect(try FileManager.default.contentsOfDirectory(atPath: refusing.root.path).isEmpty, "\(side)")
+            }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import QuadMQTT
+
+/// One publish attempt: `user` (nil = anonymous) writes `topic`.
+struct WriteAttempt: Sendable, Hashable, CustomStringConvertible {
+    var user: String?
+    var topic: String
+    var payload: String { "\(user ?? "anonymous") wrote \(topic)" }
+    var description: String { payload }
+}
+
+/// Connects one client per account to a broker that enforces an ACL, publishes a set of attempts, and reports
+/// what a privileged observer (`topic read #`) saw. Denied writes are published first and acknowledged (MQTT
+/// 3.1.1 acknowledges a publish the ACL drops), so once the allowed ones have arrived a denied one can no longer
+/// turn up; a quiet second afterwards is extra margin.
+final class ACLProbe: @unchecked Sendable {
+    let port: UInt16
+    let passwords: [String: String]
+    let observer: MessageRecorder
+    private(set) var clients: [String: MessageRecorder] = [:]
+
+    init(port: UInt16, passwords: [String: String], observer: String) async throws {
+        self.port = port
+        self.passwords = passwords
+        self.observer = try await MessageRecorder(port: port, username: observer, password: passwords[observer] ?? "",
+                                                  filters: ["quad/#"])
+    }
+
+    /// The account's connection, subscribed to `quad/#` (it receives only what the ACL lets it read).
+    func client(_ user: String) async throws -> MessageRecorder {
+        if let client = clients[user] { return client }
+        let client = try await MessageRecorder(port: port, username: user, password: passwords[user] ?? "",
+                                               filters: ["quad/#"])
+        clients[user] = client
+        return client
+    }
+
+    /// Publishes every attempt at QoS 1 (denied first) and returns the attempts the observer saw, with how often.
+    func publish(denied: [WriteAttempt], allowed: [WriteAttempt]) async throws -> [WriteAttempt: Int] {
+        for attempt in denied + allowed {
+            let client = try await client(attempt.user ?? "")
+            try await client.client.publishAndWait(topic: attempt.topic, payload: Array(attempt.payload.utf8),
+                                                   qos: 1, retain: false)
+        }
+        try await eventually(timeoutS: 10, "allowed writes reach the observer") {
+            Set(allowed).isSubset(of: Set(seen().keys))
+        }
+        try await Task.sleep(for: .seconds(1))
+        return seen()
+    }
+
+    private func seen() -> [WriteAttempt: Int] {
+        var counts: [WriteAttempt: Int] = [:]
+        for message in observer.all {
+            let text = String(decoding: message.payload, as: UTF8.self)
+            guard let range = text.range(of: " wrote ") else { continue }
+            let user = String(text[..<range.lowerBound])
+            counts[WriteAttempt(user: user == "anonymous" ? nil : user, topic: message.topic), default: 0] += 1
+        }
+        return counts
+    }
+
+    /// mosquitto_pub without credentials or with a wrong password: the broker must refuse the connection. Its
+    /// payload names the user `intruder`, so the observer would count it if it got through.
+    func refusedConnection(user: String?, topic: String, logDirectory: URL) throws -> CommandResult {
+        var arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-t", topic, "-m", "intruder wrote \(topic)"]
+        if let user { arguments += ["-u", user, "-P", "wrong-password"] }
+        return try runCommand(TestEnvironment.requireTool("mosquitto_pub"), arguments, logDirectory: logDirectory,
+                              timeoutS: 15)
+    }
+
+    func shutdown() {
+        observer.shutdown()
+        clients.values.forEach { $0.shutdown() }
+    }
+
+    deinit { shutdown() }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+/// A private mosquitto from a deployment configuration (deploy/*/mosquitto.conf or what install.sh staged): every
+/// `listener` moved to its own free 127.0.0.1 port, the bridge `address` (if asked) pointed at a loopback port,
+/// and every file the configuration names (password file, ACL) replaced by a test copy. Stopped by pid.
+///
+/// Started as root, mosquitto drops to the `mosquitto` user before it reads the password file and the ACL, so the
+/// copies are 0644 in a 0755 directory (the deployed files are 0600/0640 mosquitto-owned; the test only needs the
+/// broker to read them, not their modes — install.sh's modes are checked separately).
+final class DeployedBroker: @unchecked Sendable {
+    let label: String
+    let directory: URL
+    /// Listener ports in the order of the `listener` lines.
+    let ports: [UInt16]
+    let configURL: URL
+    private(set) var child: ChildProcess?
+
+    var port: UInt16 { ports[0] }
+
+    /// - Parameters:
+    ///   - config: the configuration text.
+    ///   - files: path as written in the configuration → contents of the test copy.
+    ///   - bridgeToPort: rewrites `address HOST:PORT` to `127.0.0.1:<port>`; the config must have a bridge.
+    ///   - extraConfig: lines appended (e.g. `log_type all` while debugging).
+    init(label: String, config: String, files: [String: String] = [:], bridgeToPort: UInt16? = nil,
+         extraConfig: String = "") throws {
+        self.label = label
+        directory = try TestEnvironment.temporaryDirectory("deployed-\(label)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
+        var text = config
+        for (original, contents) in files.sorted(by: { $0.key < $1.key }) {
+            let copy = directory.appendingPathComponent(URL(fileURLWithPath: original).lastPathComponent)
+            try contents.write(to: copy, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: copy.path)
+            guard text.contains(original) else { throw DeployedBrokerError.notInConfig(original) }
+            text = text.replacingOccurrences(of: original, with: copy.path)
+        }
+        var ports: [UInt16] = []
+        var sawBridgeAddress = false
+        var lines: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let words = line.split(separator: " ", omittingEmptySubsequences: true)
+            if words.first == "listener" {
+                let port = try Self.freePort(excluding: ports)
+                ports.append(port)
+                lines.append("listener \(port) 127.0.0.1")
+            } else if words.first == "address", let bridgeToPort {
+                sawBridgeAddress = true
+                lines.append("address 127.0.0.1:\(bridgeToPort)")
+            } else {
+                lines.append(String(line))
+            }
+        }
+        guard !ports.isEmpty else { throw DeployedBrokerError.noListener }
+        if bridgeToPort != nil, !sawBridgeAddress { throw DeployedBrokerError.notInConfig("address") }
+        self.ports = ports
+        lines.append(extraConfig)
+        configURL = directory.appendingPathComponent("mosquitto.conf")
+        try lines.joined(separator: "\n").write(to: configURL, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: configURL.path)
+        try start()
+    }
+
+    private static func freePort(excluding taken: [UInt16]) throws -> UInt16 {
+        for _ in 0..<10 {
+            let port = try freeLoopbackPort()
+            if !taken.contains(port) { return port }
+        }
+        throw DeployedBrokerError.noListener
+    }
+
+    func start() throws {
+        guard child?.isRunning != true else { return }
+        let mosquitto = try TestEnvironment.requireTool("mosquitto")
+        child = try ChildProcess(executable: mosquitto, arguments: ["-c", configURL.path], name: "mosquitto-\(label)",
+                                 logDirectory: directory)
+        let deadline = Date().addingTimeInterval(10)
+        while !ports.allSatisfy(tcpPortAccepts) {
+            guard Date() < deadline, child?.isRunning == true else {
+                throw TestEnvironmentError.timeout("mosquitto \(label) on ports \(ports): \(output())")
+            }
+            usleep(20_000)
+        }
+    }
+
+    /// SIGTERM for a clean stop, SIGKILL to simulate the machine vanishing.
+    func stop(signal: Int32 = SIGTERM) {
+        child?.stop(signal: signal)
+    }
+
+    func output() -> String { child?.output() ?? "" }
+
+    deinit { stop() }
+}
+
+enum DeployedBrokerError: Error, CustomStringConvertible {
+    case noListener
+    case notInConfig(String)
+    var description: String {
+        switch self {
+        case .noListener: "the configuration has no listener line"
+        case .notInConfig(let what): "the configuration does not mention \(what)"
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// A command run to completion: exit code and everything it printed (stdout and stderr interleaved).
+struct CommandResult: Sendable {
+    var exitCode: Int32
+    var output: String
+}
+
+/// Runs a command (by absolute path) and waits for it; a hang is a timeout error, never a stuck test.
+func runCommand(_ executable: String, _ arguments: [String], logDirectory: URL, timeoutS: Double = 60,
+                environment: [String: String] = [:]) throws -> CommandResult {
+    let child = try ChildProcess(executable: executable, arguments: arguments, logDirectory: logDirectory,
+                                 environment: environment)
+    guard let code = child.waitForExit(timeoutS: timeoutS) else {
+        child.stop(signal: SIGKILL)
+        throw TestEnvironmentError.timeout("\(executable) \(arguments.joined(separator: " ")): \(child.output())")
+    }
+    return CommandResult(exitCode: code, output: child.output())
+}
+
+/// deploy/<side>/install.sh run into a staging root (`--root`), with stub executables as `--prebuilt`, so nothing
+/// outside the temporary directory is touched and nothing is compiled.
+struct StagedInstall: Sendable {
+    static let droneServices = ["navigator", "drone-controller", "drone-link"]
+    static let groundServices = ["location-broadcaster", "telemetry-logger"]
+
+    let side: String
+    let root: URL
+    let stubDirectory: URL
+    let logDirectory: URL
+
+    var script: String { TestEnvironment.repoRoot.appendingPathComponent("deploy/\(side)/install.sh").path }
+
+    /// Creates the staging root and the stub executables (shell scripts that exit 0).
+    init(side: String) throws {
+        self.side = side
+        let base = try TestEnvironment.temporaryDirectory("install-\(side)")
+        root = base.appendingPathComponent("root")
+        stubDirectory = base.appendingPathComponent("bin")
+        logDirectory = base
+        let fm = FileManager.default
+        try fm.createDirectory(at: root, withIntermediateDirectories: true)
+        try fm.createDirectory(at: stubDirectory, withIntermediateDirectories: true)
+        for name in Self.droneServices + Self.groundServices {
+            let stub = stubDirectory.appendingPathComponent(name)
+            try "#!/bin/sh\nexit 0\n".write(to: stub, atomically: true, encoding: .utf8)
+            try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stub.path)
+        }
+    }
+
+    var services: [String] { side == "drone" ? Self.droneServices : Self.groundServices }
+
+    /// `install.sh --root <root> --prebuilt <stubs> <extra>`.
+    @discardableResult
+    func run(_ extra: [String] = []) throws -> CommandResult {
+        try runCommand(TestEnvironment.requireTool("bash"),
+                       [script, "--root", root.path, "--prebuilt", stubDirectory.path] + extra,
+                       logDirectory: logDirectory)
+    }
+
+    func url(_ path: String) -> URL { root.appendingPathComponent(String(path.drop(while: { $0 == "/" }))) }
+
+    func text(_ path: String) throws -> String { try String(contentsOf: url(path), encoding: .utf8) }
+
+    /// The generated password of an account (first line of /etc/quadcopter/<name>.password).
+    func password(_ account: String) throws -> String {
+        let text = try text("/etc/quadcopter/\(account).password")
+        return String(text.split(separator: "\n").first ?? "")
+    }
+
+    /// Accounts in the staged mosquitto password file, in file order.
+    func passwordFileUsers() throws -> [String] {
+        try text("/etc/mosquitto/quadcopter.passwd").split(separator: "\n").map { String($0.prefix { $0 != ":" }) }
+    }
+
+    /// Permission bits of a staged path.
+    func mode(_ path: String) throws -> Int {
+        let attributes = try FileManager.default.attributesOfItem(atPath: url(path).path)
+        return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+
+    /// The broker as the staged tree configures it: conf, password file and ACL from the staging root.
+    func broker(bridgeToPort: UInt16? = nil, extraConfig: String = "") throws -> DeployedBroker {
+        try DeployedBroker(label: side, config: text("/etc/mosquitto/conf.d/quadcopter.conf"),
+                           files: ["/etc/mosquitto/quadcopter.passwd": text("/etc/mosquitto/quadcopter.passwd"),
+                                   "/etc/mosquitto/conf.d/quadcopter.acl": text("/etc/mosquitto/conf.d/quadcopter.acl")],
+                           bridgeToPort: bridgeToPort, extraConfig: extraConfig)
+    }
+}
