@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import QuadMQTT
+import QuadProtocol
 import QuadService
 import ServiceLifecycle
 import Synchronization
@@ -46,7 +47,7 @@ enum BusSession {
                              body: @escaping @Sendable (ServiceRuntime) async throws -> Void,
                              cleanup: @escaping @Sendable (ServiceRuntime) async -> Void = { _ in }) async throws {
         let runtime = try ServiceRuntime(service: "location-broadcaster", options: options.common,
-                                         presenceName: options.senderId)
+                                         presenceName: Topics.broadcasterPresenceName(senderId: options.senderId))
         let failure = Mutex<CLIFailure?>(nil)
         let service = ClosureService {
             do {

@@ -64,10 +64,13 @@ public final class ServiceRuntime: Sendable {
     /// Connects, runs `services` until SIGTERM/SIGINT (or until they all finish), then says goodbye: a retained
     /// `offline` status and a clean disconnect, so the broker does not fire the will.
     public func run(_ services: [any Service]) async throws {
-        try client.start()
         logger.info("\(service) \(Self.version) for drone \(drone) (pid \(getpid()))")
+        // The connection starts inside the group, after it has installed the signal handlers: a SIGTERM that
+        // arrives right after the `online` status must still end in a graceful goodbye.
+        let connection = ConnectionService(client: client)
         let group = ServiceGroup(configuration: .init(
-            services: services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
+            services: [.init(service: connection)]
+                + services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
         do {
@@ -106,5 +109,14 @@ public final class ServiceRuntime: Sendable {
             }
             done = true
         }
+    }
+}
+
+/// Starts the broker connection once the service group runs, then waits for shutdown.
+private struct ConnectionService: Service {
+    let client: MQTTClient
+    func run() async throws {
+        try client.start()
+        try? await gracefulShutdown()
     }
 }
