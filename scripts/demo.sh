@@ -49,13 +49,13 @@ start mosquitto mosquitto -c "$out/mosquitto.conf"
 for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$broker_port") 2>/dev/null && break; sleep 0.1; done
 
 start drone-sim "$bin/drone-sim" --listen 127.0.0.1 --at-port "$at_port" --navdata-port "$navdata_port" \
-  --home "$home_lat,$home_lon" --heading 0 --wind 1.5,270 --gps-noise 0.3 --seed 7 --trace "$out/ground-truth.csv"
+  --home "$home_lat,$home_lon" --heading 0 --gps-noise 0.2 --seed 7 --trace "$out/ground-truth.csv"
 common=(--broker "$broker" --drone "$drone" --log-level warning)
 start drone-link "$bin/drone-link" "${common[@]}" --address 127.0.0.1 --at-port "$at_port" --navdata-port "$navdata_port"
 start navigator "$bin/navigator" "${common[@]}"
 start drone-controller "$bin/drone-controller" "${common[@]}"
 start telemetry-logger "$bin/telemetry-logger" record "${common[@]}" --dir "$out/logs"
-broadcaster=("$bin/location-broadcaster" "${common[@]}")
+lb() { "$bin/location-broadcaster" "$1" "${common[@]}" "${@:2}"; }  # lb SUBCOMMAND ARGS…
 
 say "Private broker on $broker; simulated AR.Drone on UDP $at_port/$navdata_port; logs in $out/"
 wait_for() {  # wait_for TOPIC TEXT — until a (retained or live) message on TOPIC contains TEXT
@@ -74,7 +74,7 @@ pub=(mosquitto_pub -h 127.0.0.1 -p "$broker_port" -q 1)
 say "Take off:"
 echo "  \$ ${pub[*]} -t quad/$drone/command -m takeoff"
 "${pub[@]}" -t "quad/$drone/command" -m takeoff
-"${broadcaster[@]}" status --until hovering --timeout 30 --line
+lb status --until hovering --timeout 30 --line
 
 read -r target_lat target_lon < <(python3 - "$home_lat" "$home_lon" "$target_bearing_deg" "$target_distance_m" <<'EOF'
 import math, sys
@@ -89,14 +89,14 @@ EOF
 say "Fly to a target ${target_distance_m} m away (bearing ${target_bearing_deg}°):"
 echo "  \$ ${pub[*]} -t quad/$drone/target -m '{\"lat\":$target_lat,\"lon\":$target_lon}'"
 "${pub[@]}" -t "quad/$drone/target" -m "{\"lat\":$target_lat,\"lon\":$target_lon}"
-"${broadcaster[@]}" status --until arrived --timeout 120 --line
+lb status --until arrived --timeout 120 --line
 say "Arrived; hovering for 3 s."
 sleep 3
 
 say "Land:"
 echo "  \$ ${pub[*]} -t quad/$drone/command -m land"
 "${pub[@]}" -t "quad/$drone/command" -m land
-"${broadcaster[@]}" status --until landed --timeout 30 --line
+lb status --until landed --timeout 30 --line
 
 # Stop the logger first so its files are complete, then export.
 logger_pid=${pids[5]}

@@ -28,6 +28,9 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Only this drone's messages.")
     var drone: String?
 
+    @Option(help: "Arrival radius drawn around targets in the svg plot, metres (the controller's default is 1).")
+    var arrivalRadius: Double = 1
+
     func validate() throws {
         if let drone, DroneID(rawValue: drone) == nil {
             throw ValidationError("--drone '\(drone)': expected 1–32 characters of a-z, 0-9 and '-'")
@@ -54,7 +57,7 @@ struct ExportCommand: ParsableCommand {
             text = switch format {
             case .gpx: GPXExporter.export(track)
             case .kml: KMLExporter.export(track)
-            default: SVGTrackPlot.render(track)
+            default: SVGTrackPlot.render(track, options: .init(arrivalRadiusM: arrivalRadius))
             }
         }
         if let out {

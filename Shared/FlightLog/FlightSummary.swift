@@ -12,9 +12,18 @@ public struct FlightSummary: Sendable, Equatable {
     public var fixCount: Int
 
     public init(track: FlightTrack) {
+        // GPS jitter would add up to hundreds of metres while hovering: count a leg only once the position has
+        // moved `minimumLegM` from the last counted point.
+        let minimumLegM = 1.0
         var distance = 0.0
-        for (previous, next) in zip(track.points, track.points.dropFirst()) {
-            distance += Geodesy.inverse(from: previous.position, to: next.position).distanceM
+        var anchor = track.points.first?.position
+        for point in track.points.dropFirst() {
+            guard let from = anchor else { break }
+            let leg = Geodesy.inverse(from: from, to: point.position).distanceM
+            if leg >= minimumLegM {
+                distance += leg
+                anchor = point.position
+            }
         }
         distanceFlownM = distance
         if let first = track.firstReceiveTimeUs, let last = track.lastReceiveTimeUs {
