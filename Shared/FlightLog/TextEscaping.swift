@@ -1,3 +1,5 @@
+import QuadProtocol
+
 /// Escaping for text that came from outside (topics, sender ids, reasons) before it goes into XML, JSON or CSV.
 enum TextEscaping {
     /// XML 1.0 character data and attribute values: escapes markup and replaces characters XML forbids
@@ -22,23 +24,7 @@ enum TextEscaping {
     }
 
     /// A JSON string literal, quotes included.
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    static func jsonString(_ text: String) -> String { JSONText.quoted(text) }
 
     /// An RFC 4180 CSV field: quoted when it holds a comma, quote or line break; leading `=+-@` are prefixed with
     /// a quote character so spreadsheets do not run them as formulas.
