@@ -8,7 +8,7 @@ struct ControllerOptions: ParsableArguments {
     @Option(help: "Forward speed (fraction of max tilt) when roughly aligned.") var forwardSpeed: Double = 0.2
     @Option(help: "Fly forward only when |direction difference| is below this, degrees.") var alignedWithin: Double = 45
     @Option(help: "Slow down linearly inside this distance to the target, metres.") var slowdownRadius: Double = 5
-    @Option(help: "Wind compensation: extra tilt per m/s of ground-speed error (0 = the article's plain law).") var windGain: Double = 0.4
+    @Option(help: "Wind compensation: extra tilt per m/s of ground-speed error (0 = the article's plain law).") var windGain: Double = 0.15
     @Option(help: "Control loop rate, Hz (the article used 4).") var tickHz: Double = 30
     @Option(help: "Hover when the navigation solution or position is older than this, ms.") var staleAfterMs: Int64 = 1000
     @Option(help: "Land this many seconds after the pilot went offline (hover at once).") var lostPilotLandAfter: Double = 30

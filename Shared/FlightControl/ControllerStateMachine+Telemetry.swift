@@ -7,6 +7,7 @@ extension ControllerStateMachine {
     public mutating func droneState(_ state: DroneState, nowUs: Int64) -> [ControllerAction] {
         lastDroneState = state
         lastDroneStateAtUs = nowUs
+        observeWind(state, nowUs: nowUs)
         droneLinkLostReported = false
         var actions: [ControllerAction] = []
 
@@ -43,6 +44,20 @@ extension ControllerStateMachine {
             actions.append(.log(.warning, "battery \(state.batteryPercent)% below \(configuration.landBatteryPercent)%: landing"))
         }
         return finish(actions, nowUs: nowUs)
+    }
+
+    /// Updates the wind estimate while we command the tilt ourselves, in the air.
+    mutating func observeWind(_ state: DroneState, nowUs: Int64) {
+        guard activity.isAirborne, let flight = lastFlight, flight.progressive, let heading = headingFor(state)
+        else { wind.pause(); return }
+        wind.observe(forwardMps: Double(state.velocityXMps), rightMps: Double(state.velocityYMps), headingDeg: heading,
+                     commandedPitchFrac: flight.pitchFrac, commandedRollFrac: flight.rollFrac, atUs: nowUs)
+    }
+
+    /// The drone's compass if navdata has it, else its yaw (the frame navdata's velocities are in).
+    func headingFor(_ state: DroneState) -> Double? {
+        let heading = state.magnetoHeadingDeg.map(Double.init) ?? Double(state.yawDeg)
+        return heading.isFinite ? heading : nil
     }
 
     /// A GPS fix of the drone: freshness, home, and the geofence.

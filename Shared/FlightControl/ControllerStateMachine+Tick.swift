@@ -48,6 +48,7 @@ extension ControllerStateMachine {
         case .returningHome:
             apply(returnHomeSteering(nowUs: nowUs), to: &command, nowUs: nowUs)
         }
+        lastFlight = command
         return command
     }
 
@@ -66,8 +67,10 @@ extension ControllerStateMachine {
         command.pitchFrac = pitchFrac
         // Measured ground velocity (body frame) corrects the tilt for wind; without fresh navdata, the plain law.
         if droneStateFresh(nowUs: nowUs), let state = lastDroneState {
+            let body = headingFor(state).map { wind.bodyWind(headingDeg: $0) } ?? (forwardMps: 0, rightMps: 0)
             let corrected = configuration.windCompensation.correct(
-                pitchFrac: pitchFrac, forwardMps: Double(state.velocityXMps), rightMps: Double(state.velocityYMps))
+                pitchFrac: pitchFrac, forwardMps: Double(state.velocityXMps), rightMps: Double(state.velocityYMps),
+                windForwardMps: body.forwardMps, windRightMps: body.rightMps)
             command.pitchFrac = corrected.pitchFrac
             command.rollFrac = corrected.rollFrac
         }

@@ -23,6 +23,10 @@ public struct ControllerStateMachine: Sendable {
 
     // Observations, stamped with the receive time (`nowUs` of the event).
     var lastDroneState: DroneState?
+    /// Wind seen in navdata against what we commanded; fed forward by the wind compensation.
+    var wind = WindEstimator()
+    /// The last flight command sent (its tilt is what the wind estimate compares against).
+    var lastFlight: FlightCommand?
     var lastDroneStateAtUs: Int64 = .min
     var droneLinkLostReported = false
     var lastPosition: GeoPoint?

@@ -11,20 +11,24 @@ public struct WindCompensation: Sendable, Equatable {
     /// Ground speed at full tilt in still air (AR.Drone 2.0 outdoors: about 5 m/s), to turn a tilt into a speed.
     public var fullTiltSpeedMps: Double
 
-    public init(gainPerMps: Double = 0.4, maxTiltFrac: Double = 0.6, fullTiltSpeedMps: Double = 5) {
+    public init(gainPerMps: Double = 0.15, maxTiltFrac: Double = 0.6, fullTiltSpeedMps: Double = 5) {
         self.gainPerMps = gainPerMps
         self.maxTiltFrac = maxTiltFrac
         self.fullTiltSpeedMps = fullTiltSpeedMps
     }
 
-    /// Corrected (pitch, roll) for a commanded pitch, given the measured forward and rightward ground speeds.
+    /// Corrected (pitch, roll) for a commanded pitch, given the measured forward and rightward ground speeds and
+    /// the estimated wind in the body frame (feed-forward: tilt for the air speed that gives the wanted ground
+    /// speed, plus the proportional term for what the estimate has not caught up with yet).
     /// Signs as on the wire: negative pitch flies forward, positive roll flies right.
-    public func correct(pitchFrac: Float, forwardMps: Double, rightMps: Double) -> (pitchFrac: Float, rollFrac: Float) {
-        guard gainPerMps > 0, forwardMps.isFinite, rightMps.isFinite else { return (pitchFrac, 0) }
+    public func correct(pitchFrac: Float, forwardMps: Double, rightMps: Double, windForwardMps: Double = 0,
+                        windRightMps: Double = 0) -> (pitchFrac: Float, rollFrac: Float) {
+        guard gainPerMps > 0, forwardMps.isFinite, rightMps.isFinite, windForwardMps.isFinite, windRightMps.isFinite
+        else { return (pitchFrac, 0) }
         let wantedForward = -Double(pitchFrac)
         let wantedMps = wantedForward * fullTiltSpeedMps
-        let forward = clamp(wantedForward + gainPerMps * (wantedMps - forwardMps))
-        let roll = clamp(-gainPerMps * rightMps)
+        let forward = clamp((wantedMps - windForwardMps) / fullTiltSpeedMps + gainPerMps * (wantedMps - forwardMps))
+        let roll = clamp(-windRightMps / fullTiltSpeedMps - gainPerMps * rightMps)
         return (Float(-forward), Float(roll))
     }
 

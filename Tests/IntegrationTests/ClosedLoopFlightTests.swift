@@ -20,8 +20,8 @@ struct ClosedLoopFlightTests {
 
     static let scenarios = [
         Scenario(name: "calm, Berlin", home: GeoPoint(latitudeDeg: 52.5163, longitudeDeg: 13.3777), simArguments: []),
-        Scenario(name: "1 m/s wind from the west", home: GeoPoint(latitudeDeg: 52.5163, longitudeDeg: 13.3777),
-                 simArguments: ["--wind", "1,270"]),
+        Scenario(name: "2 m/s wind from the west", home: GeoPoint(latitudeDeg: 52.5163, longitudeDeg: 13.3777),
+                 simArguments: ["--wind", "2,270", "--gps-noise", "0.2"]),
         Scenario(name: "latitude 60°, GPS noise", home: GeoPoint(latitudeDeg: 60.1699, longitudeDeg: 24.9384),
                  simArguments: ["--gps-noise", "0.3"]),
     ]
@@ -37,10 +37,8 @@ struct ClosedLoopFlightTests {
         }
         let target = stack.target(bearingDeg: 45, distanceM: 40)
         try stack.publishTarget(target)
-        // The controller hovers once its GPS says < 1 m; the truth may differ by the GPS noise (3σ). In wind the
-        // drone hunts around the arrival radius (hover drifts, the controller re-approaches): allow its
-        // hysteresis band (2 m). See the README's known limitations.
-        let tolerance = 1.0 + 3 * scenario.gpsNoiseM + (scenario.simArguments.contains("--wind") ? 1.0 : 0)
+        // The controller hovers once its GPS says < 1 m; the truth may differ by the GPS noise (3σ).
+        let tolerance = 1.0 + 3 * scenario.gpsNoiseM
         try await eventually(timeoutS: 120, "arrived within \(tolerance) m\n\(stack.logs())") {
             (stack.trace().last?.distanceM(to: target) ?? .infinity) < tolerance
         }
