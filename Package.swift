@@ -60,7 +60,7 @@ let package = Package(
         ),
 
         service("location-broadcaster", ["GroundStation", "Navigation"]),
-        service("navigator", ["Navigation"]),
+        service("navigator", ["Navigation", "GroundStation"]),
         service("drone-controller", ["FlightControl", "Navigation"]),
         service("drone-link", ["ARDrone"]),
         service("telemetry-logger", ["FlightLog"]),

@@ -9,7 +9,7 @@ struct FollowCommand: AsyncParsableCommand {
 
     @OptionGroup var options: BroadcasterOptions
 
-    @Option(help: "gpsd HOST:PORT (env QUAD_GPSD; default 127.0.0.1:2947).")
+    @Option(help: "gpsd HOST[:PORT] (env QUAD_GPSD; default 127.0.0.1:2947).")
     var gpsd: String?
 
     @Option(help: "How often to send the target, e.g. 1s or 500ms.")
@@ -32,16 +32,14 @@ struct FollowCommand: AsyncParsableCommand {
     func run() async throws {
         let resolved = try options.resolve()
         let gpsdText = gpsd ?? environment("QUAD_GPSD") ?? "127.0.0.1:2947"
-        let address: BrokerAddress
-        do { address = try BrokerAddress(parsing: gpsdText) } catch { throw ValidationError("--gpsd: \(error)") }
-        guard let port = UInt16(exactly: address.port) else { throw ValidationError("--gpsd: bad port") }
+        let address: GPSDAddress
+        do { address = try GPSDAddress(parsing: gpsdText) } catch { throw ValidationError("--gpsd: \(error)") }
         let configuration = FollowStateMachine.Configuration(
             senderId: resolved.senderId, publishIntervalUs: interval.microseconds, checkFixTime: !noFixTimeCheck,
             targetTTLS: Float(ttl))
         let claim = self.claim
         try await BusSession.withPresence(resolved, body: { runtime in
-            let follower = GPSFollower(runtime: runtime, gpsdHost: address.host, gpsdPort: port,
-                                       configuration: configuration)
+            let follower = GPSFollower(runtime: runtime, gpsd: address, configuration: configuration)
             try await PilotSession.alongside(claim ? runtime : nil, senderId: resolved.senderId) { _ in
                 await follower.run()
             }

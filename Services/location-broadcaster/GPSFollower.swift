@@ -3,57 +3,38 @@ import Navigation
 import QuadProtocol
 import QuadService
 
-/// The follow loop: gpsd bytes → GPSDStream → FollowStateMachine → targets on the bus. Reconnects to gpsd when it
-/// goes away; while there is no good fix nothing is published (the drone keeps the last target).
+/// The follow loop: gpsd bytes (GPSDClient, which reconnects) → GPSDStream → FollowStateMachine → targets on the
+/// bus. While there is no good fix nothing is published (the drone keeps the last target).
 struct GPSFollower: Sendable {
     let runtime: ServiceRuntime
-    let gpsdHost: String
-    let gpsdPort: UInt16
+    let gpsd: GPSDAddress
     let configuration: FollowStateMachine.Configuration
-    var reconnectDelay: Duration = .seconds(2)
 
     func run() async {
         var machine = FollowStateMachine(configuration: configuration)
+        var stream = GPSDStream()
         var reportedUnreachable = false
-        while !Task.isCancelled {
-            let socket: GPSDSocket
-            do {
-                socket = try await GPSDSocket.connect(host: gpsdHost, port: gpsdPort)
-            } catch {
-                if !reportedUnreachable { say("gpsd at \(gpsdHost):\(gpsdPort) unreachable (\(error)); retrying") }
-                reportedUnreachable = true
-                await idle(for: reconnectDelay, &machine)
-                continue
-            }
-            reportedUnreachable = false
-            say("connected to gpsd at \(gpsdHost):\(gpsdPort)")
-            var stream = GPSDStream()
-            guard socket.send(stream.openingCommand) else { continue }
-            let reason = await follow(socket, &stream, &machine)
-            socket.close()
-            guard !Task.isCancelled else { return }
-            say("gpsd connection lost (\(reason)); reconnecting")
-            await idle(for: reconnectDelay, &machine)
-        }
-    }
-
-    /// Until the connection ends (returns why) or the task is cancelled.
-    private func follow(_ socket: GPSDSocket, _ stream: inout GPSDStream,
-                        _ machine: inout FollowStateMachine) async -> String {
-        for await input in socket.inputs() {
-            if Task.isCancelled { return "stopping" }
-            switch input {
+        let client = GPSDClient(address: gpsd, openingCommand: stream.openingCommand)
+        await client.run { event in
+            switch event {
+            case .connected:
+                reportedUnreachable = false
+                stream = GPSDStream()
+                say("connected to gpsd at \(gpsd)")
             case .bytes(let bytes):
-                for event in stream.receive(bytes) { handle(event, &machine) }
+                for parsed in stream.receive(bytes) { handle(parsed, &machine) }
             case .idle:
                 break
-            case .closed(let reason):
-                for event in stream.finish() { handle(event, &machine) }
-                return reason
+            case .disconnected(let reason):
+                for parsed in stream.finish() { handle(parsed, &machine) }
+                say("gpsd connection lost (\(reason)); reconnecting")
+            case .unreachable(let reason):
+                if !reportedUnreachable { say("gpsd at \(gpsd) unreachable (\(reason)); retrying") }
+                reportedUnreachable = true
             }
+            // The fix ages out on time even when gpsd is silent or gone.
             perform(machine.tick(nowUs: WallClock.nowUs()))
         }
-        return "stopping"
     }
 
     private func handle(_ event: GPSDStream.Event, _ machine: inout FollowStateMachine) {
@@ -67,15 +48,6 @@ struct GPSFollower: Sendable {
         case .gpsdError(let message): runtime.logger.warning("gpsd error: \(Format.clean(message))")
         case .malformedLine(let error): runtime.logger.debug("ignored a malformed gpsd line: \(error)")
         case .overlongLine(let n): runtime.logger.warning("ignored an overlong gpsd line (\(n) bytes)")
-        }
-    }
-
-    /// Waits (between reconnects) while still letting the fix age out.
-    private func idle(for delay: Duration, _ machine: inout FollowStateMachine) async {
-        let steps = max(1, Int(delay.components.seconds * 10))
-        for _ in 0..<steps where !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(100))
-            perform(machine.tick(nowUs: WallClock.nowUs()))
         }
     }
 

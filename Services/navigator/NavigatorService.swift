@@ -1,3 +1,4 @@
+import GroundStation
 import Logging
 import Navigation
 import QuadMQTT
@@ -13,19 +14,29 @@ struct NavigatorService: Service {
         case position(MQTTMessage, receivedAtUs: Int64)
         case drone(MQTTMessage, receivedAtUs: Int64)
         case controller(MQTTMessage, receivedAtUs: Int64)
+        /// `--position gpsd`: a usable fix from the gpsd on the board.
+        case gpsFix(GPSFix, receivedAtUs: Int64)
     }
 
     let runtime: ServiceRuntime
-    let mountOffsetDeg: Double
+    let configuration: TargetFollowingNavigator.Configuration
 
     func run() async throws {
         let inbox = Inbox<Event>()
         inbox.feed(runtime.subscribe(Topics.target)) { .target($0, receivedAtUs: $1) }
-        inbox.feed(runtime.subscribe(Topics.position)) { .position($0, receivedAtUs: $1) }
+        var gpsd: Task<Void, Never>?
+        switch configuration.positionSource {
+        case .telemetry:
+            inbox.feed(runtime.subscribe(Topics.position)) { .position($0, receivedAtUs: $1) }
+        case .gpsd(let address):
+            let feed = GPSDPositionFeed(address: address, logger: runtime.logger)
+            gpsd = Task { await feed.run(into: inbox) }
+        }
+        defer { gpsd?.cancel() }
         inbox.feed(runtime.subscribe(Topics.droneState)) { .drone($0, receivedAtUs: $1) }
         inbox.feed(runtime.subscribe(Topics.controllerState)) { .controller($0, receivedAtUs: $1) }
         await cancelWhenGracefulShutdown {
-            var navigator = TargetFollowingNavigator(mountOffsetDeg: mountOffsetDeg)
+            var navigator = TargetFollowingNavigator(configuration: configuration)
             var rejections = RejectionCounter()
             for await event in inbox.events {
                 do {
@@ -54,12 +65,14 @@ extension NavigatorService.Event {
         case .position: "position"
         case .drone: "drone-state"
         case .controller: "controller-state"
+        case .gpsFix: "gpsd-fix"
         }
     }
 
     var topic: String {
         switch self {
         case .target(let m, _), .position(let m, _), .drone(let m, _), .controller(let m, _): m.topic
+        case .gpsFix: "gpsd"
         }
     }
 }

@@ -1,3 +1,4 @@
+import GroundStation
 import Navigation
 import QuadProtocol
 
@@ -5,15 +6,39 @@ import QuadProtocol
 /// The controller is the authority on the target (it may refuse one: wrong pilot, geofence, stale); the navigator
 /// follows a new target at once when it would be acceptable, and falls back to the controller's target when the
 /// controller reports a different one, so both always agree on the target sequence.
+/// Position comes from `telemetry/position` or, with `--position gpsd`, only from gpsd fixes; heading from navdata.
 struct TargetFollowingNavigator {
+    struct Configuration: Sendable, Equatable {
+        var mountOffsetDeg: Double = 0
+        var positionSource: PositionSource = .telemetry
+        /// gpsd fixes whose own time is further than this from the receive time are not used; nil = no check
+        /// (gpsfake replays old timestamps).
+        var maxFixAgeS: Double? = 3
+    }
+
+    enum GPSFixRefusal: Error, Equatable, CustomStringConvertible {
+        case stale(fixTime: String?, maxAgeS: Double)
+
+        var description: String {
+            switch self {
+            case .stale(let time, let maxAgeS):
+                "fix time \(time ?? "missing") is more than \(maxAgeS) s from the board's clock"
+            }
+        }
+    }
+
+    let configuration: Configuration
     private var solver: NavigationSolver
     private var recentTargets: [Target] = []
     private var pilotId = ""
     private var hasCompass = false
 
-    init(mountOffsetDeg: Double) {
-        solver = NavigationSolver(mountOffsetDeg: mountOffsetDeg)
+    init(configuration: Configuration) {
+        self.configuration = configuration
+        solver = NavigationSolver(mountOffsetDeg: configuration.mountOffsetDeg)
     }
+
+    private var positionFromTelemetry: Bool { configuration.positionSource == .telemetry }
 
     mutating func handle(_ event: NavigatorService.Event) throws -> NavigationSolution? {
         switch event {
@@ -25,6 +50,7 @@ struct TargetFollowingNavigator {
             guard pilotId.isEmpty || target.senderId == pilotId else { return nil }
             return solver.updateTarget(target, receivedAtUs: receivedAtUs)
         case .position(let message, let receivedAtUs):
+            guard positionFromTelemetry else { return nil }
             let fix = try PositionFix(decoding: message.payload)
             let point = GeoPoint(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg)
             if !hasCompass, let heading = fix.headingDeg { _ = solver.updateHeading(Double(heading), atUs: receivedAtUs) }
@@ -35,6 +61,14 @@ struct TargetFollowingNavigator {
             hasCompass = state.magnetoHeadingDeg != nil
             let heading = state.magnetoHeadingDeg.map(Double.init) ?? Geodesy.wrapDeg360(Double(state.yawDeg))
             return solver.updateHeading(heading, atUs: receivedAtUs)
+        case .gpsFix(let fix, let receivedAtUs):
+            guard !positionFromTelemetry else { return nil }
+            if let maxAgeS = configuration.maxFixAgeS, fix.isStale(nowUs: receivedAtUs, maxAgeS: maxAgeS) {
+                throw GPSFixRefusal.stale(fixTime: fix.time, maxAgeS: maxAgeS)
+            }
+            // Course over ground is not a heading (noise when hovering): heading stays with navdata.
+            let point = GeoPoint(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg)
+            return solver.updatePosition(point, atUs: receivedAtUs)
         case .controller(let message, let receivedAtUs):
             let state = try ControllerState(decoding: message.payload)
             pilotId = state.pilotId

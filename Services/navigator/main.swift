@@ -20,12 +20,29 @@ extension NavigatorCommand {
         @Option(help: "Angle of the heading sensor relative to the drone's nose, degrees (objc.io taped its phone at 90).")
         var mountOffset: Double = 0
 
-        func run() async throws {
+        @Option(help: """
+            Where the drone's position comes from: telemetry (drone-link's telemetry/position) or gpsd[:HOST:PORT] \
+            (a gpsd on the drone board, default 127.0.0.1:2947). Heading always comes from navdata.
+            """)
+        var position = "telemetry"
+
+        @Flag(help: "With --position gpsd: do not judge fixes by their own timestamps (gpsfake replays old ones).")
+        var noFixTimeCheck = false
+
+        func validate() throws {
             guard mountOffset.isFinite, abs(mountOffset) <= 360 else {
                 throw ValidationError("--mount-offset must be a finite angle within ±360°")
             }
+            do { _ = try PositionSource(parsing: position) } catch { throw ValidationError("--position: \(error)") }
+        }
+
+        func run() async throws {
+            let configuration = TargetFollowingNavigator.Configuration(
+                mountOffsetDeg: mountOffset, positionSource: try PositionSource(parsing: position),
+                maxFixAgeS: noFixTimeCheck ? nil : 3)
             let runtime = try ServiceRuntime(service: "navigator", options: common.resolve())
-            try await runtime.run([NavigatorService(runtime: runtime, mountOffsetDeg: mountOffset)])
+            runtime.logger.info("position from \(configuration.positionSource)")
+            try await runtime.run([NavigatorService(runtime: runtime, configuration: configuration)])
         }
     }
 

@@ -20,6 +20,12 @@ public struct BrokerAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     public init(parsing text: String) throws(ParseError) {
+        let (host, port) = try Self.split(text)
+        self.init(host: host, port: port ?? 1883)
+    }
+
+    /// `HOST[:PORT]` → host and the port if one was given (also for other TCP services, e.g. gpsd).
+    static func split(_ text: String) throws(ParseError) -> (host: String, port: Int32?) {
         let trimmed = text.trimmingSpaces
         guard !trimmed.isEmpty else { throw .empty }
         var host = trimmed
@@ -33,12 +39,9 @@ public struct BrokerAddress: Sendable, Equatable, CustomStringConvertible {
             portText = trimmed[trimmed.index(after: colon)...]
         }
         guard !host.isEmpty else { throw .empty }
-        var port: Int32 = 1883
-        if let portText {
-            guard let p = Int32(portText), (1...65535).contains(p) else { throw .badPort(String(portText)) }
-            port = p
-        }
-        self.init(host: host, port: port)
+        guard let portText else { return (host, nil) }
+        guard let p = Int32(portText), (1...65535).contains(p) else { throw .badPort(String(portText)) }
+        return (host, p)
     }
 
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }

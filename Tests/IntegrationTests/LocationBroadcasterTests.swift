@@ -187,8 +187,4 @@ struct LocationBroadcasterTests {
         #expect(run.code == 1)
         #expect(run.output.contains("latitudeOutOfRange(line: 2"), "\(run.output)")
     }
-
-    @Test("pilot arbitration against the real drone-controller",
-          .disabled("needs the drone-controller executable, written concurrently on another branch"))
-    func arbitration() async throws {}
 }

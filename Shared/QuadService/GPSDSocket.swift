@@ -4,18 +4,18 @@ import Synchronization
 import Glibc
 #endif
 
-/// A TCP connection to gpsd (POSIX sockets). Blocking calls run on a dispatch queue of their own, never on the
+/// A TCP connection to gpsd (POSIX sockets); `GPSDClient` keeps one up. Blocking calls run on a dispatch queue of their own, never on the
 /// cooperative thread pool; received bytes arrive as an AsyncStream, with a `.idle` every poll interval so the
 /// consumer can run its timers even when gpsd is silent.
-final class GPSDSocket: Sendable {
-    enum Input: Sendable {
+public final class GPSDSocket: Sendable {
+    public enum Input: Sendable, Equatable {
         case bytes([UInt8])
         case idle
         case closed(reason: String)
     }
 
-    struct ConnectError: Error, CustomStringConvertible {
-        var description: String
+    public struct ConnectError: Error, Equatable, CustomStringConvertible {
+        public var description: String
     }
 
     private let fd: Int32
@@ -27,7 +27,7 @@ final class GPSDSocket: Sendable {
     deinit { Glibc.close(fd) }
 
     /// Resolves `host`, connects with a timeout.
-    static func connect(host: String, port: UInt16, timeoutMs: Int32 = 3000) async throws -> GPSDSocket {
+    public static func connect(host: String, port: UInt16, timeoutMs: Int32 = 3000) async throws -> GPSDSocket {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result { try connectBlocking(host: host, port: port, timeoutMs: timeoutMs) })
@@ -75,7 +75,7 @@ final class GPSDSocket: Sendable {
         return poll(&p, 1, timeoutMs) == 1
     }
 
-    func send(_ bytes: [UInt8]) -> Bool {
+    public func send(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -87,7 +87,7 @@ final class GPSDSocket: Sendable {
     }
 
     /// Reads until the peer closes, an error occurs or `close()` is called.
-    func inputs(idleEveryMs: Int32 = 100) -> AsyncStream<Input> {
+    public func inputs(idleEveryMs: Int32 = 100) -> AsyncStream<Input> {
         let (stream, continuation) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .bufferingNewest(256))
         queue.async { [self] in
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -114,7 +114,7 @@ final class GPSDSocket: Sendable {
         return stream
     }
 
-    func close() {
+    public func close() {
         closed.store(true, ordering: .relaxed)
         shutdown(fd, Int32(SHUT_RDWR))
     }
