@@ -35,6 +35,8 @@ public final class MQTTClient: Sendable {
         var wantConnection = false
         var shutDown = false
         var loopRunning = false
+        /// While `startLoop` runs (connect_async before loop_start, so the library is not yet threaded).
+        var startingLoop = false
         /// QoS 1 mids awaiting PUBACK, with the waiter if someone awaits it.
         var pendingQoS1: [Int32: CheckedContinuation<Void, any Error>?] = [:]
         /// Monotonic seconds of the last CONNACK or of the last (re)start of the loop.
@@ -164,7 +166,8 @@ public final class MQTTClient: Sendable {
     }
 
     /// Hands a message to the library. QoS 0: sent if connected, otherwise `.notConnected`. QoS 1: queued and
-    /// resent after a reconnect until acknowledged; refused with `.offlineQueueFull` past the bound.
+    /// resent after a reconnect until acknowledged; refused with `.offlineQueueFull` past the bound, and with
+    /// `.notConnected` while the network loop is being (re)started.
     @discardableResult
     public func publish(topic: String, payload: [UInt8], qos: Int32, retain: Bool) throws(MQTTError) -> Int32 {
         try publish(topic: topic, payload: payload, qos: qos, retain: retain, waiter: nil)
@@ -227,6 +230,10 @@ public final class MQTTClient: Sendable {
         // The lock spans the library call so the PUBACK callback cannot see the mid before it is recorded.
         let result: Result<Int32, MQTTError> = state.withLock { s in
             if s.shutDown { return .failure(.shutDown) }
+            // libmosquitto queues a PUBLISH made after its socket exists but before CONNECT is queued ahead of
+            // CONNECT (the broker then drops the connection for a protocol error), and while connect_async runs
+            // unthreaded it even writes from this thread. So: nothing during a (re)start, QoS 0 only after CONNACK.
+            if s.startingLoop || (qos == 0 && !s.connected) { return .failure(.notConnected) }
             if qos > 0, s.pendingQoS1.count >= configuration.maxPendingQoS1 {
                 return .failure(.offlineQueueFull(pending: s.pendingQoS1.count))
             }
@@ -258,6 +265,10 @@ public final class MQTTClient: Sendable {
 
     private func startLoop() throws(MQTTError) {
         let c = configuration
+        // Publishes are refused meanwhile (see `publish`); the flag is not held as a lock, so a publisher on a
+        // real-time thread never waits for connect_async (DNS may take seconds).
+        state.withLock { $0.startingLoop = true }
+        defer { state.withLock { $0.startingLoop = false } }
         let rc = mosquitto_connect_async(handle, c.host, c.port, c.keepAliveS)
         // A refused or unreachable broker is not fatal here: the loop keeps trying.
         if rc != MOSQ_ERR_SUCCESS.rawValue && rc != MOSQ_ERR_ERRNO.rawValue {

@@ -30,7 +30,7 @@ public enum MQTTError: Error, Equatable, CustomStringConvertible {
     case library(operation: String, code: Int32, description: String)
     /// Too many QoS 1 messages are waiting for acknowledgement (broker unreachable?): the new one was refused.
     case offlineQueueFull(pending: Int)
-    /// A QoS 0 message could not be handed to the socket because there is no connection: it was not sent.
+    /// No connection (QoS 0) or the connection is being (re)started (any QoS): the message was not sent.
     case notConnected
     /// `publishAndWait` did not see the broker's acknowledgement in time.
     case acknowledgementTimeout(seconds: Double)
@@ -40,7 +40,7 @@ public enum MQTTError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .library(let op, let code, let text): "\(op) failed: \(text) (\(code))"
         case .offlineQueueFull(let pending): "offline queue full: \(pending) QoS 1 messages await acknowledgement"
-        case .notConnected: "not connected to the broker (QoS 0 message not sent)"
+        case .notConnected: "not connected to the broker (message not sent)"
         case .acknowledgementTimeout(let s): "no acknowledgement from the broker within \(s) s"
         case .shutDown: "the client is shut down"
         }

@@ -3,10 +3,12 @@ import Logging
 import Navigation
 import QuadMQTT
 
-/// The whole drone side on loopback: a private broker, drone-sim (UDP), drone-link, navigator and
-/// drone-controller, all real executables. Stopped by pid.
+/// The whole drone side on loopback: a private broker (or a shared one, for fleets), drone-sim (UDP), drone-link,
+/// navigator and drone-controller, all real executables. Stopped by pid.
 final class FlightStack: @unchecked Sendable {
     let broker: BrokerProcess
+    /// False when the broker was handed in (a fleet shares one): `stop()` then leaves it running.
+    let ownsBroker: Bool
     let drone: String
     let home: GeoPoint
     let traceURL: URL
@@ -14,18 +16,41 @@ final class FlightStack: @unchecked Sendable {
     let navdataPort: UInt16
     private(set) var processes: [String: ChildProcess] = [:]
 
-    init(drone: String = "drone1", home: GeoPoint = GeoPoint(latitudeDeg: 52.5163, longitudeDeg: 13.3777),
-         simArguments: [String] = [], controllerArguments: [String] = []) throws {
-        broker = try BrokerProcess()
+    static let homeBerlin = GeoPoint(latitudeDeg: 52.5163, longitudeDeg: 13.3777)
+
+    /// With its own broker.
+    convenience init(drone: String = "drone1", home: GeoPoint = FlightStack.homeBerlin,
+                     simArguments: [String] = [], controllerArguments: [String] = [],
+                     services: [String] = ["navigator", "drone-controller"]) throws {
+        try self.init(broker: BrokerProcess(), ownsBroker: true, drone: drone, home: home,
+                      simArguments: simArguments, controllerArguments: controllerArguments, services: services)
+    }
+
+    /// On a broker the caller owns (several drones on one bus); `stop()` does not stop it.
+    convenience init(sharing broker: BrokerProcess, drone: String, home: GeoPoint, simArguments: [String] = [],
+                     controllerArguments: [String] = [],
+                     services: [String] = ["navigator", "drone-controller"]) throws {
+        try self.init(broker: broker, ownsBroker: false, drone: drone, home: home, simArguments: simArguments,
+                      controllerArguments: controllerArguments, services: services)
+    }
+
+    /// - Parameter services: what runs besides drone-sim and drone-link (`[]`: the link alone, commanded by the test).
+    private init(broker: BrokerProcess, ownsBroker: Bool, drone: String, home: GeoPoint, simArguments: [String],
+                 controllerArguments: [String], services: [String]) throws {
+        self.broker = broker
+        self.ownsBroker = ownsBroker
         self.drone = drone
         self.home = home
         traceURL = broker.directory.appendingPathComponent("trace-\(drone).csv")
         atPort = try freeLoopbackPort(udp: true)
-        navdataPort = try freeLoopbackPort(udp: true)
+        var navdataPort = try freeLoopbackPort(udp: true)
+        while navdataPort == atPort { navdataPort = try freeLoopbackPort(udp: true) }
+        self.navdataPort = navdataPort
         try startSimulator(simArguments)
         try startLink()
-        try start("navigator", [])
-        try start("drone-controller", controllerArguments)
+        for service in services {
+            try start(service, service == "drone-controller" ? controllerArguments : [])
+        }
     }
 
     var common: [String] { ["--broker", broker.address, "--drone", drone] }
@@ -95,7 +120,9 @@ final class FlightStack: @unchecked Sendable {
     /// The simulator's ground truth so far.
     func trace() -> [TraceRow] {
         guard let text = try? String(contentsOf: traceURL, encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").dropFirst().compactMap(TraceRow.init)
+        // The simulator's buffered writes may end mid-row; only complete lines count.
+        let complete = text.hasSuffix("\n") ? Substring(text) : text[..<(text.lastIndex(of: "\n") ?? text.startIndex)]
+        return complete.split(separator: "\n").dropFirst().compactMap(TraceRow.init)
     }
 
     /// Everything the processes printed, for failure messages.
@@ -106,19 +133,27 @@ final class FlightStack: @unchecked Sendable {
 
     func stop() {
         for name in ["drone-controller", "navigator", "drone-link", "drone-sim"] { processes[name]?.stop() }
-        broker.stop()
+        if ownsBroker { broker.stop() }
     }
 
     deinit { stop() }
 }
 
-/// One row of drone-sim's ground-truth CSV (`time_s,lat,lon,altitude_m,heading_deg,flight_state,…`).
+/// One row of drone-sim's ground-truth CSV (`time_s,lat,lon,altitude_m,heading_deg,flight_state,speed_mps,
+/// vertical_speed_mps,battery_pct,emergency,link_lost,pcmd_flag,pcmd_roll,pcmd_pitch,pcmd_gaz,pcmd_yaw`). The first
+/// six columns are the contract; the extras read as 0 when absent.
 struct TraceRow: Sendable {
     var timeS: Double
     var position: GeoPoint
     var altitudeM: Double
     var headingDeg: Double
     var flightState: String
+    /// The simulator saw no AT command for its link-loss time.
+    var linkLost = false
+    /// The PCMD in force: flag 0 = hover, 1 = progressive.
+    var pcmdFlag = 0
+    var pcmdRoll = 0.0
+    var pcmdPitch = 0.0
 
     init?(_ line: Substring) {
         let f = line.split(separator: ",", omittingEmptySubsequences: false)
@@ -129,7 +164,15 @@ struct TraceRow: Sendable {
         altitudeM = alt
         headingDeg = hdg
         flightState = String(f[5])
+        if f.count >= 14 {
+            linkLost = f[10] == "1"
+            pcmdFlag = Int(f[11]) ?? 0
+            pcmdRoll = Double(f[12]) ?? 0
+            pcmdPitch = Double(f[13]) ?? 0
+        }
     }
+
+    var isAirborne: Bool { ["taking_off", "hovering", "flying"].contains(flightState) }
 
     func distanceM(to point: GeoPoint) -> Double { Geodesy.inverse(from: position, to: point).distanceM }
 }
