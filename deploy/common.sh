@@ -168,3 +168,16 @@ install_units() {
         run systemctl restart mosquitto.service
     fi
 }
+
+# Binaries, then per service: a system user, an env file in /etc/quadcopter and a broker account with a generated
+# password (both roles do the same; $HERE is the calling role's folder).
+install_services() {
+    install_binaries "$@"
+    log "service users and configuration"
+    for name in "$@"; do ensure_user "quad-$name"; done
+    run install -d -m 0755 "$ROOT/etc/quadcopter"
+    for name in "$@"; do ensure_env_file "$HERE/$name.env" "$name"; done
+    log "broker accounts (one per service, passwords generated once)"
+    ensure_broker_password_file
+    for name in "$@"; do ensure_broker_account "$name" "$name" "quad-$name" 0640; done
+}

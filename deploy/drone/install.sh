@@ -38,16 +38,7 @@ done
 [[ $DRY_RUN -eq 1 || -n $ROOT || $(id -u) -eq 0 ]] || die "run as root (or use --root DIR / --dry-run)"
 [[ -z $BRIDGE_PASSWORD_FILE ]] || check_password_file "$BRIDGE_PASSWORD_FILE"
 
-install_binaries "${SERVICES[@]}"
-
-log "service users and configuration"
-for name in "${SERVICES[@]}"; do ensure_user "quad-$name"; done
-run install -d -m 0755 "$ROOT/etc/quadcopter"
-for name in "${SERVICES[@]}"; do ensure_env_file "$HERE/$name.env" "$name"; done
-
-log "broker accounts (one per service, passwords generated once)"
-ensure_broker_password_file
-for name in "${SERVICES[@]}"; do ensure_broker_account "$name" "$name" "quad-$name" 0640; done
+install_services "${SERVICES[@]}"
 ensure_broker_account monitor monitor root 0600
 
 log "bridge credentials for the ground broker"
