@@ -233,7 +233,8 @@ public final class MQTTClient: Sendable {
             // libmosquitto queues a PUBLISH made after its socket exists but before CONNECT is queued ahead of
             // CONNECT (the broker then drops the connection for a protocol error), and while connect_async runs
             // unthreaded it even writes from this thread. So: nothing during a (re)start, QoS 0 only after CONNACK.
-            if s.startingLoop || (qos == 0 && !s.connected) { return .failure(.notConnected) }
+            // (A CONNACK can beat the end of `startLoop` on a loaded machine: `onConnect` must still publish.)
+            if (s.startingLoop || qos == 0) && !s.connected { return .failure(.notConnected) }
             if qos > 0, s.pendingQoS1.count >= configuration.maxPendingQoS1 {
                 return .failure(.offlineQueueFull(pending: s.pendingQoS1.count))
             }
