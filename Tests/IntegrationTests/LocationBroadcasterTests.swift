@@ -45,8 +45,9 @@ struct LocationBroadcasterTests {
                 sequence += 1
                 let fix = PositionFix(sequence: sequence, timestampUs: 1, latitudeDeg: 52.5163, longitudeDeg: 13.3777,
                                       source: .manual)
-                try await bus.publish(topic("telemetry/position"), fix.encoded())
-                try await Task.sleep(for: .milliseconds(100))
+                // QoS 0 before the CONNACK is refused (notConnected): keep talking regardless.
+                _ = try? await bus.publish(topic("telemetry/position"), fix.encoded())
+                try await Task.sleep(for: .milliseconds(50))
             }
         }
         defer { talker.cancel() }
