@@ -5,6 +5,7 @@ import QuadProtocol
 extension ControllerStateMachine {
     /// Navdata: every takeoff/landing/emergency transition happens here, on what the drone reports.
     public mutating func droneState(_ state: DroneState, nowUs: Int64) -> [ControllerAction] {
+        let firstObservation = lastDroneState == nil
         lastDroneState = state
         lastDroneStateAtUs = nowUs
         observeWind(state, nowUs: nowUs)
@@ -36,8 +37,13 @@ extension ControllerStateMachine {
         case .landing:
             if observed == .onGround { transition(to: .landed, reason: "landed", nowUs: nowUs) }
         case .landed:
-            // We send land while landed, so a drone seen flying (e.g. after a controller restart) is landing.
-            if observed == .airborne { transition(to: .landing, reason: "drone-airborne", nowUs: nowUs) }
+            if observed == .airborne {
+                // First navdata after a (re)start shows the drone flying: we were restarted mid-flight. Hover and
+                // wait for a fresh target; never act on what came before. Later, a drone seen flying while we
+                // command land is landing.
+                transition(to: firstObservation ? .hovering : .landing,
+                           reason: firstObservation ? "resumed-in-flight" : "drone-airborne", nowUs: nowUs)
+            }
         }
         if (activity.isAirborne || activity == .takingOff) && isBatteryLow(state) {
             transition(to: .landing, reason: "battery-low", nowUs: nowUs)

@@ -91,7 +91,12 @@ public struct ControllerStateMachine: Sendable {
             stateSequence &+= 1
             out.append(.publishState(currentState(nowUs: nowUs)))
         }
-        if sendFlight { out.append(.sendFlight(nextFlightCommand(nowUs: nowUs))) }
+        // Until navdata says whether the drone is flying, send nothing (unless an emergency): drone-link keeps
+        // the drone as it is (its own hover fallback keeps the fly bit the drone reports), so a controller
+        // restarted mid-flight neither lands the drone nor flies on stale data.
+        if sendFlight, lastDroneState != nil || activity == .emergency {
+            out.append(.sendFlight(nextFlightCommand(nowUs: nowUs)))
+        }
         return out
     }
 

@@ -76,12 +76,32 @@ struct ControllerRestartSafetyTests {
         #expect(h.navigation(distanceM: 60).flights.first?.progressive == true)
     }
 
-    @Test("a controller started while the drone flies sends land and reports it")
+    @Test("a controller (re)started while the drone flies sends nothing until navdata, then hovers without a target")
     func restartWhileAirborne() {
         var h = ControllerHarness()
-        #expect(h.tick().flights.first?.refMode == .land)
+        #expect(h.tick().flights.isEmpty)  // drone-link holds the drone as it is meanwhile
         let seen = h.drone(.hovering)
-        #expect(seen.activities == [.landing])
+        #expect(seen.activities == [.hovering])
+        #expect(h.reason == "resumed-in-flight")
+        #expect(h.machine.target == nil)
+        let flight = h.tick().flights.first
+        #expect(flight?.refMode == .fly)
+        #expect(flight?.progressive == false)
+    }
+
+    @Test("once navdata was seen, a drone that flies while we command land is landing")
+    func airborneAfterLanded() {
+        var h = ControllerHarness()
+        h.landed()
+        #expect(h.drone(.hovering).activities == [.landing])
         #expect(h.reason == "drone-airborne")
+    }
+
+    @Test("an emergency goes out even before any navdata")
+    func emergencyBeforeNavdata() {
+        var h = ControllerHarness()
+        _ = h.command(.emergency)
+        #expect(h.activity == .emergency)
+        #expect(h.tick().flights.first?.refMode == .emergencyCutoff)
     }
 }

@@ -84,6 +84,7 @@ struct ControllerStateMachineTests {
     @Test("a flight command on every tick and every navigation update; sequence counts from 1; timestamp = now")
     func flightCommandCadence() {
         var h = ControllerHarness()
+        h.landed()  // flight commands start once navdata says where the drone is (sequence 1 went out here)
         var sequences: [UInt32] = []
         for _ in 0..<3 {
             h.advance(ms: 33)
@@ -95,7 +96,7 @@ struct ControllerStateMachineTests {
         h.landed()
         h.target(ControllerHarness.point(northM: 10))
         sequences += h.navigation(distanceM: 10).flights.map(\.sequence)
-        #expect(sequences == [1, 2, 3, 5])  // 4 went out with landed()'s tick
+        #expect(sequences == [2, 3, 4, 6])  // 5 went out with landed()'s tick
     }
 
     @Test("state is published on change only, not on every tick")
