@@ -16,6 +16,8 @@ struct FaultInjectionTests {
     /// One trace period (the simulator writes a row every 50 ms) plus scheduling slack on a loaded machine.
     static let observeSlackS = 0.15
 
+    static func measured(_ scenario: String, _ text: String) { print("faults: \(scenario): \(text)") }
+
     @Test("broker killed for 5 s mid-flight: the link hovers on its own, all reconnect, the flight resumes")
     func brokerRestart() async throws {
         try await FlightSlots.run {
@@ -46,8 +48,11 @@ struct FaultInjectionTests {
                     "the drone must hover in the air while the broker is away")
             #expect(flight.stack.trace().allSatisfy { !$0.linkLost }, "the simulator lost the link\n\(flight.logs())")
             #expect(flight.rows(from: restartS).contains { $0.pcmdFlag == 1 }, "never flew again after the restart")
-            #expect(flight.log("drone-controller").contains("flying-to-target (navigation-resumed)"),
+            #expect(flight.log("drone-controller").contains("flying_to_target (navigation-resumed)"),
                     "\(flight.log("drone-controller"))")
+            let arrivedS = flight.rows(from: restartS).first { $0.distanceM(to: target) < FaultFlight.arrivalToleranceM }
+            Self.measured("broker", "hover \(hover.timeS - killS) s after the kill; arrived "
+                + "\((arrivedS?.timeS ?? .nan) - restartS) s after the restart, without re-publishing the target")
             try await flight.land()
             flight.expectInsideGeofence()
         }
@@ -73,6 +78,7 @@ struct FaultInjectionTests {
             #expect(delayS >= 0.8, "hover after \(delayS) s: sooner than the 1 s stale window?")
             #expect(flight.rows(from: hover.timeS).allSatisfy { $0.pcmdFlag == 0 && $0.isAirborne })
             #expect(flight.log("drone-controller").contains("hovering (stale-navigation)"))
+            Self.measured("navigator", "hover \(delayS) s after the kill")
 
             // A new navigator knows no target (it ignores the controller's retained one it never received
             // itself), so it publishes nothing and the drone keeps hovering until the target is sent again.
@@ -121,6 +127,9 @@ struct FaultInjectionTests {
             #expect(after.contains { $0.flightState == "landing" })
             let farthest = after.map { $0.distanceM(to: hover.position) }.max() ?? 0
             #expect(farthest < 1, "moved \(farthest) m while landing")
+            let landingS = after.first { $0.flightState == "landing" }?.timeS ?? .nan
+            Self.measured("controller", "hover \(delayS) s after the kill; landing \(landingS - restartS) s after the "
+                + "restart, moved \(farthest) m")
             flight.expectInsideGeofence()
         }
     }
@@ -147,6 +156,7 @@ struct FaultInjectionTests {
             #expect(trace.filter { $0.timeS >= lost.timeS && $0.timeS < landing.timeS }
                 .allSatisfy { $0.flightState == "hovering" && $0.pcmdFlag == 0 }, "not hovering while the link is lost")
             #expect(flight.log("drone-controller").contains("hovering (drone-link-lost)"))
+            Self.measured("link", "link lost \(lost.timeS - killS) s after the kill, landing \(landing.timeS - killS) s")
 
             let restartedAt = Date()
             let restartS = flight.simNowS()
@@ -179,7 +189,9 @@ struct FaultInjectionTests {
             try await flight.takeOff()
             let target = flight.target(bearingDeg: 20, distanceM: 35)
             try flight.fly(to: target)
+            let startS = flight.simNowS()
             try await flight.waitArrived(at: target)
+            Self.measured("loss", "arrived \(flight.simNowS() - startS) s after the target (35 m)")
             try await flight.land()
             #expect(flight.stack.trace().allSatisfy { !$0.linkLost }, "the simulator lost the link\n\(flight.logs())")
             flight.expectInsideGeofence()
@@ -225,6 +237,7 @@ struct FaultInjectionTests {
                     "landing \(landing.timeS - killS) s after the pilot died")
             #expect(trace.filter { $0.timeS >= hover.timeS && $0.timeS < landing.timeS }
                 .allSatisfy { $0.pcmdFlag == 0 && $0.isAirborne })
+            Self.measured("pilot", "hover \(hover.timeS - killS) s, landing \(landing.timeS - killS) s after the kill")
             let controller = flight.log("drone-controller")
             #expect(controller.contains("hovering (pilot-lost)") && controller.contains("landing (pilot-lost)"),
                     "\(controller)")

@@ -46,6 +46,7 @@ final class FaultFlight: @unchecked Sendable {
     func takeOff() async throws {
         try stack.mosquittoPub("command", "takeoff")
         try await waitForRow("airborne, hovering", timeoutS: 20) { $0.altitudeM > 0.5 && $0.flightState == "hovering" }
+        try await calibrateClock()
     }
 
     func fly(to target: GeoPoint) throws { try stack.publishTarget(target) }
