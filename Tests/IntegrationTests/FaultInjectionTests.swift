@@ -174,8 +174,10 @@ struct FaultInjectionTests {
             }
             #expect(flight.log("drone-sim").contains("link restored"))
             #expect(flight.rows(from: restartS + 1).allSatisfy { !$0.linkLost && $0.flightState == "landed" })
-            // And it flies again through the new link.
+            // The controller kept the target through the link-loss landing: a new takeoff finishes the flight,
+            // through the new link.
             try await flight.takeOff()
+            try await flight.waitArrived(at: target)
             try await flight.land()
             flight.expectInsideGeofence()
         }

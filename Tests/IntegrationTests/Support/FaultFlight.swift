@@ -45,7 +45,8 @@ final class FaultFlight: @unchecked Sendable {
 
     func takeOff() async throws {
         try stack.mosquittoPub("command", "takeoff")
-        try await waitForRow("airborne, hovering", timeoutS: 20) { $0.altitudeM > 0.5 && $0.flightState == "hovering" }
+        // Hovering, or already flying when the controller kept a target from before a landing.
+        try await waitForRow("airborne", timeoutS: 20) { $0.altitudeM > 0.5 && $0.isAirborne }
         try await calibrateClock()
     }
 
