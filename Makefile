@@ -19,6 +19,12 @@ test: deps
 	$(SWIFT) build --build-tests
 	QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" $(SWIFT) test --skip-build
 
+# The fault-injection suite (real flights with a broker, a service or the link killed, datagram loss, a fuzzed
+# bus; a few minutes): skipped by `make test`, run here with QUAD_FAULTS=1.
+faults: deps
+	$(SWIFT) build --build-tests
+	QUAD_FAULTS=1 QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" $(SWIFT) test --skip-build --filter FaultInjection
+
 demo: deps
 	@scripts/demo.sh
 

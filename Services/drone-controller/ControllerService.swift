@@ -40,6 +40,9 @@ struct ControllerService: Service {
                 }
                 actions.forEach { perform($0, rejections: &rejections) }
             }
+            runtime.logger.notice("""
+                rejected in total: \(rejections.total) (\(rejections.summary)); dropped unread: \(inbox.droppedCount)
+                """)
         }
         inbox.finish()
     }

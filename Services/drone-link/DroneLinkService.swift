@@ -49,9 +49,14 @@ struct DroneLinkService: Service {
                     }
                 }
             }
+            return rejected
         }
         try? await gracefulShutdown()
         commands.cancel()
+        let rejected = await commands.value
+        runtime.logger.notice("""
+            rejected in total: \(rejected) (flight-command \(rejected)); dropped unread: \(subscription.droppedCount)
+            """)
         inbox.requestStop()
         for await _ in finished {}
     }

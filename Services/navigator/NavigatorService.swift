@@ -45,6 +45,9 @@ struct NavigatorService: Service {
                     rejections.record(event.kind, reason: "\(error)", topic: event.topic, logger: runtime.logger)
                 }
             }
+            runtime.logger.notice("""
+                rejected in total: \(rejections.total) (\(rejections.summary)); dropped unread: \(inbox.droppedCount)
+                """)
         }
         inbox.finish()
     }

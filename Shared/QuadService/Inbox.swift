@@ -1,10 +1,13 @@
 import QuadMQTT
+import Synchronization
 
 /// Funnels several subscriptions (and timers) into one ordered stream of events, so a service's state lives in
 /// one loop and needs no locks.
 public final class Inbox<Event: Sendable>: Sendable {
     public let events: AsyncStream<Event>
     private let continuation: AsyncStream<Event>.Continuation
+    private let fed = Mutex<[MQTTSubscription]>([])
+    private let dropped = Atomic<Int>(0)
 
     public init(bufferLimit: Int = 4096) {
         (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(bufferLimit))
@@ -13,11 +16,20 @@ public final class Inbox<Event: Sendable>: Sendable {
     /// Forwards every message of `subscription` as `transform(message)`, stamped with its receive time.
     public func feed(_ subscription: MQTTSubscription,
                      _ transform: @escaping @Sendable (MQTTMessage, _ receivedAtUs: Int64) -> Event) {
+        fed.withLock { $0.append(subscription) }
         Task {
             for await message in subscription {
-                continuation.yield(transform(message, WallClock.nowUs()))
+                if case .dropped = continuation.yield(transform(message, WallClock.nowUs())) {
+                    self.dropped.add(1, ordering: .relaxed)
+                }
             }
         }
+    }
+
+    /// Messages lost because the consumer fell behind: dropped from a fed subscription's buffer or from the
+    /// inbox's own (the oldest go first). Reported at shutdown, so a flood never goes unnoticed.
+    public var droppedCount: Int {
+        dropped.load(ordering: .relaxed) + fed.withLock { $0.reduce(0) { $0 + $1.droppedCount } }
     }
 
     /// Adds `event(now)` every `intervalMs` until the inbox finishes.
@@ -33,6 +45,8 @@ public final class Inbox<Event: Sendable>: Sendable {
         }
     }
 
-    public func send(_ event: Event) { continuation.yield(event) }
+    public func send(_ event: Event) {
+        if case .dropped = continuation.yield(event) { dropped.add(1, ordering: .relaxed) }
+    }
     public func finish() { continuation.finish() }
 }

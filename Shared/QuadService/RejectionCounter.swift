@@ -8,6 +8,11 @@ public struct RejectionCounter: Sendable {
 
     public init() {}
 
+    /// Every kind with its count, e.g. `drone-state 12, target 3` (sorted by kind); `none` when nothing was refused.
+    public var summary: String {
+        counts.isEmpty ? "none" : counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+    }
+
     public mutating func record(_ kind: String, reason: String, topic: String, logger: Logger) {
         let n = counts[kind, default: 0] + 1
         counts[kind] = n

@@ -39,8 +39,9 @@ final class BrokerProcess: @unchecked Sendable {
         }
     }
 
-    func stop() {
-        child?.stop(signal: SIGTERM)
+    /// SIGTERM is a clean stop; SIGKILL is a crash (no goodbye to the clients).
+    func stop(signal: Int32 = SIGTERM) {
+        child?.stop(signal: signal)
         child = nil
     }
 

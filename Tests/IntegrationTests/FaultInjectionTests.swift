@@ -1,0 +1,249 @@
+import Foundation
+import Navigation
+import QuadProtocol
+import Testing
+
+/// What happens when something breaks mid-flight. Every case is a real flight (mosquitto + drone-sim + drone-link
+/// + navigator + drone-controller, target ~35 m away); a fault is injected and the simulator's ground-truth trace
+/// is judged: when the drone hovers, whether it lands, that it never leaves the 200 m geofence.
+/// Slow (a few minutes): `make faults` runs it (QUAD_FAULTS=1); `make test` skips it.
+@Suite("Fault injection",
+       .enabled(if: ProcessInfo.processInfo.environment["QUAD_FAULTS"] == "1"
+                && TestEnvironment.available("mosquitto", "mosquitto_pub")))
+struct FaultInjectionTests {
+    /// drone-link's command timeout: no fresh flight command for this long → hover.
+    static let commandTimeoutS = 0.25
+    /// One trace period (the simulator writes a row every 50 ms) plus scheduling slack on a loaded machine.
+    static let observeSlackS = 0.15
+
+    static func measured(_ scenario: String, _ text: String) { print("faults: \(scenario): \(text)") }
+
+    @Test("broker killed for 5 s mid-flight: the link hovers on its own, all reconnect, the flight resumes")
+    func brokerRestart() async throws {
+        try await FlightSlots.run {
+            let flight = try await FaultFlight()
+            defer { flight.stop() }
+            try await flight.takeOff()
+            let target = flight.target(bearingDeg: 60, distanceM: 35)
+            try flight.fly(to: target)
+            try await flight.waitMidFlight()
+
+            try await flight.calibrateClock()
+            let killS = flight.simNowS()
+            flight.stack.broker.stop(signal: SIGKILL)
+            try await Task.sleep(for: .seconds(5))
+            let restartS = flight.simNowS()
+            let restartedAt = Date()
+            try flight.stack.broker.start()
+            try await flight.waitOnline(["drone-link", "navigator", "drone-controller"], since: restartedAt)
+
+            // Not re-published: the controller and the navigator both kept the target through the outage, and the
+            // controller resumes on the first fresh solution ("navigation-resumed").
+            try await flight.waitArrived(at: target)
+            let outage = flight.rows(from: killS, to: restartS)
+            let hover = try #require(outage.first { $0.pcmdFlag == 0 }, "no hover without the broker\n\(flight.logs())")
+            #expect(hover.timeS - killS <= Self.commandTimeoutS + Self.observeSlackS,
+                    "hover \(hover.timeS - killS) s after the broker died")
+            #expect(outage.filter { $0.timeS > hover.timeS }.allSatisfy { $0.pcmdFlag == 0 && $0.isAirborne },
+                    "the drone must hover in the air while the broker is away")
+            #expect(flight.stack.trace().allSatisfy { !$0.linkLost }, "the simulator lost the link\n\(flight.logs())")
+            #expect(flight.rows(from: restartS).contains { $0.pcmdFlag == 1 }, "never flew again after the restart")
+            #expect(flight.log("drone-controller").contains("flying_to_target (navigation-resumed)"),
+                    "\(flight.log("drone-controller"))")
+            let arrivedS = flight.rows(from: restartS).first { $0.distanceM(to: target) < FaultFlight.arrivalToleranceM }
+            Self.measured("broker", "hover \(hover.timeS - killS) s after the kill; arrived "
+                + "\((arrivedS?.timeS ?? .nan) - restartS) s after the restart, without re-publishing the target")
+            try await flight.land()
+            flight.expectInsideGeofence()
+        }
+    }
+
+    @Test("navigator killed: hover once the solution is 1 s stale; a restarted navigator waits for a new target")
+    func navigatorCrash() async throws {
+        try await FlightSlots.run {
+            let flight = try await FaultFlight()
+            defer { flight.stop() }
+            try await flight.takeOff()
+            let target = flight.target(bearingDeg: 300, distanceM: 35)
+            try flight.fly(to: target)
+            try await flight.waitMidFlight()
+
+            let killS = try await flight.crash("navigator")
+            try await flight.waitForTrace(until: killS + 3)
+            let hover = try #require(flight.rows(from: killS).first { $0.pcmdFlag == 0 },
+                                     "never hovered\n\(flight.logs())")
+            let delayS = hover.timeS - killS
+            // By design the controller steers on the last solution until it is --stale-after-ms (1 s) old.
+            #expect(delayS <= 1.0 + Self.commandTimeoutS + Self.observeSlackS / 3, "hover \(delayS) s after the kill")
+            #expect(delayS >= 0.8, "hover after \(delayS) s: sooner than the 1 s stale window?")
+            #expect(flight.rows(from: hover.timeS).allSatisfy { $0.pcmdFlag == 0 && $0.isAirborne })
+            #expect(flight.log("drone-controller").contains("hovering (stale-navigation)"))
+            Self.measured("navigator", "hover \(delayS) s after the kill")
+
+            // A new navigator knows no target (it ignores the controller's retained one it never received
+            // itself), so it publishes nothing and the drone keeps hovering until the target is sent again.
+            let restartS = flight.simNowS()
+            let restartedAt = Date()
+            try flight.stack.start("navigator", [])
+            try await flight.waitOnline(["navigator"], since: restartedAt)
+            try await Task.sleep(for: .seconds(2))
+            let waiting = flight.rows(from: restartS)
+            #expect(waiting.count >= 30 && waiting.allSatisfy { $0.pcmdFlag == 0 && $0.isAirborne },
+                    "the drone moved before a new target was sent (\(waiting.count) rows)")
+            try flight.fly(to: target)
+            try await flight.waitArrived(at: target)
+            try await flight.land()
+            flight.expectInsideGeofence()
+        }
+    }
+
+    @Test("controller killed: the link hovers within 250 ms; a restarted controller lands the drone")
+    func controllerCrash() async throws {
+        try await FlightSlots.run {
+            let flight = try await FaultFlight()
+            defer { flight.stop() }
+            try await flight.takeOff()
+            let target = flight.target(bearingDeg: 150, distanceM: 35)
+            try flight.fly(to: target)
+            try await flight.waitMidFlight()
+
+            let killS = try await flight.crash("drone-controller")
+            try await flight.waitForTrace(until: killS + 3)
+            let hover = try #require(flight.rows(from: killS).first { $0.pcmdFlag == 0 },
+                                     "never hovered\n\(flight.logs())")
+            let delayS = hover.timeS - killS
+            #expect(delayS <= Self.commandTimeoutS + Self.observeSlackS, "hover \(delayS) s after the kill")
+            let orphaned = flight.rows(from: hover.timeS)
+            #expect(orphaned.allSatisfy { $0.pcmdFlag == 0 && $0.isAirborne && !$0.linkLost },
+                    "without a controller the drone must hover in the air (the link keeps sending)")
+
+            // The new controller starts believing the drone is landed and sends `land`; navdata showing it
+            // airborne turns that into "landing (drone-airborne)". It never steers on the old target.
+            let restartS = flight.simNowS()
+            try flight.stack.start("drone-controller", flight.controllerArguments)
+            try await flight.waitLanded()
+            let after = flight.rows(from: restartS)
+            #expect(after.allSatisfy { $0.pcmdFlag == 0 }, "the restarted controller steered")
+            #expect(after.contains { $0.flightState == "landing" })
+            let farthest = after.map { $0.distanceM(to: hover.position) }.max() ?? 0
+            #expect(farthest < 1.5, "moved \(farthest) m while landing (braking from 1 m/s takes ~0.7 m)")
+            let landingS = after.first { $0.flightState == "landing" }?.timeS ?? .nan
+            Self.measured("controller", "hover \(delayS) s after the kill; landing \(landingS - restartS) s after the "
+                + "restart, moved \(farthest) m")
+            flight.expectInsideGeofence()
+        }
+    }
+
+    @Test("drone-link killed: the drone's own watchdog hovers, then lands; a restarted link reconnects")
+    func linkCrash() async throws {
+        try await FlightSlots.run {
+            let flight = try await FaultFlight(recordTelemetry: true)
+            defer { flight.stop() }
+            try await flight.takeOff()
+            let target = flight.target(bearingDeg: 240, distanceM: 35)
+            try flight.fly(to: target)
+            try await flight.waitMidFlight()
+
+            let killS = try await flight.crash("drone-link")
+            try await flight.waitLanded()
+            let trace = flight.rows(from: killS)
+            let lost = try #require(trace.first { $0.linkLost }, "the simulator never lost the link\n\(flight.logs())")
+            let landing = try #require(trace.first { $0.flightState == "landing" })
+            // The simulator (like the drone) declares the link lost after 2 s without AT commands, hovers 3 s, lands.
+            #expect((1.9...2.0 + Self.observeSlackS + 0.1).contains(lost.timeS - killS), "link lost after \(lost.timeS - killS) s")
+            #expect((2.9...3.0 + Self.observeSlackS).contains(landing.timeS - lost.timeS),
+                    "landing \(landing.timeS - lost.timeS) s after the link loss")
+            #expect(trace.filter { $0.timeS >= lost.timeS && $0.timeS < landing.timeS }
+                .allSatisfy { $0.flightState == "hovering" && $0.pcmdFlag == 0 }, "not hovering while the link is lost")
+            #expect(flight.log("drone-controller").contains("hovering (drone-link-lost)"))
+            Self.measured("link", "link lost \(lost.timeS - killS) s after the kill, landing \(landing.timeS - killS) s")
+
+            let restartedAt = Date()
+            let restartS = flight.simNowS()
+            try flight.stack.startLink()
+            try await flight.waitOnline(["drone-link"], since: restartedAt)
+            // Config ACK handshake again (configuring → ok), then navdata and GPS fixes (the navdata_options
+            // config) on the bus, and the simulator hears AT commands again.
+            try await eventually(timeoutS: 15, "link connected again\n\(flight.logs())") {
+                flight.linkStatuses(since: restartedAt).last.map { $0.connected && $0.reason == .ok } == true
+            }
+            #expect(flight.linkStatuses(since: restartedAt).contains { $0.reason == .configuring })
+            try await eventually(timeoutS: 10, "telemetry again\n\(flight.logs())") {
+                flight.received("telemetry/drone", since: restartedAt) > 10
+                    && flight.received("telemetry/position", since: restartedAt) > 10
+            }
+            #expect(flight.log("drone-sim").contains("link restored"))
+            #expect(flight.rows(from: restartS + 1).allSatisfy { !$0.linkLost && $0.flightState == "landed" })
+            // The controller kept the target through the link-loss landing: a new takeoff finishes the flight,
+            // through the new link.
+            try await flight.takeOff()
+            try await flight.waitArrived(at: target)
+            try await flight.land()
+            flight.expectInsideGeofence()
+        }
+    }
+
+    @Test("20 % of the UDP datagrams lost both ways: the flight still arrives")
+    func lossyLink() async throws {
+        try await FlightSlots.run {
+            let flight = try await FaultFlight(simArguments: ["--drop-rate", "0.2"])
+            defer { flight.stop() }
+            try await flight.takeOff()
+            let target = flight.target(bearingDeg: 20, distanceM: 35)
+            try flight.fly(to: target)
+            let startS = flight.simNowS()
+            try await flight.waitArrived(at: target)
+            Self.measured("loss", "arrived \(flight.simNowS() - startS) s after the target (35 m)")
+            try await flight.land()
+            #expect(flight.stack.trace().allSatisfy { !$0.linkLost }, "the simulator lost the link\n\(flight.logs())")
+            flight.expectInsideGeofence()
+        }
+    }
+
+    @Test("the pilot's ground station dies: hover at once (pilot-lost), land after --lost-pilot-land-after 5 s")
+    func pilotLost() async throws {
+        try await FlightSlots.run {
+            let flight = try await FaultFlight(controllerArguments: ["--lost-pilot-land-after", "5"])
+            defer { flight.stop() }
+            let common = flight.stack.common
+            let pilot = try ChildProcess(executable: TestEnvironment.executable("location-broadcaster").path,
+                                         arguments: ["claim", "--sender-id", "pilot"] + common,
+                                         name: "claim", logDirectory: flight.stack.broker.directory)
+            defer { pilot.stop(signal: SIGKILL) }
+            try await eventually(timeoutS: 15, "pilot control granted\n\(pilot.output())\n\(flight.logs())") {
+                pilot.output().contains("pilot control granted")
+            }
+            let dir = flight.stack.broker.directory
+            let takeoff = try await runToEnd("location-broadcaster",
+                                             ["takeoff", "--sender-id", "pilot", "--timeout", "20"] + common,
+                                             logDirectory: dir)
+            try #require(takeoff.code == 0, "\(takeoff.output)")
+            try await flight.waitForRow("hovering", timeoutS: 20) { $0.altitudeM > 0.5 && $0.flightState == "hovering" }
+            let target = flight.target(bearingDeg: 100, distanceM: 35)
+            let sent = try await runToEnd("location-broadcaster",
+                                          ["target", "\(target.latitudeDeg)", "\(target.longitudeDeg)",
+                                           "--sender-id", "pilot"] + common, logDirectory: dir)
+            try #require(sent.code == 0, "\(sent.output)")
+            try await flight.waitMidFlight()
+
+            try await flight.calibrateClock()
+            let killS = flight.simNowS()
+            #expect(pilot.stop(signal: SIGKILL) == 128 + SIGKILL)
+            try await flight.waitLanded()
+            let trace = flight.rows(from: killS)
+            let hover = try #require(trace.first { $0.pcmdFlag == 0 }, "never hovered\n\(flight.logs())")
+            let landing = try #require(trace.first { $0.flightState == "landing" })
+            // The broker publishes the Last Will as soon as the socket closes; the controller hovers on it.
+            #expect(hover.timeS - killS <= Self.commandTimeoutS + Self.observeSlackS, "hover \(hover.timeS - killS) s")
+            #expect((4.9...5.0 + Self.observeSlackS + 0.1).contains(landing.timeS - killS),
+                    "landing \(landing.timeS - killS) s after the pilot died")
+            #expect(trace.filter { $0.timeS >= hover.timeS && $0.timeS < landing.timeS }
+                .allSatisfy { $0.pcmdFlag == 0 && $0.isAirborne })
+            Self.measured("pilot", "hover \(hover.timeS - killS) s, landing \(landing.timeS - killS) s after the kill")
+            let controller = flight.log("drone-controller")
+            #expect(controller.contains("hovering (pilot-lost)") && controller.contains("landing (pilot-lost)"),
+                    "\(controller)")
+            flight.expectInsideGeofence()
+        }
+    }
+}
