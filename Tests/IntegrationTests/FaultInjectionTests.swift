@@ -97,7 +97,7 @@ struct FaultInjectionTests {
         }
     }
 
-    @Test("controller killed: the link hovers within 250 ms; a restarted controller lands the drone")
+    @Test("controller killed: the link hovers within 250 ms; a restarted controller hovers until a new target")
     func controllerCrash() async throws {
         try await FlightSlots.run {
             let flight = try await FaultFlight()
@@ -117,19 +117,26 @@ struct FaultInjectionTests {
             #expect(orphaned.allSatisfy { $0.pcmdFlag == 0 && $0.isAirborne && !$0.linkLost },
                     "without a controller the drone must hover in the air (the link keeps sending)")
 
-            // The new controller starts believing the drone is landed and sends `land`; navdata showing it
-            // airborne turns that into "landing (drone-airborne)". It never steers on the old target.
+            // The new controller sends nothing until navdata shows the drone flying, then hovers
+            // ("resumed-in-flight") without a target: it never steers on anything from before its start.
             let restartS = flight.simNowS()
+            let restartedAt = Date()
             try flight.stack.start("drone-controller", flight.controllerArguments)
-            try await flight.waitLanded()
-            let after = flight.rows(from: restartS)
-            #expect(after.allSatisfy { $0.pcmdFlag == 0 }, "the restarted controller steered")
-            #expect(after.contains { $0.flightState == "landing" })
-            let farthest = after.map { $0.distanceM(to: hover.position) }.max() ?? 0
-            #expect(farthest < 1.5, "moved \(farthest) m while landing (braking from 1 m/s takes ~0.7 m)")
-            let landingS = after.first { $0.flightState == "landing" }?.timeS ?? .nan
-            Self.measured("controller", "hover \(delayS) s after the kill; landing \(landingS - restartS) s after the "
-                + "restart, moved \(farthest) m")
+            try await flight.waitOnline(["drone-controller"], since: restartedAt)
+            try await Task.sleep(for: .seconds(2))
+            let waiting = flight.rows(from: restartS)
+            #expect(waiting.count >= 30 && waiting.allSatisfy { $0.pcmdFlag == 0 && $0.isAirborne && !$0.linkLost },
+                    "the restarted controller steered or landed before a new target (\(waiting.count) rows)")
+            let farthest = waiting.map { $0.distanceM(to: hover.position) }.max() ?? 0
+            #expect(farthest < 1.5, "moved \(farthest) m while hovering (braking from 1 m/s takes ~0.7 m)")
+            #expect(flight.log("drone-controller").contains("hovering (resumed-in-flight)"),
+                    "\(flight.log("drone-controller"))")
+            // A fresh target resumes the flight.
+            try flight.fly(to: target)
+            try await flight.waitArrived(at: target)
+            try await flight.land()
+            Self.measured("controller", "hover \(delayS) s after the kill; after the restart it hovered in place "
+                + "(moved \(farthest) m) until a new target")
             flight.expectInsideGeofence()
         }
     }
