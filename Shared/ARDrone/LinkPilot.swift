@@ -19,6 +19,20 @@ struct LinkPilot: Sendable, Equatable {
         return wantsTrim
     }
 
+    /// Whether `newCommand` differs from the one in force enough to go out at once rather than with the next 30 ms
+    /// tick: a new mode (REF, hover/progressive, flat trim) or a value moved by at least `thresholdFrac`. The
+    /// controller sends small corrections many times a second; sending each at once would break the 30 ms cadence
+    /// without making anything faster that matters.
+    func isSignificantChange(to newCommand: FlightCommand, thresholdFrac: Float) -> Bool {
+        guard let command, !fallbackHover else { return true }
+        if command.refMode != newCommand.refMode || command.progressive != newCommand.progressive
+            || (newCommand.flatTrim && !command.flatTrim) { return true }
+        guard newCommand.progressive else { return false }
+        let old = [command.rollFrac, command.pitchFrac, command.gazFrac, command.yawFrac]
+        let new = [newCommand.rollFrac, newCommand.pitchFrac, newCommand.gazFrac, newCommand.yawFrac]
+        return zip(old, new).contains { !(abs($0 - $1) < thresholdFrac) }
+    }
+
     /// When the command in force goes stale; nil when there is none or hover already took over.
     func timeoutDeadlineUs(timeoutUs: Int64) -> Int64? {
         guard let lastCommandUs, !fallbackHover else { return nil }

@@ -79,12 +79,14 @@ public struct LinkStateMachine: Sendable {
     /// A new flight command goes out at once and restarts the 30 ms cadence.
     public mutating func flightCommand(_ command: FlightCommand, nowUs: Int64) -> [LinkAction] {
         let resumed = pilot.fallbackHover
+        let significant = pilot.isSignificantChange(to: command, thresholdFrac: timing.immediateSendThresholdFrac)
         let wantsTrim = pilot.accept(command, nowUs: nowUs)
         guard isRunning else { return [] }
         var actions: [LinkAction] = []
         if resumed { actions.append(.log(.info, "flight commands resumed")) }
         if wantsTrim { actions += requestFlatTrim() }
-        actions += sendDatagram(nowUs: nowUs)
+        // A new command goes out at once and restarts the cadence; a small correction rides the next tick.
+        if significant || wantsTrim { actions += sendDatagram(nowUs: nowUs) }
         actions += statusActions(nowUs: nowUs)
         return actions
     }

@@ -14,10 +14,14 @@ public struct LinkTiming: Sendable, Equatable {
     public var statusIntervalUs: Int64
     /// Repeated error log lines (bad navdata) are summarised at most this often.
     public var errorLogIntervalUs: Int64
+    /// A flight command goes out at once (instead of with the next tick) when it changes the mode or moves a PCMD
+    /// value by at least this fraction.
+    public var immediateSendThresholdFrac: Float
 
     public init(atIntervalUs: Int64 = 30_000, navdataRetriggerUs: Int64 = 200_000, navdataLostUs: Int64 = 900_000,
                 commandTimeoutUs: Int64 = 250_000, configAckTimeoutUs: Int64 = 500_000,
-                statusIntervalUs: Int64 = 1_000_000, errorLogIntervalUs: Int64 = 5_000_000) {
+                statusIntervalUs: Int64 = 1_000_000, errorLogIntervalUs: Int64 = 5_000_000,
+                immediateSendThresholdFrac: Float = 0.1) {
         self.atIntervalUs = atIntervalUs
         self.navdataRetriggerUs = navdataRetriggerUs
         self.navdataLostUs = navdataLostUs
@@ -25,5 +29,6 @@ public struct LinkTiming: Sendable, Equatable {
         self.configAckTimeoutUs = configAckTimeoutUs
         self.statusIntervalUs = statusIntervalUs
         self.errorLogIntervalUs = errorLogIntervalUs
+        self.immediateSendThresholdFrac = immediateSendThresholdFrac
     }
 }
