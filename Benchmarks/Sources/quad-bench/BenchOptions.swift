@@ -33,7 +33,7 @@ struct BenchOptions {
     var targets: Int { quick ? 300 : 1000 }
     var cadenceSeconds: Int { quick ? 15 : 60 }
     var ingestSeconds: Int { quick ? 2 : 3 }
-    var ingestRates: [Int] { [1_000, 5_000, 10_000, 20_000, 40_000] }
+    var ingestRates: [Int] { [1_000, 5_000, 10_000, 20_000, 40_000, 80_000, 160_000] }
 }
 
 extension LoadGenerator {

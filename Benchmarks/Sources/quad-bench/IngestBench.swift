@@ -16,6 +16,9 @@ struct IngestBench {
         var sent: Int
         var loggerRecorded: Int
         var subRecorded: Int
+        /// From the generator's first publish until the recorder had its last message, seconds.
+        var loggerSeconds: Double?
+        var subSeconds: Double?
     }
 
     func run() async throws -> [Row] {
@@ -45,28 +48,56 @@ struct IngestBench {
             Tools.selfExecutable,
             ["loadgen", "--port", "\(broker.port)", "--drone", "ingest", "--rate", "\(rate)", "--count", "\(count)"],
             name: "loadgen", logDirectory: directory)
-        _ = generator.waitForExit(timeoutS: Double(seconds * 3 + 15))
+        // mosquitto_sub exits by itself once it has `count` messages: note when (for its sustained rate).
+        var subDoneUs: Int64?
+        let deadlineNs = BenchClock.monotonicNs() + Int64(seconds * 3 + 15) * 1_000_000_000
+        while BenchClock.monotonicNs() < deadlineNs, generator.isRunning || (subDoneUs == nil && sub.isRunning) {
+            if subDoneUs == nil, !sub.isRunning { subDoneUs = BenchClock.wallClockUs() }
+            usleep(2_000)
+        }
+        if subDoneUs == nil, !sub.isRunning { subDoneUs = BenchClock.wallClockUs() }
         generator.stop()
-        let load = LoadGenerator.summary(from: generator.log())
-        _ = sub.waitForExit(timeoutS: 3)  // exits by itself once it has `count` messages
         sub.stop()
+        let load = LoadGenerator.summary(from: generator.log())
         try await Task.sleep(for: .seconds(1))
         logger.stop()  // SIGTERM: drains, flushes and fsyncs
-        return Row(offeredRate: rate, achievedRate: Int(load["rate"] ?? 0), sent: Int(load["sent"] ?? 0),
-                   loggerRecorded: try loggerRecords(directory: directory, topic: topic),
-                   subRecorded: Self.occurrences(of: Array((topic + " ").utf8), inFile: subFile))
+        let startUs = load["start_us"].map { Int64($0) }
+        let logged = try loggerRecords(directory: directory, topic: topic)
+        let subRecorded = Self.occurrences(of: Array((topic + " ").utf8), inFile: subFile)
+        let sent = Int(load["sent"] ?? 0)
+        return Row(offeredRate: rate, achievedRate: Int(load["rate"] ?? 0), sent: sent, loggerRecorded: logged.count,
+                   subRecorded: subRecorded,
+                   loggerSeconds: logged.count == sent ? Self.seconds(from: startUs, to: logged.lastReceiveUs) : nil,
+                   subSeconds: subRecorded == sent ? Self.seconds(from: startUs, to: subDoneUs) : nil)
     }
 
-    /// Exports the logger's files as JSON lines and counts the records of the stream's topic.
-    private func loggerRecords(directory: String, topic: String) throws -> Int {
+    static func seconds(from startUs: Int64?, to endUs: Int64?) -> Double? {
+        guard let startUs, let endUs else { return nil }
+        return Double(endUs - startUs) / 1e6
+    }
+
+    /// Exports the logger's files as JSON lines; counts the records of the stream's topic and finds the last
+    /// receive time (the logger's wall clock, µs).
+    private func loggerRecords(directory: String, topic: String) throws -> (count: Int, lastReceiveUs: Int64?) {
         let logs = try FileManager.default.contentsOfDirectory(atPath: directory)
             .filter { $0.hasSuffix(".qlog") }.map { "\(directory)/\($0)" }
-        guard !logs.isEmpty else { return 0 }
+        guard !logs.isEmpty else { return (0, nil) }
         let out = "\(directory)/export.jsonl"
         let export = try ChildProcess("\(binDir)/telemetry-logger", ["export"] + logs + ["--format", "jsonl", "--out", out],
                                       name: "export", logDirectory: directory)
         _ = export.waitForExit(timeoutS: 120)
-        return Self.occurrences(of: Array("\"topic\":\"\(topic)\"".utf8), inFile: out)
+        let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+        let topicField = "\"topic\":\"\(topic)\""
+        let timeField = "\"receive_time_us\":"
+        var count = 0
+        var lastUs: Int64?
+        for line in text.split(separator: "\n") where line.contains(topicField) {
+            count += 1
+            guard let range = line.range(of: timeField) else { continue }
+            let digits = line[range.upperBound...].prefix { $0.isNumber }
+            if let us = Int64(digits) { lastUs = max(lastUs ?? us, us) }
+        }
+        return (count, lastUs)
     }
 
     /// `mosquitto_sub -v` writes "topic payload\n"; the binary payload may hold newlines, so count the topics.

@@ -28,12 +28,13 @@ struct LoadGenerator {
             subscription = stream
             try await Task.sleep(for: .milliseconds(300))
         }
+        let startUs = BenchClock.wallClockUs()
         let (sent, failed, elapsedNs) = publish(publisher, topic: topic)
         try await Task.sleep(for: .seconds(1))  // let the subscriber drain
         let elapsedS = Double(elapsedNs) / 1e9
         print("loadgen sent=\(sent) failed=\(failed) received=\(received.load(ordering: .relaxed))"
               + " dropped=\(subscription?.droppedCount ?? 0) seconds=\(Units.fixed(elapsedS, 3))"
-              + " rate=\(Int(Double(sent) / max(elapsedS, 1e-9)))")
+              + " rate=\(Int(Double(sent) / max(elapsedS, 1e-9))) start_us=\(startUs)")
         consumer?.cancel()
         subscriber?.shutdown()
         publisher.shutdown()

@@ -15,6 +15,10 @@ struct MachineInfo {
         uname(&names)
         let release = withUnsafeBytes(of: &names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         info.rows.append(("kernel", release))
+        if let load = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) {
+            let averages = load.split(separator: " ").prefix(3).joined(separator: " ")
+            info.rows.append(("load average at start (1/5/15 min)", averages))
+        }
         if let os = firstValue(file: "/etc/os-release", key: "PRETTY_NAME", separator: "=") {
             info.rows.append(("OS", os.trimmingCharacters(in: CharacterSet(charactersIn: "\""))))
         }
