@@ -28,5 +28,10 @@ faults: deps
 demo: deps
 	@scripts/demo.sh
 
+# Figures, not pass/fail: builds release, runs the codec benchmark and quad-bench (a separate package in
+# Benchmarks/, never built by `make test`) and rewrites BENCHMARKS.md. `make bench BENCH_FLAGS=--quick` is shorter.
+bench:
+	@scripts/bench.sh $(BENCH_FLAGS)
+
 clean:
 	rm -rf .build

@@ -27,6 +27,12 @@ let package = Package(
         .executable(name: "drone-link", targets: ["drone-link"]),
         .executable(name: "telemetry-logger", targets: ["telemetry-logger"]),
         .executable(name: "drone-sim", targets: ["drone-sim"]),
+        // For the separate Benchmarks/ package (it depends on this one by path).
+        .library(name: "QuadProtocol", targets: ["QuadProtocol"]),
+        .library(name: "QuadMQTT", targets: ["QuadMQTT"]),
+        .library(name: "ARDrone", targets: ["ARDrone"]),
+        .library(name: "DroneSimulation", targets: ["DroneSimulation"]),
+        .library(name: "Navigation", targets: ["Navigation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),

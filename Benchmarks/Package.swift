@@ -1,0 +1,48 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// A path dependency's identity is its directory name (the checkout may be called anything).
+let root = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "quadcopter")
+
+// Benchmarks live in their own package so `make test` never builds the benchmark dependencies.
+// `make bench` runs both: `swift package benchmark` (codec, ordo-one/benchmark) and `quad-bench` (the services).
+let package = Package(
+    name: "quadcopter-benchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        // The codec comparison (binary vs JSONEncoder vs NSKeyedArchiver), shared by the benchmark and quad-bench.
+        .target(
+            name: "CodecCompare",
+            dependencies: [.product(name: "QuadProtocol", package: root)],
+            path: "Sources/CodecCompare"
+        ),
+        // `swift package benchmark` finds its targets under Benchmarks/<name>/.
+        .executableTarget(
+            name: "Codec",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                "CodecCompare",
+            ],
+            path: "Benchmarks/Codec",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "quad-bench",
+            dependencies: [
+                .product(name: "QuadProtocol", package: root),
+                .product(name: "QuadMQTT", package: root),
+                .product(name: "ARDrone", package: root),
+                .product(name: "DroneSimulation", package: root),
+                .product(name: "Navigation", package: root),
+                .product(name: "Logging", package: "swift-log"),
+                "CodecCompare",
+            ],
+            path: "Sources/quad-bench"
+        ),
+    ]
+)

@@ -1,0 +1,31 @@
+import Logging
+import QuadMQTT
+import QuadProtocol
+
+/// An MQTT client of the bench (the pilot's side, or a probe), connected before it is returned.
+enum BenchClient {
+    struct NotConnected: Error, CustomStringConvertible {
+        var clientId: String
+        var description: String { "\(clientId) could not connect to the broker" }
+    }
+
+    static func connect(port: UInt16, clientId: String) async throws -> MQTTClient {
+        var logger = Logger(label: clientId)
+        logger.logLevel = .warning
+        let client = try MQTTClient(configuration: MQTTConfiguration(port: Int32(port), clientId: clientId),
+                                    logger: logger)
+        try client.start()
+        guard await client.waitUntilConnected(timeoutS: 10) else { throw NotConnected(clientId: clientId) }
+        return client
+    }
+
+    /// Waits (polling every 10 ms) until `condition` holds; false on timeout.
+    static func waitUntil(timeoutS: Double, _ condition: () -> Bool) async -> Bool {
+        let deadline = BenchClock.monotonicNs() + Int64(timeoutS * 1e9)
+        while BenchClock.monotonicNs() < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+}

@@ -1,0 +1,55 @@
+import Navigation
+
+/// Benchmark 1: a target published by a real MQTT client → broker → navigator → broker → controller → broker →
+/// drone-link → the first UDP PCMD at the drone that reflects it. Targets alternate 90° left and right of the
+/// drone's heading, so the yaw sign of the PCMD tells which target it was computed for.
+struct CommandLatencyBench {
+    let stack: ServiceStack
+    let port: UInt16
+    let targets: Int
+    /// A random pause between targets, so publishing is not in step with the 30 Hz ticks.
+    let pauseMs: ClosedRange<Int> = 10...40
+
+    struct Result: Sendable {
+        var latencies: Distribution
+        var timeouts: Int
+        /// Seen by a bench subscriber: the navigator's solution, the controller's flight command.
+        var navigation: Distribution
+        var flightCommand: Distribution
+    }
+
+    func run() async throws -> Result {
+        let observer = try await StageObserver(port: port)
+        defer { observer.shutdown() }
+        var navigation: [Int64] = []
+        var flightCommand: [Int64] = []
+        var samples: [Int64] = []
+        var timeouts = 0
+        var generator = SystemRandomNumberGenerator()
+        for index in 0..<targets {
+            if index % 100 == 0 { try stack.checkAlive() }
+            let yawSign = index % 2 == 0 ? 1 : -1
+            let snapshot = stack.drone.snapshot
+            let point = Geodesy.destination(from: snapshot.position,
+                                            bearingDeg: snapshot.headingDeg + Double(yawSign) * 90, distanceM: 30)
+            let sequence = stack.nextSequence()
+            let startNs = BenchClock.monotonicNs()
+            observer.arm(targetSequence: sequence, yawSign: yawSign, startNs: startNs)
+            stack.drone.arm(yawSign: yawSign, startNs: startNs)
+            try stack.sendTarget(point, sequence: sequence)
+            var latency: Int64?
+            // Poll the probe; the timestamps themselves are taken by the publisher and the drone thread.
+            while latency == nil, BenchClock.monotonicNs() - startNs < 1_000_000_000 {
+                try await Task.sleep(for: .microseconds(500))
+                latency = stack.drone.probeResultNs()
+            }
+            if let latency { samples.append(latency) } else { timeouts += 1 }
+            let stages = observer.stages
+            if let ns = stages.navigationNs { navigation.append(ns) }
+            if let ns = stages.flightCommandNs { flightCommand.append(ns) }
+            try await Task.sleep(for: .milliseconds(Int.random(in: pauseMs, using: &generator)))
+        }
+        return Result(latencies: Distribution(samples), timeouts: timeouts, navigation: Distribution(navigation),
+                      flightCommand: Distribution(flightCommand))
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// `quad-bench run [--quick] --bin-dir DIR --repo-root DIR --out FILE [--codec-results FILE]` runs benchmarks
+/// 1, 2, 4 and 5 against the release binaries and writes the report (with 3 from package-benchmark's output);
+/// `quad-bench loadgen …` is the second publisher it starts as a separate process.
+@main
+struct QuadBench {
+    static func main() async {
+        let arguments = CommandLine.arguments.dropFirst()
+        do {
+            switch arguments.first {
+            case "loadgen":
+                try await LoadGenerator.parse(arguments.dropFirst()).run()
+            case "run":
+                try await run(BenchOptions.parse(arguments.dropFirst()))
+            default:
+                print("usage: quad-bench run [--quick] [--bin-dir DIR] [--repo-root DIR] [--out FILE] [--codec-results FILE]")
+                print("       quad-bench loadgen --port N --drone ID --rate MSG_PER_S --count N [--subscribe]")
+                exit(2)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("quad-bench: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    static func run(_ options: BenchOptions) async throws {
+        let work = NSTemporaryDirectory() + "quad-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        say("work directory \(work)")
+        var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work, repoRoot: options.repoRoot))
+        let codecMarkdown = options.codecResults.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
+        report.codec = try CodecFigures(benchmarkMarkdown: codecMarkdown)
+
+        let broker = try Broker(repoRoot: options.repoRoot, workDirectory: work)
+        defer { broker.stop() }
+        say("broker on \(broker.address); broker hop floor, \(options.targets) messages")
+        report.hop = try await BrokerHopBench(port: broker.port, messages: options.targets).run()
+
+        let stack = try await ServiceStack(binDir: options.binDir, broker: broker, workDirectory: work)
+        do {
+            say("services up; taking off")
+            try await stack.takeOff()
+            say("command latency, \(options.targets) targets")
+            report.latency = try await CommandLatencyBench(stack: stack, port: broker.port, targets: options.targets).run()
+            let cadence = CadenceBench(stack: stack, broker: broker, workDirectory: work, seconds: options.cadenceSeconds)
+            say("PCMD cadence, idle broker, \(options.cadenceSeconds) s")
+            report.cadenceIdle = try await cadence.run(targetBearingDeg: 0, load: false)
+            say("PCMD cadence, broker under 10k msg/s, \(options.cadenceSeconds) s")
+            report.cadenceLoaded = try await cadence.run(targetBearingDeg: 180, load: true)
+            await stack.land()
+        } catch {
+            stack.stop()
+            throw error
+        }
+        stack.stop()
+
+        say("logger ingest at \(options.ingestRates.map(String.init).joined(separator: ", ")) msg/s")
+        report.ingest = try await IngestBench(binDir: options.binDir, broker: broker, workDirectory: work,
+                                              rates: options.ingestRates, seconds: options.ingestSeconds).run()
+        try report.markdown().write(toFile: options.out, atomically: true, encoding: .utf8)
+        say("wrote \(options.out)")
+    }
+
+    static func say(_ line: String) {
+        print("quad-bench: \(line)")
+        fflush(nil)  // all streams; avoids touching the global `stdout`
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Navigation
+import QuadMQTT
+import QuadProtocol
+import Synchronization
+
+/// The drone side of the system as deployed: drone-link, navigator and drone-controller (release binaries), plus
+/// a telemetry-logger recording, all on the bench's broker; drone-link flies the bench's `FakeDrone`.
+final class ServiceStack: Sendable {
+    let drone: FakeDrone
+    let services: [ChildProcess]
+    let pilot: MQTTClient
+    private let controllerActivity = ActivityBox()
+    private let watcher: Task<Void, Never>
+    private let sequence = Mutex<UInt32>(0)
+    static let senderId = "bench"
+
+    enum Failure: Error, CustomStringConvertible {
+        case serviceDied(String, log: String)
+        case timeout(String)
+        var description: String {
+            switch self {
+            case .serviceDied(let name, let log): "\(name) exited: \(log.suffix(2000))"
+            case .timeout(let what): "timed out waiting for \(what)"
+            }
+        }
+    }
+
+    init(binDir: String, broker: Broker, workDirectory: String) async throws {
+        drone = try FakeDrone(home: GeoPoint(latitudeDeg: 52.5163, longitudeDeg: 13.3777))
+        try drone.start()
+        let common = ["--broker", broker.address, "--drone", "drone1"]
+        let logDirectory = "\(workDirectory)/flight-log"
+        try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
+        let launch: [(String, [String])] = [
+            ("drone-link", ["--address", "127.0.0.1", "--at-port", "\(drone.atSocket.port)",
+                            "--navdata-port", "\(drone.navdataSocket.port)"]),
+            ("navigator", []),
+            ("drone-controller", []),
+            ("telemetry-logger", ["record", "--dir", logDirectory]),
+        ]
+        services = try launch.map { name, arguments in
+            let subcommand = arguments.first == "record" ? ["record"] : []
+            let rest = arguments.first == "record" ? Array(arguments.dropFirst()) : arguments
+            return try ChildProcess("\(binDir)/\(name)", subcommand + common + rest, name: name,
+                                    logDirectory: workDirectory)
+        }
+        pilot = try await BenchClient.connect(port: broker.port, clientId: "bench-pilot")
+        let states = pilot.subscribe(Topics.controllerState.topic(for: .default), qos: 1)
+        watcher = Task { [controllerActivity] in
+            for await message in states {
+                if let state = try? ControllerState(decoding: message.payload) {
+                    controllerActivity.value.withLock { $0 = state.activity }
+                }
+            }
+        }
+    }
+
+    var activity: ControllerState.Activity? { controllerActivity.value.withLock { $0 } }
+
+    func checkAlive() throws {
+        for service in services where !service.isRunning {
+            throw Failure.serviceDied(service.name, log: service.log())
+        }
+    }
+
+    func nextSequence() -> UInt32 { sequence.withLock { $0 += 1; return $0 } }
+
+    func send(_ kind: Command.Kind) throws {
+        let command = Command(senderId: Self.senderId, sequence: nextSequence(), timestampUs: BenchClock.wallClockUs(),
+                              kind: kind)
+        try pilot.publish(topic: Topics.command.topic(for: .default), payload: command.encoded(), qos: 1, retain: false)
+    }
+
+    /// Publishes a target (binary, QoS 1, as location-broadcaster does); returns its sequence.
+    @discardableResult
+    func sendTarget(_ point: GeoPoint, sequence given: UInt32? = nil) throws -> UInt32 {
+        let sequence = given ?? nextSequence()
+        let target = Target(senderId: Self.senderId, sequence: sequence, timestampUs: BenchClock.wallClockUs(),
+                            latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg)
+        try pilot.publish(topic: Topics.target.topic(for: .default), payload: target.encoded(), qos: 1, retain: false)
+        return sequence
+    }
+
+    /// Waits for the link to configure navdata, then takes off and waits until the controller hovers.
+    func takeOff() async throws {
+        // The controller refuses a takeoff without fresh navdata: retry until it is taking off.
+        let deadline = BenchClock.monotonicNs() + 30_000_000_000
+        while activity != .takingOff && activity != .hovering {
+            try checkAlive()
+            guard BenchClock.monotonicNs() < deadline else { throw Failure.timeout("takeoff (activity \(String(describing: activity)))") }
+            if drone.snapshot.isAirborne == false { try? send(.takeoff) }
+            _ = await BenchClient.waitUntil(timeoutS: 1) { activity == .takingOff || activity == .hovering }
+        }
+        guard await BenchClient.waitUntil(timeoutS: 20, { activity == .hovering && drone.snapshot.isAirborne }) else {
+            throw Failure.timeout("hovering after takeoff (activity \(String(describing: activity)))")
+        }
+    }
+
+    func land() async {
+        try? send(.land)
+        _ = await BenchClient.waitUntil(timeoutS: 15) { activity == .landed }
+    }
+
+    func stop() {
+        watcher.cancel()
+        pilot.shutdown()
+        for service in services.reversed() { service.stop() }
+        drone.stop()
+    }
+}
+
+/// The controller's latest reported activity, shared with the task that reads `telemetry/controller`.
+final class ActivityBox: Sendable {
+    let value = Mutex<ControllerState.Activity?>(nil)
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# `make bench`: release build, the codec benchmark (package-benchmark), then quad-bench (latency, cadence,
+# logger ingest, footprint) against the release binaries; writes BENCHMARKS.md. `--quick` shortens the runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+quick=()
+if [[ ${1:-} == --quick ]]; then quick=(--quick); fi
+
+scripts/ensure-bench-deps.sh
+swift build -c release --static-swift-stdlib
+bin_dir=$(swift build -c release --static-swift-stdlib --show-bin-path)
+
+cd Benchmarks
+swift build -c release --product quad-bench
+codec_results=$(mktemp --suffix=.md)
+trap 'rm -f "$codec_results"' EXIT
+# --disable-sandbox: the plugin writes nothing outside .build, but the sandbox is unavailable in containers.
+swift package --disable-sandbox benchmark --target Codec --format markdown --no-progress | tee "$codec_results"
+
+command="make bench${quick:+ BENCH_FLAGS=--quick}"
+.build/release/quad-bench run "${quick[@]}" --bin-dir "$bin_dir" --repo-root "$root" --out "$root/BENCHMARKS.md" \
+  --codec-results "$codec_results" --command "$command"
