@@ -33,6 +33,7 @@ let package = Package(
         .library(name: "ARDrone", targets: ["ARDrone"]),
         .library(name: "DroneSimulation", targets: ["DroneSimulation"]),
         .library(name: "Navigation", targets: ["Navigation"]),
+        .library(name: "ProcessSupport", targets: ["ProcessSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -57,6 +58,8 @@ let package = Package(
             exclude: ["FORMAT.md"]
         ),
         .target(name: "GroundStation", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/GroundStation"),
+        // Test and bench support (spawning and stopping processes by pid); never linked into a service.
+        .target(name: "ProcessSupport", path: "Shared/ProcessSupport"),
         // I/O edge.
         .target(name: "QuadMQTT", dependencies: ["CMosquitto", logging], path: "Shared/QuadMQTT"),
         .target(
@@ -92,7 +95,7 @@ let package = Package(
                     path: "Tests/GroundStationTests", exclude: ["Fixtures"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["QuadMQTT", "QuadProtocol", "ARDrone", "Navigation", "FlightLog"],
+            dependencies: ["QuadMQTT", "QuadProtocol", "ARDrone", "Navigation", "FlightLog", "ProcessSupport"],
             path: "Tests/IntegrationTests"
         ),
     ]

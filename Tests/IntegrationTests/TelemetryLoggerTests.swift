@@ -1,5 +1,6 @@
 import FlightLog
 import Foundation
+import ProcessSupport
 import Logging
 import QuadMQTT
 import QuadProtocol

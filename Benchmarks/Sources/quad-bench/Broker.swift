@@ -1,3 +1,4 @@
+import ProcessSupport
 import Foundation
 
 /// A private mosquitto on a free 127.0.0.1 port, from the repository's mosquitto.conf with only the listener

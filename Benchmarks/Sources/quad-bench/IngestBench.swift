@@ -1,3 +1,4 @@
+import ProcessSupport
 import Foundation
 
 /// Benchmark 4: telemetry-logger `record` and `mosquitto_sub -v > file`, both subscribed to the same stream of

@@ -1,3 +1,4 @@
+import ProcessSupport
 import Foundation
 
 /// What the figures were measured on.

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 
 /// A private mosquitto for one test suite: the repo's mosquitto.conf with the port replaced, on a free
 /// 127.0.0.1 port. Stopped by pid.

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 
 /// A private mosquitto from a deployment configuration (deploy/*/mosquitto.conf or what install.sh staged): every
 /// `listener` moved to its own free 127.0.0.1 port, the bridge `address` (if asked) pointed at a loopback port,

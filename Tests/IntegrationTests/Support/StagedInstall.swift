@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 
 /// A command run to completion: exit code and everything it printed (stdout and stderr interleaved).
 struct CommandResult: Sendable {
