@@ -31,11 +31,15 @@ enum ControllerInput: String, CaseIterable, Sendable {
         case .position: return machine.position(try PositionFix(decoding: message.payload), nowUs: nowUs)
         case .navigation: return machine.navigation(try NavigationSolution(decoding: message.payload), nowUs: nowUs)
         case .target:
-            let target = try InboundTarget.decode(payload: message.payload, receivedAtUs: nowUs)
+            // A JSON target gets the wall time of receipt as its (log-only) stamp; decisions use `nowUs`.
+            let target = try InboundTarget.decode(payload: message.payload, receivedAtUs: WallClock.nowUs())
             return machine.target(target, retained: message.retain, nowUs: nowUs)
         case .command:
-            return machine.command(try InboundCommand.decode(payload: message.payload, receivedAtUs: nowUs), nowUs: nowUs)
-        case .claim: return machine.controlClaim(try ControlClaim(decoding: message.payload), nowUs: nowUs)
+            let command = try InboundCommand.decode(payload: message.payload, receivedAtUs: WallClock.nowUs())
+            return machine.command(command, retained: message.retain, nowUs: nowUs)
+        case .claim:
+            let claim = try ControlClaim(decoding: message.payload)
+            return machine.controlClaim(claim, retained: message.retain, nowUs: nowUs)
         case .presence:
             let status = try ServiceStatus(json: message.payload)
             let service = message.topic.split(separator: "/").last.map(String.init) ?? ""

@@ -22,9 +22,9 @@ struct ControllerService: Service {
         }
         inbox.tick(everyMs: max(1, Int((1000 / configuration.tickHz).rounded()))) { .tick(nowUs: $0) }
         await cancelWhenGracefulShutdown {
-            var machine = ControllerStateMachine(configuration: configuration, startedAtUs: runtime.startedAtUs)
+            var machine = ControllerStateMachine(configuration: configuration)
             var rejections = RejectionCounter()
-            perform(machine.currentState(nowUs: WallClock.nowUs()).asAction, rejections: &rejections)
+            perform(machine.currentState(nowUs: WallClock.monotonicUs()).asAction, rejections: &rejections)
             for await event in inbox.events {
                 let actions: [ControllerAction]
                 switch event {
@@ -50,11 +50,14 @@ struct ControllerService: Service {
     private func perform(_ action: ControllerAction, rejections: inout RejectionCounter) {
         let logger = runtime.logger
         switch action {
-        case .sendFlight(let command):
+        case .sendFlight(var command):
+            // The machine runs on the monotonic clock; what goes on the wire carries wall time, for logs only.
+            command.timestampUs = WallClock.nowUs()
             do { try runtime.publish(Topics.flightCommand, payload: command.encoded()) } catch {
                 logger.debug("flight command not sent: \(error)")
             }
-        case .publishState(let state):
+        case .publishState(var state):
+            state.timestampUs = WallClock.nowUs()
             logger.info("\(state.activity.jsonName)\(state.reason.isEmpty ? "" : " (\(state.reason))")")
             do { try runtime.publish(Topics.controllerState, payload: state.encoded()) } catch {
                 logger.warning("controller state not published: \(error)")

@@ -15,7 +15,9 @@ struct NavigatorService: Service {
         case drone(MQTTMessage, receivedAtUs: Int64)
         case controller(MQTTMessage, receivedAtUs: Int64)
         /// `--position gpsd`: a usable fix from the gpsd on the board.
-        case gpsFix(GPSFix, receivedAtUs: Int64)
+        /// `receivedAtUs` is monotonic like every receive stamp; `wallClockUs` is for checking the fix's own
+        /// time (written by the GPS receiver, read through this host's gpsd) against this host's wall clock.
+        case gpsFix(GPSFix, receivedAtUs: Int64, wallClockUs: Int64)
     }
 
     let runtime: ServiceRuntime
@@ -53,6 +55,9 @@ struct NavigatorService: Service {
     }
 
     private func publish(_ solution: NavigationSolution) {
+        var solution = solution
+        // Ages inside the solution come from monotonic receive times; its stamp is wall time, for logs only.
+        solution.timestampUs = WallClock.nowUs()
         do {
             try runtime.publish(Topics.navigation, payload: solution.encoded())
         } catch {

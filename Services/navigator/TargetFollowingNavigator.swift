@@ -61,9 +61,9 @@ struct TargetFollowingNavigator {
             hasCompass = state.magnetoHeadingDeg != nil
             let heading = state.magnetoHeadingDeg.map(Double.init) ?? Geodesy.wrapDeg360(Double(state.yawDeg))
             return solver.updateHeading(heading, atUs: receivedAtUs)
-        case .gpsFix(let fix, let receivedAtUs):
+        case .gpsFix(let fix, let receivedAtUs, let wallClockUs):
             guard !positionFromTelemetry else { return nil }
-            if let maxAgeS = configuration.maxFixAgeS, fix.isStale(nowUs: receivedAtUs, maxAgeS: maxAgeS) {
+            if let maxAgeS = configuration.maxFixAgeS, fix.isStale(nowUs: wallClockUs, maxAgeS: maxAgeS) {
                 throw GPSFixRefusal.stale(fixTime: fix.time, maxAgeS: maxAgeS)
             }
             // Course over ground is not a heading (noise when hovering): heading stays with navdata.

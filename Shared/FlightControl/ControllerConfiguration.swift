@@ -11,7 +11,8 @@ public struct ControllerConfiguration: Sendable, Equatable {
     public var staleAfterMs: Int64
     /// No DroneState for longer than this while airborne counts as a lost drone link.
     public var droneStateTimeoutMs: Int64
-    /// Below this battery level (or with the VBAT_LOW bit) the drone lands and may not take off.
+    /// Below this battery level the drone lands and may not take off. This threshold rules: the AR.Drone's own
+    /// VBAT_LOW bit (set by its firmware at about 20 %) is only reported, so a lower value means what it says.
     public var landBatteryPercent: UInt8
     /// Targets and drone positions farther than this from home are outside the geofence.
     public var geofenceRadiusM: Double
@@ -21,8 +22,16 @@ public struct ControllerConfiguration: Sendable, Equatable {
     public var geofenceBrakeS: Double
     /// After the pilot goes offline the drone hovers this long, then lands.
     public var lostPilotLandAfterS: Double
-    /// Inputs stamped earlier than the controller's start minus this are from before a restart.
-    public var maxClockSkewS: Double
+    /// A recovery or flight that keeps losing ground by more than this many metres…
+    public var progressMarginM: Double
+    /// …for this long is abandoned: the drone hovers (its own position hold) instead.
+    public var progressTimeoutS: Double
+    /// After an abandoned return home the drone hovers this long, then lands where it is.
+    public var abandonedReturnLandAfterS: Double
+    /// Arrival is judged on the mean distance of the position fixes in this window…
+    public var arrivalWindowMs: Int64
+    /// …once it holds at least this many distinct fixes.
+    public var arrivalMinimumFixes: Int
     /// A navigation solution belongs to the current target only if its coordinates match within this.
     public var targetMatchToleranceDeg: Double
 
@@ -30,7 +39,9 @@ public struct ControllerConfiguration: Sendable, Equatable {
                 tickHz: Double = 30, takeoffTimeoutS: Double = 10,
                 staleAfterMs: Int64 = 1000, droneStateTimeoutMs: Int64 = 1000, landBatteryPercent: UInt8 = 15,
                 geofenceRadiusM: Double = 200, geofenceReturnMarginM: Double = 10, geofenceBrakeS: Double = 1,
-                lostPilotLandAfterS: Double = 30, maxClockSkewS: Double = 2, targetMatchToleranceDeg: Double = 1e-7) {
+                lostPilotLandAfterS: Double = 30, progressMarginM: Double = 3, progressTimeoutS: Double = 3,
+                abandonedReturnLandAfterS: Double = 5, arrivalWindowMs: Int64 = 1000, arrivalMinimumFixes: Int = 3,
+                targetMatchToleranceDeg: Double = 1e-7) {
         self.controlLaw = controlLaw
         self.windCompensation = windCompensation
         self.tickHz = tickHz
@@ -42,7 +53,11 @@ public struct ControllerConfiguration: Sendable, Equatable {
         self.geofenceReturnMarginM = geofenceReturnMarginM
         self.geofenceBrakeS = geofenceBrakeS
         self.lostPilotLandAfterS = lostPilotLandAfterS
-        self.maxClockSkewS = maxClockSkewS
+        self.progressMarginM = progressMarginM
+        self.progressTimeoutS = progressTimeoutS
+        self.abandonedReturnLandAfterS = abandonedReturnLandAfterS
+        self.arrivalWindowMs = arrivalWindowMs
+        self.arrivalMinimumFixes = arrivalMinimumFixes
         self.targetMatchToleranceDeg = targetMatchToleranceDeg
     }
 }

@@ -3,7 +3,13 @@ import QuadProtocol
 /// Pilot commands. Emergency is accepted from anyone, always; everything else only from the pilot (or from
 /// anyone while nobody holds control) and only when sent to this run of the controller.
 extension ControllerStateMachine {
-    public mutating func command(_ command: Command, nowUs: Int64) -> [ControllerAction] {
+    /// `retained`: the delivery's MQTT retain flag. A retained command was left on the broker by an earlier
+    /// session (or a careless `mosquitto_pub -r`) and is never executed, emergency included: a retained
+    /// emergency would cut the motors of every later flight the moment the controller subscribes.
+    public mutating func command(_ command: Command, retained: Bool = false, nowUs: Int64) -> [ControllerAction] {
+        if retained {
+            return finish([refuse(kind: "command", reason: "command-retained")], nowUs: nowUs)
+        }
         if command.kind == .emergency {
             if activity != .emergency || recoveringFromEmergency {
                 enterEmergency(reason: "emergency", nowUs: nowUs)
@@ -12,9 +18,6 @@ extension ControllerStateMachine {
         }
         if let pilotId, command.senderId != pilotId {
             return finish([refuse(kind: "command", reason: "not-pilot")], nowUs: nowUs)
-        }
-        if isFromBeforeStart(timestampUs: command.timestampUs) {
-            return finish([refuse(kind: "command", reason: "command-before-start")], nowUs: nowUs)
         }
         let actions: [ControllerAction]
         switch command.kind {

@@ -41,16 +41,20 @@ extension ControllerStateMachine {
         return nil
     }
 
+    /// `--land-battery` rules (the drone's VBAT_LOW bit, fixed at ~20 % by its firmware, would make any lower
+    /// setting meaningless).
     func isBatteryLow(_ state: DroneState) -> Bool {
-        state.batteryPercent < configuration.landBatteryPercent || state.isBatteryLowBitSet
+        state.batteryPercent < configuration.landBatteryPercent
     }
 
     func isValidCoordinate(latitudeDeg: Double, longitudeDeg: Double) -> Bool {
         latitudeDeg.isFinite && longitudeDeg.isFinite && abs(latitudeDeg) <= 90 && abs(longitudeDeg) <= 180
     }
 
-    /// Inputs stamped before `startedAtUs − maxClockSkewS` were sent to a previous run of the controller.
-    func isFromBeforeStart(timestampUs: Int64) -> Bool {
-        timestampUs < startedAtUs &- microseconds(fromSeconds: configuration.maxClockSkewS)
+    /// A target's ttl counts from its receipt on this host (never from the sender's clock, which may be off by
+    /// minutes or years).
+    func targetExpired(nowUs: Int64) -> Bool {
+        guard let target, target.ttlS > 0 else { return false }
+        return nowUs &- targetReceivedAtUs > microseconds(fromSeconds: Double(target.ttlS))
     }
 }

@@ -23,13 +23,15 @@ extension ControllerStateMachine {
         return Geodesy.inverse(from: centre, to: point).distanceM > configuration.geofenceRadiusM
     }
 
-    /// Leaving the fence → return home (target dropped); back inside by the margin → hover.
-    mutating func checkGeofence(dronePosition point: GeoPoint, nowUs: Int64) {
-        guard let home else { return }
+    /// Leaving the fence → return home (target dropped); back inside by the margin → hover. A return that loses
+    /// ground (the wind carries the drone away faster than it flies) is abandoned: hover — the drone's own
+    /// position hold drifts far less than full tilt into the wind — then land after a few seconds.
+    mutating func checkGeofence(dronePosition point: GeoPoint, nowUs: Int64) -> [ControllerAction] {
+        guard let home else { return [] }
         let distanceM = Geodesy.inverse(from: home, to: point).distanceM
         switch activity {
         case .hovering, .flyingToTarget, .arrived:
-            if distanceM > configuration.geofenceRadiusM {
+            if distanceM > configuration.geofenceRadiusM && !returnAbandoned {
                 clearTarget()
                 transition(to: .returningHome, reason: "geofence", nowUs: nowUs)
             }
@@ -38,10 +40,20 @@ extension ControllerStateMachine {
                 // A target accepted during the return (it was checked against the fence) is flown to next.
                 transition(to: target == nil ? .hovering : .flyingToTarget, reason: "back-inside-geofence",
                            nowUs: nowUs)
+            } else if nowUs &- returnStartedAtUs >= microseconds(fromSeconds: configuration.geofenceBrakeS),
+                      returnProgress.observe(distanceM: distanceM, atUs: nowUs) {
+                let bestM = returnProgress.bestDistanceM
+                clearTarget()
+                returnAbandoned = true
+                abandonedReturnLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.abandonedReturnLandAfterS)
+                transition(to: .hovering, reason: "return-home-not-progressing", nowUs: nowUs)
+                return [.log(.warning, "return home lost ground (\(Int(distanceM)) m from home, best \(Int(bestM)) m): "
+                    + "hovering, landing in \(configuration.abandonedReturnLandAfterS) s")]
             }
         default:
             break
         }
+        return []
     }
 
     /// Hover to brake first, then steer toward home with the normal control law; hover whenever position

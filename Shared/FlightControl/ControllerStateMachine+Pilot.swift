@@ -3,12 +3,13 @@ import QuadProtocol
 /// Pilot arbitration: one broadcaster at a time may steer. The first valid claim wins; control ends on
 /// release or when the pilot's presence goes offline.
 extension ControllerStateMachine {
-    public mutating func controlClaim(_ claim: ControlClaim, nowUs: Int64) -> [ControllerAction] {
+    /// `retained`: a retained claim is left over from an earlier session and never grants control.
+    public mutating func controlClaim(_ claim: ControlClaim, retained: Bool = false, nowUs: Int64) -> [ControllerAction] {
         guard !claim.senderId.isEmpty else {
             return finish([refuse(kind: "claim", reason: "claim-invalid-sender")], nowUs: nowUs)
         }
-        guard !isFromBeforeStart(timestampUs: claim.timestampUs) else {
-            return finish([refuse(kind: "claim", reason: "claim-before-start")], nowUs: nowUs)
+        guard !retained else {
+            return finish([refuse(kind: "claim", reason: "claim-retained")], nowUs: nowUs)
         }
         switch claim.action {
         case .claim:

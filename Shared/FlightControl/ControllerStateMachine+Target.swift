@@ -4,14 +4,20 @@ import QuadProtocol
 /// Targets: screened for the pilot, restart safety and the geofence, then stored or flown to.
 extension ControllerStateMachine {
     /// `retained` is the MQTT retain flag of the delivery: a retained target is left over from an earlier
-    /// session and is never acted on.
+    /// session and is never acted on. The ttl (if any) counts from `nowUs`, the receipt: the sender's timestamp
+    /// is for logs only.
     public mutating func target(_ newTarget: Target, retained: Bool, nowUs: Int64) -> [ControllerAction] {
         if let refusal = targetRefusal(newTarget, retained: retained, nowUs: nowUs) {
             return finish([refuse(kind: "target", reason: refusal)], nowUs: nowUs)
         }
         let previous = target
         target = newTarget
+        targetReceivedAtUs = nowUs
         lastNavigation = nil
+        if previous.map({ !isNear($0, newTarget) }) ?? true {
+            arrivalFilter.reset()
+            targetProgress.reset()
+        }
         switch activity {
         case .hovering, .flyingToTarget:
             transition(to: .flyingToTarget, reason: "new-target", nowUs: nowUs)
@@ -30,12 +36,8 @@ extension ControllerStateMachine {
     /// Why a target is not acted on, or nil to accept it.
     func targetRefusal(_ candidate: Target, retained: Bool, nowUs: Int64) -> String? {
         if let pilotId, candidate.senderId != pilotId { return "not-pilot" }
+        // A retained target was left on the broker by an earlier session; only a live delivery is an order.
         if retained { return "target-retained" }
-        if candidate.ttlS > 0,
-           Double(candidate.timestampUs) + Double(candidate.ttlS) * 1_000_000 < Double(nowUs) {
-            return "target-expired"
-        }
-        if isFromBeforeStart(timestampUs: candidate.timestampUs) { return "target-before-start" }
         guard isValidCoordinate(latitudeDeg: candidate.latitudeDeg, longitudeDeg: candidate.longitudeDeg) else {
             return "target-invalid"
         }

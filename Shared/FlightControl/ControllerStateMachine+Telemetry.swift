@@ -78,7 +78,7 @@ extension ControllerStateMachine {
         if home == nil && (activity.isAirborne || activity == .takingOff) {
             actions += setHome(point, nowUs: nowUs)
         }
-        checkGeofence(dronePosition: point, nowUs: nowUs)
+        actions += checkGeofence(dronePosition: point, nowUs: nowUs)
         return finish(actions, nowUs: nowUs)
     }
 
@@ -99,18 +99,32 @@ extension ControllerStateMachine {
         }
         lastNavigation = solution
         lastNavigationAtUs = nowUs
-        let distanceM = solution.distanceM
+        var actions: [ControllerAction] = []
         if solutionAgesFresh(solution) {
             if activity == .hovering && positionFresh(nowUs: nowUs) && droneStateFresh(nowUs: nowUs) {
                 // Hovering with a target only happens after a stale-input or link-loss hover.
                 transition(to: .flyingToTarget, reason: "navigation-resumed", nowUs: nowUs)
             }
-            if activity == .flyingToTarget && law.hasArrived(distanceM: distanceM) {
-                transition(to: .arrived, reason: "arrived", nowUs: nowUs)
-            } else if activity == .arrived && law.hasLeftArrival(distanceM: distanceM) {
-                transition(to: .flyingToTarget, reason: "left-arrival-radius", nowUs: nowUs)
+            arrivalFilter.observe(distanceM: solution.distanceM, latitudeDeg: solution.droneLatitudeDeg,
+                                  longitudeDeg: solution.droneLongitudeDeg, atUs: nowUs)
+            if let filteredM = arrivalFilter.filteredDistanceM {
+                if activity == .flyingToTarget && law.hasArrived(distanceM: filteredM) {
+                    transition(to: .arrived, reason: "arrived", nowUs: nowUs)
+                } else if activity == .arrived && law.hasLeftArrival(distanceM: filteredM) {
+                    transition(to: .flyingToTarget, reason: "left-arrival-radius", nowUs: nowUs)
+                }
+            }
+            if activity == .flyingToTarget,
+               targetProgress.observe(distanceM: solution.distanceM, atUs: nowUs) {
+                // Steering is carrying the drone away (wind stronger than the drone, a bad compass): hovering
+                // drifts far less. The target is dropped; the pilot decides what next.
+                let bestM = targetProgress.bestDistanceM
+                clearTarget()
+                transition(to: .hovering, reason: "target-not-progressing", nowUs: nowUs)
+                actions.append(.log(.warning, "flying to the target lost ground (now \(Int(solution.distanceM)) m, "
+                    + "best \(Int(bestM)) m): hovering, target dropped"))
             }
         }
-        return finish([], nowUs: nowUs, sendFlight: true)
+        return finish(actions, nowUs: nowUs, sendFlight: true)
     }
 }

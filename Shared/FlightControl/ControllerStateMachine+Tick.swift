@@ -25,6 +25,21 @@ extension ControllerStateMachine {
             pilotLostLandAtUs = nil
             transition(to: .landing, reason: "pilot-lost", nowUs: nowUs)
         }
+        if let landAtUs = abandonedReturnLandAtUs, nowUs >= landAtUs, activity.isAirborne {
+            abandonedReturnLandAtUs = nil
+            transition(to: .landing, reason: "return-home-not-progressing", nowUs: nowUs)
+            actions.append(.log(.warning, "return home was abandoned: landing where the drone is"))
+        }
+        if targetExpired(nowUs: nowUs) {
+            // The sender stopped refreshing it (follow ended, ground out of range): never fly on an expired order.
+            clearTarget()
+            if activity == .flyingToTarget || activity == .arrived {
+                transition(to: .hovering, reason: "target-expired", nowUs: nowUs)
+            } else {
+                reason = "target-expired"
+            }
+            actions.append(.log(.info, "target expired (ttl counted from receipt): dropped"))
+        }
         return finish(actions, nowUs: nowUs, sendFlight: true)
     }
 

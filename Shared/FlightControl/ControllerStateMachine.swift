@@ -4,20 +4,24 @@ import QuadProtocol
 /// The drone-controller's brain. Feed it events (navdata, positions, navigation solutions, targets, commands,
 /// claims, presence, ticks) with the time they were received; it returns what to publish. It never reads a
 /// clock, sleeps or does I/O. Transitions follow OBSERVED navdata, never fixed delays.
+///
+/// Every `nowUs` is the receiving host's MONOTONIC clock: ages, timeouts and ttls are measured from receipt.
+/// Timestamps written by other hosts (in payloads) are never compared with it: the ground's clock may be off by
+/// minutes or years, and the board's wall clock may step.
 public struct ControllerStateMachine: Sendable {
     public typealias Activity = ControllerState.Activity
 
     public let configuration: ControllerConfiguration
-    /// When this controller (process) started; inputs stamped well before it are from a previous run.
-    public let startedAtUs: Int64
 
     public internal(set) var activity: Activity = .landed
     /// Short kebab-case reason for the last change or refusal.
     public internal(set) var reason: String = ""
     /// Sender id of the broadcaster holding control; nil while anyone may steer.
     public internal(set) var pilotId: String?
-    /// The accepted target (flown to when airborne, kept for after takeoff when landed).
+    /// The accepted target (flown to when airborne, kept for after takeoff when landed, until its ttl runs out).
     public internal(set) var target: Target?
+    /// When `target` was received (its ttl counts from here).
+    var targetReceivedAtUs: Int64 = 0
     /// Position at takeoff; the geofence is centred here. Cleared on landing.
     public internal(set) var home: GeoPoint?
 
@@ -47,15 +51,30 @@ public struct ControllerStateMachine: Sendable {
     /// The pilot that went offline (restored if it comes back before anyone else claims).
     var lostPilotId: String?
     var pilotLostLandAtUs: Int64?
+    /// Set when a return home lost ground and was given up: hover, then land here; no new return is started.
+    var returnAbandoned = false
+    var abandonedReturnLandAtUs: Int64?
+    /// Does the current return home / flight to the target get closer?
+    var returnProgress: ProgressWatch
+    var targetProgress: ProgressWatch
+    /// Arrival on several fixes, not one noisy one.
+    var arrivalFilter: ArrivalFilter
+    /// A refusal is published even when the visible fields did not change, so a sender waiting for the
+    /// controller's answer always gets one (with a new sequence number).
+    var mustPublish = false
 
     // Output counters.
     var flightSequence: UInt32 = 0
     var stateSequence: UInt32 = 0
     var lastPublished: PublishedFields?
 
-    public init(configuration: ControllerConfiguration = ControllerConfiguration(), startedAtUs: Int64) {
+    public init(configuration: ControllerConfiguration = ControllerConfiguration()) {
         self.configuration = configuration
-        self.startedAtUs = startedAtUs
+        let progressTimeoutUs = microseconds(fromSeconds: configuration.progressTimeoutS)
+        returnProgress = ProgressWatch(marginM: configuration.progressMarginM, timeoutUs: progressTimeoutUs)
+        targetProgress = ProgressWatch(marginM: configuration.progressMarginM, timeoutUs: progressTimeoutUs)
+        arrivalFilter = ArrivalFilter(windowUs: configuration.arrivalWindowMs &* 1000,
+                                      minimumFixes: configuration.arrivalMinimumFixes)
     }
 
     var law: ControlLaw { configuration.controlLaw }
@@ -86,8 +105,9 @@ public struct ControllerStateMachine: Sendable {
     mutating func finish(_ actions: [ControllerAction], nowUs: Int64, sendFlight: Bool = false) -> [ControllerAction] {
         var out = actions
         let fields = publishedFields
-        if fields != lastPublished {
+        if fields != lastPublished || mustPublish {
             lastPublished = fields
+            mustPublish = false
             stateSequence &+= 1
             out.append(.publishState(currentState(nowUs: nowUs)))
         }
@@ -107,11 +127,19 @@ public struct ControllerStateMachine: Sendable {
         self.reason = reason
         switch next {
         case .takingOff where previous != .takingOff: takeoffStartedAtUs = nowUs
-        case .flyingToTarget: flyingToTargetSinceUs = nowUs
-        case .returningHome where previous != .returningHome: returnStartedAtUs = nowUs
-        case .landed: home = nil
+        case .flyingToTarget:
+            flyingToTargetSinceUs = nowUs
+            if previous != .flyingToTarget { targetProgress.reset() }
+        case .returningHome where previous != .returningHome:
+            returnStartedAtUs = nowUs
+            returnProgress.reset()
+        case .landed:
+            home = nil
+            returnAbandoned = false
         default: break
         }
+        if next != .flyingToTarget && next != .arrived { arrivalFilter.reset() }
+        if !next.isAirborne { abandonedReturnLandAtUs = nil }
         if next != .landed { pendingFlatTrim = false }
         if !next.isAirborne && next != .takingOff { pilotLostLandAtUs = nil }
         if next != .emergency { recoveringFromEmergency = false }
@@ -120,12 +148,14 @@ public struct ControllerStateMachine: Sendable {
     /// Records a refusal: visible in the state's reason and returned for the executable to log and count.
     mutating func refuse(kind: String, reason: String) -> ControllerAction {
         self.reason = reason
+        mustPublish = true
         return .rejected(kind: kind, reason: reason)
     }
 
     mutating func clearTarget() {
         target = nil
         lastNavigation = nil
+        arrivalFilter.reset()
     }
 
     mutating func enterEmergency(reason: String, nowUs: Int64) {

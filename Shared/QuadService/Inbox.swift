@@ -13,13 +13,15 @@ public final class Inbox<Event: Sendable>: Sendable {
         (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(bufferLimit))
     }
 
-    /// Forwards every message of `subscription` as `transform(message)`, stamped with its receive time.
+    /// Forwards every message of `subscription` as `transform(message)`, stamped with its receive time on this
+    /// host's MONOTONIC clock: every age and timeout a service decides on counts from receipt, never from a
+    /// timestamp another host wrote (wall clocks differ between hosts and step).
     public func feed(_ subscription: MQTTSubscription,
                      _ transform: @escaping @Sendable (MQTTMessage, _ receivedAtUs: Int64) -> Event) {
         fed.withLock { $0.append(subscription) }
         Task {
             for await message in subscription {
-                if case .dropped = continuation.yield(transform(message, WallClock.nowUs())) {
+                if case .dropped = continuation.yield(transform(message, WallClock.monotonicUs())) {
                     self.dropped.add(1, ordering: .relaxed)
                 }
             }
@@ -32,7 +34,7 @@ public final class Inbox<Event: Sendable>: Sendable {
         dropped.load(ordering: .relaxed) + fed.withLock { $0.reduce(0) { $0 + $1.droppedCount } }
     }
 
-    /// Adds `event(now)` every `intervalMs` until the inbox finishes.
+    /// Adds `event(now)` every `intervalMs` until the inbox finishes; `now` is monotonic, like receive stamps.
     public func tick(everyMs intervalMs: Int, _ event: @escaping @Sendable (_ nowUs: Int64) -> Event) {
         Task {
             let clock = ContinuousClock()
@@ -40,7 +42,7 @@ public final class Inbox<Event: Sendable>: Sendable {
             while !Task.isCancelled {
                 next = next.advanced(by: .milliseconds(intervalMs))
                 try? await Task.sleep(until: next, clock: clock)
-                if case .terminated = continuation.yield(event(WallClock.nowUs())) { return }
+                if case .terminated = continuation.yield(event(WallClock.monotonicUs())) { return }
             }
         }
     }

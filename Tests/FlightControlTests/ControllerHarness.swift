@@ -17,7 +17,7 @@ struct ControllerHarness {
     init(configuration: ControllerConfiguration = ControllerConfiguration(), windCompensation: Bool = false) {
         var configuration = configuration
         if !windCompensation { configuration.windCompensation.gainPerMps = 0 }
-        machine = ControllerStateMachine(configuration: configuration, startedAtUs: Self.startUs)
+        machine = ControllerStateMachine(configuration: configuration)
     }
 
     static func point(northM: Double, eastM: Double = 0) -> GeoPoint {
@@ -60,20 +60,55 @@ struct ControllerHarness {
     mutating func navigation(distanceM: Double, differenceDeg: Double = 0, for target: Target? = nil,
                              bearingDeg: Double = 0, positionAgeMs: UInt32 = 0) -> [ControllerAction] {
         let target = target ?? lastTarget
+        let sequence = nextSequence()
+        // Each solution comes from a fix of its own (arrival counts distinct fixes).
         let solution = NavigationSolution(
-            sequence: nextSequence(), timestampUs: nowUs, targetSequence: target?.sequence ?? 0,
+            sequence: sequence, timestampUs: nowUs, targetSequence: target?.sequence ?? 0,
             targetLatitudeDeg: target?.latitudeDeg ?? 0, targetLongitudeDeg: target?.longitudeDeg ?? 0,
-            droneLatitudeDeg: Self.home.latitudeDeg, droneLongitudeDeg: Self.home.longitudeDeg, distanceM: distanceM,
+            droneLatitudeDeg: Self.home.latitudeDeg + Double(sequence) * 1e-9, droneLongitudeDeg: Self.home.longitudeDeg,
+            distanceM: distanceM,
             bearingDeg: bearingDeg, headingDeg: Geodesy.wrapDeg360(bearingDeg - differenceDeg),
             directionDifferenceDeg: differenceDeg, positionAgeMs: positionAgeMs, headingAgeMs: 0, targetAgeMs: 0)
         return machine.navigation(solution, nowUs: nowUs)
     }
 
+    /// `count` solutions at `distanceM`, 100 ms apart, after the arrival window has forgotten earlier ones
+    /// (arrival is judged on the mean of several fixes).
     @discardableResult
-    mutating func command(_ kind: Command.Kind, from sender: String = "", timestampUs: Int64? = nil)
-        -> [ControllerAction] {
+    mutating func settle(distanceM: Double, count: Int = 3) -> [ControllerAction] {
+        advance(ms: machine.configuration.arrivalWindowMs + 1)
+        drone(.hovering)
+        position()
+        var actions: [ControllerAction] = []
+        for index in 0..<count {
+            if index > 0 { advance(ms: 100) }
+            actions += navigation(distanceM: distanceM)
+        }
+        return actions
+    }
+
+    /// Ticks every 100 ms for `ms` with navdata, position and a solution at `distanceM` (a drone holding its
+    /// distance to the target).
+    @discardableResult
+    mutating func hold(distanceM: Double, ms: Int64) -> [ControllerAction] {
+        var actions: [ControllerAction] = []
+        var elapsed: Int64 = 0
+        while elapsed < ms {
+            advance(ms: 100)
+            elapsed += 100
+            actions += drone(.hovering)
+            actions += position()
+            actions += navigation(distanceM: distanceM)
+            actions += tick()
+        }
+        return actions
+    }
+
+    @discardableResult
+    mutating func command(_ kind: Command.Kind, from sender: String = "", timestampUs: Int64? = nil,
+                          retained: Bool = false) -> [ControllerAction] {
         let command = Command(senderId: sender, sequence: nextSequence(), timestampUs: timestampUs ?? nowUs, kind: kind)
-        return machine.command(command, nowUs: nowUs)
+        return machine.command(command, retained: retained, nowUs: nowUs)
     }
 
     @discardableResult
@@ -140,7 +175,7 @@ struct ControllerHarness {
     mutating func arrived() {
         flyingToTarget()
         advance(ms: 100)
-        navigation(distanceM: 0.5)
+        settle(distanceM: 0.5)
     }
 
     mutating func landing() {

@@ -161,14 +161,29 @@ struct ControllerCommandTests {
         #expect(h.activity == .flyingToTarget)
     }
 
-    @Test("takeoff is refused below the land battery level, with the VBAT_LOW bit, and without navdata",
-          arguments: [(UInt8(14), UInt32(0), "takeoff-refused-battery-low"),
-                      (UInt8(80), UInt32(1 << 15), "takeoff-refused-battery-low")])
-    func takeoffRefusedBattery(battery: UInt8, bits: UInt32, reason: String) {
+    @Test("takeoff is refused below the land battery level, with or without the VBAT_LOW bit",
+          arguments: [(UInt8(14), UInt32(0)), (UInt8(14), UInt32(1 << 15))])
+    func takeoffRefusedBattery(battery: UInt8, bits: UInt32) {
         var h = ControllerHarness()
         h.drone(.landed, battery: battery, bits: bits)
-        #expect(h.command(.takeoff).rejections == ["command: \(reason)"])
+        #expect(h.command(.takeoff).rejections == ["command: takeoff-refused-battery-low"])
         #expect(h.activity == .landed)
+    }
+
+    @Test("--land-battery rules, not the drone's VBAT_LOW bit (fixed at ~20 %): 10 flies on at 15 %, lands at 9 %")
+    func landBatteryBelowTheDroneBit() {
+        var h = ControllerHarness(configuration: ControllerConfiguration(landBatteryPercent: 10))
+        let lowBit: UInt32 = 1 << 15
+        h.drone(.landed, battery: 19, bits: lowBit)
+        h.position()
+        #expect(h.command(.takeoff).rejections.isEmpty)
+        h.advance(ms: 500)
+        h.drone(.hovering, battery: 15, bits: lowBit)
+        #expect(h.activity == .hovering)
+        h.advance(ms: 100)
+        h.drone(.hovering, battery: 9, bits: lowBit)
+        #expect(h.activity == .landing)
+        #expect(h.reason == "battery-low")
     }
 
     @Test("takeoff without fresh navdata is refused")

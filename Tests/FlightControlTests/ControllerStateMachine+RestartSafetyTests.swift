@@ -4,35 +4,76 @@ import Testing
 
 @Suite("ControllerStateMachine: restart safety")
 struct ControllerRestartSafetyTests {
-    @Test("targets that must never be acted on", arguments: [
-        // (retained, timestamp relative to the controller's start in ms, ttl s, reason)
-        (true, Int64(0), Float(0), "target-retained"),
-        (false, -2_500, 0, "target-before-start"),
-        (false, 5_000, 1, "target-expired"),
-    ])
-    func refusedTargets(retained: Bool, stampOffsetMs: Int64, ttlS: Float, reason: String) {
+    @Test("a retained target is never acted on")
+    func retainedTarget() {
         var h = ControllerHarness()
         h.hovering()
-        h.advance(ms: 10_000)  // now = start + 10 s (+ 0.5 s from hovering)
-        h.drone(.hovering)
-        h.position()
-        let stamp = ControllerHarness.startUs + stampOffsetMs * 1000
-        let actions = h.target(ControllerHarness.point(northM: 20), retained: retained, timestampUs: stamp, ttlS: ttlS)
-        #expect(actions.rejections == ["target: \(reason)"])
+        let actions = h.target(ControllerHarness.point(northM: 20), retained: true)
+        #expect(actions.rejections == ["target: target-retained"])
         #expect(h.machine.target == nil)
         #expect(h.activity == .hovering)
     }
 
-    @Test("targets within the clock skew and within their ttl are accepted", arguments: [
-        (Int64(-1_500), Float(0)), (8_000, 5), (10_500, 0),
-    ])
-    func acceptedTargets(stampOffsetMs: Int64, ttlS: Float) {
+    @Test("the sender's clock does not matter: stamps 1 h ahead, 10 min behind, in 1970 or far future are accepted",
+          arguments: [Int64(3_600_000), -600_000, -1_700_000_000_000, 34_560_000_000])
+    func senderSkewIgnored(stampOffsetMs: Int64) {
         var h = ControllerHarness()
         h.hovering()
-        h.advance(ms: 10_000)
-        h.drone(.hovering)
-        let stamp = ControllerHarness.startUs + stampOffsetMs * 1000
-        #expect(h.target(ControllerHarness.point(northM: 20), timestampUs: stamp, ttlS: ttlS).rejections.isEmpty)
+        let stamp = ControllerHarness.startUs &+ stampOffsetMs &* 1000
+        #expect(h.target(ControllerHarness.point(northM: 20), timestampUs: stamp, ttlS: 10).rejections.isEmpty)
+        #expect(h.activity == .flyingToTarget)
+        #expect(h.command(.hover, timestampUs: stamp).rejections.isEmpty)
+        #expect(h.activity == .hovering)
+    }
+
+    @Test("a 10 s ttl counts from receipt, whatever the sender's stamp says (1 h ahead)")
+    func ttlFromReceipt() {
+        var h = ControllerHarness()
+        h.hovering()
+        let aheadUs = ControllerHarness.startUs + 3_600_000_000
+        h.target(ControllerHarness.point(northM: 50), timestampUs: aheadUs, ttlS: 10)
+        h.navigation(distanceM: 50)
+        #expect(h.hold(distanceM: 50, ms: 9_800).activities.isEmpty)
+        #expect(h.activity == .flyingToTarget)
+        let expiry = h.hold(distanceM: 50, ms: 400)
+        #expect(expiry.activities == [.hovering])
+        #expect(h.reason == "target-expired")
+        #expect(h.machine.target == nil)
+        #expect(h.tick().flights.first?.progressive == false)
+    }
+
+    @Test("an expired target never flies: stored while landed, then a takeoff after its ttl")
+    func storedTargetExpires() {
+        var h = ControllerHarness()
+        h.landed()
+        h.target(ControllerHarness.point(northM: 30), ttlS: 10)
+        #expect(h.reason == "target-stored")
+        h.run(ms: 11_000, drone: .landed, position: ControllerHarness.home)
+        #expect(h.machine.target == nil)
+        #expect(h.reason == "target-expired")
+        h.command(.takeoff)
+        h.advance(ms: 500)
+        #expect(h.drone(.hovering).activities == [.hovering])
+    }
+
+    @Test("the board's wall clock stepping does not matter: decisions use the monotonic receive time only")
+    func wallStepIrrelevant() {
+        // Every time the machine sees is `nowUs` (monotonic); payload stamps jumping ±1 h change nothing.
+        var h = ControllerHarness()
+        h.hovering()
+        h.target(ControllerHarness.point(northM: 50), ttlS: 5)
+        h.navigation(distanceM: 50)
+        var stampUs = h.nowUs
+        for step in 0..<40 {
+            h.advance(ms: 100)
+            stampUs += (step % 2 == 0 ? 3_600_000_000 : -3_600_000_000)
+            h.drone(.hovering)
+            h.position()
+            h.navigation(distanceM: 50)
+            h.tick()
+        }
+        #expect(h.activity == .flyingToTarget)
+        _ = stampUs
     }
 
     @Test("invalid target coordinates are refused", arguments: [(91.0, 0.0), (0, 181), (.nan, 0), (0, .infinity)])
@@ -44,17 +85,31 @@ struct ControllerRestartSafetyTests {
         #expect(h.machine.target(target, retained: false, nowUs: h.nowUs).rejections == ["target: target-invalid"])
     }
 
-    @Test("commands and claims sent to a previous run are refused (emergency still acts)")
-    func oldCommands() {
+    @Test("retained commands and claims are left over from an earlier session: refused, emergency included")
+    func retainedCommands() {
         var h = ControllerHarness()
         h.landed()
-        let old = ControllerHarness.startUs - 3_000_000
-        #expect(h.command(.takeoff, timestampUs: old).rejections == ["command: command-before-start"])
+        #expect(h.command(.takeoff, retained: true).rejections == ["command: command-retained"])
         #expect(h.activity == .landed)
-        let claim = ControlClaim(senderId: "phone", sequence: 1, timestampUs: old, action: .claim)
-        #expect(h.machine.controlClaim(claim, nowUs: h.nowUs).rejections == ["claim: claim-before-start"])
-        h.command(.emergency, timestampUs: old)
+        let claim = ControlClaim(senderId: "phone", sequence: 1, timestampUs: h.nowUs, action: .claim)
+        #expect(h.machine.controlClaim(claim, retained: true, nowUs: h.nowUs).rejections == ["claim: claim-retained"])
+        #expect(h.machine.pilotId == nil)
+        h.hovering()
+        #expect(h.command(.emergency, retained: true).rejections == ["command: command-retained"])
+        #expect(h.activity == .hovering)
+        h.command(.emergency)
         #expect(h.activity == .emergency)
+    }
+
+    @Test("every refusal is published, even the same one twice (a sender waits for the answer)")
+    func refusalsArePublished() {
+        var h = ControllerHarness()
+        h.hovering()
+        let first = h.command(.flatTrim)
+        let second = h.command(.flatTrim)
+        #expect(first.states.map(\.reason) == ["flat-trim-refused-not-landed"])
+        #expect(second.states.map(\.reason) == ["flat-trim-refused-not-landed"])
+        #expect(second.states[0].sequence > first.states[0].sequence)
     }
 
     @Test("solutions for a previous target are ignored after a target change")

@@ -39,7 +39,7 @@ struct ControllerStateMachineTests {
         // Arrived: hover at the target.
         h.advance(ms: 100)
         h.position()
-        let arrival = h.navigation(distanceM: 0.8)
+        let arrival = h.settle(distanceM: 0.8)
         #expect(arrival.activities == [.arrived])
         #expect(arrival.states.first?.reason == "arrived")
         #expect(arrival.states.first?.distanceToTargetM == 0.8)

@@ -149,6 +149,8 @@ struct TraceRow: Sendable {
     var altitudeM: Double
     var headingDeg: Double
     var flightState: String
+    /// Ground speed (column speed_mps).
+    var speedMps = 0.0
     /// The simulator saw no AT command for its link-loss time.
     var linkLost = false
     /// The PCMD in force: flag 0 = hover, 1 = progressive.
@@ -165,6 +167,7 @@ struct TraceRow: Sendable {
         altitudeM = alt
         headingDeg = hdg
         flightState = String(f[5])
+        if f.count >= 7 { speedMps = Double(f[6]) ?? 0 }
         if f.count >= 14 {
             linkLost = f[10] == "1"
             pcmdFlag = Int(f[11]) ?? 0

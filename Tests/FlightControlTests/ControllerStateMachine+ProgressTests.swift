@@ -1,0 +1,176 @@
+import FlightControl
+#if canImport(Glibc)
+import Glibc
+#endif
+import Navigation
+import QuadProtocol
+import Testing
+
+/// Recovery manoeuvres and flights must check that they get closer: in a wind stronger than the drone, steering
+/// toward home carried it from 10 m to 343 m away while hovering would have drifted 0.4 m/s.
+@Suite("ControllerStateMachine: progress watch and filtered arrival")
+struct ControllerProgressTests {
+    /// Returning home while the wind carries the drone away at `driftMps`: one fix every 100 ms from `distanceM`.
+    static func returnAgainstWind(driftMps: Double, seconds: Double, from distanceM: inout Double,
+                                  h: inout ControllerHarness) -> [ControllerAction] {
+        var actions: [ControllerAction] = []
+        for _ in 0..<Int((seconds * 10).rounded()) {
+            h.advance(ms: 100)
+            distanceM += driftMps / 10
+            actions += h.drone(.hovering)
+            actions += h.position(ControllerHarness.point(northM: distanceM))
+            actions += h.tick()
+        }
+        return actions
+    }
+
+    static func returnAgainstWind(driftMps: Double, seconds: Double, h: inout ControllerHarness) -> [ControllerAction] {
+        var distanceM = 250.0
+        return returnAgainstWind(driftMps: driftMps, seconds: seconds, from: &distanceM, h: &h)
+    }
+
+    @Test("a return home that loses ground is abandoned within seconds (not 68 s later at 343 m): hover, then land")
+    func returnHomeAbandoned() {
+        var h = ControllerHarness()
+        h.returningHome()
+        #expect(h.activity == .returningHome)
+        var distanceM = 250.0
+        var seconds = 0.0
+        var actions: [ControllerAction] = []
+        while h.activity == .returningHome && seconds < 60 {
+            actions += Self.returnAgainstWind(driftMps: 5, seconds: 0.1, from: &distanceM, h: &h)
+            seconds += 0.1
+        }
+        // Brake 1 s, 3 m beyond the best distance (0.6 s at 5 m/s), then 3 s of losing ground.
+        #expect(seconds < 5)
+        #expect(actions.activities == [.hovering])
+        #expect(h.reason == "return-home-not-progressing")
+        #expect(h.tick().flights.first?.progressive == false)
+        // Still outside the fence, drifting slowly in hover: never another return; lands after 5 s.
+        let later = Self.returnAgainstWind(driftMps: 0.4, seconds: 4.8, from: &distanceM, h: &h)
+        #expect(later.activities.isEmpty)
+        let landing = Self.returnAgainstWind(driftMps: 0.4, seconds: 0.4, from: &distanceM, h: &h)
+        #expect(landing.activities == [.landing])
+        #expect(h.reason == "return-home-not-progressing")
+        #expect(h.tick().flights.first?.refMode == .land)
+    }
+
+    @Test("a return home that gets closer is never abandoned, nor one that drifts less than the margin")
+    func returnHomeProgressing() {
+        var h = ControllerHarness()
+        h.returningHome()
+        let closer = Self.returnAgainstWind(driftMps: -3, seconds: 10, h: &h)
+        #expect(!closer.activities.contains(.hovering) || h.reason == "back-inside-geofence")
+        var g = ControllerHarness()
+        g.returningHome()
+        // While turning toward home the drone drifts 0.4 m/s for a few seconds: below the 3 m margin.
+        let turning = Self.returnAgainstWind(driftMps: 0.4, seconds: 6, h: &g)
+        #expect(turning.activities.isEmpty)
+        #expect(g.activity == .returningHome)
+    }
+
+    @Test("flying to a target that keeps getting farther hovers and drops the target")
+    func targetNotProgressing() {
+        var h = ControllerHarness()
+        h.flyingToTarget(northM: 40)
+        var distanceM = 40.0
+        var actions: [ControllerAction] = []
+        for _ in 0..<60 where h.activity == .flyingToTarget {
+            distanceM += 0.3
+            actions += h.hold(distanceM: distanceM, ms: 100)
+        }
+        #expect(actions.activities == [.hovering])
+        #expect(h.reason == "target-not-progressing")
+        #expect(h.machine.target == nil)
+        #expect(h.tick().flights.first?.progressive == false)
+    }
+
+    @Test("a target getting closer, or briefly farther while turning, keeps flying")
+    func targetProgressing() {
+        var h = ControllerHarness()
+        h.flyingToTarget(northM: 40)
+        // Turning: 2 m farther for 2 s, then closing in.
+        #expect(h.hold(distanceM: 42, ms: 2_000).activities.isEmpty)
+        var distanceM = 42.0
+        for _ in 0..<100 {
+            distanceM -= 0.1
+            h.hold(distanceM: distanceM, ms: 100)
+        }
+        #expect(h.activity == .flyingToTarget)
+    }
+
+    @Test("arrival is judged on the mean of several fixes: 1.34 m away with 0.2 m GPS noise never arrives")
+    func noisyArrival() {
+        var random = SplitMixRandom(seed: 7)
+        var h = ControllerHarness()
+        h.flyingToTarget(northM: 10)
+        h.settle(distanceM: 1.34)
+        for _ in 0..<300 {
+            h.hold(distanceM: 1.34 + random.gaussian(sigma: 0.2), ms: 100)
+        }
+        #expect(h.activity == .flyingToTarget)
+        for _ in 0..<30 {
+            h.hold(distanceM: 0.5 + random.gaussian(sigma: 0.2), ms: 100)
+        }
+        #expect(h.activity == .arrived)
+    }
+
+    @Test("one noisy fix inside the radius is not an arrival")
+    func singleFixIsNotArrival() {
+        var h = ControllerHarness()
+        h.flyingToTarget(northM: 10)
+        h.settle(distanceM: 1.4)
+        h.advance(ms: 100)
+        #expect(h.navigation(distanceM: 0.9).activities.isEmpty)
+        #expect(h.activity == .flyingToTarget)
+    }
+
+    @Test("ProgressWatch: margin and timeout")
+    func progressWatch() {
+        var watch = ProgressWatch(marginM: 3, timeoutUs: 3_000_000)
+        let r1 = watch.observe(distanceM: 10, atUs: 0); #expect(!r1)
+        let r2 = watch.observe(distanceM: 12.9, atUs: 1_000_000); #expect(!r2)
+        let r3 = watch.observe(distanceM: 13.5, atUs: 2_000_000); #expect(!r3)
+        let r4 = watch.observe(distanceM: 14, atUs: 4_999_999); #expect(!r4)
+        let r5 = watch.observe(distanceM: 14, atUs: 5_000_000); #expect(r5)
+        let r6 = watch.observe(distanceM: 12, atUs: 5_100_000); #expect(!r6)
+        watch.reset()
+        #expect(watch.bestDistanceM == .infinity)
+        let r7 = watch.observe(distanceM: .nan, atUs: 6_000_000); #expect(!r7)
+    }
+
+    @Test("ArrivalFilter: repeated positions count once, old samples drop out")
+    func arrivalFilter() {
+        var filter = ArrivalFilter(windowUs: 1_000_000, minimumFixes: 3)
+        filter.observe(distanceM: 0.5, latitudeDeg: 1, longitudeDeg: 1, atUs: 0)
+        filter.observe(distanceM: 0.5, latitudeDeg: 1, longitudeDeg: 1, atUs: 100_000)
+        filter.observe(distanceM: 0.5, latitudeDeg: 1, longitudeDeg: 1, atUs: 200_000)
+        #expect(filter.filteredDistanceM == nil)
+        filter.observe(distanceM: 0.7, latitudeDeg: 2, longitudeDeg: 1, atUs: 300_000)
+        filter.observe(distanceM: 0.9, latitudeDeg: 3, longitudeDeg: 1, atUs: 400_000)
+        #expect(abs((filter.filteredDistanceM ?? 0) - 0.7) < 1e-9)
+        filter.observe(distanceM: 5, latitudeDeg: 4, longitudeDeg: 1, atUs: 1_350_000)
+        #expect(filter.filteredDistanceM == nil)  // only two samples left in the window
+    }
+}
+
+/// Deterministic Gaussian noise for the arrival tests.
+struct SplitMixRandom {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
+
+    mutating func gaussian(sigma: Double) -> Double {
+        let u1 = max(uniform(), 1e-12), u2 = uniform()
+        return sigma * (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
+    }
+}
