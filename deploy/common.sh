@@ -148,6 +148,23 @@ ensure_broker_password_file() {
     ensure_owner mosquitto:mosquitto "$path"
 }
 
+# Installs the role's chrony configuration (already rendered into $1) as /etc/chrony/conf.d/quadcopter.conf after
+# chronyd itself has parsed it (`chronyd -p -f`), then restarts chrony and shows its sources. Time sync is what
+# makes the two hosts' logs line up; flight safety never depends on it (monotonic clocks).
+install_chrony_conf() {
+    local rendered="$1" target="$ROOT/etc/chrony/conf.d/quadcopter.conf"
+    if [[ $DRY_RUN -eq 0 ]]; then
+        command -v chronyd >/dev/null || die "install chrony first (apt-get install chrony)"
+        chronyd -p -f "$rendered" >/dev/null || die "chronyd refuses the rendered configuration $rendered"
+    fi
+    run install -d -m 0755 "$ROOT/etc/chrony/conf.d"
+    run install -m 0644 "$rendered" "$target"
+    if ! staging; then
+        run systemctl restart chrony.service
+        run chronyc -n sources || log "chronyc could not list sources yet; check with: chronyc sources"
+    fi
+}
+
 # Installs units and enables them (in the staging root, `systemctl --root` creates the same symlinks offline).
 install_units() {
     local unit_dir="$1"; shift

@@ -14,6 +14,7 @@ needs=(
   "xmllint:libxml2-utils"
   "rsvg-convert:librsvg2-bin"
   "systemd-analyze:systemd"
+  "chronyd:chrony"
 )
 
 missing=()

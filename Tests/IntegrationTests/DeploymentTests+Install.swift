@@ -99,6 +99,41 @@ extension DeploymentTests {
             }
         }
 
+        /// Time sync ships with the install: the board takes its time from the laptop over the radio (a Pi has no
+        /// RTC and the field no internet) and steps once when it booted far off; the laptop serves its own clock.
+        @Test("chrony: the board syncs from the ground address and steps once; the ground serves the radio; chronyd parses both",
+              .enabled(if: TestEnvironment.available("chronyd")))
+        func chrony() throws {
+            let chronyd = try TestEnvironment.requireTool("chronyd")
+            let drone = try StagedInstall(side: "drone")
+            try #require(try drone.run(["--ground-address", "10.77.0.1:1883"]).exitCode == 0)
+            let board = try drone.text("/etc/chrony/conf.d/quadcopter.conf")
+            #expect(board.contains("\nserver 10.77.0.1 iburst minpoll 0 maxpoll 4 prefer\n"))
+            #expect(board.contains("\nmakestep 1 3\n"))
+            #expect(!board.contains("ground.local"))
+
+            let groundInstall = try StagedInstall(side: "ground")
+            try #require(try groundInstall.run(["--radio-subnet", "10.77.0.0/24"]).exitCode == 0)
+            let ground = try groundInstall.text("/etc/chrony/conf.d/quadcopter.conf")
+            #expect(ground.contains("\nallow 10.77.0.0/24\n"))
+            #expect(!ground.contains("allow 192.168.0.0/16"))
+            #expect(ground.contains("\nlocal stratum 10"))
+
+            // chronyd itself must accept what was installed (and the shipped templates).
+            for path in [drone.url("/etc/chrony/conf.d/quadcopter.conf").path,
+                         groundInstall.url("/etc/chrony/conf.d/quadcopter.conf").path,
+                         TestEnvironment.repoRoot.appendingPathComponent("deploy/drone/chrony.conf").path,
+                         TestEnvironment.repoRoot.appendingPathComponent("deploy/ground/chrony.conf").path] {
+                let parsed = try runCommand(chronyd, ["-p", "-f", path], logDirectory: drone.logDirectory)
+                #expect(parsed.exitCode == 0, "chronyd -p -f \(path): \(parsed.output)")
+            }
+            // A bad subnet never reaches chrony's configuration.
+            let bad = try StagedInstall(side: "ground")
+            let refused = try bad.run(["--radio-subnet", "10.0.0.0/8\nallow all"])
+            #expect(refused.exitCode != 0)
+            #expect(refused.output.contains("bad --radio-subnet"))
+        }
+
         @Test("running twice keeps passwords, edited env files and the bridge address; nothing duplicates",
               arguments: sides)
         func idempotent(side: String) throws {

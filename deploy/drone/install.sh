@@ -71,6 +71,12 @@ else
     rm -f "$tmp"
 fi
 
+log "time sync from the ground laptop (chrony)"
+chrony_tmp="$(mktemp)"
+sed -e "s|^server ground.local |server ${GROUND_ADDRESS%%:*} |" "$HERE/chrony.conf" >"$chrony_tmp"
+install_chrony_conf "$chrony_tmp"
+rm -f "$chrony_tmp"
+
 log "systemd units"
 install_units "$HERE" "${SERVICES[@]}"
 log "done. Edit /etc/quadcopter/*.env if needed, then: systemctl start ${SERVICES[*]}"

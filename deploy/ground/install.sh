@@ -9,6 +9,7 @@ SERVICES=(location-broadcaster telemetry-logger)
 HERE="$REPO_DIR/deploy/ground"
 BRIDGE_USER=drone1-bridge
 BRIDGE_PASSWORD_FILE=""
+RADIO_SUBNETS=()
 
 usage() {
     cat <<USAGE
@@ -16,6 +17,8 @@ usage: $0 [options]
 $COMMON_USAGE
   --bridge-password-file FILE   the board's /etc/quadcopter/drone1-bridge.password (default: generate one here and
                                 pass it to deploy/drone/install.sh --bridge-password-file)
+  --radio-subnet CIDR           serve time (chrony) to the board on this network; repeatable (default: the
+                                private ranges 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16)
 USAGE
 }
 
@@ -25,12 +28,17 @@ while [[ $# -gt 0 ]]; do
         --root) [[ $# -ge 2 ]] || die "--root needs a directory"; ROOT="${2%/}"; shift 2 ;;
         --prebuilt) [[ $# -ge 2 ]] || die "--prebuilt needs a directory"; PREBUILT="$2"; shift 2 ;;
         --bridge-password-file) [[ $# -ge 2 ]] || die "--bridge-password-file needs a file"; BRIDGE_PASSWORD_FILE="$2"; shift 2 ;;
+        --radio-subnet) [[ $# -ge 2 ]] || die "--radio-subnet needs a CIDR"; RADIO_SUBNETS+=("$2"); shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) usage >&2; die "unknown option $1" ;;
     esac
 done
 [[ $DRY_RUN -eq 1 || -n $ROOT || $(id -u) -eq 0 ]] || die "run as root (or use --root DIR / --dry-run)"
 [[ -z $BRIDGE_PASSWORD_FILE ]] || check_password_file "$BRIDGE_PASSWORD_FILE"
+# The subnet ends up inside chrony's configuration: accept only an address/prefix.
+for subnet in ${RADIO_SUBNETS[@]+"${RADIO_SUBNETS[@]}"}; do
+    [[ $subnet =~ ^[0-9A-Fa-f.:]+(/[0-9]{1,3})?$ ]] || die "bad --radio-subnet: $subnet"
+done
 
 install_services "${SERVICES[@]}"
 # The board's bridge logs in with this account; both machines must hold the same password.
@@ -41,6 +49,16 @@ ensure_broker_account monitor monitor root 0600
 log "broker configuration: authenticated listener, ACL"
 install_broker_file "$HERE/quadcopter.acl" "$ROOT/etc/mosquitto/conf.d/quadcopter.acl"
 install_broker_file "$HERE/mosquitto.conf" "$ROOT/etc/mosquitto/conf.d/quadcopter.conf"
+
+log "time service for the board (chrony)"
+chrony_tmp="$(mktemp)"
+if ((${#RADIO_SUBNETS[@]} > 0)); then
+    { grep -v '^allow ' "$HERE/chrony.conf"; printf 'allow %s\n' "${RADIO_SUBNETS[@]}"; } >"$chrony_tmp"
+else
+    cp "$HERE/chrony.conf" "$chrony_tmp"
+fi
+install_chrony_conf "$chrony_tmp"
+rm -f "$chrony_tmp"
 
 log "systemd units"
 install_units "$HERE" "${SERVICES[@]}"
