@@ -64,4 +64,42 @@ struct LocationBroadcasterFollowTests {
                 "\(output)")
         #expect(output.contains("GPS fix 52.516"))
     }
+
+    /// walk.nmea is dated 2024-05-01: to this computer's clock every fix is old, as from a receiver with a wrong
+    /// clock or a replayed log. That is said plainly, never as "no GPS fix", and nothing is sent...
+    @Test("old fixes are reported as old and not sent; --accept-stale sends them", arguments: [false, true])
+    func staleFixes(acceptStale: Bool) async throws {
+        let drone = acceptStale ? "stale2" : "stale1"
+        let bus = try await BusRecorder(port: broker.port, id: "rec-\(drone)", filters: ["quad/\(drone)/target"])
+        let gpsdPort = try freeLoopbackPort()
+        let gpsfake = try ChildProcess(
+            executable: TestEnvironment.requireTool("gpsfake"),
+            arguments: ["-P", "\(gpsdPort)", "-1", "-q", "-c", "0.2", Self.walk.path],
+            name: "gpsfake", logDirectory: broker.directory)
+        defer { gpsfake.stop(signal: SIGTERM) }
+        let follow = try ChildProcess(
+            executable: TestEnvironment.executable("location-broadcaster").path,
+            arguments: ["follow", "--broker", broker.address, "--drone", drone, "--sender-id", "walker",
+                        "--gpsd", "127.0.0.1:\(gpsdPort)", "--interval", "200ms"] + (acceptStale ? ["--accept-stale"] : []),
+            logDirectory: broker.directory)
+        defer { follow.stop(signal: SIGKILL) }
+        try await eventually(timeoutS: 60, "a stale-fix report\n\(follow.output())") {
+            follow.output().contains("receiver clock or a replayed log?")
+        }
+        try await Task.sleep(for: .seconds(2))
+        #expect(follow.stop(signal: SIGTERM) == 0)
+        let output = follow.output()
+        let sent = bus.messages(on: "quad/\(drone)/target")
+        // "gps fix is 80000000 s old — receiver clock or a replayed log?; not sending it …"
+        #expect(output.range(of: #"gps fix is [0-9]+ s old — receiver clock or a replayed log\?"#,
+                             options: .regularExpression) != nil, "\(output)")
+        #expect(!output.contains("no GPS fix (fix too old)"), "\(output)")
+        if acceptStale {
+            #expect(output.contains("sending it anyway (--accept-stale)"), "\(output)")
+            #expect(!sent.isEmpty, "\(output)")
+        } else {
+            #expect(output.contains("not sending it (--accept-stale would)"), "\(output)")
+            #expect(sent.isEmpty, "\(output)")
+        }
+    }
 }
