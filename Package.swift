@@ -12,7 +12,8 @@ let lifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "sw
 func service(_ name: String, _ deps: [Target.Dependency]) -> Target {
     .executableTarget(
         name: name,
-        dependencies: ["QuadService", "QuadProtocol", "QuadMQTT", argumentParser, logging, lifecycle] + deps,
+        dependencies: ["QuadService", "QuadProtocol", "QuadMQTT", "CommandLineSupport", argumentParser, logging, lifecycle]
+            + deps,
         path: "Services/\(name)"
     )
 }
@@ -58,6 +59,8 @@ let package = Package(
             exclude: ["FORMAT.md"]
         ),
         .target(name: "GroundStation", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/GroundStation"),
+        // Option parsing shared by every executable (signed numbers, LAT,LON values).
+        .target(name: "CommandLineSupport", dependencies: ["Navigation", argumentParser], path: "Shared/CommandLineSupport"),
         // Test and bench support (spawning and stopping processes by pid); never linked into a service.
         .target(name: "ProcessSupport", path: "Shared/ProcessSupport"),
         // I/O edge.
@@ -76,7 +79,7 @@ let package = Package(
         // The simulator speaks only the drone's UDP protocol: no MQTT, no service lifecycle.
         .executableTarget(
             name: "drone-sim",
-            dependencies: ["DroneSimulation", "ARDrone", "Navigation", argumentParser],
+            dependencies: ["DroneSimulation", "ARDrone", "Navigation", "CommandLineSupport", argumentParser],
             path: "Services/drone-sim"
         ),
 
@@ -93,6 +96,13 @@ let package = Package(
                     path: "Tests/FlightLogTests", exclude: ["Fixtures"]),
         .testTarget(name: "GroundStationTests", dependencies: ["GroundStation", "QuadProtocol", "Navigation"],
                     path: "Tests/GroundStationTests", exclude: ["Fixtures"]),
+        // Parses each executable's command types directly (no processes): option syntax and --help text.
+        .testTarget(
+            name: "CommandLineTests",
+            dependencies: ["CommandLineSupport", "Navigation", "DroneSimulation", argumentParser, "drone-sim", "navigator",
+                           "drone-controller", "drone-link", "location-broadcaster", "telemetry-logger"],
+            path: "Tests/CommandLineTests"
+        ),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["QuadMQTT", "QuadProtocol", "ARDrone", "Navigation", "FlightLog", "ProcessSupport"],

@@ -1,5 +1,6 @@
 import ARDrone
 import ArgumentParser
+import CommandLineSupport
 import QuadService
 
 struct DroneLink: AsyncParsableCommand {
@@ -12,13 +13,13 @@ struct DroneLink: AsyncParsableCommand {
     @Option(help: "The drone's IPv4 address.")
     var address = "192.168.1.1"
 
-    @Option(help: "The drone's AT command port (UDP).")
+    @Option(parsing: .signedNumber, help: "The drone's AT command port (UDP).")
     var atPort: UInt16 = 5556
 
-    @Option(help: "The drone's navdata port (UDP).")
+    @Option(parsing: .signedNumber, help: "The drone's navdata port (UDP).")
     var navdataPort: UInt16 = 5554
 
-    @Option(help: "Seconds between link status messages when nothing changes (0.1…60).")
+    @Option(parsing: .signedNumber, help: "Seconds between link status messages when nothing changes (0.1…60).")
     var statusInterval = 1.0
 
     func validate() throws {

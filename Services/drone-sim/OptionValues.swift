@@ -2,21 +2,8 @@ import ArgumentParser
 import DroneSimulation
 import Navigation
 
-/// `--home LAT,LON`.
-struct HomeOption: ExpressibleByArgument {
-    var point: GeoPoint
-
-    init?(argument: String) {
-        let parts = argument.split(separator: ",")
-        guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]),
-            (-90...90).contains(lat), (-180...180).contains(lon)
-        else { return nil }
-        point = GeoPoint(latitudeDeg: lat, longitudeDeg: lon)
-    }
-}
-
 /// `--wind MPS,DIRDEG`: speed and the direction it blows FROM, degrees.
-struct WindOption: ExpressibleByArgument {
+struct WindOption: ExpressibleByArgument, CustomStringConvertible {
     var wind: Wind
 
     init?(argument: String) {
@@ -26,14 +13,24 @@ struct WindOption: ExpressibleByArgument {
         else { return nil }
         wind = Wind(speedMps: speed, fromDeg: from)
     }
+
+    /// As typed: `0,0` (not the Wind struct) in `--help`.
+    var description: String { "\(Self.text(wind.speedMps)),\(Self.text(wind.fromDeg))" }
+
+    private static func text(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : "\(value)"
+    }
 }
 
 /// `--listen IP` as a dotted quad.
-struct ListenOption: ExpressibleByArgument {
+struct ListenOption: ExpressibleByArgument, CustomStringConvertible {
     var address: UInt32
 
     init?(argument: String) {
         guard let endpoint = UDPEndpoint(dottedQuad: argument, port: 0) else { return nil }
         address = endpoint.address
     }
+
+    /// `127.0.0.1` in `--help`, not the 32-bit number.
+    var description: String { UDPEndpoint(address: address, port: 0).dottedQuad }
 }

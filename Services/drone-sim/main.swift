@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import DroneSimulation
 import Navigation
 
@@ -11,29 +12,29 @@ struct DroneSim: ParsableCommand {
 
     @Option(help: "IPv4 address to listen on.")
     var listen = ListenOption(argument: "127.0.0.1")!
-    @Option(help: "UDP port for AT commands.")
+    @Option(parsing: .signedNumber, help: "UDP port for AT commands.")
     var atPort: UInt16 = 5556
-    @Option(help: "UDP port for navdata (trigger in, navdata out).")
+    @Option(parsing: .signedNumber, help: "UDP port for navdata (trigger in, navdata out).")
     var navdataPort: UInt16 = 5554
-    @Option(help: "Home position LAT,LON in degrees.")
-    var home = HomeOption(argument: "52.5200,13.4050")!
-    @Option(help: "Initial true heading, degrees clockwise from north.")
+    @Option(parsing: .signedNumber, help: "Home position LAT,LON in degrees (default: Pariser Platz, Berlin).")
+    var home = CoordinateArgument(SimulatorConfiguration.defaultHome)
+    @Option(parsing: .signedNumber, help: "Initial true heading, degrees clockwise from north.")
     var heading: Double = 0
     @Option(help: "Write the ground-truth CSV here.")
     var trace: String?
-    @Option(help: "Wind MPS,DIRDEG (direction it blows FROM).")
+    @Option(parsing: .signedNumber, help: "Wind MPS,DIRDEG (direction it blows FROM).")
     var wind = WindOption(argument: "0,0")!
-    @Option(help: "GPS noise, standard deviation per axis in metres.")
+    @Option(parsing: .signedNumber, help: "GPS noise, standard deviation per axis in metres.")
     var gpsNoise: Double = 1.5
-    @Option(help: "Flight time on a full battery, minutes.")
+    @Option(parsing: .signedNumber, help: "Flight time on a full battery, minutes.")
     var batteryMinutes: Double = 12
-    @Option(help: "Seed for sensor noise and datagram drops.")
+    @Option(parsing: .signedNumber, help: "Seed for sensor noise and datagram drops.")
     var seed: UInt64 = 1
-    @Option(help: "Fraction of datagrams to drop, both ways (0–1).")
+    @Option(parsing: .signedNumber, help: "Fraction of datagrams to drop, both ways (0–1).")
     var dropRate: Double = 0
-    @Option(help: "Physics steps per second.")
+    @Option(parsing: .signedNumber, help: "Physics steps per second.")
     var physicsHz: Double = 100
-    @Option(help: "Navdata packets per second (the real drone sends ~15 in demo mode).")
+    @Option(parsing: .signedNumber, help: "Navdata packets per second (the real drone sends ~15 in demo mode).")
     var navdataHz: Double = 15
 
     func validate() throws {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import GroundStation
 import QuadService
 
@@ -12,14 +13,20 @@ struct FollowCommand: AsyncParsableCommand {
     @Option(help: "gpsd HOST[:PORT] (env QUAD_GPSD; default 127.0.0.1:2947).")
     var gpsd: String?
 
-    @Option(help: "How often to send the target, e.g. 1s or 500ms.")
+    @Option(parsing: .signedNumber, help: "How often to send the target, e.g. 1s or 500ms.")
     var interval = DurationText(seconds: 1)
 
-    @Option(help: "Seconds the target stays valid; the drone drops it if the broadcaster goes quiet.")
+    @Option(parsing: .signedNumber, help: "Seconds the target stays valid; the drone drops it if the broadcaster goes quiet.")
     var ttl: Double = 5
 
-    @Flag(help: "Do not judge fixes by their own timestamps (gpsfake replays old ones).")
+    @Flag(help: "Do not judge fixes by their own timestamps at all, and say nothing about them (gpsfake replays).")
     var noFixTimeCheck = false
+
+    @Flag(help: """
+        Send fixes whose time is more than 3 s off this computer's clock or off the previous fix (a receiver with \
+        a wrong clock, a replayed log); without it they are reported and not sent.
+        """)
+    var acceptStale = false
 
     @Flag(help: "Claim pilot control (and release it on exit).")
     var claim = false
@@ -36,6 +43,7 @@ struct FollowCommand: AsyncParsableCommand {
         do { address = try GPSDAddress(parsing: gpsdText) } catch { throw ValidationError("--gpsd: \(error)") }
         let configuration = FollowStateMachine.Configuration(
             senderId: resolved.senderId, publishIntervalUs: interval.microseconds, checkFixTime: !noFixTimeCheck,
+            acceptStaleFix: acceptStale,
             targetTTLS: Float(ttl))
         let claim = self.claim
         try await BusSession.withPresence(resolved, body: { runtime in

@@ -69,8 +69,26 @@ struct GPSFollower: Sendable {
                     "keeping the last target \(Format.coordinate(latitudeDeg: $0.latitudeDeg, longitudeDeg: $0.longitudeDeg))"
                 } ?? "no target sent yet"
                 say("no GPS fix (\(Self.describe(reason))); \(keeping)")
+            case .reportStaleFix(let problem, let sending, let last):
+                say(Self.describe(problem, sending: sending, lastTarget: last))
             }
         }
+    }
+
+    /// "gps fix is 842 s old — receiver clock or a replayed log?; not sending it (…)": a position did arrive, so
+    /// this must never read as "no fix".
+    static func describe(_ problem: FollowStateMachine.FixTimeProblem, sending: Bool, lastTarget: GeoPoint?) -> String {
+        let what: String
+        switch problem {
+        case .offClock(let ageS) where ageS >= 0: what = "gps fix is \(Format.fixed(ageS, 0)) s old"
+        case .offClock(let ageS): what = "gps fix is \(Format.fixed(-ageS, 0)) s ahead of this computer's clock"
+        case .jumped(let jumpS): what = "gps fix time jumped \(Format.fixed(jumpS, 0)) s from the previous fix"
+        }
+        let action = sending ? "sending it anyway (--accept-stale)" : "not sending it (--accept-stale would); "
+            + (lastTarget.map {
+                "keeping the last target \(Format.coordinate(latitudeDeg: $0.latitudeDeg, longitudeDeg: $0.longitudeDeg))"
+            } ?? "no target sent yet")
+        return "\(what) — receiver clock or a replayed log?; \(action)"
     }
 
     static func describe(_ reason: FollowStateMachine.NoFixReason) -> String {

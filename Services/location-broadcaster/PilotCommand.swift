@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import QuadProtocol
 import QuadService
 
@@ -8,7 +9,7 @@ enum PilotCommand {
     struct Options: ParsableArguments {
         @OptionGroup var options: BroadcasterOptions
 
-        @Option(help: "Seconds to wait for the controller to report the result.")
+        @Option(parsing: .signedNumber, help: "Seconds to wait for the controller to report the result.")
         var timeout: Double = 15
 
         @Flag(help: "Claim pilot control first (and release it on exit).")

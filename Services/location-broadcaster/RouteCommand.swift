@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import GroundStation
 import QuadService
 
@@ -13,10 +14,10 @@ struct RouteCommand: AsyncParsableCommand {
     @Argument(help: "Route file: .gpx (wpt/rtept/trkpt) or .csv (lat,lon[,alt] per line).")
     var file: String
 
-    @Option(help: "Give up (exit 1) when a waypoint is not reached within this many seconds; 0 = wait forever.")
+    @Option(parsing: .signedNumber, help: "Give up (exit 1) when a waypoint is not reached within this many seconds; 0 = wait forever.")
     var arrivalTimeout: Double = 0
 
-    @Option(help: "How often the current waypoint is re-sent, e.g. 1s.")
+    @Option(parsing: .signedNumber, help: "How often the current waypoint is re-sent, e.g. 1s.")
     var interval = DurationText(seconds: 1)
 
     @Flag(help: "Claim pilot control (and release it on exit).")

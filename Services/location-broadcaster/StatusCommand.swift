@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import GroundStation
 import QuadProtocol
 import QuadService
@@ -17,7 +18,7 @@ struct StatusCommand: AsyncParsableCommand {
     @Flag(help: "Refresh every interval until Ctrl-C (or --timeout).")
     var watch = false
 
-    @Option(help: "Refresh interval, e.g. 1s or 500ms.")
+    @Option(parsing: .signedNumber, help: "Refresh interval, e.g. 1s or 500ms.")
     var interval = DurationText(seconds: 1)
 
     @Flag(help: "One compact progress line per interval instead of the screen.")
@@ -29,7 +30,7 @@ struct StatusCommand: AsyncParsableCommand {
         """)
     var until: String?
 
-    @Option(help: "Stop watching after this many seconds (with --until: exit 1).")
+    @Option(parsing: .signedNumber, help: "Stop watching after this many seconds (with --until: exit 1).")
     var timeout: Double?
 
     func validate() throws {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import Navigation
 import QuadMQTT
 import QuadProtocol
@@ -11,10 +12,10 @@ struct TargetCommand: AsyncParsableCommand {
 
     @OptionGroup var options: BroadcasterOptions
 
-    @Option(help: "Altitude above ground to hold there, metres (default: keep the current altitude).")
+    @Option(parsing: .signedNumber, help: "Altitude above ground to hold there, metres (default: keep the current altitude).")
     var alt: Double?
 
-    @Option(help: "Seconds the target stays valid in transit; 0 = no expiry.")
+    @Option(parsing: .signedNumber, help: "Seconds the target stays valid in transit; 0 = no expiry.")
     var ttl: Double = 10
 
     /// `.allUnrecognized` so that negative coordinates (`-33.9 151.2`) are not taken for options.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import Navigation
 import QuadService
 
@@ -17,7 +18,7 @@ extension NavigatorCommand {
 
         @OptionGroup var common: CommonOptions
 
-        @Option(help: "Angle of the heading sensor relative to the drone's nose, degrees (objc.io taped its phone at 90).")
+        @Option(parsing: .signedNumber, help: "Angle of the heading sensor relative to the drone's nose, degrees (objc.io taped its phone at 90).")
         var mountOffset: Double = 0
 
         @Option(help: """
@@ -50,10 +51,10 @@ extension NavigatorCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print distance, bearing and direction difference between two points as JSON (no broker).")
 
-        @Option(help: "Drone position LAT,LON (degrees).") var from: String
-        @Option(help: "Target position LAT,LON (degrees).") var to: String
-        @Option(help: "Drone heading, degrees clockwise from true north.") var heading: Double = 0
-        @Option(help: "Heading sensor mount offset, degrees.") var mountOffset: Double = 0
+        @Option(parsing: .signedNumber, help: "Drone position LAT,LON (degrees).") var from: String
+        @Option(parsing: .signedNumber, help: "Target position LAT,LON (degrees).") var to: String
+        @Option(parsing: .signedNumber, help: "Drone heading, degrees clockwise from true north.") var heading: Double = 0
+        @Option(parsing: .signedNumber, help: "Heading sensor mount offset, degrees.") var mountOffset: Double = 0
 
         func run() throws {
             let start: GeoPoint

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import FlightLog
 import QuadProtocol
 
@@ -28,7 +29,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Only this drone's messages.")
     var drone: String?
 
-    @Option(help: "Arrival radius drawn around targets in the svg plot, metres (the controller's default is 1).")
+    @Option(parsing: .signedNumber, help: "Arrival radius drawn around targets in the svg plot, metres (the controller's default is 1).")
     var arrivalRadius: Double = 1
 
     func validate() throws {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import FlightLog
 import QuadMQTT
 import QuadProtocol
@@ -36,10 +37,10 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: "MQTT 5 shared subscriptions $share/GROUP/<filter>: loggers in one group split the messages.")
     var share: String?
 
-    @Option(help: "Start a new file before one would pass this size, MiB.")
+    @Option(parsing: .signedNumber, help: "Start a new file before one would pass this size, MiB.")
     var maxFileMb = LogRotationPolicy.defaultMaxBytes / (1024 * 1024)
 
-    @Option(help: "fsync the open files at least this often, ms (0: at every 100 ms write).")
+    @Option(parsing: .signedNumber, help: "fsync the open files at least this often, ms (0: at every 100 ms write).")
     var fsyncIntervalMs = 1000
 
     func validate() throws {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import FlightLog
 import QuadMQTT
 import QuadProtocol
@@ -15,7 +16,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Argument(help: "The .qlog file.")
     var log: String
 
-    @Option(help: "Playback speed: 2 = twice as fast, 0 = as fast as possible.")
+    @Option(parsing: .signedNumber, help: "Playback speed: 2 = twice as fast, 0 = as fast as possible.")
     var speed = 1.0
 
     @Option(help: "Publish under this drone id instead of the recorded one.")

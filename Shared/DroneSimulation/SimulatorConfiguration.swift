@@ -2,6 +2,10 @@ import Navigation
 
 /// Everything the simulator session needs to start, as plain values.
 public struct SimulatorConfiguration: Sendable {
+    /// Pariser Platz, Berlin: drone-sim's default home, the one `make demo` and README's "Run it by hand" fly from
+    /// (README's example target lies ~45 m north of it, inside the controller's 200 m geofence).
+    public static let defaultHome = GeoPoint(latitudeDeg: 52.5163, longitudeDeg: 13.3777)
+
     public var home: GeoPoint
     public var headingDeg: Double
     public var seed: UInt64

@@ -3,7 +3,8 @@ import QuadProtocol
 
 /// `location-broadcaster follow`: publishes the operator's own GPS position as the drone's target every interval.
 /// Only a good, fresh fix is ever published; while there is none it reports "no fix, keeping last target" and
-/// publishes nothing, so the drone keeps flying to (or holding at) the last good target.
+/// publishes nothing, so the drone keeps flying to (or holding at) the last good target. A fix whose own time is
+/// off (receiver clock, replayed log) is a different problem from having no fix, and is reported as such.
 public struct FollowStateMachine: Sendable {
     public struct Configuration: Sendable, Equatable {
         public var senderId: String
@@ -13,6 +14,8 @@ public struct FollowStateMachine: Sendable {
         /// Also judge freshness by the fix's own time against the caller's clock. Off for replays (gpsfake) whose
         /// timestamps lie in the past.
         public var checkFixTime: Bool
+        /// Publish fixes whose time is off anyway (still reported once); for a receiver whose clock is known wrong.
+        public var acceptStaleFix: Bool
         /// Fixes whose horizontal error is larger are not used; nil = accept any.
         public var maxHorizontalErrorM: Double?
         /// Sent as `Target.ttlS` so the drone drops the target if the broadcaster goes quiet.
@@ -20,12 +23,13 @@ public struct FollowStateMachine: Sendable {
         public var targetAltitudeM: Float?
 
         public init(senderId: String, publishIntervalUs: Int64 = 1_000_000, maxFixAgeS: Double = 3,
-                    checkFixTime: Bool = true, maxHorizontalErrorM: Double? = 50, targetTTLS: Float = 5,
-                    targetAltitudeM: Float? = nil) {
+                    checkFixTime: Bool = true, acceptStaleFix: Bool = false, maxHorizontalErrorM: Double? = 50,
+                    targetTTLS: Float = 5, targetAltitudeM: Float? = nil) {
             self.senderId = senderId
             self.publishIntervalUs = max(1, publishIntervalUs)
             self.maxFixAgeS = maxFixAgeS
             self.checkFixTime = checkFixTime
+            self.acceptStaleFix = acceptStaleFix
             self.maxHorizontalErrorM = maxHorizontalErrorM
             self.targetTTLS = targetTTLS
             self.targetAltitudeM = targetAltitudeM
@@ -39,6 +43,16 @@ public struct FollowStateMachine: Sendable {
         case reportNoFix(reason: NoFixReason, lastTarget: GeoPoint?)
         /// A good fix is back after a gap (or the first one arrived).
         case reportFixAcquired(GeoPoint)
+        /// A fix arrived but its time is off; `sending` tells whether it is published anyway (`acceptStaleFix`).
+        /// Reported once until the fix time is right again.
+        case reportStaleFix(FixTimeProblem, sending: Bool, lastTarget: GeoPoint?)
+    }
+
+    public enum FixTimeProblem: Sendable, Equatable {
+        /// The fix's own time is `ageS` seconds behind the caller's clock (negative: ahead of it).
+        case offClock(ageS: Double)
+        /// The fix's time advanced `jumpS` seconds more than the time between receiving it and the previous fix.
+        case jumped(jumpS: Double)
     }
 
     public enum NoFixReason: Sendable, Equatable {
@@ -48,10 +62,12 @@ public struct FollowStateMachine: Sendable {
         case inaccurate(horizontalErrorM: Double)
     }
 
-    private enum Health: Equatable { case unknown, good, lost(NoFixReason) }
+    private enum Health: Equatable { case unknown, good, lost(NoFixReason), staleTime }
 
     public let configuration: Configuration
     private var latest: (fix: GPSFix, receivedAtUs: Int64)?
+    /// The previous dated fix, to catch a fix time that jumps (a replayed log restarting, a receiver resetting).
+    private var previousDated: (timeUs: Int64, receivedAtUs: Int64, offClock: Bool)?
     private var health: Health = .unknown
     private var lastPublishUs: Int64?
     private var lastTarget: GeoPoint?
@@ -66,8 +82,25 @@ public struct FollowStateMachine: Sendable {
             latest = nil
             return enterLost(.inaccurate(horizontalErrorM: error))
         }
+        var actions: [Action] = []
+        if configuration.checkFixTime, let timeUs = fix.timeUs {
+            // Compared only between fixes on the same side of the clock check: the clock report covers the step
+            // into (or out of) a wrong clock.
+            let offClock = fix.isStale(nowUs: nowUs, maxAgeS: configuration.maxFixAgeS)
+            defer { previousDated = (timeUs, nowUs, offClock) }
+            if let previous = previousDated, previous.offClock == offClock {
+                let jumpS = Double((timeUs &- previous.timeUs) &- (nowUs &- previous.receivedAtUs)) / 1_000_000
+                if abs(jumpS) > configuration.maxFixAgeS {
+                    if !configuration.acceptStaleFix {
+                        latest = nil
+                        return enterStale(.jumped(jumpS: jumpS), sending: false)
+                    }
+                    actions += enterStale(.jumped(jumpS: jumpS), sending: true)
+                }
+            }
+        }
         latest = (fix, nowUs)
-        return tick(nowUs: nowUs)
+        return actions + tick(nowUs: nowUs)
     }
 
     public mutating func noFix(_ reason: GPSFixStatus.NoFixReason, nowUs: Int64) -> [Action] {
@@ -81,15 +114,21 @@ public struct FollowStateMachine: Sendable {
             return health == .unknown ? enterLost(.noFixYet) : []
         }
         let receiptAgeS = Double(nowUs &- receivedAtUs) / 1_000_000
-        if receiptAgeS > configuration.maxFixAgeS
-            || (configuration.checkFixTime && fix.isStale(nowUs: nowUs, maxAgeS: configuration.maxFixAgeS))
-        {
+        // Not renewed by gpsd, or undated: no current fix.
+        if receiptAgeS > configuration.maxFixAgeS || (configuration.checkFixTime && fix.timeUs == nil) {
             latest = nil
             return enterLost(.stale)
         }
         var actions: [Action] = []
         let position = GeoPoint(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg)
-        if health != .good {
+        if configuration.checkFixTime, fix.isStale(nowUs: nowUs, maxAgeS: configuration.maxFixAgeS) {
+            let ageS = Double(fix.ageUs(nowUs: nowUs) ?? 0) / 1_000_000
+            guard configuration.acceptStaleFix else {
+                latest = nil
+                return enterStale(.offClock(ageS: ageS), sending: false)
+            }
+            actions += enterStale(.offClock(ageS: ageS), sending: true)
+        } else if health != .good {
             health = .good
             actions.append(.reportFixAcquired(position))
         }
@@ -104,6 +143,12 @@ public struct FollowStateMachine: Sendable {
             latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg,
             altitudeM: configuration.targetAltitudeM, ttlS: configuration.targetTTLS)))
         return actions
+    }
+
+    private mutating func enterStale(_ problem: FixTimeProblem, sending: Bool) -> [Action] {
+        if health == .staleTime { return [] }
+        health = .staleTime
+        return [.reportStaleFix(problem, sending: sending, lastTarget: lastTarget)]
     }
 
     private mutating func enterLost(_ reason: NoFixReason) -> [Action] {

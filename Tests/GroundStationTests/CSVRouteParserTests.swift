@@ -17,6 +17,17 @@ import Testing
         #expect(points.map(\.longitudeDeg) == [13.3777, 13.3790])
     }
 
+    /// Southern and western routes: a leading '-' is a sign, with or without a header and spaces.
+    @Test func negativeCoordinates() throws {
+        #expect(try CSVRouteParser.parse("-33.8568,151.2153\n -33.86 , -151.2 ,2\n") == [
+            Waypoint(latitudeDeg: -33.8568, longitudeDeg: 151.2153, line: 1),
+            Waypoint(latitudeDeg: -33.86, longitudeDeg: -151.2, altitudeM: 2, line: 2),
+        ])
+        #expect(try CSVRouteParser.parse("lat,lon\n-0.5,-0.25\n") == [
+            Waypoint(latitudeDeg: -0.5, longitudeDeg: -0.25, line: 2),
+        ])
+    }
+
     @Test func headerMayReorderColumns() throws {
         let points = try CSVRouteParser.parse("Longitude, Latitude\n13.4, 52.5\n")
         #expect(points == [Waypoint(latitudeDeg: 52.5, longitudeDeg: 13.4, line: 2)])

@@ -65,7 +65,66 @@ import Testing
     @Test func fixOlderThanTheLimitByItsOwnTimeIsNeverPublished() {
         var m = machine()
         let actions = m.fix(fix(52.0, 13.0, at: t0 - 60 * s), nowUs: t0)
-        #expect(actions == [.reportNoFix(reason: .stale, lastTarget: nil)])
+        #expect(actions == [.reportStaleFix(.offClock(ageS: 60), sending: false, lastTarget: nil)])
+    }
+
+    func machine(acceptStale: Bool) -> FollowStateMachine {
+        FollowStateMachine(configuration: .init(senderId: "laptop", publishIntervalUs: s, maxFixAgeS: 3,
+                                                acceptStaleFix: acceptStale, maxHorizontalErrorM: 50, targetTTLS: 5))
+    }
+
+    /// "waiting for the first fix" came first, then an 842 s old fix: that must be said, not swallowed as no-fix.
+    @Test func staleFixAfterWaitingIsReportedAsStaleNotAsNoFix() {
+        var m = machine()
+        #expect(m.tick(nowUs: t0) == [.reportNoFix(reason: .noFixYet, lastTarget: nil)])
+        let actions = m.fix(fix(52.0, 13.0, at: t0 + s - 842 * s), nowUs: t0 + s)
+        #expect(actions == [.reportStaleFix(.offClock(ageS: 842), sending: false, lastTarget: nil)])
+        // Once per episode, and never published.
+        for k in 2...5 {
+            let now = t0 + Int64(k) * s
+            #expect(m.fix(fix(52.0, 13.0, at: now - 842 * s), nowUs: now).isEmpty)
+        }
+    }
+
+    @Test func fixFromTheFutureIsStaleToo() {
+        var m = machine()
+        #expect(m.fix(fix(52.0, 13.0, at: t0 + 10 * s), nowUs: t0)
+            == [.reportStaleFix(.offClock(ageS: -10), sending: false, lastTarget: nil)])
+    }
+
+    @Test func staleFixAfterGoodOnesKeepsTheLastTarget() {
+        var m = machine()
+        _ = m.fix(fix(52.0, 13.0, at: t0), nowUs: t0)
+        let actions = m.fix(fix(52.1, 13.0, at: t0 + s - 100 * s), nowUs: t0 + s)
+        #expect(actions == [.reportStaleFix(.offClock(ageS: 100), sending: false,
+                                            lastTarget: GeoPoint(latitudeDeg: 52, longitudeDeg: 13))])
+        // Good time again: acquired, published.
+        let back = m.fix(fix(52.2, 13.0, at: t0 + 2 * s), nowUs: t0 + 2 * s)
+        #expect(back.first == .reportFixAcquired(GeoPoint(latitudeDeg: 52.2, longitudeDeg: 13)))
+        #expect(targets(back).map(\.latitudeDeg) == [52.2])
+    }
+
+    @Test func acceptStaleSendsItAndSaysSoOnce() {
+        var m = machine(acceptStale: true)
+        let first = m.fix(fix(52.0, 13.0, at: t0 - 842 * s), nowUs: t0)
+        #expect(first.first == .reportStaleFix(.offClock(ageS: 842), sending: true, lastTarget: nil))
+        #expect(targets(first).map(\.latitudeDeg) == [52.0])
+        let second = m.fix(fix(52.1, 13.0, at: t0 + s - 842 * s), nowUs: t0 + s)
+        #expect(second == targets(second).map { .publishTarget($0) })
+        #expect(targets(second).map(\.latitudeDeg) == [52.1])
+    }
+
+    /// A fix whose time jumps against the previous one by more than the time between them is refused even when
+    /// each is within the tolerance of the laptop's clock (2 s behind, then 2 s ahead, 1 s apart: a 4 s jump).
+    @Test func fixTimeJumpingFromThePreviousFixIsReported() {
+        var m = machine()
+        #expect(targets(m.fix(fix(52.0, 13.0, at: t0 - 2 * s), nowUs: t0)).count == 1)
+        let jumped = m.fix(fix(52.1, 13.0, at: t0 + 3 * s), nowUs: t0 + s)
+        #expect(jumped == [.reportStaleFix(.jumped(jumpS: 4), sending: false,
+                                           lastTarget: GeoPoint(latitudeDeg: 52, longitudeDeg: 13))])
+        // The next fix, consistent with the jumped one and with the clock, is used again.
+        let next = m.fix(fix(52.2, 13.0, at: t0 + 4 * s), nowUs: t0 + 2 * s)
+        #expect(targets(next).map(\.latitudeDeg) == [52.2])
     }
 
     @Test func replayedTimestampsAreAcceptedWhenFixTimeCheckIsOff() {

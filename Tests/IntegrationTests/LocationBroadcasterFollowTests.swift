@@ -17,21 +17,27 @@ struct LocationBroadcasterFollowTests {
 
     init() throws { broker = try BrokerProcess() }
 
-    @Test("publishes the walk's positions in order, and nothing while gpsd has no fix")
-    func followsTheWalk() async throws {
-        let bus = try await BusRecorder(port: broker.port, id: "rec-follow", filters: ["quad/walk1/target"])
+    /// gpsfake replaying walk.nmea on a free port, and `follow` (sender "walker", 200 ms interval) reading it.
+    func startWalk(drone: String, _ extra: [String]) throws -> (gpsfake: ChildProcess, follow: ChildProcess) {
         let gpsdPort = try freeLoopbackPort()
         // gpsfake waits for a client before replaying; -1 replays once.
         let gpsfake = try ChildProcess(
             executable: TestEnvironment.requireTool("gpsfake"),
             arguments: ["-P", "\(gpsdPort)", "-1", "-q", "-c", "0.2", Self.walk.path],
             name: "gpsfake", logDirectory: broker.directory)
-        defer { gpsfake.stop(signal: SIGTERM) }
         let follow = try ChildProcess(
             executable: TestEnvironment.executable("location-broadcaster").path,
-            arguments: ["follow", "--broker", broker.address, "--drone", "walk1", "--sender-id", "walker",
-                        "--gpsd", "127.0.0.1:\(gpsdPort)", "--interval", "200ms", "--no-fix-time-check"],
+            arguments: ["follow", "--broker", broker.address, "--drone", drone, "--sender-id", "walker",
+                        "--gpsd", "127.0.0.1:\(gpsdPort)", "--interval", "200ms"] + extra,
             logDirectory: broker.directory)
+        return (gpsfake, follow)
+    }
+
+    @Test("publishes the walk's positions in order, and nothing while gpsd has no fix")
+    func followsTheWalk() async throws {
+        let bus = try await BusRecorder(port: broker.port, id: "rec-follow", filters: ["quad/walk1/target"])
+        let (gpsfake, follow) = try startWalk(drone: "walk1", ["--no-fix-time-check"])
+        defer { gpsfake.stop(signal: SIGTERM) }
         defer { follow.stop(signal: SIGKILL) }
 
         func targets() throws -> [Target] {
@@ -63,5 +69,34 @@ struct LocationBroadcasterFollowTests {
         #expect(output.contains("no GPS fix (receiver reports no fix); keeping the last target 52.516300, 13.377928"),
                 "\(output)")
         #expect(output.contains("GPS fix 52.516"))
+    }
+
+    /// walk.nmea is dated 2024-05-01: to this computer's clock every fix is old, as from a receiver with a wrong
+    /// clock or a replayed log. That is said plainly, never as "no GPS fix", and nothing is sent...
+    @Test("old fixes are reported as old and not sent; --accept-stale sends them", arguments: [false, true])
+    func staleFixes(acceptStale: Bool) async throws {
+        let drone = acceptStale ? "stale2" : "stale1"
+        let bus = try await BusRecorder(port: broker.port, id: "rec-\(drone)", filters: ["quad/\(drone)/target"])
+        let (gpsfake, follow) = try startWalk(drone: drone, acceptStale ? ["--accept-stale"] : [])
+        defer { gpsfake.stop(signal: SIGTERM) }
+        defer { follow.stop(signal: SIGKILL) }
+        try await eventually(timeoutS: 60, "a stale-fix report\n\(follow.output())") {
+            follow.output().contains("receiver clock or a replayed log?")
+        }
+        try await Task.sleep(for: .seconds(2))
+        #expect(follow.stop(signal: SIGTERM) == 0)
+        let output = follow.output()
+        let sent = bus.messages(on: "quad/\(drone)/target")
+        // "gps fix is 80000000 s old — receiver clock or a replayed log?; not sending it …"
+        #expect(output.range(of: #"gps fix is [0-9]+ s old — receiver clock or a replayed log\?"#,
+                             options: .regularExpression) != nil, "\(output)")
+        #expect(!output.contains("no GPS fix (fix too old)"), "\(output)")
+        if acceptStale {
+            #expect(output.contains("sending it anyway (--accept-stale)"), "\(output)")
+            #expect(!sent.isEmpty, "\(output)")
+        } else {
+            #expect(output.contains("not sending it (--accept-stale would)"), "\(output)")
+            #expect(sent.isEmpty, "\(output)")
+        }
     }
 }

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import Testing
+@testable import drone_controller
+
+@Suite("drone-controller options")
+struct DroneControllerOptionTests {
+    static let numeric = [
+        "--arrival-radius", "--yaw-gain", "--forward-speed", "--aligned-within", "--slowdown-radius", "--wind-gain",
+        "--tick-hz", "--stale-after-ms", "--lost-pilot-land-after", "--land-battery", "--geofence-radius",
+        "--takeoff-timeout", "--progress-margin", "--progress-timeout", "--abandoned-return-land-after",
+        "--arrival-window-ms",
+    ]
+
+    @Test("every numeric flag takes a negative value up to its own range check", arguments: numeric)
+    func negative(_ option: String) {
+        expectNegativeReaches(DroneControllerCommand.self, option)
+    }
+
+    @Test("a negative gain is refused by name, not as a missing value")
+    func refusedByName() throws {
+        let options = try ControllerOptions.parse(["--wind-gain", "-0.1"])
+        #expect(options.windGain == -0.1)
+        #expect(throws: ValidationError.self) { try options.configuration() }
+    }
+
+    /// README's table row for drone-controller: `--flag` (default) pairs must match what the code parses.
+    @Test("README documents the defaults the code has")
+    func readmeDefaults() throws {
+        let readme = try String(contentsOf: repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let row = try #require(readme.split(separator: "\n").first { $0.hasPrefix("| `drone-controller` |") })
+        let documented = Self.documentedDefaults(String(row))
+        #expect(Set(documented.keys) == Set(Self.numeric), "README row lists \(documented.keys.sorted())")
+        let o = try ControllerOptions.parse([])
+        let parsed: [String: Double] = [
+            "--arrival-radius": o.arrivalRadius, "--yaw-gain": o.yawGain, "--forward-speed": o.forwardSpeed,
+            "--aligned-within": o.alignedWithin, "--slowdown-radius": o.slowdownRadius, "--wind-gain": o.windGain,
+            "--tick-hz": o.tickHz, "--stale-after-ms": Double(o.staleAfterMs),
+            "--lost-pilot-land-after": o.lostPilotLandAfter, "--land-battery": Double(o.landBattery),
+            "--geofence-radius": o.geofenceRadius, "--takeoff-timeout": o.takeoffTimeout,
+            "--progress-margin": o.progressMargin, "--progress-timeout": o.progressTimeout,
+            "--abandoned-return-land-after": o.abandonedReturnLandAfter, "--arrival-window-ms": Double(o.arrivalWindowMs),
+        ]
+        for (flag, readmeValue) in documented {
+            #expect(parsed[flag] == readmeValue, "\(flag): README says \(readmeValue), the code \(parsed[flag] ?? .nan)")
+        }
+    }
+
+    /// "`--arrival-radius` (1), `--wind-gain` (0.15; 0 = …)" → flag: number.
+    static func documentedDefaults(_ row: String) -> [String: Double] {
+        var result: [String: Double] = [:]
+        var rest = Substring(row)
+        while let open = rest.range(of: "`--") {
+            guard let close = rest[open.upperBound...].firstIndex(of: "`") else { break }
+            let flag = "--" + rest[open.upperBound..<close]
+            rest = rest[rest.index(after: close)...]
+            let trimmed = rest.drop { $0 == " " }
+            guard trimmed.first == "(" else { continue }
+            let number = trimmed.dropFirst().prefix { $0.isNumber || $0 == "." || $0 == "-" }
+            if let value = Double(number) { result[flag] = value }
+        }
+        return result
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Testing
+@testable import location_broadcaster
+
+@Suite("location-broadcaster options")
+struct LocationBroadcasterOptionTests {
+    @Test("target takes negative positional coordinates, before or after the options",
+          arguments: [["-33.86", "151.2"], ["-33.86,-151.2"], ["--alt", "5", "-33.86", "-151.2"],
+                      ["-33.86", "-151.2", "--ttl", "3"]])
+    func targetPositional(_ arguments: [String]) throws {
+        let command = try TargetCommand.parse(arguments)
+        let point = try CoordinateArguments.parse(command.position)
+        #expect(point.latitudeDeg == -33.86)
+        #expect(abs(point.longitudeDeg) == 151.2)
+    }
+
+    @Test("numeric options take negative values up to their range check")
+    func numeric() {
+        expectNegativeReaches(TargetCommand.self, "--alt", after: ["1", "2"])
+        expectNegativeReaches(TargetCommand.self, "--ttl", after: ["1", "2"])
+        expectNegativeReaches(FollowCommand.self, "--interval")
+        expectNegativeReaches(FollowCommand.self, "--ttl")
+        expectNegativeReaches(RouteCommand.self, "--arrival-timeout", after: ["r.csv"])
+        expectNegativeReaches(RouteCommand.self, "--interval", after: ["r.csv"])
+        expectNegativeReaches(StatusCommand.self, "--interval")
+        expectNegativeReaches(StatusCommand.self, "--timeout")
+        expectNegativeReaches(PilotCommand.Takeoff.self, "--timeout")
+    }
+
+    @Test("--alt -5 is parsed, then refused by the range check in run()")
+    func altParsed() throws {
+        #expect(try TargetCommand.parse(["--alt", "-5", "1", "2"]).alt == -5)
+        #expect(try TargetCommand.parse(["--alt=-5", "1", "2"]).alt == -5)
+    }
+
+    @Test("--help shows no Swift value dumps")
+    func help() {
+        for sub in LocationBroadcaster.configuration.subcommands {
+            let help = LocationBroadcaster.helpMessage(for: sub, columns: 200)
+            for value in helpDefaults(help) { #expect(!value.contains("("), "\(value)") }
+        }
+    }
+}
