@@ -8,48 +8,36 @@ struct LoadedLog {
     static let maxFileBytes = 4 << 30
 
     let path: String
-    let header: LogFileHeader?
-    let headerError: LogHeaderError?
     let fileBytes: Int
-    let result: LogReadResult
+    let contents: LogContents
 
     init(path: String) throws(LoggerError) {
         let bytes: [UInt8]
         do { bytes = try FileBytes.read(path, limit: Self.maxFileBytes) } catch {
-            throw .cannotRead(path: path, reason: "\(error)")
+            throw .cannotRead(path: path, reason: Self.reason(error))
         }
         self.path = path
         fileBytes = bytes.count
-        do {
-            let reader = try LogReader(bytes: bytes)
-            header = reader.header
-            headerError = nil
-            result = reader.readAll()
-        } catch {
-            header = nil
-            headerError = error
-            result = LogReader(recordBytes: bytes).readAll()
+        do { contents = try LogContents(bytes: bytes) } catch {
+            throw .notAFlightLog(path: path, reason: "\(error)")
         }
     }
 
-    var records: [LogRecord] { result.records }
+    var header: LogFileHeader? { contents.header }
+    var records: [LogRecord] { contents.records }
 
     /// One line per problem, prefixed with the path, for stderr or the `recover` report.
-    var problemLines: [String] {
-        var lines: [String] = []
-        if let headerError { lines.append("\(path): damaged file header (\(headerError)); records found by scanning") }
-        for problem in result.problems {
-            switch problem {
-            case let .tornTail(offset, bytes):
-                lines.append("\(path): torn tail at offset \(offset): last \(bytes) bytes are an incomplete record")
-            case let .corrupt(offset, skippedBytes):
-                lines.append("\(path): corrupt range at offset \(offset): \(skippedBytes) bytes skipped")
-            }
-        }
-        return lines
-    }
+    var problemLines: [String] { contents.problemLines(path: path) }
 
     func reportProblems() {
         for line in problemLines { POSIXFile.writeStandardError("warning: \(line)\n") }
+    }
+
+    /// The OS's reason alone: `cannotRead` already names the path.
+    private static func reason(_ error: FileBytes.ReadError) -> String {
+        switch error {
+        case let .cannotOpen(_, code): POSIXFile.errorText(code)
+        case let .tooLarge(_, limit): "larger than \(limit >> 30) GiB, more than any log `record` writes"
+        }
     }
 }

@@ -6,6 +6,10 @@ enum LoggerError: Error, Equatable, CustomStringConvertible {
     case notWritableDirectory(path: String, reason: String)
     /// gpx, kml and svg need at least one PositionFix.
     case noPositionFixes(logs: [String], drone: String?)
+    /// Bytes that are no `.qlog` file at all (e.g. a CSV passed by mistake).
+    case notAFlightLog(path: String, reason: String)
+    /// `replay --live` while a drone's controller is online.
+    case liveReplayRefused(String)
     case badOption(String)
 
     var description: String {
@@ -16,6 +20,8 @@ enum LoggerError: Error, Equatable, CustomStringConvertible {
         case let .notWritableDirectory(path, reason): "log directory \(path) is not usable: \(reason)"
         case let .noPositionFixes(logs, drone):
             "no position fixes\(drone.map { " for \($0)" } ?? "") in \(logs.joined(separator: ", "))"
+        case let .notAFlightLog(path, reason): "\(path): \(reason)"
+        case let .liveReplayRefused(reason): "replay --live refused: \(reason)"
         case let .badOption(text): text
         }
     }

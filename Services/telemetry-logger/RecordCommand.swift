@@ -11,10 +11,11 @@ import Glibc
 struct RecordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
-        abstract: "Record every message of every drone to .qlog files (the default command).",
+        abstract: "Record every message of every drone (or of --drone ID) to .qlog files (the default command).",
         discussion: """
             Subscribes to quad/+/telemetry/#, quad/+/status/#, quad/+/target, quad/+/command and quad/+/pilot/# \
-            (QoS 1) and appends each message, byte for byte with its receive time, topic, QoS and retain flag, \
+            (QoS 1; with --drone ID given on the command line quad/ID/… only, else every drone; QUAD_DRONE only \
+            names the logger's own presence topic) and appends each message, byte for byte with its receive time, topic, QoS and retain flag, \
             to <dir>/<drone>-<UTC yyyyMMdd-HHmmss>.qlog: one open file per drone id seen. A new file is started \
             at logger start, at each takeoff (DroneState) and before a file would pass --max-file-mb.
             Durability: records are buffered in memory and written with write(2) at least every 100 ms (sooner \
@@ -63,7 +64,9 @@ struct RecordCommand: AsyncParsableCommand {
             directory: directory, policy: LogRotationPolicy(maxBytes: maxFileMb * 1024 * 1024),
             fsyncIntervalMs: fsyncIntervalMs, note: LoggerEnvironment.headerNote(drone: options.drone),
             logger: runtime.logger)
-        let subscriptions = Topics.recordedFilters.map { filter in
+        // Only an explicit --drone narrows: QUAD_DRONE (set in the deployed env file) names the logger's presence.
+        let filters = common.drone == nil ? Topics.recordedFilters : Topics.recordedFilters(drone: options.drone)
+        let subscriptions = filters.map { filter in
             runtime.client.subscribe(share.map { Topics.shared(filter, group: $0) } ?? filter, qos: 1,
                                      bufferLimit: Self.subscriptionBuffer)
         }

@@ -5,7 +5,10 @@ struct RecoverCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recover",
         abstract: "Check a log: count the good records and list every problem (torn tail, corrupt ranges).",
-        discussion: "Exits 0 when the file could be read, whatever damage it has; non-zero only if it cannot be read.",
+        discussion: """
+            Exits 0 when the file could be read, whatever damage it has; 1 when it cannot be read or is no flight \
+            log at all (wrong magic and no record found by scanning).
+            """,
         aliases: ["check"])
 
     @Argument(help: "The .qlog file(s).")

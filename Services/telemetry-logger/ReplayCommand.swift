@@ -4,12 +4,23 @@ import FlightLog
 import QuadMQTT
 import QuadProtocol
 import QuadService
+import Synchronization
 
 struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Publish a log's messages again with their topic, QoS and retain flag, at the original pacing.",
-        discussion: "Waits for the broker's acknowledgement of QoS 1 messages, then exits 0.")
+        abstract: "Publish a log's messages again, at the original pacing, under replay/ (never the live topics).",
+        discussion: """
+            By default every message goes to replay/<recorded topic> (replay/quad/<id>/…), which no service \
+            subscribes to, so a recorded takeoff, emergency or reset never reaches a live drone. With --live the \
+            recorded topics are used, refused (exit 1) while the drone's controller is online (retained \
+            quad/<id>/status/drone-controller says "online"; read for up to 1 s); presence (status/…) is then \
+            skipped. Nothing is republished retained. Waits for the broker's acknowledgement of QoS 1 messages, \
+            then exits 0.
+            """)
+
+    /// How long `--live` waits for the controllers' retained presence after connecting.
+    static let presenceWaitMs = 1000
 
     @OptionGroup var common: CommonOptions
 
@@ -22,6 +33,9 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Publish under this drone id instead of the recorded one.")
     var droneOverride: String?
 
+    @Flag(help: "Publish on the live topics (quad/<id>/…) instead of replay/…; refused while the controller is online.")
+    var live = false
+
     func validate() throws {
         guard speed.isFinite, speed >= 0 else { throw ValidationError("--speed: expected a number ≥ 0") }
         if let droneOverride, DroneID(rawValue: droneOverride) == nil {
@@ -33,23 +47,42 @@ struct ReplayCommand: AsyncParsableCommand {
         let options = try common.resolve()
         let loaded = try LoadedLog(path: log)
         loaded.reportProblems()
+        let routing = ReplayRouting(destination: live ? .live : .replayRoot,
+                                    droneOverride: droneOverride.flatMap(DroneID.init(rawValue:)))
         let client = try PlainClient.make(options, role: "replay")
         defer { client.shutdown() }
+        let presence = PresenceWatch(client: client, drones: routing.liveDrones(loaded.records))
         try client.start()
         guard await client.waitUntilConnected(timeoutS: 10) else {
             throw LoggerError.badOption("cannot connect to the broker at \(options.broker)")
         }
-        let drone = droneOverride.flatMap(DroneID.init(rawValue:))
+        if live {
+            for (drone, payload) in await presence.retained(waitingMs: Self.presenceWaitMs) {
+                if let refusal = LiveReplayGate.refusal(drone: drone, retainedPresence: payload) {
+                    throw LoggerError.liveReplayRefused(refusal)
+                }
+            }
+        }
         let startUs = WallClock.monotonicUs()
         let firstUs = loaded.records.first?.receiveTimeUs ?? 0
+        var published = 0
+        var skipped: [String: Int] = [:]
         for record in loaded.records {
             if speed > 0 {
                 let dueUs = Double(record.receiveTimeUs &- firstUs) / speed
                 let waitUs = dueUs - Double(WallClock.monotonicUs() - startUs)
                 if waitUs > 1000 { try await Task.sleep(for: .microseconds(Int64(min(waitUs, 3.6e9)))) }
             }
-            let topic = drone.flatMap { Topics.replacingDrone(in: record.topic, with: $0) } ?? record.topic
-            try await publish(client, topic: topic, record: record)
+            switch routing.route(record) {
+            case .publish(let topic):
+                if let failure = try await publish(client, topic: topic, record: record) {
+                    skipped["\(failure)", default: 0] += 1
+                } else {
+                    published += 1
+                }
+            case .skip(let reason):
+                skipped[reason, default: 0] += 1
+            }
         }
         let deadline = WallClock.monotonicUs() + 10_000_000
         while client.pendingAcknowledgements > 0, WallClock.monotonicUs() < deadline {
@@ -57,18 +90,58 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         // Give queued QoS 0 packets a moment to leave before the DISCONNECT.
         try await Task.sleep(for: .milliseconds(100))
-        POSIXFile.writeStandardError("replayed \(loaded.records.count) records from \(log)\n")
+        let root = live ? "the live topics" : Topics.replayedEverything
+        var summary = "replayed \(published) of \(loaded.records.count) records from \(log) on \(root)\n"
+        for (reason, count) in skipped.sorted(by: { $0.key < $1.key }) {
+            summary += "skipped \(count) record(s): \(reason)\n"
+        }
+        POSIXFile.writeStandardError(summary)
     }
 
-    /// Publishes, waiting while the client's QoS 1 window is full or the connection is momentarily down.
-    private func publish(_ client: MQTTClient, topic: String, record: LogRecord) async throws {
+    /// Publishes (never retained), waiting while the client's QoS 1 window is full or the connection is
+    /// momentarily down. Returns the broker library's refusal of this one message (e.g. a malformed topic from
+    /// a damaged log) so the replay goes on.
+    private func publish(_ client: MQTTClient, topic: String, record: LogRecord) async throws -> MQTTError? {
         while true {
             do {
-                try client.publish(topic: topic, payload: record.payload, qos: Int32(record.qos), retain: record.retain)
-                return
+                try client.publish(topic: topic, payload: record.payload, qos: Int32(record.qos),
+                                   retain: false)
+                return nil
             } catch .offlineQueueFull, .notConnected {
                 try await Task.sleep(for: .milliseconds(2))
+            } catch {
+                if case .shutDown = error { throw LoggerError.badOption("the broker connection was shut down") }
+                return error
             }
         }
+    }
+}
+
+/// The retained drone-controller presence of some drones, collected from the moment of subscribing.
+private final class PresenceWatch: Sendable {
+    private let drones: [DroneID]
+    private let seen = Mutex<[DroneID: [UInt8]]>([:])
+
+    /// Subscribes before the client starts, so the retained messages arrive right after the first SUBACK. The
+    /// readers end when the client shuts down.
+    init(client: MQTTClient, drones: [DroneID]) {
+        self.drones = drones
+        for drone in drones {
+            let subscription = client.subscribe(
+                Topics.status(service: LiveReplayGate.controllerService, drone: drone), qos: 1, bufferLimit: 4)
+            Task { [weak self] in
+                for await message in subscription { self?.seen.withLock { $0[drone] = message.payload } }
+            }
+        }
+    }
+
+    /// Each drone's presence payload (nil: none retained), once all arrived or after `waitingMs`.
+    func retained(waitingMs: Int) async -> [(DroneID, [UInt8]?)] {
+        let deadline = WallClock.monotonicUs() + Int64(waitingMs) * 1000
+        while seen.withLock({ $0.count }) < drones.count, WallClock.monotonicUs() < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        let payloads = seen.withLock { $0 }
+        return drones.map { ($0, payloads[$0]) }
     }
 }

@@ -5,9 +5,26 @@ extension Topics {
 
     /// What the telemetry logger records, for every drone: telemetry, presence, targets, commands and pilot
     /// claims. Disjoint, so each message matches exactly one of them.
-    public static let recordedFilters: [String] = [
-        "quad/+/telemetry/#", "quad/+/status/#", target.anyDroneFilter, command.anyDroneFilter, "quad/+/pilot/#",
-    ]
+    public static let recordedFilters: [String] = recordedFilters(droneLevel: "+")
+
+    /// `recordedFilters` for one drone only (`telemetry-logger record --drone ID`).
+    public static func recordedFilters(drone: DroneID) -> [String] { recordedFilters(droneLevel: drone.rawValue) }
+
+    private static func recordedFilters(droneLevel: String) -> [String] {
+        ["telemetry/#", "status/#", target.path, command.path, "pilot/#"].map { "quad/\(droneLevel)/\($0)" }
+    }
+
+    /// `filter` narrowed to one drone (`telemetry-logger tail --drone ID --topic FILTER`): `#` and `quad/#` become
+    /// `quad/ID/#`, `quad/+/…` becomes `quad/ID/…`, `quad/ID/…` stays. Nil when the filter names another drone
+    /// or lies outside `quad/`, where no drone level exists to narrow.
+    public static func restricting(_ filter: String, to drone: DroneID) -> String? {
+        if filter == "#" || filter == everything { return all(drone: drone) }
+        let parts = filter.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "quad", parts[1] == "+" || String(parts[1]) == drone.rawValue else {
+            return nil
+        }
+        return "quad/\(drone.rawValue)/\(parts[2])"
+    }
 
     /// An MQTT 5 shared subscription: the broker hands each matching message to one member of `group`.
     public static func shared(_ filter: String, group: String) -> String { "$share/\(group)/\(filter)" }

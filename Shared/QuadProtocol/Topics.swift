@@ -51,6 +51,14 @@ public enum Topics {
     public static func broadcasterPresenceName(senderId: String) -> String { "location-broadcaster/\(senderId)" }
     /// Everything for one drone, e.g. for `mosquitto_sub -t 'quad/drone1/#'`.
     public static func all(drone: DroneID) -> String { "quad/\(drone.rawValue)/#" }
+
+    /// Where `telemetry-logger replay` publishes by default: `replay/quad/<id>/…`. No service subscribes below
+    /// it, so a replayed `takeoff` or `emergency` never reaches a live controller.
+    public static let replayRoot = "replay"
+    /// A recorded topic moved under the replay root, e.g. `replay/quad/drone1/command`.
+    public static func replayed(_ topic: String) -> String { "\(replayRoot)/\(topic)" }
+    /// Everything replayed, for `mosquitto_sub -t 'replay/#'`.
+    public static let replayedEverything = "\(replayRoot)/#"
 }
 
 /// A drone id as used in topics: `[a-z0-9-]{1,32}`.

@@ -33,8 +33,10 @@ struct FleetTests {
         defer { fleet.forEach { $0.stack.stop() } }
         let logger = try ChildProcess(
             executable: TestEnvironment.executable("telemetry-logger").path,
-            arguments: ["record", "--broker", broker.address, "--drone", "ground", "--dir", logDir.path],
-            name: "telemetry-logger", logDirectory: broker.directory)
+            arguments: ["record", "--broker", broker.address, "--dir", logDir.path],
+            name: "telemetry-logger", logDirectory: broker.directory,
+            // Presence under quad/ground/; an explicit --drone would record only that drone.
+            environment: ["QUAD_DRONE": "ground"])
         defer { logger.stop() }
         func logs() -> String {
             fleet.map { $0.stack.logs() }.joined(separator: "\n") + "\n--- logger\n\(logger.output().suffix(2000))"

@@ -221,12 +221,16 @@ struct TelemetryLoggerTests {
     // MARK: - Helpers
 
     /// Starts `record` into `logDir` and waits for its online status (its subscriptions are made by then).
-    func startRecorder(drone: String = "logger1", _ extra: [String] = []) async throws -> ChildProcess {
-        let watcher = try await connectedClient("recorder-watcher-\(drone)")
+    /// `drone` names the logger's presence (QUAD_DRONE: every drone is recorded); `only` passes `--drone`.
+    func startRecorder(drone: String = "logger1", _ extra: [String] = [], only: String? = nil) async throws
+        -> ChildProcess {
+        let presenceDrone = only ?? drone
+        let watcher = try await connectedClient("recorder-watcher-\(presenceDrone)")
         defer { watcher.shutdown() }
-        let status = watcher.subscribe("quad/\(drone)/status/telemetry-logger")
-        let recorder = try logger(["record", "--broker", broker.address, "--drone", drone, "--dir", logDir.path,
-                                   "--fsync-interval-ms", "200"] + extra)
+        let status = watcher.subscribe("quad/\(presenceDrone)/status/telemetry-logger")
+        let recorder = try logger(["record", "--broker", broker.address, "--dir", logDir.path,
+                                   "--fsync-interval-ms", "200"] + (only.map { ["--drone", $0] } ?? []) + extra,
+                                  environment: ["QUAD_DRONE": drone])
         var iterator = status.makeAsyncIterator()
         let online = Task { () -> Bool in
             while let message = await iterator.next() {
@@ -243,9 +247,9 @@ struct TelemetryLoggerTests {
         return recorder
     }
 
-    func logger(_ arguments: [String]) throws -> ChildProcess {
+    func logger(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
         try ChildProcess(executable: TestEnvironment.executable("telemetry-logger").path, arguments: arguments,
-                         name: "telemetry-logger", logDirectory: broker.directory)
+                         name: "telemetry-logger", logDirectory: broker.directory, environment: environment)
     }
 
     /// Runs a subcommand to its end: exit code and stdout + stderr.

@@ -11,6 +11,32 @@ struct TopicsFiltersTests {
         #expect(Set(Topics.recordedFilters).count == Topics.recordedFilters.count)
     }
 
+    @Test("the recorded filters of one drone name only that drone")
+    func recordedFiltersOfOneDrone() throws {
+        let drone = try #require(DroneID(rawValue: "drone9"))
+        #expect(Topics.recordedFilters(drone: drone) == [
+            "quad/drone9/telemetry/#", "quad/drone9/status/#", "quad/drone9/target", "quad/drone9/command",
+            "quad/drone9/pilot/#",
+        ])
+    }
+
+    @Test("narrowing a tail filter to one drone", arguments: [
+        ("#", "quad/drone9/#"), ("quad/#", "quad/drone9/#"), ("quad/+/telemetry/#", "quad/drone9/telemetry/#"),
+        ("quad/drone9/target", "quad/drone9/target"), ("quad/drone1/target", nil), ("replay/#", nil),
+        ("quad/+", nil),
+    ] as [(String, String?)])
+    func restricting(filter: String, expected: String?) throws {
+        let drone = try #require(DroneID(rawValue: "drone9"))
+        #expect(Topics.restricting(filter, to: drone) == expected)
+    }
+
+    @Test("replayed topics live under their own root, outside quad/")
+    func replayed() {
+        #expect(Topics.replayed("quad/drone1/command") == "replay/quad/drone1/command")
+        #expect(Topics.replayedEverything == "replay/#")
+        #expect(!Topics.replayed("quad/drone1/command").hasPrefix("quad/"))
+    }
+
     @Test("shared subscription filter")
     func shared() {
         #expect(Topics.shared("quad/+/target", group: "loggers") == "$share/loggers/quad/+/target")

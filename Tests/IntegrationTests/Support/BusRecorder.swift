@@ -34,6 +34,9 @@ final class BusRecorder: @unchecked Sendable {
         lock.withLock { received.append(Received(message: message, at: Date())) }
     }
 
+    /// Everything received so far, in arrival order.
+    var all: [MQTTMessage] { lock.withLock { received.map(\.message) } }
+
     func messages(on topic: String) -> [Received] {
         lock.withLock { received.filter { $0.message.topic == topic } }
     }
