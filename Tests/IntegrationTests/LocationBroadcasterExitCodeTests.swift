@@ -31,20 +31,6 @@ struct LocationBroadcasterExitCodeTests {
         return fake
     }
 
-    /// Keeps a drone position on the bus (telemetry is not retained) while a command listens.
-    func talkPosition(_ lat: Double, _ lon: Double, via bus: BusRecorder) -> Task<Void, Never> {
-        Task {
-            var sequence: UInt32 = 0
-            while !Task.isCancelled {
-                sequence += 1
-                let fix = PositionFix(sequence: sequence, timestampUs: 1, latitudeDeg: lat, longitudeDeg: lon,
-                                      source: .manual)
-                _ = try? await bus.publish(topic("telemetry/position"), fix.encoded())
-                try? await Task.sleep(for: .milliseconds(50))
-            }
-        }
-    }
-
     @Test("flat-trim while airborne exits 1 with the controller's reason; on the ground it exits 0")
     func flatTrim() async throws {
         let fake = try await controller("ctl-trim", .hovering, paths: ["command"])
@@ -148,7 +134,7 @@ struct LocationBroadcasterExitCodeTests {
     @Test("target with latitude and longitude swapped: refused with the fix; --force sends it; --max-distance")
     func implausibleTarget() async throws {
         let bus = try await BusRecorder(port: broker.port, id: "rec-swap", filters: [topic("target")])
-        let talker = talkPosition(52.5163, 13.3777, via: bus)
+        let talker = talkPosition(52.5163, 13.3777, drone: Self.drone, via: bus)
         defer { talker.cancel() }
         let refused = try await broadcaster(["target", "13.3777", "52.5163", "--no-wait"])
         #expect(refused.code == 1, "\(refused.output)")

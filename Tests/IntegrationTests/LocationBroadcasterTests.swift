@@ -41,17 +41,7 @@ struct LocationBroadcasterTests {
     func targetWithDronePosition() async throws {
         let bus = try await BusRecorder(port: broker.port, id: "rec-position", filters: [topic("target")])
         // Telemetry is not retained: keep a fake drone talking while the command listens.
-        let talker = Task {
-            var sequence: UInt32 = 0
-            while !Task.isCancelled {
-                sequence += 1
-                let fix = PositionFix(sequence: sequence, timestampUs: 1, latitudeDeg: 52.5163, longitudeDeg: 13.3777,
-                                      source: .manual)
-                // QoS 0 before the CONNACK is refused (notConnected): keep talking regardless.
-                _ = try? await bus.publish(topic("telemetry/position"), fix.encoded())
-                try await Task.sleep(for: .milliseconds(50))
-            }
-        }
+        let talker = talkPosition(52.5163, 13.3777, drone: Self.drone, via: bus)
         defer { talker.cancel() }
         // 0.001° of latitude north ≈ 111.3 m at bearing 0.
         let run = try await broadcaster(["target", "52.5173,13.3777"], ["--no-wait"])
@@ -174,17 +164,23 @@ struct LocationBroadcasterTests {
                 "\(timedOut.output)")
     }
 
-    @Test("route: each waypoint in turn, advancing on the controller's arrived; exit 0 at the end")
-    func route() async throws {
-        let file = broker.directory.appendingPathComponent("route.csv")
-        try "lat,lon,alt\n52.5163,13.3777,5\n52.5165,13.3790,8\n52.5170,13.3785,\n".write(
-            to: file, atomically: true, encoding: .utf8)
-        let controller = try await FakeController(bus: BusRecorder(port: broker.port, id: "ctl-route",
+    /// Flies `file` against a FakeController that arrives at every target; returns the run and the controller.
+    func flyRoute(_ file: URL, id: String) async throws -> (run: (code: Int32, output: String), controller: FakeController) {
+        let controller = try await FakeController(bus: BusRecorder(port: broker.port, id: id,
                                                                    filters: [topic("target")]),
                                                   drone: Self.drone)
         let arriver = controller.arriveAtTargets()
         defer { arriver.cancel() }
         let run = try await broadcaster(["route", file.path], ["--arrival-timeout", "30"], timeoutS: 90)
+        return (run, controller)
+    }
+
+    @Test("route: each waypoint in turn, advancing on the controller's arrived; exit 0 at the end")
+    func route() async throws {
+        let file = broker.directory.appendingPathComponent("route.csv")
+        try "lat,lon,alt\n52.5163,13.3777,5\n52.5165,13.3790,8\n52.5170,13.3785,\n".write(
+            to: file, atomically: true, encoding: .utf8)
+        let (run, controller) = try await flyRoute(file, id: "ctl-route")
         #expect(run.code == 0, "\(run.output)")
         for index in 1...3 { #expect(run.output.contains("arrived at waypoint \(index)/3"), "\(run.output)") }
         #expect(run.output.contains("route finished"))
@@ -216,12 +212,7 @@ struct LocationBroadcasterTests {
               </trkseg></trk>
             </gpx>
             """.write(to: file, atomically: true, encoding: .utf8)
-        let controller = try await FakeController(bus: BusRecorder(port: broker.port, id: "ctl-gpx",
-                                                                   filters: [topic("target")]),
-                                                  drone: Self.drone)
-        let arriver = controller.arriveAtTargets()
-        defer { arriver.cancel() }
-        let run = try await broadcaster(["route", file.path], ["--arrival-timeout", "30"], timeoutS: 90)
+        let run = try await flyRoute(file, id: "ctl-gpx").run
         #expect(run.code == 0, "\(run.output)")
         #expect(run.output.contains("flight.gpx: 2 waypoints (<trkpt>; ignored: 1 <wpt>)"), "\(run.output)")
         #expect(run.output.contains("arrived at waypoint 2/2"), "\(run.output)")

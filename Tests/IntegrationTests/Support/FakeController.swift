@@ -85,6 +85,21 @@ struct FakeController: Sendable {
     }
 }
 
+/// Plays drone-link's position telemetry (not retained) every 50 ms until cancelled, while a command listens.
+func talkPosition(_ lat: Double, _ lon: Double, drone: String, via bus: BusRecorder) -> Task<Void, Never> {
+    Task {
+        var sequence: UInt32 = 0
+        while !Task.isCancelled {
+            sequence += 1
+            let fix = PositionFix(sequence: sequence, timestampUs: 1, latitudeDeg: lat, longitudeDeg: lon,
+                                  source: .manual)
+            // QoS 0 before the CONNACK is refused (notConnected): keep talking regardless.
+            _ = try? await bus.publish("quad/\(drone)/telemetry/position", fix.encoded())
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
+}
+
 final class SequenceBox: @unchecked Sendable {
     private let lock = NSLock()
     private var value: UInt32 = 0
