@@ -65,13 +65,14 @@ struct TargetCommand: AsyncParsableCommand {
             // The drone's last known position, if it is talking: telemetry is not retained, so listen briefly.
             let listenedUs = WallClock.monotonicUs() - startUs
             if listenedUs < 500_000 { try await Task.sleep(for: .microseconds(500_000 - listenedUs)) }
+            // Whether anyone serves the drone comes first: nothing else matters when nobody does.
+            if !noWait { try watch.requireController() }
             let reference = Self.reference(watch.feed.latest, maxDistanceM: maxDistanceM)
             if let reference, let warning = TargetPlausibility.warning(
                 point, TargetPlausibility.check(point, against: reference), reference: reference) {
                 guard force else { throw CLIFailure("target not sent: \(warning); send it anyway with --force") }
                 printError("warning: \(warning)")
             }
-            if !noWait { try watch.requireController() }
             let before = watch.last
             watch.markPublished()
             var sent = target
@@ -109,8 +110,9 @@ struct TargetCommand: AsyncParsableCommand {
         if let c = latest.controller, let lat = c.targetLatitudeDeg, let lon = c.targetLongitudeDeg,
            (try? GeoPoint.validated(latitudeDeg: lat, longitudeDeg: lon)) != nil {
             return .init(point: GeoPoint(latitudeDeg: lat, longitudeDeg: lon),
-                         name: "the controller's current target (drone position unknown)",
-                         limitM: max(maxDistanceM, TargetPlausibility.unknownPositionLimitM))
+                         name: "the controller's current target",
+                         limitM: max(maxDistanceM, TargetPlausibility.unknownPositionLimitM),
+                         note: "drone position unknown")
         }
         return nil
     }

@@ -12,10 +12,13 @@ public enum TargetPlausibility {
         /// `the drone`, `the controller's current target`.
         public var name: String
         public var limitM: Double
-        public init(point: GeoPoint, name: String, limitM: Double) {
+        /// Said after the limit, e.g. `drone position unknown`.
+        public var note: String?
+        public init(point: GeoPoint, name: String, limitM: Double, note: String? = nil) {
             self.point = point
             self.name = name
             self.limitM = limitM
+            self.note = note
         }
     }
 
@@ -44,7 +47,7 @@ public enum TargetPlausibility {
         guard case .far(let distanceM, let swapped, let swappedM) = verdict else { return nil }
         var text = DegreesMinutesSeconds.shortDecimal(target.latitudeDeg) + ", "
             + DegreesMinutesSeconds.shortDecimal(target.longitudeDeg) + " is " + distance(distanceM) + " from "
-            + reference.name + " (limit " + distance(reference.limitM) + ")"
+            + reference.name + " (limit " + distance(reference.limitM) + (reference.note.map { "; " + $0 } ?? "") + ")"
         if let swapped, let swappedM {
             text += "; did you swap latitude and longitude? 'target "
                 + DegreesMinutesSeconds.shortDecimal(swapped.latitudeDeg) + " "

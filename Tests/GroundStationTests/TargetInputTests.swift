@@ -67,6 +67,11 @@ import Testing
         let tight = TargetPlausibility.Reference(point: Self.drone, name: "the drone", limitM: 100)
         #expect(TargetPlausibility.check(near, against: tight).isFar(withSwap: false))
         #expect(TargetPlausibility.check(near, against: nil) == .unchecked)
+        let lastTarget = TargetPlausibility.Reference(point: Self.drone, name: "the controller's current target",
+                                                      limitM: 10_000, note: "drone position unknown")
+        let sydneyFar = TargetPlausibility.check(sydney, against: lastTarget)
+        #expect(TargetPlausibility.warning(sydney, sydneyFar, reference: lastTarget)?.hasSuffix(
+            " km from the controller's current target (limit 10.0 km; drone position unknown)") == true)
         // Negative coordinates near a drone in Sydney are fine.
         let sydneyRef = TargetPlausibility.Reference(point: GeoPoint(latitudeDeg: -33.8601, longitudeDeg: 151.2001),
                                                      name: "the drone", limitM: 200)
