@@ -25,6 +25,8 @@ final class BusFeed: Sendable {
     private struct State {
         var latest = Latest()
         var presences: [String: ServiceStatus] = [:]
+        /// Drone id → whether its drone-controller is online (only with `controllers: true`).
+        var controllers: [String: Bool] = [:]
         var inboxes: [Inbox] = []
     }
 
@@ -32,7 +34,15 @@ final class BusFeed: Sendable {
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
     /// Subscribes on `client` (now if connected, and after every reconnect) and starts decoding.
-    init(client: MQTTClient, drone: DroneID, telemetry: Bool = true) {
+    /// `controllers`: also follow every drone's drone-controller presence, to tell the user which drones have one.
+    init(client: MQTTClient, drone: DroneID, telemetry: Bool = true, controllers: Bool = false) {
+        if controllers {
+            pump(client.subscribe(Topics.controllerPresenceFilter)) { feed, message in
+                guard let drone = DroneID(topic: message.topic),
+                      let status = try? ServiceStatus(json: message.payload) else { return }
+                feed.state.withLock { $0.controllers[drone.rawValue] = status.state == .online }
+            }
+        }
         pump(client.subscribe(Topics.controllerState.topic(for: drone))) { feed, message in
             guard let s = try? ControllerState(decoding: message.payload) else { return }
             feed.record(.controller(s, retained: message.retain)) { $0.latest.controller = s }
@@ -64,6 +74,11 @@ final class BusFeed: Sendable {
     deinit { tasks.withLock { $0.forEach { $0.cancel() } } }
 
     var latest: Latest { state.withLock { $0.latest } }
+
+    func presence(of service: String) -> ServiceStatus? { state.withLock { $0.presences[service] } }
+
+    /// Drones whose drone-controller is online.
+    var dronesWithController: [String] { state.withLock { $0.controllers.filter(\.value).map(\.key) } }
 
     /// A queue of every event from now on, starting with what is already known (retained messages may have
     /// arrived before the consumer asked).

@@ -1,4 +1,6 @@
 import ArgumentParser
+import CommandLineSupport
+import GroundStation
 import QuadProtocol
 import QuadService
 
@@ -21,17 +23,30 @@ struct ClaimCommand: AsyncParsableCommand {
 }
 
 /// `release`: give pilot control back (e.g. for a sender id whose claiming process is still running elsewhere).
+/// Exit 0 only when the controller reports that this sender id let go of control.
 struct ReleaseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "release", abstract: "Release pilot control held under this sender id.")
+        commandName: "release",
+        abstract: "Release pilot control held under this sender id (exit 1 when the controller refuses: not the pilot).")
 
     @OptionGroup var options: BroadcasterOptions
+
+    @Option(parsing: .signedNumber, help: "Seconds to wait for the controller's answer (exit 1 after it).")
+    var timeout: Double = 5
+
+    func validate() throws {
+        guard timeout.isFinite, timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout: 0 < S <= 3600") }
+    }
 
     func run() async throws {
         let resolved = try options.resolve()
         let drone = resolved.common.drone
+        let timeoutS = timeout
         try await BusSession.oneShot(resolved) { client in
-            let feed = BusFeed(client: client, drone: drone, telemetry: false)
+            let watch = try await ControllerWatch.open(client: client, drone: drone)
+            try watch.requireController()
+            let before = watch.last
+            watch.markPublished()
             let release = ControlClaim(senderId: resolved.senderId, sequence: 1, timestampUs: WallClock.nowUs(),
                                        action: .release)
             do {
@@ -40,9 +55,11 @@ struct ReleaseCommand: AsyncParsableCommand {
             } catch {
                 throw CLIFailure("release: not acknowledged by the broker: \(error)")
             }
-            try await Task.sleep(for: .milliseconds(500))
-            let pilot = feed.latest.controller.map { $0.pilotId.isEmpty ? "none" : Format.clean($0.pilotId) }
-            say("release sent as \(resolved.senderId)" + (pilot.map { "; pilot now: \($0)" } ?? ""))
+            say("release sent as \(resolved.senderId)")
+            let reply = ControllerReply(request: .release(senderId: resolved.senderId), before: before)
+            let deadlineUs = WallClock.monotonicUs() + Int64(timeoutS * 1_000_000)
+            let state = try await watch.answer(reply, what: "release", timeoutS: timeoutS, deadlineUs: deadlineUs)
+            say("pilot control released; pilot now: " + (state.map(ControllerWatch.pilot) ?? "none"))
         }
     }
 }

@@ -1,9 +1,10 @@
+import GroundStation
 import QuadMQTT
 import QuadProtocol
 import QuadService
 
-/// One pilot command: send it (QoS 1, wait for the broker), then follow the controller's state until the goal,
-/// a refusal or the deadline.
+/// One pilot command: check a controller serves the drone, send it (QoS 1, wait for the broker), then follow the
+/// controller's state until it accepted (exit 0), refused or failed (exit 1 with its reason), or the deadline.
 struct CommandExchange: Sendable {
     let kind: Command.Kind
     let senderId: String
@@ -13,15 +14,15 @@ struct CommandExchange: Sendable {
     let deadlineUs: Int64
 
     func run(client: MQTTClient) async throws {
-        let feed = BusFeed(client: client, drone: drone, telemetry: false)
-        let inbox = feed.inbox()
-        // The retained controller state arrives right after subscribing; give it a moment.
-        let settleUntilUs = min(deadlineUs, WallClock.monotonicUs() + 500_000)
-        while feed.latest.controller == nil, WallClock.monotonicUs() < settleUntilUs {
-            try await Task.sleep(for: .milliseconds(20))
+        let watch = try await ControllerWatch.open(client: client, drone: drone)
+        // An emergency goes out even when no controller is known: withholding it could never be the safer choice.
+        var missing: CLIFailure?
+        do { try watch.requireController() } catch let failure as CLIFailure {
+            guard kind == .emergency else { throw failure }
+            missing = failure
         }
-        var last = feed.latest.controller
-        _ = inbox.drain()
+        let before = watch.last
+        watch.markPublished()
         let command = Command(senderId: senderId, sequence: 1, timestampUs: WallClock.nowUs(), kind: kind)
         do {
             try await client.publishAndWait(topic: Topics.command.topic(for: drone), payload: command.encoded(),
@@ -30,28 +31,14 @@ struct CommandExchange: Sendable {
             throw CLIFailure("\(kind.word): not acknowledged by the broker: \(error)")
         }
         say("\(kind.word) sent as \(senderId)")
-        let goal = CommandGoal.activities(for: kind)
-        if goal.isEmpty { return }
-        if let last, goal.contains(last.activity) {
-            say("controller: already \(last.summary)")
+        if let missing { throw CLIFailure("\(kind.word) sent, but \(missing.message)") }
+        if let before, ControllerReply.goal(kind).contains(before.activity) {
+            say("controller: already \(before.summary)")
             return
         }
-        while WallClock.monotonicUs() < deadlineUs {
-            for case .controller(let state, let retained) in inbox.drain() where !retained {
-                last = state
-                say("controller: \(state.summary)")
-                switch CommandGoal.verdict(kind, after: state) {
-                case .reached: return
-                case .refused(let reason):
-                    throw CLIFailure("\(kind.word) refused by the controller: \(Format.clean(reason)) "
-                        + "(activity \(state.activity.cliName), pilot \(state.pilotId.isEmpty ? "none" : Format.clean(state.pilotId)))")
-                case .pending: break
-                }
-            }
-            try await Task.sleep(for: .milliseconds(50))
+        let reply = ControllerReply(request: .command(kind), before: before)
+        if try await watch.answer(reply, what: kind.word, timeoutS: timeoutS, deadlineUs: deadlineUs) == nil {
+            say("controller: \(kind.word) accepted (state unchanged: \(before?.summary ?? "-"))")
         }
-        let status = last.map { "the controller's last state: \($0.summary)" }
-            ?? "no controller state received (is drone-controller running?)"
-        throw CLIFailure("\(kind.word): no confirmation within \(Format.fixed(timeoutS, 1)) s; \(status)")
     }
 }

@@ -9,7 +9,7 @@ enum PilotCommand {
     struct Options: ParsableArguments {
         @OptionGroup var options: BroadcasterOptions
 
-        @Option(parsing: .signedNumber, help: "Seconds to wait for the controller to report the result.")
+        @Option(parsing: .signedNumber, help: "Seconds to wait for the controller to report the result (exit 1 after it).")
         var timeout: Double = 15
 
         @Flag(help: "Claim pilot control first (and release it on exit).")
@@ -80,7 +80,7 @@ enum PilotCommand {
 
     struct FlatTrim: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "flat-trim", abstract: "Calibrate level on the ground; done when the broker acknowledged it.")
+            commandName: "flat-trim", abstract: "Calibrate level on the ground; done when the controller accepted it (refused unless landed).")
         @OptionGroup var flags: Options
         func run() async throws { try await PilotCommand.run(.flatTrim, flags) }
     }

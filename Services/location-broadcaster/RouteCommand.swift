@@ -11,7 +11,12 @@ struct RouteCommand: AsyncParsableCommand {
 
     @OptionGroup var options: BroadcasterOptions
 
-    @Argument(help: "Route file: .gpx (wpt/rtept/trkpt) or .csv (lat,lon[,alt] per line).")
+    @Argument(help: """
+        Route file: .gpx or .csv (lat,lon[,alt] per line, decimal degrees). From a GPX file one kind of point is \
+        flown, in document order: every <rtept> if it has a route; else every <trkpt> (so telemetry-logger's \
+        export re-flies its track; track points within 1 m of the previous one are skipped); else every <wpt>. \
+        What is left out is printed. A damaged file (unclosed element, no </gpx>, bad number) is refused with its line.
+        """)
     var file: String
 
     @Option(parsing: .signedNumber, help: "Give up (exit 1) when a waypoint is not reached within this many seconds; 0 = wait forever.")
@@ -25,16 +30,20 @@ struct RouteCommand: AsyncParsableCommand {
 
     func run() async throws {
         let resolved = try options.resolve()
-        let waypoints: [Waypoint]
+        let route: RouteFile.Loaded
         do {
             let bytes = try FileBytes.read(file, limit: 4 << 20)
-            waypoints = try RouteFile.parse(text: String(decoding: bytes, as: UTF8.self), fileName: file)
+            route = try RouteFile.load(text: String(decoding: bytes, as: UTF8.self), fileName: file)
+        } catch let error as RouteParseError {
+            printError("route: " + error.message(fileName: file))
+            throw ExitCode.failure
         } catch {
-            printError("route: \(file): \(error)")
+            printError("route: \(error)")
             throw ExitCode.failure
         }
+        let waypoints = route.waypoints
         guard arrivalTimeout.isFinite, arrivalTimeout >= 0 else { throw ValidationError("--arrival-timeout: >= 0") }
-        say("route \(file): \(waypoints.count) waypoint\(waypoints.count == 1 ? "" : "s")")
+        say("route \(TextFormat.printable(file, width: 200)): \(route.summary)")
         let configuration = RouteStateMachine.Configuration(
             senderId: resolved.senderId, republishIntervalUs: max(50_000, interval.microseconds))
         let (claim, timeoutUs) = (self.claim, Int64(arrivalTimeout * 1_000_000))
@@ -42,6 +51,7 @@ struct RouteCommand: AsyncParsableCommand {
             try await PilotSession.alongside(claim ? runtime : nil, senderId: resolved.senderId) { _ in
                 let feed = BusFeed(client: runtime.client, drone: runtime.drone, telemetry: false)
                 var flight = RouteFlight(runtime: runtime, inbox: feed.inbox(), arrivalTimeoutUs: timeoutUs,
+                                         broker: "\(resolved.common.broker)",
                                          machine: RouteStateMachine(waypoints: waypoints, configuration: configuration))
                 try await flight.run()
             }

@@ -7,13 +7,16 @@ struct RouteFlight {
     let runtime: ServiceRuntime
     let inbox: Inbox
     let arrivalTimeoutUs: Int64
+    /// `host:port`, for messages.
+    let broker: String
     var machine: RouteStateMachine
     private var currentIndex: Int?
     private var currentSinceUs: Int64 = 0
     private var lastController: ControllerState?
 
-    init(runtime: ServiceRuntime, inbox: Inbox, arrivalTimeoutUs: Int64, machine: RouteStateMachine) {
+    init(runtime: ServiceRuntime, inbox: Inbox, arrivalTimeoutUs: Int64, broker: String, machine: RouteStateMachine) {
         self.runtime = runtime
+        self.broker = broker
         self.inbox = inbox
         self.arrivalTimeoutUs = arrivalTimeoutUs
         self.machine = machine
@@ -21,7 +24,10 @@ struct RouteFlight {
 
     /// Returns at the end of the route; throws when a waypoint times out.
     mutating func run() async throws {
-        _ = await runtime.client.waitUntilConnected(timeoutS: 10)
+        // Without a broker nothing is sent and nothing is heard: say so, not "waypoint not reached".
+        guard await runtime.client.waitUntilConnected(timeoutS: BusSession.connectTimeoutS) else {
+            throw CLIFailure("cannot reach the broker at \(broker) within \(Int(BusSession.connectTimeoutS)) s")
+        }
         guard perform(machine.start(nowUs: WallClock.nowUs())) else { return }
         while !Task.isCancelled {
             try await Task.sleep(for: .milliseconds(100))
@@ -34,7 +40,8 @@ struct RouteFlight {
             actions += machine.tick(nowUs: now)
             guard perform(actions) else { return }
             if arrivalTimeoutUs > 0, let index = currentIndex, now &- currentSinceUs > arrivalTimeoutUs {
-                let controller = lastController.map { "controller: \($0.summary)" } ?? "no controller state received"
+                let controller = !runtime.client.isConnected ? "the broker at \(broker) is unreachable"
+                    : lastController.map { "controller: \($0.summary)" } ?? "no controller state received"
                 throw CLIFailure("waypoint \(index + 1)/\(machine.waypoints.count) not reached within "
                     + "\(arrivalTimeoutUs / 1_000_000) s (\(controller))")
             }

@@ -1,22 +1,43 @@
 import ArgumentParser
 import CommandLineSupport
+import GroundStation
 import Navigation
 import QuadMQTT
 import QuadProtocol
 import QuadService
 
-/// `target LAT LON`: one Target, QoS 1; exits once the broker acknowledged it.
+/// `target LAT LON`: one Target, QoS 1; exits 0 once the controller accepted it (or, with --no-wait, once the
+/// broker acknowledged it).
 struct TargetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "target", abstract: "Send the drone one target (LAT LON or LAT,LON, decimal degrees).")
+        commandName: "target", abstract: "Send the drone one target (LAT LON or LAT,LON, decimal degrees).",
+        discussion: """
+            Exit 0 once drone-controller reports the target as its own (flying to it, or stored for after \
+            takeoff); exit 1 with its reason when it refuses (e.g. target-refused-geofence, not-pilot), when no \
+            drone-controller serves --drone, or after --timeout. A target farther than --max-distance from the \
+            drone's last position (or 10 km from the controller's current target when the position is unknown) \
+            is not sent without --force; the message suggests the swap when latitude and longitude look swapped.
+            """)
 
     @OptionGroup var options: BroadcasterOptions
 
     @Option(parsing: .signedNumber, help: "Altitude above ground to hold there, metres (default: keep the current altitude).")
     var alt: Double?
 
-    @Option(parsing: .signedNumber, help: "Seconds the target stays valid in transit; 0 = no expiry.")
+    @Option(parsing: .signedNumber, help: "Seconds the target stays valid, counted from its receipt on the board: the drone drops it (hovers) when nobody re-sends it in time; 0 = no expiry.")
     var ttl: Double = 10
+
+    @Option(parsing: .signedNumber, help: "Seconds to wait for the controller to accept or refuse the target (exit 1 after it).")
+    var timeout: Double = 5
+
+    @Flag(help: "Exit 0 once the broker acknowledged the target; no check that a controller took it (scripts).")
+    var noWait = false
+
+    @Option(parsing: .signedNumber, help: "Refuse (without --force) a target farther than this from the drone's last position, metres.")
+    var maxDistance: Double = TargetPlausibility.defaultLimitM
+
+    @Flag(help: "Send a target even when it is implausibly far (a warning is still printed).")
+    var force = false
 
     /// `.allUnrecognized` so that negative coordinates (`-33.9 151.2`) are not taken for options.
     @Argument(parsing: .allUnrecognized, help: "LAT LON or LAT,LON")
@@ -26,9 +47,11 @@ struct TargetCommand: AsyncParsableCommand {
         let resolved = try options.resolve()
         let point: GeoPoint
         do {
-            point = try CoordinateArguments.parse(position)
+            point = try CoordinateInput.parse(position)
             if let alt, !(0...1000).contains(alt) { throw CLIFailure("--alt \(alt): expected 0...1000 m") }
             guard ttl.isFinite, (0...3600).contains(ttl) else { throw CLIFailure("--ttl \(ttl): expected 0...3600 s") }
+            guard timeout.isFinite, timeout > 0, timeout <= 3600 else { throw CLIFailure("--timeout: 0 < S <= 3600") }
+            guard maxDistance.isFinite, maxDistance > 0 else { throw CLIFailure("--max-distance: expected > 0 m") }
         } catch {
             printError("target: \(error)")
             throw ExitCode.failure
@@ -36,10 +59,23 @@ struct TargetCommand: AsyncParsableCommand {
         let target = Target(
             senderId: resolved.senderId, sequence: 1, timestampUs: WallClock.nowUs(), latitudeDeg: point.latitudeDeg,
             longitudeDeg: point.longitudeDeg, altitudeM: alt.map { Float($0) }, ttlS: Float(ttl))
+        let (noWait, force, timeoutS, maxDistanceM) = (self.noWait, self.force, self.timeout, self.maxDistance)
         try await BusSession.oneShot(resolved) { client in
-            let feed = BusFeed(client: client, drone: resolved.common.drone)
+            let startUs = WallClock.monotonicUs()
+            let watch = try await ControllerWatch.open(client: client, drone: resolved.common.drone, telemetry: true)
             // The drone's last known position, if it is talking: telemetry is not retained, so listen briefly.
-            try await Task.sleep(for: .milliseconds(500))
+            let listenedUs = WallClock.monotonicUs() - startUs
+            if listenedUs < 500_000 { try await Task.sleep(for: .microseconds(500_000 - listenedUs)) }
+            // Whether anyone serves the drone comes first: nothing else matters when nobody does.
+            if !noWait { try watch.requireController() }
+            let reference = Self.reference(watch.feed.latest, maxDistanceM: maxDistanceM)
+            if let reference, let warning = TargetPlausibility.warning(
+                point, TargetPlausibility.check(point, against: reference), reference: reference) {
+                guard force else { throw CLIFailure("target not sent: \(warning); send it anyway with --force") }
+                printError("warning: \(warning)")
+            }
+            let before = watch.last
+            watch.markPublished()
             var sent = target
             sent.timestampUs = WallClock.nowUs()
             do {
@@ -50,12 +86,36 @@ struct TargetCommand: AsyncParsableCommand {
             }
             say("target \(Format.coordinate(latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg))"
                 + (alt.map { " alt \(Format.fixed($0, 1)) m" } ?? "") + " sent as \(resolved.senderId)")
-            if let drone = Self.dronePosition(feed.latest) {
+            if let drone = Self.dronePosition(watch.feed.latest) {
                 let leg = Geodesy.inverse(from: drone, to: point)
                 say("from the drone: \(Format.fixed(leg.distanceM, 1)) m, bearing "
                     + "\(Format.fixed(leg.initialBearingDeg, 0)) deg")
             }
+            if noWait { return }
+            let reply = ControllerReply(request: .target(latitudeDeg: point.latitudeDeg,
+                                                         longitudeDeg: point.longitudeDeg), before: before)
+            let deadlineUs = WallClock.monotonicUs() + Int64(timeoutS * 1_000_000)
+            if try await watch.answer(reply, what: "target", timeoutS: timeoutS, deadlineUs: deadlineUs) == nil {
+                say("controller: target accepted (it already had this target: \(before?.summary ?? "-"))")
+            } else {
+                say("controller: target accepted")
+            }
         }
+    }
+
+    /// The drone's position with the --max-distance limit, else the controller's current target with 10 km.
+    static func reference(_ latest: BusFeed.Latest, maxDistanceM: Double) -> TargetPlausibility.Reference? {
+        if let drone = dronePosition(latest) {
+            return .init(point: drone, name: "the drone", limitM: maxDistanceM)
+        }
+        if let c = latest.controller, let lat = c.targetLatitudeDeg, let lon = c.targetLongitudeDeg,
+           (try? GeoPoint.validated(latitudeDeg: lat, longitudeDeg: lon)) != nil {
+            return .init(point: GeoPoint(latitudeDeg: lat, longitudeDeg: lon),
+                         name: "the controller's current target",
+                         limitM: max(maxDistanceM, TargetPlausibility.unknownPositionLimitM),
+                         note: "drone position unknown")
+        }
+        return nil
     }
 
     static func dronePosition(_ latest: BusFeed.Latest) -> GeoPoint? {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import GroundStation
 import QuadService
 
 /// The objc.io client app as a laptop CLI: sends the drone where to fly (one target, this laptop's GPS, or a
@@ -10,7 +11,8 @@ struct LocationBroadcaster: AsyncParsableCommand {
         discussion: """
             Every subcommand takes the broker options (--broker, --drone, …, each also read from a QUAD_* \
             environment variable) and --sender-id (env QUAD_SENDER_ID). Exit status 0 means the broker \
-            acknowledged the message and, for pilot commands, the controller did what was asked.
+            acknowledged the message and the controller accepted it (target, pilot commands, release); a refusal \
+            exits 1 with the controller's reason. `target --no-wait` only waits for the broker.
             """,
         subcommands: [
             TargetCommand.self, FollowCommand.self, RouteCommand.self,
@@ -20,4 +22,8 @@ struct LocationBroadcaster: AsyncParsableCommand {
         ])
 }
 
+let subcommandNames = LocationBroadcaster.configuration.subcommands.compactMap { $0.configuration.commandName }
+if let problem = SubcommandCheck.problem(Array(CommandLine.arguments.dropFirst()), known: subcommandNames) {
+    LocationBroadcaster.exit(withError: ValidationError(problem))
+}
 await LocationBroadcaster.launch()

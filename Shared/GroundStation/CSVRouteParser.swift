@@ -4,6 +4,7 @@ public enum CSVRouteParser {
     public static func parse(_ text: String) throws(RouteParseError) -> [Waypoint] {
         var columns: (lat: Int, lon: Int, alt: Int?) = (0, 1, 2)
         var expectedFieldCounts = 2...3
+        var expectedColumns = "'lat,lon' or 'lat,lon,alt'"
         var sawRow = false
         var waypoints: [Waypoint] = []
         var lineNumber = 0
@@ -16,13 +17,13 @@ public enum CSVRouteParser {
             if !sawRow, fields.allSatisfy({ Double($0) == nil }) {
                 columns = try header(fields, line: lineNumber)
                 expectedFieldCounts = fields.count...fields.count
+                expectedColumns = "'" + TextFormat.printable(fields.joined(separator: ","), width: 40) + "'"
                 sawRow = true
                 continue
             }
             sawRow = true
             guard expectedFieldCounts.contains(fields.count) else {
-                let expected = expectedFieldCounts.count == 1 ? "\(expectedFieldCounts.lowerBound)" : "2 or 3"
-                throw .wrongFieldCount(line: lineNumber, expected: expected, found: fields.count)
+                throw .wrongFieldCount(line: lineNumber, expected: expectedColumns, found: fields.count)
             }
             let lat = try WaypointValidation.number(fields[columns.lat], line: lineNumber, field: "lat")
             let lon = try WaypointValidation.number(fields[columns.lon], line: lineNumber, field: "lon")

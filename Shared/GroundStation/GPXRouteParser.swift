@@ -1,32 +1,95 @@
-/// GPX 1.1 waypoints: the `lat`/`lon` attributes of `<rtept>` elements, or of `<wpt>` elements when the file has no
-/// route. (A file with both usually lists points of interest beside the route; the route is what to fly.)
-/// A small tolerant scanner, not a full XML parser: it skips comments, CDATA, processing instructions and
-/// declarations, honours quotes inside tags, strips namespace prefixes, and ignores everything else.
+import Navigation
+
+/// The points a GPX file gives to fly, and what was left out (so the CLI can say so rather than drop it silently).
+public struct GPXRoute: Sendable, Equatable {
+    /// `rtept`, `trkpt` or `wpt`: the kind of element the waypoints come from.
+    public var element: String
+    public var waypoints: [Waypoint]
+    /// Points of the other kinds, by element name, e.g. `["wpt": 1]`.
+    public var ignored: [String: Int]
+    /// Track points skipped because they lie within `GPXRouteParser.minTrackSpacingM` of the previous one kept.
+    public var thinnedTrackPoints: Int
+}
+
+/// GPX 1.1 routes. One kind of point is flown, in document order, the first present of:
+/// 1. `<rtept>` (every `<rte>`): a planned route is what the author means to fly;
+/// 2. `<trkpt>` (every `<trk>`): a recorded path, e.g. telemetry-logger's own export, whose `<wpt>` are only its
+///    takeoff point and the targets sent (re-flying the export means following its track); track points closer
+///    than 1 m to the previous one kept are skipped (the controller counts 1 m as arrived anyway);
+/// 3. `<wpt>`.
+/// The rest is counted in `GPXRoute.ignored`. A damaged file (an element never closed, a closing tag that does not
+/// match, no `</gpx>`, a bad number) is rejected with its line.
+/// A small scanner, not a full XML parser: it skips comments, CDATA, processing instructions and declarations,
+/// honours quotes inside tags, strips namespace prefixes, and ignores text.
 public enum GPXRouteParser {
+    public static let minTrackSpacingM = 1.0
+    static let pointElements = ["rtept", "trkpt", "wpt"]
+
     public static func parse(_ text: String) throws(RouteParseError) -> [Waypoint] {
+        try parseRoute(text).waypoints
+    }
+
+    public static func parseRoute(_ text: String) throws(RouteParseError) -> GPXRoute {
         var scanner = GPXScanner(bytes: Array(text.utf8))
-        var routePoints: [Waypoint] = []
-        var wayPoints: [Waypoint] = []
-        var sawRoot = false
+        var points: [String: [Waypoint]] = [:]
+        var total = 0
+        /// Open elements with the line each was opened on.
+        var open: [(name: String, line: Int)] = []
+        var rootClosed = false
         while let tag = try scanner.nextTag() {
-            if !sawRoot {
-                guard tag.name == "gpx", !tag.isClosing else { throw .notGPX(expected: "a <gpx> root element") }
-                sawRoot = true
+            if rootClosed { throw .contentAfterRoot(line: tag.line, element: tag.name) }
+            if open.isEmpty, !tag.isClosing, tag.name != "gpx" {
+                throw .notGPX(expected: "a <gpx> root element")
+            }
+            if tag.isClosing {
+                guard let top = open.last else { throw .unexpectedClosingTag(line: tag.line, element: tag.name) }
+                guard top.name == tag.name else {
+                    throw .mismatchedClosingTag(line: tag.line, found: tag.name, open: top.name, openedOnLine: top.line)
+                }
+                open.removeLast()
+                rootClosed = open.isEmpty
                 continue
             }
-            guard !tag.isClosing, tag.name == "wpt" || tag.name == "rtept" else { continue }
+            if !tag.isSelfClosing { open.append((tag.name, tag.line)) } else if open.isEmpty { rootClosed = true }
+            guard pointElements.contains(tag.name) else { continue }
             let lat = try coordinate(tag, "lat")
             let lon = try coordinate(tag, "lon")
-            let point = try WaypointValidation.waypoint(lat: lat, lon: lon, alt: nil, line: tag.line)
-            if tag.name == "rtept" { routePoints.append(point) } else { wayPoints.append(point) }
-            guard routePoints.count + wayPoints.count <= WaypointValidation.maxWaypoints else {
+            points[tag.name, default: []].append(try WaypointValidation.waypoint(lat: lat, lon: lon, alt: nil,
+                                                                                  line: tag.line))
+            total += 1
+            // Bounds memory for hostile files; a real track that long is thinned below the cap.
+            guard total <= 10 * WaypointValidation.maxWaypoints else {
                 throw .tooManyWaypoints(max: WaypointValidation.maxWaypoints)
             }
         }
-        guard sawRoot else { throw .notGPX(expected: "a <gpx> root element") }
-        let points = routePoints.isEmpty ? wayPoints : routePoints
-        guard !points.isEmpty else { throw .noWaypoints }
-        return points
+        if let unclosed = open.last {
+            throw .unclosedElement(line: unclosed.line, element: unclosed.name)
+        }
+        guard rootClosed else { throw .notGPX(expected: "a <gpx> root element") }
+        guard let element = pointElements.first(where: { points[$0]?.isEmpty == false }),
+              let chosen = points[element] else { throw .noWaypoints }
+        let waypoints = element == "trkpt" ? thinned(chosen) : chosen
+        guard waypoints.count <= WaypointValidation.maxWaypoints else {
+            throw .tooManyWaypoints(max: WaypointValidation.maxWaypoints)
+        }
+        var ignored = points.mapValues(\.count)
+        ignored[element] = nil
+        return GPXRoute(element: element, waypoints: waypoints, ignored: ignored,
+                        thinnedTrackPoints: chosen.count - waypoints.count)
+    }
+
+    /// Drops points within `minTrackSpacingM` of the previous point kept; the last point is always kept.
+    static func thinned(_ points: [Waypoint]) -> [Waypoint] {
+        guard let first = points.first else { return [] }
+        var kept = [first]
+        for (index, point) in points.enumerated().dropFirst() {
+            let previous = kept[kept.count - 1]
+            let distanceM = Geodesy.inverse(
+                from: GeoPoint(latitudeDeg: previous.latitudeDeg, longitudeDeg: previous.longitudeDeg),
+                to: GeoPoint(latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg)).distanceM
+            if distanceM >= minTrackSpacingM || index == points.count - 1 { kept.append(point) }
+        }
+        return kept
     }
 
     private static func coordinate(_ tag: GPXScanner.Tag, _ name: String) throws(RouteParseError) -> Double {
@@ -42,6 +105,8 @@ struct GPXScanner {
     struct Tag {
         var name: String
         var isClosing: Bool
+        /// `<wpt …/>`: opens and closes at once.
+        var isSelfClosing: Bool
         var attributes: [String: String]
         var line: Int
     }
@@ -128,7 +193,9 @@ struct GPXScanner {
         if isClosing { rest = rest.dropFirst() }
         let nameBytes = rest.prefix { !isSpace($0) && $0 != UInt8(ascii: "/") }
         rest = rest.dropFirst(nameBytes.count)
-        return Tag(name: localName(nameBytes), isClosing: isClosing, attributes: attributes(rest), line: line)
+        let isSelfClosing = body.last { !isSpace($0) } == UInt8(ascii: "/")
+        return Tag(name: localName(nameBytes), isClosing: isClosing, isSelfClosing: isSelfClosing,
+                   attributes: attributes(rest), line: line)
     }
 
     private static func attributes(_ body: ArraySlice<UInt8>) -> [String: String] {

@@ -15,9 +15,35 @@ public enum RouteFile {
     }
 
     public static func parse(text: String, fileName: String) throws(RouteParseError) -> [Waypoint] {
+        try load(text: text, fileName: fileName).waypoints
+    }
+
+    public struct Loaded: Sendable, Equatable {
+        public var waypoints: [Waypoint]
+        /// What was taken and what was left out: `3 waypoints (<rtept>; ignored: 1 <wpt>)`.
+        public var summary: String
+    }
+
+    public static func load(text: String, fileName: String) throws(RouteParseError) -> Loaded {
         switch format(fileName: fileName, text: text) {
-        case .gpx: try GPXRouteParser.parse(text)
-        case .csv: try CSVRouteParser.parse(text)
+        case .csv:
+            let waypoints = try CSVRouteParser.parse(text)
+            return Loaded(waypoints: waypoints, summary: count(waypoints.count))
+        case .gpx:
+            let route = try GPXRouteParser.parseRoute(text)
+            var notes = ["<\(route.element)>"]
+            if route.thinnedTrackPoints > 0 {
+                notes.append("\(route.thinnedTrackPoints) track points within "
+                    + "\(TextFormat.fixed(GPXRouteParser.minTrackSpacingM, digits: 0)) m of the previous skipped")
+            }
+            let ignored = route.ignored.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+            if !ignored.isEmpty {
+                notes.append("ignored: " + ignored.map { "\($0.value) <\($0.key)>" }.joined(separator: ", "))
+            }
+            return Loaded(waypoints: route.waypoints,
+                          summary: count(route.waypoints.count) + " (" + notes.joined(separator: "; ") + ")")
         }
     }
+
+    private static func count(_ n: Int) -> String { "\(n) waypoint\(n == 1 ? "" : "s")" }
 }

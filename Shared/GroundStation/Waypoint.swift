@@ -21,7 +21,7 @@ public enum RouteParseError: Error, Equatable, Sendable {
     case noWaypoints
     case tooManyWaypoints(max: Int)
     case unknownFormat(expected: String)
-    /// CSV: a row needs `lat,lon` or `lat,lon,alt`.
+    /// CSV: a row needs `lat,lon` or `lat,lon,alt` (or the header's columns); `expected` is quoted for the message.
     case wrongFieldCount(line: Int, expected: String, found: Int)
     case invalidNumber(line: Int, field: String, text: String)
     case latitudeOutOfRange(line: Int, value: Double)
@@ -34,6 +34,63 @@ public enum RouteParseError: Error, Equatable, Sendable {
     /// GPX: `<`, a comment, CDATA or a quoted value that never ends.
     case unterminated(line: Int, construct: String)
     case notGPX(expected: String)
+    /// GPX: `line` is where the element was opened.
+    case unclosedElement(line: Int, element: String)
+    case mismatchedClosingTag(line: Int, found: String, open: String, openedOnLine: Int)
+    case unexpectedClosingTag(line: Int, element: String)
+    case contentAfterRoot(line: Int, element: String)
+}
+
+/// Human sentences for the CLI: `route.csv line 2: expected 'lat,lon', found 3 fields`.
+extension RouteParseError: CustomStringConvertible {
+    public var line: Int? {
+        switch self {
+        case .noWaypoints, .tooManyWaypoints, .unknownFormat, .notGPX: nil
+        case .wrongFieldCount(let l, _, _), .invalidNumber(let l, _, _), .latitudeOutOfRange(let l, _),
+             .longitudeOutOfRange(let l, _), .altitudeOutOfRange(let l, _), .invalidHeader(let l, _, _),
+             .missingAttribute(let l, _, _), .unterminated(let l, _), .unclosedElement(let l, _),
+             .mismatchedClosingTag(let l, _, _, _), .unexpectedClosingTag(let l, _), .contentAfterRoot(let l, _): l
+        }
+    }
+
+    /// The sentence without the line.
+    public var detail: String {
+        func text(_ s: String) -> String { TextFormat.printable(s, width: 40) }
+        switch self {
+        case .noWaypoints: return "no waypoints found"
+        case .tooManyWaypoints(let max): return "more than \(max) waypoints"
+        case .unknownFormat(let expected): return "not a route file (expected \(expected))"
+        case .wrongFieldCount(_, let expected, let found):
+            return "expected \(expected), found \(found) field\(found == 1 ? "" : "s")"
+        case .invalidNumber(_, let field, let t):
+            let hint = DegreesMinutesSeconds.hint(t).map { "; \($0)" } ?? ""
+            return "\(field) '\(text(t))' is not a decimal number\(hint)"
+        case .latitudeOutOfRange(_, let v): return "latitude \(v) is outside -90...90"
+        case .longitudeOutOfRange(_, let v): return "longitude \(v) is outside -180...180"
+        case .altitudeOutOfRange(_, let v):
+            return "altitude \(v) m is outside \(Int(WaypointValidation.altitudeRangeM.lowerBound))..."
+                + "\(Int(WaypointValidation.altitudeRangeM.upperBound)) m"
+        case .invalidHeader(_, let expected, let found): return "header '\(text(found))': expected \(expected)"
+        case .missingAttribute(_, let element, let attribute):
+            return "<\(text(element))> has no \(attribute)=\"…\" attribute"
+        case .unterminated(_, let construct): return "\(construct) never ends"
+        case .notGPX(let expected): return "not GPX: expected \(expected)"
+        case .unclosedElement(_, let element):
+            return "<\(text(element))> is never closed" + (element == "gpx" ? " (missing </gpx>)" : "")
+        case .mismatchedClosingTag(_, let found, let open, let openLine):
+            return "</\(text(found))> while <\(text(open))> from line \(openLine) is still open"
+        case .unexpectedClosingTag(_, let element): return "</\(text(element))> closes nothing"
+        case .contentAfterRoot(_, let element): return "<\(text(element))> after </gpx>"
+        }
+    }
+
+    public var description: String { line.map { "line \($0): \(detail)" } ?? detail }
+
+    /// `route.csv line 2: …` or `route.csv: …`.
+    public func message(fileName: String) -> String {
+        let name = TextFormat.printable(fileName, width: 200)
+        return line.map { "\(name) line \($0): \(detail)" } ?? "\(name): \(detail)"
+    }
 }
 
 enum WaypointValidation {

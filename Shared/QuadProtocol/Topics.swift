@@ -45,6 +45,8 @@ public enum Topics {
     public static func status(service: String, drone: DroneID) -> String { "quad/\(drone.rawValue)/status/\(service)" }
     /// Every service's presence for one drone, including location-broadcasters one level deeper.
     public static func statusFilter(drone: DroneID) -> String { "quad/\(drone.rawValue)/status/#" }
+    /// Every drone's drone-controller presence (which drones are served, for "did you mean" hints).
+    public static let controllerPresenceFilter = "quad/+/status/drone-controller"
     /// Several location-broadcasters may run at once: each one's presence lives at
     /// `status/location-broadcaster/<sender-id>`, so the bridge and the ACL can match them all with one pattern.
     /// The controller knows a pilot by the last level (its sender id).

@@ -1,4 +1,5 @@
 import ArgumentParser
+import GroundStation
 import Testing
 @testable import location_broadcaster
 
@@ -9,7 +10,7 @@ struct LocationBroadcasterOptionTests {
                       ["-33.86", "-151.2", "--ttl", "3"]])
     func targetPositional(_ arguments: [String]) throws {
         let command = try TargetCommand.parse(arguments)
-        let point = try CoordinateArguments.parse(command.position)
+        let point = try CoordinateInput.parse(command.position)
         #expect(point.latitudeDeg == -33.86)
         #expect(abs(point.longitudeDeg) == 151.2)
     }

@@ -40,9 +40,9 @@ import Testing
     }
 
     @Test(arguments: [
-        ("52.5", RouteParseError.wrongFieldCount(line: 1, expected: "2 or 3", found: 1)),
-        ("52.5,13.4,1,2", .wrongFieldCount(line: 1, expected: "2 or 3", found: 4)),
-        ("lat,lon\n52.5,13.4,7", .wrongFieldCount(line: 2, expected: "2", found: 3)),
+        ("52.5", RouteParseError.wrongFieldCount(line: 1, expected: "'lat,lon' or 'lat,lon,alt'", found: 1)),
+        ("52.5,13.4,1,2", .wrongFieldCount(line: 1, expected: "'lat,lon' or 'lat,lon,alt'", found: 4)),
+        ("lat,lon\n52.5,13.4,7", .wrongFieldCount(line: 2, expected: "'lat,lon'", found: 3)),
         ("52.5,13.4\nfoo,13.4", .invalidNumber(line: 2, field: "lat", text: "foo")),
         ("52.5,inf", .invalidNumber(line: 1, field: "lon", text: "inf")),
         ("nan,13.4", .invalidNumber(line: 1, field: "lat", text: "nan")),
@@ -55,6 +55,29 @@ import Testing
     ])
     func rejectsBadRows(_ text: String, _ error: RouteParseError) {
         #expect(throws: error) { try CSVRouteParser.parse(text) }
+    }
+
+    @Test(arguments: [
+        ("lat,lon\n52.5,13.4,7", "route.csv line 2: expected 'lat,lon', found 3 fields"),
+        ("52.5", "route.csv line 1: expected 'lat,lon' or 'lat,lon,alt', found 1 field"),
+        ("52.5,13.4\n95,13.4", "route.csv line 2: latitude 95.0 is outside -90...90"),
+        ("52.5°,13.4", "route.csv line 1: lat '52.5°' is not a decimal number; use decimal degrees: 52.5° is 52.5"),
+        ("52°31'12\"N,13.4", "route.csv line 1: lat '52°31'12\"N' is not a decimal number; "
+            + "use decimal degrees: 52°31'12\"N is 52.52"),
+        ("33°51'36\"S,151.2", "route.csv line 1: lat '33°51'36\"S' is not a decimal number; "
+            + "use decimal degrees: 33°51'36\"S is -33.86"),
+        ("# nothing\n", "route.csv: no waypoints found"),
+    ])
+    func errorsAreSentencesWithFileAndLine(_ text: String, _ message: String) {
+        #expect(throws: (any Error).self) { try CSVRouteParser.parse(text) }
+        do { _ = try CSVRouteParser.parse(text) } catch { #expect(error.message(fileName: "route.csv") == message) }
+    }
+
+    @Test func negativeCoordinatesStayNegative() throws {
+        #expect(try CSVRouteParser.parse("-33.86,151.2\n-33.87,-151.21") == [
+            Waypoint(latitudeDeg: -33.86, longitudeDeg: 151.2, line: 1),
+            Waypoint(latitudeDeg: -33.87, longitudeDeg: -151.21, line: 2),
+        ])
     }
 
     @Test func capsTheNumberOfWaypoints() {

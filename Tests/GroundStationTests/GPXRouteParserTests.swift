@@ -41,6 +41,57 @@ import Testing
         #expect(throws: error) { try GPXRouteParser.parse(text) }
     }
 
+    @Test func trackPointsAloneAreARoute() throws {
+        let text = "<gpx>\n<trk><trkseg>\n<trkpt lat=\"-33.86\" lon=\"151.2\"/>\n<trkpt lat=\"-33.87\" lon=\"151.21\"></trkpt>\n</trkseg></trk>\n</gpx>"
+        #expect(try GPXRouteParser.parse(text) == [
+            Waypoint(latitudeDeg: -33.86, longitudeDeg: 151.2, line: 3),
+            Waypoint(latitudeDeg: -33.87, longitudeDeg: 151.21, line: 4),
+        ])
+    }
+
+    @Test func loggerExportFliesItsTrackNotItsTakeoffWaypoint() throws {
+        let route = try GPXRouteParser.parseRoute(try Fixture.text("logger-export.gpx"))
+        #expect(route.element == "trkpt")
+        // 0.22 m after the first point: skipped; the last point is kept even though it is 0.33 m from the one before.
+        #expect(route.waypoints.map(\.line) == [25, 27, 28, 29])
+        #expect(route.thinnedTrackPoints == 1)
+        #expect(route.ignored == ["wpt": 2])
+    }
+
+    @Test func mixedWaypointsAndRoutePointsSayWhatIsIgnored() throws {
+        let loaded = try RouteFile.load(text: try Fixture.text("route.gpx"), fileName: "route.gpx")
+        #expect(loaded.waypoints.count == 3)
+        #expect(loaded.summary == "3 waypoints (<rtept>; ignored: 1 <wpt>)")
+        let export = try RouteFile.load(text: try Fixture.text("logger-export.gpx"), fileName: "flight.gpx")
+        #expect(export.summary == "4 waypoints (<trkpt>; 1 track points within 1 m of the previous skipped; "
+            + "ignored: 2 <wpt>)")
+    }
+
+    @Test(arguments: [
+        ("<gpx>\n<wpt lat=\"1\" lon=\"2\"/>\n", RouteParseError.unclosedElement(line: 1, element: "gpx"),
+         "route.gpx line 1: <gpx> is never closed (missing </gpx>)"),
+        ("<gpx>\n<wpt lat=\"1\" lon=\"2\">\n</gpx>\n",
+         .mismatchedClosingTag(line: 3, found: "gpx", open: "wpt", openedOnLine: 2),
+         "route.gpx line 3: </gpx> while <wpt> from line 2 is still open"),
+        ("<gpx>\n<rte>\n<rtept lat=\"1\" lon=\"2\">\n", .unclosedElement(line: 3, element: "rtept"),
+         "route.gpx line 3: <rtept> is never closed"),
+        ("<gpx>\n<wpt lat=\"1\" lon=\"2\"/>\n</wpt>\n</gpx>",
+         .mismatchedClosingTag(line: 3, found: "wpt", open: "gpx", openedOnLine: 1),
+         "route.gpx line 3: </wpt> while <gpx> from line 1 is still open"),
+        ("<gpx><wpt lat=\"1\" lon=\"2\"/></gpx>\n<wpt lat=\"3\" lon=\"4\"/>",
+         .contentAfterRoot(line: 2, element: "wpt"), "route.gpx line 2: <wpt> after </gpx>"),
+        ("<gpx>\n<wpt lat=\"52.5x\" lon=\"2\"/></gpx>", .invalidNumber(line: 2, field: "lat", text: "52.5x"),
+         "route.gpx line 2: lat '52.5x' is not a decimal number"),
+        ("<gpx>\n<wpt lat=\"52°31'12&quot;N\" lon=\"2\"/></gpx>",
+         .invalidNumber(line: 2, field: "lat", text: "52°31'12&quot;N"),
+         "route.gpx line 2: lat '52°31'12&quot;N' is not a decimal number; use decimal degrees (e.g. 52.5163), "
+            + "not degrees/minutes/seconds"),
+    ])
+    func rejectsDamagedFilesWithTheLine(_ text: String, _ error: RouteParseError, _ message: String) {
+        #expect(throws: error) { try GPXRouteParser.parse(text) }
+        #expect(error.message(fileName: "route.gpx") == message)
+    }
+
     @Test func toleratesOddButHarmlessMarkup() throws {
         let text = "<?xml version='1.0'?><!DOCTYPE gpx><gpx><wpt  lon = '2.5'  lat = \"1.5\" selected><ele>3</ele></wpt></gpx>"
         #expect(try GPXRouteParser.parse(text) == [Waypoint(latitudeDeg: 1.5, longitudeDeg: 2.5, line: 1)])

@@ -21,10 +21,11 @@ struct LocationBroadcasterTests {
                            logDirectory: broker.directory, timeoutS: timeoutS)
     }
 
-    @Test("target publishes one decodable Target and exits 0 once acknowledged")
+    @Test("target --no-wait publishes one decodable Target and exits 0 once acknowledged, without a controller")
     func target() async throws {
         let bus = try await BusRecorder(port: broker.port, id: "rec-target", filters: [topic("target")])
-        let run = try await broadcaster(["target", "52.5163", "13.3777"], ["--alt", "3", "--sender-id", "tester"])
+        let run = try await broadcaster(["target", "52.5163", "13.3777"],
+                                        ["--alt", "3", "--sender-id", "tester", "--no-wait"])
         #expect(run.code == 0, "\(run.output)")
         #expect(run.output.contains("target 52.516300, 13.377700 alt 3.0 m sent as tester"))
         try await eventually(timeoutS: 5, "target received") { !bus.messages(on: topic("target")).isEmpty }
@@ -40,20 +41,10 @@ struct LocationBroadcasterTests {
     func targetWithDronePosition() async throws {
         let bus = try await BusRecorder(port: broker.port, id: "rec-position", filters: [topic("target")])
         // Telemetry is not retained: keep a fake drone talking while the command listens.
-        let talker = Task {
-            var sequence: UInt32 = 0
-            while !Task.isCancelled {
-                sequence += 1
-                let fix = PositionFix(sequence: sequence, timestampUs: 1, latitudeDeg: 52.5163, longitudeDeg: 13.3777,
-                                      source: .manual)
-                // QoS 0 before the CONNACK is refused (notConnected): keep talking regardless.
-                _ = try? await bus.publish(topic("telemetry/position"), fix.encoded())
-                try await Task.sleep(for: .milliseconds(50))
-            }
-        }
+        let talker = talkPosition(52.5163, 13.3777, drone: Self.drone, via: bus)
         defer { talker.cancel() }
         // 0.001° of latitude north ≈ 111.3 m at bearing 0.
-        let run = try await broadcaster(["target", "52.5173,13.3777"])
+        let run = try await broadcaster(["target", "52.5173,13.3777"], ["--no-wait"])
         #expect(run.code == 0, "\(run.output)")
         #expect(run.output.contains("from the drone: 111.3 m, bearing 0 deg"), "\(run.output)")
     }
@@ -71,13 +62,24 @@ struct LocationBroadcasterTests {
         #expect(run.output.contains(message), "\(run.output)")
     }
 
-    @Test("a command times out with a clear message when no controller runs")
+    @Test("a command is not sent, exit 1, when no drone-controller serves the drone")
     func commandWithoutController() async throws {
         let run = try await broadcaster(["takeoff"], ["--timeout", "2"])
         #expect(run.code == 1)
+        #expect(!run.output.contains("takeoff sent"), "\(run.output)")
+        #expect(run.output.contains("no drone-controller online for drone 'lb1'"), "\(run.output)")
+    }
+
+    @Test("a command times out with a clear message when the controller does not answer")
+    func commandUnanswered() async throws {
+        let controller = try await FakeController(bus: BusRecorder(port: broker.port, id: "ctl-mute", filters: []),
+                                                  drone: Self.drone)
+        try await controller.publish(.landed, reason: "", retain: true)
+        let run = try await broadcaster(["takeoff"], ["--timeout", "2"])
+        #expect(run.code == 1)
         #expect(run.output.contains("takeoff sent"), "\(run.output)")
-        #expect(run.output.contains("takeoff: no confirmation within 2.0 s; no controller state received"),
-                "\(run.output)")
+        #expect(run.output.contains("takeoff: no answer from the controller within 2.0 s; the controller's last "
+            + "state: landed, pilot none"), "\(run.output)")
     }
 
     @Test("takeoff succeeds when the controller reports hovering")
@@ -162,17 +164,23 @@ struct LocationBroadcasterTests {
                 "\(timedOut.output)")
     }
 
-    @Test("route: each waypoint in turn, advancing on the controller's arrived; exit 0 at the end")
-    func route() async throws {
-        let file = broker.directory.appendingPathComponent("route.csv")
-        try "lat,lon,alt\n52.5163,13.3777,5\n52.5165,13.3790,8\n52.5170,13.3785,\n".write(
-            to: file, atomically: true, encoding: .utf8)
-        let controller = try await FakeController(bus: BusRecorder(port: broker.port, id: "ctl-route",
+    /// Flies `file` against a FakeController that arrives at every target; returns the run and the controller.
+    func flyRoute(_ file: URL, id: String) async throws -> (run: (code: Int32, output: String), controller: FakeController) {
+        let controller = try await FakeController(bus: BusRecorder(port: broker.port, id: id,
                                                                    filters: [topic("target")]),
                                                   drone: Self.drone)
         let arriver = controller.arriveAtTargets()
         defer { arriver.cancel() }
         let run = try await broadcaster(["route", file.path], ["--arrival-timeout", "30"], timeoutS: 90)
+        return (run, controller)
+    }
+
+    @Test("route: each waypoint in turn, advancing on the controller's arrived; exit 0 at the end")
+    func route() async throws {
+        let file = broker.directory.appendingPathComponent("route.csv")
+        try "lat,lon,alt\n52.5163,13.3777,5\n52.5165,13.3790,8\n52.5170,13.3785,\n".write(
+            to: file, atomically: true, encoding: .utf8)
+        let (run, controller) = try await flyRoute(file, id: "ctl-route")
         #expect(run.code == 0, "\(run.output)")
         for index in 1...3 { #expect(run.output.contains("arrived at waypoint \(index)/3"), "\(run.output)") }
         #expect(run.output.contains("route finished"))
@@ -187,6 +195,47 @@ struct LocationBroadcasterTests {
         try "52.5,13.4\n95,13.4\n".write(to: file, atomically: true, encoding: .utf8)
         let run = try await broadcaster(["route", file.path])
         #expect(run.code == 1)
-        #expect(run.output.contains("latitudeOutOfRange(line: 2"), "\(run.output)")
+        #expect(run.output.contains("bad.csv line 2: latitude 95.0 is outside -90...90"), "\(run.output)")
+        #expect(!run.output.contains("OutOfRange("), "\(run.output)")
+    }
+
+    @Test("route: the logger's own GPX export flies its track, not its takeoff waypoint; a damaged GPX names the line")
+    func routeFromLoggerExport() async throws {
+        let file = broker.directory.appendingPathComponent("flight.gpx")
+        try """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="quadcopter telemetry-logger" xmlns="http://www.topografix.com/GPX/1/1">
+              <wpt lat="-33.8600" lon="151.2000"><name>Takeoff</name><type>takeoff</type></wpt>
+              <trk><trkseg>
+                <trkpt lat="-33.8600" lon="151.2000"><time>2026-11-24T12:00:01Z</time></trkpt>
+                <trkpt lat="-33.8602" lon="151.2000"><time>2026-11-24T12:00:05Z</time></trkpt>
+              </trkseg></trk>
+            </gpx>
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let run = try await flyRoute(file, id: "ctl-gpx").run
+        #expect(run.code == 0, "\(run.output)")
+        #expect(run.output.contains("flight.gpx: 2 waypoints (<trkpt>; ignored: 1 <wpt>)"), "\(run.output)")
+        #expect(run.output.contains("arrived at waypoint 2/2"), "\(run.output)")
+
+        let damaged = broker.directory.appendingPathComponent("damaged.gpx")
+        try "<gpx>\n<rte>\n<rtept lat=\"52.5\" lon=\"13.4\">\n</rte>\n</gpx>\n".write(
+            to: damaged, atomically: true, encoding: .utf8)
+        let refused = try await broadcaster(["route", damaged.path])
+        #expect(refused.code == 1)
+        #expect(refused.output.contains("damaged.gpx line 4: </rte> while <rtept> from line 3 is still open"),
+                "\(refused.output)")
+    }
+
+    @Test("route: an unreachable broker is named as such, not as a waypoint not reached")
+    func routeWithoutBroker() async throws {
+        let file = broker.directory.appendingPathComponent("two.csv")
+        try "52.5163,13.3777\n52.5165,13.3790\n".write(to: file, atomically: true, encoding: .utf8)
+        let port = try freeLoopbackPort()
+        let run = try await runToEnd("location-broadcaster",
+                                     ["route", file.path, "--broker", "127.0.0.1:\(port)", "--drone", Self.drone,
+                                      "--arrival-timeout", "2"], logDirectory: broker.directory, timeoutS: 30)
+        #expect(run.code == 1)
+        #expect(run.output.contains("cannot reach the broker at 127.0.0.1:\(port) within 5 s"), "\(run.output)")
+        #expect(!run.output.contains("not reached"), "\(run.output)")
     }
 }

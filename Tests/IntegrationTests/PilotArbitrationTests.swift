@@ -90,7 +90,10 @@ struct PilotArbitrationTests {
             $0.reason == "target-stored" && $0.targetLatitudeDeg == 52.5163
         }
         let fromB = try await broadcaster(["target", "52.5170", "13.3790", "--sender-id", "b"])
-        #expect(fromB.code == 0, "\(fromB.output)")  // the broker took it; the controller decides
+        // The broker took it; the controller refused it, and the command says so.
+        #expect(fromB.code == 1, "\(fromB.output)")
+        #expect(fromB.output.contains("target refused by the controller: not-pilot (activity landed, pilot a)"),
+                "\(fromB.output)")
         seen = try await awaitState(after: seen, "b's target refused") { $0.reason == "not-pilot" }
         let refused = try states()[seen]
         #expect(refused.pilotId == "a")

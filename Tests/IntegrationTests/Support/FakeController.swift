@@ -23,6 +23,29 @@ struct FakeController: Sendable {
         try await bus.publish("quad/\(drone)/telemetry/controller", state.encoded(), retain: retain)
     }
 
+    /// Retained presence on `status/drone-controller`, as the real controller announces itself.
+    func announce(online: Bool = true, drone: String? = nil) async throws {
+        let status = ServiceStatus(state: online ? .online : .offline, service: "drone-controller", version: "0.1.0",
+                                   startedAt: 1, pid: 1)
+        try await bus.publish("quad/\(drone ?? self.drone)/status/drone-controller", status.encodedJSON(), retain: true)
+    }
+
+    /// For every message on `quad/<drone>/<path>` (the bus must record it), runs `answer` with its payload.
+    func answer(on path: String, _ answer: @escaping @Sendable ([UInt8]) async throws -> Void) -> Task<Void, Never> {
+        Task {
+            var handled = 0
+            while !Task.isCancelled {
+                let messages = bus.messages(on: "quad/\(drone)/\(path)")
+                for received in messages.dropFirst(handled) {
+                    try? await Task.sleep(for: .milliseconds(100))
+                    try? await answer(received.message.payload)
+                }
+                handled = messages.count
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+        }
+    }
+
     /// For every command received, publishes the scripted states in order.
     func respond(_ script: @escaping @Sendable (Command) -> [(ControllerState.Activity, String)]) -> Task<Void, Never> {
         Task {
@@ -58,6 +81,21 @@ struct FakeController: Sendable {
                 }
                 try? await Task.sleep(for: .milliseconds(50))
             }
+        }
+    }
+}
+
+/// Plays drone-link's position telemetry (not retained) every 50 ms until cancelled, while a command listens.
+func talkPosition(_ lat: Double, _ lon: Double, drone: String, via bus: BusRecorder) -> Task<Void, Never> {
+    Task {
+        var sequence: UInt32 = 0
+        while !Task.isCancelled {
+            sequence += 1
+            let fix = PositionFix(sequence: sequence, timestampUs: 1, latitudeDeg: lat, longitudeDeg: lon,
+                                  source: .manual)
+            // QoS 0 before the CONNACK is refused (notConnected): keep talking regardless.
+            _ = try? await bus.publish("quad/\(drone)/telemetry/position", fix.encoded())
+            try? await Task.sleep(for: .milliseconds(50))
         }
     }
 }

@@ -1,0 +1,78 @@
+import GroundStation
+import QuadMQTT
+import QuadProtocol
+import QuadService
+
+/// The controller's side of a one-shot request: what it said before we published, whether one serves the drone
+/// at all, and its answer afterwards (judged by ControllerReply).
+struct ControllerWatch {
+    let feed: BusFeed
+    let inbox: Inbox
+    let drone: DroneID
+
+    /// Subscribes and waits (at most `settleS`) for the retained presence and controller state.
+    static func open(client: MQTTClient, drone: DroneID, telemetry: Bool = false, settleS: Double = 0.5) async throws
+        -> ControllerWatch {
+        let feed = BusFeed(client: client, drone: drone, telemetry: telemetry, controllers: true)
+        let watch = ControllerWatch(feed: feed, inbox: feed.inbox(), drone: drone)
+        let untilUs = WallClock.monotonicUs() + Int64(settleS * 1_000_000)
+        while feed.latest.controller == nil || feed.presence(of: "drone-controller") == nil,
+              WallClock.monotonicUs() < untilUs {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return watch
+    }
+
+    var last: ControllerState? { feed.latest.controller }
+
+    /// Throws when no drone-controller serves this drone (nothing it is sent would be acted on).
+    func requireController() throws {
+        let online = feed.presence(of: "drone-controller").map { $0.state == .online }
+        if let problem = ControllerAvailability.problem(
+            drone: drone.rawValue, online: online, hasControllerState: last != nil,
+            dronesWithController: feed.dronesWithController) {
+            throw CLIFailure(problem)
+        }
+    }
+
+    /// Forgets what arrived so far: only states after the publication are answers.
+    func markPublished() { _ = inbox.drain() }
+
+    /// Waits for the controller's verdict on `reply` until `deadlineUs` (monotonic). Prints each new state.
+    /// Returns the accepting state (nil when acceptance was silent); throws on refusal or when nothing came.
+    func answer(_ reply: ControllerReply, what: String, timeoutS: Double, deadlineUs: Int64) async throws
+        -> ControllerState? {
+        let silentUntilUs = WallClock.monotonicUs() + Self.silentGraceUs
+        var latest = reply.before
+        while WallClock.monotonicUs() < deadlineUs {
+            for case .controller(let state, let retained) in inbox.drain() {
+                guard reply.isNewer(state, retained: retained) else { continue }
+                latest = state
+                say("controller: \(state.summary)")
+                switch reply.judge(state, retained: retained) {
+                case .accepted: return state
+                case .refused(let reason):
+                    // `takeoff-timeout`: accepted first, then given up by the controller itself.
+                    let verdict = reason.hasSuffix("-timeout") ? "failed, the controller reports"
+                        : "refused by the controller:"
+                    throw CLIFailure("\(what) \(verdict) \(Format.clean(reason)) "
+                        + "(activity \(state.activity.cliName), pilot \(Self.pilot(state)))")
+                case .pending: break
+                }
+            }
+            if reply.acceptanceIsSilent, WallClock.monotonicUs() >= silentUntilUs { return nil }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        if reply.acceptanceIsSilent { return nil }
+        let status = latest.map { "the controller's last state: \($0.summary), pilot \(Self.pilot($0))" }
+            ?? "no controller state received (is drone-controller running?)"
+        throw CLIFailure("\(what): no answer from the controller within \(Format.fixed(timeoutS, 1)) s; \(status)")
+    }
+
+    /// How long to wait for a refusal when acceptance would publish nothing new.
+    static let silentGraceUs: Int64 = 1_500_000
+
+    static func pilot(_ state: ControllerState) -> String {
+        state.pilotId.isEmpty ? "none" : Format.clean(state.pilotId)
+    }
+}

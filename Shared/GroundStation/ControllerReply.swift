@@ -1,0 +1,112 @@
+import QuadProtocol
+
+/// Whether drone-controller took what the broadcaster just published (a command, a target, a release), judged
+/// from the ControllerStates it publishes afterwards. A command exits 0 only on `.accepted`.
+///
+/// Only a state newer than the one seen before publishing counts: the controller re-publishes its state on every
+/// refusal with a new sequence, and a retained state is old news.
+public struct ControllerReply: Sendable {
+    public enum Request: Sendable, Equatable {
+        case command(Command.Kind)
+        case target(latitudeDeg: Double, longitudeDeg: Double)
+        case release(senderId: String)
+    }
+
+    public enum Verdict: Sendable, Equatable {
+        case pending
+        case accepted
+        /// Refused, or failed after being accepted (`takeoff-timeout`): the controller's reason.
+        case refused(reason: String)
+    }
+
+    public let request: Request
+    /// The controller's state before publishing; nil when none was known.
+    public let before: ControllerState?
+
+    public init(request: Request, before: ControllerState?) {
+        self.request = request
+        self.before = before
+    }
+
+    /// Reasons with which the controller refuses a target (ControllerStateMachine.targetRefusal).
+    static let targetRefusals: Set<String> = [
+        "not-pilot", "target-retained", "target-expired", "target-before-start", "target-invalid",
+    ]
+
+    public func isNewer(_ state: ControllerState, retained: Bool) -> Bool {
+        guard let before else { return !retained }
+        // Serial-number order, so a wrapped sequence still counts as newer.
+        return Int32(bitPattern: state.sequence &- before.sequence) > 0
+    }
+
+    /// The verdict on one state received after publishing.
+    public func judge(_ state: ControllerState, retained: Bool) -> Verdict {
+        guard isNewer(state, retained: retained) else { return .pending }
+        let reason = state.reason
+        switch request {
+        case .command(let kind):
+            if reason == "not-pilot" || reason == "command-before-start" || reason.hasPrefix("\(kind.word)-refused")
+                || reason == "\(kind.word)-timeout" {
+                return .refused(reason: reason)
+            }
+            if kind == .flatTrim { return reason == "flat-trim" ? .accepted : .pending }
+            if Self.goal(kind).contains(state.activity) { return .accepted }
+            if state.activity == .emergency, kind != .reset { return .refused(reason: reason.isEmpty ? "emergency" : reason) }
+            return .pending
+        case .target(let lat, let lon):
+            if Self.targetRefusals.contains(reason) || reason.hasPrefix("target-refused") {
+                return .refused(reason: reason)
+            }
+            return Self.hasTarget(state, lat, lon) ? .accepted : .pending
+        case .release(let senderId):
+            if reason == "not-pilot" || reason.hasPrefix("claim-") { return .refused(reason: reason) }
+            return state.pilotId != senderId && (reason == "control-released" || before?.pilotId == senderId)
+                ? .accepted : .pending
+        }
+    }
+
+    /// Whether accepting would change nothing the controller publishes (it re-publishes only on a change or a
+    /// refusal): then a quiet grace period after publishing means accepted.
+    public var acceptanceIsSilent: Bool {
+        guard let before else { return false }
+        switch request {
+        case .target(let lat, let lon): return Self.hasTarget(before, lat, lon)
+        case .command(.flatTrim): return before.activity == .landed && before.reason == "flat-trim"
+        case .command, .release: return false
+        }
+    }
+
+    /// The activities that mean a command was done.
+    public static func goal(_ kind: Command.Kind) -> Set<ControllerState.Activity> {
+        switch kind {
+        case .takeoff: [.hovering, .flyingToTarget, .arrived]
+        case .land: [.landed]
+        case .hover: [.hovering]
+        case .emergency: [.emergency]
+        case .reset: [.landed]
+        case .flatTrim: []  // judged by its reason: a landed drone stays landed
+        }
+    }
+
+    static func hasTarget(_ state: ControllerState, _ lat: Double, _ lon: Double) -> Bool {
+        guard let tLat = state.targetLatitudeDeg, let tLon = state.targetLongitudeDeg else { return false }
+        // The controller echoes the f64 it received; allow only rounding noise.
+        return abs(tLat - lat) <= 1e-9 && abs(tLon - lon) <= 1e-9
+    }
+}
+
+/// Whether a drone-controller serves the drone, from the retained `quad/+/status/drone-controller` presences.
+public enum ControllerAvailability {
+    /// nil when one does (or a controller state is known though it never announced itself); else a sentence with
+    /// the drones that have one, e.g. `no drone-controller online for drone 'drone9' (seen: drone1)`.
+    public static func problem(drone: String, online: Bool?, hasControllerState: Bool,
+                               dronesWithController: [String]) -> String? {
+        if online == true || (online == nil && hasControllerState) { return nil }
+        let others = dronesWithController.filter { $0 != drone }.sorted()
+        let seen = others.isEmpty ? "no drone-controller online on this broker"
+            : "seen: " + others.prefix(10).map { TextFormat.printable($0, width: 32) }.joined(separator: ", ")
+        let name = TextFormat.printable(drone, width: 32)
+        return online == false ? "drone-controller for drone '\(name)' is offline (\(seen))"
+            : "no drone-controller online for drone '\(name)' (\(seen))"
+    }
+}

@@ -1,0 +1,93 @@
+import QuadProtocol
+import Testing
+@testable import GroundStation
+
+@Suite struct ControllerReplyTests {
+    static func state(_ sequence: UInt32, _ activity: ControllerState.Activity, _ reason: String = "",
+                      pilot: String = "", target: (Double, Double)? = nil) -> ControllerState {
+        ControllerState(sequence: sequence, timestampUs: 1, activity: activity, reason: reason, pilotId: pilot,
+                        targetLatitudeDeg: target?.0, targetLongitudeDeg: target?.1)
+    }
+
+    @Test func onlyAStateNewerThanTheOneSeenBeforeCounts() {
+        let before = Self.state(7, .hovering, "flat-trim-refused-not-landed")
+        let reply = ControllerReply(request: .command(.flatTrim), before: before)
+        // The same refusal re-published by the controller carries a new sequence; the old one is not an answer.
+        #expect(reply.judge(before, retained: false) == .pending)
+        #expect(reply.judge(Self.state(8, .hovering, "flat-trim-refused-not-landed"), retained: false)
+            == .refused(reason: "flat-trim-refused-not-landed"))
+        #expect(reply.isNewer(Self.state(0, .landed), retained: false) == false)
+        // Serial-number order across the wrap.
+        let wrapped = ControllerReply(request: .command(.land), before: Self.state(UInt32.max, .landing))
+        #expect(wrapped.judge(Self.state(1, .landed), retained: false) == .accepted)
+        // Nothing seen before: a retained state is old news, a live one is an answer.
+        let fresh = ControllerReply(request: .command(.land), before: nil)
+        #expect(fresh.judge(Self.state(3, .landed), retained: true) == .pending)
+        #expect(fresh.judge(Self.state(3, .landed), retained: false) == .accepted)
+    }
+
+    @Test(arguments: [
+        (Command.Kind.flatTrim, ControllerState.Activity.landed, "flat-trim", ControllerReply.Verdict.accepted),
+        (.flatTrim, .hovering, "flat-trim-refused-not-landed", .refused(reason: "flat-trim-refused-not-landed")),
+        (.flatTrim, .landed, "control-granted", .pending),
+        (.takeoff, .takingOff, "takeoff", .pending),
+        (.takeoff, .landing, "takeoff-timeout", .refused(reason: "takeoff-timeout")),
+        (.takeoff, .hovering, "airborne", .accepted),
+        (.takeoff, .emergency, "drone-emergency", .refused(reason: "drone-emergency")),
+        (.land, .hovering, "not-pilot", .refused(reason: "not-pilot")),
+        (.reset, .emergency, "reset", .pending),
+        (.emergency, .emergency, "emergency", .accepted),
+    ])
+    func commands(_ kind: Command.Kind, _ activity: ControllerState.Activity, _ reason: String,
+                  _ verdict: ControllerReply.Verdict) {
+        let reply = ControllerReply(request: .command(kind), before: Self.state(1, .hovering))
+        #expect(reply.judge(Self.state(2, activity, reason), retained: false) == verdict)
+    }
+
+    @Test func targetAcceptedWhenTheControllerShowsItOrRefusedWithItsReason() {
+        let ours = (-33.86, 151.2)
+        let reply = ControllerReply(request: .target(latitudeDeg: ours.0, longitudeDeg: ours.1),
+                                    before: Self.state(4, .hovering, target: (52.5, 13.4)))
+        #expect(reply.judge(Self.state(5, .flyingToTarget, "new-target", target: ours), retained: false) == .accepted)
+        #expect(reply.judge(Self.state(5, .landed, "target-stored", target: ours), retained: false) == .accepted)
+        #expect(reply.judge(Self.state(5, .hovering, "stale-navigation", target: (52.5, 13.4)), retained: false)
+            == .pending)
+        for reason in ["target-refused-geofence", "not-pilot", "target-expired", "target-before-start",
+                       "target-invalid", "target-refused-emergency"] {
+            #expect(reply.judge(Self.state(5, .hovering, reason, target: (52.5, 13.4)), retained: false)
+                == .refused(reason: reason))
+        }
+        #expect(!reply.acceptanceIsSilent)
+        // Re-sending the target the controller already has publishes nothing new when accepted.
+        let resend = ControllerReply(request: .target(latitudeDeg: ours.0, longitudeDeg: ours.1),
+                                     before: Self.state(4, .flyingToTarget, "new-target", target: ours))
+        #expect(resend.acceptanceIsSilent)
+    }
+
+    @Test func releaseAcceptedOnlyWhenThisSenderLetGo() {
+        let held = ControllerReply(request: .release(senderId: "pb"), before: Self.state(2, .hovering, pilot: "pb"))
+        #expect(held.judge(Self.state(3, .hovering, "control-released"), retained: false) == .accepted)
+        let notHeld = ControllerReply(request: .release(senderId: "pb"), before: Self.state(2, .hovering, pilot: "pa"))
+        #expect(notHeld.judge(Self.state(3, .hovering, "not-pilot", pilot: "pa"), retained: false)
+            == .refused(reason: "not-pilot"))
+        #expect(notHeld.judge(Self.state(3, .hovering, "stale-navigation", pilot: "pa"), retained: false) == .pending)
+        #expect(!notHeld.acceptanceIsSilent)
+    }
+
+    @Test func availabilityNamesTheDronesThatHaveAController() {
+        #expect(ControllerAvailability.problem(drone: "drone9", online: nil, hasControllerState: false,
+                                               dronesWithController: ["drone2", "drone1"])
+            == "no drone-controller online for drone 'drone9' (seen: drone1, drone2)")
+        #expect(ControllerAvailability.problem(drone: "drone9", online: nil, hasControllerState: false,
+                                               dronesWithController: [])
+            == "no drone-controller online for drone 'drone9' (no drone-controller online on this broker)")
+        #expect(ControllerAvailability.problem(drone: "drone1", online: false, hasControllerState: true,
+                                               dronesWithController: [])
+            == "drone-controller for drone 'drone1' is offline (no drone-controller online on this broker)")
+        #expect(ControllerAvailability.problem(drone: "drone1", online: true, hasControllerState: false,
+                                               dronesWithController: ["drone1"]) == nil)
+        // A controller state without presence (a test harness, an old controller): trust the state.
+        #expect(ControllerAvailability.problem(drone: "drone1", online: nil, hasControllerState: true,
+                                               dronesWithController: []) == nil)
+    }
+}
