@@ -1,5 +1,7 @@
+import GroundStation
 import QuadMQTT
 import QuadProtocol
+import QuadService
 import Synchronization
 
 /// What the broadcaster hears from the drone: the latest telemetry of each kind, and every controller state and
@@ -20,6 +22,8 @@ final class BusFeed: Sendable {
         var link: LinkStatus?
         var navigation: NavigationSolution?
         var position: PositionFix?
+        /// Board clock minus this laptop's, from telemetry stamps (display only).
+        var clockOffsetUs: Int64?
     }
 
     private struct State {
@@ -28,6 +32,7 @@ final class BusFeed: Sendable {
         /// Drone id → whether its drone-controller is online (only with `controllers: true`).
         var controllers: [String: Bool] = [:]
         var inboxes: [Inbox] = []
+        var clock = ClockOffsetEstimator()
     }
 
     private let state = Mutex(State())
@@ -55,7 +60,12 @@ final class BusFeed: Sendable {
         guard telemetry else { return }
         pump(client.subscribe(Topics.droneState.topic(for: drone), qos: 0, bufferLimit: 64)) { feed, message in
             guard let s = try? DroneState(decoding: message.payload) else { return }
-            feed.record(.drone(s)) { $0.latest.drone = s }
+            let receivedUs = WallClock.nowUs()
+            feed.record(.drone(s)) {
+                $0.latest.drone = s
+                $0.clock.observe(remoteStampUs: s.timestampUs, localReceiptUs: receivedUs)
+                $0.latest.clockOffsetUs = $0.clock.offsetUs
+            }
         }
         pump(client.subscribe(Topics.linkStatus.topic(for: drone))) { feed, message in
             guard let s = try? LinkStatus(decoding: message.payload) else { return }

@@ -27,6 +27,10 @@ struct StatusView {
 
     mutating func run(feed: BusFeed, interval: DurationText, timeoutS: Double?) async throws {
         let inbox = feed.inbox()
+        defer { if let offsetUs = feed.latest.clockOffsetUs, abs(offsetUs) > ClockOffsetEstimator.warnAboveUs {
+            say("warning: the board's clock is \(Format.fixed(Double(offsetUs) / 1e6, 1)) s from this laptop's; "
+                + "logs and exports of the two hosts will not line up (sync them with chrony, see deploy/README.md)")
+        } }
         let startUs = WallClock.monotonicUs()
         let endUs = timeoutS.map { startUs + Int64($0 * 1_000_000) }
         // Retained presence and controller state arrive at once; telemetry within a fraction of a second.
@@ -34,6 +38,7 @@ struct StatusView {
         while true {
             let reached = absorb(inbox.drain())
             let elapsedUs = WallClock.monotonicUs() - startUs
+            board.update(clockOffsetUs: feed.latest.clockOffsetUs)
             show(elapsedUs: elapsedUs)
             if reached || !watch { return }
             if let endUs, WallClock.monotonicUs() >= endUs {

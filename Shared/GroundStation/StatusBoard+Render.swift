@@ -3,7 +3,7 @@ import QuadProtocol
 extension StatusBoard {
     /// One screen of plain text, lines joined by `\n`, each at most `StatusBoard.width` columns.
     public func render(nowUs: Int64) -> String {
-        var lines: [String] = ["quadcopter \(drone.rawValue): status", "", "SERVICES"]
+        var lines: [String] = ["quadcopter \(drone.rawValue): status" + clockSuffix(), "", "SERVICES"]
         for name in serviceNames {
             lines.append(serviceLine(name, nowUs: nowUs))
         }
@@ -67,6 +67,16 @@ extension StatusBoard {
                 + "  distance " + distance + staleMark(c.receivedAtUs, nowUs)
         }
         return "  target    none"
+    }
+
+    /// The board's clock against this laptop's, from telemetry stamps, on the title line (the screen stays within
+    /// 24 lines); a warning beyond 1 s: the two hosts' logs and exports will not line up.
+    func clockSuffix() -> String {
+        guard let offsetUs = clockOffsetUs else { return "" }
+        let seconds = Double(offsetUs) / 1_000_000
+        let text = (seconds >= 0 ? "+" : "") + TextFormat.fixed(seconds, digits: 1) + " s"
+        guard abs(offsetUs) > ClockOffsetEstimator.warnAboveUs else { return "   board clock " + text }
+        return "   CLOCK WARNING: board " + text + " from this laptop"
     }
 
     func linkLine(nowUs: Int64) -> String {

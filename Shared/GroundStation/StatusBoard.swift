@@ -33,6 +33,8 @@ public struct StatusBoard: Sendable {
     var droneState: Received<DroneState>?
     var link: Received<LinkStatus>?
     var navigation: Received<NavigationSolution>?
+    /// Board wall clock minus this laptop's (display only: it explains why the two hosts' logs may not line up).
+    var clockOffsetUs: Int64?
 
     public init(drone: DroneID, expectedServices: [String] = defaultExpectedServices, staleAfterUs: Int64 = 3_000_000) {
         self.drone = drone
@@ -59,6 +61,10 @@ public struct StatusBoard: Sendable {
 
     public mutating func update(link status: LinkStatus, receivedAtUs: Int64) {
         link = Received(value: status, receivedAtUs: receivedAtUs)
+    }
+
+    public mutating func update(clockOffsetUs offset: Int64?) {
+        clockOffsetUs = offset
     }
 
     public mutating func update(navigation solution: NavigationSolution, receivedAtUs: Int64) {

@@ -1,0 +1,36 @@
+/// How far the board's wall clock is from this laptop's, estimated from telemetry stamps: each message carries the
+/// board's send time; `stamp − local receipt time` is the offset minus the one-way delay, so the largest recent
+/// value (the least-delayed message) is the best estimate. For display and logs only: no decision may depend on
+/// it (safety uses receive times on the deciding host's monotonic clock).
+public struct ClockOffsetEstimator: Sendable, Equatable {
+    /// Beyond this the status screen warns: logs and exports from the two hosts will not line up.
+    public static let warnAboveUs: Int64 = 1_000_000
+
+    /// How many recent samples the estimate looks at (telemetry comes at ~15/s: a few seconds' worth).
+    public let capacity: Int
+    private var samplesUs: [Int64] = []
+    private var next = 0
+
+    public init(capacity: Int = 64) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// A telemetry message stamped `remoteStampUs` by the board arrived here at `localReceiptUs` (wall clock).
+    public mutating func observe(remoteStampUs: Int64, localReceiptUs: Int64) {
+        // Stamps are untrusted input: a garbage stamp must not trap.
+        let (sample, overflow) = remoteStampUs.subtractingReportingOverflow(localReceiptUs)
+        guard !overflow, remoteStampUs > 0 else { return }
+        if samplesUs.count < capacity {
+            samplesUs.append(sample)
+        } else {
+            samplesUs[next] = sample
+        }
+        next = (next + 1) % capacity
+    }
+
+    /// Board clock minus laptop clock, microseconds; positive = the board is ahead. Nil before any sample.
+    public var offsetUs: Int64? { samplesUs.max() }
+
+    /// True when the estimate is farther than `warnAboveUs` from zero.
+    public var exceedsWarning: Bool { offsetUs.map { abs($0) > Self.warnAboveUs } ?? false }
+}

@@ -1,0 +1,54 @@
+import GroundStation
+import Testing
+
+@Suite("ClockOffsetEstimator")
+struct ClockOffsetEstimatorTests {
+    @Test("the least-delayed sample wins: offset minus the shortest one-way delay")
+    func leastDelayed() {
+        var estimator = ClockOffsetEstimator(capacity: 8)
+        #expect(estimator.offsetUs == nil)
+        let offsetUs: Int64 = 3_600_000_000  // board 1 h ahead
+        for (i, delayUs) in [Int64(4_000), 900, 25_000, 1_200].enumerated() {
+            let local = Int64(1_800_000_000_000_000) + Int64(i) * 70_000
+            estimator.observe(remoteStampUs: local + offsetUs - delayUs - delayUs, localReceiptUs: local)
+        }
+        #expect(estimator.offsetUs == offsetUs - 1_800)
+        #expect(estimator.exceedsWarning)
+    }
+
+    @Test("a board 10 min behind is negative; within a second no warning; garbage stamps are ignored")
+    func signsAndGarbage() {
+        var behind = ClockOffsetEstimator()
+        behind.observe(remoteStampUs: 1_700_000_000_000_000 - 600_000_000, localReceiptUs: 1_700_000_000_000_000)
+        #expect(behind.offsetUs == -600_000_000)
+        var close = ClockOffsetEstimator()
+        close.observe(remoteStampUs: 1_700_000_000_400_000, localReceiptUs: 1_700_000_000_000_000)
+        #expect(!close.exceedsWarning)
+        close.observe(remoteStampUs: .min, localReceiptUs: .max)
+        close.observe(remoteStampUs: 0, localReceiptUs: 1_700_000_000_000_000)
+        #expect(close.offsetUs == 400_000)
+    }
+
+    @Test("old samples roll out of the window")
+    func window() {
+        var estimator = ClockOffsetEstimator(capacity: 2)
+        estimator.observe(remoteStampUs: 10_000_000, localReceiptUs: 1_000)
+        estimator.observe(remoteStampUs: 2_000, localReceiptUs: 1_000)
+        estimator.observe(remoteStampUs: 3_000, localReceiptUs: 1_000)
+        #expect(estimator.offsetUs == 2_000)
+    }
+}
+
+@Suite("StatusBoard: clock offset")
+struct StatusBoardClockTests {
+    @Test("the title line shows the board's clock offset; beyond 1 s it is a warning")
+    func titleLine() {
+        var board = StatusBoard(drone: .default)
+        #expect(board.render(nowUs: 0).hasPrefix("quadcopter drone1: status\n"))
+        board.update(clockOffsetUs: 200_000)
+        #expect(board.render(nowUs: 0).hasPrefix("quadcopter drone1: status   board clock +0.2 s\n"))
+        board.update(clockOffsetUs: -600_000_000)
+        #expect(board.render(nowUs: 0).hasPrefix(
+            "quadcopter drone1: status   CLOCK WARNING: board -600.0 s from this laptop\n"))
+    }
+}
