@@ -93,9 +93,10 @@ let package = Package(
                     path: "Tests/FlightLogTests", exclude: ["Fixtures"]),
         .testTarget(name: "GroundStationTests", dependencies: ["GroundStation", "QuadProtocol", "Navigation"],
                     path: "Tests/GroundStationTests", exclude: ["Fixtures"]),
+        .testTarget(name: "QuadMQTTTests", dependencies: ["QuadMQTT"], path: "Tests/QuadMQTTTests"),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["QuadMQTT", "QuadProtocol", "ARDrone", "Navigation", "FlightLog", "ProcessSupport"],
+            dependencies: ["QuadMQTT", "QuadService", "QuadProtocol", "ARDrone", "Navigation", "FlightLog", "ProcessSupport"],
             path: "Tests/IntegrationTests"
         ),
     ]

@@ -31,7 +31,7 @@ struct ReleaseCommand: AsyncParsableCommand {
         let resolved = try options.resolve()
         let drone = resolved.common.drone
         try await BusSession.oneShot(resolved) { client in
-            let feed = BusFeed(client: client, drone: drone, telemetry: false)
+            let feed = try BusFeed(client: client, drone: drone, telemetry: false)
             let release = ControlClaim(senderId: resolved.senderId, sequence: 1, timestampUs: WallClock.nowUs(),
                                        action: .release)
             do {

@@ -13,7 +13,7 @@ struct CommandExchange: Sendable {
     let deadlineUs: Int64
 
     func run(client: MQTTClient) async throws {
-        let feed = BusFeed(client: client, drone: drone, telemetry: false)
+        let feed = try BusFeed(client: client, drone: drone, telemetry: false)
         let inbox = feed.inbox()
         // The retained controller state arrives right after subscribing; give it a moment.
         let settleUntilUs = min(deadlineUs, WallClock.monotonicUs() + 500_000)

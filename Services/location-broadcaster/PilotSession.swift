@@ -82,7 +82,7 @@ extension PilotSession {
     static func alongside<T: Sendable>(_ runtime: ServiceRuntime?, senderId: String,
                                        _ body: (PilotSession?) async throws -> T) async throws -> T {
         guard let runtime else { return try await body(nil) }
-        let feed = BusFeed(client: runtime.client, drone: runtime.drone, telemetry: false)
+        let feed = try BusFeed(client: runtime.client, drone: runtime.drone, telemetry: false)
         let session = PilotSession(runtime: runtime, feed: feed, senderId: senderId)
         let claiming = Task { await session.run() }
         defer { claiming.cancel() }

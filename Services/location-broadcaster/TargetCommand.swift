@@ -36,7 +36,7 @@ struct TargetCommand: AsyncParsableCommand {
             senderId: resolved.senderId, sequence: 1, timestampUs: WallClock.nowUs(), latitudeDeg: point.latitudeDeg,
             longitudeDeg: point.longitudeDeg, altitudeM: alt.map { Float($0) }, ttlS: Float(ttl))
         try await BusSession.oneShot(resolved) { client in
-            let feed = BusFeed(client: client, drone: resolved.common.drone)
+            let feed = try BusFeed(client: client, drone: resolved.common.drone)
             // The drone's last known position, if it is talking: telemetry is not retained, so listen briefly.
             try await Task.sleep(for: .milliseconds(500))
             var sent = target

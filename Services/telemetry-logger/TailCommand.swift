@@ -23,15 +23,17 @@ struct TailCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = try PlainClient.make(common.resolve(), role: "tail")
-        let messages = client.subscribe(topic, qos: 1, bufferLimit: 65536)
+        // One filter: its own sequence keeps the connection's order.
+        let messages = try client.subscribe(topic, qos: 1, bufferLimit: 65536)
         try client.start()
         var reportedDrops = 0
         for await message in messages {
             let entry = DecodedLogEntry(record: try LogRecord(
                 receiveTimeUs: WallClock.nowUs(), topic: message.topic, payload: message.payload,
                 retain: message.retain, qos: UInt8(clamping: max(0, message.qos))))
-            if messages.droppedCount > reportedDrops {
-                reportedDrops = messages.droppedCount
+            let dropped = messages.droppedCount + client.droppedUnread
+            if dropped > reportedDrops {
+                reportedDrops = dropped
                 POSIXFile.writeStandardError("warning: \(reportedDrops) messages dropped so far (output too slow)\n")
             }
             try POSIXFile.writeStandardOutput((json ? TailLine.json(entry) : TailLine.human(entry)) + "\n")

@@ -13,6 +13,7 @@ import Synchronization
 // - QoS 1 publishes made while offline are queued by the library and resent after reconnect: NO_CONN from
 //   them means "queued", not "failed" (retrying would duplicate), and we bound how many may wait;
 // - TCP_NODELAY is on (Nagle + delayed ACK otherwise add ~40 ms);
+// - every message goes through ONE ordered queue (`MQTTDispatcher`), so handlers see libmosquitto's order;
 // - shutdown is disconnect → loop_stop(force: false) → destroy, never pthread_cancel.
 
 private let libraryInitialised: Bool = {
@@ -30,7 +31,9 @@ private let fatalDisconnectCodes: Set<Int32> = [
 /// An MQTT connection on libmosquitto's threaded loop, with an async API.
 public final class MQTTClient: Sendable {
     private struct State {
-        var subscriptions: [MQTTSubscription] = []
+        /// Each distinct filter once, re-made on every CONNACK.
+        var filters: [(filter: String, qos: Int32)] = []
+        var streams: [MQTTSubscription] = []
         var connected = false
         var wantConnection = false
         var shutDown = false
@@ -53,6 +56,7 @@ public final class MQTTClient: Sendable {
     private let onConnect: (@Sendable (MQTTClient) -> Void)?
     private let supervisor = DispatchQueue(label: "mqtt.supervisor")
     private let supervisorTask = Mutex<Task<Void, Never>?>(nil)
+    private let dispatcher: MQTTDispatcher
 
     /// - Parameter onConnect: runs on the network thread after every CONNACK, after the subscriptions were
     ///   re-made; may publish (publishing only queues), must not block.
@@ -62,6 +66,7 @@ public final class MQTTClient: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.onConnect = onConnect
+        dispatcher = MQTTDispatcher(bufferLimit: configuration.deliveryBufferLimit, matches: Self.matches)
         guard let mosq = mosquitto_new(configuration.clientId, true, nil) else {
             throw .library(operation: "mosquitto_new", code: MOSQ_ERR_NOMEM.rawValue, description: "out of memory")
         }
@@ -150,20 +155,37 @@ public final class MQTTClient: Sendable {
         return isConnected
     }
 
-    /// Subscribes now (if connected) and after every reconnect. `bufferLimit` bounds the messages held for a
-    /// slow consumer (the oldest are dropped and counted).
-    public func subscribe(_ filter: String, qos: Int32 = 1, bufferLimit: Int = 1024) -> MQTTSubscription {
-        let subscription = MQTTSubscription(filter: filter, qos: qos, bufferLimit: bufferLimit)
+    /// Subscribes now (if connected) and after every reconnect. `handler` gets every message matching `filter`
+    /// in the order this connection received them (across all its filters), on the client's one dispatcher
+    /// task; it must not block. Different filters that overlap are refused (see `MQTTDispatcher`).
+    public func subscribe(_ filter: String, qos: Int32 = 1,
+                          handler: @escaping MQTTDispatcher.Handler) throws(MQTTError) {
+        guard try dispatcher.add(filter: filter, handler: handler) else { return }
         let connected = state.withLock { s -> Bool in
-            s.subscriptions.append(subscription)
+            s.filters.append((filter, qos))
             return s.connected
         }
         if connected {
             // NO_CONN here is fine: the next CONNACK subscribes again.
             _ = mosquitto_subscribe(handle, nil, filter, qos)
         }
+    }
+
+    /// The same as an AsyncSequence, for one-filter tools and tests (a service feeds an `Inbox` instead:
+    /// separate sequences drained by separate tasks lose the order across filters). `bufferLimit` bounds the
+    /// messages held for a slow consumer (the oldest are dropped and counted).
+    public func subscribe(_ filter: String, qos: Int32 = 1, bufferLimit: Int = 1024) throws(MQTTError) -> MQTTSubscription {
+        let subscription = MQTTSubscription(filter: filter, qos: qos, bufferLimit: bufferLimit)
+        state.withLock { $0.streams.append(subscription) }
+        try subscribe(filter, qos: qos) { subscription.deliver($0) }
         return subscription
     }
+
+    /// Messages dropped from the connection's one delivery queue because its consumers fell behind.
+    public var droppedUnread: Int { dispatcher.droppedCount }
+
+    /// Returns once `shutdown()` ran and every message received before it was handed to its handlers.
+    public func drained() async { await dispatcher.drained() }
 
     /// Hands a message to the library. QoS 0: sent if connected, otherwise `.notConnected`. QoS 1: queued and
     /// resent after a reconnect until acknowledged; refused with `.offlineQueueFull` past the bound, and with
@@ -203,7 +225,7 @@ public final class MQTTClient: Sendable {
     public var pendingAcknowledgements: Int { state.withLock { $0.pendingQoS1.count } }
 
     /// Disconnects cleanly (the broker does not publish the will), stops the network thread and finishes every
-    /// subscription. Safe to call twice.
+    /// subscription (`drained()` returns once the queued messages were handed out). Safe to call twice.
     public func shutdown() {
         let wasRunning = state.withLock { s -> Bool in
             defer { s.shutDown = true; s.wantConnection = false; s.loopRunning = false }
@@ -214,11 +236,12 @@ public final class MQTTClient: Sendable {
             mosquitto_disconnect(handle)
             mosquitto_loop_stop(handle, false)
         }
-        let (subscriptions, waiters, events) = state.withLock { s in
-            defer { s.subscriptions = []; s.pendingQoS1 = [:]; s.eventContinuations = [] }
-            return (s.subscriptions, s.pendingQoS1.values.compactMap { $0 }, s.eventContinuations)
+        dispatcher.finish()
+        let (streams, waiters, events) = state.withLock { s in
+            defer { s.streams = []; s.pendingQoS1 = [:]; s.eventContinuations = [] }
+            return (s.streams, s.pendingQoS1.values.compactMap { $0 }, s.eventContinuations)
         }
-        subscriptions.forEach { $0.finish() }
+        streams.forEach { $0.finish() }
         waiters.forEach { $0.resume(throwing: MQTTError.shutDown) }
         events.forEach { $0.finish() }
     }
@@ -322,14 +345,14 @@ public final class MQTTClient: Sendable {
             emit(.refused(code: code, description: String(cString: mosquitto_connack_string(code))))
             return
         }
-        let subscriptions = state.withLock { s in
+        let filters = state.withLock { s in
             s.connected = true
             s.fatalDisconnect = false
             s.lastProgressS = monotonicSeconds()
-            return s.subscriptions
+            return s.filters
         }
-        for subscription in subscriptions {
-            _ = mosquitto_subscribe(handle, nil, subscription.filter, subscription.qos)
+        for (filter, qos) in filters {
+            _ = mosquitto_subscribe(handle, nil, filter, qos)
         }
         onConnect?(self)
         emit(.connected)
@@ -352,6 +375,7 @@ public final class MQTTClient: Sendable {
         waiter?.resume()
     }
 
+    /// On the network thread: copy the message and queue it in delivery order, nothing more.
     private func handleMessage(_ message: mosquitto_message) {
         guard let topicPointer = message.topic else { return }
         let topic = String(cString: topicPointer)
@@ -361,11 +385,7 @@ public final class MQTTClient: Sendable {
         } else {
             []
         }
-        let delivered = MQTTMessage(topic: topic, payload: payload, qos: message.qos, retain: message.retain)
-        let subscriptions = state.withLock { $0.subscriptions }
-        for subscription in subscriptions where Self.matches(filter: subscription.matchFilter, topic: topic) {
-            subscription.deliver(delivered)
-        }
+        dispatcher.receive(MQTTMessage(topic: topic, payload: payload, qos: message.qos, retain: message.retain))
     }
 
     /// MQTT topic filter matching (`+` one level, `#` the rest), as the broker does it.

@@ -25,7 +25,9 @@ public final class ServiceRuntime: Sendable {
     ///   - service: the executable name; also the status topic's last level.
     ///   - presenceName: the status topic below `quad/<id>/status/` when it is not `service` (several
     ///     location-broadcasters each need their own: `Topics.broadcasterPresenceName(senderId:)`).
-    public init(service: String, options: CommonOptions.Resolved, presenceName: String? = nil) throws {
+    ///   - deliveryBufferLimit: messages the connection's one delivery queue holds for slow consumers.
+    public init(service: String, options: CommonOptions.Resolved, presenceName: String? = nil,
+                deliveryBufferLimit: Int = 4096) throws {
         Self.bootstrapLogging(level: options.logLevel)
         let presence = presenceName ?? service
         self.service = presence
@@ -44,16 +46,19 @@ public final class ServiceRuntime: Sendable {
             clientId: options.clientId ?? "\(shortName)-\(options.drone.rawValue)",
             username: options.username, password: options.password, tls: options.tls,
             protocolVersion: options.mqttVersion,
-            will: .init(topic: statusTopic, payload: offline, qos: 1, retain: true))
+            will: .init(topic: statusTopic, payload: offline, qos: 1, retain: true),
+            deliveryBufferLimit: deliveryBufferLimit)
         client = try MQTTClient(configuration: configuration, logger: logger) { client in
             // After every (re)connect, once subscriptions are re-made: announce ourselves.
             _ = try? client.publish(topic: statusTopic, payload: online, qos: 1, retain: true)
         }
     }
 
-    /// Subscribes to one topic of the table for this drone.
-    public func subscribe<Payload>(_ spec: TopicSpec<Payload>, bufferLimit: Int = 256) -> MQTTSubscription {
-        client.subscribe(spec.topic(for: drone), qos: spec.qos.rawValue, bufferLimit: bufferLimit)
+    /// Feeds one topic of the table for this drone into `inbox`, in the connection's order.
+    public func feed<Payload, Event>(_ inbox: Inbox<Event>, _ spec: TopicSpec<Payload>,
+                                     _ transform: @escaping @Sendable (MQTTMessage, _ receivedAtUs: Int64) -> Event)
+        throws(MQTTError) {
+        try inbox.feed(client, filter: spec.topic(for: drone), qos: spec.qos.rawValue, transform)
     }
 
     /// Publishes raw bytes on one topic of the table for this drone, with the table's QoS and retain flag.

@@ -224,7 +224,7 @@ struct TelemetryLoggerTests {
     func startRecorder(drone: String = "logger1", _ extra: [String] = []) async throws -> ChildProcess {
         let watcher = try await connectedClient("recorder-watcher-\(drone)")
         defer { watcher.shutdown() }
-        let status = watcher.subscribe("quad/\(drone)/status/telemetry-logger")
+        let status = try watcher.subscribe("quad/\(drone)/status/telemetry-logger")
         let recorder = try logger(["record", "--broker", broker.address, "--drone", drone, "--dir", logDir.path,
                                    "--fsync-interval-ms", "200"] + extra)
         var iterator = status.makeAsyncIterator()
