@@ -14,7 +14,8 @@ import Synchronization
 //   them means "queued", not "failed" (retrying would duplicate), and we bound how many may wait;
 // - TCP_NODELAY is on (Nagle + delayed ACK otherwise add ~40 ms);
 // - every message goes through ONE ordered queue (`MQTTDispatcher`), so handlers see libmosquitto's order;
-// - shutdown is disconnect → loop_stop(force: false) → destroy, never pthread_cancel.
+// - loop_start/loop_stop run on one serial queue; shutdown is disconnect → loop_stop(force: false) → destroy,
+//   bounded in time (a thread stuck in a blocking reconnect is left to the process exit), never pthread_cancel.
 
 private let libraryInitialised: Bool = {
     mosquitto_lib_init()
@@ -30,14 +31,18 @@ private let fatalDisconnectCodes: Set<Int32> = [
 
 /// An MQTT connection on libmosquitto's threaded loop, with an async API.
 public final class MQTTClient: Sendable {
+    private enum Phase { case idle, running, stopping }
+
     private struct State {
         /// Each distinct filter once, re-made on every CONNACK.
         var filters: [(filter: String, qos: Int32)] = []
         var streams: [MQTTSubscription] = []
         var connected = false
-        var wantConnection = false
-        var shutDown = false
+        var phase = Phase.idle
+        /// libmosquitto's network thread is started (only the lifecycle queue changes it).
         var loopRunning = false
+        /// `shutdown` stopped waiting for the network thread: the handle must never be destroyed.
+        var abandoned = false
         /// While `startLoop` runs (connect_async before loop_start, so the library is not yet threaded).
         var startingLoop = false
         /// QoS 1 mids awaiting PUBACK, with the waiter if someone awaits it.
@@ -54,8 +59,11 @@ public final class MQTTClient: Sendable {
     nonisolated(unsafe) private let handle: OpaquePointer
     private let state = Mutex(State())
     private let onConnect: (@Sendable (MQTTClient) -> Void)?
-    private let supervisor = DispatchQueue(label: "mqtt.supervisor")
+    /// Every loop_start / loop_stop / connect_async runs here, one at a time: libmosquitto must never see two
+    /// threads in loop_stop, nor a restart racing a shutdown.
+    private let lifecycle = DispatchQueue(label: "mqtt.lifecycle")
     private let supervisorTask = Mutex<Task<Void, Never>?>(nil)
+    private let superviseQueued = Atomic<Bool>(false)
     private let dispatcher: MQTTDispatcher
 
     /// - Parameter onConnect: runs on the network thread after every CONNACK, after the subscriptions were
@@ -76,8 +84,11 @@ public final class MQTTClient: Sendable {
     }
 
     deinit {
-        // Normally `shutdown()` ran already; this only guards against a leaked running loop.
-        if state.withLock({ $0.loopRunning }) {
+        // Normally `shutdown()` ran already; this only guards against a leaked running loop. An abandoned network
+        // thread may still use the handle: leak it rather than free it under the thread.
+        let (running, abandoned) = state.withLock { ($0.loopRunning, $0.abandoned) }
+        guard !abandoned else { return }
+        if running {
             mosquitto_disconnect(handle)
             mosquitto_loop_stop(handle, false)
         }
@@ -136,12 +147,18 @@ public final class MQTTClient: Sendable {
     /// Starts the network thread and connects in the background; reconnects by itself from then on.
     /// Returns at once: a broker that is not up yet is not an error.
     public func start() throws(MQTTError) {
-        let alreadyRunning = state.withLock { s -> Bool in
-            defer { s.wantConnection = true; s.loopRunning = true; s.lastProgressS = monotonicSeconds() }
-            return s.loopRunning
+        let first = state.withLock { s -> Bool in
+            guard s.phase == .idle else { return false }
+            s.phase = .running
+            s.lastProgressS = monotonicSeconds()
+            return true
         }
-        guard !alreadyRunning else { return }
-        try startLoop()
+        guard first else { return }
+        let started: Result<Void, MQTTError> = lifecycle.sync {
+            do throws(MQTTError) { try startLoop() } catch { return .failure(error) }
+            return .success(())
+        }
+        try started.get()
         startSupervisor()
     }
 
@@ -225,16 +242,40 @@ public final class MQTTClient: Sendable {
     public var pendingAcknowledgements: Int { state.withLock { $0.pendingQoS1.count } }
 
     /// Disconnects cleanly (the broker does not publish the will), stops the network thread and finishes every
-    /// subscription (`drained()` returns once the queued messages were handed out). Safe to call twice.
-    public func shutdown() {
-        let wasRunning = state.withLock { s -> Bool in
-            defer { s.shutDown = true; s.wantConnection = false; s.loopRunning = false }
-            return s.loopRunning
+    /// subscription. Waits at most `timeoutS` for libmosquitto: its thread can sit in a blocking connect()
+    /// (a reconnect to a silent host) for minutes, and loop_stop would wait for it; then the thread is left to
+    /// end with the process and `false` is returned. Safe to call twice, from any thread.
+    @discardableResult
+    public func shutdown(timeoutS: Double = 0.5) -> Bool {
+        let first = state.withLock { s -> Bool in
+            defer { s.phase = .stopping }
+            return s.phase != .stopping
         }
         supervisorTask.withLock { $0?.cancel(); $0 = nil }
-        if wasRunning {
-            mosquitto_disconnect(handle)
-            mosquitto_loop_stop(handle, false)
+        var stopped = true
+        if first {
+            let done = DispatchSemaphore(value: 0)
+            lifecycle.async { [self] in
+                stopLoop()
+                done.signal()
+            }
+            let deadlineS = monotonicSeconds() + timeoutS
+            while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+                if monotonicSeconds() >= deadlineS {
+                    stopped = false
+                    break
+                }
+                // A reconnect in progress resets libmosquitto's state to "new", forgetting an earlier
+                // disconnect: repeat it until the thread notices.
+                mosquitto_disconnect(handle)
+            }
+            if !stopped {
+                state.withLock { $0.abandoned = true }
+                logger.warning("""
+                    libmosquitto's network thread did not stop within \(timeoutS) s (blocked in a reconnect?); \
+                    leaving it to end with the process
+                    """)
+            }
         }
         dispatcher.finish()
         let (streams, waiters, events) = state.withLock { s in
@@ -244,6 +285,7 @@ public final class MQTTClient: Sendable {
         streams.forEach { $0.finish() }
         waiters.forEach { $0.resume(throwing: MQTTError.shutDown) }
         events.forEach { $0.finish() }
+        return stopped
     }
 
     // MARK: - Internals
@@ -252,7 +294,7 @@ public final class MQTTClient: Sendable {
                          waiter: CheckedContinuation<Void, any Error>?) throws(MQTTError) -> Int32 {
         // The lock spans the library call so the PUBACK callback cannot see the mid before it is recorded.
         let result: Result<Int32, MQTTError> = state.withLock { s in
-            if s.shutDown { return .failure(.shutDown) }
+            if s.phase == .stopping { return .failure(.shutDown) }
             // libmosquitto queues a PUBLISH made after its socket exists but before CONNECT is queued ahead of
             // CONNECT (the broker then drops the connection for a protocol error), and while connect_async runs
             // unthreaded it even writes from this thread. So: nothing during a (re)start, QoS 0 only after CONNACK.
@@ -287,6 +329,7 @@ public final class MQTTClient: Sendable {
         waiter?.resume(throwing: error)
     }
 
+    /// On the lifecycle queue only.
     private func startLoop() throws(MQTTError) {
         let c = configuration
         // Publishes are refused meanwhile (see `publish`); the flag is not held as a lock, so a publisher on a
@@ -299,6 +342,15 @@ public final class MQTTClient: Sendable {
             logger.warning("connect to \(c.host):\(c.port) failed at once: \(errorText(rc)); retrying")
         }
         try check("loop_start", mosquitto_loop_start(handle))
+        state.withLock { $0.loopRunning = true }
+    }
+
+    /// On the lifecycle queue only: disconnect first, so the thread leaves its loop, then join it.
+    private func stopLoop() {
+        guard state.withLock({ $0.loopRunning }) else { return }
+        mosquitto_disconnect(handle)
+        mosquitto_loop_stop(handle, false)
+        state.withLock { $0.loopRunning = false }
     }
 
     /// libmosquitto stops retrying after some errors without telling anyone; restart the loop ourselves.
@@ -306,8 +358,13 @@ public final class MQTTClient: Sendable {
         let task = Task.detached { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
-                // loop_stop blocks: keep it off the cooperative thread pool.
-                self?.supervisor.async { [weak self] in self?.superviseOnce() }
+                guard let self else { return }
+                // One pending check at most, even while a loop_stop blocks the queue.
+                guard !superviseQueued.exchange(true, ordering: .acquiringAndReleasing) else { continue }
+                lifecycle.async { [weak self] in
+                    self?.superviseQueued.store(false, ordering: .releasing)
+                    self?.superviseOnce()
+                }
             }
         }
         supervisorTask.withLock { $0 = task }
@@ -315,7 +372,7 @@ public final class MQTTClient: Sendable {
 
     private func superviseOnce() {
         let restartReason: String? = state.withLock { s in
-            guard s.wantConnection, !s.shutDown, !s.connected else { return nil }
+            guard s.phase == .running, !s.connected else { return nil }
             if s.fatalDisconnect { return "libmosquitto stopped after a fatal error" }
             if monotonicSeconds() - s.lastProgressS > configuration.supervisorRestartAfterS {
                 return "no connection for \(Int(configuration.supervisorRestartAfterS)) s"
@@ -324,13 +381,13 @@ public final class MQTTClient: Sendable {
         }
         guard let restartReason else { return }
         logger.warning("restarting the MQTT network loop: \(restartReason)")
-        mosquitto_disconnect(handle)
-        mosquitto_loop_stop(handle, false)
+        stopLoop()
         let stillWanted = state.withLock { s -> Bool in
             s.fatalDisconnect = false
             s.lastProgressS = monotonicSeconds()
-            return s.wantConnection && !s.shutDown
+            return s.phase == .running
         }
+        // A shutdown that came meanwhile waits behind us on this queue and stops what we start.
         guard stillWanted else { return }
         do {
             try startLoop()

@@ -72,12 +72,13 @@ public final class ServiceRuntime: Sendable {
         logger.info("\(service) \(Self.version) for drone \(drone) (pid \(getpid()))")
         // The connection starts inside the group, after it has installed the signal handlers: a SIGTERM that
         // arrives right after the `online` status must still end in a graceful goodbye.
-        let connection = ConnectionService(client: client)
+        let connection = ConnectionService(client: client, logger: logger)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: connection)]
                 + services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
+        EarlyStop.handOver()
         do {
             try await group.run()
         } catch {
@@ -88,12 +89,13 @@ public final class ServiceRuntime: Sendable {
         await goodbye()
     }
 
-    /// Publishes the retained offline status (waiting up to a second for the broker) and disconnects.
+    /// Publishes the retained offline status (waiting up to 0.4 s for the broker) and disconnects.
+    /// Bounded, so a stop takes well under `ShutdownWatchdog.limitS` even with a silent broker.
     public func goodbye() async {
         let topic = Topics.status(service: service, drone: drone)
         let offline = Self.statusPayload(state: .offline, service: service, startedAtUs: startedAtUs)
         if client.isConnected {
-            try? await client.publishAndWait(topic: topic, payload: offline, qos: 1, retain: true, timeoutS: 1)
+            try? await client.publishAndWait(topic: topic, payload: offline, qos: 1, retain: true, timeoutS: 0.4)
         }
         client.shutdown()
         logger.info("stopped")
@@ -120,8 +122,10 @@ public final class ServiceRuntime: Sendable {
 /// Starts the broker connection once the service group runs, then waits for shutdown.
 private struct ConnectionService: Service {
     let client: MQTTClient
+    let logger: Logger
     func run() async throws {
         try client.start()
         try? await gracefulShutdown()
+        ShutdownWatchdog.arm(logger: logger)
     }
 }
