@@ -43,6 +43,8 @@ public final class MQTTClient: Sendable {
         var loopRunning = false
         /// `shutdown` stopped waiting for the network thread: the handle must never be destroyed.
         var abandoned = false
+        var trouble = ConnectionTrouble()
+        var lastRestartLogS = -Double.infinity
         /// While `startLoop` runs (connect_async before loop_start, so the library is not yet threaded).
         var startingLoop = false
         /// QoS 1 mids awaiting PUBACK, with the waiter if someone awaits it.
@@ -62,6 +64,8 @@ public final class MQTTClient: Sendable {
     /// Every loop_start / loop_stop / connect_async runs here, one at a time: libmosquitto must never see two
     /// threads in loop_stop, nor a restart racing a shutdown.
     private let lifecycle = DispatchQueue(label: "mqtt.lifecycle")
+    /// The reachability probe (DNS and a TCP connect may block): never on the lifecycle queue.
+    private let diagnostics = DispatchQueue(label: "mqtt.diagnostics")
     private let supervisorTask = Mutex<Task<Void, Never>?>(nil)
     private let superviseQueued = Atomic<Bool>(false)
     private let dispatcher: MQTTDispatcher
@@ -145,7 +149,7 @@ public final class MQTTClient: Sendable {
     public var isConnected: Bool { state.withLock { $0.connected } }
 
     /// Starts the network thread and connects in the background; reconnects by itself from then on.
-    /// Returns at once: a broker that is not up yet is not an error.
+    /// Returns at once: a broker that is not up yet is not an error (it is logged within about a second).
     public func start() throws(MQTTError) {
         let first = state.withLock { s -> Bool in
             guard s.phase == .idle else { return false }
@@ -336,10 +340,12 @@ public final class MQTTClient: Sendable {
         // real-time thread never waits for connect_async (DNS may take seconds).
         state.withLock { $0.startingLoop = true }
         defer { state.withLock { $0.startingLoop = false } }
+        errno = 0
         let rc = mosquitto_connect_async(handle, c.host, c.port, c.keepAliveS)
-        // A refused or unreachable broker is not fatal here: the loop keeps trying.
-        if rc != MOSQ_ERR_SUCCESS.rawValue && rc != MOSQ_ERR_ERRNO.rawValue {
-            logger.warning("connect to \(c.host):\(c.port) failed at once: \(errorText(rc)); retrying")
+        // A refused or unreachable broker is not fatal here: the loop keeps trying. Say why at once.
+        if rc != MOSQ_ERR_SUCCESS.rawValue {
+            let reason = rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : errorText(rc)
+            reportTrouble("cannot reach broker \(c.host):\(c.port): \(reason)")
         }
         try check("loop_start", mosquitto_loop_start(handle))
         state.withLock { $0.loopRunning = true }
@@ -353,11 +359,12 @@ public final class MQTTClient: Sendable {
         state.withLock { $0.loopRunning = false }
     }
 
-    /// libmosquitto stops retrying after some errors without telling anyone; restart the loop ourselves.
+    /// libmosquitto stops retrying after some errors without telling anyone, and its reconnects fail silently:
+    /// every 250 ms check both, off the network thread.
     private func startSupervisor() {
         let task = Task.detached { [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
+                try? await Task.sleep(for: .milliseconds(250))
                 guard let self else { return }
                 // One pending check at most, even while a loop_stop blocks the queue.
                 guard !superviseQueued.exchange(true, ordering: .acquiringAndReleasing) else { continue }
@@ -371,16 +378,29 @@ public final class MQTTClient: Sendable {
     }
 
     private func superviseOnce() {
-        let restartReason: String? = state.withLock { s in
-            guard s.phase == .running, !s.connected else { return nil }
-            if s.fatalDisconnect { return "libmosquitto stopped after a fatal error" }
-            if monotonicSeconds() - s.lastProgressS > configuration.supervisorRestartAfterS {
-                return "no connection for \(Int(configuration.supervisorRestartAfterS)) s"
+        let nowS = monotonicSeconds()
+        let (restartReason, probe): (String?, Bool) = state.withLock { s in
+            guard s.phase == .running, !s.connected else { return (nil, false) }
+            let probe = nowS - s.lastProgressS >= 0.5 && s.trouble.probeDue(nowS: nowS)
+            if probe { s.trouble.probing = true }
+            // After a fatal error, restart at libmosquitto's own reconnect pace (not at every check).
+            if s.fatalDisconnect, nowS - s.lastProgressS >= Double(configuration.reconnectDelayS) {
+                return ("libmosquitto stopped after a fatal error", probe)
             }
-            return nil
+            if nowS - s.lastProgressS > configuration.supervisorRestartAfterS {
+                return ("no connection for \(Int(configuration.supervisorRestartAfterS)) s", probe)
+            }
+            return (nil, probe)
         }
+        if probe { probeBroker() }
         guard let restartReason else { return }
-        logger.warning("restarting the MQTT network loop: \(restartReason)")
+        let loud = state.withLock { s in
+            defer { if nowS - s.lastRestartLogS >= ConnectionTrouble.repeatAfterS { s.lastRestartLogS = nowS } }
+            return nowS - s.lastRestartLogS >= ConnectionTrouble.repeatAfterS
+        }
+        if loud { logger.notice("restarting the MQTT network loop: \(restartReason)") } else {
+            logger.debug("restarting the MQTT network loop: \(restartReason)")
+        }
         stopLoop()
         let stillWanted = state.withLock { s -> Bool in
             s.fatalDisconnect = false
@@ -397,31 +417,79 @@ public final class MQTTClient: Sendable {
         }
     }
 
+    /// libmosquitto's own reconnects do not say why they fail: try a TCP connect ourselves and log the reason.
+    private func probeBroker() {
+        let (host, port) = (configuration.host, configuration.port)
+        diagnostics.async { [weak self] in
+            let failure = BrokerProbe.failure(host: host, port: port, timeoutMs: 500)
+            guard let self else { return }
+            let refused = state.withLock { s -> Bool in
+                s.trouble.probing = false
+                return s.trouble.refusedByBroker
+            }
+            if let failure {
+                reportTrouble("cannot reach broker \(host):\(port): \(failure)")
+            } else if !refused, monotonicSeconds() - state.withLock({ $0.lastProgressS }) >= 5 {
+                reportTrouble("broker \(host):\(port) accepts TCP connections but no MQTT session came up")
+            }
+        }
+    }
+
+    /// Logs a connection problem at once the first time, then at most every 10 s while it lasts.
+    private func reportTrouble(_ text: String, refusal: Bool = false) {
+        let nowS = monotonicSeconds()
+        let line: String? = state.withLock { s in
+            if refusal { s.trouble.refusedByBroker = true }
+            return s.trouble.report(text, nowS: nowS)
+        }
+        if let line { logger.warning("\(line)") }
+    }
+
     private func handleConnect(code: Int32) {
         guard code == 0 else {
-            emit(.refused(code: code, description: String(cString: mosquitto_connack_string(code))))
+            let text = connackText(code)
+            reportTrouble("refused by broker \(configuration.host):\(configuration.port): \(text)", refusal: true)
+            emit(.refused(code: code, description: text))
             return
         }
-        let filters = state.withLock { s in
+        let (filters, hadTrouble) = state.withLock { s in
             s.connected = true
             s.fatalDisconnect = false
             s.lastProgressS = monotonicSeconds()
-            return s.filters
+            defer { s.trouble = ConnectionTrouble() }
+            return (s.filters, s.trouble.reported)
         }
         for (filter, qos) in filters {
             _ = mosquitto_subscribe(handle, nil, filter, qos)
         }
         onConnect?(self)
         emit(.connected)
+        if hadTrouble { logger.notice("broker reachable again") }
+    }
+
+    /// The CONNACK code as the broker meant it: MQTT 5 reason codes have their own strings (the 3.1.1 table
+    /// calls them all "unknown reason"), and a 3.1.1-only broker answers an MQTT 5 CONNECT with its code 1.
+    private func connackText(_ code: Int32) -> String {
+        guard configuration.protocolVersion == .v5 else { return String(cString: mosquitto_connack_string(code)) }
+        let reason = code == 1 ? Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue) : code
+        return String(cString: mosquitto_reason_string(reason))
     }
 
     private func handleDisconnect(code: Int32) {
-        state.withLock { s in
-            s.connected = false
-            s.lastProgressS = monotonicSeconds()
-            if fatalDisconnectCodes.contains(code) { s.fatalDisconnect = true }
+        let wasConnected = state.withLock { s in
+            defer {
+                s.connected = false
+                s.lastProgressS = monotonicSeconds()
+                if fatalDisconnectCodes.contains(code) { s.fatalDisconnect = true }
+            }
+            return s.connected
         }
-        emit(.disconnected(code: code, description: errorText(code)))
+        let text = code == MOSQ_ERR_KEEPALIVE.rawValue ? "no answer from the broker within the keepalive" : errorText(code)
+        // Losing a connection is news; a failed attempt while the trouble is being reported is not.
+        if code != 0 {
+            if wasConnected { logger.warning("disconnected: \(text)") } else { logger.debug("attempt ended: \(text)") }
+        }
+        emit(.disconnected(code: code, description: text))
     }
 
     private func handlePublished(mid: Int32) {
@@ -456,8 +524,6 @@ public final class MQTTClient: Sendable {
         continuations.forEach { $0.yield(event) }
         switch event {
         case .connected: logger.info("connected to \(configuration.host):\(configuration.port)")
-        case .disconnected(let code, let text) where code != 0: logger.warning("disconnected: \(text)")
-        case .refused(_, let text): logger.error("broker refused the connection: \(text)")
         default: break
         }
     }

@@ -48,3 +48,33 @@ final class SilentBroker: @unchecked Sendable {
         close(listener)
     }
 }
+
+/// A broker that speaks only MQTT 3.1.1: answers every CONNECT with a 3.1.1 CONNACK refusing the protocol version
+/// (return code 1), as a 3.1.1-only broker answers an MQTT 5 client.
+final class ProtocolRefusingBroker: @unchecked Sendable {
+    let port: UInt16
+    private let listener: Int32
+    var address: String { "127.0.0.1:\(port)" }
+
+    init() throws {
+        (listener, port) = try loopbackListener(backlog: 16)
+        let fd = listener
+        Thread.detachNewThread {
+            while true {
+                let client = accept(fd, nil, nil)
+                guard client >= 0 else { return }
+                var buffer = [UInt8](repeating: 0, count: 512)
+                _ = read(client, &buffer, buffer.count)
+                let connack: [UInt8] = [0x20, 0x02, 0x00, 0x01]
+                _ = write(client, connack, connack.count)
+                usleep(100_000)
+                close(client)
+            }
+        }
+    }
+
+    deinit {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+}
