@@ -90,6 +90,7 @@ public final class MQTTClient: Sendable {
     deinit {
         // Normally `shutdown()` ran already; this only guards against a leaked running loop. An abandoned network
         // thread may still use the handle: leak it rather than free it under the thread.
+        dispatcher.finish()
         let (running, abandoned) = state.withLock { ($0.loopRunning, $0.abandoned) }
         guard !abandoned else { return }
         if running {

@@ -7,6 +7,8 @@ extension AsyncParsableCommand {
         EarlyStop.install()
         do {
             var command = try parseAsRoot()
+            // A tool's own work keeps the usual signal behaviour; a service re-arms it in ServiceRuntime.init.
+            EarlyStop.handOver()
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -28,6 +28,7 @@ public final class ServiceRuntime: Sendable {
     ///   - deliveryBufferLimit: messages the connection's one delivery queue holds for slow consumers.
     public init(service: String, options: CommonOptions.Resolved, presenceName: String? = nil,
                 deliveryBufferLimit: Int = 4096) throws {
+        EarlyStop.install()
         Self.bootstrapLogging(level: options.logLevel)
         let presence = presenceName ?? service
         self.service = presence
