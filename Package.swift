@@ -103,9 +103,10 @@ let package = Package(
                            "drone-controller", "drone-link", "location-broadcaster", "telemetry-logger"],
             path: "Tests/CommandLineTests"
         ),
+        .testTarget(name: "QuadMQTTTests", dependencies: ["QuadMQTT"], path: "Tests/QuadMQTTTests"),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["QuadMQTT", "QuadProtocol", "ARDrone", "Navigation", "FlightLog", "ProcessSupport"],
+            dependencies: ["QuadMQTT", "QuadService", "QuadProtocol", "ARDrone", "Navigation", "FlightLog", "ProcessSupport"],
             path: "Tests/IntegrationTests"
         ),
     ]

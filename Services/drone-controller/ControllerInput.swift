@@ -13,15 +13,17 @@ enum ControllerInput: String, CaseIterable, Sendable {
     case claim
     case presence
 
-    func subscribe(_ runtime: ServiceRuntime) -> MQTTSubscription {
+    /// Feeds this input into `inbox` (all inputs share the connection's one ordered queue).
+    func feed(_ inbox: Inbox<ControllerService.Event>, from runtime: ServiceRuntime) throws(MQTTError) {
+        let event: @Sendable (MQTTMessage, Int64) -> ControllerService.Event = { .message(self, $0, receivedAtUs: $1) }
         switch self {
-        case .droneState: runtime.subscribe(Topics.droneState)
-        case .position: runtime.subscribe(Topics.position)
-        case .navigation: runtime.subscribe(Topics.navigation)
-        case .target: runtime.subscribe(Topics.target)
-        case .command: runtime.subscribe(Topics.command)
-        case .claim: runtime.subscribe(Topics.controlClaim)
-        case .presence: runtime.client.subscribe(Topics.statusFilter(drone: runtime.drone))
+        case .droneState: try runtime.feed(inbox, Topics.droneState, event)
+        case .position: try runtime.feed(inbox, Topics.position, event)
+        case .navigation: try runtime.feed(inbox, Topics.navigation, event)
+        case .target: try runtime.feed(inbox, Topics.target, event)
+        case .command: try runtime.feed(inbox, Topics.command, event)
+        case .claim: try runtime.feed(inbox, Topics.controlClaim, event)
+        case .presence: try inbox.feed(runtime.client, filter: Topics.statusFilter(drone: runtime.drone), qos: 1, event)
         }
     }
 

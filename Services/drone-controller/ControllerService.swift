@@ -18,7 +18,7 @@ struct ControllerService: Service {
     func run() async throws {
         let inbox = Inbox<Event>()
         for input in ControllerInput.allCases {
-            inbox.feed(input.subscribe(runtime)) { .message(input, $0, receivedAtUs: $1) }
+            try input.feed(inbox, from: runtime)
         }
         inbox.tick(everyMs: max(1, Int((1000 / configuration.tickHz).rounded()))) { .tick(nowUs: $0) }
         await cancelWhenGracefulShutdown {

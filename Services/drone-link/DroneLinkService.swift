@@ -3,6 +3,7 @@ import Logging
 import QuadProtocol
 import QuadService
 import ServiceLifecycle
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,28 +35,26 @@ struct DroneLinkService: Service {
         }
         try LinkThread.start(body)
 
-        let subscription = runtime.subscribe(Topics.flightCommand)
-        let commands = Task { [runtime] in
-            var rejected = 0
-            for await message in subscription {
-                do {
-                    inbox.post(try FlightCommand(decoding: message.payload))
-                } catch {
-                    // Bad payloads never reach the link; the first and every 100th are logged.
-                    rejected += 1
-                    if rejected % 100 == 1 {
-                        let size = message.payload.count
-                        runtime.logger.warning("rejected flight command #\(rejected) (\(size) bytes): \(error)")
-                    }
+        // Straight from the connection's one ordered queue to the link thread: no task of its own.
+        let rejections = Atomic<Int>(0)
+        try runtime.client.subscribe(Topics.flightCommand.topic(for: runtime.drone),
+                                     qos: Topics.flightCommand.qos.rawValue) { [runtime] message in
+            do {
+                inbox.post(try FlightCommand(decoding: message.payload))
+            } catch {
+                // Bad payloads never reach the link; the first and every 100th are logged.
+                let rejected = rejections.add(1, ordering: .relaxed).newValue
+                if rejected % 100 == 1 {
+                    let size = message.payload.count
+                    runtime.logger.warning("rejected flight command #\(rejected) (\(size) bytes): \(error)")
                 }
             }
-            return rejected
         }
         try? await gracefulShutdown()
-        commands.cancel()
-        let rejected = await commands.value
+        let rejected = rejections.load(ordering: .relaxed)
+        let dropped = runtime.client.droppedUnread + inbox.droppedCount
         runtime.logger.notice("""
-            rejected in total: \(rejected) (flight-command \(rejected)); dropped unread: \(subscription.droppedCount)
+            rejected in total: \(rejected) (flight-command \(rejected)); dropped unread: \(dropped)
             """)
         inbox.requestStop()
         for await _ in finished {}

@@ -10,8 +10,11 @@ final class LinkInbox: Sendable {
     private struct Pending {
         var commands: [FlightCommand] = []
         var stopRequested = false
+        var dropped = 0
     }
 
+    /// Commands held while the link thread is busy; past it the oldest go (only the newest matters to the drone).
+    static let limit = 256
     private let pending = Mutex(Pending())
     /// Read end, polled by the link thread.
     let wakeDescriptor: Int32
@@ -34,9 +37,18 @@ final class LinkInbox: Sendable {
     }
 
     func post(_ command: FlightCommand) {
-        pending.withLock { $0.commands.append(command) }
+        pending.withLock { p in
+            if p.commands.count >= Self.limit {
+                p.commands.removeFirst()
+                p.dropped += 1
+            }
+            p.commands.append(command)
+        }
         wake()
     }
+
+    /// Commands dropped because the link thread fell behind.
+    var droppedCount: Int { pending.withLock { $0.dropped } }
 
     func requestStop() {
         pending.withLock { $0.stopRequested = true }

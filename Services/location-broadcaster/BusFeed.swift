@@ -36,29 +36,28 @@ final class BusFeed: Sendable {
     }
 
     private let state = Mutex(State())
-    private let tasks = Mutex<[Task<Void, Never>]>([])
 
-    /// Subscribes on `client` (now if connected, and after every reconnect) and starts decoding.
-    /// `controllers`: also follow every drone's drone-controller presence, to tell the user which drones have one.
-    init(client: MQTTClient, drone: DroneID, telemetry: Bool = true, controllers: Bool = false) {
-        if controllers {
-            pump(client.subscribe(Topics.controllerPresenceFilter)) { feed, message in
-                guard let drone = DroneID(topic: message.topic),
-                      let status = try? ServiceStatus(json: message.payload) else { return }
-                feed.state.withLock { $0.controllers[drone.rawValue] = status.state == .online }
+    /// Subscribes on `client` (now if connected, and after every reconnect) and decodes each message in the
+    /// connection's order (a presence change never overtakes the controller state published before it).
+    /// Presence comes through `quad/+/status/#` for every feed: it also tells which drones have a drone-controller
+    /// (for "did you mean" hints), and every feed in one process then subscribes the same filter — overlapping
+    /// filters on one connection are refused (the broker would deliver a message once per matching filter).
+    init(client: MQTTClient, drone: DroneID, telemetry: Bool = true) throws(MQTTError) {
+        let ownPrefix = "quad/\(drone.rawValue)/status/"
+        try pump(client, Topics.allStatusFilter) { feed, message in
+            guard let status = try? ServiceStatus(json: message.payload) else { return }
+            if message.topic.hasSuffix("/status/drone-controller"), let other = DroneID(topic: message.topic) {
+                feed.state.withLock { $0.controllers[other.rawValue] = status.state == .online }
             }
+            guard message.topic.hasPrefix(ownPrefix), let name = message.topic.split(separator: "/").last else { return }
+            feed.record(.presence(name: String(name), status: status)) { $0.presences[String(name)] = status }
         }
-        pump(client.subscribe(Topics.controllerState.topic(for: drone))) { feed, message in
+        try pump(client, Topics.controllerState.topic(for: drone)) { feed, message in
             guard let s = try? ControllerState(decoding: message.payload) else { return }
             feed.record(.controller(s, retained: message.retain)) { $0.latest.controller = s }
         }
-        pump(client.subscribe(Topics.statusFilter(drone: drone))) { feed, message in
-            guard let name = message.topic.split(separator: "/").last,
-                  let status = try? ServiceStatus(json: message.payload) else { return }
-            feed.record(.presence(name: String(name), status: status)) { $0.presences[String(name)] = status }
-        }
         guard telemetry else { return }
-        pump(client.subscribe(Topics.droneState.topic(for: drone), qos: 0, bufferLimit: 64)) { feed, message in
+        try pump(client, Topics.droneState.topic(for: drone), qos: 0) { feed, message in
             guard let s = try? DroneState(decoding: message.payload) else { return }
             let receivedUs = WallClock.nowUs()
             feed.record(.drone(s)) {
@@ -67,21 +66,19 @@ final class BusFeed: Sendable {
                 $0.latest.clockOffsetUs = $0.clock.offsetUs
             }
         }
-        pump(client.subscribe(Topics.linkStatus.topic(for: drone))) { feed, message in
+        try pump(client, Topics.linkStatus.topic(for: drone)) { feed, message in
             guard let s = try? LinkStatus(decoding: message.payload) else { return }
             feed.record(.link(s)) { $0.latest.link = s }
         }
-        pump(client.subscribe(Topics.navigation.topic(for: drone), qos: 0, bufferLimit: 64)) { feed, message in
+        try pump(client, Topics.navigation.topic(for: drone), qos: 0) { feed, message in
             guard let s = try? NavigationSolution(decoding: message.payload) else { return }
             feed.record(.navigation(s)) { $0.latest.navigation = s }
         }
-        pump(client.subscribe(Topics.position.topic(for: drone), qos: 0, bufferLimit: 64)) { feed, message in
+        try pump(client, Topics.position.topic(for: drone), qos: 0) { feed, message in
             guard let s = try? PositionFix(decoding: message.payload) else { return }
             feed.state.withLock { $0.latest.position = s }
         }
     }
-
-    deinit { tasks.withLock { $0.forEach { $0.cancel() } } }
 
     var latest: Latest { state.withLock { $0.latest } }
 
@@ -115,15 +112,12 @@ final class BusFeed: Sendable {
         inboxes.forEach { $0.append(event) }
     }
 
-    private func pump(_ subscription: MQTTSubscription,
-                      _ handle: @escaping @Sendable (BusFeed, MQTTMessage) -> Void) {
-        let task = Task { [weak self] in
-            for await message in subscription {
-                guard let self else { return }
-                handle(self, message)
-            }
+    private func pump(_ client: MQTTClient, _ filter: String, qos: Int32 = 1,
+                      _ handle: @escaping @Sendable (BusFeed, MQTTMessage) -> Void) throws(MQTTError) {
+        try client.subscribe(filter, qos: qos) { [weak self] message in
+            guard let self else { return }
+            handle(self, message)
         }
-        tasks.withLock { $0.append(task) }
     }
 }
 

@@ -13,7 +13,7 @@ struct ControllerWatch {
     /// Subscribes and waits (at most `settleS`) for the retained presence and controller state.
     static func open(client: MQTTClient, drone: DroneID, telemetry: Bool = false, settleS: Double = 0.5) async throws
         -> ControllerWatch {
-        let feed = BusFeed(client: client, drone: drone, telemetry: telemetry, controllers: true)
+        let feed = try BusFeed(client: client, drone: drone, telemetry: telemetry)
         let watch = ControllerWatch(feed: feed, inbox: feed.inbox(), drone: drone)
         let untilUs = WallClock.monotonicUs() + Int64(settleS * 1_000_000)
         while feed.latest.controller == nil || feed.presence(of: "drone-controller") == nil,

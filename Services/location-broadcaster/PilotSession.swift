@@ -45,14 +45,19 @@ final class PilotSession: Sendable {
         }
     }
 
-    /// Gives control back (waits up to 2 s for the broker), so another broadcaster can take over at once.
+    /// Gives control back (waits up to 0.4 s for the broker, and not at all without a connection: a stop must
+    /// finish within 2 s), so another broadcaster can take over at once.
     func release() async {
         let actions = claimer.withLock { $0.shutdown(nowUs: WallClock.nowUs()) }
         for case .sendRelease(let claim) in actions {
             guard let payload = try? claim.encoded() else { continue }
             let topic = Topics.controlClaim.topic(for: runtime.drone)
+            guard runtime.client.isConnected else {
+                say("pilot control not released: no broker connection")
+                continue
+            }
             if (try? await runtime.client.publishAndWait(topic: topic, payload: payload, qos: 1, retain: false,
-                                                         timeoutS: 2)) != nil {
+                                                         timeoutS: 0.4)) != nil {
                 say("pilot control released")
             }
         }
@@ -82,7 +87,7 @@ extension PilotSession {
     static func alongside<T: Sendable>(_ runtime: ServiceRuntime?, senderId: String,
                                        _ body: (PilotSession?) async throws -> T) async throws -> T {
         guard let runtime else { return try await body(nil) }
-        let feed = BusFeed(client: runtime.client, drone: runtime.drone, telemetry: false)
+        let feed = try BusFeed(client: runtime.client, drone: runtime.drone, telemetry: false)
         let session = PilotSession(runtime: runtime, feed: feed, senderId: senderId)
         let claiming = Task { await session.run() }
         defer { claiming.cancel() }

@@ -49,7 +49,7 @@ struct RouteCommand: AsyncParsableCommand {
         let (claim, timeoutUs) = (self.claim, Int64(arrivalTimeout * 1_000_000))
         try await BusSession.withPresence(resolved, body: { runtime in
             try await PilotSession.alongside(claim ? runtime : nil, senderId: resolved.senderId) { _ in
-                let feed = BusFeed(client: runtime.client, drone: runtime.drone, telemetry: false)
+                let feed = try BusFeed(client: runtime.client, drone: runtime.drone, telemetry: false)
                 var flight = RouteFlight(runtime: runtime, inbox: feed.inbox(), arrivalTimeoutUs: timeoutUs,
                                          broker: "\(resolved.common.broker)",
                                          machine: RouteStateMachine(waypoints: waypoints, configuration: configuration))

@@ -48,7 +48,7 @@ struct StatusCommand: AsyncParsableCommand {
                               line: line, watch: watch || until != nil, clearScreen: isatty(1) == 1)
         let (interval, timeout) = (self.interval, self.timeout)
         try await BusSession.oneShot(resolved) { client in
-            try await view.run(feed: BusFeed(client: client, drone: resolved.common.drone), interval: interval,
+            try await view.run(feed: try BusFeed(client: client, drone: resolved.common.drone), interval: interval,
                                timeoutS: timeout)
         }
     }

@@ -25,18 +25,18 @@ struct NavigatorService: Service {
 
     func run() async throws {
         let inbox = Inbox<Event>()
-        inbox.feed(runtime.subscribe(Topics.target)) { .target($0, receivedAtUs: $1) }
+        try runtime.feed(inbox, Topics.target) { .target($0, receivedAtUs: $1) }
         var gpsd: Task<Void, Never>?
         switch configuration.positionSource {
         case .telemetry:
-            inbox.feed(runtime.subscribe(Topics.position)) { .position($0, receivedAtUs: $1) }
+            try runtime.feed(inbox, Topics.position) { .position($0, receivedAtUs: $1) }
         case .gpsd(let address):
             let feed = GPSDPositionFeed(address: address, logger: runtime.logger)
             gpsd = Task { await feed.run(into: inbox) }
         }
         defer { gpsd?.cancel() }
-        inbox.feed(runtime.subscribe(Topics.droneState)) { .drone($0, receivedAtUs: $1) }
-        inbox.feed(runtime.subscribe(Topics.controllerState)) { .controller($0, receivedAtUs: $1) }
+        try runtime.feed(inbox, Topics.droneState) { .drone($0, receivedAtUs: $1) }
+        try runtime.feed(inbox, Topics.controllerState) { .controller($0, receivedAtUs: $1) }
         await cancelWhenGracefulShutdown {
             var navigator = TargetFollowingNavigator(configuration: configuration)
             var rejections = RejectionCounter()

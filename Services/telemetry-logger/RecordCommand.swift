@@ -21,7 +21,7 @@ struct RecordCommand: AsyncParsableCommand {
             Durability: records are buffered in memory and written with write(2) at least every 100 ms (sooner \
             past 256 KiB); fsync(2) every --fsync-interval-ms, at each rotation and at shutdown. A crash loses \
             at most the last 100 ms (process kill) or the last fsync interval (power loss); a torn last record \
-            is reported by `recover`. Nothing is dropped silently: each subscription buffers up to 65536 \
+            is reported by `recover`. Nothing is dropped silently: the connection buffers up to 65536 \
             messages, and messages dropped beyond that, records written, bytes and records lost to disk errors \
             are logged every 10 s and at shutdown (SIGTERM/SIGINT: drain, flush, fsync, exit 0).
             """)
@@ -56,7 +56,8 @@ struct RecordCommand: AsyncParsableCommand {
         let options = try common.resolve()
         let directory = dir ?? LoggerEnvironment.value("QUAD_LOG_DIR") ?? "."
         try POSIXFile.prepareDirectory(directory)
-        let runtime = try ServiceRuntime(service: "telemetry-logger", options: options)
+        let runtime = try ServiceRuntime(service: "telemetry-logger", options: options,
+                                         deliveryBufferLimit: Self.subscriptionBuffer)
         if share != nil, options.mqttVersion != .v5 {
             runtime.logger.notice("--share works best with --mqtt-version 5 (shared subscriptions are MQTT 5)")
         }
@@ -66,31 +67,27 @@ struct RecordCommand: AsyncParsableCommand {
             logger: runtime.logger)
         // Only an explicit --drone narrows: QUAD_DRONE (set in the deployed env file) names the logger's presence.
         let filters = common.drone == nil ? Topics.recordedFilters : Topics.recordedFilters(drone: options.drone)
-        let subscriptions = filters.map { filter in
-            runtime.client.subscribe(share.map { Topics.shared(filter, group: $0) } ?? filter, qos: 1,
-                                     bufferLimit: Self.subscriptionBuffer)
-        }
-        // Consumers end when the client shuts down (after the offline status went out) and finish the buffers.
-        let consumers = Task {
-            await withDiscardingTaskGroup { group in
-                for subscription in subscriptions {
-                    group.addTask { for await message in subscription { recorder.append(message) } }
-                }
+        // Every filter feeds the recorder from the connection's one ordered queue (the file keeps arrival order).
+        for filter in filters {
+            try runtime.client.subscribe(share.map { Topics.shared(filter, group: $0) } ?? filter, qos: 1) {
+                recorder.append($0)
             }
         }
-        let ticker = Task { await Self.tick(recorder, subscriptions: subscriptions, runtime: runtime) }
+        let client = runtime.client
+        let ticker = Task { await Self.tick(recorder, client: client, runtime: runtime) }
         var failure: (any Error)?
         do { try await runtime.run([IdleService()]) } catch { failure = error }
         runtime.client.shutdown()
-        await consumers.value
+        // What was queued before the shutdown still goes to the file.
+        await client.drained()
         ticker.cancel()
         await ticker.value
         recorder.close()
-        runtime.logger.info("final: \(Self.report(recorder, subscriptions))")
+        runtime.logger.info("final: \(Self.report(recorder, client))")
         if let failure { throw failure }
     }
 
-    private static func tick(_ recorder: FlightRecorder, subscriptions: [MQTTSubscription],
+    private static func tick(_ recorder: FlightRecorder, client: MQTTClient,
                              runtime: ServiceRuntime) async {
         var lastReportUs = WallClock.monotonicUs()
         while !Task.isCancelled {
@@ -99,14 +96,14 @@ struct RecordCommand: AsyncParsableCommand {
             recorder.tick(nowUs: nowUs)
             if nowUs - lastReportUs >= reportIntervalUs {
                 lastReportUs = nowUs
-                runtime.logger.info("\(report(recorder, subscriptions))")
+                runtime.logger.info("\(report(recorder, client))")
             }
         }
     }
 
-    static func report(_ recorder: FlightRecorder, _ subscriptions: [MQTTSubscription]) -> String {
+    static func report(_ recorder: FlightRecorder, _ client: MQTTClient) -> String {
         let s = recorder.statistics
-        let dropped = subscriptions.reduce(0) { $0 + $1.droppedCount }
+        let dropped = client.droppedUnread
         return "records_written=\(s.recordsWritten) bytes_written=\(s.bytesWritten) files=\(s.filesOpened) "
             + "dropped=\(dropped) lost=\(s.recordsLost)"
     }

@@ -51,7 +51,7 @@ struct ReplayCommand: AsyncParsableCommand {
                                     droneOverride: droneOverride.flatMap(DroneID.init(rawValue:)))
         let client = try PlainClient.make(options, role: "replay")
         defer { client.shutdown() }
-        let presence = PresenceWatch(client: client, drones: routing.liveDrones(loaded.records))
+        let presence = try PresenceWatch(client: client, drones: routing.liveDrones(loaded.records))
         try client.start()
         guard await client.waitUntilConnected(timeoutS: 10) else {
             throw LoggerError.badOption("cannot connect to the broker at \(options.broker)")
@@ -124,13 +124,11 @@ private final class PresenceWatch: Sendable {
 
     /// Subscribes before the client starts, so the retained messages arrive right after the first SUBACK. The
     /// readers end when the client shuts down.
-    init(client: MQTTClient, drones: [DroneID]) {
+    init(client: MQTTClient, drones: [DroneID]) throws(MQTTError) {
         self.drones = drones
         for drone in drones {
-            let subscription = client.subscribe(
-                Topics.status(service: LiveReplayGate.controllerService, drone: drone), qos: 1, bufferLimit: 4)
-            Task { [weak self] in
-                for await message in subscription { self?.seen.withLock { $0[drone] = message.payload } }
+            try client.subscribe(Topics.status(service: LiveReplayGate.controllerService, drone: drone), qos: 1) {
+                [weak self] message in self?.seen.withLock { $0[drone] = message.payload }
             }
         }
     }

@@ -35,7 +35,8 @@ struct TailCommand: AsyncParsableCommand {
         // Only an explicit --drone narrows (QUAD_DRONE in a shared env file must not hide the fleet).
         let filter = common.drone == nil ? topic : Topics.restricting(topic, to: options.drone) ?? topic
         let client = try PlainClient.make(options, role: "tail")
-        let messages = client.subscribe(filter, qos: 1, bufferLimit: 65536)
+        // One filter: its own sequence keeps the connection's order.
+        let messages = try client.subscribe(filter, qos: 1, bufferLimit: 65536)
         try client.start()
         var reportedDrops = 0
         for await message in messages {
@@ -49,8 +50,9 @@ struct TailCommand: AsyncParsableCommand {
                 continue
             }
             let entry = DecodedLogEntry(record: record)
-            if messages.droppedCount > reportedDrops {
-                reportedDrops = messages.droppedCount
+            let dropped = messages.droppedCount + client.droppedUnread
+            if dropped > reportedDrops {
+                reportedDrops = dropped
                 POSIXFile.writeStandardError("warning: \(reportedDrops) messages dropped so far (output too slow)\n")
             }
             try POSIXFile.writeStandardOutput((json ? TailLine.json(entry) : TailLine.human(entry)) + "\n")

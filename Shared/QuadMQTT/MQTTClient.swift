@@ -13,7 +13,9 @@ import Synchronization
 // - QoS 1 publishes made while offline are queued by the library and resent after reconnect: NO_CONN from
 //   them means "queued", not "failed" (retrying would duplicate), and we bound how many may wait;
 // - TCP_NODELAY is on (Nagle + delayed ACK otherwise add ~40 ms);
-// - shutdown is disconnect → loop_stop(force: false) → destroy, never pthread_cancel.
+// - every message goes through ONE ordered queue (`MQTTDispatcher`), so handlers see libmosquitto's order;
+// - loop_start/loop_stop run on one serial queue; shutdown is disconnect → loop_stop(force: false) → destroy,
+//   bounded in time (a thread stuck in a blocking reconnect is left to the process exit), never pthread_cancel.
 
 private let libraryInitialised: Bool = {
     mosquitto_lib_init()
@@ -29,12 +31,20 @@ private let fatalDisconnectCodes: Set<Int32> = [
 
 /// An MQTT connection on libmosquitto's threaded loop, with an async API.
 public final class MQTTClient: Sendable {
+    private enum Phase { case idle, running, stopping }
+
     private struct State {
-        var subscriptions: [MQTTSubscription] = []
+        /// Each distinct filter once, re-made on every CONNACK.
+        var filters: [(filter: String, qos: Int32)] = []
+        var streams: [MQTTSubscription] = []
         var connected = false
-        var wantConnection = false
-        var shutDown = false
+        var phase = Phase.idle
+        /// libmosquitto's network thread is started (only the lifecycle queue changes it).
         var loopRunning = false
+        /// `shutdown` stopped waiting for the network thread: the handle must never be destroyed.
+        var abandoned = false
+        var trouble = ConnectionTrouble()
+        var lastRestartLogS = -Double.infinity
         /// While `startLoop` runs (connect_async before loop_start, so the library is not yet threaded).
         var startingLoop = false
         /// QoS 1 mids awaiting PUBACK, with the waiter if someone awaits it.
@@ -51,8 +61,14 @@ public final class MQTTClient: Sendable {
     nonisolated(unsafe) private let handle: OpaquePointer
     private let state = Mutex(State())
     private let onConnect: (@Sendable (MQTTClient) -> Void)?
-    private let supervisor = DispatchQueue(label: "mqtt.supervisor")
+    /// Every loop_start / loop_stop / connect_async runs here, one at a time: libmosquitto must never see two
+    /// threads in loop_stop, nor a restart racing a shutdown.
+    private let lifecycle = DispatchQueue(label: "mqtt.lifecycle")
+    /// The reachability probe (DNS and a TCP connect may block): never on the lifecycle queue.
+    private let diagnostics = DispatchQueue(label: "mqtt.diagnostics")
     private let supervisorTask = Mutex<Task<Void, Never>?>(nil)
+    private let superviseQueued = Atomic<Bool>(false)
+    private let dispatcher: MQTTDispatcher
 
     /// - Parameter onConnect: runs on the network thread after every CONNACK, after the subscriptions were
     ///   re-made; may publish (publishing only queues), must not block.
@@ -62,6 +78,7 @@ public final class MQTTClient: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.onConnect = onConnect
+        dispatcher = MQTTDispatcher(bufferLimit: configuration.deliveryBufferLimit, matches: Self.matches)
         guard let mosq = mosquitto_new(configuration.clientId, true, nil) else {
             throw .library(operation: "mosquitto_new", code: MOSQ_ERR_NOMEM.rawValue, description: "out of memory")
         }
@@ -71,8 +88,12 @@ public final class MQTTClient: Sendable {
     }
 
     deinit {
-        // Normally `shutdown()` ran already; this only guards against a leaked running loop.
-        if state.withLock({ $0.loopRunning }) {
+        // Normally `shutdown()` ran already; this only guards against a leaked running loop. An abandoned network
+        // thread may still use the handle: leak it rather than free it under the thread.
+        dispatcher.finish()
+        let (running, abandoned) = state.withLock { ($0.loopRunning, $0.abandoned) }
+        guard !abandoned else { return }
+        if running {
             mosquitto_disconnect(handle)
             mosquitto_loop_stop(handle, false)
         }
@@ -129,14 +150,20 @@ public final class MQTTClient: Sendable {
     public var isConnected: Bool { state.withLock { $0.connected } }
 
     /// Starts the network thread and connects in the background; reconnects by itself from then on.
-    /// Returns at once: a broker that is not up yet is not an error.
+    /// Returns at once: a broker that is not up yet is not an error (it is logged within about a second).
     public func start() throws(MQTTError) {
-        let alreadyRunning = state.withLock { s -> Bool in
-            defer { s.wantConnection = true; s.loopRunning = true; s.lastProgressS = monotonicSeconds() }
-            return s.loopRunning
+        let first = state.withLock { s -> Bool in
+            guard s.phase == .idle else { return false }
+            s.phase = .running
+            s.lastProgressS = monotonicSeconds()
+            return true
         }
-        guard !alreadyRunning else { return }
-        try startLoop()
+        guard first else { return }
+        let started: Result<Void, MQTTError> = lifecycle.sync {
+            do throws(MQTTError) { try startLoop() } catch { return .failure(error) }
+            return .success(())
+        }
+        try started.get()
         startSupervisor()
     }
 
@@ -150,20 +177,37 @@ public final class MQTTClient: Sendable {
         return isConnected
     }
 
-    /// Subscribes now (if connected) and after every reconnect. `bufferLimit` bounds the messages held for a
-    /// slow consumer (the oldest are dropped and counted).
-    public func subscribe(_ filter: String, qos: Int32 = 1, bufferLimit: Int = 1024) -> MQTTSubscription {
-        let subscription = MQTTSubscription(filter: filter, qos: qos, bufferLimit: bufferLimit)
+    /// Subscribes now (if connected) and after every reconnect. `handler` gets every message matching `filter`
+    /// in the order this connection received them (across all its filters), on the client's one dispatcher
+    /// task; it must not block. Different filters that overlap are refused (see `MQTTDispatcher`).
+    public func subscribe(_ filter: String, qos: Int32 = 1,
+                          handler: @escaping MQTTDispatcher.Handler) throws(MQTTError) {
+        guard try dispatcher.add(filter: filter, handler: handler) else { return }
         let connected = state.withLock { s -> Bool in
-            s.subscriptions.append(subscription)
+            s.filters.append((filter, qos))
             return s.connected
         }
         if connected {
             // NO_CONN here is fine: the next CONNACK subscribes again.
             _ = mosquitto_subscribe(handle, nil, filter, qos)
         }
+    }
+
+    /// The same as an AsyncSequence, for one-filter tools and tests (a service feeds an `Inbox` instead:
+    /// separate sequences drained by separate tasks lose the order across filters). `bufferLimit` bounds the
+    /// messages held for a slow consumer (the oldest are dropped and counted).
+    public func subscribe(_ filter: String, qos: Int32 = 1, bufferLimit: Int = 1024) throws(MQTTError) -> MQTTSubscription {
+        let subscription = MQTTSubscription(filter: filter, qos: qos, bufferLimit: bufferLimit)
+        state.withLock { $0.streams.append(subscription) }
+        try subscribe(filter, qos: qos) { subscription.deliver($0) }
         return subscription
     }
+
+    /// Messages dropped from the connection's one delivery queue because its consumers fell behind.
+    public var droppedUnread: Int { dispatcher.droppedCount }
+
+    /// Returns once `shutdown()` ran and every message received before it was handed to its handlers.
+    public func drained() async { await dispatcher.drained() }
 
     /// Hands a message to the library. QoS 0: sent if connected, otherwise `.notConnected`. QoS 1: queued and
     /// resent after a reconnect until acknowledged; refused with `.offlineQueueFull` past the bound, and with
@@ -203,24 +247,50 @@ public final class MQTTClient: Sendable {
     public var pendingAcknowledgements: Int { state.withLock { $0.pendingQoS1.count } }
 
     /// Disconnects cleanly (the broker does not publish the will), stops the network thread and finishes every
-    /// subscription. Safe to call twice.
-    public func shutdown() {
-        let wasRunning = state.withLock { s -> Bool in
-            defer { s.shutDown = true; s.wantConnection = false; s.loopRunning = false }
-            return s.loopRunning
+    /// subscription. Waits at most `timeoutS` for libmosquitto: its thread can sit in a blocking connect()
+    /// (a reconnect to a silent host) for minutes, and loop_stop would wait for it; then the thread is left to
+    /// end with the process and `false` is returned. Safe to call twice, from any thread.
+    @discardableResult
+    public func shutdown(timeoutS: Double = 0.5) -> Bool {
+        let first = state.withLock { s -> Bool in
+            defer { s.phase = .stopping }
+            return s.phase != .stopping
         }
         supervisorTask.withLock { $0?.cancel(); $0 = nil }
-        if wasRunning {
-            mosquitto_disconnect(handle)
-            mosquitto_loop_stop(handle, false)
+        var stopped = true
+        if first {
+            let done = DispatchSemaphore(value: 0)
+            lifecycle.async { [self] in
+                stopLoop()
+                done.signal()
+            }
+            let deadlineS = monotonicSeconds() + timeoutS
+            while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+                if monotonicSeconds() >= deadlineS {
+                    stopped = false
+                    break
+                }
+                // A reconnect in progress resets libmosquitto's state to "new", forgetting an earlier
+                // disconnect: repeat it until the thread notices.
+                mosquitto_disconnect(handle)
+            }
+            if !stopped {
+                state.withLock { $0.abandoned = true }
+                logger.warning("""
+                    libmosquitto's network thread did not stop within \(timeoutS) s (blocked in a reconnect?); \
+                    leaving it to end with the process
+                    """)
+            }
         }
-        let (subscriptions, waiters, events) = state.withLock { s in
-            defer { s.subscriptions = []; s.pendingQoS1 = [:]; s.eventContinuations = [] }
-            return (s.subscriptions, s.pendingQoS1.values.compactMap { $0 }, s.eventContinuations)
+        dispatcher.finish()
+        let (streams, waiters, events) = state.withLock { s in
+            defer { s.streams = []; s.pendingQoS1 = [:]; s.eventContinuations = [] }
+            return (s.streams, s.pendingQoS1.values.compactMap { $0 }, s.eventContinuations)
         }
-        subscriptions.forEach { $0.finish() }
+        streams.forEach { $0.finish() }
         waiters.forEach { $0.resume(throwing: MQTTError.shutDown) }
         events.forEach { $0.finish() }
+        return stopped
     }
 
     // MARK: - Internals
@@ -229,7 +299,7 @@ public final class MQTTClient: Sendable {
                          waiter: CheckedContinuation<Void, any Error>?) throws(MQTTError) -> Int32 {
         // The lock spans the library call so the PUBACK callback cannot see the mid before it is recorded.
         let result: Result<Int32, MQTTError> = state.withLock { s in
-            if s.shutDown { return .failure(.shutDown) }
+            if s.phase == .stopping { return .failure(.shutDown) }
             // libmosquitto queues a PUBLISH made after its socket exists but before CONNECT is queued ahead of
             // CONNECT (the broker then drops the connection for a protocol error), and while connect_async runs
             // unthreaded it even writes from this thread. So: nothing during a (re)start, QoS 0 only after CONNACK.
@@ -264,50 +334,81 @@ public final class MQTTClient: Sendable {
         waiter?.resume(throwing: error)
     }
 
+    /// On the lifecycle queue only.
     private func startLoop() throws(MQTTError) {
         let c = configuration
         // Publishes are refused meanwhile (see `publish`); the flag is not held as a lock, so a publisher on a
         // real-time thread never waits for connect_async (DNS may take seconds).
         state.withLock { $0.startingLoop = true }
         defer { state.withLock { $0.startingLoop = false } }
+        errno = 0
         let rc = mosquitto_connect_async(handle, c.host, c.port, c.keepAliveS)
-        // A refused or unreachable broker is not fatal here: the loop keeps trying.
-        if rc != MOSQ_ERR_SUCCESS.rawValue && rc != MOSQ_ERR_ERRNO.rawValue {
-            logger.warning("connect to \(c.host):\(c.port) failed at once: \(errorText(rc)); retrying")
+        // A refused or unreachable broker is not fatal here: the loop keeps trying. Say why at once.
+        if rc != MOSQ_ERR_SUCCESS.rawValue {
+            let reason = rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : errorText(rc)
+            reportTrouble("cannot reach broker \(c.host):\(c.port): \(reason)")
         }
         try check("loop_start", mosquitto_loop_start(handle))
+        state.withLock { $0.loopRunning = true }
     }
 
-    /// libmosquitto stops retrying after some errors without telling anyone; restart the loop ourselves.
+    /// On the lifecycle queue only: disconnect first, so the thread leaves its loop, then join it.
+    private func stopLoop() {
+        guard state.withLock({ $0.loopRunning }) else { return }
+        mosquitto_disconnect(handle)
+        mosquitto_loop_stop(handle, false)
+        state.withLock { $0.loopRunning = false }
+    }
+
+    /// libmosquitto stops retrying after some errors without telling anyone, and its reconnects fail silently:
+    /// every 250 ms check both, off the network thread.
     private func startSupervisor() {
         let task = Task.detached { [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(1))
-                // loop_stop blocks: keep it off the cooperative thread pool.
-                self?.supervisor.async { [weak self] in self?.superviseOnce() }
+                try? await Task.sleep(for: .milliseconds(250))
+                guard let self else { return }
+                // One pending check at most, even while a loop_stop blocks the queue.
+                guard !superviseQueued.exchange(true, ordering: .acquiringAndReleasing) else { continue }
+                lifecycle.async { [weak self] in
+                    self?.superviseQueued.store(false, ordering: .releasing)
+                    self?.superviseOnce()
+                }
             }
         }
         supervisorTask.withLock { $0 = task }
     }
 
     private func superviseOnce() {
-        let restartReason: String? = state.withLock { s in
-            guard s.wantConnection, !s.shutDown, !s.connected else { return nil }
-            if s.fatalDisconnect { return "libmosquitto stopped after a fatal error" }
-            if monotonicSeconds() - s.lastProgressS > configuration.supervisorRestartAfterS {
-                return "no connection for \(Int(configuration.supervisorRestartAfterS)) s"
+        let nowS = monotonicSeconds()
+        let (restartReason, probe): (String?, Bool) = state.withLock { s in
+            guard s.phase == .running, !s.connected else { return (nil, false) }
+            let probe = nowS - s.lastProgressS >= 0.5 && s.trouble.probeDue(nowS: nowS)
+            if probe { s.trouble.probing = true }
+            // After a fatal error, restart at libmosquitto's own reconnect pace (not at every check).
+            if s.fatalDisconnect, nowS - s.lastProgressS >= Double(configuration.reconnectDelayS) {
+                return ("libmosquitto stopped after a fatal error", probe)
             }
-            return nil
+            if nowS - s.lastProgressS > configuration.supervisorRestartAfterS {
+                return ("no connection for \(Int(configuration.supervisorRestartAfterS)) s", probe)
+            }
+            return (nil, probe)
         }
+        if probe { probeBroker() }
         guard let restartReason else { return }
-        logger.warning("restarting the MQTT network loop: \(restartReason)")
-        mosquitto_disconnect(handle)
-        mosquitto_loop_stop(handle, false)
+        let loud = state.withLock { s in
+            defer { if nowS - s.lastRestartLogS >= ConnectionTrouble.repeatAfterS { s.lastRestartLogS = nowS } }
+            return nowS - s.lastRestartLogS >= ConnectionTrouble.repeatAfterS
+        }
+        if loud { logger.notice("restarting the MQTT network loop: \(restartReason)") } else {
+            logger.debug("restarting the MQTT network loop: \(restartReason)")
+        }
+        stopLoop()
         let stillWanted = state.withLock { s -> Bool in
             s.fatalDisconnect = false
             s.lastProgressS = monotonicSeconds()
-            return s.wantConnection && !s.shutDown
+            return s.phase == .running
         }
+        // A shutdown that came meanwhile waits behind us on this queue and stops what we start.
         guard stillWanted else { return }
         do {
             try startLoop()
@@ -317,31 +418,79 @@ public final class MQTTClient: Sendable {
         }
     }
 
+    /// libmosquitto's own reconnects do not say why they fail: try a TCP connect ourselves and log the reason.
+    private func probeBroker() {
+        let (host, port) = (configuration.host, configuration.port)
+        diagnostics.async { [weak self] in
+            let failure = BrokerProbe.failure(host: host, port: port, timeoutMs: 500)
+            guard let self else { return }
+            let refused = state.withLock { s -> Bool in
+                s.trouble.probing = false
+                return s.trouble.refusedByBroker
+            }
+            if let failure {
+                reportTrouble("cannot reach broker \(host):\(port): \(failure)")
+            } else if !refused, monotonicSeconds() - state.withLock({ $0.lastProgressS }) >= 5 {
+                reportTrouble("broker \(host):\(port) accepts TCP connections but no MQTT session came up")
+            }
+        }
+    }
+
+    /// Logs a connection problem at once the first time, then at most every 10 s while it lasts.
+    private func reportTrouble(_ text: String, refusal: Bool = false) {
+        let nowS = monotonicSeconds()
+        let line: String? = state.withLock { s in
+            if refusal { s.trouble.refusedByBroker = true }
+            return s.trouble.report(text, nowS: nowS)
+        }
+        if let line { logger.warning("\(line)") }
+    }
+
     private func handleConnect(code: Int32) {
         guard code == 0 else {
-            emit(.refused(code: code, description: String(cString: mosquitto_connack_string(code))))
+            let text = connackText(code)
+            reportTrouble("refused by broker \(configuration.host):\(configuration.port): \(text)", refusal: true)
+            emit(.refused(code: code, description: text))
             return
         }
-        let subscriptions = state.withLock { s in
+        let (filters, hadTrouble) = state.withLock { s in
             s.connected = true
             s.fatalDisconnect = false
             s.lastProgressS = monotonicSeconds()
-            return s.subscriptions
+            defer { s.trouble = ConnectionTrouble() }
+            return (s.filters, s.trouble.reported)
         }
-        for subscription in subscriptions {
-            _ = mosquitto_subscribe(handle, nil, subscription.filter, subscription.qos)
+        for (filter, qos) in filters {
+            _ = mosquitto_subscribe(handle, nil, filter, qos)
         }
         onConnect?(self)
         emit(.connected)
+        if hadTrouble { logger.notice("broker reachable again") }
+    }
+
+    /// The CONNACK code as the broker meant it: MQTT 5 reason codes have their own strings (the 3.1.1 table
+    /// calls them all "unknown reason"), and a 3.1.1-only broker answers an MQTT 5 CONNECT with its code 1.
+    private func connackText(_ code: Int32) -> String {
+        guard configuration.protocolVersion == .v5 else { return String(cString: mosquitto_connack_string(code)) }
+        let reason = code == 1 ? Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue) : code
+        return String(cString: mosquitto_reason_string(reason))
     }
 
     private func handleDisconnect(code: Int32) {
-        state.withLock { s in
-            s.connected = false
-            s.lastProgressS = monotonicSeconds()
-            if fatalDisconnectCodes.contains(code) { s.fatalDisconnect = true }
+        let wasConnected = state.withLock { s in
+            defer {
+                s.connected = false
+                s.lastProgressS = monotonicSeconds()
+                if fatalDisconnectCodes.contains(code) { s.fatalDisconnect = true }
+            }
+            return s.connected
         }
-        emit(.disconnected(code: code, description: errorText(code)))
+        let text = code == MOSQ_ERR_KEEPALIVE.rawValue ? "no answer from the broker within the keepalive" : errorText(code)
+        // Losing a connection is news; a failed attempt while the trouble is being reported is not.
+        if code != 0 {
+            if wasConnected { logger.warning("disconnected: \(text)") } else { logger.debug("attempt ended: \(text)") }
+        }
+        emit(.disconnected(code: code, description: text))
     }
 
     private func handlePublished(mid: Int32) {
@@ -352,6 +501,7 @@ public final class MQTTClient: Sendable {
         waiter?.resume()
     }
 
+    /// On the network thread: copy the message and queue it in delivery order, nothing more.
     private func handleMessage(_ message: mosquitto_message) {
         guard let topicPointer = message.topic else { return }
         let topic = String(cString: topicPointer)
@@ -361,11 +511,7 @@ public final class MQTTClient: Sendable {
         } else {
             []
         }
-        let delivered = MQTTMessage(topic: topic, payload: payload, qos: message.qos, retain: message.retain)
-        let subscriptions = state.withLock { $0.subscriptions }
-        for subscription in subscriptions where Self.matches(filter: subscription.matchFilter, topic: topic) {
-            subscription.deliver(delivered)
-        }
+        dispatcher.receive(MQTTMessage(topic: topic, payload: payload, qos: message.qos, retain: message.retain))
     }
 
     /// MQTT topic filter matching (`+` one level, `#` the rest), as the broker does it.
@@ -379,8 +525,6 @@ public final class MQTTClient: Sendable {
         continuations.forEach { $0.yield(event) }
         switch event {
         case .connected: logger.info("connected to \(configuration.host):\(configuration.port)")
-        case .disconnected(let code, let text) where code != 0: logger.warning("disconnected: \(text)")
-        case .refused(_, let text): logger.error("broker refused the connection: \(text)")
         default: break
         }
     }

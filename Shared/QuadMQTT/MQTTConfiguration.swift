@@ -48,11 +48,15 @@ public struct MQTTConfiguration: Sendable {
     /// If no CONNACK has arrived for this long while we want a connection, the supervisor restarts the
     /// network loop (libmosquitto gives up for good on DNS, TLS, protocol and v5 auth errors).
     public var supervisorRestartAfterS: Double
+    /// Messages the connection's one delivery queue holds while its consumers fall behind (the oldest are then
+    /// dropped and counted in `MQTTClient.droppedUnread`).
+    public var deliveryBufferLimit: Int
 
     public init(host: String = "127.0.0.1", port: Int32 = 1883, clientId: String, username: String? = nil,
                 password: String? = nil, tls: TLS? = nil, keepAliveS: Int32 = 10,
                 protocolVersion: ProtocolVersion = .v311, will: Will? = nil, maxPendingQoS1: Int = 1000,
-                reconnectDelayS: UInt32 = 1, reconnectDelayMaxS: UInt32 = 2, supervisorRestartAfterS: Double = 15) {
+                reconnectDelayS: UInt32 = 1, reconnectDelayMaxS: UInt32 = 2, supervisorRestartAfterS: Double = 15,
+                deliveryBufferLimit: Int = 4096) {
         self.host = host
         self.port = port
         self.clientId = clientId
@@ -66,5 +70,6 @@ public struct MQTTConfiguration: Sendable {
         self.reconnectDelayS = reconnectDelayS
         self.reconnectDelayMaxS = reconnectDelayMaxS
         self.supervisorRestartAfterS = supervisorRestartAfterS
+        self.deliveryBufferLimit = deliveryBufferLimit
     }
 }

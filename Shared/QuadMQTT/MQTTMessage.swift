@@ -35,6 +35,8 @@ public enum MQTTError: Error, Equatable, CustomStringConvertible {
     /// `publishAndWait` did not see the broker's acknowledgement in time.
     case acknowledgementTimeout(seconds: Double)
     case shutDown
+    /// Two different filters on one connection that can match the same topic (see `MQTTDispatcher`).
+    case overlappingFilters(String, existing: String)
 
     public var description: String {
         switch self {
@@ -43,6 +45,8 @@ public enum MQTTError: Error, Equatable, CustomStringConvertible {
         case .notConnected: "not connected to the broker (message not sent)"
         case .acknowledgementTimeout(let s): "no acknowledgement from the broker within \(s) s"
         case .shutDown: "the client is shut down"
+        case .overlappingFilters(let new, let old):
+            "filter \(new) overlaps \(old) on the same connection (the broker would send such messages twice)"
         }
     }
 }

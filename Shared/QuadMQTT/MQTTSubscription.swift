@@ -1,8 +1,8 @@
 import Synchronization
 
-/// Messages matching one filter, as an AsyncSequence. Buffering is bounded: when the consumer falls behind, the
-/// oldest buffered messages are dropped and counted (`droppedCount`), so a slow consumer never blocks the
-/// network thread.
+/// Messages matching one filter, as an AsyncSequence, fed from the connection's one ordered queue (for one-filter
+/// tools and tests; services use an `Inbox`, which keeps the order across filters). Buffering is bounded: when the
+/// consumer falls behind, the oldest buffered messages are dropped and counted (`droppedCount`).
 public final class MQTTSubscription: AsyncSequence, Sendable {
     public typealias Element = MQTTMessage
 
@@ -20,13 +20,6 @@ public final class MQTTSubscription: AsyncSequence, Sendable {
 
     /// Messages dropped because the consumer was too slow.
     public var droppedCount: Int { dropped.load(ordering: .relaxed) }
-
-    /// The topic filter without a `$share/<group>/` prefix: what delivered topics are matched against.
-    var matchFilter: String {
-        guard filter.hasPrefix("$share/") else { return filter }
-        let parts = filter.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
-        return parts.count == 3 ? String(parts[2]) : filter
-    }
 
     func deliver(_ message: MQTTMessage) {
         if case .dropped = continuation.yield(message) {

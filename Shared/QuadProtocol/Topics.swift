@@ -45,8 +45,9 @@ public enum Topics {
     public static func status(service: String, drone: DroneID) -> String { "quad/\(drone.rawValue)/status/\(service)" }
     /// Every service's presence for one drone, including location-broadcasters one level deeper.
     public static func statusFilter(drone: DroneID) -> String { "quad/\(drone.rawValue)/status/#" }
-    /// Every drone's drone-controller presence (which drones are served, for "did you mean" hints).
-    public static let controllerPresenceFilter = "quad/+/status/drone-controller"
+    /// Every drone's presence (e.g. which drones have a drone-controller, for "did you mean" hints). It contains
+    /// `statusFilter(drone:)`: subscribe to one or the other on a connection, never both (overlapping filters).
+    public static let allStatusFilter = "quad/+/status/#"
     /// Several location-broadcasters may run at once: each one's presence lives at
     /// `status/location-broadcaster/<sender-id>`, so the bridge and the ACL can match them all with one pattern.
     /// The controller knows a pilot by the last level (its sender id).

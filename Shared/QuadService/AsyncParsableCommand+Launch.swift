@@ -4,8 +4,11 @@ extension AsyncParsableCommand {
     /// Parses the command line (including subcommands) and runs the command, for use from a `main.swift`
     /// (where `await Command.main()` resolves to the synchronous overload).
     public static func launch() async {
+        EarlyStop.install()
         do {
             var command = try parseAsRoot()
+            // A tool's own work keeps the usual signal behaviour; a service re-arms it in ServiceRuntime.init.
+            EarlyStop.handOver()
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

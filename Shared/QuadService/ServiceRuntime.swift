@@ -25,7 +25,10 @@ public final class ServiceRuntime: Sendable {
     ///   - service: the executable name; also the status topic's last level.
     ///   - presenceName: the status topic below `quad/<id>/status/` when it is not `service` (several
     ///     location-broadcasters each need their own: `Topics.broadcasterPresenceName(senderId:)`).
-    public init(service: String, options: CommonOptions.Resolved, presenceName: String? = nil) throws {
+    ///   - deliveryBufferLimit: messages the connection's one delivery queue holds for slow consumers.
+    public init(service: String, options: CommonOptions.Resolved, presenceName: String? = nil,
+                deliveryBufferLimit: Int = 4096) throws {
+        EarlyStop.install()
         Self.bootstrapLogging(level: options.logLevel)
         let presence = presenceName ?? service
         self.service = presence
@@ -44,16 +47,19 @@ public final class ServiceRuntime: Sendable {
             clientId: options.clientId ?? "\(shortName)-\(options.drone.rawValue)",
             username: options.username, password: options.password, tls: options.tls,
             protocolVersion: options.mqttVersion,
-            will: .init(topic: statusTopic, payload: offline, qos: 1, retain: true))
+            will: .init(topic: statusTopic, payload: offline, qos: 1, retain: true),
+            deliveryBufferLimit: deliveryBufferLimit)
         client = try MQTTClient(configuration: configuration, logger: logger) { client in
             // After every (re)connect, once subscriptions are re-made: announce ourselves.
             _ = try? client.publish(topic: statusTopic, payload: online, qos: 1, retain: true)
         }
     }
 
-    /// Subscribes to one topic of the table for this drone.
-    public func subscribe<Payload>(_ spec: TopicSpec<Payload>, bufferLimit: Int = 256) -> MQTTSubscription {
-        client.subscribe(spec.topic(for: drone), qos: spec.qos.rawValue, bufferLimit: bufferLimit)
+    /// Feeds one topic of the table for this drone into `inbox`, in the connection's order.
+    public func feed<Payload, Event>(_ inbox: Inbox<Event>, _ spec: TopicSpec<Payload>,
+                                     _ transform: @escaping @Sendable (MQTTMessage, _ receivedAtUs: Int64) -> Event)
+        throws(MQTTError) {
+        try inbox.feed(client, filter: spec.topic(for: drone), qos: spec.qos.rawValue, transform)
     }
 
     /// Publishes raw bytes on one topic of the table for this drone, with the table's QoS and retain flag.
@@ -67,12 +73,13 @@ public final class ServiceRuntime: Sendable {
         logger.info("\(service) \(Self.version) for drone \(drone) (pid \(getpid()))")
         // The connection starts inside the group, after it has installed the signal handlers: a SIGTERM that
         // arrives right after the `online` status must still end in a graceful goodbye.
-        let connection = ConnectionService(client: client)
+        let connection = ConnectionService(client: client, logger: logger)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: connection)]
                 + services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
+        EarlyStop.handOver()
         do {
             try await group.run()
         } catch {
@@ -83,12 +90,13 @@ public final class ServiceRuntime: Sendable {
         await goodbye()
     }
 
-    /// Publishes the retained offline status (waiting up to a second for the broker) and disconnects.
+    /// Publishes the retained offline status (waiting up to 0.4 s for the broker) and disconnects.
+    /// Bounded, so a stop takes well under `ShutdownWatchdog.limitS` even with a silent broker.
     public func goodbye() async {
         let topic = Topics.status(service: service, drone: drone)
         let offline = Self.statusPayload(state: .offline, service: service, startedAtUs: startedAtUs)
         if client.isConnected {
-            try? await client.publishAndWait(topic: topic, payload: offline, qos: 1, retain: true, timeoutS: 1)
+            try? await client.publishAndWait(topic: topic, payload: offline, qos: 1, retain: true, timeoutS: 0.4)
         }
         client.shutdown()
         logger.info("stopped")
@@ -115,8 +123,10 @@ public final class ServiceRuntime: Sendable {
 /// Starts the broker connection once the service group runs, then waits for shutdown.
 private struct ConnectionService: Service {
     let client: MQTTClient
+    let logger: Logger
     func run() async throws {
         try client.start()
         try? await gracefulShutdown()
+        ShutdownWatchdog.arm(logger: logger)
     }
 }

@@ -24,7 +24,7 @@ struct MQTTClientTests {
         let sub = try makeClient("sub-\(qos)")
         let pub = try makeClient("pub-\(qos)")
         defer { sub.shutdown(); pub.shutdown() }
-        let messages = sub.subscribe("t/\(qos)/#", qos: qos)
+        let messages = try sub.subscribe("t/\(qos)/#", qos: qos)
         #expect(await sub.waitUntilConnected(timeoutS: 5))
         #expect(await pub.waitUntilConnected(timeoutS: 5))
         try await Task.sleep(for: .milliseconds(100))  // SUBACK
@@ -43,7 +43,7 @@ struct MQTTClientTests {
         try await pub.publishAndWait(topic: "r/status", payload: Array("online".utf8), qos: 1, retain: true)
         let sub = try makeClient("sub-retained")
         defer { sub.shutdown() }
-        var iterator = sub.subscribe("r/#").makeAsyncIterator()
+        var iterator = try sub.subscribe("r/#").makeAsyncIterator()
         let received = await iterator.next()
         #expect(received?.retain == true)
         #expect(received?.payload == Array("online".utf8))
@@ -54,7 +54,7 @@ struct MQTTClientTests {
         let sub = try makeClient("sub-restart")
         let pub = try makeClient("pub-restart")
         defer { sub.shutdown(); pub.shutdown() }
-        let messages = sub.subscribe("again/#")
+        let messages = try sub.subscribe("again/#")
         #expect(await sub.waitUntilConnected(timeoutS: 5))
         try broker.restart(after: 0.5)
         try await eventually(timeoutS: 10, "both clients reconnected") { sub.isConnected && pub.isConnected }

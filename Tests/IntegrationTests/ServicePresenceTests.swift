@@ -27,7 +27,7 @@ struct ServicePresenceTests {
         let client = try MQTTClient(configuration: .init(port: Int32(broker.port), clientId: "watcher"),
                                     logger: Logger(label: "watcher"))
         let log = StatusLog()
-        let subscription = client.subscribe("quad/presence1/status/#")
+        let subscription = try client.subscribe("quad/presence1/status/#")
         try client.start()
         Task { for await message in subscription { log.record(message) } }
         return (client, log)

@@ -227,7 +227,7 @@ struct TelemetryLoggerTests {
         let presenceDrone = only ?? drone
         let watcher = try await connectedClient("recorder-watcher-\(presenceDrone)")
         defer { watcher.shutdown() }
-        let status = watcher.subscribe("quad/\(presenceDrone)/status/telemetry-logger")
+        let status = try watcher.subscribe("quad/\(presenceDrone)/status/telemetry-logger")
         let recorder = try logger(["record", "--broker", broker.address, "--dir", logDir.path,
                                    "--fsync-interval-ms", "200"] + (only.map { ["--drone", $0] } ?? []) + extra,
                                   environment: ["QUAD_DRONE": drone])

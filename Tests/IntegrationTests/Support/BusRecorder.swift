@@ -20,10 +20,7 @@ final class BusRecorder: @unchecked Sendable {
         logger.logLevel = .warning
         client = try MQTTClient(configuration: .init(port: Int32(port), clientId: id), logger: logger)
         for filter in filters {
-            let subscription = client.subscribe(filter)
-            Task { [weak self] in
-                for await message in subscription { self?.record(message) }
-            }
+            try client.subscribe(filter) { [weak self] message in self?.record(message) }
         }
         try client.start()
         guard await client.waitUntilConnected(timeoutS: 5) else { throw TestEnvironmentError.timeout("connect \(id)") }

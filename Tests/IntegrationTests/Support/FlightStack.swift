@@ -64,8 +64,8 @@ final class FlightStack: @unchecked Sendable {
                                      logger: Logger(label: "ready"))
         defer { watcher.shutdown() }
         let log = StatusLog()
-        let subscription = watcher.subscribe("quad/\(drone)/status/#")
-        let navdata = watcher.subscribe("quad/\(drone)/telemetry/drone", qos: 0)
+        let subscription = try watcher.subscribe("quad/\(drone)/status/#")
+        let navdata = try watcher.subscribe("quad/\(drone)/telemetry/drone", qos: 0)
         try watcher.start()
         let reader = Task { for await message in subscription { log.record(message) } }
         let navdataReader = Task { for await message in navdata { log.record(message) } }

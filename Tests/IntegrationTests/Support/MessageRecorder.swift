@@ -25,16 +25,10 @@ final class MessageRecorder: @unchecked Sendable {
     /// Connects as `username` and subscribes to `filters` (QoS 1); returns once the SUBACKs can have arrived.
     init(port: UInt16, username: String, password: String, filters: [String]) async throws {
         client = try authenticatedClient(port: port, username: username, password: password)
-        let subscriptions = filters.map { client.subscribe($0, qos: 1) }
-        task = Task { [lock, weak self] in
-            await withTaskGroup(of: Void.self) { group in
-                for subscription in subscriptions {
-                    group.addTask {
-                        for await message in subscription {
-                            lock.withLock { self?.messages.append(message) }
-                        }
-                    }
-                }
+        // Handlers on the client's one ordered queue: arrival order across filters, as the broker sent it.
+        for filter in filters {
+            try client.subscribe(filter, qos: 1) { [lock, weak self] message in
+                lock.withLock { self?.messages.append(message) }
             }
         }
         guard await client.waitUntilConnected(timeoutS: 10) else {

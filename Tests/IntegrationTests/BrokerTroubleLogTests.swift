@@ -1,0 +1,73 @@
+import Foundation
+import ProcessSupport
+import Testing
+
+/// A broker that cannot be reached, or that refuses us, is reported within a second or two with the real
+/// reason — not after the supervisor's 15 s, and never as "unknown reason".
+@Suite("Broker trouble in the log", .enabled(if: TestEnvironment.available("mosquitto")))
+struct BrokerTroubleLogTests {
+    /// Starts `arguments` and returns its output once it contains `expected`, or fails after `withinS` seconds.
+    func expectLine(_ executable: String, _ arguments: [String], containing expected: [String],
+                    withinS: Double = 2) throws {
+        let directory = try TestEnvironment.temporaryDirectory("trouble")
+        let started = Date()
+        let child = try ChildProcess(executable: TestEnvironment.executable(executable).path, arguments: arguments,
+                                     logDirectory: directory)
+        defer { child.stop(signal: SIGTERM) }
+        var output = ""
+        while Date().timeIntervalSince(started) < withinS {
+            output = child.output()
+            if expected.allSatisfy(output.contains) { break }
+            usleep(20_000)
+        }
+        #expect(expected.allSatisfy(output.contains), "after \(withinS) s, wanted \(expected) in:\n\(output)")
+        #expect(!output.contains("unknown reason"), "\(output)")
+    }
+
+    @Test("connection refused: a warning with the reason within 2 s (service and tail)")
+    func refused() throws {
+        let port = try freeLoopbackPort()
+        try expectLine("navigator", ["--broker", "127.0.0.1:\(port)"],
+                       containing: ["warning", "cannot reach broker 127.0.0.1:\(port): Connection refused"])
+        try expectLine("telemetry-logger", ["tail", "--broker", "127.0.0.1:\(port)"],
+                       containing: ["warning", "cannot reach broker 127.0.0.1:\(port): Connection refused"])
+    }
+
+    @Test("silent broker (connect never completes): a warning within 2 s")
+    func silent() throws {
+        let silent = try SilentBroker()
+        try expectLine("drone-link", ["--address", "127.0.0.1", "--broker", silent.address],
+                       containing: ["warning", "cannot reach broker \(silent.address): no answer"])
+    }
+
+    @Test("unresolvable host: a DNS warning within 2 s")
+    func unresolvable() throws {
+        try expectLine("navigator", ["--broker", "no-such-broker.invalid:1883"],
+                       containing: ["warning", "cannot reach broker no-such-broker.invalid:1883"])
+    }
+
+    @Test("wrong password: refused by broker with its reason, MQTT 3.1.1 and 5",
+          .enabled(if: TestEnvironment.available("mosquitto_passwd")),
+          arguments: [("3.1.1", "not authorised"), ("5", "Not authorized")])
+    func wrongPassword(version: String, reason: String) throws {
+        let directory = try TestEnvironment.temporaryDirectory("passwd")
+        let passwords = directory.appendingPathComponent("passwd")
+        try "".write(to: passwords, atomically: true, encoding: .utf8)
+        let made = try runCommand(TestEnvironment.requireTool("mosquitto_passwd"),
+                                  ["-b", passwords.path, "pilot", "right"], logDirectory: directory)
+        try #require(made.exitCode == 0, "\(made.output)")
+        let wrong = directory.appendingPathComponent("wrong")
+        try "wrong\n".write(to: wrong, atomically: true, encoding: .utf8)
+        let broker = try BrokerProcess(extraConfig: "allow_anonymous false\npassword_file \(passwords.path)\n")
+        try expectLine("navigator", ["--broker", broker.address, "--username", "pilot", "--password-file", wrong.path,
+                                     "--mqtt-version", version],
+                       containing: ["refused by broker \(broker.address): ", reason])
+    }
+
+    @Test("MQTT 5 against a 3.1.1-only broker: refused by broker: Unsupported Protocol Version")
+    func protocolVersion() throws {
+        let broker = try ProtocolRefusingBroker()
+        try expectLine("navigator", ["--broker", broker.address, "--mqtt-version", "5"],
+                       containing: ["refused by broker \(broker.address): Unsupported Protocol Version"])
+    }
+}

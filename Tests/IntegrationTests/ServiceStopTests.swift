@@ -1,0 +1,104 @@
+import Foundation
+import ProcessSupport
+import Testing
+
+/// SIGTERM always ends a service within 2 s with exit 0 — with the broker up, just killed, coming back,
+/// refusing TCP, silent (connect() hangs: libmosquitto's blocking reconnect once hung loop_stop for minutes),
+/// or not resolvable — while two CPU burners keep the machine busy. Ten stops per service, all services at once.
+@Suite("Service stop", .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
+struct ServiceStopTests {
+    static let services = ["drone-link", "navigator", "drone-controller", "location-broadcaster", "telemetry-logger"]
+    static let stopLimitS = 2.0
+
+    enum Condition: String, Sendable {
+        case up, brokerKilled, brokerRestarting, refused, silent, unresolvable
+        /// Past libmosquitto's 10 s keepalive on a connect that never completes: its reconnect then blocks in connect().
+        case silentPastKeepalive
+    }
+
+    static let plan: [Condition] = [.up, .brokerKilled, .silent, .refused, .brokerRestarting, .up, .unresolvable,
+                                    .silentPastKeepalive, .brokerKilled, .up]
+
+    struct Stop: Sendable, CustomStringConvertible {
+        let service: String
+        let condition: Condition
+        let elapsedS: Double
+        let exitCode: Int32
+        let log: String
+        var description: String {
+            "\(service) [\(condition)]: exit \(exitCode) after \(String(format: "%.2f", elapsedS)) s\n\(log.suffix(1500))"
+        }
+    }
+
+    @Test("10 SIGTERMs per service, broker up / killed / restarting / unreachable: each stop ≤ 2 s, exit 0")
+    func repeatedStops() async throws {
+        let directory = try TestEnvironment.temporaryDirectory("stops")
+        let burners = try (0..<2).map { _ in
+            try ChildProcess(executable: "/bin/sh", arguments: ["-c", "while :; do :; done"], name: "burner",
+                             logDirectory: directory)
+        }
+        defer { burners.forEach { $0.stop(signal: SIGKILL) } }
+        // One plain thread per service: the stops are timed with blocking waits, kept off the test's task pool.
+        let stops = try await withThrowingTaskGroup(of: [Stop].self) { group in
+            for service in Self.services {
+                group.addTask { try await onThread { try Self.cycle(service) } }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(stops.count == Self.services.count * Self.plan.count)
+        if let slowest = stops.max(by: { $0.elapsedS < $1.elapsedS }) {
+            print("slowest stop: \(slowest.service) [\(slowest.condition)] \(String(format: "%.2f", slowest.elapsedS)) s")
+        }
+        for stop in stops {
+            #expect(stop.exitCode == 0 && stop.elapsedS <= Self.stopLimitS, "\(stop)")
+        }
+    }
+
+    static func cycle(_ service: String) throws -> [Stop] {
+        let broker = try BrokerProcess()
+        let silent = try SilentBroker()
+        var stops: [Stop] = []
+        for (index, condition) in plan.enumerated() {
+            if broker.child == nil { try broker.start() }
+            let address: String = switch condition {
+            case .up, .brokerKilled, .brokerRestarting: broker.address
+            case .refused: "127.0.0.1:\(try freeLoopbackPort())"
+            case .silent, .silentPastKeepalive: silent.address
+            case .unresolvable: "no-such-broker.invalid:1883"
+            }
+            let mode = service == "location-broadcaster" ? ["claim", "--sender-id", "stops"] : []
+            let logDir = service == "telemetry-logger" ? ["--dir", broker.directory.path] : []
+            let child = try ChildProcess(
+                executable: TestEnvironment.executable(service).path,
+                arguments: mode + ["--broker", address, "--drone", "stops\(index)"] + logDir,
+                name: "\(service)-\(index)", logDirectory: broker.directory)
+            switch condition {
+            case .up, .refused, .silent, .unresolvable:
+                usleep(800_000)
+            case .silentPastKeepalive:
+                usleep(11_500_000)
+            case .brokerKilled:
+                usleep(700_000)
+                broker.stop(signal: SIGKILL)
+                usleep(300_000)
+            case .brokerRestarting:
+                usleep(700_000)
+                broker.stop(signal: SIGKILL)
+                usleep(1_000_000)
+                try broker.start()
+            }
+            let started = Date()
+            let code = child.stop(signal: SIGTERM, timeoutS: 10)
+            stops.append(Stop(service: service, condition: condition, elapsedS: Date().timeIntervalSince(started),
+                              exitCode: code, log: child.output()))
+        }
+        return stops
+    }
+}
+
+/// Runs `body` on its own thread and returns its result.
+func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+    }
+}
