@@ -63,9 +63,11 @@ struct TargetCommand: AsyncParsableCommand {
         try await BusSession.oneShot(resolved) { client in
             let startUs = WallClock.monotonicUs()
             let watch = try await ControllerWatch.open(client: client, drone: resolved.common.drone, telemetry: true)
-            // The drone's last known position, if it is talking: telemetry is not retained, so listen briefly.
-            let listenedUs = WallClock.monotonicUs() - startUs
-            if listenedUs < 500_000 { try await Task.sleep(for: .microseconds(500_000 - listenedUs)) }
+            // The drone's last known position, if it is talking: telemetry is not retained, so listen until a fix
+            // arrives (at most 1.5 s: a busy laptop may take a while to hear the first one).
+            while watch.feed.latest.position == nil, WallClock.monotonicUs() - startUs < 1_500_000 {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             // Whether anyone serves the drone comes first: nothing else matters when nobody does.
             if !noWait { try watch.requireController() }
             let reference = Self.reference(watch.feed.latest, maxDistanceM: maxDistanceM)

@@ -24,7 +24,7 @@ struct ServicePresenceTests {
     }
 
     func statusWatcher() throws -> (MQTTClient, StatusLog) {
-        let client = try MQTTClient(configuration: .init(port: Int32(broker.port), clientId: "watcher"),
+        let client = try MQTTClient(configuration: .init(port: Int32(broker.port), clientId: "watcher-\(UInt32.random(in: 0...UInt32.max))"),
                                     logger: Logger(label: "watcher"))
         let log = StatusLog()
         let subscription = try client.subscribe("quad/presence1/status/#")

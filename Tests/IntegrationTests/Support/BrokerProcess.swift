@@ -4,39 +4,69 @@ import ProcessSupport
 /// A private mosquitto for one test suite: the repo's mosquitto.conf with the port replaced, on a free
 /// 127.0.0.1 port. Stopped by pid.
 final class BrokerProcess: @unchecked Sendable {
-    let port: UInt16
+    private(set) var port: UInt16
     let directory: URL
     private(set) var child: ChildProcess?
     private let configURL: URL
+    private let template: [String]
 
     var address: String { "127.0.0.1:\(port)" }
+
+    /// Suites run in parallel: a "free" port can be taken by another suite's broker between finding it and
+    /// mosquitto binding it ("Address already in use"). Then this broker starts again on a new port.
+    static let portAttempts = 5
 
     /// - Parameter extraConfig: lines appended to the config (e.g. for ACL tests).
     init(configFile: URL = TestEnvironment.repoRoot.appendingPathComponent("mosquitto.conf"),
          extraConfig: String = "") throws {
         directory = try TestEnvironment.temporaryDirectory("broker")
-        let port = try freeLoopbackPort()
-        self.port = port
         let original = try String(contentsOf: configFile, encoding: .utf8)
-        var lines = original.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-            line.hasPrefix("listener 1883") ? "listener \(port) 127.0.0.1" : String(line)
-        }
-        lines.append(extraConfig)
+        template = original.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) + [extraConfig]
         configURL = directory.appendingPathComponent("mosquitto.conf")
-        try lines.joined(separator: "\n").write(to: configURL, atomically: true, encoding: .utf8)
-        try start()
+        port = 0
+        var lastError: (any Error)?
+        for _ in 0..<Self.portAttempts {
+            port = try freeLoopbackPort()
+            let lines = template.map { $0.hasPrefix("listener 1883") ? "listener \(port) 127.0.0.1" : $0 }
+            try lines.joined(separator: "\n").write(to: configURL, atomically: true, encoding: .utf8)
+            do {
+                try start()
+                return
+            } catch BrokerStartError.portTaken(let output) {
+                lastError = TestEnvironmentError.timeout("mosquitto: port \(port) taken: \(output)")
+            }
+        }
+        throw lastError ?? TestEnvironmentError.timeout("mosquitto did not start")
     }
+
+    enum BrokerStartError: Error { case portTaken(String) }
 
     func start() throws {
         let mosquitto = try TestEnvironment.requireTool("mosquitto")
-        child = try ChildProcess(executable: mosquitto, arguments: ["-c", configURL.path], name: "mosquitto",
-                                 logDirectory: directory)
+        let started = try ChildProcess(executable: mosquitto, arguments: ["-c", configURL.path], name: "mosquitto",
+                                       logDirectory: directory)
+        child = started
         let deadline = Date().addingTimeInterval(5)
-        while !tcpPortAccepts(port) {
-            guard Date() < deadline, child?.isRunning == true else {
-                throw TestEnvironmentError.timeout("mosquitto on port \(port): \(child?.output() ?? "")")
+        // Our mosquitto must be the one listening: another suite's broker on the same port also accepts.
+        while !(tcpPortAccepts(port) && started.isRunning && !started.output().contains("Address already in use")) {
+            let output = started.output()
+            if output.contains("Address already in use") {
+                started.stop(signal: SIGKILL)
+                child = nil
+                throw BrokerStartError.portTaken(output)
+            }
+            guard Date() < deadline, started.isRunning else {
+                throw TestEnvironmentError.timeout("mosquitto on port \(port): \(output)")
             }
             usleep(20_000)
+        }
+        // A bind failure ends mosquitto within moments of starting; make sure it is still ours that listens.
+        usleep(50_000)
+        if !started.isRunning || started.output().contains("Address already in use") {
+            let output = started.output()
+            started.stop(signal: SIGKILL)
+            child = nil
+            throw BrokerStartError.portTaken(output)
         }
     }
 
