@@ -20,6 +20,7 @@ needs=(
   "/usr/lib/python3/dist-packages/selenium:python3-selenium"
   "/usr/share/javascript/leaflet/leaflet.js:libjs-leaflet"
   "node:nodejs"
+  "curl:curl"
 )
 
 missing=()

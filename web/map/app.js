@@ -259,6 +259,8 @@
     }
   }
 
+  const hasTargetNow = (d) => !!(d.controller && d.controller.targetLatitudeDeg != null);
+
   // ---- panel ----
   let renderQueued = false;
   function scheduleRender() { if (!renderQueued) { renderQueued = true; requestAnimationFrame(() => { renderQueued = false; render(); }); } }
@@ -298,7 +300,9 @@
     setText('altitude', s ? s.altitudeM.toFixed(1) + ' m' : '—');
     setText('speed', s ? Math.hypot(s.velocityXMps, s.velocityYMps).toFixed(1) + ' m/s' : '—');
     setText('position', d.position ? d.position[0].toFixed(6) + ', ' + d.position[1].toFixed(6) + (d.headingDeg != null ? ', heading ' + d.headingDeg.toFixed(0) + '°' : '') : '—');
-    setText('distance', c && c.distanceToTargetM != null ? c.distanceToTargetM.toFixed(1) + ' m' : '—');
+    const toTarget = c && c.distanceToTargetM != null ? c.distanceToTargetM
+      : hasTargetNow(d) && d.navigation ? d.navigation.distanceM : null;
+    setText('distance', toTarget != null ? toTarget.toFixed(1) + ' m' : '—');
     const table = $('presence');
     table.textContent = '';
     for (const service of Object.keys(d.presence).sort()) {
