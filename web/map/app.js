@@ -7,6 +7,8 @@
   const $ = (id) => document.getElementById(id);
   const haveLeaflet = typeof window.L !== 'undefined';
   const REFUSAL = /refused|^not-pilot$|-retained$|invalid-sender/;
+  const ANSWER = { takeoff: /^takeoff/, land: /^land/, hover: /^hover/, emergency: /^emergency/, target: /target/,
+    release: /./, reset: /^reset/ };
   const ACTIVITY_TEXT = { landed: 'landed', takingOff: 'taking off', hovering: 'hovering', flyingToTarget: 'flying to target',
     arrived: 'arrived', landing: 'landing', emergency: 'EMERGENCY', returningHome: 'returning home' };
 
@@ -248,7 +250,10 @@
         const before = d.controller && d.controller.activity;
         if (before === 'landed' && m.activity === 'takingOff' && d.position) d.home = d.position;
         d.controller = m;
-        if (actionWait && actionWait.drone === d.id && actionWait.acked && !retained) {
+        // The answer to our action: its own reason (takeoff, land, new-target…) or a refusal; other states that
+        // happen to arrive meanwhile (a failsafe, a progress update) are not taken for it.
+        if (actionWait && actionWait.drone === d.id && actionWait.acked && !retained &&
+            (REFUSAL.test(m.reason) || ANSWER[actionWait.what].test(m.reason))) {
           const refused = REFUSAL.test(m.reason);
           showResult(actionWait.what + ': ' + (refused ? 'refused — ' + m.reason : 'controller ' + (ACTIVITY_TEXT[m.activity] || m.activity) + (m.reason ? ' (' + m.reason + ')' : '')), refused ? 'bad' : 'ok');
           actionWait = null;
@@ -310,7 +315,7 @@
       row.insertCell().textContent = service;
       const cell = row.insertCell();
       cell.textContent = d.presence[service];
-      cell.className = d.presence[service] === 'online' ? 'ok' : 'bad';
+      cell.className = d.presence[service] === 'online' ? 'ok' : d.presence[service] === 'offline' ? 'bad' : 'warn';
       cell.setAttribute('data-test', 'presence-' + service.replace(/[^a-z0-9-]/g, '-'));
     }
   }
@@ -400,7 +405,7 @@
   });
 
   // ---- the broker ----
-  let client = null;
+  let client = null, everOnline = false;
   function connect() {
     if (client) client.stop();
     client = new MQTTClient({
@@ -409,6 +414,11 @@
       username: storage('quad-map-user') || params.user,
       password: storage('quad-map-password'),
       onStatus: (state, detail) => {
+        // After a reconnect the broker may have lost its retained presence (a restart without persistence): what
+        // we knew is shown as unconfirmed until each service announces itself again.
+        if (state === 'online' && everOnline) for (const d of drones.values()) for (const k in d.presence) d.presence[k] = 'unconfirmed';
+        if (state === 'online') everOnline = true;
+        scheduleRender();
         const text = state === 'online' ? 'online' : state === 'offline' ? 'broker offline — ' + detail : state === 'refused' ? 'refused: ' + detail : 'connecting…';
         setText('broker', text, state);
         if (state === 'refused') $('login').style.display = 'block';
