@@ -4,7 +4,7 @@
 Started by Tests/IntegrationTests/MapPageTests.swift, which owns the flight stack and restarts the broker when
 this script asks (it writes <handshake>/restart-request and waits for <handshake>/restart-done). Exit 0 = pass;
 every step prints one line, a failure prints what the page showed."""
-import argparse, csv, math, os, subprocess, sys, time
+import argparse, csv, math, os, struct, subprocess, sys, time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -127,6 +127,17 @@ try:
     wait("bad payloads counted", 10, lambda: int(text("bad-payloads")) == bad_before + 2)
     step(f"malformed payloads counted: {text('bad-payloads')}")
 
+    # A second drone on the bus: the page lists both and draws its marker.
+    fix = struct.pack("<BBBBBIq", 0xFF, 0x51, 1, 0, 6, 1, int(time.time() * 1e6)) + bytes([0]) + \
+        struct.pack("<ddfffBB", start[0] + 0.001, start[1], 0, 0, 0, 7, 1)
+    subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(args.mqtt_port), "-t", "quad/drone2/telemetry/position",
+                    "-s"], input=fix, check=True, timeout=10)
+    wait("drone list with both drones", 10,
+         lambda: len(driver.find_elements(By.CSS_SELECTOR, '[data-test="drones"] button')) == 2)
+    wait("second drone's marker", 10, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-test="drone"][data-drone="drone2"]'))
+    assert text("drone-name") == args.drone, "the selected drone changed: " + str(text("drone-name"))
+    step("a second drone on the bus is listed and drawn; drone1 stays selected")
+
     # The marker follows the drone: compared with the simulator's ground truth during the flight.
     worst, samples, shot = 0.0, 0, False
     deadline = time.time() + 120
@@ -163,6 +174,19 @@ try:
         wait(f"{service} back online after the restart", 30, lambda: text(f"presence-{service}") == "online")
     wait("link healthy again", 15, lambda: (text("link") or "").startswith("ok"))
     step("broker restarted: page showed 'broker offline', reconnected by itself, services online again")
+
+    # A click outside the 200 m geofence: the page warns, the controller refuses, the page shows the refusal.
+    driver.execute_script("quadMap.setZoom(16, {animate: false}); quadMap.panTo(arguments[0], {animate: false});", list(home))
+    far = destination(home, 200, 260)
+    time.sleep(0.5)
+    point = driver.execute_script("const p = quadMap.latLngToContainerPoint(arguments[0]); return [p.x, p.y];", list(far))
+    ActionChains(driver).move_to_element_with_offset(map_el, int(round(point[0] - size["width"] / 2)),
+                                                     int(round(point[1] - size["height"] / 2))).click().perform()
+    wait("geofence warning before sending", 5, lambda: "geofence" in driver.find_element(By.ID, "pending-text").text)
+    click("send-target")
+    wait("the refusal shown next to the action", 15, lambda: "refused" in (text("action-result") or ""))
+    assert "target-refused-geofence" in text("action-result"), text("action-result")
+    step(f"target outside the geofence: {text('action-result')}")
 
     # And it still acts: land from the page.
     click("land")

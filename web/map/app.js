@@ -36,6 +36,7 @@
     };
   }
   const params = parseParams();
+  function hostOf(url) { try { return new URL(url).hostname; } catch (e) { return '?'; } }
 
   function storage(key, value) {
     try {
@@ -98,9 +99,10 @@
     gridOrigin = L.latLng(params.lat, params.lon);
     grid = new (L.GridLayer.extend({ createTile: drawGridTile }))({ maxZoom: 22 });
     if (params.tiles) {
-      L.tileLayer(params.tiles, { maxZoom: 22, maxNativeZoom: 19, attribution: 'tiles: ' + new URL(params.tiles).hostname }).addTo(map);
+      const host = hostOf(params.tiles);
+      L.tileLayer(params.tiles, { maxZoom: 22, maxNativeZoom: 19, attribution: 'tiles: ' + host }).addTo(map);
       grid.setOpacity(0.5);
-      $('background-note').textContent = 'Background: online tiles from ' + new URL(params.tiles).hostname + ' over the metric grid.';
+      $('background-note').textContent = 'Background: online tiles from ' + host + ' over the metric grid.';
     } else {
       $('background-note').textContent = 'Background: local metric grid (thin lines every grid step, bold every 5), no internet needed. Add ?tiles=URL for online tiles.';
     }
