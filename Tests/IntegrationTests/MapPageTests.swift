@@ -55,9 +55,37 @@ struct MapPageTests {
         #expect(code == 0, "map_browser_test.py: \(browser.output())\n\(stack.logs())")
         #expect(restarted, "the broker restart step never ran: \(browser.output())")
     }
+
+    @Test("hostile URL parameters, payloads and topics never break the page, never run script")
+    func hostileInput() throws {
+        try Self.requireDependencies()
+        let broker = try BrokerProcess()
+        defer { broker.stop() }
+        let result = try MapBrowser.check(["hostile", "--url", broker.mapURL, "--mqtt-port", "\(broker.port)"],
+                                          logDirectory: broker.directory)
+        #expect(result.exitCode == 0, "\(result.output)")
+    }
+
+    @Test("on the deployed ground broker the page is refused anonymously and logs in as map")
+    func loginOnDeployedBroker() throws {
+        try Self.requireDependencies()
+        let (broker, passwords) = try DeploymentTests.BrokerACL.broker("ground")
+        defer { broker.stop() }
+        let result = try MapBrowser.check(["login", "--url", "http://127.0.0.1:\(broker.ports[1])/",
+                                           "--password", passwords["map"] ?? ""], logDirectory: broker.directory)
+        #expect(result.exitCode == 0, "\(result.output)")
+    }
 }
 
 enum MapBrowser {
+    /// Tests/WebMapTests/map_page_checks.py MODE ARGS… (short browser checks), to completion.
+    static func check(_ arguments: [String], logDirectory: URL) throws -> CommandResult {
+        try runCommand(python, [TestEnvironment.repoRoot.appendingPathComponent("Tests/WebMapTests/map_page_checks.py").path]
+                       + arguments + ["--failure-dir", logDirectory.path,
+                                      "--chromedriver", try TestEnvironment.requireTool("chromedriver")],
+                       logDirectory: logDirectory, timeoutS: 180)
+    }
+
     /// Debian's python3-selenium lives in the system python (a pyenv or venv python3 on PATH would not see it).
     static let python = "/usr/bin/python3"
     static var seleniumInstalled: Bool {

@@ -4,13 +4,9 @@
 Started by Tests/IntegrationTests/MapPageTests.swift, which owns the flight stack and restarts the broker when
 this script asks (it writes <handshake>/restart-request and waits for <handshake>/restart-done). Exit 0 = pass;
 every step prints one line, a failure prints what the page showed."""
-import argparse, csv, math, os, struct, subprocess, sys, time
+import argparse, csv, os, time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.common.action_chains import ActionChains
-from selenium.webdriver.common.by import By
-from selenium.common.exceptions import StaleElementReferenceException
+from mapdriver import Page, destination, distance, position_fix, step
 
 p = argparse.ArgumentParser()
 p.add_argument("--url", required=True)
@@ -21,17 +17,6 @@ p.add_argument("--handshake", required=True)
 p.add_argument("--screenshot")
 p.add_argument("--chromedriver", default="/usr/bin/chromedriver")
 args = p.parse_args()
-
-R = 6371008.8
-def distance(a, b):
-    p1, p2 = math.radians(a[0]), math.radians(b[0])
-    h = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(math.radians(b[1] - a[1]) / 2) ** 2
-    return 2 * R * math.asin(min(1, math.sqrt(h)))
-def destination(a, bearing, d):
-    p1, l1, t = math.radians(a[0]), math.radians(a[1]), math.radians(bearing)
-    p2 = math.asin(math.sin(p1) * math.cos(d / R) + math.cos(p1) * math.sin(d / R) * math.cos(t))
-    l2 = l1 + math.atan2(math.sin(t) * math.sin(d / R) * math.cos(p1), math.cos(d / R) - math.sin(p1) * math.sin(p2))
-    return (math.degrees(p2), math.degrees(l2))
 
 def trace():
     """The simulator's ground truth: complete rows only."""
@@ -47,48 +32,12 @@ def truth():
     r = rows[-1]
     return (float(r[1]), float(r[2])), r[5]
 
-o = webdriver.ChromeOptions()
-for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,860", "--disable-gpu"]:
-    o.add_argument(a)
-o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-driver = webdriver.Chrome(service=Service(args.chromedriver), options=o)
+page = Page(args.chromedriver, args.mqtt_port, args.handshake)
+driver, text, wait, click = page.driver, page.text, page.wait, page.click
+marker = lambda: page.marker(args.drone)
+def publish_raw(path, payload): page.publish(f"quad/{args.drone}/{path}", payload)
 
-def fresh(read):
-    """The page re-renders several times a second: an element found a moment ago may be gone; read again."""
-    for _ in range(20):
-        try: return read()
-        except StaleElementReferenceException: time.sleep(0.05)
-    return read()
-def text(test):
-    def read():
-        els = driver.find_elements(By.CSS_SELECTOR, f'[data-test="{test}"]')
-        return els[0].text if els else None
-    return fresh(read)
-def marker():
-    def read():
-        els = driver.find_elements(By.CSS_SELECTOR, f'[data-test="drone"][data-drone="{args.drone}"]')
-        if not els or not els[0].get_attribute("data-lat"): return None
-        return (float(els[0].get_attribute("data-lat")), float(els[0].get_attribute("data-lon")))
-    return fresh(read)
-def wait(what, timeout, condition, every=0.2):
-    deadline = time.time() + timeout
-    last = None
-    while time.time() < deadline:
-        try:
-            value = condition()
-            if value: return value
-        except AssertionError as e:
-            last = e
-        time.sleep(every)
-    raise AssertionError(f"timed out after {timeout} s: {what} ({last})")
-def click(test):
-    driver.find_element(By.CSS_SELECTOR, f'[data-test="{test}"]').click()
-def step(message): print(time.strftime("%H:%M:%S"), message, flush=True)
-def publish_raw(path, payload):
-    subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(args.mqtt_port), "-q", "1",
-                    "-t", f"quad/{args.drone}/{path}", "-m", payload], check=True, timeout=10)
-
-try:
+def main():
     driver.get(args.url)
     wait("page connected to the broker", 20, lambda: text("broker") == "online")
     step("page loaded, broker online")
@@ -108,12 +57,8 @@ try:
     # Click the map 40 m away (bearing 60°) from where the drone is.
     start = marker()
     goal = destination(start, 60, 40)
-    map_el = driver.find_element(By.CSS_SELECTOR, '[data-test="map"]')
-    point = driver.execute_script("const p = quadMap.latLngToContainerPoint(arguments[0]); return [p.x, p.y];", list(goal))
-    size = map_el.size
-    ActionChains(driver).move_to_element_with_offset(map_el, int(round(point[0] - size["width"] / 2)),
-                                                     int(round(point[1] - size["height"] / 2))).click().perform()
-    wait("target confirmation shown", 5, lambda: driver.find_element(By.CSS_SELECTOR, '[data-test="send-target"]').is_displayed())
+    page.click_map_at(goal)
+    wait("target confirmation shown", 5, lambda: page.count('[data-test="pending"][style*="block"]') == 1)
     click("send-target")
     wait("controller accepted the target", 15, lambda: (text("action-result") or "").startswith("target: controller"))
     assert "refused" not in text("action-result"), text("action-result")
@@ -128,13 +73,9 @@ try:
     step(f"malformed payloads counted: {text('bad-payloads')}")
 
     # A second drone on the bus: the page lists both and draws its marker.
-    fix = struct.pack("<BBBBBIq", 0xFF, 0x51, 1, 0, 6, 1, int(time.time() * 1e6)) + bytes([0]) + \
-        struct.pack("<ddfffBB", start[0] + 0.001, start[1], 0, 0, 0, 7, 1)
-    subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(args.mqtt_port), "-t", "quad/drone2/telemetry/position",
-                    "-s"], input=fix, check=True, timeout=10)
-    wait("drone list with both drones", 10,
-         lambda: len(driver.find_elements(By.CSS_SELECTOR, '[data-test="drones"] button')) == 2)
-    wait("second drone's marker", 10, lambda: driver.find_elements(By.CSS_SELECTOR, '[data-test="drone"][data-drone="drone2"]'))
+    page.publish("quad/drone2/telemetry/position", position_fix(start[0] + 0.001, start[1]))
+    wait("drone list with both drones", 10, lambda: page.count('[data-test="drones"] button') == 2)
+    wait("second drone's marker", 10, lambda: page.marker("drone2"))
     assert text("drone-name") == args.drone, "the selected drone changed: " + str(text("drone-name"))
     step("a second drone on the bus is listed and drawn; drone1 stays selected")
 
@@ -179,10 +120,8 @@ try:
     driver.execute_script("quadMap.setZoom(16, {animate: false}); quadMap.panTo(arguments[0], {animate: false});", list(home))
     far = destination(home, 200, 260)
     time.sleep(0.5)
-    point = driver.execute_script("const p = quadMap.latLngToContainerPoint(arguments[0]); return [p.x, p.y];", list(far))
-    ActionChains(driver).move_to_element_with_offset(map_el, int(round(point[0] - size["width"] / 2)),
-                                                     int(round(point[1] - size["height"] / 2))).click().perform()
-    wait("geofence warning before sending", 5, lambda: "geofence" in driver.find_element(By.ID, "pending-text").text)
+    page.click_map_at(far)
+    wait("geofence warning before sending", 5, lambda: "geofence" in (text("pending") or ""))
     click("send-target")
     wait("the refusal shown next to the action", 15, lambda: "refused" in (text("action-result") or ""))
     assert "target-refused-geofence" in text("action-result"), text("action-result")
@@ -197,21 +136,10 @@ try:
     step(f"landed from the page after the reconnect: {text('action-result')}")
     # Emergency asks twice: the first click only arms.
     click("emergency")
-    assert "again" in driver.find_element(By.CSS_SELECTOR, '[data-test="emergency"]').text
+    assert "again" in text("emergency")
     assert not (text("action-result") or "").startswith("emergency"), text("action-result")
     step("emergency armed by the first click only (not sent)")
-    # Refused websocket connections while the broker was down are expected; anything else is a page error.
-    errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE" and "ERR_CONNECTION_REFUSED" not in e["message"]]
+    errors = page.page_errors()
     assert not errors, f"browser errors: {errors}"
-    print("PASS", flush=True)
-except Exception as e:
-    print("FAIL:", repr(e), flush=True)
-    try:
-        print("page panel:", driver.find_element(By.ID, "side").text, flush=True)
-        for entry in driver.get_log("browser")[-20:]: print("browser:", entry, flush=True)
-        driver.save_screenshot(os.path.join(args.handshake, "failure.png"))
-    except Exception:
-        pass
-    sys.exit(1)
-finally:
-    driver.quit()
+
+page.run(main)
