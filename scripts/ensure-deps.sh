@@ -11,9 +11,6 @@ needs=(
   "pkg-config:pkgconf"
   "gpsd:gpsd"
   "gpsfake:gpsd-clients"
-  "xmllint:libxml2-utils"
-  "rsvg-convert:librsvg2-bin"
-  "systemd-analyze:systemd"
   # The live map (web/map): its browser test, its JS codec tests, and the Leaflet it is served with.
   "chromium:chromium"
   "chromedriver:chromium-driver"
@@ -21,6 +18,9 @@ needs=(
   "/usr/share/javascript/leaflet/leaflet.js:libjs-leaflet"
   "node:nodejs"
   "curl:curl"
+  "xmllint:libxml2-utils"
+  "rsvg-convert:librsvg2-bin"
+  "systemd-analyze:systemd"
 )
 
 missing=()

@@ -7,10 +7,10 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
 
 SERVICES=(location-broadcaster telemetry-logger)
+MAP_DIR=/usr/share/quadcopter/map   # the live map; http_dir in mosquitto.conf
 HERE="$REPO_DIR/deploy/ground"
 BRIDGE_USER=drone1-bridge
 BRIDGE_PASSWORD_FILE=""
-MAP_DIR=/usr/share/quadcopter/map   # http_dir in mosquitto.conf
 
 usage() {
     cat <<USAGE
