@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
-.PHONY: deps build release test test-unit test-integration demo bench faults clean
+.PHONY: deps build release test test-unit test-integration test-web web-map demo bench faults clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -14,10 +14,18 @@ release: deps
 	$(SWIFT) build -c release --static-swift-stdlib
 
 # Builds the services and all test targets, then runs every suite. Integration suites start their own
-# mosquitto on a free loopback port and run the real executables from the bin dir.
-test: deps
+# mosquitto on a free loopback port and run the real executables from the bin dir (the live map's browser test,
+# MapPageTests, drives headless Chromium with Selenium). test-web: the map's JS codec against the golden fixtures.
+test: deps web-map test-web
 	$(SWIFT) build --build-tests
 	QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" $(SWIFT) test --skip-build
+
+test-web: deps
+	node --test Tests/WebMapTests/
+
+# Leaflet (Debian libjs-leaflet) copied next to the live map's page, web/map/vendor/ (not committed).
+web-map: deps
+	@scripts/web-map-assets.sh
 
 # The fault-injection suite (real flights with a broker, a service or the link killed, datagram loss, a fuzzed
 # bus; a few minutes): skipped by `make test`, run here with QUAD_FAULTS=1.

@@ -25,7 +25,7 @@ else
 fi
 
 mkdir -p "$out"
-broker_port=$(free_port tcp) at_port=$(free_port udp) navdata_port=$(free_port udp)
+broker_port=$(free_port tcp) ws_port=$(free_port tcp) at_port=$(free_port udp) navdata_port=$(free_port udp)
 broker="127.0.0.1:$broker_port"
 pids=()
 cleanup() {
@@ -44,9 +44,13 @@ start() {  # start NAME ARGS… — runs in the background, output to $out/NAME.
   pids+=($!)
 }
 
-sed "s/^listener 1883 127.0.0.1$/listener $broker_port 127.0.0.1/" mosquitto.conf >"$out/mosquitto.conf"
+scripts/web-map-assets.sh   # Leaflet next to the live map's page (web/map), served by the websockets listener
+sed -e "s/^listener 1883 127.0.0.1$/listener $broker_port 127.0.0.1/" \
+    -e "s/^listener 9001 127.0.0.1$/listener $ws_port 127.0.0.1/" \
+    -e "s#^http_dir web/map\$#http_dir $PWD/web/map#" mosquitto.conf >"$out/mosquitto.conf"
 start mosquitto mosquitto -c "$out/mosquitto.conf"
 for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$broker_port") 2>/dev/null && break; sleep 0.1; done
+map_url="http://127.0.0.1:$ws_port/"
 
 start drone-sim "$bin/drone-sim" --listen 127.0.0.1 --at-port "$at_port" --navdata-port "$navdata_port" \
   --home "$home_lat,$home_lon" --heading 0 --gps-noise 0.2 --seed 7 --trace "$out/ground-truth.csv"
@@ -58,6 +62,7 @@ start telemetry-logger "$bin/telemetry-logger" record "${common[@]}" --dir "$out
 lb() { "$bin/location-broadcaster" "$1" "${common[@]}" "${@:2}"; }  # lb SUBCOMMAND ARGS…
 
 say "Private broker on $broker; simulated AR.Drone on UDP $at_port/$navdata_port; logs in $out/"
+say "Live map (watch the flight, click to send a target): $map_url"
 wait_for() {  # wait_for TOPIC TEXT — until a (retained or live) message on TOPIC contains TEXT
   for _ in $(seq 60); do
     mosquitto_sub -h 127.0.0.1 -p "$broker_port" -t "$1" -C 1 -W 1 2>/dev/null | grep -q "$2" && return 0
@@ -109,3 +114,4 @@ echo "  plot:         $out/flight.svg"
 echo "  GPX track:    $out/flight.gpx"
 echo "  ground truth: $out/ground-truth.csv   (the simulator's own record)"
 echo "  flight logs:  ${logs[*]}"
+echo "  live map:     $map_url   (until this script ends)"

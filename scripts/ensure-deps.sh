@@ -11,6 +11,13 @@ needs=(
   "pkg-config:pkgconf"
   "gpsd:gpsd"
   "gpsfake:gpsd-clients"
+  # The live map (web/map): its browser test, its JS codec tests, and the Leaflet it is served with.
+  "chromium:chromium"
+  "chromedriver:chromium-driver"
+  "/usr/lib/python3/dist-packages/selenium:python3-selenium"
+  "/usr/share/javascript/leaflet/leaflet.js:libjs-leaflet"
+  "node:nodejs"
+  "curl:curl"
   "xmllint:libxml2-utils"
   "rsvg-convert:librsvg2-bin"
   "systemd-analyze:systemd"
@@ -31,8 +38,8 @@ if ((${#missing[@]} == 0)); then exit 0; fi
 echo "missing packages: ${missing[*]}"
 if [[ $(id -u) -eq 0 ]]; then
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  apt-get -o DPkg::Lock::Timeout=600 update -qq
+  apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   echo "installed: ${missing[*]}"
 else
   echo "run: sudo apt-get install -y ${missing[*]}" >&2

@@ -7,7 +7,7 @@ extension DeploymentTests {
     @Suite("broker ACLs", .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_passwd", "mosquitto_pub")))
     struct BrokerACL {
         static let droneUsers = StagedInstall.droneServices + ["monitor"]
-        static let groundUsers = StagedInstall.groundServices + ["drone1-bridge", "monitor"]
+        static let groundUsers = StagedInstall.groundServices + ["drone1-bridge", "monitor", "map"]
         /// Test-only account appended to the test copy of the ACL: reads everything, to see what got through.
         static let observer = "test-observer"
 
@@ -88,15 +88,17 @@ extension DeploymentTests {
             try await Self.check(broker, passwords, denied: denied, allowed: allowed, refusedTopics: ["status/navigator"])
         }
 
-        @Test("ground: only location-broadcaster writes target, command, pilot claim; nobody writes flight/command")
+        @Test("ground: only location-broadcaster and the map write target, command, pilot claim; nobody flight/command")
         func groundInputs() async throws {
             let (broker, passwords) = try Self.broker("ground")
             let inputs = ["target", "command", "pilot/claim"]
             try await Self.check(
                 broker, passwords,
                 denied: Self.writes(["telemetry-logger", "drone1-bridge", "monitor"], inputs)
-                    + Self.writes(Self.groundUsers, ["flight/command"]),
-                allowed: Self.writes(["location-broadcaster"], inputs + ["status/location-broadcaster/ground-laptop"]),
+                    + Self.writes(Self.groundUsers, ["flight/command"])
+                    + Self.writes(["map"], ["status/location-broadcaster/ground-laptop", "status/map"]),
+                allowed: Self.writes(["location-broadcaster"], inputs + ["status/location-broadcaster/ground-laptop"])
+                    + Self.writes(["map"], inputs),
                 refusedTopics: inputs)
         }
 
@@ -108,7 +110,7 @@ extension DeploymentTests {
             let probe = try await ACLProbe(port: broker.port, passwords: passwords, observer: Self.observer)
             defer { probe.shutdown() }
             let seen = try await probe.publish(
-                denied: Self.writes(["location-broadcaster", "telemetry-logger", "monitor"], fromBoard)
+                denied: Self.writes(["location-broadcaster", "telemetry-logger", "monitor", "map"], fromBoard)
                     + Self.writes(["location-broadcaster"], ["status/telemetry-logger"])
                     + Self.writes(["telemetry-logger", "drone1-bridge"], ["status/location-broadcaster/ground-laptop"]),
                 allowed: Self.writes(["drone1-bridge"], fromBoard) + Self.writes(["telemetry-logger"], ["status/telemetry-logger"]))
@@ -116,11 +118,31 @@ extension DeploymentTests {
             #expect(Set(seen.keys) == expected, "got through: \(Set(seen.keys).subtracting(expected))")
             #expect(seen.values.allSatisfy { $0 == 1 })
             // Ground users still read what the bridge brings.
-            for user in ["location-broadcaster", "telemetry-logger", "monitor"] {
+            for user in ["location-broadcaster", "telemetry-logger", "monitor", "map"] {
                 let reader = try await probe.client(user)
                 #expect(reader.payloads("quad/drone1/telemetry/drone") == ["drone1-bridge wrote quad/drone1/telemetry/drone"],
                         "\(user)")
             }
+        }
+
+        @Test("ground: the live map's websockets listener wants a user and password like every other client")
+        func groundWebSocketsAuthenticated() throws {
+            let (broker, passwords) = try Self.broker("ground")
+            #expect(broker.ports.count == 2, "listeners: \(broker.ports)")
+            let webSockets = broker.ports[1]
+            let probe = TestEnvironment.repoRoot.appendingPathComponent("Tests/WebMapTests/ws_connect_probe.py").path
+            func connack(_ credentials: [String]) throws -> String {
+                let result = try runCommand(MapBrowser.python, [probe, "\(webSockets)"] + credentials,
+                                            logDirectory: broker.directory, timeoutS: 20)
+                return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            #expect(try connack([]) == "5", "anonymous over websockets")
+            #expect(try connack(["map", "wrong"]) == "5", "bad password over websockets")
+            #expect(try connack(["map", passwords["map"] ?? ""]) == "0", "map over websockets")
+            // The page itself is served there too.
+            let page = try runCommand(TestEnvironment.requireTool("curl"), ["-sf", "http://127.0.0.1:\(webSockets)/index.html"],
+                                      logDirectory: broker.directory)
+            #expect(page.output.contains("data-test=\"map\""))
         }
     }
 }

@@ -10,7 +10,7 @@ extension DeploymentTests {
         /// Accounts each side's broker must know: one per service, the read-only monitor, and on the ground the
         /// drone's bridge.
         static func accounts(_ side: String) -> Set<String> {
-            Set((side == "drone" ? StagedInstall.droneServices : StagedInstall.groundServices + ["drone1-bridge"])
+            Set((side == "drone" ? StagedInstall.droneServices : StagedInstall.groundServices + ["drone1-bridge", "map"])
                 + ["monitor"])
         }
 
@@ -96,6 +96,15 @@ extension DeploymentTests {
                 #expect(conf == expected)
             } else {
                 #expect(conf == deployConf)
+                // The live map: the page as in the repo, Leaflet from libjs-leaflet, where http_dir points.
+                #expect(conf.contains("\nhttp_dir /usr/share/quadcopter/map\n"))
+                for file in ["index.html", "app.js", "mqttws.js", "quadproto.js"] {
+                    #expect(try install.text("/usr/share/quadcopter/map/\(file)")
+                            == String(contentsOf: TestEnvironment.repoRoot.appendingPathComponent("web/map/\(file)"), encoding: .utf8))
+                    #expect(try install.mode("/usr/share/quadcopter/map/\(file)") == 0o644)
+                }
+                #expect(try install.text("/usr/share/quadcopter/map/vendor/leaflet/leaflet.js").contains("Leaflet"))
+                #expect(try install.mode("/usr/share/quadcopter/map/vendor/leaflet/leaflet.css") == 0o644)
             }
         }
 

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Installs the ground laptop side: location-broadcaster (CLI, plus a unit for follow mode), telemetry-logger, and the
-# ground Mosquitto configuration (authenticated listener for the drone bridge and local tools, ACL). Run as root.
+# Installs the ground laptop side: location-broadcaster (CLI, plus a unit for follow mode), telemetry-logger, the
+# ground Mosquitto configuration (authenticated listener for the drone bridge and local tools, ACL) and the live map
+# (web/map + Leaflet, served by the broker's websockets listener). Run as root.
 # Idempotent: existing env files and generated passwords are kept.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
 
 SERVICES=(location-broadcaster telemetry-logger)
+MAP_DIR=/usr/share/quadcopter/map   # the live map; http_dir in mosquitto.conf
 HERE="$REPO_DIR/deploy/ground"
 BRIDGE_USER=drone1-bridge
 BRIDGE_PASSWORD_FILE=""
@@ -45,6 +47,11 @@ install_services "${SERVICES[@]}"
 [[ -z $BRIDGE_PASSWORD_FILE ]] || store_password_file "$BRIDGE_PASSWORD_FILE" "$BRIDGE_USER"
 ensure_broker_account "$BRIDGE_USER" "$BRIDGE_USER" root 0600
 ensure_broker_account monitor monitor root 0600
+# The live map logs in as `map` from the browser: the operator reads /etc/quadcopter/map.password (root only).
+ensure_broker_account map map root 0600
+
+log "live map page and Leaflet (libjs-leaflet) into $ROOT$MAP_DIR, served by the broker's websockets listener"
+run "$REPO_DIR/scripts/web-map-assets.sh" "$ROOT$MAP_DIR"
 
 log "broker configuration: authenticated listener, ACL"
 install_broker_file "$HERE/quadcopter.acl" "$ROOT/etc/mosquitto/conf.d/quadcopter.acl"

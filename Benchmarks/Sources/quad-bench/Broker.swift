@@ -2,7 +2,8 @@ import ProcessSupport
 import Foundation
 
 /// A private mosquitto on a free 127.0.0.1 port, from the repository's mosquitto.conf with only the listener
-/// line changed (so the bench measures the configuration everyone runs).
+/// line changed (so the bench measures the configuration everyone runs). The live map's websockets listener
+/// (its `listener 9001` block: protocol, http_dir) is left out: a bench has no browser, and 9001 may be taken.
 final class Broker: Sendable {
     let port: UInt16
     let process: ChildProcess
@@ -20,8 +21,9 @@ final class Broker: Sendable {
         let port = try LoopbackPort.free()
         self.port = port
         let original = try String(contentsOfFile: "\(repoRoot)/mosquitto.conf", encoding: .utf8)
-        let config = original.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasPrefix("listener 1883") ? "listener \(port) 127.0.0.1" : String(line)
+        let config = original.split(separator: "\n", omittingEmptySubsequences: false).compactMap { line -> String? in
+            if ["listener 9001", "protocol websockets", "http_dir "].contains(where: { line.hasPrefix($0) }) { return nil }
+            return line.hasPrefix("listener 1883") ? "listener \(port) 127.0.0.1" : String(line)
         }.joined(separator: "\n")
         let configPath = "\(workDirectory)/mosquitto.conf"
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)

@@ -1,16 +1,19 @@
 import Foundation
 import ProcessSupport
 
-/// A private mosquitto for one test suite: the repo's mosquitto.conf with the port replaced, on a free
-/// 127.0.0.1 port. Stopped by pid.
+/// A private mosquitto for one test suite: the repo's mosquitto.conf with the ports replaced, on free
+/// 127.0.0.1 ports (MQTT, and WebSockets + the live map's page). Stopped by pid.
 final class BrokerProcess: @unchecked Sendable {
     private(set) var port: UInt16
+    /// The websockets listener, which also serves web/map (http_dir) — the live map's URL is `mapURL`.
+    private(set) var webSocketPort: UInt16
     let directory: URL
     private(set) var child: ChildProcess?
     private let configURL: URL
     private let template: [String]
 
     var address: String { "127.0.0.1:\(port)" }
+    var mapURL: String { "http://127.0.0.1:\(webSocketPort)/" }
 
     /// Suites run in parallel: a "free" port can be taken by another suite's broker between finding it and
     /// mosquitto binding it ("Address already in use"). Then this broker starts again on a new port.
@@ -24,10 +27,20 @@ final class BrokerProcess: @unchecked Sendable {
         template = original.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) + [extraConfig]
         configURL = directory.appendingPathComponent("mosquitto.conf")
         port = 0
+        webSocketPort = 0
+        let webDirectory = TestEnvironment.repoRoot.appendingPathComponent("web/map").path
         var lastError: (any Error)?
         for _ in 0..<Self.portAttempts {
             port = try freeLoopbackPort()
-            let lines = template.map { $0.hasPrefix("listener 1883") ? "listener \(port) 127.0.0.1" : $0 }
+            webSocketPort = try freeLoopbackPort()
+            while webSocketPort == port { webSocketPort = try freeLoopbackPort() }
+            let (mqttPort, wsPort) = (port, webSocketPort)
+            let lines = template.map { line -> String in
+                if line.hasPrefix("listener 1883") { return "listener \(mqttPort) 127.0.0.1" }
+                if line.hasPrefix("listener 9001") { return "listener \(wsPort) 127.0.0.1" }
+                if line.hasPrefix("http_dir ") { return "http_dir \(webDirectory)" }
+                return line
+            }
             try lines.joined(separator: "\n").write(to: configURL, atomically: true, encoding: .utf8)
             do {
                 try start()
@@ -48,7 +61,8 @@ final class BrokerProcess: @unchecked Sendable {
         child = started
         let deadline = Date().addingTimeInterval(5)
         // Our mosquitto must be the one listening: another suite's broker on the same port also accepts.
-        while !(tcpPortAccepts(port) && started.isRunning && !started.output().contains("Address already in use")) {
+        while !(tcpPortAccepts(port) && tcpPortAccepts(webSocketPort) && started.isRunning
+                && !started.output().contains("Address already in use")) {
             let output = started.output()
             if output.contains("Address already in use") {
                 started.stop(signal: SIGKILL)

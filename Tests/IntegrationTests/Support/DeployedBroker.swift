@@ -3,7 +3,8 @@ import ProcessSupport
 
 /// A private mosquitto from a deployment configuration (deploy/*/mosquitto.conf or what install.sh staged): every
 /// `listener` moved to its own free 127.0.0.1 port, the bridge `address` (if asked) pointed at a loopback port,
-/// and every file the configuration names (password file, ACL) replaced by a test copy. Stopped by pid.
+/// every file the configuration names (password file, ACL) replaced by a test copy, and `http_dir` (the live map's
+/// page) pointed at `httpDirectory` (default: the repo's web/map). Stopped by pid.
 ///
 /// Started as root, mosquitto drops to the `mosquitto` user before it reads the password file and the ACL, so the
 /// copies are 0644 in a 0755 directory (the deployed files are 0600/0640 mosquitto-owned; the test only needs the
@@ -24,7 +25,7 @@ final class DeployedBroker: @unchecked Sendable {
     ///   - bridgeToPort: rewrites `address HOST:PORT` to `127.0.0.1:<port>`; the config must have a bridge.
     ///   - extraConfig: lines appended (e.g. `log_type all` while debugging).
     init(label: String, config: String, files: [String: String] = [:], bridgeToPort: UInt16? = nil,
-         extraConfig: String = "") throws {
+         httpDirectory: URL = TestEnvironment.repoRoot.appendingPathComponent("web/map"), extraConfig: String = "") throws {
         self.label = label
         directory = try TestEnvironment.temporaryDirectory("deployed-\(label)")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
@@ -45,6 +46,8 @@ final class DeployedBroker: @unchecked Sendable {
                 let port = try Self.freePort(excluding: ports)
                 ports.append(port)
                 lines.append("listener \(port) 127.0.0.1")
+            } else if words.first == "http_dir" {
+                lines.append("http_dir \(httpDirectory.path)")
             } else if words.first == "address", let bridgeToPort {
                 sawBridgeAddress = true
                 lines.append("address 127.0.0.1:\(bridgeToPort)")

@@ -85,6 +85,9 @@ struct StagedInstall: Sendable {
         try DeployedBroker(label: side, config: text("/etc/mosquitto/conf.d/quadcopter.conf"),
                            files: ["/etc/mosquitto/quadcopter.passwd": text("/etc/mosquitto/quadcopter.passwd"),
                                    "/etc/mosquitto/conf.d/quadcopter.acl": text("/etc/mosquitto/conf.d/quadcopter.acl")],
-                           bridgeToPort: bridgeToPort, extraConfig: extraConfig)
+                           bridgeToPort: bridgeToPort,
+                           httpDirectory: side == "ground" ? url("/usr/share/quadcopter/map") : TestEnvironment.repoRoot
+                               .appendingPathComponent("web/map"),
+                           extraConfig: extraConfig)
     }
 }

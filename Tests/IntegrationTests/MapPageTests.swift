@@ -1,0 +1,95 @@
+import Foundation
+import ProcessSupport
+import Testing
+
+/// The live map (web/map) in headless Chromium, driven by Selenium (Tests/WebMapTests/map_browser_test.py), against
+/// the repo's mosquitto.conf (websockets listener + http_dir on free ports), the real services and drone-sim. This
+/// test owns the flight stack; the script asks it to restart the broker through a file handshake.
+@Suite("live map in a browser", .serialized,
+       .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub", "chromium", "chromedriver")
+                && (TestEnvironment.isCI || MapBrowser.seleniumInstalled)))
+struct MapPageTests {
+    static func requireDependencies() throws {
+        guard MapBrowser.seleniumInstalled else { throw TestEnvironmentError.missing("python3-selenium (run `make deps`)") }
+        let leaflet = TestEnvironment.repoRoot.appendingPathComponent("web/map/vendor/leaflet/leaflet.js")
+        if !FileManager.default.fileExists(atPath: leaflet.path) {
+            let directory = try TestEnvironment.temporaryDirectory("web-map-assets")
+            let result = try runCommand(TestEnvironment.requireTool("bash"),
+                                        [TestEnvironment.repoRoot.appendingPathComponent("scripts/web-map-assets.sh").path],
+                                        logDirectory: directory)
+            guard result.exitCode == 0 else { throw TestEnvironmentError.missing("Leaflet: \(result.output)") }
+        }
+    }
+
+    @Test("the page shows the drone, takes off, flies to a map click, counts bad payloads, survives a broker restart")
+    func flyFromTheMap() async throws {
+        try Self.requireDependencies()
+        // 0.2 m GPS noise as in `make demo`, so the marker can be held to the ground truth within a few metres.
+        let stack = try FlightStack(simArguments: ["--gps-noise", "0.2"])
+        defer { stack.stop() }
+        try await stack.waitUntilReady()
+        let handshake = try TestEnvironment.temporaryDirectory("map-handshake")
+        var arguments = [TestEnvironment.repoRoot.appendingPathComponent("Tests/WebMapTests/map_browser_test.py").path,
+                         "--url", stack.broker.mapURL, "--mqtt-port", "\(stack.broker.port)",
+                         "--trace", stack.traceURL.path, "--drone", stack.drone, "--handshake", handshake.path,
+                         "--chromedriver", try TestEnvironment.requireTool("chromedriver")]
+        // QUAD_MAP_SCREENSHOT=docs/map.png rewrites the README's screenshot from this flight.
+        if let shot = ProcessInfo.processInfo.environment["QUAD_MAP_SCREENSHOT"], !shot.isEmpty {
+            arguments += ["--screenshot", shot]
+        }
+        let browser = try ChildProcess(executable: MapBrowser.python, arguments: arguments, name: "map-browser",
+                                       logDirectory: handshake)
+        defer { browser.stop(signal: SIGKILL) }
+        let request = handshake.appendingPathComponent("restart-request").path
+        let deadline = Date().addingTimeInterval(300)
+        var restarted = false
+        while browser.isRunning, Date() < deadline {
+            if !restarted, FileManager.default.fileExists(atPath: request) {
+                try stack.broker.restart(after: 1)
+                restarted = true
+                _ = FileManager.default.createFile(atPath: handshake.appendingPathComponent("restart-done").path, contents: nil)
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let code = browser.waitForExit(timeoutS: 5)
+        #expect(code == 0, "map_browser_test.py: \(browser.output())\n\(stack.logs())")
+        #expect(restarted, "the broker restart step never ran: \(browser.output())")
+    }
+
+    @Test("hostile URL parameters, payloads and topics never break the page, never run script")
+    func hostileInput() throws {
+        try Self.requireDependencies()
+        let broker = try BrokerProcess()
+        defer { broker.stop() }
+        let result = try MapBrowser.check(["hostile", "--url", broker.mapURL, "--mqtt-port", "\(broker.port)"],
+                                          logDirectory: broker.directory)
+        #expect(result.exitCode == 0, "\(result.output)")
+    }
+
+    @Test("on the deployed ground broker the page is refused anonymously and logs in as map")
+    func loginOnDeployedBroker() throws {
+        try Self.requireDependencies()
+        let (broker, passwords) = try DeploymentTests.BrokerACL.broker("ground")
+        defer { broker.stop() }
+        let result = try MapBrowser.check(["login", "--url", "http://127.0.0.1:\(broker.ports[1])/",
+                                           "--password", passwords["map"] ?? ""], logDirectory: broker.directory)
+        #expect(result.exitCode == 0, "\(result.output)")
+    }
+}
+
+enum MapBrowser {
+    /// Tests/WebMapTests/map_page_checks.py MODE ARGS… (short browser checks), to completion.
+    static func check(_ arguments: [String], logDirectory: URL) throws -> CommandResult {
+        try runCommand(python, [TestEnvironment.repoRoot.appendingPathComponent("Tests/WebMapTests/map_page_checks.py").path]
+                       + arguments + ["--failure-dir", logDirectory.path,
+                                      "--chromedriver", try TestEnvironment.requireTool("chromedriver")],
+                       logDirectory: logDirectory, timeoutS: 180)
+    }
+
+    /// Debian's python3-selenium lives in the system python (a pyenv or venv python3 on PATH would not see it).
+    static let python = "/usr/bin/python3"
+    static var seleniumInstalled: Bool {
+        FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/selenium")
+            && FileManager.default.isExecutableFile(atPath: python)
+    }
+}

@@ -1,0 +1,145 @@
+#!/usr/bin/python3
+"""The live map in headless Chromium (Selenium) against a real broker, the real services and drone-sim.
+
+Started by Tests/IntegrationTests/MapPageTests.swift, which owns the flight stack and restarts the broker when
+this script asks (it writes <handshake>/restart-request and waits for <handshake>/restart-done). Exit 0 = pass;
+every step prints one line, a failure prints what the page showed."""
+import argparse, csv, os, time
+
+from mapdriver import Page, destination, distance, position_fix, step
+
+p = argparse.ArgumentParser()
+p.add_argument("--url", required=True)
+p.add_argument("--mqtt-port", required=True, type=int)
+p.add_argument("--trace", required=True)
+p.add_argument("--drone", default="drone1")
+p.add_argument("--handshake", required=True)
+p.add_argument("--screenshot")
+p.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+args = p.parse_args()
+
+def trace():
+    """The simulator's ground truth: complete rows only."""
+    try:
+        with open(args.trace) as f: text = f.read()
+    except OSError:
+        return []
+    rows = list(csv.reader(text[: text.rfind("\n") + 1].splitlines()))[1:]
+    return [r for r in rows if len(r) >= 6]
+def truth():
+    rows = trace()
+    if not rows: raise AssertionError("no ground-truth rows yet")
+    r = rows[-1]
+    return (float(r[1]), float(r[2])), r[5]
+
+page = Page(args.chromedriver, args.mqtt_port, args.handshake)
+driver, text, wait, click = page.driver, page.text, page.wait, page.click
+marker = lambda: page.marker(args.drone)
+def publish_raw(path, payload): page.publish(f"quad/{args.drone}/{path}", payload)
+
+def main():
+    driver.get(args.url)
+    wait("page connected to the broker", 20, lambda: text("broker") == "online")
+    step("page loaded, broker online")
+    for service in ["drone-link", "navigator", "drone-controller"]:
+        wait(f"{service} shown online", 20, lambda: text(f"presence-{service}") == "online")
+    home = wait("drone marker with a position", 20, marker)
+    assert distance(home, truth()[0]) < 2, f"marker {home} vs truth {truth()}"
+    wait("controller state shown", 10, lambda: text("activity") == "landed")
+    step(f"drone online at {home}, landed; link: {text('link')}, battery: {text('battery')}")
+
+    click("takeoff")
+    wait("takeoff flies (activity hovering)", 40, lambda: text("activity") == "hovering")
+    assert truth()[1] in ("hovering", "flying", "taking_off"), f"sim says {truth()[1]}"
+    assert "refused" not in (text("action-result") or ""), text("action-result")
+    step(f"airborne: sim {truth()[1]}, altitude on page {text('altitude')}, action: {text('action-result')}")
+
+    # Click the map 40 m away (bearing 60°) from where the drone is.
+    start = marker()
+    goal = destination(start, 60, 40)
+    page.click_map_at(goal)
+    wait("target confirmation shown", 5, lambda: page.count('[data-test="pending"][style*="block"]') == 1)
+    click("send-target")
+    wait("controller accepted the target", 15, lambda: (text("action-result") or "").startswith("target: controller"))
+    assert "refused" not in text("action-result"), text("action-result")
+    step(f"target sent by click: {text('action-result')}; pilot: {text('pilot')}")
+    assert "(this page)" in text("pilot"), text("pilot")
+
+    # A malformed payload on a telemetry topic is counted; the page keeps updating.
+    bad_before = int(text("bad-payloads"))
+    publish_raw("telemetry/position", "\xff\x51 not a position fix")
+    publish_raw("telemetry/controller", "garbage")
+    wait("bad payloads counted", 10, lambda: int(text("bad-payloads")) == bad_before + 2)
+    step(f"malformed payloads counted: {text('bad-payloads')}")
+
+    # A second drone on the bus: the page lists both and draws its marker.
+    page.publish("quad/drone2/telemetry/position", position_fix(start[0] + 0.001, start[1]))
+    wait("drone list with both drones", 10, lambda: page.count('[data-test="drones"] button') == 2)
+    wait("second drone's marker", 10, lambda: page.marker("drone2"))
+    assert text("drone-name") == args.drone, "the selected drone changed: " + str(text("drone-name"))
+    step("a second drone on the bus is listed and drawn; drone1 stays selected")
+
+    # The marker follows the drone: compared with the simulator's ground truth during the flight.
+    worst, samples, shot = 0.0, 0, False
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        here, state = truth()
+        shown = marker()
+        lag = distance(shown, here)
+        worst = max(worst, lag); samples += 1
+        if args.screenshot and not shot and distance(start, here) > 20:
+            driver.save_screenshot(args.screenshot); shot = True
+        if distance(here, goal) < 2.0 and text("activity") in ("arrived", "hovering"):
+            break
+        time.sleep(0.5)
+    here, state = truth()
+    assert distance(here, goal) < 2.0, f"sim at {here}, {distance(here, goal):.1f} m from the clicked point"
+    assert distance(marker(), here) < 3, f"marker {marker()} vs sim {here}"
+    assert worst < 6, f"marker lagged the drone by up to {worst:.1f} m"
+    step(f"sim flew to the click: {distance(here, goal):.2f} m from it; marker followed ({samples} samples, worst {worst:.1f} m); "
+         f"activity {text('activity')}")
+
+    # The broker restarts on the same ports: the page reconnects by itself.
+    open(os.path.join(args.handshake, "restart-request"), "w").close()
+    saw_offline = False
+    deadline = time.time() + 30
+    while not os.path.exists(os.path.join(args.handshake, "restart-done")):
+        saw_offline = saw_offline or (text("broker") or "").startswith("broker offline")
+        assert time.time() < deadline, "the test did not restart the broker"
+        time.sleep(0.1)
+    saw_offline = saw_offline or (text("broker") or "").startswith("broker offline")
+    assert saw_offline, "the page never showed the broker offline"
+    wait("page reconnected", 30, lambda: text("broker") == "online")
+    # The restarted broker kept no retained presence: the page shows it unconfirmed until each service is back.
+    for service in ["drone-link", "navigator", "drone-controller"]:
+        wait(f"{service} back online after the restart", 30, lambda: text(f"presence-{service}") == "online")
+    wait("link healthy again", 15, lambda: (text("link") or "").startswith("ok"))
+    step("broker restarted: page showed 'broker offline', reconnected by itself, services online again")
+
+    # A click outside the 200 m geofence: the page warns, the controller refuses, the page shows the refusal.
+    driver.execute_script("quadMap.setZoom(16, {animate: false}); quadMap.panTo(arguments[0], {animate: false});", list(home))
+    far = destination(home, 200, 260)
+    time.sleep(0.5)
+    page.click_map_at(far)
+    wait("geofence warning before sending", 5, lambda: "geofence" in (text("pending") or ""))
+    click("send-target")
+    wait("the refusal shown next to the action", 15, lambda: "refused" in (text("action-result") or ""))
+    assert "target-refused-geofence" in text("action-result"), text("action-result")
+    step(f"target outside the geofence: {text('action-result')}")
+
+    # And it still acts: land from the page.
+    click("land")
+    wait("the controller answered the land", 15, lambda: (text("action-result") or "").startswith("land: controller"))
+    assert "refused" not in text("action-result"), text("action-result")
+    wait("landing", 60, lambda: text("activity") == "landed")
+    wait("sim landed", 30, lambda: truth()[1] == "landed")
+    step(f"landed from the page after the reconnect: {text('action-result')}")
+    # Emergency asks twice: the first click only arms.
+    click("emergency")
+    assert "again" in text("emergency")
+    assert not (text("action-result") or "").startswith("emergency"), text("action-result")
+    step("emergency armed by the first click only (not sent)")
+    errors = page.page_errors()
+    assert not errors, f"browser errors: {errors}"
+
+page.run(main)

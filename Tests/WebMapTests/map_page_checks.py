@@ -1,0 +1,76 @@
+#!/usr/bin/python3
+"""Shorter browser checks of the live map, started by Tests/IntegrationTests/MapPageTests.swift:
+
+  hostile --url URL --mqtt-port N     hostile URL parameters and a barrage of bad payloads and topics never break
+                                      the page (no script runs, no exception, it keeps updating)
+  login --url URL --password PW       on the deployed broker the page is refused anonymously, and logs in as `map`
+Exit 0 = pass."""
+import argparse, random, time
+
+from mapdriver import Page, position_fix, step
+
+p = argparse.ArgumentParser()
+p.add_argument("mode", choices=["hostile", "login"])
+p.add_argument("--url", required=True)
+p.add_argument("--mqtt-port", type=int, default=0)
+p.add_argument("--password", default="")
+p.add_argument("--failure-dir", default="/tmp")
+p.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+args = p.parse_args()
+page = Page(args.chromedriver, args.mqtt_port, args.failure_dir)
+driver, text, wait = page.driver, page.text, page.wait
+
+def hostile():
+    query = ("?tiles=javascript:window.pwned=1//{z}{x}{y}&geofence=NaN&arrival=-5&lat=1e999&lon=abc"
+             "&drone=%3Cimg%20src%3Dx%20onerror%3Dwindow.pwned%3D1%3E&broker=javascript:window.pwned=1&user=%22%3E%3Cb%3E")
+    driver.get(args.url + query)
+    wait("page connected despite the parameters", 20, lambda: text("broker") == "online")
+    step("hostile URL parameters: page loaded, fell back to its own broker")
+    page.publish("quad/drone1/telemetry/position", position_fix(52.5163, 13.3777))
+    wait("a drone from a valid fix", 10, lambda: page.marker("drone1"))
+
+    bad = 0
+    html = '<img src=x onerror="window.pwned=1">'
+    page.publish("quad/drone1/status/" + html, '{"state":"online","service":"%s","version":"","started_at":0,"pid":1}' % html.replace('"', '\\"'))
+    for payload in ['{"state":"online"}', "not json", "[]", "null", '{"state":"maybe","service":"a","version":"","started_at":0,"pid":1}',
+                    "\xff\xfe", "x" * 100000]:
+        page.publish("quad/drone1/status/navigator", payload); bad += 1
+    page.publish("quad/drone1/status/navigator", b"")          # a cleared retained status: not an error
+    page.publish("quad/Not-A-Drone!/telemetry/position", position_fix(1, 1))   # not our topic: ignored
+    rng = random.Random(7)
+    valid = position_fix(52.5163, 13.3777)
+    for topic in ["telemetry/position", "telemetry/drone", "telemetry/controller", "telemetry/link", "telemetry/navigation"]:
+        for i in range(40):
+            kind = i % 4
+            if kind == 0: payload = bytes(rng.randrange(256) for _ in range(rng.randrange(0, 80)))
+            elif kind == 1: payload = valid[: rng.randrange(0, len(valid))]
+            elif kind == 2: payload = valid + bytes([0])                       # bodyTooLong (or wrong type)
+            else: payload = valid[:18] + bytes([0xFF] * 8) + valid[26:]      # latitude NaN (or wrong type)
+            if not payload: payload = b"\x00"
+            page.publish(f"quad/drone1/{topic}", payload, qos=0); bad += 1
+    wait(f"all {bad} bad payloads counted", 30, lambda: int(text("bad-payloads") or 0) == bad)
+    step(f"{bad} bad payloads and hostile topics counted, none shown as data")
+
+    page.publish("quad/drone1/telemetry/position", position_fix(52.5170, 13.3790))
+    wait("the page still updates", 10, lambda: page.marker("drone1") == (52.517, 13.379))
+    assert driver.execute_script("return window.pwned === undefined"), "a payload or parameter ran script"
+    assert "drone1" in text("drone-name"), text("drone-name")
+    assert html in driver.find_element("id", "presence").text, "a service name with markup is shown as text"
+    assert page.count('[data-test="drone"]') == 1, "a drone from an invalid id was drawn"
+    errors = page.page_errors()
+    assert not errors, f"browser errors: {errors}"
+    step("page still updating, no script injected, no page errors")
+
+def login():
+    driver.get(args.url)
+    wait("anonymous refused", 20, lambda: (text("broker") or "").startswith("refused"))
+    assert driver.find_element("id", "login").is_displayed(), "login form not shown"
+    step(f"anonymous: {text('broker')}; login form shown")
+    driver.find_element("id", "user").clear()
+    driver.find_element("id", "user").send_keys("map")
+    driver.find_element("id", "password").send_keys(args.password)
+    driver.find_element("css selector", '#login button[type="submit"]').click()
+    wait("logged in as map", 20, lambda: text("broker") == "online")
+    step("logged in as map: online")
+
+page.run(hostile if args.mode == "hostile" else login)

@@ -1,0 +1,141 @@
+// The live map's JS codec (web/map/quadproto.js) against the golden fixtures of the Swift codec.
+// Run: node --test Tests/WebMapTests/   (part of `make test`)
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const Q = require('../../web/map/quadproto.js');
+
+const fixtures = path.join(__dirname, '..', 'QuadProtocolTests', 'Fixtures');
+const cache = {};
+function fixture(name) {
+  if (cache[name]) return Uint8Array.from(cache[name]);
+  const text = fs.readFileSync(path.join(fixtures, name + '.hex'), 'utf8');
+  const hex = text.split('\n').map((line) => line.replace(/#.*/, '')).join(' ').trim().split(/\s+/);
+  cache[name] = Uint8Array.from(hex.map((h) => parseInt(h, 16)));
+  return Uint8Array.from(cache[name]);
+}
+
+const expected = {
+  'target': { type: 'target', sequence: 7, timestampUs: 1700000000123456, senderId: 'phone-anna',
+    latitudeDeg: 52.5163, longitudeDeg: 13.3777, altitudeM: 3.5, ttlS: 5 },
+  'command': { type: 'command', sequence: 8, timestampUs: 1700000000223456, senderId: 'phone-anna', kind: 'takeoff' },
+  'navigation-solution': { type: 'navigationSolution', sequence: 42, timestampUs: 1700000001000000, targetSequence: 7,
+    targetLatitudeDeg: 52.5163, targetLongitudeDeg: 13.3777, droneLatitudeDeg: 52.5162, droneLongitudeDeg: 13.3775,
+    distanceM: 17.25, bearingDeg: 310.5, headingDeg: 300.25, directionDifferenceDeg: 10.25, positionAgeMs: 120,
+    headingAgeMs: 30, targetAgeMs: 800 },
+  'flight-command': { type: 'flightCommand', sequence: 1000, timestampUs: 1700000001030000, refMode: 'fly',
+    flatTrim: false, progressive: true, rollFrac: 0, pitchFrac: -0.25, gazFrac: 0.5, yawFrac: 0.125 },
+  'drone-state': { type: 'droneState', sequence: 5000, timestampUs: 1700000001040000, navdataSequence: 123456,
+    stateBits: 0x80000001, controlState: 'hovering', controlMinorState: 0, batteryPercent: 87, altitudeM: 1.5,
+    pitchDeg: -2.5, rollDeg: 1.25, yawDeg: -90, velocityXMps: 0.5, velocityYMps: -0.25, velocityZMps: 0,
+    magnetoHeadingDeg: 270.5 },
+  'position-fix': { type: 'positionFix', sequence: 77, timestampUs: 1700000001050000, latitudeDeg: 52.5162,
+    longitudeDeg: 13.3775, altitudeM: 34.5, headingDeg: 300.25, horizontalAccuracyM: 2.5, satellites: 9, source: 'gpsd' },
+  'controller-state': { type: 'controllerState', sequence: 12, timestampUs: 1700000001060000, activity: 'flyingToTarget',
+    reason: 'target', pilotId: 'phone-anna', targetLatitudeDeg: 52.5163, targetLongitudeDeg: 13.3777, distanceToTargetM: 17.25 },
+  'link-status': { type: 'linkStatus', sequence: 3, timestampUs: 1700000001070000, connected: true, fallbackHover: false,
+    reason: 'ok', navdataPerSecond: 200, checksumErrors: 1, malformedPackets: 0, lastNavdataAgeMs: 5, lastCommandAgeMs: 30 },
+  'control-claim': { type: 'controlClaim', sequence: 1, timestampUs: 1700000000000000, senderId: 'phone-anna', action: 'claim' },
+};
+
+for (const [name, fields] of Object.entries(expected)) {
+  test(`${name}: decodes the golden fixture`, () => {
+    const message = Q.decode(fixture(name));
+    assert.deepEqual(message, { ...fields, minor: 0 });
+  });
+  test(`${name}: encodes back to the golden bytes`, () => {
+    assert.deepEqual(Q.encode(fields), fixture(name));
+  });
+  test(`${name}: every truncation is rejected, never a crash`, () => {
+    const bytes = fixture(name);
+    for (let n = 0; n < bytes.length; n++) assert.throws(() => Q.decode(bytes.subarray(0, n)), Q.WireError, `${n} bytes`);
+  });
+  test(`${name}: a trailing byte is bodyTooLong at minor 0, ignored at minor 1`, () => {
+    const longer = Uint8Array.from([...fixture(name), 0]);
+    assert.throws(() => Q.decode(longer), { code: 'bodyTooLong' });
+    longer[3] = 1;
+    assert.equal(Q.decode(longer).type, fields.type);
+  });
+}
+
+test('header errors in the documented order', () => {
+  const t = fixture('target');
+  assert.throws(() => Q.decode(new Uint8Array(0)), { code: 'truncatedHeader' });
+  assert.throws(() => Q.decode(new TextEncoder().encode('{"lat":1}')), { code: 'looksLikeText' });
+  assert.throws(() => Q.decode(Uint8Array.from([0xFF, 0x52, 1])), { code: 'badMagic' });
+  assert.throws(() => Q.decode(Uint8Array.from([0xFF, 0x51, 2])), { code: 'unsupportedMajorVersion' });
+  assert.throws(() => Q.decode(t.subarray(0, 10)), { code: 'truncatedHeader' });
+  const unknown = Uint8Array.from(t); unknown[4] = 10;
+  assert.throws(() => Q.decode(unknown), { code: 'unknownMessageType' });
+  assert.throws(() => Q.decode(t, 'command'), { code: 'wrongMessageType' });
+});
+
+test('value errors: presence bits, bool, enum, NaN, ranges, UTF-8', () => {
+  const mutate = (name, offset, value) => { const b = Uint8Array.from(fixture(name)); b[offset] = value; return b; };
+  assert.throws(() => Q.decode(mutate('target', 17, 3)), { code: 'unknownPresenceBits' });
+  assert.throws(() => Q.decode(mutate('link-status', 17, 2)), { code: 'invalidBool' });
+  assert.throws(() => Q.decode(mutate('command', 28, 7)), { code: 'unknownEnumValue' });
+  assert.throws(() => Q.decode(mutate('drone-state', 29, 101)), { code: 'outOfRange' });
+  assert.throws(() => Q.decode(mutate('target', 19, 0xC3)), { code: 'invalidUTF8' });
+  const nan = Uint8Array.from(fixture('position-fix'));
+  new DataView(nan.buffer).setFloat64(18, NaN, true);
+  assert.throws(() => Q.decode(nan), { code: 'notFinite' });
+  const lat = Uint8Array.from(fixture('position-fix'));
+  new DataView(lat.buffer).setFloat64(18, 91, true);
+  assert.throws(() => Q.decode(lat), { code: 'outOfRange' });
+  // An absent optional's slot is not validated.
+  const absent = mutate('position-fix', 17, 0);
+  new DataView(absent.buffer).setFloat32(38, NaN, true);
+  assert.equal(Q.decode(absent).headingDeg, null);
+});
+
+test('the encoder refuses what the decoder rejects', () => {
+  const base = { type: 'target', sequence: 1, timestampUs: 1, senderId: 'map', latitudeDeg: 52, longitudeDeg: 13, ttlS: 0 };
+  assert.equal(Q.decode(Q.encode(base)).altitudeM, null);
+  assert.throws(() => Q.encode({ ...base, latitudeDeg: 95 }), { code: 'outOfRange' });
+  assert.throws(() => Q.encode({ ...base, longitudeDeg: NaN }), { code: 'notFinite' });
+  assert.throws(() => Q.encode({ ...base, senderId: '' }), { code: 'stringLength' });
+  assert.throws(() => Q.encode({ ...base, senderId: 'x'.repeat(65) }), { code: 'stringLength' });
+  assert.throws(() => Q.encode({ type: 'command', senderId: 'map', kind: 'fly-away' }), { code: 'unknownEnumValue' });
+  assert.throws(() => Q.encode({ type: 'nonsense' }), { code: 'unknownMessageType' });
+});
+
+test('random bytes never escape as anything but a WireError', () => {
+  let seed = 12345;
+  const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 16;
+  const names = Object.keys(expected);
+  for (let i = 0; i < 20000; i++) {
+    const bytes = Uint8Array.from(fixture(names[i % names.length]));
+    for (let k = 0; k < 1 + (next() % 4); k++) bytes[17 + (next() % (bytes.length - 17))] = next() & 0xFF;
+    try { Q.decode(bytes.subarray(0, bytes.length - (next() % 3 === 0 ? next() % 4 : 0))); } catch (e) {
+      assert.ok(e instanceof Q.WireError, String(e));
+    }
+  }
+});
+
+test('status JSON: five keys required, unknown keys ignored', () => {
+  const s = Q.decodeStatus('{"state":"online","service":"navigator","version":"1.0.0","started_at":1700000000.25,"pid":4242,"x":1}');
+  assert.equal(s.state, 'online');
+  assert.equal(s.service, 'navigator');
+  assert.throws(() => Q.decodeStatus('{"state":"online"}'), Q.WireError);
+  assert.throws(() => Q.decodeStatus('{"state":"maybe","service":"a","version":"","started_at":0,"pid":1}'), Q.WireError);
+  assert.throws(() => Q.decodeStatus('not json'), SyntaxError);
+  assert.throws(() => Q.decodeStatus('null'), Q.WireError);
+});
+
+test('the JS topic table is the one of Shared/QuadProtocol/Topics.swift', () => {
+  const swift = fs.readFileSync(path.join(__dirname, '..', '..', 'Shared', 'QuadProtocol', 'Topics.swift'), 'utf8');
+  const rows = {};
+  const pattern = /static let (\w+) = TopicSpec<(\w+)>\(\s*path: "([^"]+)", qos: \.(\w+), retain: (true|false)/g;
+  for (const m of swift.matchAll(pattern)) {
+    rows[m[1]] = { path: m[3], type: m[2][0].toLowerCase() + m[2].slice(1), qos: m[4] === 'atLeastOnce' ? 1 : 0, retain: m[5] === 'true' };
+  }
+  assert.ok(Object.keys(rows).length >= 9, 'parsed ' + Object.keys(rows));
+  assert.deepEqual(Q.TOPICS, rows);
+  assert.deepEqual(Q.parseTopic('quad/drone-2/telemetry/drone'), { drone: 'drone-2', path: 'telemetry/drone' });
+  assert.equal(Q.parseTopic('quad/Drone/telemetry/drone'), null);
+  assert.equal(Q.parseTopic('other/drone1/x'), null);
+  assert.equal(Q.topic(Q.TOPICS.target, 'drone1'), 'quad/drone1/target');
+});

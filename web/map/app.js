@@ -1,0 +1,446 @@
+// The live map: every drone under quad/+/ on a Leaflet map, its state in the side panel, and the pilot's actions
+// (target by click, takeoff/land/hover/emergency). Everything that arrives — payloads, topics, URL parameters — is
+// untrusted: a bad payload is counted and shown, never thrown at the page; text goes in via textContent only.
+(function () {
+  'use strict';
+  const Q = window.QuadProto;
+  const $ = (id) => document.getElementById(id);
+  const haveLeaflet = typeof window.L !== 'undefined';
+  const REFUSAL = /refused|^not-pilot$|-retained$|invalid-sender/;
+  const ANSWER = { takeoff: /^takeoff/, land: /^land/, hover: /^hover/, emergency: /^emergency/, target: /target/,
+    release: /./, reset: /^reset/ };
+  const ACTIVITY_TEXT = { landed: 'landed', takingOff: 'taking off', hovering: 'hovering', flyingToTarget: 'flying to target',
+    arrived: 'arrived', landing: 'landing', emergency: 'EMERGENCY', returningHome: 'returning home' };
+
+  // ---- URL parameters (all optional, all checked) ----
+  function parseParams() {
+    let p;
+    try { p = new URLSearchParams(location.search); } catch (e) { p = new URLSearchParams(); }
+    const num = (key, lo, hi, fallback) => {
+      const v = Number(p.get(key));
+      return p.has(key) && Number.isFinite(v) && v >= lo && v <= hi ? v : fallback;
+    };
+    const safeURL = (value, schemes) => value && value.length < 500 && schemes.test(value) && !/[\s"'<>`\\]/.test(value) ? value : null;
+    let tiles = safeURL(p.get('tiles'), /^https?:\/\//);
+    if (tiles && !['{z}', '{x}', '{y}'].every((k) => tiles.includes(k))) tiles = null;
+    const fallbackBroker = (location.protocol === 'https:' ? 'wss://' : 'ws://') + (location.host || '127.0.0.1:9001') + '/';
+    const drone = p.get('drone');
+    return {
+      tiles,
+      broker: safeURL(p.get('broker'), /^wss?:\/\//) || fallbackBroker,
+      geofenceM: num('geofence', 1, 100000, 200),
+      arrivalM: num('arrival', 0.1, 1000, 1),
+      lat: num('lat', -85, 85, 52.5163), lon: num('lon', -180, 180, 13.3777),
+      user: (p.get('user') || '').slice(0, 64),
+      drone: drone && Q.DRONE_ID.test(drone) ? drone : null,
+    };
+  }
+  const params = parseParams();
+  function hostOf(url) { try { return new URL(url).hostname; } catch (e) { return '?'; } }
+
+  function storage(key, value) {
+    try {
+      if (value === undefined) return window.sessionStorage.getItem(key) || '';
+      window.sessionStorage.setItem(key, value);
+    } catch (e) { /* private mode: no memory */ }
+    return '';
+  }
+  const senderId = (() => {
+    let id = storage('quad-map-sender');
+    if (!/^map-[0-9a-f]{8}$/.test(id)) {
+      id = 'map-' + Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => b.toString(16).padStart(2, '0')).join('');
+      storage('quad-map-sender', id);
+    }
+    return id;
+  })();
+
+  // ---- geometry (spherical, good to centimetres over a few hundred metres) ----
+  const R = 6371008.8, rad = Math.PI / 180;
+  function distanceM(a, b) {
+    const dLat = (b[0] - a[0]) * rad, dLon = (b[1] - a[1]) * rad;
+    const h = Math.sin(dLat / 2) ** 2 + Math.cos(a[0] * rad) * Math.cos(b[0] * rad) * Math.sin(dLon / 2) ** 2;
+    return 2 * R * Math.asin(Math.min(1, Math.sqrt(h)));
+  }
+  function bearingDeg(a, b) {
+    const y = Math.sin((b[1] - a[1]) * rad) * Math.cos(b[0] * rad);
+    const x = Math.cos(a[0] * rad) * Math.sin(b[0] * rad) - Math.sin(a[0] * rad) * Math.cos(b[0] * rad) * Math.cos((b[1] - a[1]) * rad);
+    return (Math.atan2(y, x) / rad + 360) % 360;
+  }
+
+  // ---- state ----
+  const drones = new Map();
+  let selectedId = params.drone;
+  let badPayloads = 0;
+  let pendingTarget = null;
+  let actionWait = null;
+  const sequences = {};
+  function droneRecord(id) {
+    let d = drones.get(id);
+    if (!d) {
+      d = { id, position: null, headingDeg: null, fixHeading: false, track: [], home: null, controller: null, link: null,
+        state: null, navigation: null, presence: {}, lastHeard: 0, layers: null };
+      drones.set(id, d);
+      if (!selectedId) selectedId = id;
+    }
+    return d;
+  }
+  const selected = () => (selectedId && drones.get(selectedId)) || null;
+
+  // ---- the map ----
+  let map = null, grid = null, gridOrigin = null;
+  if (haveLeaflet) {
+    // Leaflet's stylesheet, inlined: mosquitto's http_dir sends no Content-Type, and browsers drop such stylesheets.
+    fetch('vendor/leaflet/leaflet.css').then((r) => r.ok ? r.text() : '').then((css) => {
+      const style = document.createElement('style'); style.textContent = css; document.head.appendChild(style);
+    }).catch(() => {});
+    map = L.map('map', { zoomControl: true, maxZoom: 22 }).setView([params.lat, params.lon], 18);
+    window.quadMap = map;
+    L.control.scale({ metric: true, imperial: false, maxWidth: 200 }).addTo(map);
+    gridOrigin = L.latLng(params.lat, params.lon);
+    grid = new (L.GridLayer.extend({ createTile: drawGridTile }))({ maxZoom: 22 });
+    if (params.tiles) {
+      const host = hostOf(params.tiles);
+      L.tileLayer(params.tiles, { maxZoom: 22, maxNativeZoom: 19, attribution: 'tiles: ' + host }).addTo(map);
+      grid.setOpacity(0.5);
+      $('background-note').textContent = 'Background: online tiles from ' + host + ' over the metric grid.';
+    } else {
+      $('background-note').textContent = 'Background: local metric grid (thin lines every grid step, bold every 5), no internet needed. Add ?tiles=URL for online tiles.';
+    }
+    grid.addTo(map);
+    const gridLabel = L.control({ position: 'bottomleft' });
+    gridLabel.onAdd = () => { const div = L.DomUtil.create('div'); div.setAttribute('data-test', 'grid-step'); div.style.background = 'rgba(255,255,255,0.8)'; div.style.padding = '0 4px'; return div; };
+    gridLabel.addTo(map);
+    const updateGridLabel = () => { gridLabel.getContainer().textContent = 'grid ' + gridSpacing(map.getZoom()) + ' m (bold: ' + 5 * gridSpacing(map.getZoom()) + ' m)'; };
+    map.on('zoomend', updateGridLabel);
+    updateGridLabel();
+    map.on('click', (e) => chooseTarget([e.latlng.lat, e.latlng.lng]));
+  } else {
+    $('map').textContent = 'Leaflet is missing (vendor/leaflet): run `make web-map` (Debian package libjs-leaflet). The panel still works.';
+  }
+
+  // Grid step in metres at a zoom level: the smallest 1-2-5 step at least 40 px apart.
+  function gridSpacing(z) {
+    const metresPerPixel = 40075016.686 * Math.cos(gridOrigin.lat * rad) / (256 * 2 ** z);
+    const steps = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1e6];
+    return steps.find((s) => s / metresPerPixel >= 40) || 1e6;
+  }
+
+  // A metric grid around gridOrigin: lines of constant latitude and longitude every `spacing` metres.
+  function drawGridTile(coords) {
+    const tile = document.createElement('canvas');
+    const size = this.getTileSize();
+    tile.width = size.x; tile.height = size.y;
+    const ctx = tile.getContext('2d');
+    const z = coords.z, origin = coords.scaleBy(size);
+    const nw = map.unproject(origin, z), se = map.unproject(origin.add(size), z);
+    const o = gridOrigin;
+    const mLat = 111320, mLon = 111320 * Math.cos(o.lat * rad);
+    const spacing = gridSpacing(z);
+    const line = (k, draw) => { ctx.strokeStyle = k % 5 === 0 ? 'rgba(60,90,60,0.55)' : 'rgba(60,90,60,0.2)'; ctx.lineWidth = k % 5 === 0 ? 1.2 : 1; ctx.beginPath(); draw(); ctx.stroke(); };
+    const x0 = (nw.lng - o.lng) * mLon, x1 = (se.lng - o.lng) * mLon;
+    for (let k = Math.ceil(x0 / spacing), n = 0; k * spacing <= x1 && n < 64; k++, n++) {
+      const px = map.project([nw.lat, o.lng + k * spacing / mLon], z).x - origin.x;
+      line(k, () => { ctx.moveTo(px, 0); ctx.lineTo(px, size.y); });
+    }
+    const y0 = (se.lat - o.lat) * mLat, y1 = (nw.lat - o.lat) * mLat;
+    for (let k = Math.ceil(y0 / spacing), n = 0; k * spacing <= y1 && n < 64; k++, n++) {
+      const py = map.project([o.lat + k * spacing / mLat, nw.lng], z).y - origin.y;
+      line(k, () => { ctx.moveTo(0, py); ctx.lineTo(size.x, py); });
+    }
+    return tile;
+  }
+
+  const droneSVG = '<svg viewBox="-15 -15 30 30"><g class="arrow"><circle r="13" fill="rgba(21,101,192,0.15)" stroke="#1565c0"/>' +
+    '<path d="M0,-12 L7,8 L0,4 L-7,8 Z" fill="#1565c0" stroke="#fff" stroke-width="1"/></g></svg>';
+
+  function ensureLayers(d) {
+    if (!map || d.layers) return d.layers;
+    const layers = {
+      track: L.polyline([], { color: '#1565c0', weight: 2, opacity: 0.7 }).addTo(map),
+      fence: L.circle([0, 0], { radius: params.geofenceM, color: '#c62828', weight: 1.5, dashArray: '6 6', fill: false, interactive: false }),
+      home: L.circleMarker([0, 0], { radius: 6, color: '#2e7d32', fillColor: '#66bb6a', fillOpacity: 1 }).bindTooltip('home (takeoff point) ' + d.id),
+      target: L.circleMarker([0, 0], { radius: 5, color: '#6a1b9a', fillColor: '#ab47bc', fillOpacity: 1 }).bindTooltip('target'),
+      arrival: L.circle([0, 0], { radius: params.arrivalM, color: '#6a1b9a', weight: 1, fillOpacity: 0.15, interactive: false }),
+      marker: L.marker([0, 0], { icon: L.divIcon({ className: 'drone-icon', html: droneSVG, iconSize: [30, 30], iconAnchor: [15, 15] }), keyboard: false }),
+    };
+    layers.marker.on('click', () => { selectedId = d.id; render(); });
+    d.layers = layers;
+    return layers;
+  }
+
+  function show(layer, on) { if (on && !map.hasLayer(layer)) layer.addTo(map); if (!on && map.hasLayer(layer)) layer.remove(); }
+
+  function renderMap(d) {
+    const l = ensureLayers(d);
+    if (!l) return;
+    if (d.position) {
+      show(l.marker, true);
+      l.marker.setLatLng(d.position);
+      const el = l.marker.getElement();
+      if (el) {
+        el.setAttribute('data-test', 'drone');
+        el.setAttribute('data-drone', d.id);
+        el.setAttribute('data-lat', d.position[0].toFixed(7));
+        el.setAttribute('data-lon', d.position[1].toFixed(7));
+        el.title = d.id;
+        const arrow = el.querySelector('.arrow');
+        if (arrow) { arrow.setAttribute('transform', 'rotate(' + (d.headingDeg || 0).toFixed(1) + ')'); arrow.style.opacity = d.headingDeg == null ? 0.4 : 1; }
+      }
+    }
+    l.track.setLatLngs(d.track);
+    show(l.home, !!d.home); show(l.fence, !!d.home);
+    if (d.home) { l.home.setLatLng(d.home); l.fence.setLatLng(d.home); }
+    const c = d.controller;
+    const hasTarget = c && c.targetLatitudeDeg != null && c.targetLongitudeDeg != null;
+    show(l.target, hasTarget); show(l.arrival, hasTarget);
+    if (hasTarget) { l.target.setLatLng([c.targetLatitudeDeg, c.targetLongitudeDeg]); l.arrival.setLatLng([c.targetLatitudeDeg, c.targetLongitudeDeg]); }
+  }
+
+  // ---- messages ----
+  const byPath = {};
+  for (const key in Q.TOPICS) byPath[Q.TOPICS[key].path] = Q.TOPICS[key];
+
+  function onMessage(topic, bytes, retained) {
+    const where = Q.parseTopic(topic);
+    if (!where) return;
+    try {
+      if (where.path.startsWith('status/')) {
+        if (bytes.length === 0) return;   // a cleared retained status
+        const service = where.path.slice('status/'.length).slice(0, 100);
+        droneRecord(where.drone).presence[service] = Q.decodeStatus(bytes).state;
+      } else {
+        const spec = byPath[where.path];
+        if (!spec) return;
+        const d = droneRecord(where.drone);
+        apply(d, Q.decode(bytes, spec.type), retained);
+      }
+    } catch (e) {
+      badPayloads++;
+      $('bad-last').textContent = '(last: ' + topic.slice(0, 80) + ' — ' + String(e && (e.code || e.message) || e).slice(0, 80) + ')';
+      console.warn('bad payload on', topic, e);
+    }
+    scheduleRender();
+  }
+
+  function apply(d, m, retained) {
+    if (!retained) d.lastHeard = Date.now();
+    switch (m.type) {
+      case 'positionFix': {
+        const first = !d.position;
+        d.position = [m.latitudeDeg, m.longitudeDeg];
+        if (m.headingDeg != null) { d.headingDeg = m.headingDeg; d.fixHeading = true; }
+        const last = d.track[d.track.length - 1];
+        if (!last || distanceM(last, d.position) > 0.2) { d.track.push(d.position); if (d.track.length > 5000) d.track.splice(0, 1000); }
+        // Until the drone is airborne, its position is where it takes off: the geofence's centre.
+        const activity = d.controller && d.controller.activity;
+        if (!d.home || !activity || activity === 'landed') d.home = d.position;
+        if (first && map && d.id === selectedId) {
+          map.setView(d.position, Math.max(map.getZoom(), 18));
+          gridOrigin = L.latLng(d.position[0], d.position[1]); grid.redraw();
+        }
+        break;
+      }
+      case 'droneState':
+        d.state = m;
+        if (!d.fixHeading && m.magnetoHeadingDeg != null) d.headingDeg = m.magnetoHeadingDeg;
+        break;
+      case 'navigationSolution':
+        d.navigation = m;
+        if (!d.fixHeading) d.headingDeg = m.headingDeg;
+        break;
+      case 'controllerState': {
+        const before = d.controller && d.controller.activity;
+        if (before === 'landed' && m.activity === 'takingOff' && d.position) d.home = d.position;
+        d.controller = m;
+        // The answer to our action: its own reason (takeoff, land, new-target…) or a refusal; other states that
+        // happen to arrive meanwhile (a failsafe, a progress update) are not taken for it.
+        if (actionWait && actionWait.drone === d.id && actionWait.acked && !retained &&
+            (REFUSAL.test(m.reason) || ANSWER[actionWait.what].test(m.reason))) {
+          const refused = REFUSAL.test(m.reason);
+          showResult(actionWait.what + ': ' + (refused ? 'refused — ' + m.reason : 'controller ' + (ACTIVITY_TEXT[m.activity] || m.activity) + (m.reason ? ' (' + m.reason + ')' : '')), refused ? 'bad' : 'ok');
+          actionWait = null;
+        }
+        break;
+      }
+      case 'linkStatus': d.link = m; break;
+    }
+  }
+
+  const hasTargetNow = (d) => !!(d.controller && d.controller.targetLatitudeDeg != null);
+
+  // ---- panel ----
+  let renderQueued = false;
+  function scheduleRender() { if (!renderQueued) { renderQueued = true; requestAnimationFrame(() => { renderQueued = false; render(); }); } }
+
+  function setText(id, text, cls) { const el = $(id); el.textContent = text; el.className = cls || ''; }
+
+  function render() {
+    $('bad-payloads').textContent = String(badPayloads);
+    const box = $('drones');
+    $('drones-box').style.display = drones.size > 1 ? '' : 'none';
+    if (box.childElementCount !== drones.size) {
+      box.textContent = '';
+      for (const id of [...drones.keys()].sort()) {
+        const b = document.createElement('button');
+        b.textContent = id; b.setAttribute('data-drone', id);
+        b.onclick = () => { selectedId = id; const d = drones.get(id); if (map && d && d.position) map.panTo(d.position); render(); };
+        box.appendChild(b);
+      }
+    }
+    for (const b of box.children) b.className = b.getAttribute('data-drone') === selectedId ? 'selected' : '';
+    if (map) for (const d of drones.values()) renderMap(d);
+    const d = selected();
+    setText('drone-name', d ? d.id : '—');
+    if (!d) return;
+    const c = d.controller;
+    setText('activity', c ? ACTIVITY_TEXT[c.activity] || c.activity : '—', c && c.activity === 'emergency' ? 'bad' : '');
+    setText('reason', c && c.reason ? c.reason : '', c && REFUSAL.test(c.reason) ? 'bad' : '');
+    setText('pilot', c ? (c.pilotId ? c.pilotId + (c.pilotId === senderId ? ' (this page)' : '') : 'nobody') : '—');
+    const ageS = d.lastHeard ? (Date.now() - d.lastHeard) / 1000 : Infinity;
+    if (!d.link) setText('link', '—');
+    else if (d.link.connected && d.link.reason === 'ok' && ageS < 2) setText('link', 'ok, ' + d.link.navdataPerSecond.toFixed(0) + ' navdata/s', 'ok');
+    else setText('link', (d.link.connected ? 'degraded: ' : 'lost: ') + d.link.reason + (d.link.fallbackHover ? ', fallback hover' : '') +
+      (ageS >= 2 ? ', no telemetry for ' + (Number.isFinite(ageS) ? ageS.toFixed(0) + ' s' : 'ever') : ''), 'bad');
+    if (d.link && ageS >= 2 && d.link.connected && d.link.reason === 'ok') setText('link', 'no telemetry for ' + (Number.isFinite(ageS) ? ageS.toFixed(0) + ' s' : 'ever'), 'warn');
+    const s = d.state;
+    setText('battery', s ? s.batteryPercent + ' %' : '—', s && s.batteryPercent < 20 ? 'bad' : '');
+    setText('altitude', s ? s.altitudeM.toFixed(1) + ' m' : '—');
+    setText('speed', s ? Math.hypot(s.velocityXMps, s.velocityYMps).toFixed(1) + ' m/s' : '—');
+    setText('position', d.position ? d.position[0].toFixed(6) + ', ' + d.position[1].toFixed(6) + (d.headingDeg != null ? ', heading ' + d.headingDeg.toFixed(0) + '°' : '') : '—');
+    const toTarget = c && c.distanceToTargetM != null ? c.distanceToTargetM
+      : hasTargetNow(d) && d.navigation ? d.navigation.distanceM : null;
+    setText('distance', toTarget != null ? toTarget.toFixed(1) + ' m' : '—');
+    const table = $('presence');
+    table.textContent = '';
+    for (const service of Object.keys(d.presence).sort()) {
+      const row = table.insertRow();
+      row.insertCell().textContent = service;
+      const cell = row.insertCell();
+      cell.textContent = d.presence[service];
+      cell.className = d.presence[service] === 'online' ? 'ok' : d.presence[service] === 'offline' ? 'bad' : 'warn';
+      cell.setAttribute('data-test', 'presence-' + service.replace(/[^a-z0-9-]/g, '-'));
+    }
+  }
+  setInterval(scheduleRender, 1000);
+
+  // ---- acting ----
+  function showResult(text, cls) { setText('action-result', text, cls); }
+
+  function publish(drone, key, fields) {
+    const spec = Q.TOPICS[key];
+    const next = ((sequences[key] || 0) % 4294967295) + 1;
+    const bytes = Q.encode(Object.assign({ type: spec.type, sequence: next, timestampUs: Date.now() * 1000 }, fields));
+    sequences[key] = next;
+    return client.publish(Q.topic(spec, drone), bytes, spec.qos);
+  }
+
+  async function act(what, send) {
+    const d = selected();
+    if (!d) { showResult(what + ': no drone seen yet', 'bad'); return; }
+    actionWait = { drone: d.id, what, acked: false };
+    showResult(what + ': sending…', 'warn');
+    try {
+      await send(d);
+      if (actionWait && actionWait.what === what) {
+        actionWait.acked = true;
+        showResult(what + ': delivered, waiting for the controller…', 'warn');
+        const wait = actionWait;
+        setTimeout(() => { if (actionWait === wait) { actionWait = null; showResult(what + ': delivered, no answer from the controller in 5 s', 'bad'); } }, 5000);
+      }
+    } catch (e) {
+      actionWait = null;
+      showResult(what + ': not sent — ' + (e && e.message || e), 'bad');
+    }
+  }
+
+  function chooseTarget(point) {
+    const d = selected();
+    pendingTarget = point;
+    const parts = ['Target ' + point[0].toFixed(6) + ', ' + point[1].toFixed(6)];
+    if (d && d.position) parts.push(distanceM(d.position, point).toFixed(1) + ' m from ' + d.id + ' at ' + bearingDeg(d.position, point).toFixed(0) + '°');
+    if (d && d.home && distanceM(d.home, point) > params.geofenceM) parts.push('outside the ' + params.geofenceM + ' m geofence: the controller will refuse it');
+    if (d && d.controller && d.controller.pilotId && d.controller.pilotId !== senderId) parts.push(d.controller.pilotId + ' holds control: expect not-pilot');
+    $('pending-text').textContent = parts.join('; ');
+    $('pending').style.display = 'block';
+    if (map) {
+      if (!chooseTarget.marker) chooseTarget.marker = L.circleMarker(point, { radius: 7, color: '#ef6c00', dashArray: '3 3', fillOpacity: 0.2 });
+      chooseTarget.marker.setLatLng(point).addTo(map);
+    }
+  }
+  function clearPending() { pendingTarget = null; $('pending').style.display = 'none'; if (chooseTarget.marker) chooseTarget.marker.remove(); }
+
+  $('send-target').onclick = () => {
+    const point = pendingTarget;
+    if (!point) return;
+    clearPending();
+    act('target', async (d) => {
+      // As location-broadcaster does: claim pilot control first unless this page already holds it.
+      if (!d.controller || d.controller.pilotId !== senderId) await publish(d.id, 'controlClaim', { senderId, action: 'claim' });
+      await publish(d.id, 'target', { senderId, latitudeDeg: point[0], longitudeDeg: point[1], altitudeM: null, ttlS: 0 });
+    });
+  };
+  $('cancel-target').onclick = clearPending;
+  $('release').onclick = () => act('release', (d) => publish(d.id, 'controlClaim', { senderId, action: 'release' }));
+
+  let emergencyArmed = null;
+  for (const button of document.querySelectorAll('button[data-command]')) {
+    const kind = button.getAttribute('data-command');
+    button.onclick = () => {
+      if (kind === 'emergency') {
+        // Asks twice: the first click arms for 4 s, the second cuts the motors.
+        if (!emergencyArmed) {
+          button.classList.add('armed'); button.textContent = 'EMERGENCY: click again to cut the motors';
+          emergencyArmed = setTimeout(disarm, 4000);
+          return;
+        }
+        disarm();
+      }
+      act(kind, (d) => publish(d.id, 'command', { senderId, kind }));
+    };
+    function disarm() { clearTimeout(emergencyArmed); emergencyArmed = null; button.classList.remove('armed'); button.textContent = 'emergency'; }
+  }
+  // Control held by a closed page would block every other pilot: give it back when the page goes away.
+  window.addEventListener('pagehide', () => {
+    for (const d of drones.values()) {
+      if (d.controller && d.controller.pilotId === senderId) publish(d.id, 'controlClaim', { senderId, action: 'release' }).catch(() => {});
+    }
+  });
+
+  // ---- the broker ----
+  let client = null, everOnline = false;
+  function connect() {
+    if (client) client.stop();
+    client = new MQTTClient({
+      url: params.broker,
+      clientId: senderId + '-' + Math.floor(Math.random() * 1e6),
+      username: storage('quad-map-user') || params.user,
+      password: storage('quad-map-password'),
+      onStatus: (state, detail) => {
+        // After a reconnect the broker may have lost its retained presence (a restart without persistence): what
+        // we knew is shown as unconfirmed until each service announces itself again.
+        if (state === 'online' && everOnline) for (const d of drones.values()) for (const k in d.presence) d.presence[k] = 'unconfirmed';
+        if (state === 'online') everOnline = true;
+        scheduleRender();
+        const text = state === 'online' ? 'online' : state === 'offline' ? 'broker offline — ' + detail : state === 'refused' ? 'refused: ' + detail : 'connecting…';
+        setText('broker', text, state);
+        if (state === 'refused') $('login').style.display = 'block';
+      },
+      onMessage,
+    });
+    client.subscribe('quad/+/telemetry/#', 1);
+    client.subscribe('quad/+/status/#', 1);
+    client.start();
+  }
+  $('user').value = storage('quad-map-user') || params.user;
+  $('login-toggle').onclick = () => { const f = $('login'); f.style.display = f.style.display === 'block' ? 'none' : 'block'; };
+  $('login').onsubmit = (e) => {
+    e.preventDefault();
+    storage('quad-map-user', $('user').value.slice(0, 64));
+    storage('quad-map-password', $('password').value.slice(0, 256));
+    $('login').style.display = 'none';
+    connect();
+  };
+  window.quadMapState = { drones, senderId, get badPayloads() { return badPayloads; } };
+  connect();
+  render();
+})();

@@ -1,0 +1,253 @@
+// The bus's binary payloads (PROTOCOL.md, format 1.0) in plain JavaScript, for the live map and for node's test
+// runner. decode() validates like the Swift decoder (header, then layout, then value ranges) and throws a
+// WireError; encode() runs the same validation first, so it never produces what decode() rejects.
+(function (root) {
+  'use strict';
+
+  const MAJOR = 1, MINOR = 0, HEADER = 17;
+
+  class WireError extends Error {
+    constructor(code, detail) { super(code + (detail ? ': ' + detail : '')); this.code = code; }
+  }
+
+  // Value checks. Each returns an error detail or null.
+  const finite = (v) => Number.isFinite(v) ? null : 'not finite';
+  const range = (lo, hi, hiOpen) => (v) => finite(v) || ((v < lo || (hiOpen ? v >= hi : v > hi)) ? `outside [${lo}, ${hi}${hiOpen ? ')' : ']'}` : null);
+  const atLeast0 = (v) => finite(v) || (v < 0 ? 'negative' : null);
+  const lat = range(-90, 90), lon = range(-180, 180), deg360 = range(0, 360, true), dir180 = range(-180, 180, true);
+  const unit = range(-1, 1);
+
+  // One table per message type: [name, kind, check or enum values or string limits, optional].
+  // Optional fields are numbered by their order (presence bit 0 = the first optional field).
+  const TYPES = {
+    1: { name: 'target', fields: [
+      ['senderId', 'str8', [1, 64]], ['latitudeDeg', 'f64', lat], ['longitudeDeg', 'f64', lon],
+      ['altitudeM', 'f32', finite, true], ['ttlS', 'f32', atLeast0]] },
+    2: { name: 'command', fields: [
+      ['senderId', 'str8', [1, 64]],
+      ['kind', 'enum', { 1: 'takeoff', 2: 'land', 3: 'hover', 4: 'emergency', 5: 'reset', 6: 'flat-trim' }]] },
+    3: { name: 'navigationSolution', fields: [
+      ['targetSequence', 'u32'], ['targetLatitudeDeg', 'f64', lat], ['targetLongitudeDeg', 'f64', lon],
+      ['droneLatitudeDeg', 'f64', lat], ['droneLongitudeDeg', 'f64', lon], ['distanceM', 'f64', atLeast0],
+      ['bearingDeg', 'f64', deg360], ['headingDeg', 'f64', deg360], ['directionDifferenceDeg', 'f64', dir180],
+      ['positionAgeMs', 'u32'], ['headingAgeMs', 'u32'], ['targetAgeMs', 'u32']] },
+    4: { name: 'flightCommand', fields: [
+      ['refMode', 'enum', { 0: 'land', 1: 'fly', 2: 'emergencyCutoff', 3: 'emergencyRecover' }],
+      ['flatTrim', 'bool'], ['progressive', 'bool'], ['rollFrac', 'f32', unit], ['pitchFrac', 'f32', unit],
+      ['gazFrac', 'f32', unit], ['yawFrac', 'f32', unit]] },
+    5: { name: 'droneState', fields: [
+      ['navdataSequence', 'u32'], ['stateBits', 'u32'],
+      ['controlState', 'enum', { 0: 'unknown', 1: 'initializing', 2: 'landed', 3: 'flying', 4: 'hovering', 5: 'test',
+        6: 'takingOff', 7: 'goingToFix', 8: 'landing', 9: 'looping' }],
+      ['controlMinorState', 'u16'], ['batteryPercent', 'u8', range(0, 100)], ['altitudeM', 'f32', finite],
+      ['pitchDeg', 'f32', finite], ['rollDeg', 'f32', finite], ['yawDeg', 'f32', finite],
+      ['velocityXMps', 'f32', finite], ['velocityYMps', 'f32', finite], ['velocityZMps', 'f32', finite],
+      ['magnetoHeadingDeg', 'f32', deg360, true]] },
+    6: { name: 'positionFix', fields: [
+      ['latitudeDeg', 'f64', lat], ['longitudeDeg', 'f64', lon], ['altitudeM', 'f32', finite, true],
+      ['headingDeg', 'f32', deg360, true], ['horizontalAccuracyM', 'f32', atLeast0, true], ['satellites', 'u8'],
+      ['source', 'enum', { 1: 'droneGPS', 2: 'gpsd', 3: 'manual' }]] },
+    7: { name: 'controllerState', fields: [
+      ['activity', 'enum', { 1: 'landed', 2: 'takingOff', 3: 'hovering', 4: 'flyingToTarget', 5: 'arrived',
+        6: 'landing', 7: 'emergency', 8: 'returningHome' }],
+      ['reason', 'str8', [0, 64]], ['pilotId', 'str8', [0, 64]], ['targetLatitudeDeg', 'f64', lat, true],
+      ['targetLongitudeDeg', 'f64', lon, true], ['distanceToTargetM', 'f32', atLeast0, true]] },
+    8: { name: 'linkStatus', fields: [
+      ['connected', 'bool'], ['fallbackHover', 'bool'],
+      ['reason', 'enum', { 0: 'ok', 1: 'navdataLost', 2: 'commandTimeout', 3: 'configuring' }],
+      ['navdataPerSecond', 'f32', atLeast0], ['checksumErrors', 'u32'], ['malformedPackets', 'u32'],
+      ['lastNavdataAgeMs', 'u32'], ['lastCommandAgeMs', 'u32']] },
+    9: { name: 'controlClaim', fields: [
+      ['senderId', 'str8', [1, 64]], ['action', 'enum', { 1: 'claim', 2: 'release' }]] },
+  };
+  const SIZES = { u8: 1, bool: 1, enum: 1, u16: 2, u32: 4, f32: 4, f64: 8 };
+  const TYPE_BY_NAME = {};
+  for (const t in TYPES) TYPE_BY_NAME[TYPES[t].name] = Number(t);
+
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  const utf8Encoder = new TextEncoder();
+  const optionals = (spec) => spec.fields.filter((f) => f[3]).map((f) => f[0]);
+
+  function toBytes(data) {
+    if (data instanceof Uint8Array) return data;
+    if (data instanceof ArrayBuffer) return new Uint8Array(data);
+    if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    throw new WireError('notBinary', typeof data);
+  }
+
+  // Header checks in the documented order: magic[0], magic[1], major, length, type.
+  function decodeHeader(bytes) {
+    if (bytes.length === 0) throw new WireError('truncatedHeader', 'empty');
+    if (bytes[0] !== 0xFF) throw new WireError('looksLikeText', 'first byte ' + bytes[0]);
+    if (bytes.length < 2 || bytes[1] !== 0x51) throw new WireError('badMagic');
+    if (bytes.length < 3 || bytes[2] !== MAJOR) throw new WireError('unsupportedMajorVersion', String(bytes[2]));
+    if (bytes.length < HEADER) throw new WireError('truncatedHeader', bytes.length + ' bytes');
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const type = bytes[4];
+    if (!TYPES[type]) throw new WireError('unknownMessageType', String(type));
+    return { minor: bytes[3], type, sequence: view.getUint32(5, true), timestampUs: Number(view.getBigInt64(9, true)) };
+  }
+
+  // Decodes one binary payload: { type: 'target', sequence, timestampUs, minor, ...body fields }. Absent optional
+  // fields are null. Throws WireError on anything PROTOCOL.md rejects.
+  function decode(data, expectedType) {
+    const bytes = toBytes(data);
+    const header = decodeHeader(bytes);
+    const spec = TYPES[header.type];
+    if (expectedType && spec.name !== expectedType) throw new WireError('wrongMessageType', spec.name);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const opts = optionals(spec);
+    let at = HEADER;
+    const need = (n) => { if (at + n > bytes.length) throw new WireError('bodyTooShort', spec.name); };
+    let presence = 0;
+    if (opts.length) { need(1); presence = bytes[at++]; }
+    const raw = {};
+    for (const [name, kind, limits] of spec.fields) {
+      if (kind === 'str8') {
+        need(1); const n = bytes[at++]; need(n);
+        raw[name] = { bytes: bytes.subarray(at, at + n), limits }; at += n;
+        continue;
+      }
+      need(SIZES[kind]);
+      switch (kind) {
+        case 'u8': case 'bool': case 'enum': raw[name] = bytes[at]; break;
+        case 'u16': raw[name] = view.getUint16(at, true); break;
+        case 'u32': raw[name] = view.getUint32(at, true); break;
+        case 'f32': raw[name] = view.getFloat32(at, true); break;
+        case 'f64': raw[name] = view.getFloat64(at, true); break;
+      }
+      at += SIZES[kind];
+    }
+    const mask = (1 << opts.length) - 1;
+    if (header.minor <= MINOR) {
+      if (at !== bytes.length) throw new WireError('bodyTooLong', spec.name);
+      if (presence & ~mask) throw new WireError('unknownPresenceBits', spec.name);
+    }
+    const message = { type: spec.name, sequence: header.sequence, timestampUs: header.timestampUs, minor: header.minor };
+    for (const [name, kind, check, optional] of spec.fields) {
+      if (optional && !(presence & (1 << opts.indexOf(name)))) { message[name] = null; continue; }
+      message[name] = fieldValue(name, kind, check, raw[name]);
+    }
+    return message;
+  }
+
+  function fieldValue(name, kind, check, value) {
+    switch (kind) {
+      case 'str8': {
+        let text;
+        try { text = utf8.decode(value.bytes); } catch (e) { throw new WireError('invalidUTF8', name); }
+        if (value.bytes.length < value.limits[0] || value.bytes.length > value.limits[1]) throw new WireError('stringLength', name);
+        return text;
+      }
+      case 'bool':
+        if (value > 1) throw new WireError('invalidBool', name);
+        return value === 1;
+      case 'enum':
+        if (!(value in check)) throw new WireError('unknownEnumValue', name + ' ' + value);
+        return check[value];
+      default: {
+        const problem = check ? check(value) : null;
+        if (problem) throw new WireError(problem === 'not finite' ? 'notFinite' : 'outOfRange', name + ' ' + problem);
+        return value;
+      }
+    }
+  }
+
+  // Encodes { type, sequence, timestampUs, ...fields } (the shape decode() returns) into a Uint8Array.
+  function encode(message) {
+    const type = TYPE_BY_NAME[message && message.type];
+    if (!type) throw new WireError('unknownMessageType', String(message && message.type));
+    const spec = TYPES[type];
+    const opts = optionals(spec);
+    const parts = [];
+    let presence = 0;
+    for (const [name, kind, check, optional] of spec.fields) {
+      const value = message[name];
+      const present = !(optional && (value === null || value === undefined));
+      if (optional && present) presence |= 1 << opts.indexOf(name);
+      if (kind === 'str8') {
+        const bytes = utf8Encoder.encode(typeof value === 'string' ? value : '');
+        if (typeof value !== 'string' || bytes.length < check[0] || bytes.length > check[1]) throw new WireError('stringLength', name);
+        parts.push([kind, bytes]);
+        continue;
+      }
+      let raw = present ? value : 0;
+      if (present) {
+        if (kind === 'enum') {
+          const code = Object.keys(check).find((k) => check[k] === value);
+          if (code === undefined) throw new WireError('unknownEnumValue', name);
+          raw = Number(code);
+        } else if (kind === 'bool') {
+          if (typeof value !== 'boolean') throw new WireError('invalidBool', name);
+          raw = value ? 1 : 0;
+        } else {
+          if (typeof value !== 'number') throw new WireError('notFinite', name);
+          if (kind === 'f32') raw = Math.fround(value);
+          const problem = check ? check(raw) : null;
+          if (problem) throw new WireError(problem === 'not finite' ? 'notFinite' : 'outOfRange', name);
+          if (kind[0] === 'u' && (!Number.isInteger(raw) || raw < 0 || raw >= 2 ** (8 * SIZES[kind]))) throw new WireError('outOfRange', name);
+        }
+      }
+      parts.push([kind, raw]);
+    }
+    const sequence = message.sequence >>> 0;
+    const size = HEADER + (opts.length ? 1 : 0) +
+      parts.reduce((sum, [kind, v]) => sum + (kind === 'str8' ? 1 + v.length : SIZES[kind]), 0);
+    const bytes = new Uint8Array(size);
+    const view = new DataView(bytes.buffer);
+    bytes.set([0xFF, 0x51, MAJOR, MINOR, type]);
+    view.setUint32(5, sequence, true);
+    view.setBigInt64(9, BigInt(Math.trunc(message.timestampUs || 0)), true);
+    let at = HEADER;
+    if (opts.length) bytes[at++] = presence;
+    for (const [kind, v] of parts) {
+      switch (kind) {
+        case 'str8': bytes[at] = v.length; bytes.set(v, at + 1); at += 1 + v.length; continue;
+        case 'u8': case 'bool': case 'enum': bytes[at] = v; break;
+        case 'u16': view.setUint16(at, v, true); break;
+        case 'u32': view.setUint32(at, v, true); break;
+        case 'f32': view.setFloat32(at, v, true); break;
+        case 'f64': view.setFloat64(at, v, true); break;
+      }
+      at += SIZES[kind];
+    }
+    return bytes;
+  }
+
+  // ServiceStatus JSON (quad/<id>/status/<service>): all five keys required, unknown keys ignored.
+  function decodeStatus(data) {
+    const text = typeof data === 'string' ? data : utf8.decode(toBytes(data));
+    const value = JSON.parse(text);
+    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new WireError('wrongJSONType', 'status');
+    if (value.state !== 'online' && value.state !== 'offline') throw new WireError('outOfRange', 'state');
+    for (const [key, type] of [['service', 'string'], ['version', 'string'], ['started_at', 'number'], ['pid', 'number']]) {
+      if (typeof value[key] !== type) throw new WireError('missingJSONKey', key);
+    }
+    return { state: value.state, service: value.service, version: value.version, startedAt: value.started_at, pid: value.pid };
+  }
+
+  // The topic table of Shared/QuadProtocol/Topics.swift (a node test checks they agree): path below
+  // quad/<drone-id>/, payload type, QoS, retained.
+  const TOPICS = {
+    target: { path: 'target', type: 'target', qos: 1, retain: false },
+    command: { path: 'command', type: 'command', qos: 1, retain: false },
+    droneState: { path: 'telemetry/drone', type: 'droneState', qos: 0, retain: false },
+    position: { path: 'telemetry/position', type: 'positionFix', qos: 0, retain: false },
+    navigation: { path: 'telemetry/navigation', type: 'navigationSolution', qos: 0, retain: false },
+    controllerState: { path: 'telemetry/controller', type: 'controllerState', qos: 1, retain: true },
+    linkStatus: { path: 'telemetry/link', type: 'linkStatus', qos: 1, retain: true },
+    flightCommand: { path: 'flight/command', type: 'flightCommand', qos: 0, retain: false },
+    controlClaim: { path: 'pilot/claim', type: 'controlClaim', qos: 1, retain: false },
+  };
+  const DRONE_ID = /^[a-z0-9-]{1,32}$/;
+  // quad/<id>/<path> → { drone, path } or null (an id outside [a-z0-9-]{1,32} is not ours).
+  function parseTopic(topic) {
+    const m = /^quad\/([^/]+)\/(.+)$/.exec(topic);
+    return m && DRONE_ID.test(m[1]) ? { drone: m[1], path: m[2] } : null;
+  }
+  const topic = (spec, drone) => 'quad/' + drone + '/' + spec.path;
+
+  const api = { TOPICS, DRONE_ID, parseTopic, topic, WireError, decode, encode, decodeStatus, decodeHeader, TYPES, MAJOR, MINOR };
+  if (typeof module !== 'undefined' && module.exports) module.exports = api;
+  else root.QuadProto = api;
+})(typeof self !== 'undefined' ? self : this);
