@@ -40,7 +40,7 @@ struct ServicePresenceTests {
         let child = try start(service)
         try await eventually(timeoutS: 10, "\(service) online") { log.latest(service)?.contains(#""state":"online""#) == true }
         #expect(child.stop(signal: SIGTERM) == 0, "\(child.output())")
-        try await eventually(timeoutS: 5, "\(service) offline") { log.latest(service)?.contains(#""state":"offline""#) == true }
+        try await eventually(timeoutS: 20, "\(service) offline") { log.latest(service)?.contains(#""state":"offline""#) == true }
     }
 
     @Test("SIGKILL: the broker publishes the Last Will, retained")
@@ -54,7 +54,7 @@ struct ServicePresenceTests {
         try await Task.sleep(for: .milliseconds(300))
         let (late, lateLog) = try statusWatcher()
         defer { late.shutdown() }
-        try await eventually(timeoutS: 5, "retained offline") {
+        try await eventually(timeoutS: 20, "retained offline") {
             lateLog.latest("navigator")?.contains(#""state":"offline""#) == true
         }
     }
