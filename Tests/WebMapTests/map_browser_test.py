@@ -47,6 +47,9 @@ def main():
     assert distance(home, truth()[0]) < 2, f"marker {home} vs truth {truth()}"
     wait("controller state shown", 10, lambda: text("activity") == "landed")
     step(f"drone online at {home}, landed; link: {text('link')}, battery: {text('battery')}")
+    # One host, one clock: the board clock is shown within a second and without a warning.
+    clock = wait("board clock offset shown", 10, lambda: (text("clock") or "").endswith(" s") and text("clock"))
+    assert abs(float(clock.split()[0])) < 1, f"clock offset on one host: {clock}"
 
     click("takeoff")
     wait("takeoff flies (activity hovering)", 40, lambda: text("activity") == "hovering")

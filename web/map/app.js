@@ -78,7 +78,7 @@
     let d = drones.get(id);
     if (!d) {
       d = { id, position: null, headingDeg: null, fixHeading: false, track: [], home: null, controller: null, link: null,
-        state: null, navigation: null, presence: {}, lastHeard: 0, layers: null };
+        state: null, navigation: null, presence: {}, lastHeard: 0, layers: null, clockSamplesMs: [] };
       drones.set(id, d);
       if (!selectedId) selectedId = id;
     }
@@ -242,6 +242,13 @@
       }
       case 'droneState':
         d.state = m;
+        // The board's clock against this browser's, from telemetry stamps (display only, like `status`): the
+        // largest recent stamp − receipt difference is the least-delayed message's.
+        if (!retained && Number.isFinite(m.timestampUs) && m.timestampUs > 0) {
+          d.clockSamplesMs.push(m.timestampUs / 1000 - Date.now());
+          if (d.clockSamplesMs.length > 64) d.clockSamplesMs.shift();
+          d.clockOffsetMs = Math.max(...d.clockSamplesMs);
+        }
         if (!d.fixHeading && m.magnetoHeadingDeg != null) d.headingDeg = m.magnetoHeadingDeg;
         break;
       case 'navigationSolution':
@@ -295,6 +302,13 @@
     const c = d.controller;
     setText('activity', c ? ACTIVITY_TEXT[c.activity] || c.activity : '—', c && c.activity === 'emergency' ? 'bad' : '');
     setText('reason', c && c.reason ? c.reason : '', c && REFUSAL.test(c.reason) ? 'bad' : '');
+    if (d.clockOffsetMs == null) setText('clock', '—');
+    else {
+      const offsetS = d.clockOffsetMs / 1000;
+      const text = (offsetS >= 0 ? '+' : '') + offsetS.toFixed(1) + ' s';
+      if (Math.abs(offsetS) > 1) setText('clock', 'board clock ' + text + ' from this computer: logs will not line up (sync with chrony)', 'bad');
+      else setText('clock', text);
+    }
     setText('pilot', c ? (c.pilotId ? c.pilotId + (c.pilotId === senderId ? ' (this page)' : '') : 'nobody') : '—');
     const ageS = d.lastHeard ? (Date.now() - d.lastHeard) / 1000 : Infinity;
     if (!d.link) setText('link', '—');
