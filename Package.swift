@@ -56,7 +56,9 @@ let package = Package(
                 path: "Shared/MAVLinkCompanion"),
         .target(name: "Navigation", dependencies: ["QuadProtocol"], path: "Shared/Navigation"),
         .target(name: "FlightControl", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/FlightControl"),
-        .target(name: "DroneSimulation", dependencies: ["ARDrone", "Navigation"], path: "Shared/DroneSimulation"),
+        .target(name: "NetworkEndpoint", path: "Shared/NetworkEndpoint"),
+        .target(name: "DroneSimulation", dependencies: ["ARDrone", "Navigation", "NetworkEndpoint"],
+                path: "Shared/DroneSimulation"),
         .target(
             name: "FlightLog", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/FlightLog",
             exclude: ["FORMAT.md"]
@@ -65,6 +67,7 @@ let package = Package(
         // Test and bench support (spawning and stopping processes by pid); never linked into a service.
         .target(name: "ProcessSupport", path: "Shared/ProcessSupport"),
         // I/O edge.
+        .target(name: "DatagramIO", dependencies: ["NetworkEndpoint"], path: "Shared/DatagramIO"),
         .target(name: "QuadMQTT", dependencies: ["CMosquitto", logging], path: "Shared/QuadMQTT"),
         .target(
             name: "QuadService",
@@ -75,12 +78,12 @@ let package = Package(
         service("location-broadcaster", ["GroundStation", "Navigation"]),
         service("navigator", ["Navigation", "GroundStation"]),
         service("drone-controller", ["FlightControl", "Navigation"]),
-        service("drone-link", ["ARDrone"]),
+        service("drone-link", ["ARDrone", "DatagramIO"]),
         service("telemetry-logger", ["FlightLog"]),
         // The simulator speaks only the drone's UDP protocol: no MQTT, no service lifecycle.
         .executableTarget(
             name: "drone-sim",
-            dependencies: ["DroneSimulation", "ARDrone", "Navigation", argumentParser],
+            dependencies: ["DroneSimulation", "ARDrone", "Navigation", "DatagramIO", argumentParser],
             path: "Services/drone-sim"
         ),
 

@@ -1,4 +1,5 @@
 import ARDrone
+import DatagramIO
 import Logging
 import QuadProtocol
 import QuadService
@@ -23,7 +24,7 @@ struct DroneLinkService: Service {
     func run() async throws {
         let atSocket = try UDPSocket(connectingTo: settings.address, port: settings.atPort)
         let navdataSocket = try UDPSocket(connectingTo: settings.address, port: settings.navdataPort)
-        let inbox = try LinkInbox()
+        let inbox = try WakeInbox<FlightCommand>()
         let (finished, finish) = AsyncStream<Void>.makeStream()
         let body: @Sendable () -> Void = { [runtime, settings] in
             var loop = LinkLoop(machine: LinkStateMachine(timing: settings.timing), atSocket: atSocket,
@@ -59,28 +60,5 @@ struct DroneLinkService: Service {
             """)
         inbox.requestStop()
         for await _ in finished {}
-    }
-}
-
-/// A plain pthread for the link loop, so its timing never waits on the Swift concurrency pool.
-enum LinkThread {
-    private final class Body {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-    }
-
-    static func start(_ run: @escaping @Sendable () -> Void) throws(UDPSocket.Failure) {
-        let box = Unmanaged.passRetained(Body(run)).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            Unmanaged<Body>.fromOpaque(raw).takeRetainedValue().run()
-            return nil
-        }, box)
-        guard result == 0 else {
-            Unmanaged<Body>.fromOpaque(box).release()
-            throw UDPSocket.Failure(call: "pthread_create", errorNumber: result)
-        }
-        pthread_detach(thread)
     }
 }

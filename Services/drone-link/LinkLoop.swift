@@ -1,5 +1,7 @@
 import ARDrone
+import DatagramIO
 import Logging
+import QuadProtocol
 import QuadService
 #if canImport(Glibc)
 import Glibc
@@ -11,13 +13,13 @@ struct LinkLoop {
     var machine: LinkStateMachine
     let atSocket: UDPSocket
     let navdataSocket: UDPSocket
-    let inbox: LinkInbox
+    let inbox: WakeInbox<FlightCommand>
     var publisher: TelemetryPublisher
     let logger: Logger
     private var sendErrors = 0
     private var lastSendErrorLogUs: Int64?
 
-    init(machine: LinkStateMachine, atSocket: UDPSocket, navdataSocket: UDPSocket, inbox: LinkInbox,
+    init(machine: LinkStateMachine, atSocket: UDPSocket, navdataSocket: UDPSocket, inbox: WakeInbox<FlightCommand>,
          publisher: TelemetryPublisher, logger: Logger) {
         self.machine = machine
         self.atSocket = atSocket

@@ -1,14 +1,15 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import DatagramIO
 import DroneSimulation
 
 /// Moves datagrams between the sockets and the pure `SimulatorSession`, ticks it at the physics rate and
 /// performs its actions. Single-threaded: poll() waits for a datagram or the next tick.
 struct SimulatorLoop {
     var session: SimulatorSession
-    let atSocket: UDPSocket
-    let navdataSocket: UDPSocket
+    let atSocket: BoundUDPSocket
+    let navdataSocket: BoundUDPSocket
     let trace: TraceFile?
     var dropper: DatagramDropper
     let physicsPeriodUs: Int64

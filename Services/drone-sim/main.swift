@@ -1,4 +1,5 @@
 import ArgumentParser
+import DatagramIO
 import DroneSimulation
 import Navigation
 
@@ -54,8 +55,8 @@ struct DroneSim: ParsableCommand {
 
         let atEndpoint = UDPEndpoint(address: listen.address, port: atPort)
         let navdataEndpoint = UDPEndpoint(address: listen.address, port: navdataPort)
-        let atSocket = try UDPSocket(binding: atEndpoint)
-        let navdataSocket = try UDPSocket(binding: navdataEndpoint)
+        let atSocket = try BoundUDPSocket(binding: atEndpoint)
+        let navdataSocket = try BoundUDPSocket(binding: navdataEndpoint)
         var traceFile: TraceFile?
         if let trace {
             guard let file = TraceFile(path: trace, header: GroundTruthTrace.header) else {
