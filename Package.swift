@@ -25,6 +25,7 @@ let package = Package(
         .executable(name: "navigator", targets: ["navigator"]),
         .executable(name: "drone-controller", targets: ["drone-controller"]),
         .executable(name: "drone-link", targets: ["drone-link"]),
+        .executable(name: "mavlink-link", targets: ["mavlink-link"]),
         .executable(name: "telemetry-logger", targets: ["telemetry-logger"]),
         .executable(name: "drone-sim", targets: ["drone-sim"]),
         // For the separate Benchmarks/ package (it depends on this one by path).
@@ -79,6 +80,7 @@ let package = Package(
         service("navigator", ["Navigation", "GroundStation"]),
         service("drone-controller", ["FlightControl", "Navigation"]),
         service("drone-link", ["ARDrone", "DatagramIO"]),
+        service("mavlink-link", ["MAVLinkCompanion", "DatagramIO", "NetworkEndpoint"]),
         service("telemetry-logger", ["FlightLog"]),
         // The simulator speaks only the drone's UDP protocol: no MQTT, no service lifecycle.
         .executableTarget(
