@@ -53,6 +53,8 @@ let package = Package(
         .target(name: "QuadProtocol", path: "Shared/QuadProtocol"),
         .target(name: "ARDrone", dependencies: ["QuadProtocol"], path: "Shared/ARDrone"),
         .target(name: "MAVLink", path: "Shared/MAVLink"),
+        .target(name: "MAVLinkSimulation", dependencies: ["DroneSimulation", "MAVLink", "Navigation"],
+                path: "Shared/MAVLinkSimulation"),
         .target(name: "MAVLinkCompanion", dependencies: ["MAVLink", "QuadProtocol", logging],
                 path: "Shared/MAVLinkCompanion"),
         .target(name: "Navigation", dependencies: ["QuadProtocol"], path: "Shared/Navigation"),
@@ -85,7 +87,7 @@ let package = Package(
         // The simulator speaks only the drone's UDP protocol: no MQTT, no service lifecycle.
         .executableTarget(
             name: "drone-sim",
-            dependencies: ["DroneSimulation", "ARDrone", "Navigation", "DatagramIO", argumentParser],
+            dependencies: ["DroneSimulation", "MAVLinkSimulation", "ARDrone", "Navigation", "DatagramIO", argumentParser],
             path: "Services/drone-sim"
         ),
 

@@ -60,6 +60,9 @@ struct SimulatorLoop {
             case .sendNavdata(let bytes, let endpoint):
                 // Navdata leaves from port 5554, as on the real drone.
                 if !dropper.shouldDrop() { navdataSocket.send(bytes, to: endpoint) }
+            case .sendDatagram(let bytes, let endpoint):
+                // Not produced by the AR.Drone session; sent from the navdata port if ever.
+                if !dropper.shouldDrop() { navdataSocket.send(bytes, to: endpoint) }
             case .trace(let row):
                 trace?.write(line: row)
             case .log(let line):
