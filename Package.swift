@@ -111,7 +111,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["QuadMQTT", "QuadProtocol", "ARDrone", "Navigation", "FlightLog", "ProcessSupport"],
-            path: "Tests/IntegrationTests"
+            path: "Tests/IntegrationTests",
+            exclude: ["MAVLink"]
         ),
     ]
 )

@@ -91,10 +91,11 @@ struct DroneSim: ParsableCommand {
         loop.run()
     }
 
-    /// PX4-like: takeoff climbs to PX4's default MIS_TAKEOFF_ALT (2.5 m); setpoints are ground velocities.
+    /// PX4-like: takeoff climbs to PX4's default MIS_TAKEOFF_ALT (2.5 m) at 1 m/s; setpoints are ground velocities.
     func runMAVLink(configuration base: SimulatorConfiguration, trace: TraceFile?) throws {
         var configuration = base
         configuration.parameters.takeoffAltitudeM = 2.5
+        configuration.parameters.takeoffClimbRateMps = 1  // PX4's MPC_TKO_SPEED is 1.5 m/s
         configuration.parameters.holdsGroundVelocity = true
         let gcsParts = gcs.split(separator: ":")
         guard gcsParts.count == 2, let port = UInt16(gcsParts[1]),

@@ -43,6 +43,7 @@ public struct MAVLinkSimulatorSession: Sendable {
     private var nextTraceUs: Int64
     private var armedOnGroundSinceUs: Int64?
     private var lastReportedState: String
+    private var loggedUnsupported: Set<UInt16> = []
 
     static let defaultIntervalsUs: [UInt32: Int64] = [
         Heartbeat.messageId: 1_000_000, GlobalPositionInt.messageId: 200_000, Attitude.messageId: 200_000,
@@ -114,7 +115,9 @@ public struct MAVLinkSimulatorSession: Sendable {
             let ack = CommandAck(command: command.command, result: result, targetSystem: packet.systemId,
                                  targetComponent: packet.componentId)
             var actions = send(ack)
-            if let note { actions.append(.log("MAV_CMD \(command.command): \(result) (\(note))")) }
+            // Clients probe for much that is not simulated (MAVSDK asks for a dozen messages): log each kind once.
+            let firstOfItsKind = result != .unsupported || loggedUnsupported.insert(command.command).inserted
+            if let note, firstOfItsKind { actions.append(.log("MAV_CMD \(command.command): \(result) (\(note))")) }
             return actions
         case .setPositionTargetLocalNED(let target):
             guard target.targetSystem == 0 || target.targetSystem == encoder.systemId else { return [] }
@@ -149,13 +152,7 @@ public struct MAVLinkSimulatorSession: Sendable {
             disarm()
             return (.accepted, forced ? "force disarm: motors stopped" : "disarmed")
         case MAVCmd.navTakeoff:
-            guard isArmed, drone.flightState == .landed else {
-                return (.denied, isArmed ? "already in the air" : "takeoff refused: not armed")
-            }
-            mode = .takeoff
-            drone.applyReference(bits: SimulatedDrone.flyBit)
-            armedOnGroundSinceUs = nil
-            return (.accepted, "taking off to \(drone.parameters.takeoffAltitudeM) m")
+            return takeoff()
         case MAVCmd.navLand:
             guard isArmed, isAirborne else { return (.denied, "land refused: not flying") }
             mode = .land
@@ -194,6 +191,8 @@ public struct MAVLinkSimulatorSession: Sendable {
             }
             mode = .offboard
             return (.accepted, "offboard")
+        case .takeoff:
+            return takeoff()
         case .hold, .position:
             mode = requested
             return (.accepted, "\(requested)")
@@ -205,6 +204,17 @@ public struct MAVLinkSimulatorSession: Sendable {
         default:
             return (.unsupported, "mode \(requested) not simulated")
         }
+    }
+
+    /// NAV_TAKEOFF or a switch to AUTO.TAKEOFF (what MAVSDK sends): climb to the takeoff altitude, then hold.
+    private mutating func takeoff() -> (MAVResult, String?) {
+        guard isArmed, drone.flightState == .landed else {
+            return (.denied, isArmed ? "already in the air" : "takeoff refused: not armed")
+        }
+        mode = .takeoff
+        drone.applyReference(bits: SimulatedDrone.flyBit)
+        armedOnGroundSinceUs = nil
+        return (.accepted, "taking off to \(drone.parameters.takeoffAltitudeM) m")
     }
 
     private mutating func toggleEmergency() {
