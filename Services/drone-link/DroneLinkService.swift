@@ -35,29 +35,7 @@ struct DroneLinkService: Service {
         }
         try LinkThread.start(body)
 
-        let subscription = runtime.subscribe(Topics.flightCommand)
-        let commands = Task { [runtime] in
-            var rejected = 0
-            for await message in subscription {
-                do {
-                    inbox.post(try FlightCommand(decoding: message.payload))
-                } catch {
-                    // Bad payloads never reach the link; the first and every 100th are logged.
-                    rejected += 1
-                    if rejected % 100 == 1 {
-                        let size = message.payload.count
-                        runtime.logger.warning("rejected flight command #\(rejected) (\(size) bytes): \(error)")
-                    }
-                }
-            }
-            return rejected
-        }
-        try? await gracefulShutdown()
-        commands.cancel()
-        let rejected = await commands.value
-        runtime.logger.notice("""
-            rejected in total: \(rejected) (flight-command \(rejected)); dropped unread: \(subscription.droppedCount)
-            """)
+        await runtime.forwardFlightCommands { inbox.post($0) }
         inbox.requestStop()
         for await _ in finished {}
     }

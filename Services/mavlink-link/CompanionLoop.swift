@@ -59,13 +59,7 @@ struct CompanionLoop {
     }
 
     private func waitForEvent(untilUs deadlineUs: Int64) {
-        var descriptors = [
-            pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0),
-        ]
-        // poll() counts milliseconds: round up so a tick is never early.
-        let waitUs = max(0, deadlineUs - WallClock.monotonicUs())
-        _ = poll(&descriptors, nfds_t(descriptors.count), Int32(min((waitUs + 999) / 1000, 60_000)))
+        PollWait.untilReadable([socket.descriptor, inbox.wakeDescriptor], timeoutUs: deadlineUs - WallClock.monotonicUs())
     }
 
     private mutating func perform(_ actions: [CompanionAction]) {

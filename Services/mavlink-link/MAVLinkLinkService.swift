@@ -24,27 +24,7 @@ struct MAVLinkLinkService: Service {
             finish.finish()
         }
 
-        let subscription = runtime.subscribe(Topics.flightCommand)
-        let commands = Task { [runtime] in
-            var rejected = 0
-            for await message in subscription {
-                do {
-                    inbox.post(try FlightCommand(decoding: message.payload))
-                } catch {
-                    rejected += 1
-                    if rejected % 100 == 1 {
-                        runtime.logger.warning("rejected flight command #\(rejected) (\(message.payload.count) bytes): \(error)")
-                    }
-                }
-            }
-            return rejected
-        }
-        try? await gracefulShutdown()
-        commands.cancel()
-        let rejected = await commands.value
-        runtime.logger.notice("""
-            rejected in total: \(rejected) (flight-command \(rejected)); dropped unread: \(subscription.droppedCount)
-            """)
+        await runtime.forwardFlightCommands { inbox.post($0) }
         inbox.requestStop()
         for await _ in finished {}
     }
