@@ -5,29 +5,24 @@ import QuadProtocol
 /// setpoint. A stale or non-progressive command is a zero-velocity setpoint (hover), never silence.
 struct SetpointPilot: Sendable {
     private(set) var command: FlightCommand?
-    private(set) var lastCommandUs: Int64?
+    private var freshness = CommandFreshness()
+    var lastCommandUs: Int64? { freshness.lastCommandUs }
     /// True from the command timeout until the next command.
-    private(set) var fallbackHover = false
+    var fallbackHover: Bool { freshness.isStale }
 
     mutating func accept(_ newCommand: FlightCommand, nowUs: Int64) {
         command = newCommand
-        lastCommandUs = nowUs
-        fallbackHover = false
+        freshness.received(nowUs: nowUs)
     }
 
-    func timeoutDeadlineUs(timeoutUs: Int64) -> Int64? {
-        guard let lastCommandUs, !fallbackHover else { return nil }
-        return lastCommandUs &+ timeoutUs
-    }
+    func timeoutDeadlineUs(timeoutUs: Int64) -> Int64? { freshness.deadlineUs(timeoutUs: timeoutUs) }
 
     /// Switches to hover once the command is older than `timeoutUs`; true when that just happened.
     mutating func checkTimeout(nowUs: Int64, timeoutUs: Int64) -> Bool {
-        guard let deadline = timeoutDeadlineUs(timeoutUs: timeoutUs), nowUs >= deadline else { return false }
-        fallbackHover = true
-        return true
+        freshness.checkTimeout(nowUs: nowUs, timeoutUs: timeoutUs)
     }
 
-    mutating func forceHover() { fallbackHover = true }
+    mutating func forceHover() { freshness.expire() }
 
     /// Forward, right, down (m/s) and yaw rate (rad/s). AR.Drone signs: negative pitch = forward, positive roll =
     /// right, positive gaz = climb, positive yaw = clockwise (= positive yaw rate in NED).
