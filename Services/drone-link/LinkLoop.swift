@@ -56,14 +56,8 @@ struct LinkLoop {
     }
 
     private func waitForEvent(untilUs deadlineUs: Int64) {
-        var descriptors = [
-            pollfd(fd: navdataSocket.descriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0),
-        ]
-        // poll() counts milliseconds (ppoll is not in Swift's Glibc module): round up, so a tick is never early
-        // and at most 1 ms late.
-        let waitUs = max(0, deadlineUs - WallClock.monotonicUs())
-        _ = poll(&descriptors, nfds_t(descriptors.count), Int32(min((waitUs + 999) / 1000, 60_000)))
+        PollWait.untilReadable([navdataSocket.descriptor, inbox.wakeDescriptor],
+                               timeoutUs: deadlineUs - WallClock.monotonicUs())
     }
 
     private mutating func perform(_ actions: [LinkAction]) {

@@ -5,8 +5,8 @@ import DatagramIO
 import DroneSimulation
 import MAVLinkSimulation
 
-/// `--protocol mavlink`: one UDP socket, the pure `MAVLinkSimulatorSession` ticked at the physics rate. Same
-/// shape as `SimulatorLoop` (poll for a datagram or the next tick), same trace and drop options.
+/// `--protocol mavlink`: one UDP socket and the pure `MAVLinkSimulatorSession` in the shared `SimulatorRunLoop`,
+/// with the same trace and drop options as the AR.Drone face.
 struct MAVLinkSimulatorLoop {
     var session: MAVLinkSimulatorSession
     let socket: BoundUDPSocket
@@ -15,32 +15,18 @@ struct MAVLinkSimulatorLoop {
     let physicsPeriodUs: Int64
 
     mutating func run() {
-        let signals = StopSignals()
-        var nextTickUs = MonotonicClock.nowUs()
-        var lastFlushUs = nextTickUs
-        var descriptors = [pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0)]
-        while !signals.isPending {
-            while let datagram = socket.receive() {
-                if dropper.shouldDrop() { continue }
-                perform(session.receive(datagram.bytes, from: datagram.from, nowUs: MonotonicClock.nowUs()))
-            }
-            let nowUs = MonotonicClock.nowUs()
-            if nowUs >= nextTickUs {
-                perform(session.tick(nowUs: nowUs))
-                nextTickUs += physicsPeriodUs
-                if nextTickUs < nowUs { nextTickUs = nowUs + physicsPeriodUs }
-            }
-            if nowUs - lastFlushUs >= SimulatorLoop.traceFlushPeriodUs {
-                trace?.flush()
-                lastFlushUs = nowUs
-            }
-            let waitMs = Int32(max(0, min(nextTickUs - MonotonicClock.nowUs(), 100_000)) / 1000)
-            _ = poll(&descriptors, nfds_t(descriptors.count), waitMs)
-        }
-        trace?.flush()
+        SimulatorRunLoop.run(waitingOn: [socket.descriptor], physicsPeriodUs: physicsPeriodUs, trace: trace,
+                             drain: { drainSocket() }, tick: { perform(session.tick(nowUs: $0)) })
         let c = session.counters
         log("drone-sim: stopping (MAVLink frames \(c.frames), bad CRC \(c.badCRC), unknown \(c.unknownMessage), "
             + "truncated \(c.truncated))")
+    }
+
+    private mutating func drainSocket() {
+        while let datagram = socket.receive() {
+            if dropper.shouldDrop() { continue }
+            perform(session.receive(datagram.bytes, from: datagram.from, nowUs: MonotonicClock.nowUs()))
+        }
     }
 
     private mutating func perform(_ actions: [SimulatorAction]) {

@@ -13,33 +13,11 @@ struct SimulatorLoop {
     let trace: TraceFile?
     var dropper: DatagramDropper
     let physicsPeriodUs: Int64
-    static let traceFlushPeriodUs: Int64 = 100_000
 
     mutating func run() {
-        let signals = StopSignals()
-        var nextTickUs = MonotonicClock.nowUs()
-        var lastFlushUs = nextTickUs
-        var descriptors = [
-            pollfd(fd: atSocket.descriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: navdataSocket.descriptor, events: Int16(POLLIN), revents: 0),
-        ]
-        while !signals.isPending {
-            drainSockets()
-            let nowUs = MonotonicClock.nowUs()
-            if nowUs >= nextTickUs {
-                perform(session.tick(nowUs: nowUs))
-                nextTickUs += physicsPeriodUs
-                // After a stall, do not replay every missed tick; the session integrates the gap itself.
-                if nextTickUs < nowUs { nextTickUs = nowUs + physicsPeriodUs }
-            }
-            if nowUs - lastFlushUs >= SimulatorLoop.traceFlushPeriodUs {
-                trace?.flush()
-                lastFlushUs = nowUs
-            }
-            let waitMs = Int32(max(0, min(nextTickUs - MonotonicClock.nowUs(), 100_000)) / 1000)
-            _ = poll(&descriptors, nfds_t(descriptors.count), waitMs)
-        }
-        trace?.flush()
+        SimulatorRunLoop.run(waitingOn: [atSocket.descriptor, navdataSocket.descriptor],
+                             physicsPeriodUs: physicsPeriodUs, trace: trace,
+                             drain: { drainSockets() }, tick: { perform(session.tick(nowUs: $0)) })
         log("drone-sim: stopping")
     }
 
