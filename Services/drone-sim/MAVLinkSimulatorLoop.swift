@@ -30,20 +30,8 @@ struct MAVLinkSimulatorLoop {
     }
 
     private mutating func perform(_ actions: [SimulatorAction]) {
-        for action in actions {
-            switch action {
-            case .sendDatagram(let bytes, let endpoint), .sendNavdata(let bytes, let endpoint):
-                if !dropper.shouldDrop() { socket.send(bytes, to: endpoint) }
-            case .trace(let row):
-                trace?.write(line: row)
-            case .log(let line):
-                log(line)
-            }
-        }
+        SimulatorRunLoop.perform(actions, socket: socket, dropper: &dropper, trace: trace)
     }
 
-    private func log(_ line: String) {
-        print(line)
-        fflush(nil)
-    }
+    private func log(_ line: String) { SimulatorRunLoop.log(line) }
 }

@@ -32,25 +32,10 @@ struct SimulatorLoop {
         }
     }
 
+    /// Navdata leaves from port 5554, as on the real drone.
     private mutating func perform(_ actions: [SimulatorAction]) {
-        for action in actions {
-            switch action {
-            case .sendNavdata(let bytes, let endpoint):
-                // Navdata leaves from port 5554, as on the real drone.
-                if !dropper.shouldDrop() { navdataSocket.send(bytes, to: endpoint) }
-            case .sendDatagram(let bytes, let endpoint):
-                // Not produced by the AR.Drone session; sent from the navdata port if ever.
-                if !dropper.shouldDrop() { navdataSocket.send(bytes, to: endpoint) }
-            case .trace(let row):
-                trace?.write(line: row)
-            case .log(let line):
-                log(line)
-            }
-        }
+        SimulatorRunLoop.perform(actions, socket: navdataSocket, dropper: &dropper, trace: trace)
     }
 
-    private func log(_ line: String) {
-        print(line)
-        fflush(nil)  // all streams; avoids touching the global `stdout`
-    }
+    private func log(_ line: String) { SimulatorRunLoop.log(line) }
 }
