@@ -6,7 +6,7 @@ import QuadProtocol
 /// monotonic clock), actions out; the executable does the UDP and MQTT I/O and calls `tick` at `nextDeadlineUs`.
 ///
 /// Flight commands map onto PX4 offboard control: `fly` from the ground → arm + NAV_TAKEOFF, then OFFBOARD once
-/// the autopilot reports it is in the air; PCMD → body-frame velocity + yaw-rate setpoints streamed at 20 Hz
+/// the autopilot reports it is in the air (ArduPilot: GUIDED, arm, NAV_TAKEOFF; see `AutopilotFlavor`); PCMD → body-frame velocity + yaw-rate setpoints streamed at 20 Hz
 /// (zero velocity when the command is not progressive, or older than 250 ms); `land` → NAV_LAND; emergency →
 /// forced disarm. Setpoints never stop while the link runs, so the autopilot never sits in offboard without them.
 public struct CompanionStateMachine: Sendable {
@@ -84,8 +84,8 @@ public struct CompanionStateMachine: Sendable {
         guard isRunning else { return [] }
         pilot.forceHover()
         var actions = setpointActions(nowUs: nowUs)
-        if let target, telemetry.isAirborne, telemetry.mode?.isOffboard == true {
-            actions.append(.send(encoder.encode(Self.setMode(.hold, target: target))))
+        if let target, telemetry.isAirborne, telemetry.isInSetpointMode {
+            actions.append(.send(encoder.encode(setMode(hold: true, target: target))))
             actions.append(.log(.notice, "link stopping: asked the autopilot to hold position"))
         }
         isRunning = false
@@ -169,19 +169,19 @@ public struct CompanionStateMachine: Sendable {
             // Heartbeats of other components of the same system (a camera, a gimbal) say nothing about the vehicle.
             guard packet.componentId == target.component else { return actions }
             let wasArmed = telemetry.isArmed
-            let oldMode = telemetry.mode
+            let oldMode = telemetry.heartbeat.map { _ in telemetry.modeName }
             telemetry.heartbeat = heartbeat
             lastHeartbeatReceivedUs = nowUs
             if !wasConnected {
                 wasConnected = true
-                actions.append(.log(.info, "autopilot heartbeat: armed \(heartbeat.isArmed), mode \(telemetry.mode!)"))
+                actions.append(.log(.info, "autopilot heartbeat: armed \(heartbeat.isArmed), mode \(telemetry.modeName)"))
             }
             if heartbeat.isArmed != wasArmed {
                 if heartbeat.isArmed { telemetry.emergency = false }
                 actions.append(.log(.info, heartbeat.isArmed ? "armed" : "disarmed"))
             }
-            if let mode = telemetry.mode, mode != oldMode, oldMode != nil {
-                actions.append(.log(.info, "autopilot mode \(oldMode!) → \(mode)"))
+            if let oldMode, oldMode != telemetry.modeName {
+                actions.append(.log(.info, "autopilot mode \(oldMode) → \(telemetry.modeName)"))
             }
         case .sysStatus(let status): telemetry.sysStatus = status
         case .batteryStatus(let battery): telemetry.battery = battery
@@ -211,9 +211,10 @@ public struct CompanionStateMachine: Sendable {
 
     static let emergencyLabel = "emergency: force disarm"
 
-    static func setMode(_ mode: PX4Mode, target: (system: UInt8, component: UInt8)) -> CommandLong {
+    /// DO_SET_MODE to the setpoint mode, or to position hold, in the autopilot's own numbers.
+    func setMode(hold: Bool, target: (system: UInt8, component: UInt8)) -> CommandLong {
         CommandLong(command: MAVCmd.doSetMode, targetSystem: target.system, targetComponent: target.component,
-                    params: [Float(MAVModeFlag.customModeEnabled), Float(mode.main), Float(mode.sub)])
+                    params: telemetry.flavor.setModeParams(hold: hold))
     }
 
     /// Turns the command in force into autopilot commands: once per REF-mode change for takeoff, land and
@@ -229,21 +230,27 @@ public struct CompanionStateMachine: Sendable {
         }
         switch command.refMode {
         case .fly:
+            let flavor = telemetry.flavor
             if newMode, !telemetry.isArmed {
-                actions.append(.log(.notice, "takeoff: arm, NAV_TAKEOFF, then offboard once in the air"))
+                if flavor == .ardupilot {
+                    // ArduPilot Copter takes off (and flies setpoints) in GUIDED, which must be set before arming.
+                    actions.append(.log(.notice, "takeoff: guided, arm, NAV_TAKEOFF to 2.5 m"))
+                    commands.enqueue(setMode(hold: false, target: target), label: flavor.setpointModeName)
+                } else {
+                    actions.append(.log(.notice, "takeoff: arm, NAV_TAKEOFF, then offboard once in the air"))
+                }
                 commands.enqueue(cmd(MAVCmd.componentArmDisarm, [1]), label: "arm")
-                // param7 NaN: the autopilot's own takeoff altitude (PX4 MIS_TAKEOFF_ALT).
-                commands.enqueue(cmd(MAVCmd.navTakeoff, [0, 0, 0, .nan, .nan, .nan, .nan]), label: "takeoff")
-            } else if telemetry.isArmed, telemetry.landedState == .inAir, telemetry.mode?.isOffboard == false,
-                      telemetry.mode != .land, !pilot.fallbackHover,
-                      nowUs &- lastModeRequestUs >= 1_000_000, !commands.queue.contains(where: { $0.label == "offboard" }) {
+                commands.enqueue(cmd(MAVCmd.navTakeoff, flavor.takeoffParams), label: "takeoff")
+            } else if telemetry.isArmed, telemetry.landedState == .inAir, !telemetry.isInSetpointMode,
+                      !telemetry.isInLandMode, !pilot.fallbackHover, nowUs &- lastModeRequestUs >= 1_000_000,
+                      !commands.queue.contains(where: { $0.label == flavor.setpointModeName }) {
                 // Setpoints have been streaming since the link started, as PX4 requires before the switch.
                 lastModeRequestUs = nowUs
-                commands.enqueue(Self.setMode(.offboard, target: target), label: "offboard")
+                commands.enqueue(setMode(hold: false, target: target), label: flavor.setpointModeName)
             }
         case .land:
             if newMode, telemetry.isArmed {
-                commands.enqueue(cmd(MAVCmd.navLand, [0, 0, 0, .nan, .nan, .nan, .nan]), label: "land", urgent: true)
+                commands.enqueue(cmd(MAVCmd.navLand, telemetry.flavor.landParams), label: "land", urgent: true)
             }
         case .emergencyCutoff:
             if newMode {

@@ -25,7 +25,11 @@ struct VehicleTelemetry: Sendable {
     static let lowBatteryPct: UInt8 = 20
 
     var isArmed: Bool { heartbeat?.isArmed ?? false }
-    var mode: PX4Mode? { heartbeat.map { PX4Mode(customMode: $0.customMode) } }
+    var flavor: AutopilotFlavor { heartbeat.map { AutopilotFlavor(autopilot: $0.autopilot) } ?? .px4 }
+    /// In the mode that takes our velocity setpoints (PX4 OFFBOARD, ArduPilot GUIDED).
+    var isInSetpointMode: Bool { heartbeat.map { flavor.isSetpointMode(customMode: $0.customMode) } ?? false }
+    var isInLandMode: Bool { heartbeat.map { flavor.isLandMode(customMode: $0.customMode) } ?? false }
+    var modeName: String { heartbeat.map { flavor.modeName(customMode: $0.customMode) } ?? "unknown" }
 
     var landedState: ExtendedSysState.LandedState {
         if let raw = extendedState?.landedState, let state = ExtendedSysState.LandedState(rawValue: raw),
@@ -61,7 +65,7 @@ struct VehicleTelemetry: Sendable {
         case (false, _), (_, .onGround), (_, .undefined): controlState = .landed
         case (true, .takeoff): controlState = .takingOff
         case (true, .landing): controlState = .landing
-        case (true, .inAir): controlState = mode == .land ? .landing : (moving ? .flying : .hovering)
+        case (true, .inAir): controlState = isInLandMode ? .landing : (moving ? .flying : .hovering)
         }
         var bits: UInt32 = controlState.isAirborne || controlState == .takingOff ? Self.flyingBit : 0
         let battery = batteryPercent ?? 100

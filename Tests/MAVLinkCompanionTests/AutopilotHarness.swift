@@ -16,6 +16,10 @@ struct AutopilotHarness {
     var landed = ExtendedSysState.LandedState.onGround
     /// Answer every COMMAND_LONG with this (nil: stay silent).
     var answer: ((CommandLong) -> MAVResult?)? = { _ in .accepted }
+    /// MAV_AUTOPILOT in our heartbeats (PX4 unless a test says ArduPilot).
+    var autopilotType = MAVAutopilot.px4
+    /// ArduPilot's custom_mode (the harness models PX4's `mode` otherwise).
+    var ardupilotMode: UInt32 = 5
 
     init() {
         record(machine.start(nowUs: nowUs))
@@ -45,7 +49,8 @@ struct AutopilotHarness {
 
     mutating func heartbeat() {
         let base = MAVModeFlag.customModeEnabled | (armed ? MAVModeFlag.safetyArmed : 0)
-        feed(Heartbeat(customMode: mode.customMode, type: MAVType.quadrotor, autopilot: MAVAutopilot.px4,
+        let customMode = autopilotType == MAVAutopilot.ardupilot ? ardupilotMode : mode.customMode
+        feed(Heartbeat(customMode: customMode, type: MAVType.quadrotor, autopilot: autopilotType,
                        baseMode: base, systemStatus: MAVState.active))
         feed(ExtendedSysState(landedState: landed))
     }
@@ -89,7 +94,9 @@ struct AutopilotHarness {
         case MAVCmd.componentArmDisarm: armed = command.param(1) == 1
         case MAVCmd.navTakeoff: mode = .takeoff; landed = .takeoff
         case MAVCmd.navLand: mode = .land; landed = .landing
-        case MAVCmd.doSetMode: mode = PX4Mode(main: UInt8(command.param(2)), sub: UInt8(command.param(3)))
+        case MAVCmd.doSetMode:
+            mode = PX4Mode(main: UInt8(command.param(2)), sub: UInt8(command.param(3)))
+            ardupilotMode = UInt32(command.param(2))
         default: break
         }
     }

@@ -150,4 +150,26 @@ struct CompanionStateMachineTests {
             nowUs: h.nowUs))
         #expect(!h.actions.contains { if case .publishDroneState = $0 { true } else { false } })
     }
+
+    @Test func ardupilotGetsGuidedBeforeArmingAndItsOwnNumbers() {
+        var h = AutopilotHarness()
+        h.autopilotType = MAVAutopilot.ardupilot
+        h.heartbeat()
+        h.run(forUs: 1_000_000)
+        h.command(.fly)
+        h.run(forUs: 300_000, commandsEveryUs: 33_000, flight: FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly))
+        let flight = h.commandsSent.filter { $0.command != MAVCmd.setMessageInterval }
+        #expect(flight.map(\.command) == [MAVCmd.doSetMode, MAVCmd.componentArmDisarm, MAVCmd.navTakeoff])
+        #expect(flight.first?.param(2) == 4, "GUIDED")
+        #expect(flight.last?.param(7) == 2.5, "metres above home")
+        // Knocked out of GUIDED in the air (e.g. LOITER): asked back.
+        h.landed = .inAir
+        h.ardupilotMode = 5
+        h.heartbeat()
+        h.run(forUs: 1_500_000, commandsEveryUs: 33_000, flight: FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly))
+        #expect(h.commandsSent.last?.command == MAVCmd.doSetMode && h.commandsSent.last?.param(2) == 4)
+        h.command(.land)
+        h.run(forUs: 100_000)
+        #expect(h.commandsSent.last?.command == MAVCmd.navLand && h.commandsSent.last?.param(5) == 0)
+    }
 }
