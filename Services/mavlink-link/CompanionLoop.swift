@@ -16,7 +16,7 @@ struct CompanionLoop {
     let inbox: WakeInbox<FlightCommand>
     var publisher: CompanionPublisher
     let logger: Logger
-    /// Where the autopilot's datagrams come from; nothing is sent before the first one.
+    /// Where the autopilot's datagrams come from (only datagrams with its frames count); nothing is sent before.
     private var peer: UDPEndpoint?
     private var sendErrors = 0
     private var lastSendErrorLogUs: Int64?
@@ -36,11 +36,12 @@ struct CompanionLoop {
         while true {
             waitForEvent(untilUs: machine.nextDeadlineUs ?? WallClock.monotonicUs() + 1_000_000)
             while let datagram = socket.receive() {
-                if peer != datagram.from {
+                let actions = machine.datagram(datagram.bytes, nowUs: WallClock.monotonicUs())
+                if machine.lastDatagramWasFromAutopilot, peer != datagram.from {
                     logger.notice("autopilot datagrams from \(datagram.from)")
                     peer = datagram.from
                 }
-                perform(machine.datagram(datagram.bytes, nowUs: WallClock.monotonicUs()))
+                perform(actions)
             }
             let (commands, stop) = inbox.take()
             for command in commands { perform(machine.flightCommand(command, nowUs: WallClock.monotonicUs())) }

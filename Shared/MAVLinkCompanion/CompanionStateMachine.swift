@@ -36,6 +36,9 @@ public struct CompanionStateMachine: Sendable {
     private var windowMessages = 0
     private var messagesPerSecond: Float = 0
     private var ignoredForeign = 0
+    /// Whether the last datagram held a valid frame from the autopilot: only then is its source where replies go
+    /// (a stray sender on the port must not divert the link).
+    public private(set) var lastDatagramWasFromAutopilot = false
 
     private struct StatusKey: Equatable {
         var connected: Bool
@@ -105,6 +108,7 @@ public struct CompanionStateMachine: Sendable {
 
     /// One UDP datagram from the autopilot's address.
     public mutating func datagram(_ bytes: [UInt8], nowUs: Int64) -> [CompanionAction] {
+        lastDatagramWasFromAutopilot = false
         guard isRunning else { return [] }
         var actions: [CompanionAction] = []
         for event in parser.datagram(bytes) {
@@ -163,6 +167,7 @@ public struct CompanionStateMachine: Sendable {
             ignoredForeign += 1
             return actions
         }
+        lastDatagramWasFromAutopilot = true
         windowMessages += 1
         switch packet.message {
         case .heartbeat(let heartbeat):

@@ -149,6 +149,9 @@ struct CompanionStateMachineTests {
             timeBootMs: 0, latE7: 1, lonE7: 1, altMm: 0, relativeAltMm: 0, vxCmps: 0, vyCmps: 0, vzCmps: 0, hdgCdeg: 0)),
             nowUs: h.nowUs))
         #expect(!h.actions.contains { if case .publishDroneState = $0 { true } else { false } })
+        #expect(!h.machine.lastDatagramWasFromAutopilot, "a stranger's datagram must not become the reply address")
+        h.heartbeat()
+        #expect(h.machine.lastDatagramWasFromAutopilot)
     }
 
     @Test func ardupilotGetsGuidedBeforeArmingAndItsOwnNumbers() {
