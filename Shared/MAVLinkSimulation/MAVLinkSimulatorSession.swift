@@ -263,6 +263,12 @@ public struct MAVLinkSimulatorSession: Sendable {
             drone.applyProgressiveCommand(.hover)
             return [.log("offboard setpoints stopped for \(offboardLossUs / 1000) ms: leaving offboard, holding position")]
         }
+        // A zero-velocity setpoint is position hold (PX4 holds position; the trace says hovering).
+        guard setpoint.forwardMps != 0 || setpoint.rightMps != 0 || setpoint.downMps != 0 || setpoint.yawRateRadps != 0
+        else {
+            drone.applyProgressiveCommand(.hover)
+            return []
+        }
         let p = drone.parameters
         drone.applyProgressiveCommand(ProgressiveCommand(
             flag: 1, roll: setpoint.rightMps / p.maxSpeedMps, pitch: -setpoint.forwardMps / p.maxSpeedMps,

@@ -1,6 +1,7 @@
 import Foundation
 import Navigation
 import ProcessSupport
+import QuadProtocol
 import Testing
 
 /// drone-sim's MAVLink face checked by independent clients (pymavlink with strict CRC, MAVSDK's C++ core), then
@@ -82,5 +83,47 @@ struct MAVLinkFlightTests {
         try await eventually(timeoutS: 30, "landed\n\(stack.logs())") { stack.trace().last?.flightState == "landed" }
         let link = stack.process("mavlink-link")?.output() ?? ""
         #expect(link.contains("arm: accepted") && link.contains("takeoff: accepted") && link.contains("land: accepted"))
+    }
+
+    @Test("mavlink-link failsafes on the bus: controller silent → zero velocity within 250 ms; autopilot gone → link lost",
+          .enabled(if: TestEnvironment.available("mosquitto")))
+    func failsafes() async throws {
+        let stack = try FlightStack(simArguments: ["--gps-noise", "0"], services: [], link: .mavlink)
+        defer { stack.stop() }
+        try await stack.waitUntilReady(services: ["mavlink-link"])
+        let drone = DroneID(rawValue: stack.drone) ?? .default
+        let linkTopic = Topics.linkStatus.topic(for: drone)
+        let bus = try await BusRecorder(port: stack.broker.port, id: "mavlink-failsafes", filters: [linkTopic])
+        let player = try await FlightCommandPlayer(port: stack.broker.port, drone: stack.drone)
+        defer { player.client.shutdown(); bus.client.shutdown() }
+        func statuses() -> [LinkStatus] {
+            bus.messages(on: linkTopic).compactMap { try? LinkStatus(decoding: $0.message.payload) }
+        }
+
+        player.play(.init(refMode: .fly))
+        try await eventually(timeoutS: 20, "hovering at 2.5 m\n\(stack.logs())") {
+            stack.trace().last.map { $0.flightState == "hovering" && $0.altitudeM > 2.3 } == true
+        }
+        player.play(.init(refMode: .fly, progressive: true, pitchFrac: -0.4))
+        try await eventually(timeoutS: 10, "flying forward in offboard\n\(stack.logs())") {
+            stack.trace().last.map { $0.flightState == "flying" && $0.speedMps > 1.5 } == true
+        }
+        await player.stop()
+        let stoppedS = try #require(stack.trace().last).timeS
+        try await eventually(timeoutS: 5, "hovering after the commands stopped\n\(stack.logs())") {
+            stack.trace().last.map { $0.flightState == "hovering" } == true
+        }
+        let hover = try #require(stack.trace().first { $0.timeS > stoppedS && $0.flightState == "hovering" })
+        // 250 ms command timeout + one 50 ms setpoint + 50 ms trace sampling + slack.
+        #expect(hover.timeS - stoppedS < 0.6, "zero velocity only \(hover.timeS - stoppedS) s after the last command")
+        try await Task.sleep(for: .seconds(1.5))
+        #expect(stack.trace().last?.isAirborne == true, "setpoints kept coming: still in the air")
+        #expect(statuses().contains { $0.connected && $0.fallbackHover && $0.reason == .commandTimeout })
+
+        stack.process("drone-sim")?.stop()
+        try await eventually(timeoutS: 6, "link lost after 3 s without HEARTBEAT\n\(stack.logs())") {
+            statuses().last.map { !$0.connected && $0.reason == .navdataLost } == true
+        }
+        #expect(stack.process("mavlink-link")?.output().contains("autopilot heartbeat lost") == true)
     }
 }
