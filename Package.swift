@@ -26,12 +26,14 @@ let package = Package(
         .executable(name: "navigator", targets: ["navigator"]),
         .executable(name: "drone-controller", targets: ["drone-controller"]),
         .executable(name: "drone-link", targets: ["drone-link"]),
+        .executable(name: "mavlink-link", targets: ["mavlink-link"]),
         .executable(name: "telemetry-logger", targets: ["telemetry-logger"]),
         .executable(name: "drone-sim", targets: ["drone-sim"]),
         // For the separate Benchmarks/ package (it depends on this one by path).
         .library(name: "QuadProtocol", targets: ["QuadProtocol"]),
         .library(name: "QuadMQTT", targets: ["QuadMQTT"]),
         .library(name: "ARDrone", targets: ["ARDrone"]),
+        .library(name: "MAVLink", targets: ["MAVLink"]),
         .library(name: "DroneSimulation", targets: ["DroneSimulation"]),
         .library(name: "Navigation", targets: ["Navigation"]),
         .library(name: "ProcessSupport", targets: ["ProcessSupport"]),
@@ -51,9 +53,16 @@ let package = Package(
         // Pure code: no sockets, no files, no clock reads.
         .target(name: "QuadProtocol", path: "Shared/QuadProtocol"),
         .target(name: "ARDrone", dependencies: ["QuadProtocol"], path: "Shared/ARDrone"),
+        .target(name: "MAVLink", path: "Shared/MAVLink"),
+        .target(name: "MAVLinkSimulation", dependencies: ["DroneSimulation", "MAVLink", "Navigation"],
+                path: "Shared/MAVLinkSimulation"),
+        .target(name: "MAVLinkCompanion", dependencies: ["MAVLink", "QuadProtocol", logging],
+                path: "Shared/MAVLinkCompanion"),
         .target(name: "Navigation", dependencies: ["QuadProtocol"], path: "Shared/Navigation"),
         .target(name: "FlightControl", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/FlightControl"),
-        .target(name: "DroneSimulation", dependencies: ["ARDrone", "Navigation"], path: "Shared/DroneSimulation"),
+        .target(name: "NetworkEndpoint", path: "Shared/NetworkEndpoint"),
+        .target(name: "DroneSimulation", dependencies: ["ARDrone", "Navigation", "NetworkEndpoint"],
+                path: "Shared/DroneSimulation"),
         .target(
             name: "FlightLog", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/FlightLog",
             exclude: ["FORMAT.md"]
@@ -64,6 +73,7 @@ let package = Package(
         // Test and bench support (spawning and stopping processes by pid); never linked into a service.
         .target(name: "ProcessSupport", path: "Shared/ProcessSupport"),
         // I/O edge.
+        .target(name: "DatagramIO", dependencies: ["NetworkEndpoint"], path: "Shared/DatagramIO"),
         .target(name: "QuadMQTT", dependencies: ["CMosquitto", logging], path: "Shared/QuadMQTT"),
         .target(
             name: "QuadService",
@@ -74,12 +84,14 @@ let package = Package(
         service("location-broadcaster", ["GroundStation", "Navigation"]),
         service("navigator", ["Navigation", "GroundStation"]),
         service("drone-controller", ["FlightControl", "Navigation"]),
-        service("drone-link", ["ARDrone"]),
+        service("drone-link", ["ARDrone", "DatagramIO"]),
+        service("mavlink-link", ["MAVLinkCompanion", "DatagramIO", "NetworkEndpoint"]),
         service("telemetry-logger", ["FlightLog"]),
         // The simulator speaks only the drone's UDP protocol: no MQTT, no service lifecycle.
         .executableTarget(
             name: "drone-sim",
-            dependencies: ["DroneSimulation", "ARDrone", "Navigation", "CommandLineSupport", argumentParser],
+            dependencies: ["DroneSimulation", "MAVLinkSimulation", "ARDrone", "Navigation", "DatagramIO",
+                           "CommandLineSupport", argumentParser],
             path: "Services/drone-sim"
         ),
 
@@ -87,6 +99,13 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "ARDroneTests", dependencies: ["ARDrone", "QuadProtocol"], path: "Tests/ARDroneTests",
                     exclude: ["Fixtures"]),
+        .testTarget(name: "MAVLinkTests", dependencies: ["MAVLink"], path: "Tests/MAVLinkTests",
+                    exclude: ["Fixtures", "generate_golden_frames.py"]),
+        .testTarget(name: "MAVLinkCompanionTests", dependencies: ["MAVLinkCompanion", "MAVLink", "QuadProtocol"],
+                    path: "Tests/MAVLinkCompanionTests"),
+        .testTarget(name: "MAVLinkSimulationTests",
+                    dependencies: ["MAVLinkSimulation", "DroneSimulation", "MAVLink", "Navigation"],
+                    path: "Tests/MAVLinkSimulationTests"),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "QuadProtocol"], path: "Tests/NavigationTests",
                     exclude: ["Fixtures"]),
         .testTarget(name: "FlightControlTests", dependencies: ["FlightControl"], path: "Tests/FlightControlTests"),
@@ -107,7 +126,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["QuadMQTT", "QuadService", "QuadProtocol", "ARDrone", "Navigation", "FlightLog", "ProcessSupport"],
-            path: "Tests/IntegrationTests"
+            path: "Tests/IntegrationTests",
+            exclude: ["MAVLink"]
         ),
     ]
 )

@@ -22,7 +22,9 @@ needs=(
   "rsvg-convert:librsvg2-bin"
   "systemd-analyze:systemd"
   "chronyd:chrony"
+  "python3:python3"
 )
+
 
 missing=()
 for pair in "${needs[@]}"; do
@@ -33,14 +35,22 @@ for pair in "${needs[@]}"; do
   fi
   missing+=("$pkg")
 done
+# The MAVLink tests' Python venv needs the venv module (Debian ships it separately).
+if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then missing+=("python3-venv"); fi
 
-if ((${#missing[@]} == 0)); then exit 0; fi
+python_deps() {
+  # pymavlink and mavsdk (pinned, from PyPI) into .build/python-venv: the MAVLink tests' independent oracles.
+  "$(dirname "$0")/ensure-python-deps.sh" >/dev/null
+}
+
+if ((${#missing[@]} == 0)); then python_deps; exit 0; fi
 echo "missing packages: ${missing[*]}"
 if [[ $(id -u) -eq 0 ]]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get -o DPkg::Lock::Timeout=600 update -qq
   apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   echo "installed: ${missing[*]}"
+  python_deps
 else
   echo "run: sudo apt-get install -y ${missing[*]}" >&2
   exit 1

@@ -1,4 +1,5 @@
 import ARDrone
+import DatagramIO
 import Logging
 import QuadProtocol
 import QuadService
@@ -24,7 +25,7 @@ struct DroneLinkService: Service {
     func run() async throws {
         let atSocket = try UDPSocket(connectingTo: settings.address, port: settings.atPort)
         let navdataSocket = try UDPSocket(connectingTo: settings.address, port: settings.navdataPort)
-        let inbox = try LinkInbox()
+        let inbox = try WakeInbox<FlightCommand>()
         let (finished, finish) = AsyncStream<Void>.makeStream()
         let body: @Sendable () -> Void = { [runtime, settings] in
             var loop = LinkLoop(machine: LinkStateMachine(timing: settings.timing), atSocket: atSocket,
@@ -35,51 +36,8 @@ struct DroneLinkService: Service {
         }
         try LinkThread.start(body)
 
-        // Straight from the connection's one ordered queue to the link thread: no task of its own.
-        let rejections = Atomic<Int>(0)
-        try runtime.client.subscribe(Topics.flightCommand.topic(for: runtime.drone),
-                                     qos: Topics.flightCommand.qos.rawValue) { [runtime] message in
-            do {
-                inbox.post(try FlightCommand(decoding: message.payload))
-            } catch {
-                // Bad payloads never reach the link; the first and every 100th are logged.
-                let rejected = rejections.add(1, ordering: .relaxed).newValue
-                if rejected % 100 == 1 {
-                    let size = message.payload.count
-                    runtime.logger.warning("rejected flight command #\(rejected) (\(size) bytes): \(error)")
-                }
-            }
-        }
-        try? await gracefulShutdown()
-        let rejected = rejections.load(ordering: .relaxed)
-        let dropped = runtime.client.droppedUnread + inbox.droppedCount
-        runtime.logger.notice("""
-            rejected in total: \(rejected) (flight-command \(rejected)); dropped unread: \(dropped)
-            """)
+        await runtime.forwardFlightCommands(droppedElsewhere: { inbox.droppedCount }) { inbox.post($0) }
         inbox.requestStop()
         for await _ in finished {}
-    }
-}
-
-/// A plain pthread for the link loop, so its timing never waits on the Swift concurrency pool.
-enum LinkThread {
-    private final class Body {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-    }
-
-    static func start(_ run: @escaping @Sendable () -> Void) throws(UDPSocket.Failure) {
-        let box = Unmanaged.passRetained(Body(run)).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            Unmanaged<Body>.fromOpaque(raw).takeRetainedValue().run()
-            return nil
-        }, box)
-        guard result == 0 else {
-            Unmanaged<Body>.fromOpaque(box).release()
-            throw UDPSocket.Failure(call: "pthread_create", errorNumber: result)
-        }
-        pthread_detach(thread)
     }
 }

@@ -1,5 +1,7 @@
 import ARDrone
+import DatagramIO
 import Logging
+import QuadProtocol
 import QuadService
 #if canImport(Glibc)
 import Glibc
@@ -11,13 +13,13 @@ struct LinkLoop {
     var machine: LinkStateMachine
     let atSocket: UDPSocket
     let navdataSocket: UDPSocket
-    let inbox: LinkInbox
+    let inbox: WakeInbox<FlightCommand>
     var publisher: TelemetryPublisher
     let logger: Logger
     private var sendErrors = 0
     private var lastSendErrorLogUs: Int64?
 
-    init(machine: LinkStateMachine, atSocket: UDPSocket, navdataSocket: UDPSocket, inbox: LinkInbox,
+    init(machine: LinkStateMachine, atSocket: UDPSocket, navdataSocket: UDPSocket, inbox: WakeInbox<FlightCommand>,
          publisher: TelemetryPublisher, logger: Logger) {
         self.machine = machine
         self.atSocket = atSocket
@@ -54,14 +56,8 @@ struct LinkLoop {
     }
 
     private func waitForEvent(untilUs deadlineUs: Int64) {
-        var descriptors = [
-            pollfd(fd: navdataSocket.descriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0),
-        ]
-        // poll() counts milliseconds (ppoll is not in Swift's Glibc module): round up, so a tick is never early
-        // and at most 1 ms late.
-        let waitUs = max(0, deadlineUs - WallClock.monotonicUs())
-        _ = poll(&descriptors, nfds_t(descriptors.count), Int32(min((waitUs + 999) / 1000, 60_000)))
+        PollWait.untilReadable([navdataSocket.descriptor, inbox.wakeDescriptor],
+                               timeoutUs: deadlineUs - WallClock.monotonicUs())
     }
 
     private mutating func perform(_ actions: [LinkAction]) {

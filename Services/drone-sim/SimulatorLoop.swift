@@ -1,44 +1,23 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import DatagramIO
 import DroneSimulation
 
 /// Moves datagrams between the sockets and the pure `SimulatorSession`, ticks it at the physics rate and
 /// performs its actions. Single-threaded: poll() waits for a datagram or the next tick.
 struct SimulatorLoop {
     var session: SimulatorSession
-    let atSocket: UDPSocket
-    let navdataSocket: UDPSocket
+    let atSocket: BoundUDPSocket
+    let navdataSocket: BoundUDPSocket
     let trace: TraceFile?
     var dropper: DatagramDropper
     let physicsPeriodUs: Int64
-    static let traceFlushPeriodUs: Int64 = 100_000
 
     mutating func run() {
-        let signals = StopSignals()
-        var nextTickUs = MonotonicClock.nowUs()
-        var lastFlushUs = nextTickUs
-        var descriptors = [
-            pollfd(fd: atSocket.descriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: navdataSocket.descriptor, events: Int16(POLLIN), revents: 0),
-        ]
-        while !signals.isPending {
-            drainSockets()
-            let nowUs = MonotonicClock.nowUs()
-            if nowUs >= nextTickUs {
-                perform(session.tick(nowUs: nowUs))
-                nextTickUs += physicsPeriodUs
-                // After a stall, do not replay every missed tick; the session integrates the gap itself.
-                if nextTickUs < nowUs { nextTickUs = nowUs + physicsPeriodUs }
-            }
-            if nowUs - lastFlushUs >= SimulatorLoop.traceFlushPeriodUs {
-                trace?.flush()
-                lastFlushUs = nowUs
-            }
-            let waitMs = Int32(max(0, min(nextTickUs - MonotonicClock.nowUs(), 100_000)) / 1000)
-            _ = poll(&descriptors, nfds_t(descriptors.count), waitMs)
-        }
-        trace?.flush()
+        SimulatorRunLoop.run(waitingOn: [atSocket.descriptor, navdataSocket.descriptor],
+                             physicsPeriodUs: physicsPeriodUs, trace: trace,
+                             drain: { drainSockets() }, tick: { perform(session.tick(nowUs: $0)) })
         log("drone-sim: stopping")
     }
 
@@ -53,22 +32,10 @@ struct SimulatorLoop {
         }
     }
 
+    /// Navdata leaves from port 5554, as on the real drone.
     private mutating func perform(_ actions: [SimulatorAction]) {
-        for action in actions {
-            switch action {
-            case .sendNavdata(let bytes, let endpoint):
-                // Navdata leaves from port 5554, as on the real drone.
-                if !dropper.shouldDrop() { navdataSocket.send(bytes, to: endpoint) }
-            case .trace(let row):
-                trace?.write(line: row)
-            case .log(let line):
-                log(line)
-            }
-        }
+        SimulatorRunLoop.perform(actions, socket: navdataSocket, dropper: &dropper, trace: trace)
     }
 
-    private func log(_ line: String) {
-        print(line)
-        fflush(nil)  // all streams; avoids touching the global `stdout`
-    }
+    private func log(_ line: String) { SimulatorRunLoop.log(line) }
 }

@@ -1,15 +1,24 @@
 import ArgumentParser
 import CommandLineSupport
+import DatagramIO
 import DroneSimulation
+import MAVLinkSimulation
 import Navigation
 
-/// Software-in-the-loop AR.Drone 2.0: AT commands in on UDP 5556, navdata out on UDP 5554.
+/// Software-in-the-loop AR.Drone 2.0: AT commands in on UDP 5556, navdata out on UDP 5554; or, with
+/// `--protocol mavlink`, the same airframe behind a PX4-SITL-like MAVLink face on UDP 14580.
 struct DroneSim: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "drone-sim",
         abstract: "Simulated AR.Drone 2.0 that any AR.Drone client can fly (AT on UDP 5556, navdata on UDP 5554)."
     )
 
+    @Option(help: "ardrone (AT + navdata) or mavlink (PX4-like, UDP --mavlink-port).")
+    var `protocol` = SimulatorProtocol.ardrone
+    @Option(help: "UDP port for MAVLink (--protocol mavlink; PX4 SITL's offboard port).")
+    var mavlinkPort: UInt16 = 14580
+    @Option(help: "MAVLink telemetry also goes to this HOST:PORT (the offboard client's port), besides the last sender.")
+    var gcs = "127.0.0.1:14540"
     @Option(help: "IPv4 address to listen on.")
     var listen = ListenOption(argument: "127.0.0.1")!
     @Option(parsing: .signedNumber, help: "UDP port for AT commands.")
@@ -52,11 +61,6 @@ struct DroneSim: ParsableCommand {
         var configuration = SimulatorConfiguration(home: home.point, headingDeg: heading, seed: seed)
         configuration.parameters = parameters
         configuration.navdataIntervalUs = Int64(1_000_000 / navdataHz)
-
-        let atEndpoint = UDPEndpoint(address: listen.address, port: atPort)
-        let navdataEndpoint = UDPEndpoint(address: listen.address, port: navdataPort)
-        let atSocket = try UDPSocket(binding: atEndpoint)
-        let navdataSocket = try UDPSocket(binding: navdataEndpoint)
         var traceFile: TraceFile?
         if let trace {
             guard let file = TraceFile(path: trace, header: GroundTruthTrace.header) else {
@@ -64,6 +68,15 @@ struct DroneSim: ParsableCommand {
             }
             traceFile = file
         }
+        if `protocol` == .mavlink {
+            try runMAVLink(configuration: configuration, trace: traceFile)
+            return
+        }
+
+        let atEndpoint = UDPEndpoint(address: listen.address, port: atPort)
+        let navdataEndpoint = UDPEndpoint(address: listen.address, port: navdataPort)
+        let atSocket = try BoundUDPSocket(binding: atEndpoint)
+        let navdataSocket = try BoundUDPSocket(binding: navdataEndpoint)
         print(
             "drone-sim: AT on udp \(atEndpoint), navdata on udp \(navdataEndpoint), home \(home.point.latitudeDeg),"
                 + "\(home.point.longitudeDeg), seed \(seed)" + (trace.map { ", trace \($0)" } ?? "")
@@ -78,6 +91,32 @@ struct DroneSim: ParsableCommand {
         )
         loop.run()
     }
+
+    /// PX4-like: takeoff climbs to PX4's default MIS_TAKEOFF_ALT (2.5 m) at 1 m/s; setpoints are ground velocities.
+    func runMAVLink(configuration base: SimulatorConfiguration, trace: TraceFile?) throws {
+        var configuration = base
+        configuration.parameters.takeoffAltitudeM = 2.5
+        configuration.parameters.takeoffClimbRateMps = 1  // PX4's MPC_TKO_SPEED is 1.5 m/s
+        configuration.parameters.holdsGroundVelocity = true
+        let gcsParts = gcs.split(separator: ":")
+        guard gcsParts.count == 2, let port = UInt16(gcsParts[1]),
+              let gcsEndpoint = UDPEndpoint(dottedQuad: String(gcsParts[0]), port: port) else {
+            throw ValidationError("--gcs '\(gcs)': expected IPv4 HOST:PORT")
+        }
+        let endpoint = UDPEndpoint(address: listen.address, port: mavlinkPort)
+        let socket = try BoundUDPSocket(binding: endpoint)
+        print("drone-sim: MAVLink (PX4-like) on udp \(endpoint), telemetry to \(gcsEndpoint) and the last sender, home "
+              + "\(home.point.latitudeDeg),\(home.point.longitudeDeg), seed \(seed)" + (self.trace.map { ", trace \($0)" } ?? ""))
+        var loop = MAVLinkSimulatorLoop(
+            session: MAVLinkSimulatorSession(configuration: configuration, gcs: gcsEndpoint, nowUs: MonotonicClock.nowUs()),
+            socket: socket, trace: trace, dropper: DatagramDropper(rate: dropRate, seed: seed),
+            physicsPeriodUs: Int64(1_000_000 / physicsHz))
+        loop.run()
+    }
+}
+
+enum SimulatorProtocol: String, ExpressibleByArgument {
+    case ardrone, mavlink
 }
 
 DroneSim.main()

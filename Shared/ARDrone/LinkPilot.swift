@@ -6,16 +6,16 @@ import QuadProtocol
 /// to hover); REF bit 8 is only asserted while it moves the drone the requested way (it toggles emergency).
 struct LinkPilot: Sendable, Equatable {
     private(set) var command: FlightCommand?
-    private(set) var lastCommandUs: Int64?
+    private var freshness = CommandFreshness()
+    var lastCommandUs: Int64? { freshness.lastCommandUs }
     /// True from the command timeout until the next command.
-    private(set) var fallbackHover = false
+    var fallbackHover: Bool { freshness.isStale }
 
     /// Records a command. Returns whether it asks for a flat trim now (rising edge of `flatTrim`).
     mutating func accept(_ newCommand: FlightCommand, nowUs: Int64) -> Bool {
         let wantsTrim = newCommand.flatTrim && !(command?.flatTrim ?? false)
         command = newCommand
-        lastCommandUs = nowUs
-        fallbackHover = false
+        freshness.received(nowUs: nowUs)
         return wantsTrim
     }
 
@@ -34,16 +34,11 @@ struct LinkPilot: Sendable, Equatable {
     }
 
     /// When the command in force goes stale; nil when there is none or hover already took over.
-    func timeoutDeadlineUs(timeoutUs: Int64) -> Int64? {
-        guard let lastCommandUs, !fallbackHover else { return nil }
-        return lastCommandUs &+ timeoutUs
-    }
+    func timeoutDeadlineUs(timeoutUs: Int64) -> Int64? { freshness.deadlineUs(timeoutUs: timeoutUs) }
 
     /// Switches to hover once the command is older than `timeoutUs`. Returns true when that just happened.
     mutating func checkTimeout(nowUs: Int64, timeoutUs: Int64) -> Bool {
-        guard let deadline = timeoutDeadlineUs(timeoutUs: timeoutUs), nowUs >= deadline else { return false }
-        fallbackHover = true
-        return true
+        freshness.checkTimeout(nowUs: nowUs, timeoutUs: timeoutUs)
     }
 
     /// The REF value, or nil while it is unknown whether the drone should fly: before the first command and the
@@ -80,6 +75,6 @@ struct LinkPilot: Sendable, Equatable {
 extension LinkPilot {
     /// Hover from now on until the next command (shutdown).
     mutating func forceHover() {
-        fallbackHover = true
+        freshness.expire()
     }
 }

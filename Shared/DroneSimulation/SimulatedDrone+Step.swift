@@ -22,6 +22,18 @@ extension SimulatedDrone {
         }
     }
 
+    /// Advances by `us` microseconds in steps of at most `maxStepUs`. A gap longer than 10 s (suspended process,
+    /// clock jump) is not replayed in full.
+    public mutating func advance(byUs us: Int64, maxStepUs: Int64) {
+        var remainingUs = min(us, 10_000_000)
+        let stepUs = max(maxStepUs, 1)
+        while remainingUs > 0 {
+            let chunkUs = min(remainingUs, stepUs)
+            step(dtS: Double(chunkUs) / 1_000_000)
+            remainingUs -= chunkUs
+        }
+    }
+
     mutating func drainBattery(dtS: Double) {
         let flightDrainPctPerS = 100 / max(parameters.batteryMinutes * 60, 1)
         let rate = areMotorsOn ? flightDrainPctPerS : flightDrainPctPerS * parameters.landedDrainFraction
@@ -78,12 +90,14 @@ extension SimulatedDrone {
         var targetEast: Double
         var targetNorth: Double
         if steering {
-            // Attitude control only: the tilt sets the speed through the air and the wind carries it along.
+            // Attitude control (AR.Drone): the tilt sets the speed through the air and the wind carries it along.
+            // Velocity control (PX4 offboard): the autopilot holds the ground velocity whatever the wind.
             let forward = -command.pitch * parameters.maxSpeedMps
             let right = command.roll * parameters.maxSpeedMps
             let headingRad = headingDeg * .pi / 180
-            targetEast = forward * sin(headingRad) + right * cos(headingRad) + wind.east
-            targetNorth = forward * cos(headingRad) - right * sin(headingRad) + wind.north
+            let drift = parameters.holdsGroundVelocity ? (east: 0.0, north: 0.0) : wind
+            targetEast = forward * sin(headingRad) + right * cos(headingRad) + drift.east
+            targetNorth = forward * cos(headingRad) - right * sin(headingRad) + drift.north
         } else {
             // Vision hover: brakes to (almost) zero ground speed; a little wind still gets through.
             targetEast = wind.east * parameters.hoverResidualDriftFraction

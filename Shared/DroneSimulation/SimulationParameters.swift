@@ -26,6 +26,8 @@ public struct SimulationParameters: Sendable, Equatable {
     public var takeoffClimbRateMps: Double = 0.4
     public var landingDescentRateMps: Double = 0.5
     public var wind: Wind = .calm
+    /// Steering commands are ground velocities (a PX4 velocity setpoint) instead of air velocities (AR.Drone tilt).
+    public var holdsGroundVelocity = false
     /// Flag-0 hover holds position with the bottom camera; what is left of the wind is this fraction of it.
     public var hoverResidualDriftFraction: Double = 0.05
     /// Flight time on a full battery.

@@ -32,6 +32,8 @@ public struct SimulatorConfiguration: Sendable {
 public enum SimulatorAction: Sendable, Equatable {
     /// Send from the navdata port (5554) to the client that triggered navdata.
     case sendNavdata([UInt8], to: UDPEndpoint)
+    /// Send from the simulator's one MAVLink socket (drone-sim --protocol mavlink).
+    case sendDatagram([UInt8], to: UDPEndpoint)
     /// One ground-truth CSV row (see `GroundTruthTrace.header`).
     case trace(String)
     /// A human-readable protocol event.

@@ -118,25 +118,18 @@ public struct SimulatorSession: Sendable {
     }
 
     mutating func advancePhysics(to nowUs: Int64) {
-        // A gap longer than 10 s (suspended process, clock jump) is not replayed in full.
-        var remainingUs = min(nowUs - lastTickUs, 10_000_000)
+        drone.advance(byUs: nowUs - lastTickUs, maxStepUs: configuration.maxPhysicsStepUs)
         lastTickUs = max(lastTickUs, nowUs)
-        let stepUs = max(configuration.maxPhysicsStepUs, 1)
-        while remainingUs > 0 {
-            let chunkUs = min(remainingUs, stepUs)
-            drone.step(dtS: Double(chunkUs) / 1_000_000)
-            remainingUs -= chunkUs
-        }
     }
 
     /// 1, 10, 100, … : enough to notice a problem without flooding the log.
-    static func isWorthLogging(_ count: Int) -> Bool {
+    public static func isWorthLogging(_ count: Int) -> Bool {
         var threshold = 1
         while threshold < count { threshold *= 10 }
         return threshold == count
     }
 
-    static func metres(_ value: Double) -> String {
+    public static func metres(_ value: Double) -> String {
         GroundTruthTrace.fixed(value, 2)
     }
 }

@@ -16,15 +16,23 @@ final class FlightStack: @unchecked Sendable {
     let atPort: UInt16
     let navdataPort: UInt16
     private(set) var processes: [String: ChildProcess] = [:]
+    /// Which link flies the simulator: drone-link over AR.Drone AT/navdata, or mavlink-link over MAVLink.
+    let link: Link
+
+    enum Link: Sendable {
+        case ardrone, mavlink
+        var service: String { self == .ardrone ? "drone-link" : "mavlink-link" }
+    }
 
     static let homeBerlin = GeoPoint(latitudeDeg: 52.5163, longitudeDeg: 13.3777)
 
     /// With its own broker.
     convenience init(drone: String = "drone1", home: GeoPoint = FlightStack.homeBerlin,
                      simArguments: [String] = [], controllerArguments: [String] = [],
-                     services: [String] = ["navigator", "drone-controller"]) throws {
+                     services: [String] = ["navigator", "drone-controller"], link: Link = .ardrone) throws {
         try self.init(broker: BrokerProcess(), ownsBroker: true, drone: drone, home: home,
-                      simArguments: simArguments, controllerArguments: controllerArguments, services: services)
+                      simArguments: simArguments, controllerArguments: controllerArguments, services: services,
+                      link: link)
     }
 
     /// On a broker the caller owns (several drones on one bus); `stop()` does not stop it.
@@ -32,13 +40,14 @@ final class FlightStack: @unchecked Sendable {
                      controllerArguments: [String] = [],
                      services: [String] = ["navigator", "drone-controller"]) throws {
         try self.init(broker: broker, ownsBroker: false, drone: drone, home: home, simArguments: simArguments,
-                      controllerArguments: controllerArguments, services: services)
+                      controllerArguments: controllerArguments, services: services, link: .ardrone)
     }
 
     /// - Parameter services: what runs besides drone-sim and drone-link (`[]`: the link alone, commanded by the test).
     private init(broker: BrokerProcess, ownsBroker: Bool, drone: String, home: GeoPoint, simArguments: [String],
-                 controllerArguments: [String], services: [String]) throws {
+                 controllerArguments: [String], services: [String], link: Link) throws {
         self.broker = broker
+        self.link = link
         self.ownsBroker = ownsBroker
         self.drone = drone
         self.home = home
@@ -78,17 +87,26 @@ final class FlightStack: @unchecked Sendable {
         try await Task.sleep(for: .milliseconds(200))
     }
 
+    /// With `.mavlink` the simulator's MAVLink port is `atPort` and mavlink-link listens on `navdataPort`.
     func startSimulator(_ extra: [String] = []) throws {
+        let ports = link == .ardrone
+            ? ["--at-port", "\(atPort)", "--navdata-port", "\(navdataPort)"]
+            : ["--protocol", "mavlink", "--mavlink-port", "\(atPort)", "--gcs", "127.0.0.1:\(navdataPort)"]
         processes["drone-sim"] = try ChildProcess(
             executable: TestEnvironment.executable("drone-sim").path,
-            arguments: ["--listen", "127.0.0.1", "--at-port", "\(atPort)", "--navdata-port", "\(navdataPort)",
+            arguments: ["--listen", "127.0.0.1"] + ports + [
                         "--home", "\(home.latitudeDeg),\(home.longitudeDeg)", "--heading", "0",
                         "--trace", traceURL.path, "--seed", "1"] + extra,
             logDirectory: broker.directory)
     }
 
     func startLink() throws {
-        try start("drone-link", ["--address", "127.0.0.1", "--at-port", "\(atPort)", "--navdata-port", "\(navdataPort)"])
+        switch link {
+        case .ardrone:
+            try start("drone-link", ["--address", "127.0.0.1", "--at-port", "\(atPort)", "--navdata-port", "\(navdataPort)"])
+        case .mavlink:
+            try start("mavlink-link", ["--listen", "127.0.0.1:\(navdataPort)"])
+        }
     }
 
     func start(_ service: String, _ extra: [String]) throws {
@@ -133,7 +151,7 @@ final class FlightStack: @unchecked Sendable {
     }
 
     func stop() {
-        for name in ["drone-controller", "navigator", "drone-link", "drone-sim"] { processes[name]?.stop() }
+        for name in ["drone-controller", "navigator", "drone-link", "mavlink-link", "drone-sim"] { processes[name]?.stop() }
         if ownsBroker { broker.stop() }
     }
 

@@ -1,28 +1,27 @@
-import QuadProtocol
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Hands flight commands from the MQTT side to the link thread and wakes it at once through an eventfd that the
-/// thread polls together with the navdata socket (so a command leaves within about a millisecond).
-final class LinkInbox: Sendable {
+/// Hands values (flight commands) from the MQTT side to a link thread and wakes it at once through a pipe that the
+/// thread polls together with its socket (so a command leaves within about a millisecond).
+public final class WakeInbox<Element: Sendable>: Sendable {
     private struct Pending {
-        var commands: [FlightCommand] = []
+        var commands: [Element] = []
         var stopRequested = false
         var dropped = 0
     }
 
     /// Commands held while the link thread is busy; past it the oldest go (only the newest matters to the drone).
-    static let limit = 256
+    static var limit: Int { 256 }
     private let pending = Mutex(Pending())
     /// Read end, polled by the link thread.
-    let wakeDescriptor: Int32
+    public let wakeDescriptor: Int32
     private let writeDescriptor: Int32
 
-    init() throws(UDPSocket.Failure) {
+    public init() throws(SocketFailure) {
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw UDPSocket.Failure(call: "pipe", errorNumber: errno) }
+        guard pipe(&ends) == 0 else { throw SocketFailure(call: "pipe", errorNumber: errno) }
         for fd in ends {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -36,7 +35,7 @@ final class LinkInbox: Sendable {
         close(writeDescriptor)
     }
 
-    func post(_ command: FlightCommand) {
+    public func post(_ command: Element) {
         pending.withLock { p in
             if p.commands.count >= Self.limit {
                 p.commands.removeFirst()
@@ -48,15 +47,15 @@ final class LinkInbox: Sendable {
     }
 
     /// Commands dropped because the link thread fell behind.
-    var droppedCount: Int { pending.withLock { $0.dropped } }
+    public var droppedCount: Int { pending.withLock { $0.dropped } }
 
-    func requestStop() {
+    public func requestStop() {
         pending.withLock { $0.stopRequested = true }
         wake()
     }
 
     /// Called by the link thread after every wake-up: drains the pipe, returns what was posted.
-    func take() -> (commands: [FlightCommand], stop: Bool) {
+    public func take() -> (commands: [Element], stop: Bool) {
         var drain = [UInt8](repeating: 0, count: 64)
         while drain.withUnsafeMutableBytes({ read(wakeDescriptor, $0.baseAddress, $0.count) }) > 0 {}
         return pending.withLock { p in

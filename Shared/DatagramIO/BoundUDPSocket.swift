@@ -1,24 +1,31 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import DroneSimulation
+import NetworkEndpoint
 
-/// A bound, non-blocking IPv4 UDP socket. Errors carry the failing call and errno.
-final class UDPSocket {
-    struct Failure: Error, CustomStringConvertible {
-        var call: String
-        var errorNumber: Int32
-        var description: String { "\(call) failed: \(String(cString: strerror(errorNumber)))" }
+/// A system call that failed, with errno.
+public struct SocketFailure: Error, Equatable, CustomStringConvertible {
+    public var call: String
+    public var errorNumber: Int32
+    public init(call: String, errorNumber: Int32) {
+        self.call = call
+        self.errorNumber = errorNumber
     }
+    public var description: String { "\(call) failed: \(String(cString: strerror(errorNumber)))" }
+}
 
-    let descriptor: Int32
+/// A bound, non-blocking IPv4 UDP socket that answers whoever wrote to it (simulator, mavlink-link).
+public final class BoundUDPSocket: @unchecked Sendable {
+    public typealias Failure = SocketFailure
 
-    init(binding endpoint: UDPEndpoint) throws(Failure) {
+    public let descriptor: Int32
+
+    public init(binding endpoint: UDPEndpoint) throws(Failure) {
         let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(call: "socket", errorNumber: errno) }
         var reuse: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = UDPSocket.socketAddress(endpoint)
+        var address = BoundUDPSocket.socketAddress(endpoint)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -36,7 +43,7 @@ final class UDPSocket {
     deinit { close(descriptor) }
 
     /// The next waiting datagram, or nil when none is queued.
-    func receive() -> (bytes: [UInt8], from: UDPEndpoint)? {
+    public func receive() -> (bytes: [UInt8], from: UDPEndpoint)? {
         var buffer = [UInt8](repeating: 0, count: 4096)
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -54,15 +61,18 @@ final class UDPSocket {
         return (Array(buffer.prefix(count)), from)
     }
 
-    func send(_ bytes: [UInt8], to endpoint: UDPEndpoint) {
-        var address = UDPSocket.socketAddress(endpoint)
-        _ = bytes.withUnsafeBytes { raw in
+    /// Sends one datagram; returns errno on failure.
+    @discardableResult
+    public func send(_ bytes: [UInt8], to endpoint: UDPEndpoint) -> Int32? {
+        var address = BoundUDPSocket.socketAddress(endpoint)
+        let sent = bytes.withUnsafeBytes { raw in
             withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     sendto(descriptor, raw.baseAddress, raw.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
                 }
             }
         }
+        return sent == bytes.count ? nil : errno
     }
 
     static func socketAddress(_ endpoint: UDPEndpoint) -> sockaddr_in {

@@ -1,0 +1,26 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A plain pthread for the link loop, so its timing never waits on the Swift concurrency pool.
+public enum LinkThread {
+    private final class Body {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    public static func start(_ run: @escaping @Sendable () -> Void) throws(SocketFailure) {
+        let box = Unmanaged.passRetained(Body(run)).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { raw in
+            guard let raw else { return nil }
+            Unmanaged<Body>.fromOpaque(raw).takeRetainedValue().run()
+            return nil
+        }, box)
+        guard result == 0 else {
+            Unmanaged<Body>.fromOpaque(box).release()
+            throw SocketFailure(call: "pthread_create", errorNumber: result)
+        }
+        pthread_detach(thread)
+    }
+}

@@ -1,0 +1,41 @@
+/// A decoded message of one of the types this code knows.
+public enum MAVLinkInbound: Sendable, Equatable {
+    case heartbeat(Heartbeat)
+    case sysStatus(SysStatus)
+    case batteryStatus(BatteryStatus)
+    case globalPositionInt(GlobalPositionInt)
+    case attitude(Attitude)
+    case gpsRawInt(GPSRawInt)
+    case extendedSysState(ExtendedSysState)
+    case commandLong(CommandLong)
+    case commandAck(CommandAck)
+    case setPositionTargetLocalNED(SetPositionTargetLocalNED)
+
+    /// Every known type; the parser takes CRC_EXTRA from here.
+    public static let messageTypes: [any MAVLinkMessage.Type] = [
+        Heartbeat.self, SysStatus.self, BatteryStatus.self, GlobalPositionInt.self, Attitude.self, GPSRawInt.self,
+        ExtendedSysState.self, CommandLong.self, CommandAck.self, SetPositionTargetLocalNED.self,
+    ]
+
+    public static func crcExtra(messageId: UInt32) -> UInt8? {
+        messageTypes.first { $0.messageId == messageId }?.crcExtra
+    }
+
+    /// Decodes a checked frame; nil for an id not in `messageTypes` (the parser rejects those before).
+    public init?(_ frame: MAVLinkFrame) {
+        let p = frame.payload
+        switch frame.messageId {
+        case Heartbeat.messageId: self = .heartbeat(Heartbeat(payload: p))
+        case SysStatus.messageId: self = .sysStatus(SysStatus(payload: p))
+        case BatteryStatus.messageId: self = .batteryStatus(BatteryStatus(payload: p))
+        case GlobalPositionInt.messageId: self = .globalPositionInt(GlobalPositionInt(payload: p))
+        case Attitude.messageId: self = .attitude(Attitude(payload: p))
+        case GPSRawInt.messageId: self = .gpsRawInt(GPSRawInt(payload: p))
+        case ExtendedSysState.messageId: self = .extendedSysState(ExtendedSysState(payload: p))
+        case CommandLong.messageId: self = .commandLong(CommandLong(payload: p))
+        case CommandAck.messageId: self = .commandAck(CommandAck(payload: p))
+        case SetPositionTargetLocalNED.messageId: self = .setPositionTargetLocalNED(SetPositionTargetLocalNED(payload: p))
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,76 @@
+/// SET_POSITION_TARGET_LOCAL_NED (84): an offboard setpoint. `typeMask` bits set = fields ignored.
+public struct SetPositionTargetLocalNED: MAVLinkMessage {
+    public static let messageId: UInt32 = 84
+    public static let crcExtra: UInt8 = 143
+    public static let fullLength = 53
+
+    /// Only vx, vy, vz and yaw rate are used (positions, accelerations and yaw ignored).
+    public static let velocityAndYawRateMask: UInt16 = 0b0000_0101_1100_0111
+
+    public var timeBootMs: UInt32
+    public var xM: Float = 0
+    public var yM: Float = 0
+    public var zM: Float = 0
+    public var vxMps: Float
+    public var vyMps: Float
+    public var vzMps: Float
+    public var afxMps2: Float = 0
+    public var afyMps2: Float = 0
+    public var afzMps2: Float = 0
+    public var yawRad: Float = 0
+    public var yawRateRadps: Float
+    public var typeMask: UInt16
+    public var targetSystem: UInt8
+    public var targetComponent: UInt8
+    /// MAV_FRAME: 1 LOCAL_NED, 8 BODY_NED.
+    public var coordinateFrame: UInt8
+
+    /// A velocity + yaw-rate setpoint in the body frame (x forward, y right, z down).
+    public static func bodyVelocity(timeBootMs: UInt32, forwardMps: Float, rightMps: Float, downMps: Float,
+                                    yawRateRadps: Float, targetSystem: UInt8, targetComponent: UInt8) -> Self {
+        Self(timeBootMs: timeBootMs, vxMps: forwardMps, vyMps: rightMps, vzMps: downMps, yawRateRadps: yawRateRadps,
+             typeMask: velocityAndYawRateMask, targetSystem: targetSystem, targetComponent: targetComponent,
+             coordinateFrame: MAVFrame.bodyNED)
+    }
+
+    public init(timeBootMs: UInt32, vxMps: Float, vyMps: Float, vzMps: Float, yawRateRadps: Float, typeMask: UInt16,
+                targetSystem: UInt8, targetComponent: UInt8, coordinateFrame: UInt8) {
+        self.timeBootMs = timeBootMs
+        self.vxMps = vxMps
+        self.vyMps = vyMps
+        self.vzMps = vzMps
+        self.yawRateRadps = yawRateRadps
+        self.typeMask = typeMask
+        self.targetSystem = targetSystem
+        self.targetComponent = targetComponent
+        self.coordinateFrame = coordinateFrame
+    }
+
+    public init(reading p: inout MAVLinkPayloadReader) {
+        timeBootMs = p.read()
+        xM = p.float()
+        yM = p.float()
+        zM = p.float()
+        vxMps = p.float()
+        vyMps = p.float()
+        vzMps = p.float()
+        afxMps2 = p.float()
+        afyMps2 = p.float()
+        afzMps2 = p.float()
+        yawRad = p.float()
+        yawRateRadps = p.float()
+        typeMask = p.read()
+        targetSystem = p.read()
+        targetComponent = p.read()
+        coordinateFrame = p.read()
+    }
+
+    public func write(to p: inout MAVLinkPayloadWriter) {
+        p.write(timeBootMs)
+        for value in [xM, yM, zM, vxMps, vyMps, vzMps, afxMps2, afyMps2, afzMps2, yawRad, yawRateRadps] { p.float(value) }
+        p.write(typeMask)
+        p.write(targetSystem)
+        p.write(targetComponent)
+        p.write(coordinateFrame)
+    }
+}

@@ -1,0 +1,63 @@
+import MAVLink
+
+/// Which autopilot firmware is on the other end (HEARTBEAT `autopilot`): the mode numbers and the takeoff sequence
+/// differ. PX4: arm, NAV_TAKEOFF, then OFFBOARD in the air. ArduPilot Copter: GUIDED first, then arm and NAV_TAKEOFF
+/// (it takes velocity setpoints in GUIDED).
+public enum AutopilotFlavor: Sendable, Equatable {
+    case px4, ardupilot
+
+    public init(autopilot: UInt8) {
+        self = autopilot == MAVAutopilot.ardupilot ? .ardupilot : .px4
+    }
+
+    /// ArduPilot Copter `custom_mode` numbers.
+    static let copterGuided: UInt32 = 4
+    static let copterLoiter: UInt32 = 5
+    static let copterLand: UInt32 = 9
+
+    /// The mode that takes our velocity setpoints: PX4 OFFBOARD, ArduPilot GUIDED.
+    var setpointModeName: String { self == .px4 ? "offboard" : "guided" }
+
+    func isSetpointMode(customMode: UInt32) -> Bool {
+        self == .px4 ? PX4Mode(customMode: customMode).isOffboard : customMode == Self.copterGuided
+    }
+
+    func isLandMode(customMode: UInt32) -> Bool {
+        self == .px4 ? PX4Mode(customMode: customMode) == .land : customMode == Self.copterLand
+    }
+
+    func modeName(customMode: UInt32) -> String {
+        switch self {
+        case .px4: "\(PX4Mode(customMode: customMode))"
+        case .ardupilot:
+            switch customMode {
+            case Self.copterGuided: "guided"
+            case Self.copterLoiter: "loiter"
+            case Self.copterLand: "land"
+            default: "copter mode \(customMode)"
+            }
+        }
+    }
+
+    /// DO_SET_MODE params for the setpoint mode (`hold` false) or position hold (`hold` true).
+    func setModeParams(hold: Bool) -> [Float] {
+        let enabled = Float(MAVModeFlag.customModeEnabled)
+        switch self {
+        case .px4:
+            let mode = hold ? PX4Mode.hold : PX4Mode.offboard
+            return [enabled, Float(mode.main), Float(mode.sub)]
+        case .ardupilot:
+            return [enabled, Float(hold ? Self.copterLoiter : Self.copterGuided)]
+        }
+    }
+
+    /// NAV_LAND params: here, wherever that is (PX4: NaN lat/lon; ArduPilot: 0/0).
+    var landParams: [Float] {
+        self == .px4 ? [0, 0, 0, .nan, .nan, .nan, .nan] : [0, 0, 0, 0, 0, 0, 0]
+    }
+
+    /// NAV_TAKEOFF params: PX4 reads param7 as AMSL (NaN = its MIS_TAKEOFF_ALT); ArduPilot as metres above home.
+    var takeoffParams: [Float] {
+        self == .px4 ? [0, 0, 0, .nan, .nan, .nan, .nan] : [0, 0, 0, 0, 0, 0, 2.5]
+    }
+}

@@ -1,0 +1,327 @@
+import Logging
+import MAVLink
+import QuadProtocol
+
+/// mavlink-link's session with one autopilot, as a companion computer. Pure: events in (each with the time of a
+/// monotonic clock), actions out; the executable does the UDP and MQTT I/O and calls `tick` at `nextDeadlineUs`.
+///
+/// Flight commands map onto PX4 offboard control: `fly` from the ground → arm + NAV_TAKEOFF, then OFFBOARD once
+/// the autopilot reports it is in the air (ArduPilot: GUIDED, arm, NAV_TAKEOFF; see `AutopilotFlavor`); PCMD → body-frame velocity + yaw-rate setpoints streamed at 20 Hz
+/// (zero velocity when the command is not progressive, or older than 250 ms); `land` → NAV_LAND; emergency →
+/// forced disarm. Setpoints never stop while the link runs, so the autopilot never sits in offboard without them.
+public struct CompanionStateMachine: Sendable {
+    public let timing: CompanionTiming
+    public let scale: VelocityScale
+    public private(set) var isRunning = false
+    /// The autopilot's system and component id, learned from its first HEARTBEAT.
+    public private(set) var target: (system: UInt8, component: UInt8)?
+
+    private var encoder: MAVLinkEncoder
+    private var parser = MAVLinkStreamParser()
+    private var telemetry = VehicleTelemetry()
+    private var commands = CommandSender()
+    private var pilot = SetpointPilot()
+    private var startUs: Int64 = 0
+    private var lastSetpointUs: Int64 = .min / 2
+    private var lastHeartbeatSentUs: Int64 = .min / 2
+    private var lastHeartbeatReceivedUs: Int64?
+    private var wasConnected = false
+    private var lastStatusUs: Int64 = 0
+    private var lastStatusKey: StatusKey?
+    private var lastModeRequestUs: Int64 = .min / 2
+    /// Edge memory of the command's REF mode, so each takeoff/land/emergency is requested once per press.
+    private var handledRefMode: FlightCommand.RefMode?
+    private var stateSequence: UInt32 = 0
+    private var windowStartUs: Int64 = 0
+    private var windowMessages = 0
+    private var messagesPerSecond: Float = 0
+    private var ignoredForeign = 0
+    /// Whether the last datagram held a valid frame from the autopilot: only then is its source where replies go
+    /// (a stray sender on the port must not divert the link).
+    public private(set) var lastDatagramWasFromAutopilot = false
+
+    private struct StatusKey: Equatable {
+        var connected: Bool
+        var fallbackHover: Bool
+        var reason: LinkStatus.Reason
+    }
+
+    /// Ask for these at these periods once the autopilot is known (MAV_CMD_SET_MESSAGE_INTERVAL).
+    public static let streamIntervalsUs: [(messageId: UInt32, intervalUs: Float)] = [
+        (GlobalPositionInt.messageId, 100_000), (Attitude.messageId, 100_000), (GPSRawInt.messageId, 200_000),
+        (ExtendedSysState.messageId, 200_000), (SysStatus.messageId, 1_000_000), (BatteryStatus.messageId, 1_000_000),
+    ]
+
+    public init(systemId: UInt8 = 245, componentId: UInt8 = 191, timing: CompanionTiming = CompanionTiming(),
+                scale: VelocityScale = VelocityScale()) {
+        self.timing = timing
+        self.scale = scale
+        encoder = MAVLinkEncoder(systemId: systemId, componentId: componentId)
+    }
+
+    /// Parser counters (bad CRC, truncated, …) for the status and the shutdown line.
+    public var counters: MAVLinkStreamParser.Counters { parser.counters }
+
+    public var nextDeadlineUs: Int64? {
+        guard isRunning else { return nil }
+        var deadline = min(lastSetpointUs &+ timing.setpointIntervalUs,
+                           lastHeartbeatSentUs &+ timing.heartbeatIntervalUs, lastStatusUs &+ timing.statusIntervalUs)
+        if let due = commands.dueUs(retryUs: timing.commandRetryUs) { deadline = min(deadline, max(due, startUs)) }
+        if let timeout = pilot.timeoutDeadlineUs(timeoutUs: timing.commandTimeoutUs) { deadline = min(deadline, timeout) }
+        if wasConnected, let last = lastHeartbeatReceivedUs { deadline = min(deadline, last &+ timing.heartbeatLostUs) }
+        return deadline
+    }
+
+    public mutating func start(nowUs: Int64) -> [CompanionAction] {
+        guard !isRunning else { return [] }
+        isRunning = true
+        startUs = nowUs
+        windowStartUs = nowUs
+        lastStatusUs = nowUs
+        return [.log(.info, "waiting for an autopilot HEARTBEAT")] + statusActions(nowUs: nowUs, force: true)
+    }
+
+    /// Stops after a last zero-velocity setpoint and a request for hold (position) mode, so the vehicle does not
+    /// wait out its offboard-loss timeout; the final (retained) status says disconnected.
+    public mutating func stop(nowUs: Int64) -> [CompanionAction] {
+        guard isRunning else { return [] }
+        pilot.forceHover()
+        var actions = setpointActions(nowUs: nowUs)
+        if let target, telemetry.isAirborne, telemetry.isInSetpointMode {
+            actions.append(.send(encoder.encode(setMode(hold: true, target: target))))
+            actions.append(.log(.notice, "link stopping: asked the autopilot to hold position"))
+        }
+        isRunning = false
+        wasConnected = false
+        lastHeartbeatReceivedUs = nil
+        return actions + statusActions(nowUs: nowUs, force: true)
+    }
+
+    public mutating func flightCommand(_ command: FlightCommand, nowUs: Int64) -> [CompanionAction] {
+        let resumed = pilot.fallbackHover && pilot.command != nil
+        pilot.accept(command, nowUs: nowUs)
+        guard isRunning else { return [] }
+        var actions: [CompanionAction] = resumed ? [.log(.info, "flight commands resumed")] : []
+        if command.refMode != handledRefMode { actions += reconcileFlight(nowUs: nowUs) }
+        return actions + pumpCommands(nowUs: nowUs) + statusActions(nowUs: nowUs)
+    }
+
+    /// One UDP datagram from the autopilot's address.
+    public mutating func datagram(_ bytes: [UInt8], nowUs: Int64) -> [CompanionAction] {
+        lastDatagramWasFromAutopilot = false
+        guard isRunning else { return [] }
+        var actions: [CompanionAction] = []
+        for event in parser.datagram(bytes) {
+            switch event {
+            case .error(.unknownMessage):
+                // Autopilots send many messages this code has no use for; they are counted, not logged.
+                continue
+            case .error(let error):
+                actions.append(.log(.debug, "dropped MAVLink frame: \(error)"))
+            case .packet(let packet):
+                actions += receive(packet, nowUs: nowUs)
+            }
+        }
+        return actions + pumpCommands(nowUs: nowUs) + statusActions(nowUs: nowUs)
+    }
+
+    /// Timers: setpoint stream, our heartbeat, command retries, command timeout, heartbeat loss, status.
+    public mutating func tick(nowUs: Int64) -> [CompanionAction] {
+        guard isRunning else { return [] }
+        var actions: [CompanionAction] = []
+        if pilot.checkTimeout(nowUs: nowUs, timeoutUs: timing.commandTimeoutUs) {
+            actions.append(.log(.warning,
+                                "no flight command for \(timing.commandTimeoutUs / 1000) ms: zero-velocity setpoints"))
+        }
+        if wasConnected, let last = lastHeartbeatReceivedUs, nowUs &- last >= timing.heartbeatLostUs {
+            wasConnected = false
+            commands.clear()
+            actions.append(.log(.warning, "autopilot heartbeat lost: nothing for \((nowUs &- last) / 1000) ms"))
+        }
+        if nowUs &- lastHeartbeatSentUs >= timing.heartbeatIntervalUs {
+            lastHeartbeatSentUs = nowUs
+            actions.append(.send(encoder.encode(Heartbeat(type: MAVType.onboardController,
+                                                          autopilot: MAVAutopilot.invalid, systemStatus: MAVState.active))))
+        }
+        if nowUs &- lastSetpointUs >= timing.setpointIntervalUs { actions += setpointActions(nowUs: nowUs) }
+        actions += reconcileFlight(nowUs: nowUs)
+        return actions + pumpCommands(nowUs: nowUs) + statusActions(nowUs: nowUs)
+    }
+
+    // MARK: - Incoming
+
+    private mutating func receive(_ packet: MAVLinkPacket, nowUs: Int64) -> [CompanionAction] {
+        var actions: [CompanionAction] = []
+        if target == nil, case .heartbeat(let heartbeat) = packet.message,
+           heartbeat.autopilot != MAVAutopilot.invalid, heartbeat.type != MAVType.gcs {
+            target = (packet.systemId, packet.componentId)
+            actions.append(.log(.notice, "autopilot is system \(packet.systemId) component \(packet.componentId) "
+                                + "(autopilot type \(heartbeat.autopilot)); asking for telemetry streams"))
+            for (id, interval) in Self.streamIntervalsUs {
+                commands.enqueue(CommandLong(command: MAVCmd.setMessageInterval, targetSystem: packet.systemId,
+                                             targetComponent: packet.componentId, params: [Float(id), interval]),
+                                 label: "stream message \(id) every \(Int(interval / 1000)) ms")
+            }
+        }
+        guard let target, packet.systemId == target.system else {
+            ignoredForeign += 1
+            return actions
+        }
+        lastDatagramWasFromAutopilot = true
+        windowMessages += 1
+        switch packet.message {
+        case .heartbeat(let heartbeat):
+            // Heartbeats of other components of the same system (a camera, a gimbal) say nothing about the vehicle.
+            guard packet.componentId == target.component else { return actions }
+            let wasArmed = telemetry.isArmed
+            let oldMode = telemetry.heartbeat.map { _ in telemetry.modeName }
+            telemetry.heartbeat = heartbeat
+            lastHeartbeatReceivedUs = nowUs
+            if !wasConnected {
+                wasConnected = true
+                actions.append(.log(.info, "autopilot heartbeat: armed \(heartbeat.isArmed), mode \(telemetry.modeName)"))
+            }
+            if heartbeat.isArmed != wasArmed {
+                if heartbeat.isArmed { telemetry.emergency = false }
+                actions.append(.log(.info, heartbeat.isArmed ? "armed" : "disarmed"))
+            }
+            if let oldMode, oldMode != telemetry.modeName {
+                actions.append(.log(.info, "autopilot mode \(oldMode) → \(telemetry.modeName)"))
+            }
+        case .sysStatus(let status): telemetry.sysStatus = status
+        case .batteryStatus(let battery): telemetry.battery = battery
+        case .attitude(let attitude): telemetry.attitude = attitude
+        case .gpsRawInt(let gps): telemetry.gps = gps
+        case .extendedSysState(let state): telemetry.extendedState = state
+        case .globalPositionInt(let position):
+            telemetry.position = position
+            stateSequence &+= 1
+            if let state = telemetry.droneState(navdataSequence: stateSequence, moving: pilot.isMoving(scale: scale)) {
+                actions.append(.publishDroneState(state))
+            }
+            if let fix = telemetry.positionFix() { actions.append(.publishPosition(fix)) }
+        case .commandAck(let ack):
+            guard ack.targetSystem == 0 || ack.targetSystem == encoder.systemId else { return actions }
+            let label = commands.queue.first?.label
+            actions += commands.acknowledge(ack, nowUs: nowUs).map { .log($0.0, $0.1) }
+            if label == Self.emergencyLabel, ack.result == MAVResult.accepted.rawValue { telemetry.emergency = true }
+        case .commandLong, .setPositionTargetLocalNED:
+            // Commands addressed to a companion: nothing here acts on them.
+            break
+        }
+        return actions
+    }
+
+    // MARK: - Outgoing
+
+    static let emergencyLabel = "emergency: force disarm"
+
+    /// DO_SET_MODE to the setpoint mode, or to position hold, in the autopilot's own numbers.
+    func setMode(hold: Bool, target: (system: UInt8, component: UInt8)) -> CommandLong {
+        CommandLong(command: MAVCmd.doSetMode, targetSystem: target.system, targetComponent: target.component,
+                    params: telemetry.flavor.setModeParams(hold: hold))
+    }
+
+    /// Turns the command in force into autopilot commands: once per REF-mode change for takeoff, land and
+    /// emergency; OFFBOARD whenever flying in the air outside it (after takeoff, or after a failsafe let go).
+    private mutating func reconcileFlight(nowUs: Int64) -> [CompanionAction] {
+        guard let target, wasConnected, let command = pilot.command else { return [] }
+        var actions: [CompanionAction] = []
+        let newMode = command.refMode != handledRefMode
+        handledRefMode = command.refMode
+        func cmd(_ number: UInt16, _ params: [Float]) -> CommandLong {
+            CommandLong(command: number, targetSystem: target.system, targetComponent: target.component,
+                        params: params)
+        }
+        switch command.refMode {
+        case .fly:
+            let flavor = telemetry.flavor
+            if newMode, !telemetry.isArmed {
+                if flavor == .ardupilot {
+                    // ArduPilot Copter takes off (and flies setpoints) in GUIDED, which must be set before arming.
+                    actions.append(.log(.notice, "takeoff: guided, arm, NAV_TAKEOFF to 2.5 m"))
+                    commands.enqueue(setMode(hold: false, target: target), label: flavor.setpointModeName)
+                } else {
+                    actions.append(.log(.notice, "takeoff: arm, NAV_TAKEOFF, then offboard once in the air"))
+                }
+                commands.enqueue(cmd(MAVCmd.componentArmDisarm, [1]), label: "arm")
+                commands.enqueue(cmd(MAVCmd.navTakeoff, flavor.takeoffParams), label: "takeoff")
+            } else if telemetry.isArmed, telemetry.landedState == .inAir, !telemetry.isInSetpointMode,
+                      !telemetry.isInLandMode, !pilot.fallbackHover, nowUs &- lastModeRequestUs >= 1_000_000,
+                      !commands.queue.contains(where: { $0.label == flavor.setpointModeName }) {
+                // Setpoints have been streaming since the link started, as PX4 requires before the switch.
+                lastModeRequestUs = nowUs
+                commands.enqueue(setMode(hold: false, target: target), label: flavor.setpointModeName)
+            }
+        case .land:
+            if newMode, telemetry.isArmed {
+                commands.enqueue(cmd(MAVCmd.navLand, telemetry.flavor.landParams), label: "land", urgent: true)
+            }
+        case .emergencyCutoff:
+            if newMode {
+                actions.append(.log(.warning, "emergency: forcing disarm (motors stop)"))
+                commands.clear()
+                commands.enqueue(cmd(MAVCmd.componentArmDisarm, [0, MAVCmd.forceArmDisarmMagic]),
+                                 label: Self.emergencyLabel, urgent: true)
+            }
+        case .emergencyRecover:
+            telemetry.emergency = false
+        }
+        return actions
+    }
+
+    private mutating func pumpCommands(nowUs: Int64) -> [CompanionAction] {
+        guard wasConnected else { return [] }
+        let polled = commands.poll(nowUs: nowUs, retryUs: timing.commandRetryUs, maxAttempts: timing.commandAttempts)
+        var actions: [CompanionAction] = polled.logs.map { .log($0.0, $0.1) }
+        if let command = polled.send { actions.append(.send(encoder.encode(command))) }
+        return actions
+    }
+
+    private mutating func setpointActions(nowUs: Int64) -> [CompanionAction] {
+        guard let target else { return [] }
+        lastSetpointUs = nowUs
+        let v = pilot.velocity(scale: scale)
+        let timeBootMs = UInt32(truncatingIfNeeded: max(0, nowUs &- startUs) / 1000)
+        return [.send(encoder.encode(SetPositionTargetLocalNED.bodyVelocity(
+            timeBootMs: timeBootMs, forwardMps: v.forwardMps, rightMps: v.rightMps, downMps: v.downMps,
+            yawRateRadps: v.yawRateRadps, targetSystem: target.system, targetComponent: target.component)))]
+    }
+
+    private mutating func statusActions(nowUs: Int64, force: Bool = false) -> [CompanionAction] {
+        if nowUs &- windowStartUs >= 1_000_000 {
+            messagesPerSecond = Float(windowMessages) * 1_000_000 / Float(nowUs &- windowStartUs)
+            windowMessages = 0
+            windowStartUs = nowUs
+        }
+        let status = linkStatus(nowUs: nowUs)
+        let key = StatusKey(connected: status.connected, fallbackHover: status.fallbackHover, reason: status.reason)
+        guard force || key != lastStatusKey || nowUs &- lastStatusUs >= timing.statusIntervalUs else { return [] }
+        lastStatusKey = key
+        lastStatusUs = nowUs
+        return [.publishLinkStatus(status)]
+    }
+
+    /// The link's health in drone-link's terms: "navdata" is the autopilot's telemetry, its age the heartbeat's.
+    public func linkStatus(nowUs: Int64) -> LinkStatus {
+        let connected = isRunning && wasConnected
+        let reason: LinkStatus.Reason =
+            if !connected { .navdataLost } else if pilot.fallbackHover { .commandTimeout } else { .ok }
+        let c = parser.counters
+        return LinkStatus(sequence: 0, timestampUs: 0, connected: connected, fallbackHover: pilot.fallbackHover,
+                          reason: reason, navdataPerSecond: messagesPerSecond, checksumErrors: UInt32(clamping: c.badCRC),
+                          malformedPackets: UInt32(clamping: c.truncated + c.unsupportedFlags),
+                          lastNavdataAgeMs: Self.ageMs(since: lastHeartbeatReceivedUs, nowUs: nowUs),
+                          lastCommandAgeMs: Self.ageMs(since: pilot.lastCommandUs, nowUs: nowUs))
+    }
+
+    /// The last final COMMAND_ACK result (nil result = no ACK after every attempt).
+    public var lastCommandOutcome: (label: String, result: MAVResult?)? {
+        commands.lastOutcome.map { ($0.label, $0.result) }
+    }
+
+    static func ageMs(since thenUs: Int64?, nowUs: Int64) -> UInt32 {
+        guard let thenUs else { return .max }
+        return UInt32(clamping: max(0, nowUs &- thenUs) / 1000)
+    }
+}

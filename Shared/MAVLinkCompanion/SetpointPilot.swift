@@ -1,0 +1,42 @@
+import MAVLink
+import QuadProtocol
+
+/// The latest flight command and whether it is still fresh; turns its PCMD fractions into a body-frame velocity
+/// setpoint. A stale or non-progressive command is a zero-velocity setpoint (hover), never silence.
+struct SetpointPilot: Sendable {
+    private(set) var command: FlightCommand?
+    private var freshness = CommandFreshness()
+    var lastCommandUs: Int64? { freshness.lastCommandUs }
+    /// True from the command timeout until the next command.
+    var fallbackHover: Bool { freshness.isStale }
+
+    mutating func accept(_ newCommand: FlightCommand, nowUs: Int64) {
+        command = newCommand
+        freshness.received(nowUs: nowUs)
+    }
+
+    func timeoutDeadlineUs(timeoutUs: Int64) -> Int64? { freshness.deadlineUs(timeoutUs: timeoutUs) }
+
+    /// Switches to hover once the command is older than `timeoutUs`; true when that just happened.
+    mutating func checkTimeout(nowUs: Int64, timeoutUs: Int64) -> Bool {
+        freshness.checkTimeout(nowUs: nowUs, timeoutUs: timeoutUs)
+    }
+
+    mutating func forceHover() { freshness.expire() }
+
+    /// Forward, right, down (m/s) and yaw rate (rad/s). AR.Drone signs: negative pitch = forward, positive roll =
+    /// right, positive gaz = climb, positive yaw = clockwise (= positive yaw rate in NED).
+    func velocity(scale: VelocityScale) -> (forwardMps: Float, rightMps: Float, downMps: Float, yawRateRadps: Float) {
+        guard let command, command.progressive, command.refMode == .fly, !fallbackHover else { return (0, 0, 0, 0) }
+        let values = [command.pitchFrac, command.rollFrac, command.gazFrac, command.yawFrac]
+        guard values.allSatisfy(\.isFinite) else { return (0, 0, 0, 0) }
+        let c = values.map { min(1, max(-1, $0)) }
+        return (-c[0] * scale.maxHorizontalMps, c[1] * scale.maxHorizontalMps, -c[2] * scale.maxClimbMps,
+                c[3] * scale.maxYawRateDegPerS * .pi / 180)
+    }
+
+    func isMoving(scale: VelocityScale) -> Bool {
+        let v = velocity(scale: scale)
+        return v.forwardMps != 0 || v.rightMps != 0 || v.downMps != 0 || v.yawRateRadps != 0
+    }
+}

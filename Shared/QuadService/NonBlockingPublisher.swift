@@ -1,0 +1,31 @@
+import Logging
+import QuadMQTT
+import QuadProtocol
+
+/// Publishes bus messages from a link thread with the topic table's QoS/retain. Never blocks: a message published
+/// while the broker is away is dropped and counted (a link must not wait for MQTT); other failures are logged at
+/// most every 10 s.
+public struct NonBlockingPublisher {
+    public let runtime: ServiceRuntime
+    public private(set) var droppedWhileDisconnected = 0
+    private var failures = 0
+    private var lastFailureLogUs: Int64?
+
+    public init(runtime: ServiceRuntime) {
+        self.runtime = runtime
+    }
+
+    public mutating func publish<Message: WireMessage>(_ spec: TopicSpec<Message>, _ message: Message) {
+        do {
+            try runtime.publish(spec, payload: message.encoded())
+        } catch let error as MQTTError where error == .notConnected {
+            droppedWhileDisconnected += 1
+        } catch {
+            failures += 1
+            let nowUs = WallClock.monotonicUs()
+            if let last = lastFailureLogUs, nowUs - last < 10_000_000 { return }
+            lastFailureLogUs = nowUs
+            runtime.logger.warning("publish on \(spec.path) failed: \(error) (\(failures) failures so far)")
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Navigation
+import ProcessSupport
+import QuadProtocol
+import Testing
+
+/// drone-sim's MAVLink face checked by independent clients (pymavlink with strict CRC, MAVSDK's C++ core), then
+/// the whole product flying it through mavlink-link: mosquitto_pub takeoff + JSON target → navigator →
+/// drone-controller → mavlink-link → drone-sim, judged on the simulator's ground truth.
+@Suite("MAVLink flights", .serialized)
+struct MAVLinkFlightTests {
+    /// drone-sim --protocol mavlink on free ports; the client listens on `clientPort`.
+    final class Simulator {
+        let directory: URL
+        let simPort: UInt16
+        let clientPort: UInt16
+        let trace: URL
+        let process: ChildProcess
+
+        init(label: String) throws {
+            directory = try TestEnvironment.temporaryDirectory(label)
+            simPort = try freeLoopbackPort(udp: true)
+            var client = try freeLoopbackPort(udp: true)
+            while client == simPort { client = try freeLoopbackPort(udp: true) }
+            clientPort = client
+            trace = directory.appendingPathComponent("trace.csv")
+            process = try ChildProcess(
+                executable: TestEnvironment.executable("drone-sim").path,
+                arguments: ["--protocol", "mavlink", "--listen", "127.0.0.1", "--mavlink-port", "\(simPort)",
+                            "--gcs", "127.0.0.1:\(clientPort)", "--trace", trace.path, "--gps-noise", "0.2"],
+                logDirectory: directory)
+        }
+
+        var rows: [TraceRow] {
+            guard let text = try? String(contentsOf: trace, encoding: .utf8) else { return [] }
+            return text.split(separator: "\n").dropFirst().compactMap(TraceRow.init)
+        }
+
+        deinit { process.stop() }
+    }
+
+    @Test("pymavlink ground station: takeoff refused disarmed, arm, takeoff, offboard velocity, hold, land",
+          .enabled(if: PythonTools.available))
+    func pymavlinkGroundStation() throws {
+        let sim = try Simulator(label: "pymavlink")
+        let run = try PythonTools.run("gcs_pymavlink.py", ["\(sim.clientPort)", "\(sim.simPort)"],
+                                      logDirectory: sim.directory, timeoutS: 90)
+        #expect(run.status == 0, "\(run.output)\n--- drone-sim\n\(sim.process.output().suffix(3000))")
+        #expect(run.output.contains("pymavlink-gcs: ok"))
+        let rows = sim.rows
+        #expect(rows.contains { $0.altitudeM > 2 && $0.flightState == "flying" }, "flew in offboard")
+        #expect(rows.last?.flightState == "landed")
+    }
+
+    @Test("MAVSDK: arm, takeoff, offboard body velocity, land, position", .enabled(if: PythonTools.available))
+    func mavsdk() throws {
+        let sim = try Simulator(label: "mavsdk")
+        let run = try PythonTools.run("gcs_mavsdk.py", ["\(sim.clientPort)"], logDirectory: sim.directory,
+                                      timeoutS: 120)
+        #expect(run.status == 0, "\(run.output.suffix(4000))\n--- drone-sim\n\(sim.process.output().suffix(3000))")
+        #expect(run.output.contains("mavsdk: ok"))
+        #expect(sim.rows.last?.flightState == "landed")
+    }
+
+    @Test("product over MAVLink: mosquitto_pub takeoff + JSON target → … → mavlink-link → drone-sim arrives within 2 m",
+          .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))
+    func productFliesThroughMAVLinkLink() async throws {
+        let stack = try FlightStack(simArguments: ["--gps-noise", "0.2"], link: .mavlink)
+        defer { stack.stop() }
+        try await stack.waitUntilReady(services: ["mavlink-link", "navigator", "drone-controller"])
+        try stack.mosquittoPub("command", "takeoff")
+        try await eventually(timeoutS: 25, "airborne\n\(stack.logs())") {
+            stack.trace().last.map { $0.altitudeM > 2 && $0.flightState == "hovering" } == true
+        }
+        let target = stack.target(bearingDeg: 45, distanceM: 40)
+        try stack.publishTarget(target)
+        try await eventually(timeoutS: 120, "arrived within 2 m\n\(stack.logs())") {
+            (stack.trace().last?.distanceM(to: target) ?? .infinity) < 2
+        }
+        try await Task.sleep(for: .seconds(3))
+        #expect(stack.trace().suffix(40).allSatisfy { $0.distanceM(to: target) < 3 }, "drifted off the target")
+        try stack.mosquittoPub("command", "land")
+        try await eventually(timeoutS: 30, "landed\n\(stack.logs())") { stack.trace().last?.flightState == "landed" }
+        let link = stack.process("mavlink-link")?.output() ?? ""
+        #expect(link.contains("arm: accepted") && link.contains("takeoff: accepted") && link.contains("land: accepted"))
+    }
+
+    @Test("mavlink-link failsafes on the bus: controller silent → zero velocity within 250 ms; autopilot gone → link lost",
+          .enabled(if: TestEnvironment.available("mosquitto")))
+    func failsafes() async throws {
+        let stack = try FlightStack(simArguments: ["--gps-noise", "0"], services: [], link: .mavlink)
+        defer { stack.stop() }
+        try await stack.waitUntilReady(services: ["mavlink-link"])
+        let drone = DroneID(rawValue: stack.drone) ?? .default
+        let linkTopic = Topics.linkStatus.topic(for: drone)
+        let bus = try await BusRecorder(port: stack.broker.port, id: "mavlink-failsafes", filters: [linkTopic])
+        let player = try await FlightCommandPlayer(port: stack.broker.port, drone: stack.drone)
+        defer { player.client.shutdown(); bus.client.shutdown() }
+        func statuses() -> [LinkStatus] {
+            bus.messages(on: linkTopic).compactMap { try? LinkStatus(decoding: $0.message.payload) }
+        }
+
+        player.play(.init(refMode: .fly))
+        try await eventually(timeoutS: 20, "hovering at 2.5 m\n\(stack.logs())") {
+            stack.trace().last.map { $0.flightState == "hovering" && $0.altitudeM > 2.3 } == true
+        }
+        player.play(.init(refMode: .fly, progressive: true, pitchFrac: -0.4))
+        try await eventually(timeoutS: 10, "flying forward in offboard\n\(stack.logs())") {
+            stack.trace().last.map { $0.flightState == "flying" && $0.speedMps > 1.5 } == true
+        }
+        await player.stop()
+        let stoppedS = try #require(stack.trace().last).timeS
+        try await eventually(timeoutS: 5, "hovering after the commands stopped\n\(stack.logs())") {
+            stack.trace().last.map { $0.flightState == "hovering" } == true
+        }
+        let hover = try #require(stack.trace().first { $0.timeS > stoppedS && $0.flightState == "hovering" })
+        // 250 ms command timeout + one 50 ms setpoint + 50 ms trace sampling + slack.
+        #expect(hover.timeS - stoppedS < 0.6, "zero velocity only \(hover.timeS - stoppedS) s after the last command")
+        try await Task.sleep(for: .seconds(1.5))
+        #expect(stack.trace().last?.isAirborne == true, "setpoints kept coming: still in the air")
+        #expect(statuses().contains { $0.connected && $0.fallbackHover && $0.reason == .commandTimeout })
+
+        stack.process("drone-sim")?.stop()
+        try await eventually(timeoutS: 6, "link lost after 3 s without HEARTBEAT\n\(stack.logs())") {
+            statuses().last.map { !$0.connected && $0.reason == .navdataLost } == true
+        }
+        #expect(stack.process("mavlink-link")?.output().contains("autopilot heartbeat lost") == true)
+    }
+}

@@ -1,0 +1,178 @@
+import MAVLink
+import MAVLinkCompanion
+import QuadProtocol
+import Testing
+
+@Suite("mavlink-link state machine")
+struct CompanionStateMachineTests {
+    /// Connected to an autopilot that answered the stream-rate requests.
+    static func connected() -> AutopilotHarness {
+        var h = AutopilotHarness()
+        h.heartbeat()
+        h.run(forUs: 1_000_000)
+        return h
+    }
+
+    @Test func learnsTheAutopilotAndAsksForStreams() {
+        let h = Self.connected()
+        #expect(h.machine.target?.system == 1 && h.machine.target?.component == 1)
+        let intervals = h.commandsSent.filter { $0.command == MAVCmd.setMessageInterval }
+        #expect(Set(intervals.map { UInt32($0.param(1)) }) == Set(CompanionStateMachine.streamIntervalsUs.map(\.0)))
+        #expect(intervals.allSatisfy { $0.targetSystem == 1 && $0.targetComponent == 1 && $0.confirmation == 0 })
+        #expect(h.statuses.last?.connected == true)
+        #expect(h.sent.allSatisfy { $0.systemId == 245 && $0.componentId == 191 })
+    }
+
+    @Test func takeoffArmsTakesOffThenSwitchesToOffboard() {
+        var h = Self.connected()
+        h.command(.fly)
+        h.run(forUs: 500_000, commandsEveryUs: 33_000, flight: FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly))
+        let numbers = h.commandsSent.map(\.command).filter { $0 != MAVCmd.setMessageInterval }
+        #expect(numbers.prefix(2) == [MAVCmd.componentArmDisarm, MAVCmd.navTakeoff])
+        #expect(h.commandsSent.first { $0.command == MAVCmd.navTakeoff }?.param(7).isNaN == true)
+        #expect(!numbers.contains(MAVCmd.doSetMode), "no offboard before the autopilot is in the air")
+        h.landed = .inAir
+        h.mode = .hold
+        h.run(forUs: 1_500_000, commandsEveryUs: 33_000, flight: FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly))
+        let modes = h.commandsSent.filter { $0.command == MAVCmd.doSetMode }
+        #expect(modes.count == 1 && modes.first?.param(2) == Float(PX4Mode.mainOffboard))
+        #expect(h.mode == .offboard)
+    }
+
+    @Test func progressiveCommandsBecomeBodyVelocitySetpointsAtTwentyHertz() throws {
+        var h = Self.connected()
+        let before = h.setpoints.count
+        let forward = FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly, progressive: true, rollFrac: 0.1,
+                                    pitchFrac: -0.2, gazFrac: 0.5, yawFrac: -0.3)
+        h.run(forUs: 1_000_000, commandsEveryUs: 33_000, flight: forward)
+        let stream = h.setpoints[before...]
+        #expect(stream.count >= 19, "≥ 10 Hz required, 20 Hz planned: \(stream.count)")
+        let last = try #require(stream.last)
+        #expect(last.coordinateFrame == MAVFrame.bodyNED && last.typeMask == 1479)
+        #expect(abs(last.vxMps - 1.0) < 1e-5 && abs(last.vyMps - 0.5) < 1e-5)
+        #expect(abs(last.vzMps - -0.35) < 1e-5)
+        #expect(abs(last.yawRateRadps - -0.3 * 100 * .pi / 180) < 1e-5)
+    }
+
+    @Test func staleCommandsBecomeZeroVelocityAndTheStatusSaysSo() throws {
+        var h = Self.connected()
+        h.command(.fly, progressive: true, pitch: -0.5)
+        h.run(forUs: 200_000)
+        #expect(h.setpoints.last?.vxMps == 2.5)
+        h.run(forUs: 100_000)
+        #expect(h.setpoints.last?.vxMps == 0)
+        #expect(h.statuses.last?.fallbackHover == true && h.statuses.last?.reason == .commandTimeout)
+        // Setpoints keep flowing while commands are missing.
+        let count = h.setpoints.count
+        h.run(forUs: 1_000_000)
+        #expect(h.setpoints.count - count >= 19)
+        h.command(.fly, progressive: true, pitch: -0.5)
+        #expect(h.statuses.last?.reason == .ok)
+    }
+
+    @Test func heartbeatLossIsReportedWithinThreeSeconds() {
+        var h = Self.connected()
+        h.run(forUs: 3_100_000, heartbeats: false)
+        #expect(h.statuses.last?.connected == false && h.statuses.last?.reason == .navdataLost)
+        #expect(h.logs.contains { $0.contains("heartbeat lost") })
+        h.heartbeat()
+        #expect(h.statuses.last?.connected == true)
+    }
+
+    @Test func landAndEmergency() {
+        var h = Self.connected()
+        h.armed = true
+        h.landed = .inAir
+        h.mode = .offboard
+        h.heartbeat()
+        h.command(.fly)
+        h.command(.land)
+        h.run(forUs: 100_000)
+        #expect(h.commandsSent.last?.command == MAVCmd.navLand)
+        h.command(.emergencyCutoff)
+        h.run(forUs: 100_000)
+        let disarm = h.commandsSent.last
+        #expect(disarm?.command == MAVCmd.componentArmDisarm && disarm?.param(1) == 0 && disarm?.param(2) == 21196)
+        #expect(h.armed == false)
+    }
+
+    @Test func unansweredCommandsAreRetriedThenReportedFailed() {
+        var h = AutopilotHarness()
+        h.answer = nil
+        h.heartbeat()
+        h.run(forUs: 2_100_000)
+        let first = h.commandsSent.filter { $0.command == MAVCmd.setMessageInterval && $0.param(1) == 33 }
+        #expect(first.map(\.confirmation) == [0, 1, 2, 3, 4])
+        #expect(h.logs.contains { $0.contains("no COMMAND_ACK after 5 attempts") })
+    }
+
+    @Test func deniedResultsAreLogged() {
+        var h = AutopilotHarness()
+        h.answer = { $0.command == MAVCmd.componentArmDisarm ? .denied : .accepted }
+        h.heartbeat()
+        h.run(forUs: 500_000)
+        h.command(.fly)
+        h.run(forUs: 500_000, commandsEveryUs: 33_000, flight: FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly))
+        #expect(h.logs.contains("arm (MAV_CMD 400): denied"))
+        #expect(h.machine.lastCommandOutcome?.label == "takeoff")
+    }
+
+    @Test func telemetryBecomesDroneStateAndPositionFix() throws {
+        var h = Self.connected()
+        h.armed = true
+        h.landed = .inAir
+        h.heartbeat()
+        h.feed(Attitude(timeBootMs: 0, rollRad: 0.1, pitchRad: -0.05, yawRad: .pi / 2))
+        h.feed(GPSRawInt(timeUs: 0, latE7: 525_163_000, lonE7: 133_777_000, altMm: 34_000, fixType: 3,
+                         satellitesVisible: 10, hAccMm: 400))
+        h.feed(SysStatus(voltageBatteryMv: 12_000, batteryRemainingPct: 18))
+        // Flying east at 2 m/s with the nose east: 2 m/s forward.
+        h.feed(GlobalPositionInt(timeBootMs: 0, latE7: 525_163_000, lonE7: 133_777_000, altMm: 36_500,
+                                 relativeAltMm: 2_500, vxCmps: 0, vyCmps: 200, vzCmps: -10, hdgCdeg: 9000))
+        let state = try #require(h.actions.compactMap { if case .publishDroneState(let s) = $0 { s } else { nil } }.last)
+        #expect(state.controlState == .hovering && state.stateBits & 1 == 1 && state.stateBits & (1 << 15) != 0)
+        #expect(state.batteryPercent == 18 && abs(state.altitudeM - 2.5) < 1e-6)
+        #expect(abs(state.velocityXMps - 2) < 1e-4 && abs(state.velocityYMps) < 1e-4 && abs(state.velocityZMps - 0.1) < 1e-6)
+        #expect(state.magnetoHeadingDeg == 90 && abs(state.pitchDeg - -0.05 * 180 / .pi) < 1e-3)
+        let fix = try #require(h.actions.compactMap { if case .publishPosition(let p) = $0 { p } else { nil } }.last)
+        #expect(fix.latitudeDeg == 52.5163 && fix.longitudeDeg == 13.3777 && fix.satellites == 10)
+        #expect(fix.horizontalAccuracyM == 0.4 && fix.altitudeM == 36.5)
+    }
+
+    @Test func garbageAndForeignSystemsAreCountedNotObeyed() {
+        var h = Self.connected()
+        h.record(h.machine.datagram([0xFD, 0x09, 0x00, 0x00, 0x01, 0x01, 0x01, 0x00, 0x00, 0x00] + Array(repeating: 0, count: 11),
+                                    nowUs: h.nowUs))
+        #expect(h.machine.counters.badCRC == 1)
+        var stranger = MAVLinkEncoder(systemId: 9, componentId: 1)
+        h.record(h.machine.datagram(stranger.encode(GlobalPositionInt(
+            timeBootMs: 0, latE7: 1, lonE7: 1, altMm: 0, relativeAltMm: 0, vxCmps: 0, vyCmps: 0, vzCmps: 0, hdgCdeg: 0)),
+            nowUs: h.nowUs))
+        #expect(!h.actions.contains { if case .publishDroneState = $0 { true } else { false } })
+        #expect(!h.machine.lastDatagramWasFromAutopilot, "a stranger's datagram must not become the reply address")
+        h.heartbeat()
+        #expect(h.machine.lastDatagramWasFromAutopilot)
+    }
+
+    @Test func ardupilotGetsGuidedBeforeArmingAndItsOwnNumbers() {
+        var h = AutopilotHarness()
+        h.autopilotType = MAVAutopilot.ardupilot
+        h.heartbeat()
+        h.run(forUs: 1_000_000)
+        h.command(.fly)
+        h.run(forUs: 300_000, commandsEveryUs: 33_000, flight: FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly))
+        let flight = h.commandsSent.filter { $0.command != MAVCmd.setMessageInterval }
+        #expect(flight.map(\.command) == [MAVCmd.doSetMode, MAVCmd.componentArmDisarm, MAVCmd.navTakeoff])
+        #expect(flight.first?.param(2) == 4, "GUIDED")
+        #expect(flight.last?.param(7) == 2.5, "metres above home")
+        // Knocked out of GUIDED in the air (e.g. LOITER): asked back.
+        h.landed = .inAir
+        h.ardupilotMode = 5
+        h.heartbeat()
+        h.run(forUs: 1_500_000, commandsEveryUs: 33_000, flight: FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly))
+        #expect(h.commandsSent.last?.command == MAVCmd.doSetMode && h.commandsSent.last?.param(2) == 4)
+        h.command(.land)
+        h.run(forUs: 100_000)
+        #expect(h.commandsSent.last?.command == MAVCmd.navLand && h.commandsSent.last?.param(5) == 0)
+    }
+}

@@ -1,0 +1,139 @@
+import DroneSimulation
+import MAVLink
+import MAVLinkSimulation
+import Navigation
+import Testing
+
+/// drone-sim's MAVLink face on simulated time: a ground station (system 255) talks to it frame by frame.
+@Suite("drone-sim MAVLink face")
+struct PX4LikeSessionTests {
+    struct Harness {
+        var session: MAVLinkSimulatorSession
+        var gcs = MAVLinkEncoder(systemId: 255, componentId: 190)
+        let client = UDPEndpoint(address: 0x7F00_0001, port: 14540)
+        var nowUs: Int64 = 0
+        var received: [MAVLinkPacket] = []
+        var logs: [String] = []
+
+        init() {
+            var configuration = SimulatorConfiguration(home: GeoPoint(latitudeDeg: 52.52, longitudeDeg: 13.405))
+            configuration.parameters.takeoffAltitudeM = 2.5
+            configuration.parameters.takeoffClimbRateMps = 1
+            configuration.parameters.holdsGroundVelocity = true
+            configuration.parameters.gpsNoiseM = 0
+            session = MAVLinkSimulatorSession(configuration: configuration, gcs: client, nowUs: 0)
+        }
+
+        mutating func record(_ actions: [SimulatorAction]) {
+            var parser = MAVLinkStreamParser()
+            for action in actions {
+                switch action {
+                case .sendDatagram(let bytes, _):
+                    for case .packet(let p) in parser.datagram(bytes) { received.append(p) }
+                case .log(let line): logs.append(line)
+                default: break
+                }
+            }
+        }
+
+        mutating func send<M: MAVLinkMessage>(_ message: M) {
+            record(session.receive(gcs.encode(message), from: client, nowUs: nowUs))
+        }
+
+        /// Sends the command and returns the simulator's answer.
+        mutating func command(_ number: UInt16, _ params: [Float]) -> MAVResult? {
+            let before = received.count
+            send(CommandLong(command: number, targetSystem: 1, targetComponent: 1, params: params))
+            for packet in received[before...] {
+                if case .commandAck(let ack) = packet.message, ack.command == number { return MAVResult(rawValue: ack.result) }
+            }
+            return nil
+        }
+
+        mutating func run(seconds: Double, setpointForwardMps: Float? = nil) {
+            let endUs = nowUs + Int64(seconds * 1_000_000)
+            while nowUs < endUs {
+                nowUs += 10_000
+                if let forward = setpointForwardMps, nowUs % 50_000 == 0 {
+                    send(SetPositionTargetLocalNED.bodyVelocity(timeBootMs: 0, forwardMps: forward, rightMps: 0,
+                                                                downMps: 0, yawRateRadps: 0, targetSystem: 1,
+                                                                targetComponent: 1))
+                }
+                record(session.tick(nowUs: nowUs))
+            }
+        }
+    }
+
+    @Test func heartbeatsAtOneHertzAsPX4() {
+        var h = Harness()
+        h.run(seconds: 3)
+        let heartbeats = h.received.compactMap { if case .heartbeat(let hb) = $0.message { hb } else { nil } }
+        #expect((3...4).contains(heartbeats.count))
+        #expect(heartbeats.allSatisfy { $0.autopilot == MAVAutopilot.px4 && $0.type == MAVType.quadrotor && !$0.isArmed })
+        #expect(h.received.allSatisfy { $0.systemId == 1 && $0.componentId == 1 })
+    }
+
+    @Test func armTakeoffHoldOffboardLossLandDisarm() {
+        var h = Harness()
+        #expect(h.command(MAVCmd.navTakeoff, [0, 0, 0, .nan, .nan, .nan, .nan]) == .denied, "not armed")
+        #expect(h.command(MAVCmd.componentArmDisarm, [1]) == .accepted)
+        #expect(h.command(MAVCmd.navTakeoff, [0, 0, 0, .nan, .nan, .nan, .nan]) == .accepted)
+        #expect(h.command(MAVCmd.componentArmDisarm, [1]) == .accepted, "arming again is harmless")
+        h.run(seconds: 5)
+        #expect(h.session.mode == .hold && h.session.drone.altitudeM > 2.4)
+        #expect(h.command(MAVCmd.componentArmDisarm, [0]) == .denied, "no disarm in the air")
+        let offboard: [Float] = [1, Float(PX4Mode.mainOffboard), 0]
+        #expect(h.command(MAVCmd.doSetMode, offboard) == .denied, "no setpoints yet")
+        h.run(seconds: 0.3, setpointForwardMps: 2)
+        #expect(h.command(MAVCmd.doSetMode, offboard) == .accepted)
+        let north0 = h.session.drone.northM
+        h.run(seconds: 3, setpointForwardMps: 2)
+        #expect(h.session.drone.northM - north0 > 4, "heading 0: forward is north")
+        h.run(seconds: 0.6)
+        #expect(h.session.mode == .hold, "offboard left 0.5 s after the last setpoint")
+        #expect(h.logs.contains { $0.contains("leaving offboard") })
+        #expect(h.command(MAVCmd.navLand, []) == .accepted)
+        h.run(seconds: 8)
+        #expect(h.session.drone.flightState == .landed && !h.session.isArmed)
+    }
+
+    @Test func forceDisarmCutsTheMotors() {
+        var h = Harness()
+        _ = h.command(MAVCmd.componentArmDisarm, [1])
+        _ = h.command(MAVCmd.navTakeoff, [])
+        h.run(seconds: 4)
+        #expect(h.command(MAVCmd.componentArmDisarm, [0, MAVCmd.forceArmDisarmMagic]) == .accepted)
+        #expect(h.session.drone.isEmergency && !h.session.isArmed)
+        h.run(seconds: 2)
+        #expect(h.session.drone.altitudeM == 0)
+        #expect(h.command(MAVCmd.componentArmDisarm, [1]) == .accepted, "re-armable on the ground")
+        #expect(!h.session.drone.isEmergency)
+    }
+
+    @Test func messageIntervalsAndUnsupportedCommands() {
+        var h = Harness()
+        #expect(h.command(MAVCmd.setMessageInterval, [Float(GlobalPositionInt.messageId), 50_000]) == .accepted)
+        #expect(h.command(MAVCmd.setMessageInterval, [Float(Attitude.messageId), -1]) == .accepted)
+        #expect(h.command(MAVCmd.setMessageInterval, [12345, 1000]) == .unsupported)
+        #expect(h.command(9999, []) == .unsupported)
+        h.received.removeAll()
+        h.run(seconds: 1)
+        let positions = h.received.filter { $0.frame.messageId == GlobalPositionInt.messageId }.count
+        #expect((19...21).contains(positions))
+        #expect(!h.received.contains { $0.frame.messageId == Attitude.messageId })
+    }
+
+    @Test func garbageIsCountedNeverFatal() {
+        var h = Harness()
+        var state: UInt64 = 7
+        for _ in 0..<2000 {
+            let bytes = (0..<Int(state % 200)).map { _ -> UInt8 in
+                state = state &* 6_364_136_223_846_793_005 &+ 1
+                return UInt8(truncatingIfNeeded: state >> 56)
+            }
+            h.record(h.session.receive([0xFD] + bytes, from: h.client, nowUs: h.nowUs))
+        }
+        #expect(h.session.counters.errors > 0)
+        #expect(h.command(MAVCmd.componentArmDisarm, [1]) == .accepted)
+    }
+}
