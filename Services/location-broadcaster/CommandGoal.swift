@@ -17,6 +17,7 @@ enum CommandGoal {
         case .emergency: [.emergency]
         case .reset: [.landed]
         case .flatTrim: []
+        case .returnHome: [.returningHome]
         }
     }
 

@@ -11,7 +11,7 @@ struct TargetCommand: AsyncParsableCommand {
 
     @OptionGroup var options: BroadcasterOptions
 
-    @Option(help: "Altitude above ground to hold there, metres (default: keep the current altitude).")
+    @Option(help: "Altitude above ground to fly there, metres (default: the controller's cruise altitude).")
     var alt: Double?
 
     @Option(help: "Seconds the target stays valid in transit; 0 = no expiry.")
