@@ -36,13 +36,16 @@ extension ControllerStateMachine {
         return min(wanted, altitudeHold.maxAltitudeM)
     }
 
-    /// Gaz toward the wanted altitude. A steering command carries it along; a hover that is off by more than
-    /// half the tolerance becomes flag 1 with zero tilt and gaz only (flag 0 ignores gaz), then flag 0 again.
+    /// Gaz toward the wanted altitude. A steering command carries it along. A hover that is off by more than
+    /// half the tolerance has to become flag 1 (flag 0 ignores gaz), which also gives up the drone's vision
+    /// position hold: so it asks for zero ground speed through the wind compensation (tilt against the measured
+    /// drift), plus the gaz; within the tolerance it is flag 0 again.
     func holdAltitude(_ command: inout FlightCommand, nowUs: Int64) {
         guard let wanted = wantedAltitudeM, let current = currentAltitudeM(nowUs: nowUs) else { return }
-        if command.progressive || altitudeHold.needsCorrection(currentM: current, wantedM: wanted) {
-            command.progressive = true
-            command.gazFrac = altitudeHold.gazFrac(currentM: current, wantedM: wanted)
+        if !command.progressive {
+            guard altitudeHold.needsCorrection(currentM: current, wantedM: wanted) else { return }
+            apply(.steer(yawFrac: 0, pitchFrac: 0), to: &command, nowUs: nowUs)
         }
+        command.gazFrac = altitudeHold.gazFrac(currentM: current, wantedM: wanted)
     }
 }

@@ -21,10 +21,11 @@ final class FlightStack: @unchecked Sendable {
 
     /// With its own broker.
     convenience init(drone: String = "drone1", home: GeoPoint = FlightStack.homeBerlin,
-                     simArguments: [String] = [], controllerArguments: [String] = [],
+                     simArguments: [String] = [], controllerArguments: [String] = [], linkArguments: [String] = [],
                      services: [String] = ["navigator", "drone-controller"]) throws {
         try self.init(broker: BrokerProcess(), ownsBroker: true, drone: drone, home: home,
-                      simArguments: simArguments, controllerArguments: controllerArguments, services: services)
+                      simArguments: simArguments, controllerArguments: controllerArguments,
+                      linkArguments: linkArguments, services: services)
     }
 
     /// On a broker the caller owns (several drones on one bus); `stop()` does not stop it.
@@ -32,12 +33,12 @@ final class FlightStack: @unchecked Sendable {
                      controllerArguments: [String] = [],
                      services: [String] = ["navigator", "drone-controller"]) throws {
         try self.init(broker: broker, ownsBroker: false, drone: drone, home: home, simArguments: simArguments,
-                      controllerArguments: controllerArguments, services: services)
+                      controllerArguments: controllerArguments, linkArguments: [], services: services)
     }
 
     /// - Parameter services: what runs besides drone-sim and drone-link (`[]`: the link alone, commanded by the test).
     private init(broker: BrokerProcess, ownsBroker: Bool, drone: String, home: GeoPoint, simArguments: [String],
-                 controllerArguments: [String], services: [String]) throws {
+                 controllerArguments: [String], linkArguments: [String], services: [String]) throws {
         self.broker = broker
         self.ownsBroker = ownsBroker
         self.drone = drone
@@ -48,7 +49,7 @@ final class FlightStack: @unchecked Sendable {
         while navdataPort == atPort { navdataPort = try freeLoopbackPort(udp: true) }
         self.navdataPort = navdataPort
         try startSimulator(simArguments)
-        try startLink()
+        try startLink(linkArguments)
         for service in services {
             try start(service, service == "drone-controller" ? controllerArguments : [])
         }
@@ -87,8 +88,9 @@ final class FlightStack: @unchecked Sendable {
             logDirectory: broker.directory)
     }
 
-    func startLink() throws {
-        try start("drone-link", ["--address", "127.0.0.1", "--at-port", "\(atPort)", "--navdata-port", "\(navdataPort)"])
+    func startLink(_ extra: [String] = []) throws {
+        try start("drone-link", ["--address", "127.0.0.1", "--at-port", "\(atPort)", "--navdata-port", "\(navdataPort)"]
+            + extra)
     }
 
     func start(_ service: String, _ extra: [String]) throws {
@@ -157,6 +159,7 @@ struct TraceRow: Sendable {
     var pcmdFlag = 0
     var pcmdRoll = 0.0
     var pcmdPitch = 0.0
+    var pcmdGaz = 0.0
 
     init?(_ line: Substring) {
         let f = line.split(separator: ",", omittingEmptySubsequences: false)
@@ -174,6 +177,7 @@ struct TraceRow: Sendable {
             pcmdRoll = Double(f[12]) ?? 0
             pcmdPitch = Double(f[13]) ?? 0
         }
+        if f.count >= 15 { pcmdGaz = Double(f[14]) ?? 0 }
     }
 
     var isAirborne: Bool { ["taking_off", "hovering", "flying"].contains(flightState) }
