@@ -95,7 +95,7 @@ struct EnvelopeFlightTests {
         let landed = try #require(stack.trace().last)
         #expect(landed.distanceM(to: stack.home) < 2, "landed \(landed.distanceM(to: stack.home)) m from home")
         let log = Self.controllerLog(stack)
-        #expect(log.contains("returning-home (return)") && log.contains("landing (returned-home)"),
+        #expect(log.contains("returning_home (return)") && log.contains("landing (returned-home)"),
                 "\(log.suffix(2000))")
     }
 
@@ -122,7 +122,7 @@ struct EnvelopeFlightTests {
         let landed = try #require(stack.trace().last)
         #expect(landed.distanceM(to: stack.home) < 2, "landed \(landed.distanceM(to: stack.home)) m from home")
         let log = Self.controllerLog(stack)
-        #expect(log.contains("returning-home (battery-low-return)") && log.contains("landing (returned-home)"),
+        #expect(log.contains("returning_home (battery-low-return)") && log.contains("landing (returned-home)"),
                 "\(log.suffix(2000))")
     }
 
