@@ -157,24 +157,25 @@ struct ControllerReturnTests {
         #expect(h.drone(.hovering, battery: 14, headingDeg: 0).activities == [.returningHome])
     }
 
-    @Test("--on-low-battery land: land in place, never return")
-    func lowBatteryLandOption() {
-        var configuration = ControllerConfiguration()
-        configuration.failsafes.lowBattery = .land
-        var h = Self.hoveringAway(northM: 10, configuration: configuration)
-        h.advance(ms: 30)
-        #expect(h.drone(.hovering, battery: 14, headingDeg: 180).activities == [.landing])
-        #expect(h.reason == "battery-low")
-    }
+    /// (setting, distance from home, reason): each setting turns a low battery into a landing in place.
+    static let lowBatteryLandings: [(String, Double, String)] = [
+        ("--on-low-battery land", 10, "battery-low"),
+        ("--battery-reserve 12", 40, "battery-low-cannot-return"),  // 40 m is within reach with the 6 % default
+    ]
 
-    @Test("--battery-reserve: a larger reserve turns a return into a landing")
-    func batteryReserveOption() {
+    @Test("--on-low-battery land, or a larger --battery-reserve: the low battery lands in place",
+          arguments: lowBatteryLandings)
+    func lowBatteryLandingOptions(setting: String, northM: Double, reason: String) {
         var configuration = ControllerConfiguration()
-        configuration.failsafes.batteryReservePercent = 12
-        var h = Self.hoveringAway(northM: 40, configuration: configuration)
+        if setting.hasPrefix("--on-low-battery") {
+            configuration.failsafes.lowBattery = .land
+        } else {
+            configuration.failsafes.batteryReservePercent = 12
+        }
+        var h = Self.hoveringAway(northM: northM, configuration: configuration)
         h.advance(ms: 30)
         #expect(h.drone(.hovering, battery: 14, headingDeg: 180).activities == [.landing])
-        #expect(h.reason == "battery-low-cannot-return")
+        #expect(h.reason == reason)
     }
 
     @Test("pilot lost → hover at once, return home after --lost-pilot-return-after (pilot-lost-return)")

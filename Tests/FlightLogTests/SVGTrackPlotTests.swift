@@ -37,4 +37,10 @@ struct SVGTrackPlotTests {
         #expect(Self.svg.contains("from pilot&lt;&amp;&gt;&quot;phone&quot;&apos;"))
         #expect(!Self.svg.contains("\u{1}"))
     }
+
+    /// The whole flight's altitude, with the altitude the target asked for as a dashed reference line.
+    @Test func altitudeProfileShowsTheTargetAltitude() {
+        #expect(Self.svg.contains("Altitude profile (above takeoff)"))
+        #expect(Self.svg.contains(">target 3 m<"))
+    }
 }

@@ -16,6 +16,17 @@ struct EnvelopeFlightTests {
         }
     }
 
+    /// A stack with quiet GPS, in the air at the cruise altitude, flown to a target and arrived there.
+    static func flownOut(bearingDeg: Double, distanceM: Double, controllerArguments: [String]) async throws
+        -> FlightStack {
+        let stack = try FlightStack(simArguments: quietGPS, controllerArguments: controllerArguments)
+        try await stack.waitUntilReady()
+        try await takeOffToCruise(stack)
+        try stack.publishTarget(stack.target(bearingDeg: bearingDeg, distanceM: distanceM))
+        try await eventually(timeoutS: 90, "arrived \(distanceM) m away\n\(stack.logs())") { arrivals(stack) >= 1 }
+        return stack
+    }
+
     static func controllerLog(_ stack: FlightStack) -> String { stack.process("drone-controller")?.output() ?? "" }
 
     static func arrivals(_ stack: FlightStack) -> Int {
@@ -60,13 +71,8 @@ struct EnvelopeFlightTests {
 
     @Test("--max-speed 2 flies a 100 m leg at 2 m/s ± 15 % (ground truth, still air)")
     func speedInMetresPerSecond() async throws {
-        let stack = try FlightStack(simArguments: Self.quietGPS, controllerArguments: ["--max-speed", "2"])
+        let stack = try await Self.flownOut(bearingDeg: 0, distanceM: 100, controllerArguments: ["--max-speed", "2"])
         defer { stack.stop() }
-        try await stack.waitUntilReady()
-        try await Self.takeOffToCruise(stack)
-        let target = stack.target(bearingDeg: 0, distanceM: 100)
-        try stack.publishTarget(target)
-        try await eventually(timeoutS: 90, "arrived\n\(stack.logs())") { Self.arrivals(stack) >= 1 }
         // The cruise part of the leg: past the acceleration, before the slowdown radius.
         let cruise = stack.trace().filter {
             let fromHomeM = $0.distanceM(to: stack.home)
@@ -81,13 +87,8 @@ struct EnvelopeFlightTests {
 
     @Test("location-broadcaster return from 80 m: flies home, hovers, lands within 2 m of the takeoff point")
     func returnHome() async throws {
-        let stack = try FlightStack(simArguments: Self.quietGPS, controllerArguments: ["--max-speed", "3"])
+        let stack = try await Self.flownOut(bearingDeg: 60, distanceM: 80, controllerArguments: ["--max-speed", "3"])
         defer { stack.stop() }
-        try await stack.waitUntilReady()
-        try await Self.takeOffToCruise(stack)
-        let away = stack.target(bearingDeg: 60, distanceM: 80)
-        try stack.publishTarget(away)
-        try await eventually(timeoutS: 60, "arrived 80 m away\n\(stack.logs())") { Self.arrivals(stack) >= 1 }
         let run = try await runToEnd("location-broadcaster", ["return", "--timeout", "10"] + stack.common,
                                      logDirectory: stack.broker.directory)
         #expect(run.code == 0, "\(run.output)")
