@@ -135,4 +135,31 @@ struct EnvelopeFlightTests {
         #expect(landed.distanceM(to: stack.home) > 100, "landed \(landed.distanceM(to: stack.home)) m from home")
         #expect(Self.controllerLog(stack).contains("landing (battery-low-cannot-return)"))
     }
+
+    /// Bad envelope values are typed errors at the command line (on the bus: QuadProtocolTests, `altitudeM`
+    /// outOfRange / notFinite). `=` keeps a negative value from being read as an option.
+    @Test("negative or non-finite altitudes and speeds are refused at the command line, with the flag named",
+          arguments: [
+              ("drone-controller", ["--max-speed=-2"], "--max-speed must be within"),
+              ("drone-controller", ["--max-speed", "nan"], "--max-speed must be within"),
+              ("drone-controller", ["--cruise-altitude", "inf"], "--cruise-altitude must be within"),
+              ("drone-controller", ["--max-altitude=-1"], "--max-altitude must be within"),
+              ("drone-controller", ["--cruise-altitude", "12"], "--cruise-altitude must be within"),
+              ("drone-controller", ["--return-altitude", "nan"], "--return-altitude must be within"),
+              ("drone-controller", ["--on-low-battery", "hover"], "--on-low-battery must be return or land"),
+              ("drone-link", ["--max-altitude", "nan"], "--max-altitude nan: expected 0.5…100 m"),
+              ("drone-link", ["--max-tilt=-5"], "--max-tilt -5.0: expected 1…30 degrees"),
+              ("location-broadcaster", ["target", "52.5", "13.4", "--alt=-3"], "--alt -3.0: expected 0...1000 m"),
+              ("location-broadcaster", ["target", "52.5", "13.4", "--alt", "nan"], "--alt nan: expected 0...1000 m"),
+          ])
+    func badValuesAtTheCommandLine(executable: String, arguments: [String], message: String) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("envelope-cli-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A port nobody listens on: each must fail on its arguments before it needs a broker.
+        let run = try await runToEnd(executable, arguments + ["--broker", "127.0.0.1:1"], logDirectory: directory,
+                                     timeoutS: 20)
+        #expect(run.code != 0)
+        #expect(run.output.contains(message), "\(run.output)")
+    }
 }
