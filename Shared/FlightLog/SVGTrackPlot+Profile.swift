@@ -2,7 +2,8 @@
 /// with a dashed line at each altitude a target asked for (the controller flies them since format 1.1's envelope).
 extension SVGTrackPlot {
     static func heightProfile(_ track: FlightTrack, top: Double, bottom: Double) -> String {
-        let samples = track.stateSamples.filter { $0.heightM.isFinite }
+        // Several log files (one per takeoff) may be exported in any order: plot by time.
+        let samples = track.stateSamples.filter { $0.heightM.isFinite }.sorted { $0.receiveTimeUs < $1.receiveTimeUs }
         guard bottom - top >= 90, let first = samples.first, let last = samples.last,
               last.receiveTimeUs > first.receiveTimeUs
         else { return "" }
