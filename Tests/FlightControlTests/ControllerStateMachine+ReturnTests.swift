@@ -3,6 +3,15 @@ import Navigation
 import QuadProtocol
 import Testing
 
+extension ControllerConfiguration {
+    /// The defaults with one row of the table (or another setting) changed.
+    static func with(_ change: (inout ControllerConfiguration) -> Void) -> ControllerConfiguration {
+        var configuration = ControllerConfiguration()
+        change(&configuration)
+        return configuration
+    }
+}
+
 /// The `return` command and the failsafe table's rows (README, "Failsafes").
 @Suite("ControllerStateMachine: return home and the failsafe table")
 struct ControllerReturnTests {
@@ -76,18 +85,14 @@ struct ControllerReturnTests {
 
     @Test("--return-altitude sets the return altitude (capped by the ceiling)")
     func returnAltitudeOption() {
-        var configuration = ControllerConfiguration()
-        configuration.returnAltitudeM = 8
-        var h = Self.hoveringAway(northM: 80, configuration: configuration)
+        var h = Self.hoveringAway(northM: 80, configuration: .with { $0.returnAltitudeM = 8 })
         h.command(.returnHome)
         #expect(h.machine.wantedAltitudeM == 8)
     }
 
     @Test("--return-hover sets the hover over home before landing")
     func returnHoverOption() {
-        var configuration = ControllerConfiguration()
-        configuration.returnHomeHoverS = 5
-        var h = Self.hoveringAway(northM: 3, configuration: configuration)
+        var h = Self.hoveringAway(northM: 3, configuration: .with { $0.returnHomeHoverS = 5 })
         h.command(.returnHome)
         h.advance(ms: 1100)
         _ = Self.fly(&h, fromM: 3, toM: 0, mps: 2) + Self.settleHome(&h)
@@ -180,9 +185,7 @@ struct ControllerReturnTests {
 
     @Test("pilot lost → hover at once, return home after --lost-pilot-return-after (pilot-lost-return)")
     func pilotLostReturns() {
-        var configuration = ControllerConfiguration()
-        configuration.failsafes.lostPilotReturnAfterS = 4
-        var h = Self.hoveringAway(northM: 50, configuration: configuration)
+        var h = Self.hoveringAway(northM: 50, configuration: .with { $0.failsafes.lostPilotReturnAfterS = 4 })
         h.claim("phone")
         #expect(h.presence("phone", online: false).states.map(\.reason) == ["pilot-lost"])
         let waiting = h.run(ms: 3900, position: ControllerHarness.point(northM: 50))
@@ -196,9 +199,10 @@ struct ControllerReturnTests {
 
     @Test("pilot lost with the return disabled (≥ --lost-pilot-land-after) → land after the timeout")
     func pilotLostLandsWithoutReturn() {
-        var configuration = ControllerConfiguration()
-        configuration.failsafes.lostPilotReturnAfterS = nil
-        configuration.lostPilotLandAfterS = 5
+        let configuration = ControllerConfiguration.with {
+            $0.failsafes.lostPilotReturnAfterS = nil
+            $0.lostPilotLandAfterS = 5
+        }
         var h = Self.hoveringAway(northM: 50, configuration: configuration)
         h.claim("phone")
         h.presence("phone", online: false)
@@ -208,9 +212,7 @@ struct ControllerReturnTests {
 
     @Test("--on-stale-navigation land: stale navigation lands instead of hovering")
     func staleNavigationLandOption() {
-        var configuration = ControllerConfiguration()
-        configuration.failsafes.staleNavigation = .land
-        var h = ControllerHarness(configuration: configuration)
+        var h = ControllerHarness(configuration: .with { $0.failsafes.staleNavigation = .land })
         h.flyingToTarget()
         let stale = h.run(ms: 1100, drone: .hovering, position: ControllerHarness.home)
         #expect(stale.activities == [.landing])
@@ -219,9 +221,7 @@ struct ControllerReturnTests {
 
     @Test("--on-geofence land: leaving the fence lands instead of returning")
     func geofenceLandOption() {
-        var configuration = ControllerConfiguration()
-        configuration.failsafes.geofence = .land
-        var h = ControllerHarness(configuration: configuration)
+        var h = ControllerHarness(configuration: .with { $0.failsafes.geofence = .land })
         h.flyingToTarget(northM: 190)
         h.advance(ms: 100)
         #expect(h.position(ControllerHarness.point(northM: 210)).activities == [.landing])
