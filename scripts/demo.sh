@@ -76,7 +76,7 @@ wait_for "quad/$drone/telemetry/drone" ''  # navdata flows: drone-link has confi
 echo "Services online: drone-link navigator drone-controller telemetry-logger"
 
 pub=(mosquitto_pub -h 127.0.0.1 -p "$broker_port" -q 1)
-say "Take off:"
+say "Take off (then the controller climbs to its 3 m cruise altitude, also on the way; see alt):"
 echo "  \$ ${pub[*]} -t quad/$drone/command -m takeoff"
 "${pub[@]}" -t "quad/$drone/command" -m takeoff
 lb status --until hovering --timeout 30 --line

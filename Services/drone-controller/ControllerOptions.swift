@@ -20,6 +20,17 @@ struct ControllerOptions: ParsableArguments {
     @Option(parsing: .signedNumber, help: "…for this many seconds is abandoned: hover (a return home then lands).") var progressTimeout: Double = 3
     @Option(parsing: .signedNumber, help: "After an abandoned return home, hover this many seconds, then land.") var abandonedReturnLandAfter: Double = 5
     @Option(parsing: .signedNumber, help: "Arrival is judged on the mean distance of the fixes in this window, ms (at least 3 fixes).") var arrivalWindowMs: Int64 = 1000
+    @Option(parsing: .signedNumber, help: "Altitude after takeoff and for targets without one, metres above ground.") var cruiseAltitude: Double = 3
+    @Option(parsing: .signedNumber, help: "Ceiling, metres: higher targets are refused (target-refused-ceiling). Give drone-link the same value.") var maxAltitude: Double = 10
+    @Option(parsing: .signedNumber, help: "Arrival needs the altitude within this many metres of the wanted one.") var altitudeTolerance: Double = 0.3
+    @Option(parsing: .signedNumber, help: "Altitude of a return home, metres (default: the higher of the cruise and the current altitude).") var returnAltitude: Double?
+    @Option(parsing: .signedNumber, help: "Over home after a return, hover this many seconds, then land.") var returnHover: Double = 2
+    @Option(parsing: .signedNumber, help: "Cruise ground speed, m/s: the tilt follows the measured speed (replaces --forward-speed).") var maxSpeed: Double?
+    @Option(help: "Failsafe, stale navigation or position while flying to a target: hover | land.") var onStaleNavigation = "hover"
+    @Option(help: "Failsafe, battery below --land-battery: return (if the battery left covers the way home, else land) | land.") var onLowBattery = "return"
+    @Option(help: "Failsafe, drone outside the geofence: return (until back inside, then hover) | land.") var onGeofence = "return"
+    @Option(parsing: .signedNumber, help: "Failsafe, pilot offline: hover at once, return home after this many seconds (not if ≥ --lost-pilot-land-after).") var lostPilotReturnAfter: Double = 10
+    @Option(parsing: .signedNumber, help: "Battery percent that must be left on arrival home for the low-battery return.") var batteryReserve: Double = 6
 
     func configuration() throws -> ControllerConfiguration {
         let positive: [(String, Double)] = [
@@ -43,14 +54,66 @@ struct ControllerOptions: ParsableArguments {
         guard (5...100).contains(landBattery) else {
             throw ValidationError("--land-battery must be within 5...100 (the drone lands by itself below 5 %)")
         }
-        let law = ControlLaw(arrivalRadiusM: arrivalRadius, yawGainPerDeg: yawGain, alignedWithinDeg: alignedWithin,
-                             cruiseForwardFrac: forwardSpeed, slowdownRadiusM: slowdownRadius)
         guard windGain.isFinite, (0...2).contains(windGain) else { throw ValidationError("--wind-gain must be within 0...2") }
-        return ControllerConfiguration(controlLaw: law, windCompensation: WindCompensation(gainPerMps: windGain), tickHz: tickHz, takeoffTimeoutS: takeoffTimeout,
+        var wind = WindCompensation(gainPerMps: windGain)
+        var cruiseForwardFrac = forwardSpeed
+        if let maxSpeed {
+            // A speed, not a tilt: the feed-forward tilt for it, held by the measured-speed feedback of the wind
+            // compensation (so it needs a wind gain), with room above it for headwind.
+            guard maxSpeed.isFinite, maxSpeed > 0, maxSpeed <= wind.fullTiltSpeedMps else {
+                throw ValidationError("--max-speed must be within (0, \(wind.fullTiltSpeedMps)] m/s")
+            }
+            guard windGain > 0 else { throw ValidationError("--max-speed needs --wind-gain > 0 (speed feedback)") }
+            cruiseForwardFrac = maxSpeed / wind.fullTiltSpeedMps
+            wind.maxTiltFrac = min(1, max(wind.maxTiltFrac, cruiseForwardFrac * 1.5))
+        }
+        let law = ControlLaw(arrivalRadiusM: arrivalRadius, yawGainPerDeg: yawGain, alignedWithinDeg: alignedWithin,
+                             cruiseForwardFrac: cruiseForwardFrac, slowdownRadiusM: slowdownRadius)
+        return ControllerConfiguration(controlLaw: law, windCompensation: wind,
+                                       altitude: try altitudeHold(), failsafes: try failsafes(),
+                                       returnAltitudeM: returnAltitude, returnHomeHoverS: returnHover,
+                                       tickHz: tickHz, takeoffTimeoutS: takeoffTimeout,
                                        staleAfterMs: staleAfterMs, landBatteryPercent: landBattery,
                                        geofenceRadiusM: geofenceRadius, lostPilotLandAfterS: lostPilotLandAfter,
                                        progressMarginM: progressMargin, progressTimeoutS: progressTimeout,
                                        abandonedReturnLandAfterS: abandonedReturnLandAfter,
                                        arrivalWindowMs: arrivalWindowMs)
+    }
+
+    func altitudeHold() throws -> AltitudeHold {
+        guard maxAltitude.isFinite, maxAltitude > 0, maxAltitude <= 100 else {
+            throw ValidationError("--max-altitude must be within (0, 100] m (the AR.Drone's altitude_max limit)")
+        }
+        guard cruiseAltitude.isFinite, cruiseAltitude > 0, cruiseAltitude <= maxAltitude else {
+            throw ValidationError("--cruise-altitude must be within (0, --max-altitude]")
+        }
+        if let returnAltitude, !(returnAltitude.isFinite && returnAltitude > 0 && returnAltitude <= maxAltitude) {
+            throw ValidationError("--return-altitude must be within (0, --max-altitude]")
+        }
+        guard altitudeTolerance.isFinite, altitudeTolerance > 0 else {
+            throw ValidationError("--altitude-tolerance must be a positive number")
+        }
+        guard returnHover.isFinite, returnHover >= 0 else { throw ValidationError("--return-hover must be ≥ 0") }
+        return AltitudeHold(cruiseAltitudeM: cruiseAltitude, maxAltitudeM: maxAltitude, toleranceM: altitudeTolerance)
+    }
+
+    func failsafes() throws -> FailsafePolicy {
+        guard let stale = FailsafePolicy.StaleNavigation(rawValue: onStaleNavigation) else {
+            throw ValidationError("--on-stale-navigation must be hover or land")
+        }
+        guard let battery = FailsafePolicy.LowBattery(rawValue: onLowBattery) else {
+            throw ValidationError("--on-low-battery must be return or land")
+        }
+        guard let fence = FailsafePolicy.Geofence(rawValue: onGeofence) else {
+            throw ValidationError("--on-geofence must be return or land")
+        }
+        guard lostPilotReturnAfter.isFinite, lostPilotReturnAfter >= 0 else {
+            throw ValidationError("--lost-pilot-return-after must be ≥ 0")
+        }
+        guard batteryReserve.isFinite, (0...100).contains(batteryReserve) else {
+            throw ValidationError("--battery-reserve must be within 0...100")
+        }
+        return FailsafePolicy(staleNavigation: stale, lowBattery: battery, geofence: fence,
+                              lostPilotReturnAfterS: lostPilotReturnAfter, batteryReservePercent: batteryReserve)
     }
 }

@@ -17,6 +17,7 @@ struct DroneLinkService: Service {
         var atPort: UInt16
         var navdataPort: UInt16
         var timing: LinkTiming
+        var envelope: DroneEnvelope
     }
 
     let runtime: ServiceRuntime
@@ -28,7 +29,7 @@ struct DroneLinkService: Service {
         let inbox = try WakeInbox<FlightCommand>()
         let (finished, finish) = AsyncStream<Void>.makeStream()
         let body: @Sendable () -> Void = { [runtime, settings] in
-            var loop = LinkLoop(machine: LinkStateMachine(timing: settings.timing), atSocket: atSocket,
+            var loop = LinkLoop(machine: LinkStateMachine(timing: settings.timing, envelope: settings.envelope), atSocket: atSocket,
                                 navdataSocket: navdataSocket, inbox: inbox,
                                 publisher: TelemetryPublisher(runtime: runtime), logger: runtime.logger)
             loop.run()

@@ -22,7 +22,19 @@ struct DroneLink: AsyncParsableCommand {
     @Option(parsing: .signedNumber, help: "Seconds between link status messages when nothing changes (0.1…60).")
     var statusInterval = 1.0
 
+    @Option(help: "Ceiling written into the drone's control:altitude_max at connect, metres (0.5…100; the controller's --max-altitude).")
+    var maxAltitude = 10.0
+
+    @Option(help: "Tilt PCMD ±1 stands for, written into the drone's control:euler_angle_max at connect, degrees (1…30).")
+    var maxTilt = 12.0
+
     func validate() throws {
+        guard maxAltitude.isFinite, (0.5...100).contains(maxAltitude) else {
+            throw ValidationError("--max-altitude \(maxAltitude): expected 0.5…100 m")
+        }
+        guard maxTilt.isFinite, (1...30).contains(maxTilt) else {
+            throw ValidationError("--max-tilt \(maxTilt): expected 1…30 degrees")
+        }
         guard UDPSocket.address(parsing: address) != nil else {
             throw ValidationError("--address '\(address)': expected an IPv4 address such as 192.168.1.1")
         }
@@ -40,7 +52,8 @@ struct DroneLink: AsyncParsableCommand {
         var timing = LinkTiming()
         timing.statusIntervalUs = Int64(statusInterval * 1_000_000)
         let settings = DroneLinkService.Settings(address: drone, atPort: atPort, navdataPort: navdataPort,
-                                                 timing: timing)
+                                                 timing: timing,
+                                                 envelope: DroneEnvelope(maxAltitudeM: maxAltitude, maxTiltDeg: maxTilt))
         try await runtime.run([DroneLinkService(runtime: runtime, settings: settings)])
     }
 }

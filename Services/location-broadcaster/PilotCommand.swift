@@ -84,4 +84,11 @@ enum PilotCommand {
         @OptionGroup var flags: Options
         func run() async throws { try await PilotCommand.run(.flatTrim, flags) }
     }
+
+    struct Return: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "return", abstract: "Fly back to the takeoff point, hover, land; done when returning home.")
+        @OptionGroup var flags: Options
+        func run() async throws { try await PilotCommand.run(.returnHome, flags) }
+    }
 }

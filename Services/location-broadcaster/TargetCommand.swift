@@ -21,7 +21,7 @@ struct TargetCommand: AsyncParsableCommand {
 
     @OptionGroup var options: BroadcasterOptions
 
-    @Option(parsing: .signedNumber, help: "Altitude above ground to hold there, metres (default: keep the current altitude).")
+    @Option(parsing: .signedNumber, help: "Altitude above ground to fly there, metres (default: the controller's cruise altitude).")
     var alt: Double?
 
     @Option(parsing: .signedNumber, help: "Seconds the target stays valid, counted from its receipt on the board: the drone drops it (hovers) when nobody re-sends it in time; 0 = no expiry.")

@@ -31,9 +31,10 @@ public struct LinkStateMachine: Sendable {
         var reason: LinkStatus.Reason
     }
 
-    public init(timing: LinkTiming = LinkTiming()) {
+    /// `envelope`: limits written into the drone's config at connect, after the navdata configs (nil: none).
+    public init(timing: LinkTiming = LinkTiming(), envelope: DroneEnvelope? = nil) {
         self.timing = timing
-        configurator = NavdataConfigurator(ackTimeoutUs: timing.configAckTimeoutUs)
+        configurator = NavdataConfigurator(ackTimeoutUs: timing.configAckTimeoutUs, envelope: envelope)
     }
 
     /// When `tick` must be called next; nil when stopped. Never later than one AT interval after the last send.

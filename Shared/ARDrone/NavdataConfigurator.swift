@@ -8,10 +8,13 @@
 struct NavdataConfigurator: Sendable, Equatable {
     /// DEMO | MAGNETO | GPS = 1 | 1<<22 | 1<<27.
     static let navdataOptionsMask: UInt32 = 1 | 1 << 22 | 1 << 27
-    static let steps: [ATCommand] = [
+    static let navdataSteps: [ATCommand] = [
         .config(key: "general:navdata_demo", value: "TRUE"),
         .config(key: "general:navdata_options", value: "\(navdataOptionsMask)"),
     ]
+    /// The navdata configs, then the flight envelope's (redone with the options after every reconnect: a
+    /// rebooted drone is back at its defaults).
+    let steps: [ATCommand]
 
     enum Phase: Sendable, Equatable {
         case idle
@@ -30,8 +33,9 @@ struct NavdataConfigurator: Sendable, Equatable {
     private var settledAfterUs: Int64 = .min
     let ackTimeoutUs: Int64
 
-    init(ackTimeoutUs: Int64) {
+    init(ackTimeoutUs: Int64, envelope: DroneEnvelope? = nil) {
         self.ackTimeoutUs = ackTimeoutUs
+        steps = Self.navdataSteps + (envelope?.configs ?? [])
     }
 
     var isConfiguring: Bool { phase != .idle }
@@ -57,7 +61,8 @@ struct NavdataConfigurator: Sendable, Equatable {
             }
             if !optionsConfigured {
                 phase = .pending(step: 1)
-                return [.log(.info, "requesting navdata options demo|magneto|GPS (\(Self.navdataOptionsMask))")]
+                return [.log(.info, "requesting navdata options demo|magneto|GPS (\(Self.navdataOptionsMask))"
+                    + (steps.count > 2 ? " and the flight envelope" : ""))]
             }
             return []
         case .pending:
@@ -65,17 +70,17 @@ struct NavdataConfigurator: Sendable, Equatable {
         case .awaitingAck(let step, _):
             guard ackBitSet else { return [] }
             phase = .clearingAck(step: step)
-            return [.log(.debug, "drone acknowledged \(Self.describe(step)); clearing the ACK bit")]
+            return [.log(.debug, "drone acknowledged \(describe(step)); clearing the ACK bit")]
         case .clearingAck(let step):
             guard !ackBitSet else { return [] }
-            if step + 1 < Self.steps.count {
+            if step + 1 < steps.count {
                 phase = .pending(step: step + 1)
             } else {
                 phase = .idle
                 optionsConfigured = true
                 settledAfterUs = nowUs &+ ackTimeoutUs
             }
-            return [.log(.info, "\(Self.describe(step)) took")]
+            return [.log(.info, "\(describe(step)) took")]
         }
     }
 
@@ -88,19 +93,19 @@ struct NavdataConfigurator: Sendable, Equatable {
             // A stale ACK would be read as acceptance of the new config: clear it first.
             if ackBitSet { return ([.ctrl(mode: ATControlMode.ack)], []) }
             phase = .awaitingAck(step: step, sentUs: nowUs)
-            return ([Self.steps[step]], [])
+            return ([steps[step]], [])
         case .awaitingAck(let step, let sentUs):
             guard nowUs &- sentUs >= ackTimeoutUs else { return ([], []) }
             phase = .awaitingAck(step: step, sentUs: nowUs)
             let waitedMs = (nowUs &- sentUs) / 1000
-            let text = "no ACK for \(Self.describe(step)) after \(waitedMs) ms: sending it again"
-            return ([Self.steps[step]], [.log(.warning, text)])
+            let text = "no ACK for \(describe(step)) after \(waitedMs) ms: sending it again"
+            return ([steps[step]], [.log(.warning, text)])
         case .clearingAck:
             return ([.ctrl(mode: ATControlMode.ack)], [])
         }
     }
 
-    private static func describe(_ step: Int) -> String {
+    private func describe(_ step: Int) -> String {
         guard step >= 0, step < steps.count, case .config(let key, let value) = steps[step] else { return "config" }
         return "\(key)=\(value)"
     }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ARDrone
 
 extension SimulatorSession {
@@ -56,6 +61,16 @@ extension SimulatorSession {
         case "control:altitude_max":
             if let millimetres = Double(value), millimetres.isFinite {
                 drone.parameters.altitudeMaxM = min(max(millimetres / 1000, 0.5), 100)
+            }
+        case "control:euler_angle_max":
+            // PCMD ±1 now stands for this tilt; the speed it gives scales with tan(tilt) (thrust × sin ≈ drag).
+            if let radians = Double(value), radians.isFinite, radians > 0 {
+                let degrees = min(max(radians * 180 / .pi, 1), 30)
+                let scale = tan(degrees * .pi / 180) / tan(drone.parameters.maxTiltDeg * .pi / 180)
+                drone.parameters.maxSpeedMps *= scale
+                drone.parameters.maxTiltDeg = degrees
+            } else {
+                note = " (not a positive number; ignored)"
             }
         default:
             note = " (no effect in the simulator)"

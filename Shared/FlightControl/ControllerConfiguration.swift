@@ -3,6 +3,14 @@ public struct ControllerConfiguration: Sendable, Equatable {
     /// Steering gains, arrival radius, slowdown and hysteresis.
     public var controlLaw: ControlLaw
     public var windCompensation: WindCompensation
+    /// Cruise altitude, ceiling, arrival tolerance and the gaz law.
+    public var altitude: AltitudeHold
+    /// What each failsafe does.
+    public var failsafes: FailsafePolicy
+    /// Altitude of a return home; nil = the higher of the cruise altitude and the current one.
+    public var returnAltitudeM: Double?
+    /// Over home after a return, hover this long (let the position settle), then land.
+    public var returnHomeHoverS: Double
     /// How often the executable should call `tick` (the link wants a fresh command about every 30 ms).
     public var tickHz: Double
     /// Taking off must be observed in navdata within this time, else the controller lands.
@@ -20,7 +28,8 @@ public struct ControllerConfiguration: Sendable, Equatable {
     public var geofenceReturnMarginM: Double
     /// On leaving the fence the drone first hovers this long to brake, then turns home.
     public var geofenceBrakeS: Double
-    /// After the pilot goes offline the drone hovers this long, then lands.
+    /// After the pilot goes offline the drone hovers, returns home (`failsafes.lostPilotReturnAfterS`), and lands
+    /// this long after the loss if it has not returned by then (no home, return disabled or abandoned).
     public var lostPilotLandAfterS: Double
     /// A recovery or flight that keeps losing ground by more than this many metres…
     public var progressMarginM: Double
@@ -35,8 +44,12 @@ public struct ControllerConfiguration: Sendable, Equatable {
     /// A navigation solution belongs to the current target only if its coordinates match within this.
     public var targetMatchToleranceDeg: Double
 
+    /// Ground speed the cruise tilt gives in still air: what a return is assumed to make before it is measured.
+    var cruiseSpeedMps: Double { controlLaw.cruiseForwardFrac * windCompensation.fullTiltSpeedMps }
+
     public init(controlLaw: ControlLaw = ControlLaw(), windCompensation: WindCompensation = WindCompensation(),
-                tickHz: Double = 30, takeoffTimeoutS: Double = 10,
+                altitude: AltitudeHold = AltitudeHold(), failsafes: FailsafePolicy = FailsafePolicy(),
+                returnAltitudeM: Double? = nil, returnHomeHoverS: Double = 2, tickHz: Double = 30, takeoffTimeoutS: Double = 10,
                 staleAfterMs: Int64 = 1000, droneStateTimeoutMs: Int64 = 1000, landBatteryPercent: UInt8 = 15,
                 geofenceRadiusM: Double = 200, geofenceReturnMarginM: Double = 10, geofenceBrakeS: Double = 1,
                 lostPilotLandAfterS: Double = 30, progressMarginM: Double = 3, progressTimeoutS: Double = 3,
@@ -44,6 +57,10 @@ public struct ControllerConfiguration: Sendable, Equatable {
                 targetMatchToleranceDeg: Double = 1e-7) {
         self.controlLaw = controlLaw
         self.windCompensation = windCompensation
+        self.altitude = altitude
+        self.failsafes = failsafes
+        self.returnAltitudeM = returnAltitudeM
+        self.returnHomeHoverS = returnHomeHoverS
         self.tickHz = tickHz
         self.takeoffTimeoutS = takeoffTimeoutS
         self.staleAfterMs = staleAfterMs

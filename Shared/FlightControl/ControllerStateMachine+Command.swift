@@ -26,6 +26,7 @@ extension ControllerStateMachine {
         case .hover: actions = hover(nowUs: nowUs)
         case .reset: actions = reset()
         case .flatTrim: actions = flatTrim()
+        case .returnHome: actions = returnHome(nowUs: nowUs)
         case .emergency: actions = []
         }
         return finish(actions, nowUs: nowUs)

@@ -23,33 +23,23 @@ extension ControllerStateMachine {
         return Geodesy.inverse(from: centre, to: point).distanceM > configuration.geofenceRadiusM
     }
 
-    /// Leaving the fence → return home (target dropped); back inside by the margin → hover. A return that loses
-    /// ground (the wind carries the drone away faster than it flies) is abandoned: hover — the drone's own
-    /// position hold drifts far less than full tilt into the wind — then land after a few seconds.
+    /// Leaving the fence → return until back inside by the margin, then hover (or land, `--on-geofence land`);
+    /// target dropped. The return watches its progress (see `followReturn`).
     mutating func checkGeofence(dronePosition point: GeoPoint, nowUs: Int64) -> [ControllerAction] {
         guard let home else { return [] }
         let distanceM = Geodesy.inverse(from: home, to: point).distanceM
         switch activity {
         case .hovering, .flyingToTarget, .arrived:
-            if distanceM > configuration.geofenceRadiusM && !returnAbandoned {
+            guard distanceM > configuration.geofenceRadiusM && !returnAbandoned else { return [] }
+            switch configuration.failsafes.geofence {
+            case .returnInside:
+                startReturn(goal: .insideFence, reason: "geofence", nowUs: nowUs)
+            case .land:
                 clearTarget()
-                transition(to: .returningHome, reason: "geofence", nowUs: nowUs)
+                transition(to: .landing, reason: "geofence", nowUs: nowUs)
             }
         case .returningHome:
-            if distanceM <= configuration.geofenceRadiusM - configuration.geofenceReturnMarginM {
-                // A target accepted during the return (it was checked against the fence) is flown to next.
-                transition(to: target == nil ? .hovering : .flyingToTarget, reason: "back-inside-geofence",
-                           nowUs: nowUs)
-            } else if nowUs &- returnStartedAtUs >= microseconds(fromSeconds: configuration.geofenceBrakeS),
-                      returnProgress.observe(distanceM: distanceM, atUs: nowUs) {
-                let bestM = returnProgress.bestDistanceM
-                clearTarget()
-                returnAbandoned = true
-                abandonedReturnLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.abandonedReturnLandAfterS)
-                transition(to: .hovering, reason: "return-home-not-progressing", nowUs: nowUs)
-                return [.log(.warning, "return home lost ground (\(Int(distanceM)) m from home, best \(Int(bestM)) m): "
-                    + "hovering, landing in \(configuration.abandonedReturnLandAfterS) s")]
-            }
+            return followReturn(distanceM: distanceM, at: point, nowUs: nowUs)
         default:
             break
         }

@@ -18,6 +18,7 @@ extension ControllerStateMachine {
             pilotId = claim.senderId
             lostPilotId = nil
             pilotLostLandAtUs = nil
+            pilotLostReturnAtUs = nil
             reason = "control-granted"
         case .release:
             guard pilotId == claim.senderId else {
@@ -37,6 +38,7 @@ extension ControllerStateMachine {
                 pilotId = lost
                 lostPilotId = nil
                 pilotLostLandAtUs = nil
+                pilotLostReturnAtUs = nil
                 reason = "pilot-back"
             }
         } else if let pilot = pilotId, pilot == serviceName {
@@ -49,9 +51,18 @@ extension ControllerStateMachine {
                 if activity == .flyingToTarget || activity == .arrived {
                     transition(to: .hovering, reason: "pilot-lost", nowUs: nowUs)
                 }
-                pilotLostLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.lostPilotLandAfterS)
-                actions.append(.log(.warning, "pilot '\(pilot)' went offline: hovering, landing in "
-                    + "\(configuration.lostPilotLandAfterS) s unless a pilot returns"))
+                // Already on the way home (it lands there): no timer may land it half-way.
+                let goingHome = activity == .returningHome && returnGoal == .home
+                pilotLostLandAtUs = goingHome ? nil
+                    : nowUs &+ microseconds(fromSeconds: configuration.lostPilotLandAfterS)
+                // The failsafe table: hover, return home after N s (the return lands there), else land.
+                if !goingHome, let returnAfterS = configuration.failsafes.lostPilotReturnAfterS,
+                   returnAfterS < configuration.lostPilotLandAfterS {
+                    pilotLostReturnAtUs = nowUs &+ microseconds(fromSeconds: returnAfterS)
+                }
+                actions.append(.log(.warning, "pilot '\(pilot)' went offline: hovering"
+                    + (pilotLostReturnAtUs == nil ? "" : ", returning home in \(configuration.failsafes.lostPilotReturnAfterS ?? 0) s")
+                    + ", landing in \(configuration.lostPilotLandAfterS) s unless a pilot returns"))
             }
         }
         return finish(actions, nowUs: nowUs)

@@ -18,6 +18,7 @@ extension ControllerStateMachine {
             arrivalFilter.reset()
             targetProgress.reset()
         }
+        if activity.isAirborne && activity != .returningHome { wantedAltitudeM = wantedAltitude(for: newTarget) }
         switch activity {
         case .hovering, .flyingToTarget:
             transition(to: .flyingToTarget, reason: "new-target", nowUs: nowUs)
@@ -41,7 +42,10 @@ extension ControllerStateMachine {
         guard isValidCoordinate(latitudeDeg: candidate.latitudeDeg, longitudeDeg: candidate.longitudeDeg) else {
             return "target-invalid"
         }
+        if let refusal = altitudeRefusal(candidate) { return refusal }
         if activity == .emergency { return "target-refused-emergency" }
+        // The low-battery rule is returning home or landing: a new target would fly away on what is left.
+        if batteryFailsafeFired { return "target-refused-battery-low" }
         if isOutsideGeofence(latitudeDeg: candidate.latitudeDeg, longitudeDeg: candidate.longitudeDeg) {
             return "target-refused-geofence"
         }

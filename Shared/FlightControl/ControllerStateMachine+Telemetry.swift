@@ -26,6 +26,8 @@ extension ControllerStateMachine {
             if recoveringFromEmergency { transition(to: .landed, reason: "reset-complete", nowUs: nowUs) }
         case .takingOff:
             if observed == .airborne {
+                // Takeoff ends at ~1 m: climb to the (stored) target's altitude, else the cruise altitude.
+                wantedAltitudeM = wantedAltitude(for: target)
                 transition(to: target == nil ? .hovering : .flyingToTarget, reason: "airborne", nowUs: nowUs)
             }
         case .hovering, .flyingToTarget, .arrived, .returningHome:
@@ -45,11 +47,24 @@ extension ControllerStateMachine {
                            reason: firstObservation ? "resumed-in-flight" : "drone-airborne", nowUs: nowUs)
             }
         }
-        if (activity.isAirborne || activity == .takingOff) && isBatteryLow(state) {
-            transition(to: .landing, reason: "battery-low", nowUs: nowUs)
-            actions.append(.log(.warning, "battery \(state.batteryPercent)% below \(configuration.landBatteryPercent)%: landing"))
+        observeBudget(state, nowUs: nowUs)
+        if (activity.isAirborne || activity == .takingOff) && isBatteryLow(state) && !batteryFailsafeFired {
+            batteryFailsafeFired = true
+            actions += lowBatteryFailsafe(state, nowUs: nowUs)
         }
         return finish(actions, nowUs: nowUs)
+    }
+
+    /// Battery drain over the flight, and the ground speed while steering forward (the low-battery return's
+    /// estimate of the way home).
+    mutating func observeBudget(_ state: DroneState, nowUs: Int64) {
+        guard activity.isAirborne else { battery.pauseSpeed(); return }
+        battery.observe(percent: Double(state.batteryPercent), atUs: nowUs)
+        let forwardCommanded = (lastFlight?.progressive ?? false) && (lastFlight?.pitchFrac ?? 0) < 0
+        let cruising = (activity == .flyingToTarget || activity == .returningHome) && forwardCommanded
+        guard cruising else { battery.pauseSpeed(); return }
+        let vx = Double(state.velocityXMps), vy = Double(state.velocityYMps)
+        battery.observeSpeed(mps: (vx * vx + vy * vy).squareRoot(), atUs: nowUs)
     }
 
     /// Updates the wind estimate while we command the tilt ourselves, in the air.
@@ -108,7 +123,8 @@ extension ControllerStateMachine {
             arrivalFilter.observe(distanceM: solution.distanceM, latitudeDeg: solution.droneLatitudeDeg,
                                   longitudeDeg: solution.droneLongitudeDeg, atUs: nowUs)
             if let filteredM = arrivalFilter.filteredDistanceM {
-                if activity == .flyingToTarget && law.hasArrived(distanceM: filteredM) {
+                // Arrival is 3-D: the horizontal radius and the altitude within its tolerance.
+                if activity == .flyingToTarget && law.hasArrived(distanceM: filteredM) && altitudeReached(nowUs: nowUs) {
                     transition(to: .arrived, reason: "arrived", nowUs: nowUs)
                 } else if activity == .arrived && law.hasLeftArrival(distanceM: filteredM) {
                     transition(to: .flyingToTarget, reason: "left-arrival-radius", nowUs: nowUs)

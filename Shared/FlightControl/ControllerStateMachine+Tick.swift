@@ -15,11 +15,26 @@ extension ControllerStateMachine {
             transition(to: .hovering, reason: "drone-link-lost", nowUs: nowUs)
         }
         if activity == .flyingToTarget, nowUs &- flyingToTargetSinceUs > staleAfterUs {
+            // The failsafe table's row: hover (default: wait for fresh input, keep the target) or land.
+            let action: Activity = configuration.failsafes.staleNavigation == .land ? .landing : .hovering
             if !positionFresh(nowUs: nowUs) {
-                transition(to: .hovering, reason: "stale-position", nowUs: nowUs)
+                transition(to: action, reason: "stale-position", nowUs: nowUs)
             } else if !navigationFresh(nowUs: nowUs) {
-                transition(to: .hovering, reason: "stale-navigation", nowUs: nowUs)
+                transition(to: action, reason: "stale-navigation", nowUs: nowUs)
             }
+        }
+        if let returnAtUs = pilotLostReturnAtUs, nowUs >= returnAtUs {
+            pilotLostReturnAtUs = nil
+            if activity != .returningHome, returnRefusal() == nil {
+                // The return ends with a landing at home, so the lost-pilot landing timer is not needed.
+                pilotLostLandAtUs = nil
+                startReturn(goal: .home, reason: "pilot-lost-return", nowUs: nowUs)
+                actions.append(.log(.warning, "pilot still offline: returning home"))
+            }
+        }
+        if let landAtUs = homeReachedLandAtUs, nowUs >= landAtUs, activity == .hovering {
+            homeReachedLandAtUs = nil
+            transition(to: .landing, reason: "returned-home", nowUs: nowUs)
         }
         if let landAtUs = pilotLostLandAtUs, nowUs >= landAtUs {
             pilotLostLandAtUs = nil
@@ -56,12 +71,16 @@ extension ControllerStateMachine {
             command.refMode = .land
         case .emergency:
             command.refMode = recoveringFromEmergency ? .emergencyRecover : .emergencyCutoff
-        case .takingOff, .hovering, .arrived:
+        case .takingOff:
             break
+        case .hovering, .arrived:
+            holdAltitude(&command, nowUs: nowUs)
         case .flyingToTarget:
             apply(targetSteering(nowUs: nowUs), to: &command, nowUs: nowUs)
+            holdAltitude(&command, nowUs: nowUs)
         case .returningHome:
             apply(returnHomeSteering(nowUs: nowUs), to: &command, nowUs: nowUs)
+            holdAltitude(&command, nowUs: nowUs)
         }
         lastFlight = command
         return command

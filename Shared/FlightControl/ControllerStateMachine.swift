@@ -54,6 +54,20 @@ public struct ControllerStateMachine: Sendable {
     /// Set when a return home lost ground and was given up: hover, then land here; no new return is started.
     var returnAbandoned = false
     var abandonedReturnLandAtUs: Int64?
+    /// Where the current return ends, and its arrival over home (filtered like a target's).
+    var returnGoal = ReturnGoal.insideFence
+    var homeArrival: ArrivalFilter
+    /// Hovering over home after a return: land at this time.
+    var homeReachedLandAtUs: Int64?
+    /// Pilot lost: start a return home at this time.
+    var pilotLostReturnAtUs: Int64?
+    /// The altitude to hold (navdata altitude, metres above ground); nil = none (plain hover, e.g. after a
+    /// restart mid-flight until the next order).
+    public internal(set) var wantedAltitudeM: Double?
+    /// Battery drain and ground speed measured in flight, for the low-battery return.
+    var battery = BatteryBudget()
+    /// The low-battery rule fired this flight (it fires once: its return or landing then runs its course).
+    var batteryFailsafeFired = false
     /// Does the current return home / flight to the target get closer?
     var returnProgress: ProgressWatch
     var targetProgress: ProgressWatch
@@ -75,6 +89,7 @@ public struct ControllerStateMachine: Sendable {
         targetProgress = ProgressWatch(marginM: configuration.progressMarginM, timeoutUs: progressTimeoutUs)
         arrivalFilter = ArrivalFilter(windowUs: configuration.arrivalWindowMs &* 1000,
                                       minimumFixes: configuration.arrivalMinimumFixes)
+        homeArrival = arrivalFilter
     }
 
     var law: ControlLaw { configuration.controlLaw }
@@ -136,12 +151,19 @@ public struct ControllerStateMachine: Sendable {
         case .landed:
             home = nil
             returnAbandoned = false
+            wantedAltitudeM = nil
+            battery.reset()
+            batteryFailsafeFired = false
         default: break
         }
+        if next != .hovering { homeReachedLandAtUs = nil }
         if next != .flyingToTarget && next != .arrived { arrivalFilter.reset() }
         if !next.isAirborne { abandonedReturnLandAtUs = nil }
         if next != .landed { pendingFlatTrim = false }
-        if !next.isAirborne && next != .takingOff { pilotLostLandAtUs = nil }
+        if !next.isAirborne && next != .takingOff {
+            pilotLostLandAtUs = nil
+            pilotLostReturnAtUs = nil
+        }
         if next != .emergency { recoveringFromEmergency = false }
     }
 

@@ -1,13 +1,17 @@
-/// A small height-over-time chart in the side panel, filled under the curve, from DroneState samples.
+/// The altitude profile of the whole flight in the side panel: navdata height over time, filled under the curve,
+/// with a dashed line at each altitude a target asked for (the controller flies them since format 1.1's envelope).
 extension SVGTrackPlot {
     static func heightProfile(_ track: FlightTrack, top: Double, bottom: Double) -> String {
-        let samples = track.stateSamples.filter { $0.heightM.isFinite }
+        // Several log files (one per takeoff) may be exported in any order: plot by time.
+        let samples = track.stateSamples.filter { $0.heightM.isFinite }.sorted { $0.receiveTimeUs < $1.receiveTimeUs }
         guard bottom - top >= 90, let first = samples.first, let last = samples.last,
               last.receiveTimeUs > first.receiveTimeUs
         else { return "" }
         let left = panelX, right = width - 36
         let chartTop = top + 14, chartBottom = bottom - 18
-        let maxHeight = max(1, RoundNumber.atLeast(Double(samples.map(\.heightM).max() ?? 1)))
+        let wantedM = Array(Set(track.targets.compactMap(\.altitudeM).filter { $0.isFinite && $0 >= 0 })).sorted()
+        let highestM = max(samples.map(\.heightM).max() ?? 1, wantedM.last ?? 0)
+        let maxHeight = max(1, RoundNumber.atLeast(Double(highestM)))
         let spanUs = Double(last.receiveTimeUs &- first.receiveTimeUs)
         let stride = max(1, samples.count / 300)
         var points: [String] = []
@@ -18,7 +22,14 @@ extension SVGTrackPlot {
             points.append("\(n(x)),\(n(y))")
         }
         let line = points.joined(separator: " ")
-        var svg = text("Height above takeoff", x: left, y: top, size: 14, weight: "bold")
+        var svg = text("Altitude profile (above takeoff)", x: left, y: top, size: 14, weight: "bold")
+        for altitude in wantedM {
+            let y = chartBottom - Double(altitude) / maxHeight * (chartBottom - chartTop)
+            svg += "<line x1=\"\(n(left))\" y1=\"\(n(y))\" x2=\"\(n(right))\" y2=\"\(n(y))\" stroke=\"#dc2626\" "
+                + "stroke-width=\"1\" stroke-dasharray=\"4 3\"/>\n"
+            svg += text("target \(DecimalText.format(Double(altitude), fractionDigits: 1)) m", x: left + 2, y: y - 3,
+                        size: 10, colour: "#b91c1c")
+        }
         svg += "<line x1=\"\(n(left))\" y1=\"\(n(chartTop))\" x2=\"\(n(right))\" y2=\"\(n(chartTop))\" stroke=\"#dde3ea\"/>\n"
         svg += "<line x1=\"\(n(left))\" y1=\"\(n(chartBottom))\" x2=\"\(n(right))\" y2=\"\(n(chartBottom))\" "
             + "stroke=\"#aeb7c2\"/>\n"

@@ -10,8 +10,14 @@ extension Command {
     }
 
     public init(sequence: UInt32, timestampUs: Int64, body: inout WireReader) throws(WireError) {
-        self.init(senderId: try body.string("senderId"), sequence: sequence, timestampUs: timestampUs,
-                  kind: try body.enumeration(Kind.self, "kind"))
+        let senderId = try body.string("senderId")
+        // Only the kinds of the payload's minor: a 1.0 sender cannot mean kind 7 (its decoder rejects it too).
+        let raw = try body.u8()
+        let known = Kind.allCases.filter { $0.introducedInMinor <= body.minor }
+        guard let kind = known.first(where: { $0.rawValue == raw }) else {
+            throw .unknownEnumValue(field: "kind", expected: known.map(\.rawValue), got: raw)
+        }
+        self.init(senderId: senderId, sequence: sequence, timestampUs: timestampUs, kind: kind)
     }
 
     public func writeJSONFields(into object: inout JSONObjectWriter) {

@@ -9,6 +9,8 @@ public struct Command: WireMessage {
         case emergency = 4
         case reset = 5
         case flatTrim = 6
+        /// Fly back to the takeoff point, hover, land. Format 1.1: a 1.0 payload carrying it is rejected.
+        case returnHome = 7
 
         /// The bare word accepted on the command topic (`mosquitto_pub -m takeoff`).
         public var word: String {
@@ -19,8 +21,13 @@ public struct Command: WireMessage {
             case .emergency: "emergency"
             case .reset: "reset"
             case .flatTrim: "flat-trim"
+            case .returnHome: "return"
             }
         }
+
+        /// The format minor that introduced the kind: a payload of an older minor cannot carry it (its sender's
+        /// decoder would have rejected it too), so it is rejected as an unknown value, as before the bump.
+        public var introducedInMinor: UInt8 { self == .returnHome ? 1 : 0 }
     }
 
     public var senderId: String

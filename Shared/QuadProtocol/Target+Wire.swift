@@ -4,7 +4,8 @@ extension Target {
         try WireCheck.string(senderId, "senderId", bytes: WireCheck.senderIdBytes)
         try WireCheck.latitude(latitudeDeg, "latitudeDeg")
         try WireCheck.longitude(longitudeDeg, "longitudeDeg")
-        try WireCheck.finite(altitudeM, "altitudeM")
+        // Metres above ground: below the ground is a sender's bug, never an order (checked at every minor).
+        try WireCheck.nonNegative(altitudeM, "altitudeM")
         try WireCheck.nonNegative(ttlS, "ttlS")
     }
 

@@ -7,7 +7,7 @@ public struct Target: WireMessage {
     public var timestampUs: Int64
     public var latitudeDeg: Double
     public var longitudeDeg: Double
-    /// Altitude above ground to hold, metres; nil = keep the current altitude.
+    /// Altitude above ground to fly at, metres (≥ 0); nil = the controller's cruise altitude.
     public var altitudeM: Float?
     /// How long after `timestampUs` the target may still be acted on, seconds; 0 = no expiry.
     public var ttlS: Float

@@ -76,6 +76,31 @@ import Testing
         #expect(link.sent().filter { $0.text.contains("CONFIG") }.count == 2)
     }
 
+    /// drone-link's `--max-altitude` / `--max-tilt`: written into the drone's own config after the navdata options,
+    /// each with the ACK handshake, so the aircraft enforces them even if the board dies.
+    @Test func envelopeConfigsFollowTheOptionsWithTheAckHandshake() {
+        var link = LinkHarness()
+        link.machine = LinkStateMachine(envelope: DroneEnvelope(maxAltitudeM: 6.5, maxTiltDeg: 15))
+        link.start(at: 0)
+        var timeUs: Int64 = 10_000
+        // Demo navdata without the options: options, then the two envelope configs, each ACKed and cleared.
+        for _ in 0..<3 {
+            link.navdata(LinkHarness.demoState, at: timeUs)
+            link.advance(to: timeUs + 40_000)
+            link.navdata(LinkHarness.demoState.union(.controlCommandAck), at: timeUs + 50_000)
+            link.advance(to: timeUs + 80_000)
+            link.navdata(LinkHarness.demoState, at: timeUs + 90_000)
+            timeUs += 100_000
+        }
+        link.navdata(LinkHarness.demoState, at: timeUs)
+        link.advance(to: timeUs + 100_000)
+        let configs = link.sent().flatMap { commandsOf($0.text) }.filter { $0.hasPrefix("CONFIG=") }
+        #expect(configs == [#"CONFIG="general:navdata_options","138412033""#,
+                            #"CONFIG="control:altitude_max","6500""#,
+                            #"CONFIG="control:euler_angle_max","\#(15 * Double.pi / 180)""#])
+        #expect(link.statuses().last?.health.reason == .ok)
+    }
+
     @Test func configWithoutAckIsSentAgainAfter500ms() {
         var link = LinkHarness()
         link.start(at: 0)

@@ -73,6 +73,35 @@ import Testing
         #expect(abs((packet.demo?.altitudeM ?? 0) - 1) < 0.2)
     }
 
+    /// drone-link writes the controller's ceiling into `control:altitude_max`: full climb never goes above it.
+    @Test func altitudeMaxConfigCapsAClimbThatAsksForMore() throws {
+        var harness = SessionHarness()
+        harness.configureDemo()
+        harness.send([.config(key: "control:altitude_max", value: "6000")])
+        harness.run(seconds: 5, keepAlive: ATRef.takeoff)
+        var highestM = 0.0
+        for _ in 0..<200 {
+            harness.send([.ref(ATRef.takeoff), .pcmd(flag: 1, roll: 0, pitch: 0, gaz: 1, yaw: 0)])
+            harness.run(seconds: 0.1)
+            highestM = max(highestM, harness.session.drone.altitudeM)
+        }
+        #expect(highestM == 6)
+        #expect(harness.logs().contains { $0.contains("config control:altitude_max = 6000") })
+    }
+
+    /// `control:euler_angle_max` sets the tilt PCMD ±1 stands for, and with it the speed it gives.
+    @Test func eulerAngleMaxScalesTiltAndSpeed() {
+        var harness = SessionHarness()
+        harness.configureDemo()
+        let speedAt12 = harness.session.drone.parameters.maxSpeedMps
+        harness.send([.config(key: "control:euler_angle_max", value: "\(24 * Double.pi / 180)")])
+        #expect(abs(harness.session.drone.parameters.maxTiltDeg - 24) < 1e-9)
+        let expected = speedAt12 * 0.445_228_685 / 0.212_556_562  // tan 24° / tan 12°
+        #expect(abs(harness.session.drone.parameters.maxSpeedMps - expected) < 1e-6)
+        harness.send([.config(key: "control:euler_angle_max", value: "-1")])
+        #expect(abs(harness.session.drone.parameters.maxTiltDeg - 24) < 1e-9)
+    }
+
     @Test func emergencyThroughRefCutsMotors() throws {
         var harness = SessionHarness()
         harness.configureDemo()

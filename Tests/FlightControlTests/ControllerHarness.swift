@@ -12,12 +12,19 @@ struct ControllerHarness {
     var sequence: UInt32 = 0
     /// The last target sent, for building matching navigation solutions.
     var lastTarget: Target?
+    /// Navdata altitude while airborne (default: the cruise altitude, so the altitude hold stays quiet).
+    var altitudeM: Float
+    /// Navdata ground velocity, body frame.
+    var velocityXMps: Float = 0
+    /// Navdata battery unless a call says otherwise.
+    var batteryPercent: UInt8 = 80
 
     /// Wind compensation is off unless asked for: most tests check the article's law exactly.
     init(configuration: ControllerConfiguration = ControllerConfiguration(), windCompensation: Bool = false) {
         var configuration = configuration
         if !windCompensation { configuration.windCompensation.gainPerMps = 0 }
         machine = ControllerStateMachine(configuration: configuration)
+        altitudeM = Float(configuration.altitude.cruiseAltitudeM)
     }
 
     static func point(northM: Double, eastM: Double = 0) -> GeoPoint {
@@ -29,13 +36,15 @@ struct ControllerHarness {
     mutating func nextSequence() -> UInt32 { sequence += 1; return sequence }
 
     @discardableResult
-    mutating func drone(_ controlState: DroneState.ControlState, battery: UInt8 = 80, bits: UInt32 = 0,
+    mutating func drone(_ controlState: DroneState.ControlState, battery: UInt8? = nil, bits: UInt32 = 0,
                         headingDeg: Float? = nil) -> [ControllerAction] {
+        let battery = battery ?? batteryPercent
         let flying: UInt32 = controlState.isAirborne ? 1 : 0
         let state = DroneState(
             sequence: nextSequence(), timestampUs: nowUs, navdataSequence: sequence, stateBits: bits | flying,
-            controlState: controlState, batteryPercent: battery, altitudeM: flying == 1 ? 1 : 0, pitchDeg: 0,
-            rollDeg: 0, yawDeg: 0, velocityXMps: 0, velocityYMps: 0, velocityZMps: 0, magnetoHeadingDeg: headingDeg)
+            controlState: controlState, batteryPercent: battery, altitudeM: flying == 1 ? altitudeM : 0, pitchDeg: 0,
+            rollDeg: 0, yawDeg: 0, velocityXMps: velocityXMps, velocityYMps: 0, velocityZMps: 0,
+            magnetoHeadingDeg: headingDeg)
         return machine.droneState(state, nowUs: nowUs)
     }
 
@@ -48,9 +57,10 @@ struct ControllerHarness {
 
     @discardableResult
     mutating func target(_ point: GeoPoint, from sender: String = "", retained: Bool = false,
-                         timestampUs: Int64? = nil, ttlS: Float = 0) -> [ControllerAction] {
+                         timestampUs: Int64? = nil, ttlS: Float = 0, altitudeM: Float? = nil) -> [ControllerAction] {
         let target = Target(senderId: sender, sequence: nextSequence(), timestampUs: timestampUs ?? nowUs,
-                            latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg, ttlS: ttlS)
+                            latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg, altitudeM: altitudeM,
+                            ttlS: ttlS)
         lastTarget = target
         return machine.target(target, retained: retained, nowUs: nowUs)
     }

@@ -4,6 +4,13 @@ import Testing
 
 @Suite("ControllerStateMachine: pilot arbitration")
 struct ControllerArbitrationTests {
+    /// The lost-pilot row without its return home (the return is tested in ControllerReturnTests).
+    static let landOnly: ControllerConfiguration = {
+        var configuration = ControllerConfiguration()
+        configuration.failsafes.lostPilotReturnAfterS = nil
+        return configuration
+    }()
+
     @Test("with no pilot, targets and commands from anyone are accepted (plain mosquitto_pub included)")
     func noPilot() {
         var h = ControllerHarness()
@@ -57,9 +64,9 @@ struct ControllerArbitrationTests {
         #expect(h.claim("").rejections == ["claim: claim-invalid-sender"])
     }
 
-    @Test("pilot offline while flying → control released, hover at once, land after 30 s")
+    @Test("pilot offline while flying, return disabled → control released, hover at once, land after 30 s")
     func pilotLostLands() {
-        var h = ControllerHarness()
+        var h = ControllerHarness(configuration: Self.landOnly)
         h.claim("phone")
         h.hoveringAsPilot("phone")
         h.target(ControllerHarness.point(northM: 50), from: "phone")
@@ -82,7 +89,7 @@ struct ControllerArbitrationTests {
 
     @Test("the same pilot back online within 30 s → control restored, no landing")
     func pilotComesBack() {
-        var h = ControllerHarness()
+        var h = ControllerHarness(configuration: Self.landOnly)
         h.claim("phone")
         h.hoveringAsPilot("phone")
         h.presence("phone", online: false)
@@ -96,7 +103,7 @@ struct ControllerArbitrationTests {
 
     @Test("a new pilot claiming within 30 s → no landing")
     func newPilotClaims() {
-        var h = ControllerHarness()
+        var h = ControllerHarness(configuration: Self.landOnly)
         h.claim("phone")
         h.hoveringAsPilot("phone")
         h.presence("phone", online: false)

@@ -76,6 +76,15 @@ struct ControllerCommandTests {
         CommandCase(.flatTrim, in: .landing, .landing, "flat-trim-refused-not-landed"),
         CommandCase(.flatTrim, in: .emergency, .emergency, "flat-trim-refused-not-landed"),
         CommandCase(.flatTrim, in: .returningHome, .returningHome, "flat-trim-refused-not-landed"),
+
+        CommandCase(.returnHome, in: .landed, .landed, "return-refused-not-airborne"),
+        CommandCase(.returnHome, in: .takingOff, .takingOff, "return-refused-not-airborne"),
+        CommandCase(.returnHome, in: .hovering, .returningHome),
+        CommandCase(.returnHome, in: .flyingToTarget, .returningHome),
+        CommandCase(.returnHome, in: .arrived, .returningHome),
+        CommandCase(.returnHome, in: .landing, .landing, "return-refused-not-airborne"),
+        CommandCase(.returnHome, in: .emergency, .emergency, "return-refused-emergency"),
+        CommandCase(.returnHome, in: .returningHome, .returningHome),
     ]
 
     @Test("the table covers every command in every activity")

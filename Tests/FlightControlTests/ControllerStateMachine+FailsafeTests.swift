@@ -66,11 +66,13 @@ struct ControllerFailsafeTests {
         #expect(actions.flights.last?.progressive == false)
     }
 
-    @Test("battery below 15 % while airborne → land", arguments: [
+    @Test("battery below 15 % while airborne, --on-low-battery land → land", arguments: [
         ControllerState.Activity.takingOff, .hovering, .flyingToTarget, .arrived, .returningHome,
     ])
     func batteryLow(activity: ControllerState.Activity) {
-        var h = ControllerHarness()
+        var configuration = ControllerConfiguration()
+        configuration.failsafes.lowBattery = .land
+        var h = ControllerHarness(configuration: configuration)
         h.reach(activity)
         h.advance(ms: 30)
         let actions = h.drone(activity == .takingOff ? .takingOff : .hovering, battery: 14)

@@ -37,4 +37,18 @@ struct SVGTrackPlotTests {
         #expect(Self.svg.contains("from pilot&lt;&amp;&gt;&quot;phone&quot;&apos;"))
         #expect(!Self.svg.contains("\u{1}"))
     }
+
+    /// The whole flight's altitude, with the altitude the target asked for as a dashed reference line.
+    @Test func altitudeProfileShowsTheTargetAltitude() {
+        #expect(Self.svg.contains("Altitude profile (above takeoff)"))
+        #expect(Self.svg.contains(">target 3 m<"))
+    }
+
+    /// `export a.qlog b.qlog` in glob order puts the file rotated at takeoff first: the profile still shows.
+    @Test func altitudeProfileOfLogsGivenOutOfOrder() {
+        let entries = SampleFlight.entries()
+        let half = entries.count / 2
+        let svg = SVGTrackPlot.render(FlightTrack(entries: Array(entries[half...]) + Array(entries[..<half])))
+        #expect(svg.contains("Altitude profile (above takeoff)"))
+    }
 }

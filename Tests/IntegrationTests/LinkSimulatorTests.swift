@@ -47,6 +47,24 @@ struct LinkSimulatorTests {
         try await rig.land()
     }
 
+    /// drone-link writes `--max-altitude` into the drone's `control:altitude_max` at connect: full climb for 12 s
+    /// (8 m at 0.7 m/s) never takes the simulated drone above 4 m — the aircraft's own ceiling, no controller.
+    @Test("--max-altitude on drone-link: the drone never exceeds control:altitude_max, whatever the commands ask")
+    func ceilingHeldByTheDrone() async throws {
+        let rig = try await LinkRig(linkArguments: ["--max-altitude", "4"])
+        defer { rig.stop() }
+        try await rig.takeOff()
+        rig.player.play(.init(refMode: .fly, progressive: true, gazFrac: 1))
+        try await Task.sleep(for: .seconds(12))
+        let trace = rig.stack.trace()
+        let highestM = trace.map(\.altitudeM).max() ?? 0
+        #expect(highestM <= 4.0, "climbed to \(highestM) m")
+        #expect(highestM > 3.9, "never reached the ceiling: \(highestM) m\n\(rig.logs)")
+        #expect(trace.contains { $0.pcmdGaz > 0.99 }, "the simulator never saw the climb command")
+        #expect(rig.stack.process("drone-sim")?.output().contains("control:altitude_max = 4000") == true)
+        try await rig.land()
+    }
+
     @Test("controller dead: the link hovers within 250 ms, keeps the fly bit and the link, reports it")
     func controllerDead() async throws {
         let rig = try await LinkRig()
@@ -108,8 +126,8 @@ private struct LinkRig {
     let player: FlightCommandPlayer
     let bus: BusRecorder
 
-    init(simArguments: [String] = []) async throws {
-        stack = try FlightStack(simArguments: simArguments, services: [])
+    init(simArguments: [String] = [], linkArguments: [String] = []) async throws {
+        stack = try FlightStack(simArguments: simArguments, linkArguments: linkArguments, services: [])
         try await stack.waitUntilReady(services: ["drone-link"])
         let drone = DroneID(rawValue: stack.drone) ?? .default
         bus = try await BusRecorder(port: stack.broker.port, id: "link-telemetry",

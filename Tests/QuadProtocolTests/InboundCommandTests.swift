@@ -4,7 +4,8 @@ import Testing
 @Suite struct InboundCommandTests {
     static let words: [(String, Command.Kind)] = [
         ("takeoff", .takeoff), ("land", .land), ("hover", .hover), ("emergency", .emergency), ("reset", .reset),
-        ("flat-trim", .flatTrim), ("takeoff\n", .takeoff), ("  land \r\n", .land), ("\thover\t", .hover),
+        ("flat-trim", .flatTrim), ("return", .returnHome), ("takeoff\n", .takeoff), ("  land \r\n", .land),
+        ("\thover\t", .hover),
     ]
 
     @Test(arguments: words)
@@ -22,7 +23,7 @@ import Testing
     @Test(arguments: unknownWords)
     func otherTextIsRejectedListingTheWords(text: String, got: String) {
         #expect(throws: WireError.unknownCommandWord(
-            expected: ["takeoff", "land", "hover", "emergency", "reset", "flat-trim"], got: got)) {
+            expected: ["takeoff", "land", "hover", "emergency", "reset", "flat-trim", "return"], got: got)) {
             try InboundCommand.decode(payload: Array(text.utf8), receivedAtUs: 0)
         }
     }

@@ -49,6 +49,7 @@ import Testing
         (#"{"lat": 1, "lon": 1, "ttl": -1}"#, .outOfRange(field: "ttlS", expected: "[0, +inf)", got: -1)),
         (#"{"lat": 1e400, "lon": 1}"#, .notFinite(field: "latitudeDeg", got: "+inf")),
         (#"{"lat": 1, "lon": 1, "alt": 1e39}"#, .notFinite(field: "altitudeM", got: "+inf")),
+        (#"{"lat": 1, "lon": 1, "alt": -2}"#, .outOfRange(field: "altitudeM", expected: "[0, +inf)", got: -2)),
         (#"{"lat": 1, "lon": 1, "sender": ""}"#, .stringLength(field: "senderId", expectedBytes: 1...64, gotBytes: 0)),
     ]
 

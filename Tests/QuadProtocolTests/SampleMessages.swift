@@ -32,7 +32,12 @@ enum SampleMessages {
     static let controlClaim = ControlClaim(senderId: "phone-anna", sequence: 1, timestampUs: 1_700_000_000_000_000,
                                            action: .claim)
 
-    /// (fixture name, message) for every message type.
+    /// Format 1.1: `return`.
+    static let returnCommand = Command(senderId: "phone-anna", sequence: 9, timestampUs: 1_700_000_000_323_456,
+                                       kind: .returnHome)
+
+    /// (fixture name, message) for every message type, format 1.1 (`Fixtures/<name>.hex`); the same values as
+    /// format 1.0 are in `Fixtures/1.0/` (decode only: an encoder always writes the current minor).
     static let golden: [(String, AnyWireMessage)] = [
         ("target", .target(target)),
         ("command", .command(command)),
@@ -43,7 +48,11 @@ enum SampleMessages {
         ("controller-state", .controllerState(controllerState)),
         ("link-status", .linkStatus(linkStatus)),
         ("control-claim", .controlClaim(controlClaim)),
+        ("command-return", .command(returnCommand)),
     ]
+
+    /// The 1.0 fixtures (no `command-return`: 1.0 has no kind 7).
+    static let golden10: [(String, AnyWireMessage)] = golden.filter { $0.0 != "command-return" }
 
     /// More values per type: extremes, optionals nil, empty strings, wrap-around numbers.
     static let variants: [AnyWireMessage] = golden.map(\.1) + [
@@ -52,6 +61,7 @@ enum SampleMessages {
                        latitudeDeg: 90, longitudeDeg: -180, altitudeM: -0.0, ttlS: 0)),
         .command(Command(senderId: "text", sequence: 0, timestampUs: -1, kind: .flatTrim)),
         .command(Command(senderId: "ground-1", sequence: 2, timestampUs: .max, kind: .emergency)),
+        .command(Command(senderId: "ground-1", sequence: 3, timestampUs: 3, kind: .returnHome)),
         .navigationSolution(NavigationSolution(
             sequence: 1, timestampUs: 1, targetSequence: 0, targetLatitudeDeg: 0, targetLongitudeDeg: 0,
             droneLatitudeDeg: -89.999, droneLongitudeDeg: 179.999, distanceM: 0, bearingDeg: 0,

@@ -85,8 +85,11 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
         RejectionCase("flatTrim 2", Bytes.patched(flight, at: 18, [2]), .invalidBool(field: "flatTrim", got: 2)),
         RejectionCase("connected 255", Bytes.patched(link, at: 17, [255]), .invalidBool(field: "connected", got: 255)),
         RejectionCase("command kind 0", Bytes.patched(command, at: 28, [0]),
-                      .unknownEnumValue(field: "kind", expected: [1, 2, 3, 4, 5, 6], got: 0)),
-        RejectionCase("command kind 7", Bytes.patched(command, at: 28, [7]),
+                      .unknownEnumValue(field: "kind", expected: [1, 2, 3, 4, 5, 6, 7], got: 0)),
+        RejectionCase("command kind 8", Bytes.patched(command, at: 28, [8]),
+                      .unknownEnumValue(field: "kind", expected: [1, 2, 3, 4, 5, 6, 7], got: 8)),
+        // Kind 7 is new in 1.1: a 1.0 payload carrying it is rejected as before, listing the 1.0 kinds.
+        RejectionCase("1.0 command kind 7", Bytes.patched(Bytes.patched(command, at: 28, [7]), at: 3, [0]),
                       .unknownEnumValue(field: "kind", expected: [1, 2, 3, 4, 5, 6], got: 7)),
         RejectionCase("claim action 3", Bytes.patched(claim, at: 28, [3]),
                       .unknownEnumValue(field: "action", expected: [1, 2], got: 3)),

@@ -5,7 +5,7 @@ import Testing
     @Test(arguments: SampleMessages.variants)
     func roundTripThroughAnyWireMessage(message: AnyWireMessage) throws {
         let bytes = try message.encoded()
-        #expect(Array(bytes.prefix(5)) == [0xFF, 0x51, 1, 0, message.messageType.rawValue])
+        #expect(Array(bytes.prefix(5)) == [0xFF, 0x51, 1, 1, message.messageType.rawValue])
         #expect(try AnyWireMessage.decode(bytes) == message)
     }
 
@@ -39,6 +39,16 @@ import Testing
         #expect(throws: WireError.outOfRange(field: "latitudeDeg", expected: "[-90, 90]", got: 91)) {
             try target.encoded()
         }
+    }
+
+    @Test func negativeOrNonFiniteAltitudeIsRefused() {
+        var target = SampleMessages.target
+        target.altitudeM = -1
+        #expect(throws: WireError.outOfRange(field: "altitudeM", expected: "[0, +inf)", got: -1)) {
+            try target.encoded()
+        }
+        target.altitudeM = .infinity
+        #expect(throws: WireError.notFinite(field: "altitudeM", got: "+inf")) { try target.encoded() }
     }
 
     @Test func jsonViewHasTypeHeaderAndSnakeCaseFieldsInDeclarationOrder() {

@@ -38,12 +38,27 @@ const expected = {
   'link-status': { type: 'linkStatus', sequence: 3, timestampUs: 1700000001070000, connected: true, fallbackHover: false,
     reason: 'ok', navdataPerSecond: 200, checksumErrors: 1, malformedPackets: 0, lastNavdataAgeMs: 5, lastCommandAgeMs: 30 },
   'control-claim': { type: 'controlClaim', sequence: 1, timestampUs: 1700000000000000, senderId: 'phone-anna', action: 'claim' },
+  'command-return': { type: 'command', sequence: 9, timestampUs: 1700000000323456, senderId: 'phone-anna', kind: 'return' },
 };
+
+// Format 1.0 payloads (Fixtures/1.0) still decode, at their own minor.
+for (const name of Object.keys(expected).filter((n) => n !== 'command-return')) {
+  test(`${name}: the format 1.0 fixture still decodes`, () => {
+    assert.deepEqual(Q.decode(fixture('1.0/' + name)), { ...expected[name], minor: 0 });
+  });
+}
+
+test('a format 1.0 command with kind 7 (return, new in 1.1) is rejected; a negative target altitude too', () => {
+  const old = Uint8Array.from(fixture('1.0/command')); old[28] = 7;
+  assert.throws(() => Q.decode(old), { code: 'unknownEnumValue' });
+  const target = { type: 'target', sequence: 1, timestampUs: 1, senderId: 'map', latitudeDeg: 52, longitudeDeg: 13, ttlS: 0 };
+  assert.throws(() => Q.encode({ ...target, altitudeM: -1 }), { code: 'outOfRange' });
+});
 
 for (const [name, fields] of Object.entries(expected)) {
   test(`${name}: decodes the golden fixture`, () => {
     const message = Q.decode(fixture(name));
-    assert.deepEqual(message, { ...fields, minor: 0 });
+    assert.deepEqual(message, { ...fields, minor: 1 });
   });
   test(`${name}: encodes back to the golden bytes`, () => {
     assert.deepEqual(Q.encode(fields), fixture(name));
@@ -52,10 +67,10 @@ for (const [name, fields] of Object.entries(expected)) {
     const bytes = fixture(name);
     for (let n = 0; n < bytes.length; n++) assert.throws(() => Q.decode(bytes.subarray(0, n)), Q.WireError, `${n} bytes`);
   });
-  test(`${name}: a trailing byte is bodyTooLong at minor 0, ignored at minor 1`, () => {
+  test(`${name}: a trailing byte is bodyTooLong at minor 1, ignored at minor 2`, () => {
     const longer = Uint8Array.from([...fixture(name), 0]);
     assert.throws(() => Q.decode(longer), { code: 'bodyTooLong' });
-    longer[3] = 1;
+    longer[3] = 2;
     assert.equal(Q.decode(longer).type, fields.type);
   });
 }
@@ -76,7 +91,7 @@ test('value errors: presence bits, bool, enum, NaN, ranges, UTF-8', () => {
   const mutate = (name, offset, value) => { const b = Uint8Array.from(fixture(name)); b[offset] = value; return b; };
   assert.throws(() => Q.decode(mutate('target', 17, 3)), { code: 'unknownPresenceBits' });
   assert.throws(() => Q.decode(mutate('link-status', 17, 2)), { code: 'invalidBool' });
-  assert.throws(() => Q.decode(mutate('command', 28, 7)), { code: 'unknownEnumValue' });
+  assert.throws(() => Q.decode(mutate('command', 28, 8)), { code: 'unknownEnumValue' });
   assert.throws(() => Q.decode(mutate('drone-state', 29, 101)), { code: 'outOfRange' });
   assert.throws(() => Q.decode(mutate('target', 19, 0xC3)), { code: 'invalidUTF8' });
   const nan = Uint8Array.from(fixture('position-fix'));

@@ -4,7 +4,7 @@
 (function (root) {
   'use strict';
 
-  const MAJOR = 1, MINOR = 0, HEADER = 17;
+  const MAJOR = 1, MINOR = 1, HEADER = 17;
 
   class WireError extends Error {
     constructor(code, detail) { super(code + (detail ? ': ' + detail : '')); this.code = code; }
@@ -22,10 +22,10 @@
   const TYPES = {
     1: { name: 'target', fields: [
       ['senderId', 'str8', [1, 64]], ['latitudeDeg', 'f64', lat], ['longitudeDeg', 'f64', lon],
-      ['altitudeM', 'f32', finite, true], ['ttlS', 'f32', atLeast0]] },
+      ['altitudeM', 'f32', atLeast0, true], ['ttlS', 'f32', atLeast0]] },
     2: { name: 'command', fields: [
       ['senderId', 'str8', [1, 64]],
-      ['kind', 'enum', { 1: 'takeoff', 2: 'land', 3: 'hover', 4: 'emergency', 5: 'reset', 6: 'flat-trim' }]] },
+      ['kind', 'enum', { 1: 'takeoff', 2: 'land', 3: 'hover', 4: 'emergency', 5: 'reset', 6: 'flat-trim', 7: 'return' }]] },
     3: { name: 'navigationSolution', fields: [
       ['targetSequence', 'u32'], ['targetLatitudeDeg', 'f64', lat], ['targetLongitudeDeg', 'f64', lon],
       ['droneLatitudeDeg', 'f64', lat], ['droneLongitudeDeg', 'f64', lon], ['distanceM', 'f64', atLeast0],
@@ -123,6 +123,8 @@
       if (at !== bytes.length) throw new WireError('bodyTooLong', spec.name);
       if (presence & ~mask) throw new WireError('unknownPresenceBits', spec.name);
     }
+    // Format 1.1 added Command kind 7 (return): a 1.0 sender cannot have meant it.
+    if (spec.name === 'command' && header.minor < 1 && raw.kind === 7) throw new WireError('unknownEnumValue', 'kind');
     const message = { type: spec.name, sequence: header.sequence, timestampUs: header.timestampUs, minor: header.minor };
     for (const [name, kind, check, optional] of spec.fields) {
       if (optional && !(presence & (1 << opts.indexOf(name)))) { message[name] = null; continue; }

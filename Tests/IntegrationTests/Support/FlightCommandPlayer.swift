@@ -12,6 +12,7 @@ final class FlightCommandPlayer: @unchecked Sendable {
         var progressive = false
         var rollFrac: Float = 0
         var pitchFrac: Float = 0
+        var gazFrac: Float = 0
     }
 
     let client: MQTTClient
@@ -68,7 +69,7 @@ final class FlightCommandPlayer: @unchecked Sendable {
             sequence &+= 1
             return FlightCommand(sequence: sequence, timestampUs: Int64(Date().timeIntervalSince1970 * 1e6),
                                  refMode: setting.refMode, progressive: setting.progressive,
-                                 rollFrac: setting.rollFrac, pitchFrac: setting.pitchFrac)
+                                 rollFrac: setting.rollFrac, pitchFrac: setting.pitchFrac, gazFrac: setting.gazFrac)
         }
         // QoS 0 as on the real bus; a publish refused while reconnecting is simply the next one's job.
         _ = try? client.publish(topic: topic, payload: command.encoded(), qos: Topics.flightCommand.qos.rawValue,

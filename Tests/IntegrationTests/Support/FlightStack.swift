@@ -28,11 +28,11 @@ final class FlightStack: @unchecked Sendable {
 
     /// With its own broker.
     convenience init(drone: String = "drone1", home: GeoPoint = FlightStack.homeBerlin,
-                     simArguments: [String] = [], controllerArguments: [String] = [],
+                     simArguments: [String] = [], controllerArguments: [String] = [], linkArguments: [String] = [],
                      services: [String] = ["navigator", "drone-controller"], link: Link = .ardrone) throws {
         try self.init(broker: BrokerProcess(), ownsBroker: true, drone: drone, home: home,
-                      simArguments: simArguments, controllerArguments: controllerArguments, services: services,
-                      link: link)
+                      simArguments: simArguments, controllerArguments: controllerArguments,
+                      linkArguments: linkArguments, services: services, link: link)
     }
 
     /// On a broker the caller owns (several drones on one bus); `stop()` does not stop it.
@@ -40,12 +40,12 @@ final class FlightStack: @unchecked Sendable {
                      controllerArguments: [String] = [],
                      services: [String] = ["navigator", "drone-controller"]) throws {
         try self.init(broker: broker, ownsBroker: false, drone: drone, home: home, simArguments: simArguments,
-                      controllerArguments: controllerArguments, services: services, link: .ardrone)
+                      controllerArguments: controllerArguments, linkArguments: [], services: services, link: .ardrone)
     }
 
     /// - Parameter services: what runs besides drone-sim and drone-link (`[]`: the link alone, commanded by the test).
     private init(broker: BrokerProcess, ownsBroker: Bool, drone: String, home: GeoPoint, simArguments: [String],
-                 controllerArguments: [String], services: [String], link: Link) throws {
+                 controllerArguments: [String], linkArguments: [String], services: [String], link: Link) throws {
         self.broker = broker
         self.link = link
         self.ownsBroker = ownsBroker
@@ -57,7 +57,7 @@ final class FlightStack: @unchecked Sendable {
         while navdataPort == atPort { navdataPort = try freeLoopbackPort(udp: true) }
         self.navdataPort = navdataPort
         try startSimulator(simArguments)
-        try startLink()
+        try startLink(linkArguments)
         for service in services {
             try start(service, service == "drone-controller" ? controllerArguments : [])
         }
@@ -100,12 +100,13 @@ final class FlightStack: @unchecked Sendable {
             logDirectory: broker.directory)
     }
 
-    func startLink() throws {
+    func startLink(_ extra: [String] = []) throws {
         switch link {
         case .ardrone:
-            try start("drone-link", ["--address", "127.0.0.1", "--at-port", "\(atPort)", "--navdata-port", "\(navdataPort)"])
+            try start("drone-link", ["--address", "127.0.0.1", "--at-port", "\(atPort)", "--navdata-port", "\(navdataPort)"]
+                + extra)
         case .mavlink:
-            try start("mavlink-link", ["--listen", "127.0.0.1:\(navdataPort)"])
+            try start("mavlink-link", ["--listen", "127.0.0.1:\(navdataPort)"] + extra)
         }
     }
 
@@ -175,6 +176,7 @@ struct TraceRow: Sendable {
     var pcmdFlag = 0
     var pcmdRoll = 0.0
     var pcmdPitch = 0.0
+    var pcmdGaz = 0.0
 
     init?(_ line: Substring) {
         let f = line.split(separator: ",", omittingEmptySubsequences: false)
@@ -192,6 +194,7 @@ struct TraceRow: Sendable {
             pcmdRoll = Double(f[12]) ?? 0
             pcmdPitch = Double(f[13]) ?? 0
         }
+        if f.count >= 15 { pcmdGaz = Double(f[14]) ?? 0 }
     }
 
     var isAirborne: Bool { ["taking_off", "hovering", "flying"].contains(flightState) }

@@ -1,0 +1,51 @@
+import QuadProtocol
+
+/// The vertical half of the envelope: which altitude to hold, the gaz that gets there, the ceiling.
+extension ControllerStateMachine {
+    var altitudeHold: AltitudeHold { configuration.altitude }
+
+    /// The altitude navdata reports, while fresh.
+    func currentAltitudeM(nowUs: Int64) -> Double? {
+        guard droneStateFresh(nowUs: nowUs), let state = lastDroneState, state.altitudeM.isFinite else { return nil }
+        return Double(state.altitudeM)
+    }
+
+    /// A target's own altitude, else the cruise altitude.
+    func wantedAltitude(for target: Target?) -> Double {
+        target?.altitudeM.map(Double.init) ?? altitudeHold.cruiseAltitudeM
+    }
+
+    /// True when nothing is wanted, or navdata shows the wanted altitude within the tolerance.
+    func altitudeReached(nowUs: Int64) -> Bool {
+        guard let wanted = wantedAltitudeM else { return true }
+        guard let current = currentAltitudeM(nowUs: nowUs) else { return false }
+        return altitudeHold.isReached(currentM: current, wantedM: wanted)
+    }
+
+    /// Why a target's altitude is not acceptable, or nil.
+    func altitudeRefusal(_ candidate: Target) -> String? {
+        guard let altitude = candidate.altitudeM else { return nil }
+        guard altitude.isFinite, altitude >= 0 else { return "target-invalid-altitude" }
+        return Double(altitude) > altitudeHold.maxAltitudeM ? "target-refused-ceiling" : nil
+    }
+
+    /// Return altitude: the configured one, else the higher of cruise and current, never above the ceiling.
+    func returnAltitudeM(nowUs: Int64) -> Double {
+        let wanted = configuration.returnAltitudeM
+            ?? max(altitudeHold.cruiseAltitudeM, currentAltitudeM(nowUs: nowUs) ?? 0)
+        return min(wanted, altitudeHold.maxAltitudeM)
+    }
+
+    /// Gaz toward the wanted altitude. A steering command carries it along. A hover that is off by more than
+    /// half the tolerance has to become flag 1 (flag 0 ignores gaz), which also gives up the drone's vision
+    /// position hold: so it asks for zero ground speed through the wind compensation (tilt against the measured
+    /// drift), plus the gaz; within the tolerance it is flag 0 again.
+    func holdAltitude(_ command: inout FlightCommand, nowUs: Int64) {
+        guard let wanted = wantedAltitudeM, let current = currentAltitudeM(nowUs: nowUs) else { return }
+        if !command.progressive {
+            guard altitudeHold.needsCorrection(currentM: current, wantedM: wanted) else { return }
+            apply(.steer(yawFrac: 0, pitchFrac: 0), to: &command, nowUs: nowUs)
+        }
+        command.gazFrac = altitudeHold.gazFrac(currentM: current, wantedM: wanted)
+    }
+}

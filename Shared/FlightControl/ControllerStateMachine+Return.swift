@@ -1,0 +1,96 @@
+import Navigation
+import QuadProtocol
+
+/// Returning to the takeoff point: the `return` command and the failsafes that use it (low battery, lost pilot).
+/// Like every manoeuvre that commands motion, a return watches its progress (`ProgressWatch`, in
+/// `followReturn`): one that loses ground is abandoned — hover, then land.
+extension ControllerStateMachine {
+    /// Starts (or re-aims) a return; the target is dropped, the altitude becomes the return altitude.
+    mutating func startReturn(goal: ReturnGoal, reason: String, nowUs: Int64) {
+        returnGoal = goal
+        clearTarget()
+        wantedAltitudeM = returnAltitudeM(nowUs: nowUs)
+        homeArrival.reset()
+        transition(to: .returningHome, reason: reason, nowUs: nowUs)
+    }
+
+    /// Why a return home cannot start now, or nil.
+    func returnRefusal() -> String? {
+        switch activity {
+        case .emergency: return "return-refused-emergency"
+        case .landed, .landing, .takingOff: return "return-refused-not-airborne"
+        case .hovering, .flyingToTarget, .arrived, .returningHome:
+            if home == nil { return "return-refused-no-home" }
+            // After a return lost ground the drone lands where it is; another try would lose ground again.
+            if returnAbandoned { return "return-refused-not-progressing" }
+            return nil
+        }
+    }
+
+    /// The `return` command.
+    mutating func returnHome(nowUs: Int64) -> [ControllerAction] {
+        if let refusal = returnRefusal() { return [refuse(kind: "command", reason: refusal)] }
+        startReturn(goal: .home, reason: "return", nowUs: nowUs)
+        return []
+    }
+
+    /// A position fix while returning: arrival (over home, or back inside the fence) and the progress watch.
+    mutating func followReturn(distanceM: Double, at point: GeoPoint, nowUs: Int64) -> [ControllerAction] {
+        switch returnGoal {
+        case .insideFence:
+            if distanceM <= configuration.geofenceRadiusM - configuration.geofenceReturnMarginM {
+                // A target accepted during the return (it was checked against the fence) is flown to next.
+                transition(to: target == nil ? .hovering : .flyingToTarget, reason: "back-inside-geofence",
+                           nowUs: nowUs)
+                return []
+            }
+        case .home:
+            homeArrival.observe(distanceM: distanceM, latitudeDeg: point.latitudeDeg,
+                                longitudeDeg: point.longitudeDeg, atUs: nowUs)
+            if let filteredM = homeArrival.filteredDistanceM, law.hasArrived(distanceM: filteredM) {
+                // Over home: hover to let the position settle, then land (see `tick`). A target sent meanwhile
+                // is a new order and cancels the landing; one stored during the return is not.
+                clearTarget()
+                transition(to: .hovering, reason: "home-reached", nowUs: nowUs)
+                homeReachedLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.returnHomeHoverS)
+                return []
+            }
+        }
+        guard nowUs &- returnStartedAtUs >= microseconds(fromSeconds: configuration.geofenceBrakeS),
+              returnProgress.observe(distanceM: distanceM, atUs: nowUs) else { return [] }
+        let bestM = returnProgress.bestDistanceM
+        clearTarget()
+        returnAbandoned = true
+        abandonedReturnLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.abandonedReturnLandAfterS)
+        transition(to: .hovering, reason: "return-home-not-progressing", nowUs: nowUs)
+        return [.log(.warning, "return home lost ground (\(Int(distanceM)) m from home, best \(Int(bestM)) m): "
+            + "hovering, landing in \(configuration.abandonedReturnLandAfterS) s")]
+    }
+
+    /// Battery below `--land-battery` in the air: home if what is left covers the way there, else land here.
+    mutating func lowBatteryFailsafe(_ state: DroneState, nowUs: Int64) -> [ControllerAction] {
+        let percent = Double(state.batteryPercent)
+        guard configuration.failsafes.lowBattery == .returnIfReachable, returnRefusal() == nil, let home,
+              let position = lastPosition, positionFresh(nowUs: nowUs) else {
+            transition(to: .landing, reason: "battery-low", nowUs: nowUs)
+            return [.log(.warning, "battery \(state.batteryPercent)% below \(configuration.landBatteryPercent)%: landing")]
+        }
+        let distanceM = Geodesy.inverse(from: position, to: home).distanceM
+        if law.hasArrived(distanceM: distanceM) {
+            transition(to: .landing, reason: "battery-low", nowUs: nowUs)
+            return [.log(.warning, "battery \(state.batteryPercent)% low at home: landing")]
+        }
+        let neededPercent = battery.percentNeeded(
+            distanceM: distanceM, fallbackSpeedMps: configuration.cruiseSpeedMps,
+            altitudeM: returnAltitudeM(nowUs: nowUs), hoverS: configuration.returnHomeHoverS)
+        let sparePercent = percent - configuration.failsafes.batteryReservePercent
+        let figures = "\(Int(distanceM)) m from home needs ~\(Int(neededPercent.rounded(.up)))%, "
+            + "\(state.batteryPercent)% left (reserve \(Int(configuration.failsafes.batteryReservePercent))%)"
+        guard neededPercent <= sparePercent else {
+            transition(to: .landing, reason: "battery-low-cannot-return", nowUs: nowUs)
+            return [.log(.warning, "battery low: \(figures): landing where the drone is")]
+        }
+        startReturn(goal: .home, reason: "battery-low-return", nowUs: nowUs)
+        return [.log(.warning, "battery low: \(figures): returning home")]
+    }
+}

@@ -1,0 +1,36 @@
+/// What each failsafe does (README, "Failsafes"): one row per rule, each set by a drone-controller flag.
+public struct FailsafePolicy: Sendable, Equatable {
+    public enum StaleNavigation: String, Sendable, CaseIterable { case hover, land }
+    public enum LowBattery: String, Sendable, CaseIterable {
+        /// Return home if the battery left covers the way home at the measured speed, else land in place.
+        case returnIfReachable = "return"
+        case land
+    }
+    public enum Geofence: String, Sendable, CaseIterable {
+        /// Brake, fly back until inside the fence by the margin, then hover.
+        case returnInside = "return"
+        case land
+    }
+
+    /// Navigation or position older than `staleAfterMs` while flying to a target.
+    public var staleNavigation: StaleNavigation
+    /// Battery below `landBatteryPercent` in the air.
+    public var lowBattery: LowBattery
+    /// Drone outside the geofence.
+    public var geofence: Geofence
+    /// Pilot offline: hover at once, return home after this many seconds (nil: never return, only land after
+    /// `lostPilotLandAfterS`). A return that ends at home lands there.
+    public var lostPilotReturnAfterS: Double?
+    /// Battery (percent) that must be left on arrival at home for the low-battery return to be tried.
+    public var batteryReservePercent: Double
+
+    public init(staleNavigation: StaleNavigation = .hover, lowBattery: LowBattery = .returnIfReachable,
+                geofence: Geofence = .returnInside, lostPilotReturnAfterS: Double? = 10,
+                batteryReservePercent: Double = 6) {
+        self.staleNavigation = staleNavigation
+        self.lowBattery = lowBattery
+        self.geofence = geofence
+        self.lostPilotReturnAfterS = lostPilotReturnAfterS
+        self.batteryReservePercent = batteryReservePercent
+    }
+}

@@ -1,0 +1,230 @@
+import FlightControl
+import Navigation
+import QuadProtocol
+import Testing
+
+extension ControllerConfiguration {
+    /// The defaults with one row of the table (or another setting) changed.
+    static func with(_ change: (inout ControllerConfiguration) -> Void) -> ControllerConfiguration {
+        var configuration = ControllerConfiguration()
+        change(&configuration)
+        return configuration
+    }
+}
+
+/// The `return` command and the failsafe table's rows (README, "Failsafes").
+@Suite("ControllerStateMachine: return home and the failsafe table")
+struct ControllerReturnTests {
+    /// Hovering `northM` north of home (home = the takeoff position), nose south toward home.
+    static func hoveringAway(northM: Double, configuration: ControllerConfiguration = ControllerConfiguration(),
+                             battery: UInt8 = 80) -> ControllerHarness {
+        var h = ControllerHarness(configuration: configuration)
+        h.batteryPercent = battery
+        h.hovering()
+        h.advance(ms: 100)
+        h.drone(.hovering, headingDeg: 180)
+        h.position(ControllerHarness.point(northM: northM))
+        return h
+    }
+
+    /// Fixes every 100 ms while flying from `fromM` to `toM` north of home at `mps`.
+    static func fly(_ h: inout ControllerHarness, fromM: Double, toM: Double, mps: Double) -> [ControllerAction] {
+        var actions: [ControllerAction] = []
+        var northM = fromM
+        let step = mps / 10 * (toM < fromM ? -1 : 1)
+        while (step < 0 && northM > toM) || (step > 0 && northM < toM) {
+            h.advance(ms: 100)
+            northM += step
+            actions += h.drone(.hovering, headingDeg: 180)
+            actions += h.position(ControllerHarness.point(northM: northM))
+            actions += h.tick()
+        }
+        return actions
+    }
+
+    /// Fixes over home every 100 ms until the return ends there (arrival is judged on the mean of 1 s of fixes).
+    static func settleHome(_ h: inout ControllerHarness) -> [ControllerAction] {
+        var actions: [ControllerAction] = []
+        for _ in 0..<20 where h.activity == .returningHome {
+            h.advance(ms: 100)
+            actions += h.drone(.hovering, headingDeg: 180)
+            actions += h.position(ControllerHarness.home)
+            actions += h.tick()
+        }
+        return actions
+    }
+
+    @Test("return: brake, fly home at the return altitude, hover over home, land there")
+    func returnCommandFliesHomeAndLands() throws {
+        var h = Self.hoveringAway(northM: 80)
+        h.altitudeM = 5
+        h.advance(ms: 100)
+        h.drone(.hovering, headingDeg: 180)
+        let start = h.command(.returnHome)
+        #expect(start.activities == [.returningHome])
+        #expect(h.reason == "return")
+        #expect(h.machine.wantedAltitudeM == 5)  // max(cruise 3, current 5)
+        #expect(h.tick().flights.first?.progressive == false)  // braking
+        h.advance(ms: 1100)
+        h.drone(.hovering, headingDeg: 180)
+        h.position(ControllerHarness.point(northM: 79))
+        let homeward = try #require(h.tick().flights.first)
+        #expect(homeward.progressive && homeward.pitchFrac < 0)
+
+        let flight = Self.fly(&h, fromM: 79, toM: 0.2, mps: 2) + Self.settleHome(&h)
+        #expect(flight.activities == [.hovering])
+        #expect(h.reason == "home-reached")
+        #expect(h.machine.target == nil)
+        let hover = h.run(ms: 1900, position: ControllerHarness.home)
+        #expect(hover.states.isEmpty)
+        let landing = h.run(ms: 200, position: ControllerHarness.home)
+        #expect(landing.activities == [.landing])
+        #expect(h.reason == "returned-home")
+        #expect(landing.flights.last?.refMode == .land)
+    }
+
+    @Test("--return-altitude sets the return altitude (capped by the ceiling)")
+    func returnAltitudeOption() {
+        var h = Self.hoveringAway(northM: 80, configuration: .with { $0.returnAltitudeM = 8 })
+        h.command(.returnHome)
+        #expect(h.machine.wantedAltitudeM == 8)
+    }
+
+    @Test("--return-hover sets the hover over home before landing")
+    func returnHoverOption() {
+        var h = Self.hoveringAway(northM: 3, configuration: .with { $0.returnHomeHoverS = 5 })
+        h.command(.returnHome)
+        h.advance(ms: 1100)
+        _ = Self.fly(&h, fromM: 3, toM: 0, mps: 2) + Self.settleHome(&h)
+        #expect(h.reason == "home-reached")
+        #expect(h.run(ms: 4800, position: ControllerHarness.home).states.isEmpty)
+        #expect(h.run(ms: 300, position: ControllerHarness.home).activities == [.landing])
+    }
+
+    @Test("return is refused on the ground and in emergency, with the reason")
+    func returnRefusals() {
+        var h = ControllerHarness()
+        h.landed()
+        #expect(h.command(.returnHome).rejections == ["command: return-refused-not-airborne"])
+        h.command(.emergency)
+        #expect(h.command(.returnHome).rejections == ["command: return-refused-emergency"])
+    }
+
+    @Test("a return that loses ground (wind stronger than the drone) is abandoned: hover, then land")
+    func returnWatchesProgress() {
+        var h = Self.hoveringAway(northM: 80)
+        h.command(.returnHome)
+        h.advance(ms: 1100)
+        // Carried away at 3 m/s while steering home.
+        let actions = Self.fly(&h, fromM: 80, toM: 100, mps: 3)
+        #expect(actions.activities == [.hovering])
+        #expect(h.reason == "return-home-not-progressing")
+        #expect(h.command(.returnHome).rejections == ["command: return-refused-not-progressing"])
+        #expect(h.run(ms: 5100, position: ControllerHarness.point(northM: 100)).activities == [.landing])
+    }
+
+    // MARK: The failsafe table
+
+    @Test("low battery, home within reach at the measured speed → return (battery-low-return)")
+    func lowBatteryReturns() {
+        var h = Self.hoveringAway(northM: 60)
+        h.advance(ms: 30)
+        let actions = h.drone(.hovering, battery: 14, headingDeg: 180)
+        // 60 m at the 1 m/s cruise speed + hover + descent ≈ 70 s × 0.14 %/s ≈ 10 %; 14 − 6 % reserve = 8 %: no.
+        #expect(actions.activities == [.landing])
+        #expect(h.reason == "battery-low-cannot-return")
+
+        var near = Self.hoveringAway(northM: 40)
+        near.advance(ms: 30)
+        #expect(near.drone(.hovering, battery: 14, headingDeg: 180).activities == [.returningHome])
+        #expect(near.reason == "battery-low-return")
+        // A new target would fly away on what is left.
+        #expect(near.target(ControllerHarness.point(northM: 10)).rejections == ["target: target-refused-battery-low"])
+    }
+
+    @Test("the low-battery budget uses the measured ground speed")
+    func lowBatteryUsesMeasuredSpeed() {
+        // At 15 % all along (a drain measured from 80 % would swamp the speed).
+        var h = Self.hoveringAway(northM: 20, battery: 15)
+        h.target(ControllerHarness.point(northM: 120))
+        h.navigation(distanceM: 100, differenceDeg: 0)
+        // Cruising at a measured 3 m/s (tailwind): 120 m is within reach.
+        h.velocityXMps = 3
+        for _ in 0..<50 {
+            h.advance(ms: 100)
+            h.drone(.hovering, headingDeg: 0)
+            h.position(ControllerHarness.point(northM: 20))
+            h.navigation(distanceM: 100)
+            h.tick()
+        }
+        h.position(ControllerHarness.point(northM: 120))
+        h.advance(ms: 30)
+        #expect(h.drone(.hovering, battery: 14, headingDeg: 0).activities == [.returningHome])
+    }
+
+    /// (setting, distance from home, reason): each setting turns a low battery into a landing in place.
+    static let lowBatteryLandings: [(String, Double, String)] = [
+        ("--on-low-battery land", 10, "battery-low"),
+        ("--battery-reserve 12", 40, "battery-low-cannot-return"),  // 40 m is within reach with the 6 % default
+    ]
+
+    @Test("--on-low-battery land, or a larger --battery-reserve: the low battery lands in place",
+          arguments: lowBatteryLandings)
+    func lowBatteryLandingOptions(setting: String, northM: Double, reason: String) {
+        var configuration = ControllerConfiguration()
+        if setting.hasPrefix("--on-low-battery") {
+            configuration.failsafes.lowBattery = .land
+        } else {
+            configuration.failsafes.batteryReservePercent = 12
+        }
+        var h = Self.hoveringAway(northM: northM, configuration: configuration)
+        h.advance(ms: 30)
+        #expect(h.drone(.hovering, battery: 14, headingDeg: 180).activities == [.landing])
+        #expect(h.reason == reason)
+    }
+
+    @Test("pilot lost → hover at once, return home after --lost-pilot-return-after (pilot-lost-return)")
+    func pilotLostReturns() {
+        var h = Self.hoveringAway(northM: 50, configuration: .with { $0.failsafes.lostPilotReturnAfterS = 4 })
+        h.claim("phone")
+        #expect(h.presence("phone", online: false).states.map(\.reason) == ["pilot-lost"])
+        let waiting = h.run(ms: 3900, position: ControllerHarness.point(northM: 50))
+        #expect(waiting.states.isEmpty)
+        let going = h.run(ms: 200, position: ControllerHarness.point(northM: 50))
+        #expect(going.activities == [.returningHome])
+        #expect(h.reason == "pilot-lost-return")
+        // The lost-pilot landing timer does not land it half-way home.
+        #expect(h.run(ms: 27_000, position: ControllerHarness.point(northM: 50)).states.isEmpty)
+    }
+
+    @Test("pilot lost with the return disabled (≥ --lost-pilot-land-after) → land after the timeout")
+    func pilotLostLandsWithoutReturn() {
+        let configuration = ControllerConfiguration.with {
+            $0.failsafes.lostPilotReturnAfterS = nil
+            $0.lostPilotLandAfterS = 5
+        }
+        var h = Self.hoveringAway(northM: 50, configuration: configuration)
+        h.claim("phone")
+        h.presence("phone", online: false)
+        #expect(h.run(ms: 5100, position: ControllerHarness.point(northM: 50)).activities == [.landing])
+        #expect(h.reason == "pilot-lost")
+    }
+
+    @Test("--on-stale-navigation land: stale navigation lands instead of hovering")
+    func staleNavigationLandOption() {
+        var h = ControllerHarness(configuration: .with { $0.failsafes.staleNavigation = .land })
+        h.flyingToTarget()
+        let stale = h.run(ms: 1100, drone: .hovering, position: ControllerHarness.home)
+        #expect(stale.activities == [.landing])
+        #expect(h.reason == "stale-navigation")
+    }
+
+    @Test("--on-geofence land: leaving the fence lands instead of returning")
+    func geofenceLandOption() {
+        var h = ControllerHarness(configuration: .with { $0.failsafes.geofence = .land })
+        h.flyingToTarget(northM: 190)
+        h.advance(ms: 100)
+        #expect(h.position(ControllerHarness.point(northM: 210)).activities == [.landing])
+        #expect(h.reason == "geofence")
+    }
+}
