@@ -33,8 +33,9 @@ faults: deps
 	$(SWIFT) build --build-tests
 	QUAD_FAULTS=1 QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" $(SWIFT) test --skip-build --filter FaultInjection
 
+# VEHICLE=mavlink: the same flight through mavlink-link and drone-sim's MAVLink face.
 demo: deps
-	@scripts/demo.sh
+	@VEHICLE="$(VEHICLE)" scripts/demo.sh
 
 # Figures, not pass/fail: builds release, runs the codec benchmark and quad-bench (a separate package in
 # Benchmarks/, never built by `make test`) and rewrites BENCHMARKS.md. `make bench BENCH_FLAGS=--quick` is shorter.

@@ -3,10 +3,17 @@
 # Starts a private mosquitto (free port), drone-sim, drone-link, navigator, drone-controller and telemetry-logger;
 # takes off, sends the target with mosquitto_pub, shows progress, hovers on arrival, lands, exports SVG + GPX.
 # Stops every process it started (also on Ctrl-C). DEMO_CONFIG=debug skips the release build.
+# VEHICLE=mavlink flies the same services against drone-sim's MAVLink (PX4-like) face through mavlink-link.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 config=${DEMO_CONFIG:-release}
+vehicle=${VEHICLE:-ardrone}
+case $vehicle in
+  ardrone) link=drone-link ;;
+  mavlink) link=mavlink-link ;;
+  *) echo "VEHICLE must be ardrone or mavlink, not '$vehicle'" >&2; exit 2 ;;
+esac
 drone=drone1
 home_lat=52.5163 home_lon=13.3777          # Pariser Platz, Berlin
 target_bearing_deg=60 target_distance_m=50
@@ -52,16 +59,26 @@ start mosquitto mosquitto -c "$out/mosquitto.conf"
 for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$broker_port") 2>/dev/null && break; sleep 0.1; done
 map_url="http://127.0.0.1:$ws_port/"
 
-start drone-sim "$bin/drone-sim" --listen 127.0.0.1 --at-port "$at_port" --navdata-port "$navdata_port" \
+if [[ $vehicle == mavlink ]]; then
+  # The simulator's MAVLink port is $at_port; it sends telemetry to mavlink-link on $navdata_port.
+  sim_ports=(--protocol mavlink --mavlink-port "$at_port" --gcs "127.0.0.1:$navdata_port")
+else
+  sim_ports=(--at-port "$at_port" --navdata-port "$navdata_port")
+fi
+start drone-sim "$bin/drone-sim" --listen 127.0.0.1 "${sim_ports[@]}" \
   --home "$home_lat,$home_lon" --heading 0 --gps-noise 0.2 --seed 7 --trace "$out/ground-truth.csv"
 common=(--broker "$broker" --drone "$drone" --log-level warning)
-start drone-link "$bin/drone-link" "${common[@]}" --address 127.0.0.1 --at-port "$at_port" --navdata-port "$navdata_port"
+if [[ $vehicle == mavlink ]]; then
+  start mavlink-link "$bin/mavlink-link" "${common[@]}" --listen "127.0.0.1:$navdata_port"
+else
+  start drone-link "$bin/drone-link" "${common[@]}" --address 127.0.0.1 --at-port "$at_port" --navdata-port "$navdata_port"
+fi
 start navigator "$bin/navigator" "${common[@]}"
 start drone-controller "$bin/drone-controller" "${common[@]}"
 start telemetry-logger "$bin/telemetry-logger" record "${common[@]}" --dir "$out/logs"
 lb() { "$bin/location-broadcaster" "$1" "${common[@]}" "${@:2}"; }  # lb SUBCOMMAND ARGS…
 
-say "Private broker on $broker; simulated AR.Drone on UDP $at_port/$navdata_port; logs in $out/"
+say "Private broker on $broker; simulated drone ($vehicle) on UDP $at_port/$navdata_port; logs in $out/"
 say "Live map (watch the flight, click to send a target): $map_url"
 wait_for() {  # wait_for TOPIC TEXT — until a (retained or live) message on TOPIC contains TEXT
   for _ in $(seq 60); do
@@ -69,11 +86,11 @@ wait_for() {  # wait_for TOPIC TEXT — until a (retained or live) message on TO
   done
   echo "gave up waiting for $1"; return 1
 }
-for service in drone-link navigator drone-controller telemetry-logger; do
+for service in "$link" navigator drone-controller telemetry-logger; do
   wait_for "quad/$drone/status/$service" '"online"'
 done
-wait_for "quad/$drone/telemetry/drone" ''  # navdata flows: drone-link has configured the drone
-echo "Services online: drone-link navigator drone-controller telemetry-logger"
+wait_for "quad/$drone/telemetry/drone" ''  # telemetry flows: the link talks to the (simulated) drone
+echo "Services online: $link navigator drone-controller telemetry-logger (vehicle: $vehicle)"
 
 pub=(mosquitto_pub -h 127.0.0.1 -p "$broker_port" -q 1)
 say "Take off (then the controller climbs to its 3 m cruise altitude, also on the way; see alt):"
