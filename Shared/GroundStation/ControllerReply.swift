@@ -85,6 +85,7 @@ public struct ControllerReply: Sendable {
         case .emergency: [.emergency]
         case .reset: [.landed]
         case .flatTrim: []  // judged by its reason: a landed drone stays landed
+        case .returnHome: [.returningHome]
         }
     }
 
