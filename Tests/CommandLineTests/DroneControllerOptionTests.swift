@@ -9,7 +9,8 @@ struct DroneControllerOptionTests {
         "--arrival-radius", "--yaw-gain", "--forward-speed", "--aligned-within", "--slowdown-radius", "--wind-gain",
         "--tick-hz", "--stale-after-ms", "--lost-pilot-land-after", "--land-battery", "--geofence-radius",
         "--takeoff-timeout", "--progress-margin", "--progress-timeout", "--abandoned-return-land-after",
-        "--arrival-window-ms",
+        "--arrival-window-ms", "--cruise-altitude", "--max-altitude", "--altitude-tolerance", "--return-hover",
+        "--battery-reserve", "--lost-pilot-return-after",
     ]
 
     @Test("every numeric flag takes a negative value up to its own range check", arguments: numeric)
@@ -40,6 +41,9 @@ struct DroneControllerOptionTests {
             "--geofence-radius": o.geofenceRadius, "--takeoff-timeout": o.takeoffTimeout,
             "--progress-margin": o.progressMargin, "--progress-timeout": o.progressTimeout,
             "--abandoned-return-land-after": o.abandonedReturnLandAfter, "--arrival-window-ms": Double(o.arrivalWindowMs),
+            "--cruise-altitude": o.cruiseAltitude, "--max-altitude": o.maxAltitude,
+            "--altitude-tolerance": o.altitudeTolerance, "--return-hover": o.returnHover,
+            "--battery-reserve": o.batteryReserve, "--lost-pilot-return-after": o.lostPilotReturnAfter,
         ]
         for (flag, readmeValue) in documented {
             #expect(parsed[flag] == readmeValue, "\(flag): README says \(readmeValue), the code \(parsed[flag] ?? .nan)")

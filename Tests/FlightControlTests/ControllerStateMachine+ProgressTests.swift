@@ -99,18 +99,22 @@ struct ControllerProgressTests {
         #expect(h.activity == .flyingToTarget)
     }
 
-    @Test("arrival is judged on the mean of several fixes: 1.34 m away with 0.2 m GPS noise never arrives")
+    /// GPS-like jitter without a random generator: ±0.45 m along the golden angle, so single fixes fall inside
+    /// the 1 m radius while the mean stays where the drone is.
+    static func jitterM(_ index: Int) -> Double { 0.45 * sin(Double(index) * 2.399963) }
+
+    @Test("arrival is judged on the mean of several fixes: 1.34 m away with GPS jitter never arrives")
     func noisyArrival() {
-        var random = SplitMixRandom(seed: 7)
         var h = ControllerHarness()
         h.flyingToTarget(northM: 10)
         h.settle(distanceM: 1.34)
-        for _ in 0..<300 {
-            h.hold(distanceM: 1.34 + random.gaussian(sigma: 0.2), ms: 100)
+        #expect((0..<300).contains { 1.34 + Self.jitterM($0) < 1 }, "some single fixes fall inside the radius")
+        for index in 0..<300 {
+            h.hold(distanceM: 1.34 + Self.jitterM(index), ms: 100)
         }
         #expect(h.activity == .flyingToTarget)
-        for _ in 0..<30 {
-            h.hold(distanceM: 0.5 + random.gaussian(sigma: 0.2), ms: 100)
+        for index in 0..<30 {
+            h.hold(distanceM: 0.5 + Self.jitterM(index), ms: 100)
         }
         #expect(h.activity == .arrived)
     }
@@ -151,26 +155,5 @@ struct ControllerProgressTests {
         #expect(abs((filter.filteredDistanceM ?? 0) - 0.7) < 1e-9)
         filter.observe(distanceM: 5, latitudeDeg: 4, longitudeDeg: 1, atUs: 1_350_000)
         #expect(filter.filteredDistanceM == nil)  // only two samples left in the window
-    }
-}
-
-/// Deterministic Gaussian noise for the arrival tests.
-struct SplitMixRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
-
-    mutating func gaussian(sigma: Double) -> Double {
-        let u1 = max(uniform(), 1e-12), u2 = uniform()
-        return sigma * (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
     }
 }

@@ -44,7 +44,9 @@ struct EnvelopeFlightTests {
         let refused = try await runToEnd("location-broadcaster",
                                          ["target", "\(high.latitudeDeg)", "\(high.longitudeDeg)", "--alt", "12"]
                                              + stack.common, logDirectory: stack.broker.directory)
-        #expect(refused.code == 0, "\(refused.output)")
+        // The controller's refusal is the command's answer: exit 1 with the reason.
+        #expect(refused.code == 1, "\(refused.output)")
+        #expect(refused.output.contains("target-refused-ceiling"), "\(refused.output)")
         try await eventually(timeoutS: 10, "target-refused-ceiling\n\(stack.logs())") {
             Self.controllerLog(stack).contains("target-refused-ceiling")
         }

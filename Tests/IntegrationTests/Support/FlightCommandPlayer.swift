@@ -4,7 +4,9 @@ import QuadMQTT
 import QuadProtocol
 
 /// Plays drone-controller's part towards drone-link: publishes the current `FlightCommand` (binary, QoS 0, as the
-/// controller does) about 30 times a second from a task, until told to stop — a "dead controller" is `stop()`.
+/// controller does) about 30 times a second from a thread of its own, until told to stop — a "dead controller" is
+/// `stop()`. A thread, not a task: a test process whose cooperative pool is busy (other suites block it in waits)
+/// must not starve the command stream, or drone-link falls back to hover after 250 ms as it should.
 final class FlightCommandPlayer: @unchecked Sendable {
     /// The fields a test sets; sequence and timestamp are stamped per publish.
     struct Setting: Sendable, Equatable {
@@ -20,7 +22,8 @@ final class FlightCommandPlayer: @unchecked Sendable {
     private let lock = NSLock()
     private var setting = Setting()
     private var sequence: UInt32 = 0
-    private var task: Task<Void, Never>?
+    private var running = false
+    private var finished: DispatchSemaphore?
 
     init(port: UInt16, drone: String) async throws {
         var logger = Logger(label: "test.flight-command.\(drone)")
@@ -38,24 +41,29 @@ final class FlightCommandPlayer: @unchecked Sendable {
     func play(_ newSetting: Setting) {
         lock.withLock {
             setting = newSetting
-            guard task == nil else { return }
-            task = Task { [weak self] in
-                while !Task.isCancelled {
-                    self?.publishCurrent()
-                    try? await Task.sleep(for: .milliseconds(33))
+            guard !running else { return }
+            running = true
+            let done = DispatchSemaphore(value: 0)
+            finished = done
+            let thread = Thread { [weak self] in
+                while let self, self.lock.withLock({ self.running }) {
+                    self.publishCurrent()
+                    usleep(33_000)
                 }
+                done.signal()
             }
+            thread.start()
         }
     }
 
     /// Stops the loop; no command is published after this returns.
     func stop() async {
-        let running = lock.withLock {
-            defer { task = nil }
-            return task
+        let done: DispatchSemaphore? = lock.withLock {
+            running = false
+            defer { finished = nil }
+            return finished
         }
-        running?.cancel()
-        await running?.value
+        done?.wait()
     }
 
     /// One publish of `setting` (after `stop()`: the last command the link will ever get).
@@ -77,7 +85,7 @@ final class FlightCommandPlayer: @unchecked Sendable {
     }
 
     deinit {
-        task?.cancel()
+        lock.withLock { running = false }
         client.shutdown()
     }
 }
