@@ -87,7 +87,14 @@ public struct SimulatedDrone: Sendable {
         guard lost != isLinkLost else { return }
         isLinkLost = lost
         linkLostForS = 0
-        if lost { command = .hover }
+        guard lost else { return }
+        command = .hover
+        // The state changes at the moment of the loss, not at the next physics step: a trace row written in the
+        // same tick must not show a lost link while still "flying".
+        if flightState == .flying || flightState == .hovering {
+            flightState = .hovering
+            minorState = MinorState.hoveringLostCom
+        }
     }
 
     mutating func toggleEmergency() {

@@ -169,6 +169,26 @@ import Testing
         #expect(!packet.state.contains(.comLost))
     }
 
+    /// Seen in `make faults`: the trace row written in the tick that declared the loss said "flying".
+    @Test func everyTraceRowWithTheLinkLostShowsAHover() throws {
+        var harness = SessionHarness()
+        harness.configureDemo()
+        harness.run(seconds: 5, keepAlive: ATRef.takeoff)
+        for _ in 0..<20 {
+            harness.send([.ref(ATRef.takeoff), .pcmd(flag: 1, roll: 0, pitch: -0.5, gaz: 0, yaw: 0)])
+            harness.run(seconds: 0.05)
+        }
+        #expect(harness.session.drone.flightState == .flying)
+        harness.actions.removeAll()
+        harness.run(seconds: 4)
+        let rows = harness.actions.compactMap { action -> [Substring]? in
+            if case .trace(let row) = action { row.split(separator: ",") } else { nil }
+        }
+        let lostRows = rows.filter { $0[10] == "1" }
+        #expect(!lostRows.isEmpty)
+        #expect(lostRows.allSatisfy { $0[5] == "hovering" && $0[11] == "0" }, "\(lostRows.map { $0.joined(separator: ",") })")
+    }
+
     @Test(arguments: [
         "garbage", "AT*REF=x,1\r", "AT*PCMD=5,1,2\r", "AT*CONFIG=6,\"general:navdata_demo\"\r",
         String(repeating: "AT*COMWDG=7\r", count: 100),
