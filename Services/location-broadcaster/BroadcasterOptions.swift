@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import QuadProtocol
 import QuadService
 #if canImport(Glibc)
 import Glibc
@@ -15,20 +16,31 @@ struct BroadcasterOptions: ParsableArguments {
         """)
     var senderId: String?
 
+    @Option(help: """
+        Seconds a command or pilot claim may wait in a broker or bridge queue before the broker drops it \
+        (MQTT 5 Message Expiry; targets expire after their --ttl). 1–3600.
+        """)
+    var commandTTL: Int = Int(MessageExpiry.defaultCommandS)
+
     struct Resolved: Sendable {
         var common: CommonOptions.Resolved
         var senderId: String
         /// Log level for one-shot commands: warnings only unless asked for more, so stdout/stderr stay readable.
         var oneShotLogLevel: Logger.Level
+        var commandExpiryS: UInt32
     }
 
     func resolve() throws -> Resolved {
-        let common = try self.common.resolve()
+        let common = try self.common.resolve(defaultMQTTVersion: .auto)
+        guard (1...3600).contains(commandTTL) else {
+            throw ValidationError("--command-ttl \(commandTTL): expected 1–3600 seconds")
+        }
         let text = senderId ?? environment("QUAD_SENDER_ID") ?? SenderID.defaultValue(hostname: SenderID.hostname())
         let id: String
         do { id = try SenderID.validated(text) } catch { throw ValidationError("--sender-id: \(error)") }
         let explicitLevel = self.common.logLevel != nil || environment("QUAD_LOG_LEVEL") != nil
-        return Resolved(common: common, senderId: id, oneShotLogLevel: explicitLevel ? common.logLevel : .warning)
+        return Resolved(common: common, senderId: id, oneShotLogLevel: explicitLevel ? common.logLevel : .warning,
+                        commandExpiryS: UInt32(commandTTL))
     }
 }
 

@@ -15,7 +15,7 @@ struct ClaimCommand: AsyncParsableCommand {
         let resolved = try options.resolve()
         say("claiming pilot control as \(resolved.senderId); Ctrl-C releases it")
         try await BusSession.withPresence(resolved, body: { runtime in
-            try await PilotSession.alongside(runtime, senderId: resolved.senderId) { _ in
+            try await PilotSession.alongside(runtime, resolved) { _ in
                 while !Task.isCancelled { try await Task.sleep(for: .seconds(1)) }
             }
         })
@@ -51,7 +51,8 @@ struct ReleaseCommand: AsyncParsableCommand {
                                        action: .release)
             do {
                 try await client.publishAndWait(topic: Topics.controlClaim.topic(for: drone),
-                                                payload: release.encoded(), qos: 1, retain: false)
+                                                payload: release.encoded(), qos: 1, retain: false,
+                                                expiryS: resolved.commandExpiryS)
             } catch {
                 throw CLIFailure("release: not acknowledged by the broker: \(error)")
             }

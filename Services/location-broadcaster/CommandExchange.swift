@@ -9,6 +9,8 @@ struct CommandExchange: Sendable {
     let kind: Command.Kind
     let senderId: String
     let drone: DroneID
+    /// MQTT 5 Message Expiry (`--command-ttl`).
+    let expiryS: UInt32
     let timeoutS: Double
     /// On the monotonic clock.
     let deadlineUs: Int64
@@ -26,7 +28,8 @@ struct CommandExchange: Sendable {
         let command = Command(senderId: senderId, sequence: 1, timestampUs: WallClock.nowUs(), kind: kind)
         do {
             try await client.publishAndWait(topic: Topics.command.topic(for: drone), payload: command.encoded(),
-                                            qos: 1, retain: false, timeoutS: max(1, min(5, timeoutS)))
+                                            qos: 1, retain: false, expiryS: expiryS,
+                                            timeoutS: max(1, min(5, timeoutS)))
         } catch {
             throw CLIFailure("\(kind.word): not acknowledged by the broker: \(error)")
         }

@@ -48,7 +48,7 @@ struct FollowCommand: AsyncParsableCommand {
         let claim = self.claim
         try await BusSession.withPresence(resolved, body: { runtime in
             let follower = GPSFollower(runtime: runtime, gpsd: address, configuration: configuration)
-            try await PilotSession.alongside(claim ? runtime : nil, senderId: resolved.senderId) { _ in
+            try await PilotSession.alongside(claim ? runtime : nil, resolved) { _ in
                 await follower.run()
             }
         })

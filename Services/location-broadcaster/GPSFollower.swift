@@ -56,7 +56,8 @@ struct GPSFollower: Sendable {
             switch action {
             case .publishTarget(let target):
                 do {
-                    try runtime.publish(Topics.target, payload: target.encoded())
+                    try runtime.publish(Topics.target, payload: target.encoded(),
+                                        expiryS: MessageExpiry.seconds(forTTL: target.ttlS))
                     runtime.logger.debug("target \(target.sequence) sent")
                 } catch {
                     runtime.logger.warning("target not sent: \(error)")

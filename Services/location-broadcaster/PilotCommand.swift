@@ -24,13 +24,13 @@ enum PilotCommand {
         let resolved = try flags.options.resolve()
         let deadlineUs = WallClock.monotonicUs() + Int64(flags.timeout * 1_000_000)
         let exchange = CommandExchange(kind: kind, senderId: resolved.senderId, drone: resolved.common.drone,
-                                       timeoutS: flags.timeout, deadlineUs: deadlineUs)
+                                       expiryS: resolved.commandExpiryS, timeoutS: flags.timeout, deadlineUs: deadlineUs)
         guard flags.claim else {
             try await BusSession.oneShot(resolved) { try await exchange.run(client: $0) }
             return
         }
         try await BusSession.withPresence(resolved, body: { runtime in
-            try await PilotSession.alongside(runtime, senderId: resolved.senderId) { session in
+            try await PilotSession.alongside(runtime, resolved) { session in
                 _ = await runtime.client.waitUntilConnected(timeoutS: flags.timeout)
                 while session?.holdsControl != true {
                     guard WallClock.monotonicUs() < deadlineUs else {

@@ -9,10 +9,13 @@ final class PilotSession: Sendable {
     private let claimer: Mutex<PilotClaimer>
     private let runtime: ServiceRuntime
     private let inbox: Inbox
+    /// MQTT 5 Message Expiry of every claim and release (`--command-ttl`).
+    private let expiryS: UInt32
 
-    init(runtime: ServiceRuntime, feed: BusFeed, senderId: String) {
+    init(runtime: ServiceRuntime, feed: BusFeed, senderId: String, expiryS: UInt32) {
         claimer = Mutex(PilotClaimer(configuration: .init(senderId: senderId)))
         self.runtime = runtime
+        self.expiryS = expiryS
         inbox = feed.inbox()
     }
 
@@ -57,7 +60,7 @@ final class PilotSession: Sendable {
                 continue
             }
             if (try? await runtime.client.publishAndWait(topic: topic, payload: payload, qos: 1, retain: false,
-                                                         timeoutS: 0.4)) != nil {
+                                                         expiryS: expiryS, timeoutS: 0.4)) != nil {
                 say("pilot control released")
             }
         }
@@ -67,7 +70,7 @@ final class PilotSession: Sendable {
         switch action {
         case .sendClaim(let claim), .sendRelease(let claim):
             do {
-                try runtime.publish(Topics.controlClaim, payload: claim.encoded())
+                try runtime.publish(Topics.controlClaim, payload: claim.encoded(), expiryS: expiryS)
             } catch {
                 runtime.logger.warning("could not send the pilot claim: \(error)")
             }
@@ -84,11 +87,12 @@ final class PilotSession: Sendable {
 extension PilotSession {
     /// Runs `body` while claiming control through `runtime` (nil: no claim), then releases control — also when
     /// `body` ends because of SIGINT/SIGTERM.
-    static func alongside<T: Sendable>(_ runtime: ServiceRuntime?, senderId: String,
+    static func alongside<T: Sendable>(_ runtime: ServiceRuntime?, _ resolved: BroadcasterOptions.Resolved,
                                        _ body: (PilotSession?) async throws -> T) async throws -> T {
         guard let runtime else { return try await body(nil) }
         let feed = try BusFeed(client: runtime.client, drone: runtime.drone, telemetry: false)
-        let session = PilotSession(runtime: runtime, feed: feed, senderId: senderId)
+        let session = PilotSession(runtime: runtime, feed: feed, senderId: resolved.senderId,
+                                   expiryS: resolved.commandExpiryS)
         let claiming = Task { await session.run() }
         defer { claiming.cancel() }
         let result: Result<T, any Error>

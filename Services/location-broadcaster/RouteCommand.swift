@@ -48,7 +48,7 @@ struct RouteCommand: AsyncParsableCommand {
             senderId: resolved.senderId, republishIntervalUs: max(50_000, interval.microseconds))
         let (claim, timeoutUs) = (self.claim, Int64(arrivalTimeout * 1_000_000))
         try await BusSession.withPresence(resolved, body: { runtime in
-            try await PilotSession.alongside(claim ? runtime : nil, senderId: resolved.senderId) { _ in
+            try await PilotSession.alongside(claim ? runtime : nil, resolved) { _ in
                 let feed = try BusFeed(client: runtime.client, drone: runtime.drone, telemetry: false)
                 var flight = RouteFlight(runtime: runtime, inbox: feed.inbox(), arrivalTimeoutUs: timeoutUs,
                                          broker: "\(resolved.common.broker)",

@@ -54,7 +54,8 @@ struct RouteFlight {
             switch action {
             case .publishTarget(let target, let index):
                 do {
-                    try runtime.publish(Topics.target, payload: target.encoded())
+                    try runtime.publish(Topics.target, payload: target.encoded(),
+                                        expiryS: MessageExpiry.seconds(forTTL: target.ttlS))
                 } catch {
                     // Re-sent every interval anyway; a broker outage must not end the route.
                     runtime.logger.warning("target not sent: \(error)")

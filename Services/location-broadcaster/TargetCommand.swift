@@ -82,7 +82,8 @@ struct TargetCommand: AsyncParsableCommand {
             sent.timestampUs = WallClock.nowUs()
             do {
                 try await client.publishAndWait(topic: Topics.target.topic(for: resolved.common.drone),
-                                                payload: sent.encoded(), qos: 1, retain: false)
+                                                payload: sent.encoded(), qos: 1, retain: false,
+                                                expiryS: MessageExpiry.seconds(forTTL: sent.ttlS))
             } catch {
                 throw CLIFailure("target not acknowledged by the broker: \(error)")
             }

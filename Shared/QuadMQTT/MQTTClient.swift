@@ -52,6 +52,8 @@ public final class MQTTClient: Sendable {
         /// Monotonic seconds of the last CONNACK or of the last (re)start of the loop.
         var lastProgressS: Double = 0
         var fatalDisconnect = false
+        /// The version of the current (or next) CONNECT: `.auto` starts at 5 and may fall back to 3.1.1.
+        var speaksV5 = false
         var eventContinuations: [AsyncStream<MQTTConnectionEvent>.Continuation] = []
     }
 
@@ -102,8 +104,10 @@ public final class MQTTClient: Sendable {
 
     private func configure() throws(MQTTError) {
         let c = configuration
-        let version = c.protocolVersion == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311
-        try check("protocol version", mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(version)))
+        let v5 = c.protocolVersion != .v311
+        state.withLock { $0.speaksV5 = v5 }
+        try check("protocol version",
+                  mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311)))
         try check("TCP_NODELAY", mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1))
         try check("reconnect delay", mosquitto_reconnect_delay_set(handle, c.reconnectDelayS, c.reconnectDelayMaxS, false))
         if let user = c.username {
@@ -212,17 +216,23 @@ public final class MQTTClient: Sendable {
     /// Hands a message to the library. QoS 0: sent if connected, otherwise `.notConnected`. QoS 1: queued and
     /// resent after a reconnect until acknowledged; refused with `.offlineQueueFull` past the bound, and with
     /// `.notConnected` while the network loop is being (re)started.
+    /// `expiryS`: MQTT 5 Message Expiry Interval — a broker (and a bridge queue on it) drops the message once it
+    /// has waited that long. Ignored on a 3.1.1 connection (see `speaksMQTT5`).
     @discardableResult
-    public func publish(topic: String, payload: [UInt8], qos: Int32, retain: Bool) throws(MQTTError) -> Int32 {
-        try publish(topic: topic, payload: payload, qos: qos, retain: retain, waiter: nil)
+    public func publish(topic: String, payload: [UInt8], qos: Int32, retain: Bool,
+                        expiryS: UInt32? = nil) throws(MQTTError) -> Int32 {
+        try publish(topic: topic, payload: payload, qos: qos, retain: retain, expiryS: expiryS, waiter: nil)
     }
+
+    /// Whether the connection speaks MQTT 5 (so Message Expiry is sent); false after an `.auto` fallback.
+    public var speaksMQTT5: Bool { state.withLock { $0.speaksV5 } }
 
     /// Publishes and waits for the broker's acknowledgement (PUBACK for QoS 1; for QoS 0, the hand-over to the
     /// socket).
     public func publishAndWait(topic: String, payload: [UInt8], qos: Int32 = 1, retain: Bool,
-                               timeoutS: Double = 5) async throws {
+                               expiryS: UInt32? = nil, timeoutS: Double = 5) async throws {
         guard qos > 0 else {
-            try publish(topic: topic, payload: payload, qos: qos, retain: retain)
+            try publish(topic: topic, payload: payload, qos: qos, retain: retain, expiryS: expiryS)
             return
         }
         let publishedMid = MidBox()
@@ -235,7 +245,8 @@ public final class MQTTClient: Sendable {
         defer { timeout.cancel() }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             do {
-                let mid = try publish(topic: topic, payload: payload, qos: qos, retain: retain, waiter: continuation)
+                let mid = try publish(topic: topic, payload: payload, qos: qos, retain: retain, expiryS: expiryS,
+                                      waiter: continuation)
                 publishedMid.value.withLock { $0 = mid }
             } catch {
                 continuation.resume(throwing: error)
@@ -295,7 +306,7 @@ public final class MQTTClient: Sendable {
 
     // MARK: - Internals
 
-    private func publish(topic: String, payload: [UInt8], qos: Int32, retain: Bool,
+    private func publish(topic: String, payload: [UInt8], qos: Int32, retain: Bool, expiryS: UInt32?,
                          waiter: CheckedContinuation<Void, any Error>?) throws(MQTTError) -> Int32 {
         // The lock spans the library call so the PUBACK callback cannot see the mid before it is recorded.
         let result: Result<Int32, MQTTError> = state.withLock { s in
@@ -309,8 +320,13 @@ public final class MQTTClient: Sendable {
                 return .failure(.offlineQueueFull(pending: s.pendingQoS1.count))
             }
             var mid: Int32 = 0
+            var properties: OpaquePointer?
+            defer { mosquitto_property_free_all(&properties) }
+            if let expiryS, s.speaksV5 {
+                _ = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MESSAGE_EXPIRY_INTERVAL.rawValue), expiryS)
+            }
             let rc = payload.withUnsafeBytes {
-                mosquitto_publish(handle, &mid, topic, Int32($0.count), $0.baseAddress, qos, retain)
+                mosquitto_publish_v5(handle, &mid, topic, Int32($0.count), $0.baseAddress, qos, retain, properties)
             }
             if rc == MOSQ_ERR_NO_CONN.rawValue {
                 if qos == 0 { return .failure(.notConnected) }
@@ -449,6 +465,13 @@ public final class MQTTClient: Sendable {
     private func handleConnect(code: Int32) {
         guard code == 0 else {
             let text = connackText(code)
+            if fallBackToV311(after: code) {
+                logger.notice("""
+                    broker \(configuration.host):\(configuration.port) does not speak MQTT 5 (\(text)): using 3.1.1, \
+                    without Message Expiry
+                    """)
+                return
+            }
             reportTrouble("refused by broker \(configuration.host):\(configuration.port): \(text)", refusal: true)
             emit(.refused(code: code, description: text))
             return
@@ -468,10 +491,25 @@ public final class MQTTClient: Sendable {
         if hadTrouble { logger.notice("broker reachable again") }
     }
 
+    /// `.auto` only: a broker that refused the MQTT 5 CONNECT for its version is asked again in 3.1.1 (the
+    /// supervisor restarts the loop, which reads the option set here).
+    private func fallBackToV311(after code: Int32) -> Bool {
+        guard configuration.protocolVersion == .auto,
+              code == 1 || code == Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue) else { return false }
+        let switched = state.withLock { s -> Bool in
+            guard s.speaksV5 else { return false }
+            s.speaksV5 = false
+            return true
+        }
+        guard switched else { return false }
+        _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
+        return true
+    }
+
     /// The CONNACK code as the broker meant it: MQTT 5 reason codes have their own strings (the 3.1.1 table
     /// calls them all "unknown reason"), and a 3.1.1-only broker answers an MQTT 5 CONNECT with its code 1.
     private func connackText(_ code: Int32) -> String {
-        guard configuration.protocolVersion == .v5 else { return String(cString: mosquitto_connack_string(code)) }
+        guard state.withLock({ $0.speaksV5 }) else { return String(cString: mosquitto_connack_string(code)) }
         let reason = code == 1 ? Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue) : code
         return String(cString: mosquitto_reason_string(reason))
     }

@@ -3,6 +3,9 @@ public struct MQTTConfiguration: Sendable {
     public enum ProtocolVersion: String, Sendable, CaseIterable {
         case v311 = "3.1.1"
         case v5 = "5"
+        /// MQTT 5, and 3.1.1 when the broker answers that it does not speak 5 (RabbitMQ, NATS): what a ground
+        /// tool wants, so that its ttl-carrying publishes get a Message Expiry wherever the broker can keep one.
+        case auto
     }
 
     public struct TLS: Sendable, Equatable {

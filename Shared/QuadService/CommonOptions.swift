@@ -30,7 +30,10 @@ public struct CommonOptions: ParsableArguments, Sendable {
     @Option(help: "Client key for TLS (env QUAD_KEYFILE).")
     public var keyfile: String?
 
-    @Option(help: "MQTT protocol version: 3.1.1 or 5 (env QUAD_MQTT_VERSION; default 3.1.1).")
+    @Option(help: """
+        MQTT protocol version: 3.1.1, 5, or auto (5, and 3.1.1 if the broker does not speak 5) (env \
+        QUAD_MQTT_VERSION; default 3.1.1 for the services, auto for location-broadcaster).
+        """)
     public var mqttVersion: String?
 
     @Option(help: "MQTT client id (env QUAD_CLIENT_ID; default <service>-<drone>).")
@@ -53,7 +56,8 @@ public struct CommonOptions: ParsableArguments, Sendable {
     }
 
     /// Applies the environment and defaults and validates everything; errors name the flag.
-    public func resolve() throws -> Resolved {
+    /// `defaultMQTTVersion`: a ground tool that publishes ttl-carrying messages wants `auto` (Message Expiry).
+    public func resolve(defaultMQTTVersion: MQTTConfiguration.ProtocolVersion = .v311) throws -> Resolved {
         let brokerText = broker ?? env("QUAD_BROKER") ?? "127.0.0.1:1883"
         let address: BrokerAddress
         do { address = try BrokerAddress(parsing: brokerText) } catch {
@@ -71,9 +75,9 @@ public struct CommonOptions: ParsableArguments, Sendable {
         if let ca = cafile ?? env("QUAD_CAFILE") {
             tls = .init(caFile: ca, certFile: certfile ?? env("QUAD_CERTFILE"), keyFile: keyfile ?? env("QUAD_KEYFILE"))
         }
-        let versionText = mqttVersion ?? env("QUAD_MQTT_VERSION") ?? "3.1.1"
+        let versionText = mqttVersion ?? env("QUAD_MQTT_VERSION") ?? defaultMQTTVersion.rawValue
         guard let version = MQTTConfiguration.ProtocolVersion(rawValue: versionText == "311" ? "3.1.1" : versionText)
-        else { throw ValidationError("--mqtt-version '\(versionText)': expected 3.1.1 or 5") }
+        else { throw ValidationError("--mqtt-version '\(versionText)': expected 3.1.1, 5 or auto") }
         let levelText = logLevel ?? env("QUAD_LOG_LEVEL") ?? "info"
         guard let level = Logger.Level(rawValue: levelText) else {
             throw ValidationError("--log-level '\(levelText)': expected trace, debug, info, notice, warning, error or critical")

@@ -70,4 +70,20 @@ struct BrokerTroubleLogTests {
         try expectLine("navigator", ["--broker", broker.address, "--mqtt-version", "5"],
                        containing: ["refused by broker \(broker.address): Unsupported Protocol Version"])
     }
+
+    @Test("--mqtt-version auto (location-broadcaster's default) falls back to 3.1.1 on a 3.1.1-only broker")
+    func autoFallsBack() throws {
+        let broker = try ProtocolRefusingBroker(accepting311: true)
+        try expectLine("navigator", ["--broker", broker.address, "--mqtt-version", "auto"],
+                       containing: ["does not speak MQTT 5", "using 3.1.1", "connected to \(broker.address)"],
+                       withinS: 5)
+        // The presence went out over the 3.1.1 session.
+        for _ in 0..<50 where !broker.publishedTopics.contains(where: { $0.hasSuffix("/status/navigator") }) {
+            usleep(20_000)
+        }
+        #expect(broker.publishedTopics.contains { $0.hasSuffix("/status/navigator") }, "\(broker.publishedTopics)")
+        // Without `auto` the refusal stands.
+        try expectLine("navigator", ["--broker", broker.address, "--mqtt-version=5"],
+                       containing: ["refused by broker \(broker.address): Unsupported Protocol Version"])
+    }
 }

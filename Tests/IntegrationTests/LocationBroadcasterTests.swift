@@ -37,6 +37,36 @@ struct LocationBroadcasterTests {
         #expect(received.message.qos == 1 && !received.message.retain)
     }
 
+    /// A target or command that waits in a broker or bridge queue (the radio is down) longer than its ttl is
+    /// dropped by the broker: MQTT 5 Message Expiry = the target's --ttl, and --command-ttl for commands.
+    @Test("targets carry Message Expiry = --ttl, commands --command-ttl (MQTT 5, the default 'auto')")
+    func messageExpiry() async throws {
+        let watcher = try ChildProcess(
+            executable: TestEnvironment.requireTool("mosquitto_sub"),
+            arguments: ["-h", "127.0.0.1", "-p", String(broker.port), "-V", "5", "-F", "%t %E",
+                        "-t", topic("target"), "-t", topic("command")],
+            logDirectory: broker.directory)
+        defer { watcher.stop() }
+        try await Task.sleep(for: .milliseconds(300))
+        let target = try await broadcaster(["target", "-33.8568", "151.2153"], ["--ttl", "7", "--no-wait"])
+        #expect(target.code == 0, "\(target.output)")
+        let controller = try await FakeController(bus: BusRecorder(port: broker.port, id: "ctl-expiry",
+                                                                   filters: [topic("command")]),
+                                                  drone: Self.drone)
+        try await controller.publish(.hovering, reason: "", retain: true)
+        let responder = controller.respond { $0.kind == .land ? [(.landing, "land"), (.landed, "landed")] : [] }
+        defer { responder.cancel() }
+        let land = try await broadcaster(["land"], ["--command-ttl", "3", "--timeout", "20"])
+        #expect(land.code == 0, "\(land.output)")
+        try await eventually(timeoutS: 5, "both seen") { watcher.output().split(separator: "\n").count >= 2 }
+        let lines = watcher.output().split(separator: "\n").map(String.init)
+        #expect(lines.contains("\(topic("target")) 7"), "\(lines)")
+        #expect(lines.contains("\(topic("command")) 3"), "\(lines)")
+        // The flag is checked: out of range is refused before anything is sent.
+        let bad = try await broadcaster(["land"], ["--command-ttl", "0"])
+        #expect(bad.code != 0 && bad.output.contains("--command-ttl"), "\(bad.output)")
+    }
+
     @Test("target LAT,LON prints distance and bearing from the drone's last position")
     func targetWithDronePosition() async throws {
         let bus = try await BusRecorder(port: broker.port, id: "rec-position", filters: [topic("target")])

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ProcessSupport
 import QuadMQTT
 import Testing
 
@@ -90,5 +91,37 @@ struct MQTTClientTests {
     func matching() {
         #expect(MQTTClient.matches(filter: "quad/+/telemetry/#", topic: "quad/drone1/telemetry/drone"))
         #expect(!MQTTClient.matches(filter: "quad/+/target", topic: "quad/drone1/command"))
+    }
+
+    /// What a bridge queue does while the radio is down: a persistent session that is away gets only the messages
+    /// whose Message Expiry has not run out (the ground's targets and commands carry one).
+    @Test("MQTT 5 Message Expiry: an away session gets the unexpired messages only; auto speaks 5 to mosquitto")
+    func messageExpiry() async throws {
+        let sub = try TestEnvironment.requireTool("mosquitto_sub")
+        let directory = try TestEnvironment.temporaryDirectory("expiry")
+        func keeper(_ extra: [String]) throws -> ChildProcess {
+            try ChildProcess(executable: sub, arguments: ["-h", "127.0.0.1", "-p", String(broker.port), "-V", "311",
+                                                          "-c", "-i", "keeper", "-q", "1", "-t", "exp/#"] + extra,
+                             logDirectory: directory)
+        }
+        // The session exists (-E: exit once subscribed), then is away — as the board's bridge while the radio is down.
+        let first = try keeper(["-E"])
+        #expect(first.waitForExit(timeoutS: 5) == 0, "\(first.output())")
+        var logger = Logger(label: "test.expiry")
+        logger.logLevel = .warning
+        let pub = try MQTTClient(configuration: MQTTConfiguration(
+            host: "127.0.0.1", port: Int32(broker.port), clientId: "pub-expiry", protocolVersion: .auto), logger: logger)
+        try pub.start()
+        defer { pub.shutdown() }
+        #expect(await pub.waitUntilConnected(timeoutS: 5))
+        #expect(pub.speaksMQTT5)
+        try await pub.publishAndWait(topic: "exp/short", payload: Array("short".utf8), qos: 1, retain: false, expiryS: 1)
+        try await pub.publishAndWait(topic: "exp/long", payload: Array("long".utf8), qos: 1, retain: false, expiryS: 60)
+        try await pub.publishAndWait(topic: "exp/none", payload: Array("none".utf8), qos: 1, retain: false)
+        try await Task.sleep(for: .milliseconds(2200))
+        let second = try keeper(["-C", "2", "-v"])
+        if second.waitForExit(timeoutS: 5) == nil { second.stop(signal: SIGTERM) }
+        let lines = second.output().split(separator: "\n").map(String.init)
+        #expect(lines == ["exp/long long", "exp/none none"])
     }
 }

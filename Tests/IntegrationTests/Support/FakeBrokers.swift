@@ -49,28 +49,90 @@ final class SilentBroker: @unchecked Sendable {
     }
 }
 
-/// A broker that speaks only MQTT 3.1.1: answers every CONNECT with a 3.1.1 CONNACK refusing the protocol version
-/// (return code 1), as a 3.1.1-only broker answers an MQTT 5 client.
+/// A broker that speaks only MQTT 3.1.1 (as RabbitMQ and NATS do): answers an MQTT 5 CONNECT with a 3.1.1 CONNACK
+/// refusing the protocol version (return code 1). With `accepting311`, a 3.1.1 CONNECT is accepted and the session
+/// served just enough (SUBACK, PUBACK, PINGRESP) for a client to run; `publishedTopics` records what came in.
 final class ProtocolRefusingBroker: @unchecked Sendable {
     let port: UInt16
     private let listener: Int32
+    private let log = TopicLog()
     var address: String { "127.0.0.1:\(port)" }
+    var publishedTopics: [String] { log.topics }
 
-    init() throws {
+    private final class TopicLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [String] = []
+        var topics: [String] { lock.withLock { list } }
+        func append(_ topic: String) { lock.withLock { list.append(topic) } }
+    }
+
+    init(accepting311: Bool = false) throws {
         (listener, port) = try loopbackListener(backlog: 16)
-        let fd = listener
+        let (fd, log) = (listener, log)
         Thread.detachNewThread {
             while true {
                 let client = accept(fd, nil, nil)
                 guard client >= 0 else { return }
-                var buffer = [UInt8](repeating: 0, count: 512)
-                _ = read(client, &buffer, buffer.count)
-                let connack: [UInt8] = [0x20, 0x02, 0x00, 0x01]
-                _ = write(client, connack, connack.count)
-                usleep(100_000)
-                close(client)
+                Thread.detachNewThread { Self.serve(client, accepting311: accepting311, log: log) }
             }
         }
+    }
+
+    private static func serve(_ client: Int32, accepting311: Bool, log: TopicLog) {
+        defer { close(client) }
+        guard let connect = Self.readPacket(client), connect.type == 0x10, connect.body.count > 6 else { return }
+        let level = connect.body[6]  // after the length-prefixed "MQTT"
+        guard accepting311, level == 4 else {
+            send(client, [0x20, 0x02, 0x00, 0x01])
+            usleep(100_000)
+            return
+        }
+        send(client, [0x20, 0x02, 0x00, 0x00])
+        while let packet = Self.readPacket(client) {
+            let body = packet.body
+            switch packet.type & 0xF0 {
+            case 0x80 where body.count >= 2:  // SUBSCRIBE: grant QoS 1 to one filter
+                send(client, [0x90, 0x03, body[0], body[1], 0x01])
+            case 0x30 where body.count >= 2:  // PUBLISH
+                let topicLength = Int(body[0]) << 8 | Int(body[1])
+                guard body.count >= 2 + topicLength else { return }
+                let topic = String(decoding: body[2..<2 + topicLength], as: UTF8.self)
+                log.append(topic)
+                if packet.type & 0x06 != 0, body.count >= 4 + topicLength {
+                    send(client, [0x40, 0x02, body[2 + topicLength], body[3 + topicLength]])
+                }
+            case 0xC0: send(client, [0xD0, 0x00])
+            case 0xE0: return
+            default: break
+            }
+        }
+    }
+
+    private static func send(_ fd: Int32, _ bytes: [UInt8]) {
+        _ = write(fd, bytes, bytes.count)
+    }
+
+    private static func readPacket(_ fd: Int32) -> (type: UInt8, body: [UInt8])? {
+        func byte() -> UInt8? {
+            var b: UInt8 = 0
+            return read(fd, &b, 1) == 1 ? b : nil
+        }
+        guard let type = byte() else { return nil }
+        var length = 0, shift = 0
+        while true {
+            guard let b = byte(), shift <= 21 else { return nil }
+            length |= Int(b & 0x7F) << shift
+            shift += 7
+            if b & 0x80 == 0 { break }
+        }
+        var body = [UInt8](repeating: 0, count: length)
+        var got = 0
+        while got < length {
+            let n = body.withUnsafeMutableBytes { read(fd, $0.baseAddress! + got, length - got) }
+            guard n > 0 else { return nil }
+            got += n
+        }
+        return (type, body)
     }
 
     deinit {
