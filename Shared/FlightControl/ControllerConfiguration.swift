@@ -31,6 +31,9 @@ public struct ControllerConfiguration: Sendable, Equatable {
     /// After the pilot goes offline the drone hovers, returns home (`failsafes.lostPilotReturnAfterS`), and lands
     /// this long after the loss if it has not returned by then (no home, return disabled or abandoned).
     public var lostPilotLandAfterS: Double
+    /// Once a ground beacon has been heard, this long without one means the ground (the radio, the bridge) is gone:
+    /// the same policy as a lost pilot (reason `ground-link-lost`). 0 = off.
+    public var groundLinkTimeoutS: Double
     /// A recovery or flight that keeps losing ground by more than this many metres…
     public var progressMarginM: Double
     /// …for this long is abandoned: the drone hovers (its own position hold) instead.
@@ -52,7 +55,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
                 returnAltitudeM: Double? = nil, returnHomeHoverS: Double = 2, tickHz: Double = 30, takeoffTimeoutS: Double = 10,
                 staleAfterMs: Int64 = 1000, droneStateTimeoutMs: Int64 = 1000, landBatteryPercent: UInt8 = 15,
                 geofenceRadiusM: Double = 200, geofenceReturnMarginM: Double = 10, geofenceBrakeS: Double = 1,
-                lostPilotLandAfterS: Double = 30, progressMarginM: Double = 3, progressTimeoutS: Double = 3,
+                lostPilotLandAfterS: Double = 30, groundLinkTimeoutS: Double = 1.5, progressMarginM: Double = 3, progressTimeoutS: Double = 3,
                 abandonedReturnLandAfterS: Double = 5, arrivalWindowMs: Int64 = 1000, arrivalMinimumFixes: Int = 3,
                 targetMatchToleranceDeg: Double = 1e-7) {
         self.controlLaw = controlLaw
@@ -70,6 +73,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
         self.geofenceReturnMarginM = geofenceReturnMarginM
         self.geofenceBrakeS = geofenceBrakeS
         self.lostPilotLandAfterS = lostPilotLandAfterS
+        self.groundLinkTimeoutS = groundLinkTimeoutS
         self.progressMarginM = progressMarginM
         self.progressTimeoutS = progressTimeoutS
         self.abandonedReturnLandAfterS = abandonedReturnLandAfterS

@@ -45,6 +45,7 @@ extension ControllerStateMachine {
             pilotId = nil
             lostPilotId = pilot
             reason = "pilot-lost"
+            lossReason = "pilot-lost"
             if activity.isAirborne || activity == .takingOff {
                 // The target came from the lost pilot; stop at once and land unless a pilot returns in time.
                 clearTarget()

@@ -23,13 +23,15 @@ extension ControllerStateMachine {
                 transition(to: action, reason: "stale-navigation", nowUs: nowUs)
             }
         }
+        actions += checkGroundLink(nowUs: nowUs)
         if let returnAtUs = pilotLostReturnAtUs, nowUs >= returnAtUs {
             pilotLostReturnAtUs = nil
             if activity != .returningHome, returnRefusal() == nil {
                 // The return ends with a landing at home, so the lost-pilot landing timer is not needed.
                 pilotLostLandAtUs = nil
-                startReturn(goal: .home, reason: "pilot-lost-return", nowUs: nowUs)
-                actions.append(.log(.warning, "pilot still offline: returning home"))
+                startReturn(goal: .home, reason: "\(lossReason)-return", nowUs: nowUs)
+                actions.append(.log(.warning, lossReason == "pilot-lost" ? "pilot still offline: returning home"
+                    : "ground still unreachable: returning home"))
             }
         }
         if let landAtUs = homeReachedLandAtUs, nowUs >= landAtUs, activity == .hovering {
@@ -38,7 +40,7 @@ extension ControllerStateMachine {
         }
         if let landAtUs = pilotLostLandAtUs, nowUs >= landAtUs {
             pilotLostLandAtUs = nil
-            transition(to: .landing, reason: "pilot-lost", nowUs: nowUs)
+            transition(to: .landing, reason: lossReason, nowUs: nowUs)
         }
         if let landAtUs = abandonedReturnLandAtUs, nowUs >= landAtUs, activity.isAirborne {
             abandonedReturnLandAtUs = nil

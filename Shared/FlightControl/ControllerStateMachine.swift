@@ -61,6 +61,11 @@ public struct ControllerStateMachine: Sendable {
     var homeReachedLandAtUs: Int64?
     /// Pilot lost: start a return home at this time.
     var pilotLostReturnAtUs: Int64?
+    /// What set the two timers above: `pilot-lost` or `ground-link-lost` (their reasons say which).
+    var lossReason = "pilot-lost"
+    /// Receipt of the latest ground beacon (monotonic); nil until the first, which arms the ground-link rule.
+    var lastGroundBeaconAtUs: Int64?
+    public internal(set) var isGroundLinkLost = false
     /// The altitude to hold (navdata altitude, metres above ground); nil = none (plain hover, e.g. after a
     /// restart mid-flight until the next order).
     public internal(set) var wantedAltitudeM: Double?

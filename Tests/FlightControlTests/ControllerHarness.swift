@@ -229,4 +229,5 @@ extension Array where Element == ControllerAction {
         compactMap { if case .rejected(let kind, let reason) = $0 { "\(kind): \(reason)" } else { nil } }
     }
     var activities: [ControllerState.Activity] { states.map(\.activity) }
+    var logs: [String] { compactMap { if case .log(_, let text) = $0 { text } else { nil } } }
 }

@@ -1,0 +1,56 @@
+import QuadProtocol
+
+/// The ground link: across a bridge no Last Will can tell the board that the laptop or the radio is gone, so the
+/// ground sends a beacon (`location-broadcaster beacon`, a few per second) and the board times it on its own
+/// monotonic clock. Silence → the lost-pilot policy (hover at once and drop the target, return home after
+/// `--lost-pilot-return-after`, land after `--lost-pilot-land-after`), with reasons `ground-link-lost…`.
+extension ControllerStateMachine {
+    /// A beacon arrived (its stamps are not read: only its receipt counts).
+    public mutating func groundBeacon(nowUs: Int64) -> [ControllerAction] {
+        lastGroundBeaconAtUs = nowUs
+        guard isGroundLinkLost else { return [] }
+        isGroundLinkLost = false
+        var actions: [ControllerAction] = [.log(.info, "ground link back")]
+        if lossReason == "ground-link-lost" {
+            // A return or landing already under way runs its course; pending timers are cancelled and the drone
+            // keeps hovering until the ground sends a new target.
+            pilotLostReturnAtUs = nil
+            if activity != .returningHome, activity != .landing { pilotLostLandAtUs = nil }
+            if activity == .hovering { reason = "ground-link-back" }
+            actions.append(.log(.info, "hovering until a new target"))
+        }
+        return finish(actions, nowUs: nowUs)
+    }
+
+    /// From the tick: declares the link lost once the beacon has been silent for `groundLinkTimeoutS`.
+    mutating func checkGroundLink(nowUs: Int64) -> [ControllerAction] {
+        let timeoutUs = microseconds(fromSeconds: configuration.groundLinkTimeoutS)
+        guard timeoutUs > 0, !isGroundLinkLost, let lastUs = lastGroundBeaconAtUs, nowUs &- lastUs > timeoutUs
+        else { return [] }
+        isGroundLinkLost = true
+        let silentMs = (nowUs &- lastUs) / 1000
+        guard activity.isAirborne || activity == .takingOff else {
+            return [.log(.warning, "ground link lost: no beacon for \(silentMs) ms")]
+        }
+        // Whatever came from the ground is stale now; the drone must not fly on towards it unsupervised.
+        clearTarget()
+        if activity == .flyingToTarget || activity == .arrived {
+            transition(to: .hovering, reason: "ground-link-lost", nowUs: nowUs)
+        } else {
+            reason = "ground-link-lost"
+        }
+        let goingHome = (activity == .returningHome && returnGoal == .home) || activity == .landing
+        if !goingHome {
+            lossReason = "ground-link-lost"
+            pilotLostLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.lostPilotLandAfterS)
+            if let returnAfterS = configuration.failsafes.lostPilotReturnAfterS,
+               returnAfterS < configuration.lostPilotLandAfterS {
+                pilotLostReturnAtUs = nowUs &+ microseconds(fromSeconds: returnAfterS)
+            }
+        }
+        return [.log(.warning, "ground link lost: no beacon for \(silentMs) ms: "
+            + (goingHome ? "carrying on home" : "hovering"
+                + (pilotLostReturnAtUs == nil ? "" : ", returning home in \(configuration.failsafes.lostPilotReturnAfterS ?? 0) s")
+                + ", landing in \(configuration.lostPilotLandAfterS) s unless the ground comes back"))]
+    }
+}
