@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Library targets live in Shared/, executables in Services/, tests in Tests/.
-// Pure targets (QuadProtocol, ARDrone, Navigation, FlightControl, DroneSimulation, FlightLog, GroundStation)
+// Pure targets (QuadProtocol, ARDrone, Navigation, FlightControl, DroneSimulation, FlightLog, LogSync, GroundStation)
 // do no I/O and read no clock; the executables perform what they decide.
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
@@ -67,6 +67,8 @@ let package = Package(
             name: "FlightLog", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/FlightLog",
             exclude: ["FORMAT.md"]
         ),
+        // Flight-log sync between the ground's and the board's loggers: gaps, request/response codec, merge.
+        .target(name: "LogSync", dependencies: ["FlightLog", "QuadProtocol"], path: "Shared/LogSync"),
         .target(name: "GroundStation", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/GroundStation"),
         // Option parsing shared by every executable (signed numbers, LAT,LON values).
         .target(name: "CommandLineSupport", dependencies: ["Navigation", argumentParser], path: "Shared/CommandLineSupport"),
@@ -86,7 +88,7 @@ let package = Package(
         service("drone-controller", ["FlightControl", "Navigation"]),
         service("drone-link", ["ARDrone", "DatagramIO"]),
         service("mavlink-link", ["MAVLinkCompanion", "DatagramIO", "NetworkEndpoint"]),
-        service("telemetry-logger", ["FlightLog"]),
+        service("telemetry-logger", ["FlightLog", "LogSync"]),
         // The simulator speaks only the drone's UDP protocol: no MQTT, no service lifecycle.
         .executableTarget(
             name: "drone-sim",
@@ -113,6 +115,8 @@ let package = Package(
                     path: "Tests/DroneSimulationTests"),
         .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "QuadProtocol", "Navigation"],
                     path: "Tests/FlightLogTests", exclude: ["Fixtures"]),
+        .testTarget(name: "LogSyncTests", dependencies: ["LogSync", "FlightLog", "QuadProtocol"],
+                    path: "Tests/LogSyncTests"),
         .testTarget(name: "GroundStationTests", dependencies: ["GroundStation", "QuadProtocol", "Navigation"],
                     path: "Tests/GroundStationTests", exclude: ["Fixtures"]),
         // Parses each executable's command types directly (no processes): option syntax and --help text.
@@ -125,7 +129,8 @@ let package = Package(
         .testTarget(name: "QuadMQTTTests", dependencies: ["QuadMQTT"], path: "Tests/QuadMQTTTests"),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["QuadMQTT", "QuadService", "QuadProtocol", "ARDrone", "Navigation", "FlightLog", "ProcessSupport"],
+            dependencies: ["QuadMQTT", "QuadService", "QuadProtocol", "ARDrone", "Navigation", "FlightLog", "LogSync",
+                           "ProcessSupport"],
             path: "Tests/IntegrationTests",
             exclude: ["MAVLink"]
         ),

@@ -60,36 +60,51 @@ final class FlightRecorder: Sendable {
                 s.statistics.recordsLost += 1
                 return
             }
-            let encoded = record.encoded()
             var takeoff = false
             if message.topic == Topics.droneState.topic(for: drone),
                let droneState = try? DroneState(decoding: message.payload) {
                 takeoff = s.takeoffDetectors[drone, default: TakeoffDetector()].observe(droneState.controlState)
             }
-            let openFile = s.files[drone].map {
-                LogRotationPolicy.OpenFile(byteCount: $0.byteCount, recordCount: $0.recordCount)
-            }
-            var file = s.files[drone]
-            if let reason = policy.rotation(openFile: openFile, nextRecordBytes: encoded.count,
-                                            takeoffDetected: takeoff) {
-                if let old = file { account(old.finish(), in: &s) }
-                do {
-                    let opened = try LogFile(directory: directory, drone: drone, startedUs: nowUs, note: note)
-                    s.statistics.filesOpened += 1
-                    logger.info("recording \(drone) to \(opened.path) (\(reason))")
-                    file = opened
-                } catch {
-                    s.files[drone] = nil
-                    s.statistics.recordsLost += 1
-                    report("\(error)", in: &s)
-                    return
-                }
-            }
-            guard let file else { return }
-            s.files[drone] = file
-            file.append(encoded)
-            if file.pendingBytes >= Self.flushThresholdBytes { account(file.flush(), in: &s) }
+            store(record.encoded(), drone: drone, takeoff: takeoff, nowUs: nowUs, in: &s)
         }
+    }
+
+    /// Appends records recovered from the board's log (`AutoSync`) to their drone's open file. They carry the
+    /// recovered flag and a receive time inside their gap, so readers put them in place (`RecoveredOrder`).
+    func appendRecovered(_ records: [LogRecord]) {
+        state.withLock { s in
+            let nowUs = WallClock.nowUs()
+            for record in records {
+                let drone = DroneID(topic: record.topic) ?? Self.unknownDrone
+                store(record.encoded(), drone: drone, takeoff: false, nowUs: nowUs, in: &s)
+            }
+        }
+    }
+
+    /// Appends one encoded record to the drone's file, starting a new file first when the policy says so.
+    private func store(_ encoded: [UInt8], drone: DroneID, takeoff: Bool, nowUs: Int64, in s: inout State) {
+        let openFile = s.files[drone].map {
+            LogRotationPolicy.OpenFile(byteCount: $0.byteCount, recordCount: $0.recordCount)
+        }
+        var file = s.files[drone]
+        if let reason = policy.rotation(openFile: openFile, nextRecordBytes: encoded.count, takeoffDetected: takeoff) {
+            if let old = file { account(old.finish(), in: &s) }
+            do {
+                let opened = try LogFile(directory: directory, drone: drone, startedUs: nowUs, note: note)
+                s.statistics.filesOpened += 1
+                logger.info("recording \(drone) to \(opened.path) (\(reason))")
+                file = opened
+            } catch {
+                s.files[drone] = nil
+                s.statistics.recordsLost += 1
+                report("\(error)", in: &s)
+                return
+            }
+        }
+        guard let file else { return }
+        s.files[drone] = file
+        file.append(encoded)
+        if file.pendingBytes >= Self.flushThresholdBytes { account(file.flush(), in: &s) }
     }
 
     /// Writes every pending buffer; fsyncs all files when `fsyncIntervalUs` has passed (`nowUs` monotonic).

@@ -21,10 +21,12 @@ struct LoadedLog {
         do { contents = try LogContents(bytes: bytes) } catch {
             throw .notAFlightLog(path: path, reason: "\(error)")
         }
+        records = RecoveredOrder.inReceiveOrder(contents.records)
     }
 
     var header: LogFileHeader? { contents.header }
-    var records: [LogRecord] { contents.records }
+    /// In receive order: records recovered from the board (appended by `record` after an outage) in their gap.
+    let records: [LogRecord]
 
     /// One line per problem, prefixed with the path, for stderr or the `recover` report.
     var problemLines: [String] { contents.problemLines(path: path) }

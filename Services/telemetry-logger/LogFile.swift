@@ -27,6 +27,8 @@ final class LogFile {
             if opened >= 0 {
                 path = candidate
                 fd = opened
+                // Tells `sync` this file is being recorded (it rewrites only finished files); released at close.
+                _ = flock(opened, LOCK_EX | LOCK_NB)
                 break
             }
             guard errno == EEXIST, index < 1000 else {

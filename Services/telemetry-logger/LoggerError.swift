@@ -11,6 +11,8 @@ enum LoggerError: Error, Equatable, CustomStringConvertible {
     /// `replay --live` while a drone's controller is online.
     case liveReplayRefused(String)
     case badOption(String)
+    /// `sync` asked and nobody answered.
+    case noSyncAnswer(drone: String, topic: String, attempts: Int, timeoutMs: Int)
 
     var description: String {
         switch self {
@@ -23,6 +25,9 @@ enum LoggerError: Error, Equatable, CustomStringConvertible {
         case let .notAFlightLog(path, reason): "\(path): \(reason)"
         case let .liveReplayRefused(reason): "replay --live refused: \(reason)"
         case let .badOption(text): text
+        case let .noSyncAnswer(drone, topic, attempts, timeoutMs):
+            "no answer from the board's logger for drone \(drone): asked \(attempts) times on \(topic), waiting "
+                + "\(timeoutMs) ms each (is `telemetry-logger record --answer-sync` running on the board, and the bridge up?)"
         }
     }
 }

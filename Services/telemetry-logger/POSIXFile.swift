@@ -62,4 +62,58 @@ enum POSIXFile {
     }
 
     static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// The names in a directory (without `.` and `..`); empty when it cannot be read.
+    static func directoryEntries(_ path: String) -> [String] {
+        guard let dir = opendir(path) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Last modification, µs since the epoch; nil when the file cannot be stat'ed.
+    static func modificationTimeUs(_ path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int64(info.st_mtim.tv_sec) * 1_000_000 + Int64(info.st_mtim.tv_nsec) / 1000
+    }
+
+    /// Replaces `path` atomically with `bytes`: a temporary file in the same directory, fsync'ed, renamed over
+    /// it, the directory fsync'ed. A crash leaves the old file or the new one, never half of one.
+    static func replaceFile(_ path: String, with bytes: [UInt8]) throws(LoggerError) {
+        let temporary = path + ".sync-tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .cannotWrite(path: temporary, reason: errorText(errno)) }
+        if let failure = writeAll(fd, bytes) ?? (fsync(fd) == 0 ? nil : errno) {
+            close(fd)
+            unlink(temporary)
+            throw .cannotWrite(path: temporary, reason: errorText(failure))
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            let failure = errno
+            unlink(temporary)
+            throw .cannotWrite(path: path, reason: errorText(failure))
+        }
+        let slash = path.lastIndex(of: "/")
+        syncDirectory(slash.map { String(path[..<$0]) } ?? ".")
+    }
+
+    /// An exclusive lock on `path` if nobody holds one (`record` holds one on each file it writes). The returned
+    /// descriptor keeps it until closed; nil when the file is locked or cannot be opened.
+    static func tryLock(_ path: String) -> Int32? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
 }

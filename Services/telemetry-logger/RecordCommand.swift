@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandLineSupport
 import FlightLog
+import LogSync
 import QuadMQTT
 import QuadProtocol
 import QuadService
@@ -24,6 +25,11 @@ struct RecordCommand: AsyncParsableCommand {
             is reported by `recover`. Nothing is dropped silently: the connection buffers up to 65536 \
             messages, and messages dropped beyond that, records written, bytes and records lost to disk errors \
             are logged every 10 s and at shutdown (SIGTERM/SIGINT: drain, flush, fsync, exit 0).
+            Sync (README "Completing the ground's log"): on the ground, a gap in a telemetry topic's sequence numbers \
+            is asked for from the board's logger --sync-delay-ms after it was seen (quad/<id>/log/sync/request), \
+            and the records it answers are appended to the open file, marked recovered; recording never waits \
+            for it. --no-auto-sync turns that off (also off with --share and with --answer-sync). On the board, \
+            --answer-sync answers such requests from the files in --dir.
             """)
 
     static let subscriptionBuffer = 65536
@@ -44,7 +50,17 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(parsing: .signedNumber, help: "fsync the open files at least this often, ms (0: at every 100 ms write).")
     var fsyncIntervalMs = 1000
 
+    @Flag(inversion: .prefixedNo, help: "Ask the board's logger for telemetry missing from the log (gaps in sequence numbers).")
+    var autoSync = true
+
+    @Flag(help: "Answer other loggers' sync requests from the log files in --dir (the board's logger); no automatic sync.")
+    var answerSync = false
+
+    @Option(parsing: .signedNumber, help: "Wait this long after a gap before asking for it, ms (late QoS 1 messages fill it).")
+    var syncDelayMs = 2000
+
     func validate() throws {
+        guard (0...600_000).contains(syncDelayMs) else { throw ValidationError("--sync-delay-ms: expected 0…600000") }
         if let share, !Topics.isValidShareGroup(share) {
             throw ValidationError("--share '\(share)': expected one topic level without '/', '+' or '#'")
         }
@@ -66,15 +82,34 @@ struct RecordCommand: AsyncParsableCommand {
             fsyncIntervalMs: fsyncIntervalMs, note: LoggerEnvironment.headerNote(drone: options.drone),
             logger: runtime.logger)
         // Only an explicit --drone narrows: QUAD_DRONE (set in the deployed env file) names the logger's presence.
-        let filters = common.drone == nil ? Topics.recordedFilters : Topics.recordedFilters(drone: options.drone)
+        let onlyDrone = common.drone == nil ? nil : options.drone
+        let filters = onlyDrone.map(Topics.recordedFilters(drone:)) ?? Topics.recordedFilters
+        let client = runtime.client
+        // Each logger of a --share group sees only part of the traffic: its "gaps" are its partners' messages.
+        let autoSync = autoSync && share == nil && !answerSync
+            ? AutoSync(requester: "logger-\(getpid())", limits: SyncLimits(requestDelayUs: Int64(syncDelayMs) * 1000),
+                       logger: runtime.logger)
+            : nil
         // Every filter feeds the recorder from the connection's one ordered queue (the file keeps arrival order).
         for filter in filters {
-            try runtime.client.subscribe(share.map { Topics.shared(filter, group: $0) } ?? filter, qos: 1) {
-                recorder.append($0)
+            try runtime.client.subscribe(share.map { Topics.shared(filter, group: $0) } ?? filter, qos: 1) { message in
+                if autoSync?.admit(message) != false { recorder.append(message) }
             }
         }
-        let client = runtime.client
-        let ticker = Task { await Self.tick(recorder, client: client, runtime: runtime) }
+        var helpers: [Task<Void, Never>] = []
+        if let autoSync {
+            let responses = try client.subscribe(AutoSync.responseFilter(drone: onlyDrone, requester: autoSync.requester),
+                                                 qos: 1, bufferLimit: AutoSync.responseBuffer)
+            helpers.append(Task { await autoSync.runRequests(client: client) })
+            helpers.append(Task { await autoSync.runResponses(responses, recorder: recorder) })
+        }
+        if answerSync {
+            let requests = try client.subscribe(SyncAnswerer.requestFilter(drone: onlyDrone), qos: 1,
+                                                bufferLimit: SyncAnswerer.requestBuffer)
+            let answerer = SyncAnswerer(directory: directory, client: client, logger: runtime.logger)
+            helpers.append(Task { await answerer.run(requests) })
+        }
+        let ticker = Task { await Self.tick(recorder, client: client, runtime: runtime, autoSync: autoSync) }
         var failure: (any Error)?
         do { try await runtime.run([IdleService()]) } catch { failure = error }
         runtime.client.shutdown()
@@ -82,13 +117,15 @@ struct RecordCommand: AsyncParsableCommand {
         await client.drained()
         ticker.cancel()
         await ticker.value
+        for helper in helpers { helper.cancel() }
+        for helper in helpers { await helper.value }
         recorder.close()
-        runtime.logger.info("final: \(Self.report(recorder, client))")
+        runtime.logger.info("final: \(Self.report(recorder, client, autoSync))")
         if let failure { throw failure }
     }
 
     private static func tick(_ recorder: FlightRecorder, client: MQTTClient,
-                             runtime: ServiceRuntime) async {
+                             runtime: ServiceRuntime, autoSync: AutoSync?) async {
         var lastReportUs = WallClock.monotonicUs()
         while !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(flushIntervalMs))
@@ -96,15 +133,15 @@ struct RecordCommand: AsyncParsableCommand {
             recorder.tick(nowUs: nowUs)
             if nowUs - lastReportUs >= reportIntervalUs {
                 lastReportUs = nowUs
-                runtime.logger.info("\(report(recorder, client))")
+                runtime.logger.info("\(report(recorder, client, autoSync))")
             }
         }
     }
 
-    static func report(_ recorder: FlightRecorder, _ client: MQTTClient) -> String {
+    static func report(_ recorder: FlightRecorder, _ client: MQTTClient, _ autoSync: AutoSync?) -> String {
         let s = recorder.statistics
         let dropped = client.droppedUnread
         return "records_written=\(s.recordsWritten) bytes_written=\(s.bytesWritten) files=\(s.filesOpened) "
-            + "dropped=\(dropped) lost=\(s.recordsLost)"
+            + "dropped=\(dropped) lost=\(s.recordsLost)" + (autoSync.map { " " + $0.report } ?? "")
     }
 }

@@ -40,6 +40,6 @@ extension LogRecord {
               let topic = String(validating: bytes[topicStart..<topicEnd], as: UTF8.self)
         else { return nil }
         return try? LogRecord(receiveTimeUs: receiveTimeUs, topic: topic, payload: Array(bytes[topicEnd..<bodyEnd]),
-                              retain: flags & 1 != 0, qos: (flags >> 1) & 0b11)
+                              retain: flags & 1 != 0, qos: (flags >> 1) & 0b11, recovered: flags & 0b1000 != 0)
     }
 }

@@ -4,7 +4,7 @@
 ///     0       4     sync marker 0xA5 'Q' 'R' 0x5A
 ///     4       4     body length N, UInt32 BE: bytes from offset 8 up to (not including) the CRC
 ///     8       8     receive time, µs since the Unix epoch (logger clock), Int64 BE
-///     16      1     flags: bit 0 retain, bits 1–2 QoS (0–2), bits 3–7 reserved (written 0, ignored)
+///     16      1     flags: bit 0 retain, bits 1–2 QoS (0–2), bit 3 recovered, bits 4–7 reserved (written 0, ignored)
 ///     17      2     topic length T, UInt16 BE
 ///     19      T     topic, UTF-8
 ///     19+T    P     payload, the raw MQTT payload byte for byte (P = N − 11 − T)
@@ -26,9 +26,13 @@ public struct LogRecord: Sendable, Equatable {
     public let retain: Bool
     /// MQTT QoS the message was received with, 0–2.
     public let qos: UInt8
+    /// Not received live: fetched later from another logger's log (`telemetry-logger sync`, the board's log after
+    /// a radio outage). `receiveTimeUs` is then that logger's receive time mapped onto this logger's clock, and
+    /// readers place the record by it (`RecoveredOrder`), wherever it sits in the file.
+    public let recovered: Bool
 
     public init(receiveTimeUs: Int64, topic: String, payload: [UInt8], retain: Bool = false,
-                qos: UInt8 = 0) throws(LogRecordError) {
+                qos: UInt8 = 0, recovered: Bool = false) throws(LogRecordError) {
         guard topic.utf8.count <= Self.maxTopicBytes else {
             throw .topicTooLong(bytes: topic.utf8.count, maxBytes: Self.maxTopicBytes)
         }
@@ -41,6 +45,14 @@ public struct LogRecord: Sendable, Equatable {
         self.payload = payload
         self.retain = retain
         self.qos = qos
+        self.recovered = recovered
+    }
+
+    /// The same message marked as recovered, with a receive time on this logger's clock.
+    public func asRecovered(receiveTimeUs: Int64) -> LogRecord {
+        // The fields were validated when `self` was made.
+        (try? LogRecord(receiveTimeUs: receiveTimeUs, topic: topic, payload: payload, retain: retain, qos: qos,
+                        recovered: true)) ?? self
     }
 
     /// Number of bytes `encoded()` produces; what a rotation policy adds to the file size.
@@ -52,7 +64,7 @@ public struct LogRecord: Sendable, Equatable {
         let bodyLength = Self.fixedBodyBytes + topic.utf8.count + payload.count
         bytes.appendBigEndian(UInt32(truncatingIfNeeded: bodyLength))
         bytes.appendBigEndian(receiveTimeUs)
-        bytes.append((retain ? 1 : 0) | (qos << 1))
+        bytes.append((retain ? 1 : 0) | (qos << 1) | (recovered ? 1 << 3 : 0))
         bytes.appendBigEndian(UInt16(truncatingIfNeeded: topic.utf8.count))
         bytes.append(contentsOf: topic.utf8)
         bytes.append(contentsOf: payload)

@@ -26,6 +26,20 @@ extension Topics {
         return "quad/\(drone.rawValue)/\(parts[2])"
     }
 
+    /// Topics whose messages a ground logger can ask the board's logger for (`telemetry-logger sync`): telemetry,
+    /// each topic written by one publisher on the board with its own sequence counter.
+    public static func isSyncable(_ topic: String) -> Bool {
+        let parts = topic.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "quad" && parts[2] == "telemetry" && !parts[3].isEmpty
+            && !parts[3].contains(where: { $0 == "+" || $0 == "#" || $0 == "/" })
+    }
+
+    /// A requester name in `log/sync/response/<requester>`: one topic level, `[a-z0-9-]{1,64}`.
+    public static func isValidSyncRequester(_ name: String) -> Bool {
+        (1...64).contains(name.utf8.count)
+            && name.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+    }
+
     /// An MQTT 5 shared subscription: the broker hands each matching message to one member of `group`.
     public static func shared(_ filter: String, group: String) -> String { "$share/\(group)/\(filter)" }
 

@@ -41,6 +41,21 @@ public enum Topics {
     public static let controlClaim = TopicSpec<ControlClaim>(
         path: "pilot/claim", qos: .atLeastOnce, retain: false, summary: "pilot control claims and releases")
 
+    // Flight-log sync (ground telemetry-logger ↔ board telemetry-logger, across the bridge): byte layouts in
+    // PROTOCOL.md "Log sync", codec in Shared/LogSync. QoS 1 both ways: a lost request or chunk costs a timeout.
+    public static let logSyncRequest = TopicSpec<LogSyncRequestPayload>(
+        path: "log/sync/request", qos: .atLeastOnce, retain: false,
+        summary: "sequence ranges a ground logger misses (ground → board logger)")
+    /// The answers go to `log/sync/response/<requester>`, one level per requester, so several ground tools can
+    /// ask at once and each reads only its own answers.
+    public static let logSyncResponse = TopicSpec<LogSyncResponsePayload>(
+        path: "log/sync/response", qos: .atLeastOnce, retain: false,
+        summary: "the board log's records for one request, in chunks (board logger → requester)")
+    /// `quad/<id>/log/sync/response/<requester>`.
+    public static func logSyncResponse(drone: DroneID, requester: String) -> String {
+        "\(logSyncResponse.topic(for: drone))/\(requester)"
+    }
+
     /// Presence of each service: retained JSON text, `online` while running, `offline` after it stops or dies (LWT).
     public static func status(service: String, drone: DroneID) -> String { "quad/\(drone.rawValue)/status/\(service)" }
     /// Every service's presence for one drone, including location-broadcasters one level deeper.
@@ -86,3 +101,8 @@ public struct DroneID: RawRepresentable, Hashable, Sendable, CustomStringConvert
         self.init(rawValue: String(parts[1]))
     }
 }
+
+/// Payload markers for the log-sync topics: their binary layouts (PROTOCOL.md "Log sync") carry flight-log records,
+/// so the codec lives with the log format in Shared/LogSync (`SyncRequest`, `SyncResponse`).
+public enum LogSyncRequestPayload {}
+public enum LogSyncResponsePayload {}

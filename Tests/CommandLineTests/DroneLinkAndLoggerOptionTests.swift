@@ -21,6 +21,25 @@ struct DroneLinkAndLoggerOptionTests {
         expectNegativeReaches(ExportCommand.self, "--arrival-radius", after: ["x.qlog", "--format", "svg"])
     }
 
+    @Test("sync options: negative values reach their range check; values and switches reach the commands")
+    func syncOptions() throws {
+        expectNegativeReaches(RecordCommand.self, "--sync-delay-ms")
+        expectNegativeReaches(SyncCommand.self, "--timeout-ms", after: ["x.qlog"])
+        #expect(parseError(RecordCommand.self, ["--sync-delay-ms", "-1"])?.contains("--sync-delay-ms") == true)
+        #expect(parseError(SyncCommand.self, ["x.qlog", "--timeout-ms=-5"])?.contains("--timeout-ms") == true)
+        for arguments in bothSpellings("--sync-delay-ms", "250") {
+            #expect(try RecordCommand.parse(arguments).syncDelayMs == 250)
+        }
+        let defaults = try RecordCommand.parse([])
+        #expect(defaults.autoSync && !defaults.answerSync && defaults.syncDelayMs == 2000)
+        #expect(try !RecordCommand.parse(["--no-auto-sync"]).autoSync)
+        #expect(try RecordCommand.parse(["--answer-sync"]).answerSync)
+        let sync = try SyncCommand.parse(["a.qlog", "--log-dir", "/logs", "--timeout-ms", "300", "--dry-run"])
+        #expect(sync.logs == ["a.qlog"] && sync.logDir == "/logs" && sync.timeoutMs == 300 && sync.dryRun)
+        // Nothing to sync is refused with the reason.
+        #expect(parseError(SyncCommand.self, [])?.contains("--log-dir") == true)
+    }
+
     @Test("--help shows no Swift value dumps")
     func help() {
         var helps = [DroneLink.helpMessage(columns: 200)]

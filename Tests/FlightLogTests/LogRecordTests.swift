@@ -54,3 +54,36 @@ struct LogRecordTests {
         #expect(LogRecord.decode(in: bytes, at: 0) == .invalid)
     }
 }
+
+struct RecoveredRecordTests {
+    @Test("the recovered flag is bit 3 of the flags byte and survives a round trip")
+    func recoveredFlag() throws {
+        let record = try LogRecord(receiveTimeUs: 7, topic: "q/t", payload: [1], retain: false, qos: 1, recovered: true)
+        let bytes = record.encoded()
+        #expect(bytes[16] == 0b1010)
+        guard case .valid(let decoded, _) = LogRecord.decode(in: bytes, at: 0) else {
+            Issue.record("not decoded")
+            return
+        }
+        #expect(decoded.recovered)
+        #expect(decoded == record)
+        #expect(try LogRecord(receiveTimeUs: 7, topic: "q/t", payload: [1], qos: 1).asRecovered(receiveTimeUs: 9)
+                == (try LogRecord(receiveTimeUs: 9, topic: "q/t", payload: [1], qos: 1, recovered: true)))
+    }
+
+    @Test("recovered records appended at the end are read back where their receive time puts them")
+    func recoveredOrder() throws {
+        func live(_ t: Int64) throws -> LogRecord { try LogRecord(receiveTimeUs: t, topic: "l", payload: [UInt8(t)]) }
+        func recovered(_ t: Int64) throws -> LogRecord {
+            try LogRecord(receiveTimeUs: t, topic: "r", payload: [UInt8(t)], recovered: true)
+        }
+        // The live records keep file order even where the wall clock stepped back (40 after 50).
+        let file = [try live(10), try live(20), try live(50), try live(40), try live(60),
+                    try recovered(35), try recovered(25), try recovered(70), try recovered(25)]
+        let ordered = RecoveredOrder.inReceiveOrder(file)
+        #expect(ordered.map(\.receiveTimeUs) == [10, 20, 25, 25, 35, 50, 40, 60, 70])
+        #expect(ordered.count == file.count)
+        let plain = [try live(3), try live(1)]
+        #expect(RecoveredOrder.inReceiveOrder(plain) == plain)
+    }
+}

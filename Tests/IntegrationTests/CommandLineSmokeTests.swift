@@ -52,6 +52,7 @@ struct CommandLineSmokeTests {
         ("location-broadcaster", ["target"]), ("location-broadcaster", ["follow"]), ("location-broadcaster", ["route"]),
         ("location-broadcaster", ["takeoff"]), ("location-broadcaster", ["status"]), ("telemetry-logger", ["record"]),
         ("telemetry-logger", ["tail"]), ("telemetry-logger", ["export"]), ("telemetry-logger", ["replay"]),
+        ("telemetry-logger", ["sync"]),
     ]
 
     @Test("no --help prints a Swift value dump as a default", arguments: helps.indices)

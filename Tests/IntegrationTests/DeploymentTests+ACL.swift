@@ -78,9 +78,10 @@ extension DeploymentTests {
                 "navigator": ["status/navigator", "telemetry/navigation"],
                 "drone-controller": ["status/drone-controller", "telemetry/controller"],
                 "drone-link": ["status/drone-link", "telemetry/drone", "telemetry/position", "telemetry/link"],
+                "telemetry-logger": ["status/telemetry-logger", "log/sync/response/logger-12"],
                 "monitor": [],
             ]
-            let everything = own.values.flatMap { $0 } + ["status/location-broadcaster/ground-laptop"]
+            let everything = own.values.flatMap { $0 } + ["status/location-broadcaster/ground-laptop", "log/sync/request"]
             let allowed = own.flatMap { user, topics in Self.writes([user], topics) }
             let denied = own.keys.flatMap { user in
                 Self.writes([user], everything.filter { !(own[user] ?? []).contains($0) })
@@ -123,6 +124,18 @@ extension DeploymentTests {
                 #expect(reader.payloads("quad/drone1/telemetry/drone") == ["drone1-bridge wrote quad/drone1/telemetry/drone"],
                         "\(user)")
             }
+        }
+
+        @Test("ground: only the logger asks the board for lost telemetry, only the bridge brings the answers")
+        func groundSync() async throws {
+            let (broker, passwords) = try Self.broker("ground")
+            let request = ["log/sync/request"], response = ["log/sync/response/logger-12"]
+            try await Self.check(
+                broker, passwords,
+                denied: Self.writes(["location-broadcaster", "drone1-bridge", "monitor", "map"], request)
+                    + Self.writes(["location-broadcaster", "telemetry-logger", "monitor", "map"], response),
+                allowed: Self.writes(["telemetry-logger"], request) + Self.writes(["drone1-bridge"], response),
+                refusedTopics: [])
         }
 
         @Test("ground: the live map's websockets listener wants a user and password like every other client")

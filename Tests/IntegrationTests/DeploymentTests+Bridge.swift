@@ -62,18 +62,22 @@ extension DeploymentTests {
             let link = try await connect(droneInstall, drone, "drone-link")
             let controller = try await connect(droneInstall, drone, "drone-controller")
             let navigator = try await connect(droneInstall, drone, "navigator")
-            defer { [groundMonitor, droneMonitor, broadcaster, logger, link, controller, navigator].forEach { $0.shutdown() } }
+            let boardLogger = try await connect(droneInstall, drone, "telemetry-logger")
+            defer {
+                [groundMonitor, droneMonitor, broadcaster, logger, link, controller, navigator, boardLogger]
+                    .forEach { $0.shutdown() }
+            }
             try await waitForBridge(groundMonitor: groundMonitor, droneMonitor: droneMonitor, broadcaster: broadcaster)
 
             let down: [(MessageRecorder, String)] = [
                 (broadcaster, "target"), (broadcaster, "command"), (broadcaster, "pilot/claim"),
-                (broadcaster, "status/location-broadcaster/ground-laptop"),
+                (broadcaster, "status/location-broadcaster/ground-laptop"), (logger, "log/sync/request"),
             ]
             let up: [(MessageRecorder, String, Int32)] = [
                 (link, "telemetry/drone", 0), (link, "telemetry/position", 0), (link, "telemetry/link", 1),
                 (navigator, "telemetry/navigation", 0), (navigator, "status/navigator", 1),
                 (controller, "telemetry/controller", 1), (controller, "status/drone-controller", 1),
-                (link, "status/drone-link", 1),
+                (link, "status/drone-link", 1), (boardLogger, "log/sync/response/logger-12", 1),
             ]
             let stayOnBoard = [(controller, "flight/command")]
             let stayOnGround = [(logger, "status/telemetry-logger")]
@@ -101,6 +105,9 @@ extension DeploymentTests {
             #expect(controller.payloads("quad/drone1/target") == ["target"])
             #expect(link.payloads("quad/drone1/flight/command") == ["flight/command"])
             #expect(broadcaster.payloads("quad/drone1/telemetry/drone") == ["telemetry/drone"])
+            // The two loggers, each with its install-generated account, reach each other.
+            #expect(boardLogger.payloads("quad/drone1/log/sync/request") == ["log/sync/request"])
+            #expect(logger.payloads("quad/drone1/log/sync/response/logger-12") == ["log/sync/response/logger-12"])
         }
 
         @Test("retained presence crosses with its retain flag, both ways")

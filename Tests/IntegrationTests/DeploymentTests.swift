@@ -60,12 +60,17 @@ struct DeploymentTests {
     func unitsVerify() throws {
         let directory = try TestEnvironment.temporaryDirectory("units")
         var paths: [String] = []
+        // telemetry-logger runs on both sides: one unit name, so each side's copies go into their own folder.
+        for side in ["drone", "ground"] {
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent(side),
+                                                    withIntermediateDirectories: true)
+        }
         for unit in Self.units {
             let executable = try TestEnvironment.executable(unit.name).path
             let text = try String(contentsOf: unit.url, encoding: .utf8)
                 .replacingOccurrences(of: "ExecStart=/usr/local/bin/\(unit.name)", with: "ExecStart=\(executable)")
             #expect(text.contains("ExecStart=\(executable)"), "\(unit.name): ExecStart is not /usr/local/bin/\(unit.name)")
-            let copy = directory.appendingPathComponent("\(unit.name).service")
+            let copy = directory.appendingPathComponent("\(unit.side)/\(unit.name).service")
             try text.write(to: copy, atomically: true, encoding: .utf8)
             paths.append(copy.path)
         }
@@ -122,7 +127,8 @@ struct DeploymentTests {
         let samples = ["target", "command", "pilot/claim", "flight/command", "telemetry/drone", "telemetry/position",
                        "telemetry/navigation", "telemetry/controller", "telemetry/link", "status/navigator",
                        "status/drone-controller", "status/drone-link", "status/telemetry-logger",
-                       "status/location-broadcaster", "status/location-broadcaster/ground-laptop"]
+                       "status/location-broadcaster", "status/location-broadcaster/ground-laptop",
+                       "log/sync/request", "log/sync/response/logger-12"]
             .map { "quad/drone1/\($0)" }
         for topic in samples {
             let directions = Set(topics.filter { MQTTClient.matches(filter: $0.pattern, topic: topic) }.map(\.direction))
@@ -130,6 +136,9 @@ struct DeploymentTests {
             if topic.hasSuffix("/flight/command") || topic.hasSuffix("/telemetry-logger") {
                 #expect(directions.isEmpty, "\(topic) crosses the bridge")
             }
+            // Sync: the ground asks, the board answers.
+            if topic.hasSuffix("/log/sync/request") { #expect(directions == ["in"]) }
+            if topic.contains("/log/sync/response/") { #expect(directions == ["out"]) }
         }
         // The bridge account on the ground writes what goes out and reads what comes in, line for line.
         let acl = try Self.deployFile("ground/quadcopter.acl")

@@ -24,7 +24,7 @@ struct TelemetryLoggerTests {
     func help() throws {
         let (code, output) = try run(["--help"])
         #expect(code == 0, "\(output)")
-        for subcommand in ["record", "tail", "export", "replay", "recover"] {
+        for subcommand in ["record", "tail", "export", "replay", "recover", "sync"] {
             #expect(output.contains(subcommand), "\(subcommand) missing from:\n\(output)")
         }
     }

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Installs the drone board side: navigator, drone-controller, drone-link, and the board's Mosquitto configuration
+# Installs the drone board side: navigator, drone-controller, drone-link, telemetry-logger (the complete flight
+# log, answering the ground's sync requests), and the board's Mosquitto configuration
 # (loopback listener, ACL, bridge to the ground). Run as root on the board (Raspberry Pi OS / Debian). Idempotent:
 # existing env files and generated passwords are kept.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
 
-SERVICES=(navigator drone-controller drone-link)
+SERVICES=(navigator drone-controller drone-link telemetry-logger)
 HERE="$REPO_DIR/deploy/drone"
 GROUND_ADDRESS=""
 BRIDGE_PASSWORD_FILE=""

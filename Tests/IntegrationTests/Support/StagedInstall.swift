@@ -22,7 +22,7 @@ func runCommand(_ executable: String, _ arguments: [String], logDirectory: URL, 
 /// deploy/<side>/install.sh run into a staging root (`--root`), with stub executables as `--prebuilt`, so nothing
 /// outside the temporary directory is touched and nothing is compiled.
 struct StagedInstall: Sendable {
-    static let droneServices = ["navigator", "drone-controller", "drone-link"]
+    static let droneServices = ["navigator", "drone-controller", "drone-link", "telemetry-logger"]
     static let groundServices = ["location-broadcaster", "telemetry-logger"]
 
     let side: String
@@ -42,7 +42,7 @@ struct StagedInstall: Sendable {
         let fm = FileManager.default
         try fm.createDirectory(at: root, withIntermediateDirectories: true)
         try fm.createDirectory(at: stubDirectory, withIntermediateDirectories: true)
-        for name in Self.droneServices + Self.groundServices {
+        for name in Set(Self.droneServices + Self.groundServices) {
             let stub = stubDirectory.appendingPathComponent(name)
             try "#!/bin/sh\nexit 0\n".write(to: stub, atomically: true, encoding: .utf8)
             try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stub.path)

@@ -1,0 +1,97 @@
+import FlightLog
+import QuadProtocol
+
+/// Records of one topic this logger never received: sequences `first...last` between two records it has. The
+/// sender timestamps of those two bound the request (`SyncRequest.Range`); their receive times on this logger say
+/// where the recovered records go in the log.
+public struct MissingRange: Sendable, Equatable, Hashable {
+    public var topic: String
+    public var first: UInt32
+    public var last: UInt32
+    /// Sender timestamps (header `timestampUs`) of the records before and after the gap.
+    public var notBeforeUs: Int64
+    public var notAfterUs: Int64
+    /// This logger's receive time minus the sender timestamp of the record before the gap: maps a recovered
+    /// record's sender timestamp onto this logger's clock (two hosts, two clocks: no other offset is known).
+    public var clockOffsetUs: Int64
+    /// This logger's receive times of the records before and after the gap: recovered records are placed between.
+    public var earliestReceiveUs: Int64
+    public var latestReceiveUs: Int64
+
+    public init(topic: String, first: UInt32, last: UInt32, notBeforeUs: Int64, notAfterUs: Int64,
+                clockOffsetUs: Int64 = 0, earliestReceiveUs: Int64 = .min, latestReceiveUs: Int64 = .max) {
+        self.topic = topic
+        self.first = first
+        self.last = last
+        self.notBeforeUs = notBeforeUs
+        self.notAfterUs = notAfterUs
+        self.clockOffsetUs = clockOffsetUs
+        self.earliestReceiveUs = earliestReceiveUs
+        self.latestReceiveUs = max(earliestReceiveUs, latestReceiveUs)
+    }
+
+    public var count: Int { Int(last - first) + 1 }
+    public var drone: DroneID? { DroneID(topic: topic) }
+
+    /// `telemetry/drone` for `quad/drone1/telemetry/drone`.
+    public var path: String {
+        let parts = topic.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
+        return parts.count == 3 ? String(parts[2]) : topic
+    }
+
+    public var requestRange: SyncRequest.Range {
+        SyncRequest.Range(path: path, first: first, last: last, notBeforeUs: notBeforeUs, notAfterUs: notAfterUs)
+    }
+
+    public func contains(topic: String, sequence: UInt32, timestampUs: Int64) -> Bool {
+        topic == self.topic && (first...last).contains(sequence) && (notBeforeUs...notAfterUs).contains(timestampUs)
+    }
+
+    /// What is left after `sequence` arrived: nothing, the range shortened, or two ranges.
+    public func removing(_ sequence: UInt32) -> [MissingRange] {
+        guard (first...last).contains(sequence) else { return [self] }
+        var parts: [MissingRange] = []
+        if sequence > first { parts.append(with(first: first, last: sequence - 1)) }
+        if sequence < last { parts.append(with(first: sequence + 1, last: last)) }
+        return parts
+    }
+
+    /// A recovered record's receive time on this logger's clock, inside the gap.
+    public func receiveTime(senderTimestampUs: Int64) -> Int64 {
+        let (mapped, overflow) = senderTimestampUs.addingReportingOverflow(clockOffsetUs)
+        return min(max(overflow ? earliestReceiveUs : mapped, earliestReceiveUs), latestReceiveUs)
+    }
+
+    /// `quad/drone1/telemetry/drone 120–135 (16 records)`.
+    public var summary: String {
+        "\(topic) \(first == last ? "\(first)" : "\(first)–\(last)") (\(count) record\(count == 1 ? "" : "s"))"
+    }
+
+    func with(first: UInt32, last: UInt32) -> MissingRange {
+        var copy = self
+        copy.first = first
+        copy.last = last
+        return copy
+    }
+}
+
+/// Identifies one published message: its topic, the sender's sequence number and timestamp. Two records with
+/// the same key are the same message (a publisher never reuses a number within one run, and a restarted one has
+/// moved on in time).
+public struct RecordKey: Hashable, Sendable {
+    public let topic: String
+    public let sequence: UInt32
+    public let timestampUs: Int64
+
+    public init(topic: String, sequence: UInt32, timestampUs: Int64) {
+        self.topic = topic
+        self.sequence = sequence
+        self.timestampUs = timestampUs
+    }
+
+    /// The key of a binary, sequenced message; nil for text, undecodable headers and sequence 0.
+    public init?(_ record: LogRecord) {
+        guard let header = try? WireHeader(parsing: record.payload), header.sequence != 0 else { return nil }
+        self.init(topic: record.topic, sequence: header.sequence, timestampUs: header.timestampUs)
+    }
+}

@@ -1,0 +1,52 @@
+/// Big-endian reading and writing for the log-sync payloads (the same byte order as the `.qlog` records they carry).
+struct SyncByteWriter {
+    private(set) var bytes: [UInt8] = []
+
+    mutating func append(_ raw: [UInt8]) { bytes.append(contentsOf: raw) }
+
+    mutating func integer<T: FixedWidthInteger>(_ value: T) {
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// A length-prefixed UTF-8 string; the caller has checked that it fits its prefix.
+    mutating func string<Length: FixedWidthInteger>(_ text: String, length _: Length.Type) {
+        integer(Length(truncatingIfNeeded: text.utf8.count))
+        bytes.append(contentsOf: text.utf8)
+    }
+}
+
+/// Bounds-checked big-endian reads; every read past the end is `.truncated`, never a trap.
+struct SyncByteReader {
+    let bytes: [UInt8]
+    private(set) var offset = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var remaining: Int { bytes.count - offset }
+
+    mutating func integer<T: FixedWidthInteger>(_: T.Type) throws(SyncWireError) -> T {
+        let size = MemoryLayout<T>.size
+        guard remaining >= size else { throw .truncated(neededBytes: offset + size, gotBytes: bytes.count) }
+        var value: T = 0
+        for index in offset..<(offset + size) { value = (value << 8) | T(truncatingIfNeeded: bytes[index]) }
+        offset += size
+        return value
+    }
+
+    mutating func raw(_ count: Int) throws(SyncWireError) -> ArraySlice<UInt8> {
+        guard count >= 0, remaining >= count else { throw .truncated(neededBytes: offset + count, gotBytes: bytes.count) }
+        defer { offset += count }
+        return bytes[offset..<(offset + count)]
+    }
+
+    mutating func string(_ count: Int, field: String) throws(SyncWireError) -> String {
+        let slice = try raw(count)
+        guard let text = String(validating: slice, as: UTF8.self) else { throw .invalidUTF8(field: field) }
+        return text
+    }
+
+    mutating func rest() -> ArraySlice<UInt8> {
+        defer { offset = bytes.count }
+        return bytes[offset...]
+    }
+}
