@@ -12,6 +12,7 @@ enum ControllerInput: String, CaseIterable, Sendable {
     case command
     case claim
     case presence
+    case beacon
 
     /// Feeds this input into `inbox` (all inputs share the connection's one ordered queue).
     func feed(_ inbox: Inbox<ControllerService.Event>, from runtime: ServiceRuntime) throws(MQTTError) {
@@ -23,6 +24,7 @@ enum ControllerInput: String, CaseIterable, Sendable {
         case .target: try runtime.feed(inbox, Topics.target, event)
         case .command: try runtime.feed(inbox, Topics.command, event)
         case .claim: try runtime.feed(inbox, Topics.controlClaim, event)
+        case .beacon: try runtime.feed(inbox, Topics.groundBeacon, event)
         case .presence: try inbox.feed(runtime.client, filter: Topics.statusFilter(drone: runtime.drone), qos: 1, event)
         }
     }
@@ -42,6 +44,10 @@ enum ControllerInput: String, CaseIterable, Sendable {
         case .claim:
             let claim = try ControlClaim(decoding: message.payload)
             return machine.controlClaim(claim, retained: message.retain, nowUs: nowUs)
+        case .beacon:
+            // Decoded so a garbage payload is counted like any bad input; only its receipt time is used.
+            _ = try GroundBeacon(decoding: message.payload)
+            return machine.groundBeacon(nowUs: nowUs)
         case .presence:
             let status = try ServiceStatus(json: message.payload)
             let service = message.topic.split(separator: "/").last.map(String.init) ?? ""

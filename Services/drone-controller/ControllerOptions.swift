@@ -13,6 +13,7 @@ struct ControllerOptions: ParsableArguments {
     @Option(parsing: .signedNumber, help: "Control loop rate, Hz (the article used 4).") var tickHz: Double = 30
     @Option(parsing: .signedNumber, help: "Hover when the navigation solution or position is older than this, ms.") var staleAfterMs: Int64 = 1000
     @Option(parsing: .signedNumber, help: "Land this many seconds after the pilot went offline (hover at once).") var lostPilotLandAfter: Double = 30
+    @Option(parsing: .signedNumber, help: "Ground link: once a ground beacon (location-broadcaster beacon) was heard, this many seconds without one = ground lost: the lost-pilot policy, reason ground-link-lost (0 = off).") var groundLinkTimeout: Double = 1.5
     @Option(parsing: .signedNumber, help: "Land below this battery %, and refuse takeoff (5...100; this rules, the drone's own low-battery bit at ~20 % is only reported).") var landBattery: UInt8 = 15
     @Option(parsing: .signedNumber, help: "Refuse targets farther than this from the takeoff point; fly home if outside, metres.") var geofenceRadius: Double = 200
     @Option(parsing: .signedNumber, help: "Give up a takeoff the drone has not confirmed after this many seconds.") var takeoffTimeout: Double = 10
@@ -43,6 +44,9 @@ struct ControllerOptions: ParsableArguments {
         }
         guard forwardSpeed.isFinite, (0...1).contains(forwardSpeed) else {
             throw ValidationError("--forward-speed must be within 0...1")
+        }
+        guard groundLinkTimeout.isFinite, groundLinkTimeout == 0 || groundLinkTimeout >= 0.2 else {
+            throw ValidationError("--ground-link-timeout must be 0 (off) or ≥ 0.2 s")
         }
         guard slowdownRadius.isFinite, slowdownRadius >= 0, lostPilotLandAfter.isFinite, lostPilotLandAfter >= 0,
               abandonedReturnLandAfter.isFinite, abandonedReturnLandAfter >= 0, staleAfterMs > 0, tickHz <= 200,
@@ -75,6 +79,7 @@ struct ControllerOptions: ParsableArguments {
                                        tickHz: tickHz, takeoffTimeoutS: takeoffTimeout,
                                        staleAfterMs: staleAfterMs, landBatteryPercent: landBattery,
                                        geofenceRadiusM: geofenceRadius, lostPilotLandAfterS: lostPilotLandAfter,
+                                       groundLinkTimeoutS: groundLinkTimeout,
                                        progressMarginM: progressMargin, progressTimeoutS: progressTimeout,
                                        abandonedReturnLandAfterS: abandonedReturnLandAfter,
                                        arrivalWindowMs: arrivalWindowMs)

@@ -28,6 +28,8 @@ struct BroadcasterOptions: ParsableArguments {
         /// Log level for one-shot commands: warnings only unless asked for more, so stdout/stderr stay readable.
         var oneShotLogLevel: Logger.Level
         var commandExpiryS: UInt32
+        /// This process's presence below `status/location-broadcaster/` (default: the sender id).
+        var presenceName: String
     }
 
     func resolve() throws -> Resolved {
@@ -40,7 +42,7 @@ struct BroadcasterOptions: ParsableArguments {
         do { id = try SenderID.validated(text) } catch { throw ValidationError("--sender-id: \(error)") }
         let explicitLevel = self.common.logLevel != nil || environment("QUAD_LOG_LEVEL") != nil
         return Resolved(common: common, senderId: id, oneShotLogLevel: explicitLevel ? common.logLevel : .warning,
-                        commandExpiryS: UInt32(commandTTL))
+                        commandExpiryS: UInt32(commandTTL), presenceName: id)
     }
 }
 

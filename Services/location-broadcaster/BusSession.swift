@@ -47,7 +47,7 @@ enum BusSession {
                              body: @escaping @Sendable (ServiceRuntime) async throws -> Void,
                              cleanup: @escaping @Sendable (ServiceRuntime) async -> Void = { _ in }) async throws {
         let runtime = try ServiceRuntime(service: "location-broadcaster", options: options.common,
-                                         presenceName: Topics.broadcasterPresenceName(senderId: options.senderId))
+                                         presenceName: Topics.broadcasterPresenceName(senderId: options.presenceName))
         let failure = Mutex<CLIFailure?>(nil)
         let service = ClosureService {
             do {

@@ -22,6 +22,7 @@ enum MessageKeyFields {
         case .target(let m): [("sender_id", m.senderId), ("ttl_s", text(m.ttlS))]
         case .command(let m): [("sender_id", m.senderId), ("kind", m.kind.word)]
         case .controlClaim(let m): [("sender_id", m.senderId), ("action", m.action.jsonName)]
+        case .groundBeacon(let m): [("sender_id", m.senderId)]
         case .navigationSolution(let m):
             [("distance_m", text(m.distanceM)), ("bearing_deg", text(m.bearingDeg)),
              ("direction_difference_deg", text(m.directionDifferenceDeg))]

@@ -9,6 +9,7 @@ public enum AnyWireMessage: Equatable, Sendable {
     case controllerState(ControllerState)
     case linkStatus(LinkStatus)
     case controlClaim(ControlClaim)
+    case groundBeacon(GroundBeacon)
 
     /// Decodes whatever message type the header names.
     public static func decode(_ payload: [UInt8]) throws(WireError) -> AnyWireMessage {
@@ -23,6 +24,7 @@ public enum AnyWireMessage: Equatable, Sendable {
         case .controllerState: .controllerState(try ControllerState(header: header, payload: payload))
         case .linkStatus: .linkStatus(try LinkStatus(header: header, payload: payload))
         case .controlClaim: .controlClaim(try ControlClaim(header: header, payload: payload))
+        case .groundBeacon: .groundBeacon(try GroundBeacon(header: header, payload: payload))
         }
     }
 
@@ -37,6 +39,7 @@ public enum AnyWireMessage: Equatable, Sendable {
         case let m as ControllerState: self = .controllerState(m)
         case let m as LinkStatus: self = .linkStatus(m)
         case let m as ControlClaim: self = .controlClaim(m)
+        case let m as GroundBeacon: self = .groundBeacon(m)
         default: preconditionFailure("WireMessage conformances outside QuadProtocol are not supported")
         }
     }
@@ -53,6 +56,7 @@ public enum AnyWireMessage: Equatable, Sendable {
         case let .controllerState(m): m
         case let .linkStatus(m): m
         case let .controlClaim(m): m
+        case let .groundBeacon(m): m
         }
     }
 
@@ -60,12 +64,13 @@ public enum AnyWireMessage: Equatable, Sendable {
     public var sequence: UInt32 { message.sequence }
     public var timestampUs: Int64 { message.timestampUs }
 
-    /// The sender id for the message types that carry one (target, command, control claim).
+    /// The sender id for the message types that carry one (target, command, control claim, ground beacon).
     public var senderId: String? {
         switch self {
         case let .target(m): m.senderId
         case let .command(m): m.senderId
         case let .controlClaim(m): m.senderId
+        case let .groundBeacon(m): m.senderId
         default: nil
         }
     }

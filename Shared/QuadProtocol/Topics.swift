@@ -40,6 +40,9 @@ public enum Topics {
         path: "flight/command", qos: .atMostOnce, retain: false, summary: "REF + PCMD for drone-link (controller only)")
     public static let controlClaim = TopicSpec<ControlClaim>(
         path: "pilot/claim", qos: .atLeastOnce, retain: false, summary: "pilot control claims and releases")
+    public static let groundBeacon = TopicSpec<GroundBeacon>(
+        path: "ground/beacon", qos: .atMostOnce, retain: false,
+        summary: "the ground's heartbeat through the bridge (its silence = ground link lost)")
 
     // Flight-log sync (ground telemetry-logger ↔ board telemetry-logger, across the bridge): byte layouts in
     // PROTOCOL.md "Log sync", codec in Shared/LogSync. QoS 1 both ways: a lost request or chunk costs a timeout.

@@ -11,6 +11,7 @@ extension MessageType {
         case .controllerState: "controller_state"
         case .linkStatus: "link_status"
         case .controlClaim: "control_claim"
+        case .groundBeacon: "ground_beacon"
         }
     }
 }

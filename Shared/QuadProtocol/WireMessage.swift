@@ -30,6 +30,8 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case controllerState = 7
     case linkStatus = 8
     case controlClaim = 9
+    /// New in format 1.2.
+    case groundBeacon = 10
 }
 
 extension WireMessage {

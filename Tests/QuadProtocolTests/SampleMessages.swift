@@ -32,6 +32,9 @@ enum SampleMessages {
     static let controlClaim = ControlClaim(senderId: "phone-anna", sequence: 1, timestampUs: 1_700_000_000_000_000,
                                            action: .claim)
 
+    static let groundBeacon = GroundBeacon(senderId: "ground-laptop", sequence: 77,
+                                           timestampUs: 1_700_000_000_400_000)
+
     /// Format 1.1: `return`.
     static let returnCommand = Command(senderId: "phone-anna", sequence: 9, timestampUs: 1_700_000_000_323_456,
                                        kind: .returnHome)
@@ -49,10 +52,11 @@ enum SampleMessages {
         ("link-status", .linkStatus(linkStatus)),
         ("control-claim", .controlClaim(controlClaim)),
         ("command-return", .command(returnCommand)),
+        ("ground-beacon", .groundBeacon(groundBeacon)),
     ]
 
     /// The 1.0 fixtures (no `command-return`: 1.0 has no kind 7).
-    static let golden10: [(String, AnyWireMessage)] = golden.filter { $0.0 != "command-return" }
+    static let golden10: [(String, AnyWireMessage)] = golden.filter { !["command-return", "ground-beacon"].contains($0.0) }
 
     /// More values per type: extremes, optionals nil, empty strings, wrap-around numbers.
     static let variants: [AnyWireMessage] = golden.map(\.1) + [
