@@ -74,7 +74,7 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
         RejectionCase("target with a trailing byte", target + [0],
                       .bodyTooLong(type: .target, expectedBytes: 36, gotBytes: 37)),
         RejectionCase("link status with 4 trailing bytes", link + [1, 2, 3, 4],
-                      .bodyTooLong(type: .linkStatus, expectedBytes: 23, gotBytes: 27)),
+                      .bodyTooLong(type: .linkStatus, expectedBytes: 30, gotBytes: 34)),
         RejectionCase("target presence bit 1", Bytes.patched(target, at: 17, [0x03]),
                       .unknownPresenceBits(type: .target, expectedMask: 0x01, got: 0x03)),
         RejectionCase("position fix presence bit 7", Bytes.patched(position, at: 17, [0x87]),
