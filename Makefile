@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
-.PHONY: deps build release test test-unit test-integration test-web web-map demo bench faults clean
+.PHONY: deps build release test test-unit test-integration test-web web-map demo bench bench-mavlink faults clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -41,6 +41,11 @@ demo: deps
 # Benchmarks/, never built by `make test`) and rewrites BENCHMARKS.md. `make bench BENCH_FLAGS=--quick` is shorter.
 bench:
 	@scripts/bench.sh $(BENCH_FLAGS)
+
+# Only the MAVLink command latency (target → first SET_POSITION_TARGET_LOCAL_NED): release build, then quad-bench
+# mavlink-latency prints its rows; BENCHMARKS.md is not rewritten.
+bench-mavlink:
+	@scripts/bench.sh --mavlink-latency
 
 clean:
 	rm -rf .build

@@ -34,6 +34,7 @@ let package = Package(
         .library(name: "QuadMQTT", targets: ["QuadMQTT"]),
         .library(name: "ARDrone", targets: ["ARDrone"]),
         .library(name: "MAVLink", targets: ["MAVLink"]),
+        .library(name: "MAVLinkSimulation", targets: ["MAVLinkSimulation"]),
         .library(name: "DroneSimulation", targets: ["DroneSimulation"]),
         .library(name: "Navigation", targets: ["Navigation"]),
         .library(name: "ProcessSupport", targets: ["ProcessSupport"]),

@@ -38,6 +38,8 @@ let package = Package(
                 .product(name: "QuadMQTT", package: root),
                 .product(name: "ARDrone", package: root),
                 .product(name: "DroneSimulation", package: root),
+                .product(name: "MAVLink", package: root),
+                .product(name: "MAVLinkSimulation", package: root),
                 .product(name: "ProcessSupport", package: root),
                 .product(name: "Navigation", package: root),
                 .product(name: "Logging", package: "swift-log"),

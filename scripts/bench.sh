@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # `make bench`: release build, the codec benchmark (package-benchmark), then quad-bench (latency, cadence,
-# logger ingest, footprint) against the release binaries; writes BENCHMARKS.md. `--quick` shortens the runs.
+# logger ingest, footprint) against the release binaries; writes BENCHMARKS.md. `--quick` shortens the runs;
+# `--mavlink-latency` runs only the MAVLink command latency.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 quick=()
-if [[ ${1:-} == --quick ]]; then quick=(--quick); fi
+only_mavlink=0
+case ${1:-} in
+  --quick) quick=(--quick) ;;
+  # `make bench-mavlink`: only the MAVLink command latency (prints its rows, BENCHMARKS.md untouched).
+  --mavlink-latency) only_mavlink=1 ;;
+esac
 
 scripts/ensure-bench-deps.sh
 swift build -c release --static-swift-stdlib
@@ -13,6 +19,9 @@ bin_dir=$(swift build -c release --static-swift-stdlib --show-bin-path)
 
 cd Benchmarks
 swift build -c release --product quad-bench
+if (( only_mavlink )); then
+  exec .build/release/quad-bench mavlink-latency --bin-dir "$bin_dir" --repo-root "$root"
+fi
 codec_results=$(mktemp --suffix=.md)
 trap 'rm -f "$codec_results"' EXIT
 # --disable-sandbox: the plugin writes nothing outside .build, but the sandbox is unavailable in containers.

@@ -41,6 +41,7 @@ enum MessageKeyFields {
         case .linkStatus(let m):
             [("connected", String(m.connected)), ("reason", m.reason.jsonName),
              ("navdata_per_second", text(m.navdataPerSecond))]
+                + (m.commandAck.map { [("ack_command", $0.command.jsonName), ("ack_result", $0.result.jsonName)] } ?? [])
         }
     }
 

@@ -11,6 +11,7 @@ extension StatusBoard {
         lines += flightLines(nowUs: nowUs)
         lines += ["", "LINK"]
         lines.append(linkLine(nowUs: nowUs))
+        if let line = commandAckLine(nowUs: nowUs) { lines.append(line) }
         return lines.map { TextFormat.clean($0, width: Self.width).trimmingTrailingSpaces }.joined(separator: "\n")
     }
 
@@ -89,6 +90,15 @@ extension StatusBoard {
         return line + staleMark(l.receivedAtUs, nowUs)
     }
 
+    /// `  autopilot takeoff DENIED 4s ago`: the link's last command to an autopilot (mavlink-link only); a refusal in
+    /// capitals, like DISCONNECTED, so a takeoff that will not happen is plain to see.
+    func commandAckLine(nowUs: Int64) -> String? {
+        guard let l = link, let ack = l.value.commandAck else { return nil }
+        let answer = ack.result.isRefusal ? Self.name(ack.result).uppercased() : Self.name(ack.result)
+        let ageUs = Int64(ack.ageMs) * 1000 &+ max(0, nowUs &- l.receivedAtUs)
+        return "  autopilot " + Self.name(ack.command) + " " + answer + " " + TextFormat.age(us: ageUs) + " ago"
+    }
+
     func staleMark(_ receivedAtUs: Int64, _ nowUs: Int64) -> String {
         isStale(receivedAtUs, nowUs: nowUs) ? "  STALE" : ""
     }
@@ -118,6 +128,31 @@ extension StatusBoard {
         case .goingToFix: "going to fix"
         case .landing: "landing"
         case .looping: "looping"
+        }
+    }
+
+    static func name(_ c: LinkStatus.AutopilotCommand) -> String {
+        switch c {
+        case .arm: "arm"
+        case .disarm: "disarm"
+        case .forceDisarm: "emergency disarm"
+        case .takeoff: "takeoff"
+        case .land: "land"
+        case .setMode: "mode change"
+        case .setMessageInterval: "stream request"
+        }
+    }
+
+    static func name(_ r: LinkStatus.CommandResult) -> String {
+        switch r {
+        case .accepted: "accepted"
+        case .temporarilyRejected: "temporarily rejected"
+        case .denied: "denied"
+        case .unsupported: "unsupported"
+        case .failed: "failed"
+        case .inProgress: "in progress"
+        case .cancelled: "cancelled"
+        case .noAnswer: "no answer"
         }
     }
 

@@ -44,6 +44,8 @@ public struct CompanionStateMachine: Sendable {
         var connected: Bool
         var fallbackHover: Bool
         var reason: LinkStatus.Reason
+        /// Every autopilot answer is published at once (the ground waits for a refused takeoff, not for 1 s).
+        var answerCount: Int
     }
 
     /// Ask for these at these periods once the autopilot is known (MAV_CMD_SET_MESSAGE_INTERVAL).
@@ -160,7 +162,7 @@ public struct CompanionStateMachine: Sendable {
             for (id, interval) in Self.streamIntervalsUs {
                 commands.enqueue(CommandLong(command: MAVCmd.setMessageInterval, targetSystem: packet.systemId,
                                              targetComponent: packet.componentId, params: [Float(id), interval]),
-                                 label: "stream message \(id) every \(Int(interval / 1000)) ms")
+                                 kind: .setMessageInterval, label: "stream message \(id) every \(Int(interval / 1000)) ms")
             }
         }
         guard let target, packet.systemId == target.system else {
@@ -240,29 +242,30 @@ public struct CompanionStateMachine: Sendable {
                 if flavor == .ardupilot {
                     // ArduPilot Copter takes off (and flies setpoints) in GUIDED, which must be set before arming.
                     actions.append(.log(.notice, "takeoff: guided, arm, NAV_TAKEOFF to 2.5 m"))
-                    commands.enqueue(setMode(hold: false, target: target), label: flavor.setpointModeName)
+                    commands.enqueue(setMode(hold: false, target: target), kind: .setMode, label: flavor.setpointModeName)
                 } else {
                     actions.append(.log(.notice, "takeoff: arm, NAV_TAKEOFF, then offboard once in the air"))
                 }
-                commands.enqueue(cmd(MAVCmd.componentArmDisarm, [1]), label: "arm")
-                commands.enqueue(cmd(MAVCmd.navTakeoff, flavor.takeoffParams), label: "takeoff")
+                commands.enqueue(cmd(MAVCmd.componentArmDisarm, [1]), kind: .arm, label: "arm")
+                commands.enqueue(cmd(MAVCmd.navTakeoff, flavor.takeoffParams), kind: .takeoff, label: "takeoff")
             } else if telemetry.isArmed, telemetry.landedState == .inAir, !telemetry.isInSetpointMode,
                       !telemetry.isInLandMode, !pilot.fallbackHover, nowUs &- lastModeRequestUs >= 1_000_000,
                       !commands.queue.contains(where: { $0.label == flavor.setpointModeName }) {
                 // Setpoints have been streaming since the link started, as PX4 requires before the switch.
                 lastModeRequestUs = nowUs
-                commands.enqueue(setMode(hold: false, target: target), label: flavor.setpointModeName)
+                commands.enqueue(setMode(hold: false, target: target), kind: .setMode, label: flavor.setpointModeName)
             }
         case .land:
             if newMode, telemetry.isArmed {
-                commands.enqueue(cmd(MAVCmd.navLand, telemetry.flavor.landParams), label: "land", urgent: true)
+                commands.enqueue(cmd(MAVCmd.navLand, telemetry.flavor.landParams), kind: .land, label: "land",
+                                 urgent: true)
             }
         case .emergencyCutoff:
             if newMode {
                 actions.append(.log(.warning, "emergency: forcing disarm (motors stop)"))
                 commands.clear()
                 commands.enqueue(cmd(MAVCmd.componentArmDisarm, [0, MAVCmd.forceArmDisarmMagic]),
-                                 label: Self.emergencyLabel, urgent: true)
+                                 kind: .forceDisarm, label: Self.emergencyLabel, urgent: true)
             }
         case .emergencyRecover:
             telemetry.emergency = false
@@ -295,7 +298,8 @@ public struct CompanionStateMachine: Sendable {
             windowStartUs = nowUs
         }
         let status = linkStatus(nowUs: nowUs)
-        let key = StatusKey(connected: status.connected, fallbackHover: status.fallbackHover, reason: status.reason)
+        let key = StatusKey(connected: status.connected, fallbackHover: status.fallbackHover, reason: status.reason,
+                            answerCount: commands.answerCount)
         guard force || key != lastStatusKey || nowUs &- lastStatusUs >= timing.statusIntervalUs else { return [] }
         lastStatusKey = key
         lastStatusUs = nowUs
@@ -312,7 +316,11 @@ public struct CompanionStateMachine: Sendable {
                           reason: reason, navdataPerSecond: messagesPerSecond, checksumErrors: UInt32(clamping: c.badCRC),
                           malformedPackets: UInt32(clamping: c.truncated + c.unsupportedFlags),
                           lastNavdataAgeMs: Self.ageMs(since: lastHeartbeatReceivedUs, nowUs: nowUs),
-                          lastCommandAgeMs: Self.ageMs(since: pilot.lastCommandUs, nowUs: nowUs))
+                          lastCommandAgeMs: Self.ageMs(since: pilot.lastCommandUs, nowUs: nowUs),
+                          commandAck: commands.lastAnswer.map {
+                              LinkStatus.CommandAck(command: $0.kind, result: $0.result,
+                                                    ageMs: Self.ageMs(since: $0.atUs, nowUs: nowUs))
+                          })
     }
 
     /// The last final COMMAND_ACK result (nil result = no ACK after every attempt).

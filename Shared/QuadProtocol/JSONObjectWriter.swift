@@ -9,6 +9,17 @@ public struct JSONObjectWriter: Sendable {
     mutating func add(_ key: String, _ value: Bool) { addRaw(key, value ? "true" : "false") }
     mutating func add<I: BinaryInteger>(_ key: String, _ value: I) { addRaw(key, String(value)) }
 
+    /// `null` when absent.
+    mutating func addOptional(_ key: String, _ value: String?) {
+        guard let value else { return addRaw(key, "null") }
+        add(key, value)
+    }
+
+    mutating func addOptional<I: BinaryInteger>(_ key: String, _ value: I?) {
+        guard let value else { return addRaw(key, "null") }
+        add(key, value)
+    }
+
     /// Shortest text that reads back to the same Double; `null` for absent or non-finite values.
     mutating func add(_ key: String, _ value: Double?) {
         guard let value, value.isFinite else { return addRaw(key, "null") }

@@ -23,10 +23,13 @@ public struct LinkStatus: WireMessage {
     public var malformedPackets: UInt32
     public var lastNavdataAgeMs: UInt32
     public var lastCommandAgeMs: UInt32
+    /// The autopilot's answer to the link's last command (format 1.2); nil from links that send none (AR.Drone)
+    /// and before the first answer.
+    public var commandAck: CommandAck?
 
     public init(sequence: UInt32, timestampUs: Int64, connected: Bool, fallbackHover: Bool, reason: Reason,
                 navdataPerSecond: Float, checksumErrors: UInt32, malformedPackets: UInt32, lastNavdataAgeMs: UInt32,
-                lastCommandAgeMs: UInt32) {
+                lastCommandAgeMs: UInt32, commandAck: CommandAck? = nil) {
         self.sequence = sequence
         self.timestampUs = timestampUs
         self.connected = connected
@@ -37,5 +40,6 @@ public struct LinkStatus: WireMessage {
         self.malformedPackets = malformedPackets
         self.lastNavdataAgeMs = lastNavdataAgeMs
         self.lastCommandAgeMs = lastCommandAgeMs
+        self.commandAck = commandAck
     }
 }

@@ -83,3 +83,32 @@ extension LinkStatus.Reason {
         }
     }
 }
+
+extension LinkStatus.AutopilotCommand {
+    public var jsonName: String {
+        switch self {
+        case .arm: "arm"
+        case .disarm: "disarm"
+        case .forceDisarm: "force_disarm"
+        case .takeoff: "takeoff"
+        case .land: "land"
+        case .setMode: "set_mode"
+        case .setMessageInterval: "set_message_interval"
+        }
+    }
+}
+
+extension LinkStatus.CommandResult {
+    public var jsonName: String {
+        switch self {
+        case .accepted: "accepted"
+        case .temporarilyRejected: "temporarily_rejected"
+        case .denied: "denied"
+        case .unsupported: "unsupported"
+        case .failed: "failed"
+        case .inProgress: "in_progress"
+        case .cancelled: "cancelled"
+        case .noAnswer: "no_answer"
+        }
+    }
+}

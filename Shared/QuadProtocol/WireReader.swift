@@ -76,6 +76,22 @@ public struct WireReader: Sendable {
         return present ? value : nil
     }
 
+    /// The enum value when its presence bit is set; an absent slot's byte is not checked.
+    mutating func enumeration<E: RawRepresentable & CaseIterable>(_ type: E.Type, _ field: String,
+                                                                  ifPresent present: Bool) throws(WireError) -> E?
+    where E.RawValue == UInt8 {
+        guard present else {
+            _ = try u8()
+            return nil
+        }
+        return try enumeration(type, field)
+    }
+
+    mutating func u32(ifPresent present: Bool) throws(WireError) -> UInt32? {
+        let value = try u32()
+        return present ? value : nil
+    }
+
     private mutating func take(_ count: Int) throws(WireError) {
         guard count <= remaining else {
             throw .bodyTooShort(type: type, expectedAtLeastBytes: bodyBytesRead + count, gotBytes: bodyBytesTotal)

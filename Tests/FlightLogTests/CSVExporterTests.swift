@@ -1,3 +1,4 @@
+import QuadProtocol
 import Testing
 @testable import FlightLog
 
@@ -22,6 +23,17 @@ struct CSVExporterTests {
         #expect(fields[1] == "2024-05-01T12:34:56.010Z")
         let latitude = try #require(Double(fields[6]))
         #expect(abs(latitude - SampleFlight.origin.latitudeDeg) < 1e-9)
+    }
+
+    @Test func linkStatusRowNamesTheAutopilotsLastAnswer() {
+        let status = LinkStatus(sequence: 1, timestampUs: 1, connected: true, fallbackHover: false, reason: .ok,
+                                navdataPerSecond: 40, checksumErrors: 0, malformedPackets: 0, lastNavdataAgeMs: 1,
+                                lastCommandAgeMs: 1, commandAck: .init(command: .takeoff, result: .denied, ageMs: 0))
+        #expect(MessageKeyFields.pairs(of: .linkStatus(status)).map { "\($0)=\($1)" }.suffix(2)
+            == ["ack_command=takeoff", "ack_result=denied"])
+        var plain = status
+        plain.commandAck = nil
+        #expect(!MessageKeyFields.pairs(of: .linkStatus(plain)).contains { $0.0.hasPrefix("ack") })
     }
 
     @Test(arguments: [

@@ -67,6 +67,30 @@ import Testing
         #expect(fullBoard().render(nowUs: t0) == expected)
     }
 
+    /// mavlink-link's last autopilot answer under LINK: a refusal in capitals, with the answer's age on this clock.
+    @Test func refusedAutopilotCommandIsPlain() {
+        var b = fullBoard()
+        b.update(link: LinkStatus(sequence: 2, timestampUs: t0, connected: true, fallbackHover: false, reason: .ok,
+                                  navdataPerSecond: 40, checksumErrors: 0, malformedPackets: 0, lastNavdataAgeMs: 12,
+                                  lastCommandAgeMs: 30,
+                                  commandAck: .init(command: .takeoff, result: .denied, ageMs: 1_500)),
+                 receivedAtUs: t0 - 2 * s)
+        let text = b.render(nowUs: t0)
+        #expect(text.hasSuffix("\n  autopilot takeoff DENIED 3s ago"))
+        #expect(text.split(separator: "\n", omittingEmptySubsequences: false).count <= 24)
+        b.update(link: LinkStatus(sequence: 3, timestampUs: t0, connected: true, fallbackHover: false, reason: .ok,
+                                  navdataPerSecond: 40, checksumErrors: 0, malformedPackets: 0, lastNavdataAgeMs: 12,
+                                  lastCommandAgeMs: 30,
+                                  commandAck: .init(command: .setMessageInterval, result: .noAnswer, ageMs: 0)),
+                 receivedAtUs: t0)
+        #expect(b.render(nowUs: t0).contains("autopilot stream request NO ANSWER 0s ago"))
+        b.update(link: LinkStatus(sequence: 4, timestampUs: t0, connected: true, fallbackHover: false, reason: .ok,
+                                  navdataPerSecond: 40, checksumErrors: 0, malformedPackets: 0, lastNavdataAgeMs: 12,
+                                  lastCommandAgeMs: 30, commandAck: .init(command: .arm, result: .accepted, ageMs: 61_000)),
+                 receivedAtUs: t0)
+        #expect(b.render(nowUs: t0).contains("autopilot arm accepted 1m01s ago"))
+    }
+
     @Test func oldTelemetryIsMarkedStale() {
         let text = fullBoard().render(nowUs: t0 + 10 * s)
         #expect(text.contains("age 11s  STALE"))

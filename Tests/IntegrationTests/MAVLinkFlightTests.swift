@@ -68,6 +68,9 @@ struct MAVLinkFlightTests {
         let stack = try FlightStack(simArguments: ["--gps-noise", "0.2"], link: .mavlink)
         defer { stack.stop() }
         try await stack.waitUntilReady(services: ["mavlink-link", "navigator", "drone-controller"])
+        let linkTopic = Topics.linkStatus.topic(for: DroneID(rawValue: stack.drone) ?? .default)
+        let bus = try await BusRecorder(port: stack.broker.port, id: "mavlink-acks", filters: [linkTopic])
+        defer { bus.client.shutdown() }
         try stack.mosquittoPub("command", "takeoff")
         try await eventually(timeoutS: 25, "airborne\n\(stack.logs())") {
             stack.trace().last.map { $0.altitudeM > 2 && $0.flightState == "hovering" } == true
@@ -83,6 +86,42 @@ struct MAVLinkFlightTests {
         try await eventually(timeoutS: 30, "landed\n\(stack.logs())") { stack.trace().last?.flightState == "landed" }
         let link = stack.process("mavlink-link")?.output() ?? ""
         #expect(link.contains("arm: accepted") && link.contains("takeoff: accepted") && link.contains("land: accepted"))
+        // The same answers on telemetry/link, each in a LinkStatus of its own, in the order they came.
+        let acks = bus.messages(on: linkTopic).compactMap { try? LinkStatus(decoding: $0.message.payload).commandAck }
+            .filter { $0.result == .accepted && $0.command != .setMessageInterval }
+        let order = acks.map(\.command).reduce(into: [LinkStatus.AutopilotCommand]()) { if $0.last != $1 { $0.append($1) } }
+        #expect(order.starts(with: [.arm, .takeoff, .setMode]), "acks on telemetry/link: \(order)")
+        #expect(order.last == .land, "acks on telemetry/link: \(order)")
+    }
+
+    @Test("a takeoff drone-sim refuses (battery critical: arm denied) shows on telemetry/link and in location-broadcaster status",
+          .enabled(if: TestEnvironment.available("mosquitto")))
+    func refusedTakeoffIsOnTheBus() async throws {
+        // 0.01 battery-minutes: on the ground (a tenth of the flight drain) the battery is critical after ~6 s.
+        let stack = try FlightStack(simArguments: ["--gps-noise", "0", "--battery-minutes", "0.01"], services: [],
+                                    link: .mavlink)
+        defer { stack.stop() }
+        try await stack.waitUntilReady(services: ["mavlink-link"])
+        let linkTopic = Topics.linkStatus.topic(for: DroneID(rawValue: stack.drone) ?? .default)
+        let bus = try await BusRecorder(port: stack.broker.port, id: "mavlink-refused", filters: [linkTopic])
+        let player = try await FlightCommandPlayer(port: stack.broker.port, drone: stack.drone)
+        defer { player.client.shutdown(); bus.client.shutdown() }
+        try await eventually(timeoutS: 20, "battery critical\n\(stack.logs())") {
+            (stack.trace().last?.batteryPct ?? 100) <= 4
+        }
+        player.play(.init(refMode: .fly))
+        func acks() -> [LinkStatus.CommandAck] {
+            bus.messages(on: linkTopic).compactMap { try? LinkStatus(decoding: $0.message.payload).commandAck }
+        }
+        try await eventually(timeoutS: 10, "takeoff denied on telemetry/link\n\(stack.logs())") {
+            acks().contains { $0.command == .takeoff && $0.result == .denied }
+        }
+        #expect(acks().contains { $0.command == .arm && $0.result == .denied })
+        #expect(stack.trace().last?.flightState == "landed")
+        await player.stop()
+        let status = try await runToEnd("location-broadcaster", ["status"] + stack.common,
+                                        logDirectory: stack.broker.directory, timeoutS: 20)
+        #expect(status.output.contains("autopilot takeoff DENIED"), "\(status.output)")
     }
 
     @Test("mavlink-link failsafes on the bus: controller silent → zero velocity within 250 ms; autopilot gone → link lost",

@@ -117,6 +117,60 @@ struct CompanionStateMachineTests {
         #expect(h.machine.lastCommandOutcome?.label == "takeoff")
     }
 
+    /// Every answer is on telemetry/link at once, in order: a refused takeoff is seen on the ground, not only in the log.
+    @Test func eachAcknowledgementIsPublishedInLinkStatusAtOnce() throws {
+        var h = Self.connected()
+        #expect(h.statuses.last?.commandAck?.command == .setMessageInterval)
+        h.answer = { $0.command == MAVCmd.componentArmDisarm ? .denied : ($0.command == MAVCmd.navTakeoff ? .denied : .accepted) }
+        let before = h.statuses.count
+        h.command(.fly)
+        let acks = h.statuses[before...].compactMap(\.commandAck)
+        #expect(acks.map(\.command) == [.arm, .takeoff])
+        #expect(acks.allSatisfy { $0.result == .denied && $0.ageMs == 0 })
+        #expect(h.logs.contains("arm (MAV_CMD 400): denied") && h.logs.contains("takeoff (MAV_CMD 22): denied"))
+        // The periodic status keeps saying so, with the answer's age.
+        h.run(forUs: 2_000_000)
+        let last = try #require(h.statuses.last?.commandAck)
+        #expect(last.command == .takeoff && last.result == .denied && last.result.isRefusal)
+        #expect(last.ageMs >= 1_000 && last.ageMs <= 2_000)
+    }
+
+    @Test func acceptedTakeoffShowsArmThenTakeoffThenOffboard() {
+        var h = Self.connected()
+        let before = h.statuses.count
+        h.command(.fly)
+        h.landed = .inAir
+        h.run(forUs: 1_500_000, commandsEveryUs: 33_000, flight: FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly))
+        let acks = h.statuses[before...].compactMap(\.commandAck).filter { $0.ageMs == 0 }
+        #expect(acks.map(\.command) == [.arm, .takeoff, .setMode])
+        #expect(acks.allSatisfy { $0.result == .accepted })
+    }
+
+    @Test func noAnswerAfterTheRetriesIsPublished() throws {
+        var h = AutopilotHarness()
+        h.answer = nil
+        h.heartbeat()
+        #expect(h.statuses.last?.commandAck == nil, "nothing answered yet")
+        h.run(forUs: 2_100_000)
+        let ack = try #require(h.statuses.last?.commandAck)
+        #expect(ack.command == .setMessageInterval && ack.result == .noAnswer)
+    }
+
+    @Test func inProgressAndEmergencyAnswersAreNamed() throws {
+        var h = Self.connected()
+        h.armed = true
+        h.landed = .inAir
+        h.heartbeat()
+        h.answer = { $0.command == MAVCmd.navLand ? .inProgress : .accepted }
+        h.command(.land)
+        #expect(h.statuses.last?.commandAck == LinkStatus.CommandAck(command: .land, result: .inProgress, ageMs: 0))
+        #expect(h.statuses.last?.commandAck?.result.isRefusal == false)
+        h.answer = { _ in .failed }
+        h.command(.emergencyCutoff)
+        h.run(forUs: 10_000)
+        #expect(h.statuses.last?.commandAck?.command == .forceDisarm && h.statuses.last?.commandAck?.result == .failed)
+    }
+
     @Test func telemetryBecomesDroneStateAndPositionFix() throws {
         var h = Self.connected()
         h.armed = true

@@ -28,6 +28,11 @@ enum SampleMessages {
         pilotId: "phone-anna", targetLatitudeDeg: 52.5163, targetLongitudeDeg: 13.3777, distanceToTargetM: 17.25)
     static let linkStatus = LinkStatus(
         sequence: 3, timestampUs: 1_700_000_001_070_000, connected: true, fallbackHover: false, reason: .ok,
+        navdataPerSecond: 200, checksumErrors: 1, malformedPackets: 0, lastNavdataAgeMs: 5, lastCommandAgeMs: 30,
+        commandAck: LinkStatus.CommandAck(command: .takeoff, result: .denied, ageMs: 1500))
+    /// Format 1.2 as drone-link sends it: no acknowledgement.
+    static let linkStatusNoAck = LinkStatus(
+        sequence: 4, timestampUs: 1_700_000_001_070_000, connected: true, fallbackHover: false, reason: .ok,
         navdataPerSecond: 200, checksumErrors: 1, malformedPackets: 0, lastNavdataAgeMs: 5, lastCommandAgeMs: 30)
     static let controlClaim = ControlClaim(senderId: "phone-anna", sequence: 1, timestampUs: 1_700_000_000_000_000,
                                            action: .claim)
@@ -39,8 +44,9 @@ enum SampleMessages {
     static let returnCommand = Command(senderId: "phone-anna", sequence: 9, timestampUs: 1_700_000_000_323_456,
                                        kind: .returnHome)
 
-    /// (fixture name, message) for every message type, format 1.1 (`Fixtures/<name>.hex`); the same values as
-    /// format 1.0 are in `Fixtures/1.0/` (decode only: an encoder always writes the current minor).
+    /// (fixture name, message) for every message type, format 1.2 (`Fixtures/<name>.hex`); the same values as
+    /// formats 1.0 and 1.1 are in `Fixtures/1.0/` and `Fixtures/1.1/` (decode only: an encoder always writes the
+    /// current minor), without what those formats cannot carry (`olderFormat`).
     static let golden: [(String, AnyWireMessage)] = [
         ("target", .target(target)),
         ("command", .command(command)),
@@ -52,11 +58,26 @@ enum SampleMessages {
         ("link-status", .linkStatus(linkStatus)),
         ("control-claim", .controlClaim(controlClaim)),
         ("command-return", .command(returnCommand)),
+        ("link-status-no-ack", .linkStatus(linkStatusNoAck)),
         ("ground-beacon", .groundBeacon(groundBeacon)),
     ]
 
     /// The 1.0 fixtures (no `command-return`: 1.0 has no kind 7).
-    static let golden10: [(String, AnyWireMessage)] = golden.filter { !["command-return", "ground-beacon"].contains($0.0) }
+    static let golden10: [(String, AnyWireMessage)] = golden11.filter { $0.0 != "command-return" }
+
+    /// The 1.1 fixtures: the 1.2 values without the LinkStatus acknowledgement (1.1 has no field for it) and
+    /// without the ground beacon (type 10 is new in 1.2).
+    static let golden11: [(String, AnyWireMessage)] = golden.filter { !["link-status-no-ack", "ground-beacon"].contains($0.0) }.map { name, message in
+        guard case .linkStatus(var status) = message else { return (name, message) }
+        status.commandAck = nil
+        return (name, .linkStatus(status))
+    }
+
+    /// What the current encoder appends to a value decoded from an older fixture: 1.2 LinkStatus's presence byte
+    /// and empty acknowledgement slots.
+    static func appendedSinceFormatOneOne(_ name: String) -> [UInt8] {
+        name == "link-status" ? [UInt8](repeating: 0, count: 7) : []
+    }
 
     /// More values per type: extremes, optionals nil, empty strings, wrap-around numbers.
     static let variants: [AnyWireMessage] = golden.map(\.1) + [
@@ -91,6 +112,10 @@ enum SampleMessages {
         .linkStatus(LinkStatus(sequence: 1, timestampUs: 1, connected: false, fallbackHover: true,
                                reason: .navdataLost, navdataPerSecond: 0, checksumErrors: .max,
                                malformedPackets: .max, lastNavdataAgeMs: .max, lastCommandAgeMs: .max)),
+        .linkStatus(LinkStatus(sequence: 2, timestampUs: 2, connected: true, fallbackHover: false, reason: .ok,
+                               navdataPerSecond: 10, checksumErrors: 0, malformedPackets: 0, lastNavdataAgeMs: 0,
+                               lastCommandAgeMs: 0, commandAck: .init(command: .setMessageInterval,
+                                                                      result: .noAnswer, ageMs: .max))),
         .controlClaim(ControlClaim(senderId: "p", sequence: 9, timestampUs: 9, action: .release)),
     ]
 }

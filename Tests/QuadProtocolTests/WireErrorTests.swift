@@ -29,6 +29,7 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
         case .controllerState: _ = try ControllerState(decoding: payload)
         case .linkStatus: _ = try LinkStatus(decoding: payload)
         case .controlClaim: _ = try ControlClaim(decoding: payload)
+        case .groundBeacon: _ = try GroundBeacon(decoding: payload)
         }
     }
 }
@@ -55,7 +56,7 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
         RejectionCase("major 2", Bytes.patched(target, at: 2, [2]), .unsupportedMajorVersion(expected: 1, got: 2)),
         RejectionCase("major 0", Bytes.patched(target, at: 2, [0]), .unsupportedMajorVersion(expected: 1, got: 0)),
         RejectionCase("message type 0", Bytes.patched(target, at: 4, [0]), .unknownMessageType(got: 0)),
-        RejectionCase("message type 10", Bytes.patched(target, at: 4, [10]), .unknownMessageType(got: 10)),
+        RejectionCase("message type 11", Bytes.patched(target, at: 4, [11]), .unknownMessageType(got: 11)),
         RejectionCase("command bytes read as a target", command, as: .target,
                       .wrongMessageType(expected: .target, got: .command)),
         RejectionCase("target bytes read as link status", target, as: .linkStatus,
@@ -74,7 +75,7 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
         RejectionCase("target with a trailing byte", target + [0],
                       .bodyTooLong(type: .target, expectedBytes: 36, gotBytes: 37)),
         RejectionCase("link status with 4 trailing bytes", link + [1, 2, 3, 4],
-                      .bodyTooLong(type: .linkStatus, expectedBytes: 23, gotBytes: 27)),
+                      .bodyTooLong(type: .linkStatus, expectedBytes: 30, gotBytes: 34)),
         RejectionCase("target presence bit 1", Bytes.patched(target, at: 17, [0x03]),
                       .unknownPresenceBits(type: .target, expectedMask: 0x01, got: 0x03)),
         RejectionCase("position fix presence bit 7", Bytes.patched(position, at: 17, [0x87]),

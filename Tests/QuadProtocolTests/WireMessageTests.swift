@@ -5,7 +5,7 @@ import Testing
     @Test(arguments: SampleMessages.variants)
     func roundTripThroughAnyWireMessage(message: AnyWireMessage) throws {
         let bytes = try message.encoded()
-        #expect(Array(bytes.prefix(5)) == [0xFF, 0x51, 1, 1, message.messageType.rawValue])
+        #expect(Array(bytes.prefix(5)) == [0xFF, 0x51, 1, WireHeader.currentMinor, message.messageType.rawValue])
         #expect(try AnyWireMessage.decode(bytes) == message)
     }
 
@@ -70,6 +70,16 @@ import Testing
         #expect(object.first?.key == "type")
         #expect(object.first?.value == .string(message.messageType.jsonName))
         #expect(object.count >= 4)
+    }
+
+    @Test func linkStatusJSONNamesTheAcknowledgementOrNull() {
+        #expect(SampleMessages.linkStatus.jsonObjectText() == """
+            {"type":"link_status","sequence":3,"timestamp_us":1700000001070000,"connected":true,"fallback_hover":false,\
+            "reason":"ok","navdata_per_second":200.0,"checksum_errors":1,"malformed_packets":0,"last_navdata_age_ms":5,\
+            "last_command_age_ms":30,"ack_command":"takeoff","ack_result":"denied","ack_age_ms":1500}
+            """)
+        #expect(SampleMessages.linkStatusNoAck.jsonObjectText().hasSuffix(
+            #""ack_command":null,"ack_result":null,"ack_age_ms":null}"#))
     }
 
     @Test func anyWireMessageExposesCommonFields() {

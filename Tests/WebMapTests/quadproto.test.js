@@ -36,17 +36,37 @@ const expected = {
   'controller-state': { type: 'controllerState', sequence: 12, timestampUs: 1700000001060000, activity: 'flyingToTarget',
     reason: 'target', pilotId: 'phone-anna', targetLatitudeDeg: 52.5163, targetLongitudeDeg: 13.3777, distanceToTargetM: 17.25 },
   'link-status': { type: 'linkStatus', sequence: 3, timestampUs: 1700000001070000, connected: true, fallbackHover: false,
-    reason: 'ok', navdataPerSecond: 200, checksumErrors: 1, malformedPackets: 0, lastNavdataAgeMs: 5, lastCommandAgeMs: 30 },
+    reason: 'ok', navdataPerSecond: 200, checksumErrors: 1, malformedPackets: 0, lastNavdataAgeMs: 5, lastCommandAgeMs: 30,
+    ackCommand: 'takeoff', ackResult: 'denied', ackAgeMs: 1500 },
+  'link-status-no-ack': { type: 'linkStatus', sequence: 4, timestampUs: 1700000001070000, connected: true,
+    fallbackHover: false, reason: 'ok', navdataPerSecond: 200, checksumErrors: 1, malformedPackets: 0,
+    lastNavdataAgeMs: 5, lastCommandAgeMs: 30, ackCommand: null, ackResult: null, ackAgeMs: null },
   'control-claim': { type: 'controlClaim', sequence: 1, timestampUs: 1700000000000000, senderId: 'phone-anna', action: 'claim' },
   'command-return': { type: 'command', sequence: 9, timestampUs: 1700000000323456, senderId: 'phone-anna', kind: 'return' },
 };
 
-// Format 1.0 payloads (Fixtures/1.0) still decode, at their own minor.
-for (const name of Object.keys(expected).filter((n) => n !== 'command-return')) {
-  test(`${name}: the format 1.0 fixture still decodes`, () => {
-    assert.deepEqual(Q.decode(fixture('1.0/' + name)), { ...expected[name], minor: 0 });
-  });
+// Format 1.0 and 1.1 payloads (Fixtures/1.0, 1.1) still decode, at their own minor: a LinkStatus without the
+// acknowledgement of 1.2.
+const older = (name) => name === 'link-status' ? { ...expected[name], ackCommand: null, ackResult: null, ackAgeMs: null } : expected[name];
+for (const [minor, dir] of [[0, '1.0'], [1, '1.1']]) {
+  for (const name of Object.keys(expected).filter((n) => n !== 'link-status-no-ack' && (minor > 0 || n !== 'command-return'))) {
+    test(`${name}: the format ${dir} fixture still decodes`, () => {
+      assert.deepEqual(Q.decode(fixture(dir + '/' + name)), { ...older(name), minor });
+    });
+  }
 }
+
+test('the LinkStatus acknowledgement is 1.2: a 1.1 payload with it is too long, a 1.2 one without it too short', () => {
+  const current = Uint8Array.from(fixture('link-status')); current[3] = 1;
+  assert.throws(() => Q.decode(current), { code: 'bodyTooLong' });
+  const old = Uint8Array.from(fixture('1.1/link-status')); old[3] = 2;
+  assert.throws(() => Q.decode(old), { code: 'bodyTooShort' });
+  const bad = Uint8Array.from(fixture('link-status')); bad[42] = 9;
+  assert.throws(() => Q.decode(bad), { code: 'unknownEnumValue' });
+  const absent = Uint8Array.from(fixture('link-status-no-ack')); absent[41] = 99;
+  assert.equal(Q.decode(absent).ackCommand, null);
+  assert.throws(() => Q.encode({ ...expected['link-status'], ackResult: null }), { code: 'incompleteOptionalGroup' });
+});
 
 test('a format 1.0 command with kind 7 (return, new in 1.1) is rejected; a negative target altitude too', () => {
   const old = Uint8Array.from(fixture('1.0/command')); old[28] = 7;
@@ -58,7 +78,7 @@ test('a format 1.0 command with kind 7 (return, new in 1.1) is rejected; a negat
 for (const [name, fields] of Object.entries(expected)) {
   test(`${name}: decodes the golden fixture`, () => {
     const message = Q.decode(fixture(name));
-    assert.deepEqual(message, { ...fields, minor: 1 });
+    assert.deepEqual(message, { ...fields, minor: 2 });
   });
   test(`${name}: encodes back to the golden bytes`, () => {
     assert.deepEqual(Q.encode(fields), fixture(name));
@@ -67,10 +87,10 @@ for (const [name, fields] of Object.entries(expected)) {
     const bytes = fixture(name);
     for (let n = 0; n < bytes.length; n++) assert.throws(() => Q.decode(bytes.subarray(0, n)), Q.WireError, `${n} bytes`);
   });
-  test(`${name}: a trailing byte is bodyTooLong at minor 1, ignored at minor 2`, () => {
+  test(`${name}: a trailing byte is bodyTooLong at minor 2, ignored at minor 3`, () => {
     const longer = Uint8Array.from([...fixture(name), 0]);
     assert.throws(() => Q.decode(longer), { code: 'bodyTooLong' });
-    longer[3] = 2;
+    longer[3] = 3;
     assert.equal(Q.decode(longer).type, fields.type);
   });
 }

@@ -1,10 +1,10 @@
-// The bus's binary payloads (PROTOCOL.md, format 1.0) in plain JavaScript, for the live map and for node's test
+// The bus's binary payloads (PROTOCOL.md, format 1.2) in plain JavaScript, for the live map and for node's test
 // runner. decode() validates like the Swift decoder (header, then layout, then value ranges) and throws a
 // WireError; encode() runs the same validation first, so it never produces what decode() rejects.
 (function (root) {
   'use strict';
 
-  const MAJOR = 1, MINOR = 1, HEADER = 17;
+  const MAJOR = 1, MINOR = 2, HEADER = 17;
 
   class WireError extends Error {
     constructor(code, detail) { super(code + (detail ? ': ' + detail : '')); this.code = code; }
@@ -17,8 +17,10 @@
   const lat = range(-90, 90), lon = range(-180, 180), deg360 = range(0, 360, true), dir180 = range(-180, 180, true);
   const unit = range(-1, 1);
 
-  // One table per message type: [name, kind, check or enum values or string limits, optional].
-  // Optional fields are numbered by their order (presence bit 0 = the first optional field).
+  // One table per message type: [name, kind, check or enum values or string limits, optional, since minor].
+  // Optional fields are numbered by their order (presence bit 0 = the first optional field), or name their bit when
+  // several share one. The presence byte is the first body byte, or sits before `presenceAt` (a minor may only
+  // append). Fields of a newer minor than the payload's are absent (null) and not read.
   const TYPES = {
     1: { name: 'target', fields: [
       ['senderId', 'str8', [1, 64]], ['latitudeDeg', 'f64', lat], ['longitudeDeg', 'f64', lon],
@@ -56,7 +58,12 @@
       ['connected', 'bool'], ['fallbackHover', 'bool'],
       ['reason', 'enum', { 0: 'ok', 1: 'navdataLost', 2: 'commandTimeout', 3: 'configuring' }],
       ['navdataPerSecond', 'f32', atLeast0], ['checksumErrors', 'u32'], ['malformedPackets', 'u32'],
-      ['lastNavdataAgeMs', 'u32'], ['lastCommandAgeMs', 'u32']] },
+      ['lastNavdataAgeMs', 'u32'], ['lastCommandAgeMs', 'u32'],
+      ['ackCommand', 'enum', { 1: 'arm', 2: 'disarm', 3: 'forceDisarm', 4: 'takeoff', 5: 'land', 6: 'setMode',
+        7: 'setMessageInterval' }, 0, 2],
+      ['ackResult', 'enum', { 1: 'accepted', 2: 'temporarilyRejected', 3: 'denied', 4: 'unsupported', 5: 'failed',
+        6: 'inProgress', 7: 'cancelled', 8: 'noAnswer' }, 0, 2],
+      ['ackAgeMs', 'u32', null, 0, 2]], presenceAt: 'ackCommand' },
     9: { name: 'controlClaim', fields: [
       ['senderId', 'str8', [1, 64]], ['action', 'enum', { 1: 'claim', 2: 'release' }]] },
   };
@@ -66,7 +73,19 @@
 
   const utf8 = new TextDecoder('utf-8', { fatal: true });
   const utf8Encoder = new TextEncoder();
-  const optionals = (spec) => spec.fields.filter((f) => f[3]).map((f) => f[0]);
+  // { field name → presence bit } of a message's optional fields.
+  function presenceBits(spec) {
+    const bits = {};
+    let next = 0;
+    for (const f of spec.fields) {
+      if (typeof f[3] === 'number') bits[f[0]] = f[3];
+      else if (f[3]) bits[f[0]] = next++;
+    }
+    return bits;
+  }
+  const hasPresence = (spec) => Object.keys(presenceBits(spec)).length > 0;
+  const presenceBefore = (spec) => spec.presenceAt || spec.fields[0][0];
+  const sinceMinor = (field) => field[4] || 0;
 
   function toBytes(data) {
     if (data instanceof Uint8Array) return data;
@@ -96,13 +115,16 @@
     const spec = TYPES[header.type];
     if (expectedType && spec.name !== expectedType) throw new WireError('wrongMessageType', spec.name);
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const opts = optionals(spec);
+    const bits = presenceBits(spec);
     let at = HEADER;
     const need = (n) => { if (at + n > bytes.length) throw new WireError('bodyTooShort', spec.name); };
     let presence = 0;
-    if (opts.length) { need(1); presence = bytes[at++]; }
     const raw = {};
-    for (const [name, kind, limits] of spec.fields) {
+    for (const field of spec.fields) {
+      const [name, kind, limits] = field;
+      // A 1.1 LinkStatus ends before the 1.2 acknowledgement: its body is complete without it.
+      if (sinceMinor(field) > header.minor) continue;
+      if (hasPresence(spec) && name === presenceBefore(spec)) { need(1); presence = bytes[at++]; }
       if (kind === 'str8') {
         need(1); const n = bytes[at++]; need(n);
         raw[name] = { bytes: bytes.subarray(at, at + n), limits }; at += n;
@@ -118,7 +140,7 @@
       }
       at += SIZES[kind];
     }
-    const mask = (1 << opts.length) - 1;
+    const mask = Object.values(bits).reduce((m, bit) => m | (1 << bit), 0);
     if (header.minor <= MINOR) {
       if (at !== bytes.length) throw new WireError('bodyTooLong', spec.name);
       if (presence & ~mask) throw new WireError('unknownPresenceBits', spec.name);
@@ -126,8 +148,12 @@
     // Format 1.1 added Command kind 7 (return): a 1.0 sender cannot have meant it.
     if (spec.name === 'command' && header.minor < 1 && raw.kind === 7) throw new WireError('unknownEnumValue', 'kind');
     const message = { type: spec.name, sequence: header.sequence, timestampUs: header.timestampUs, minor: header.minor };
-    for (const [name, kind, check, optional] of spec.fields) {
-      if (optional && !(presence & (1 << opts.indexOf(name)))) { message[name] = null; continue; }
+    for (const field of spec.fields) {
+      const [name, kind, check] = field;
+      if (sinceMinor(field) > header.minor || (name in bits && !(presence & (1 << bits[name])))) {
+        message[name] = null;
+        continue;
+      }
       message[name] = fieldValue(name, kind, check, raw[name]);
     }
     return message;
@@ -160,13 +186,14 @@
     const type = TYPE_BY_NAME[message && message.type];
     if (!type) throw new WireError('unknownMessageType', String(message && message.type));
     const spec = TYPES[type];
-    const opts = optionals(spec);
+    const bits = presenceBits(spec);
     const parts = [];
     let presence = 0;
-    for (const [name, kind, check, optional] of spec.fields) {
+    for (const [name, kind, check] of spec.fields) {
       const value = message[name];
+      const optional = name in bits;
       const present = !(optional && (value === null || value === undefined));
-      if (optional && present) presence |= 1 << opts.indexOf(name);
+      if (optional && present) presence |= 1 << bits[name];
       if (kind === 'str8') {
         const bytes = utf8Encoder.encode(typeof value === 'string' ? value : '');
         if (typeof value !== 'string' || bytes.length < check[0] || bytes.length > check[1]) throw new WireError('stringLength', name);
@@ -192,8 +219,13 @@
       }
       parts.push([kind, raw]);
     }
+    // Fields sharing a presence bit (LinkStatus's acknowledgement) are given together or not at all.
+    for (const [name, bit] of Object.entries(bits)) {
+      const value = message[name];
+      if ((value === null || value === undefined) === Boolean(presence & (1 << bit))) throw new WireError('incompleteOptionalGroup', name);
+    }
     const sequence = message.sequence >>> 0;
-    const size = HEADER + (opts.length ? 1 : 0) +
+    const size = HEADER + (hasPresence(spec) ? 1 : 0) +
       parts.reduce((sum, [kind, v]) => sum + (kind === 'str8' ? 1 + v.length : SIZES[kind]), 0);
     const bytes = new Uint8Array(size);
     const view = new DataView(bytes.buffer);
@@ -201,8 +233,9 @@
     view.setUint32(5, sequence, true);
     view.setBigInt64(9, BigInt(Math.trunc(message.timestampUs || 0)), true);
     let at = HEADER;
-    if (opts.length) bytes[at++] = presence;
-    for (const [kind, v] of parts) {
+    const presenceIndex = spec.fields.findIndex((f) => f[0] === presenceBefore(spec));
+    for (const [index, [kind, v]] of parts.entries()) {
+      if (hasPresence(spec) && index === presenceIndex) bytes[at++] = presence;
       switch (kind) {
         case 'str8': bytes[at] = v.length; bytes.set(v, at + 1); at += 1 + v.length; continue;
         case 'u8': case 'bool': case 'enum': bytes[at] = v; break;

@@ -18,7 +18,7 @@ struct BrokerHopBench {
         }
         let topic = "bench/hop"
         let arrivals = Mutex<[Int: Int64]>([:])
-        let subscription = subscriber.subscribe(topic, qos: 1)
+        let subscription = try subscriber.subscribe(topic, qos: 1)
         let consumer = Task {
             for await message in subscription {
                 let arrivedNs = BenchClock.monotonicNs()

@@ -7,8 +7,10 @@ struct CommandLatencyBench {
     let stack: ServiceStack
     let port: UInt16
     let targets: Int
-    /// A random pause between targets, so publishing is not in step with the 30 Hz ticks.
-    let pauseMs: ClosedRange<Int> = 10...40
+    /// A random pause between targets, so publishing is not in step with the 30 Hz ticks. Through mavlink-link it
+    /// spans a whole 50 ms setpoint period: the loop restarts right after a setpoint arrived, so a narrower range
+    /// would publish at a biased phase of the link's timer.
+    var pauseMs: ClosedRange<Int> = 10...40
 
     struct Result: Sendable {
         var latencies: Distribution

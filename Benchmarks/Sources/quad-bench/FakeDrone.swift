@@ -9,16 +9,9 @@ import Synchronization
 /// The drone, inside the bench process: the simulator's pure `SimulatorSession` on its own pthread and two UDP
 /// ports, so drone-link talks to it exactly as to drone-sim. Every AT datagram is time-stamped on arrival with the
 /// bench's monotonic clock; a latency probe waits for the first PCMD whose yaw has a given sign.
-final class FakeDrone: Sendable {
-    struct Snapshot: Sendable {
-        var position: GeoPoint
-        var headingDeg: Double
-        var isAirborne = false
-        var altitudeM = 0.0
-    }
-
+final class FakeDrone: BenchVehicle {
     private struct Shared {
-        var snapshot: Snapshot
+        var snapshot: VehicleSnapshot
         var probe: LatencyProbe?
         var recording = false
         var datagramTimesNs: [Int64] = []
@@ -34,10 +27,10 @@ final class FakeDrone: Sendable {
         atSocket = try DroneSocket()
         navdataSocket = try DroneSocket()
         self.home = home
-        shared = Mutex(Shared(snapshot: Snapshot(position: home, headingDeg: 0)))
+        shared = Mutex(Shared(snapshot: VehicleSnapshot(position: home, headingDeg: 0)))
     }
 
-    var snapshot: Snapshot { shared.withLock { $0.snapshot } }
+    var snapshot: VehicleSnapshot { shared.withLock { $0.snapshot } }
 
     /// Arms a probe: from `startNs` on, the first PCMD (flag 1) with yaw of sign `yawSign` completes it.
     func arm(yawSign: Int, startNs: Int64) {
@@ -115,12 +108,7 @@ final class FakeDrone: Sendable {
     }
 
     private func publish(_ drone: SimulatedDrone) {
-        let distanceM = (drone.eastM * drone.eastM + drone.northM * drone.northM).squareRoot()
-        let bearingDeg = atan2(drone.eastM, drone.northM) * 180 / .pi
-        let position = Geodesy.destination(from: home, bearingDeg: bearingDeg, distanceM: distanceM)
-        let snapshot = Snapshot(position: position, headingDeg: drone.headingDeg,
-                                isAirborne: drone.flightState == .hovering || drone.flightState == .flying,
-                                altitudeM: drone.altitudeM)
+        let snapshot = VehicleSnapshot(drone, home: home)
         shared.withLock { $0.snapshot = snapshot }
     }
 

@@ -22,7 +22,7 @@ struct LoadGenerator {
         let topic = "quad/\(drone)/telemetry/drone"
         if subscribe {
             let client = try await BenchClient.connect(port: port, clientId: "bench-load-sub-\(drone)")
-            let stream = client.subscribe(topic, qos: 0, bufferLimit: 65536)
+            let stream = try client.subscribe(topic, qos: 0, bufferLimit: 65536)
             consumer = Task { for await _ in stream { received.add(1, ordering: .relaxed) } }
             subscriber = client
             subscription = stream

@@ -2,7 +2,8 @@ import Foundation
 
 /// `quad-bench run [--quick] --bin-dir DIR --repo-root DIR --out FILE [--codec-results FILE]` runs benchmarks
 /// 1, 2, 4 and 5 against the release binaries and writes the report (with 3 from package-benchmark's output);
-/// `quad-bench loadgen …` is the second publisher it starts as a separate process.
+/// `quad-bench mavlink-latency [--quick] --bin-dir DIR --repo-root DIR` runs only benchmark 1's MAVLink path and
+/// prints its rows (BENCHMARKS.md untouched); `quad-bench loadgen …` is the second publisher `run` starts.
 @main
 struct QuadBench {
     static func main() async {
@@ -13,8 +14,11 @@ struct QuadBench {
                 try await LoadGenerator.parse(arguments.dropFirst()).run()
             case "run":
                 try await run(BenchOptions.parse(arguments.dropFirst()))
+            case "mavlink-latency":
+                try await mavlinkLatencyOnly(BenchOptions.parse(arguments.dropFirst()))
             default:
                 print("usage: quad-bench run [--quick] [--bin-dir DIR] [--repo-root DIR] [--out FILE] [--codec-results FILE]")
+                print("       quad-bench mavlink-latency [--quick] [--bin-dir DIR] [--repo-root DIR]")
                 print("       quad-bench loadgen --port N --drone ID --rate MSG_PER_S --count N [--subscribe]")
                 exit(2)
             }
@@ -54,12 +58,42 @@ struct QuadBench {
             throw error
         }
         stack.stop()
+        report.mavlinkLatency = try await mavlinkLatency(options, broker: broker, work: work)
 
         say("logger ingest at \(options.ingestRates.map(String.init).joined(separator: ", ")) msg/s")
         report.ingest = try await IngestBench(binDir: options.binDir, broker: broker, workDirectory: work,
                                               rates: options.ingestRates, seconds: options.ingestSeconds).run()
         try report.markdown().write(toFile: options.out, atomically: true, encoding: .utf8)
         say("wrote \(options.out)")
+    }
+
+    /// Benchmark 1 through mavlink-link: a stack of its own (navigator, controller, logger, mavlink-link) flying the
+    /// bench's MAVLink vehicle on the same broker.
+    static func mavlinkLatency(_ options: BenchOptions, broker: Broker, work: String) async throws
+        -> CommandLatencyBench.Result {
+        let directory = work + "/mavlink"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let stack = try await ServiceStack(binDir: options.binDir, broker: broker, workDirectory: directory,
+                                           link: .mavlink)
+        defer { stack.stop() }
+        say("MAVLink services up; taking off")
+        try await stack.takeOff()
+        say("command latency through mavlink-link, \(options.targets) targets")
+        let bench = CommandLatencyBench(stack: stack, port: broker.port, targets: options.targets, pauseMs: 10...59)
+        let result = try await bench.run()
+        await stack.land()
+        return result
+    }
+
+    static func mavlinkLatencyOnly(_ options: BenchOptions) async throws {
+        let work = NSTemporaryDirectory() + "quad-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        say("work directory \(work)")
+        let broker = try Broker(repoRoot: options.repoRoot, workDirectory: work)
+        defer { broker.stop() }
+        var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work, repoRoot: options.repoRoot))
+        report.mavlinkLatency = try await mavlinkLatency(options, broker: broker, work: work)
+        print(report.mavlinkRows())
     }
 
     static func say(_ line: String) {

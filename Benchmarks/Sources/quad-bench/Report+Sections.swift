@@ -15,6 +15,14 @@ extension Report {
             (QoS 1, 64-byte payload, read from the subscription's async sequence as a service does). The article's
             timers allowed about 350 ms.
 
+            The MAVLink rows run the same targets through mavlink-link instead of drone-link, after the AR.Drone run, on
+            the same broker: navigator, drone-controller, telemetry-logger and mavlink-link (release binaries) fly the
+            bench's own `MAVLinkSimulatorSession` (drone-sim's PX4-like face) on a UDP socket; the time runs until the
+            first SET_POSITION_TARGET_LOCAL_NED at the vehicle whose yaw rate has the new sign. mavlink-link sends
+            setpoints on its own 20 Hz timer (not when a flight command arrives, as drone-link does), so up to 50 ms of
+            that wait is in the figure; the pauses between targets are 10–59 ms here, a whole timer period, so the
+            targets fall at every phase of it. No goal set.
+
             The two "stage" rows come from a third bench client subscribed to `telemetry/navigation` and
             `flight/command`: when the navigator's solution for the new target, and the controller's first flight
             command with the new yaw sign, reached it (each includes one more broker hop, to that subscriber).
@@ -31,8 +39,18 @@ extension Report {
             text += distributionRow("stage: target → flight command seen by a bench subscriber", latency.flightCommand,
                                     lost: options.targets - latency.flightCommand.count, goal: "—")
         }
+        text += mavlinkRows()
         if let hop { text += distributionRow("floor: one broker hop", hop, lost: options.targets - hop.count, goal: "—") }
         return text
+    }
+
+    /// The MAVLink path's rows of the latency table (also what `quad-bench mavlink-latency` prints).
+    func mavlinkRows() -> String {
+        guard let mavlink = mavlinkLatency else { return "" }
+        return distributionRow("MAVLink: target → SET_POSITION_TARGET_LOCAL_NED at the vehicle", mavlink.latencies,
+                               lost: mavlink.timeouts, goal: "—")
+            + distributionRow("MAVLink stage: target → flight command seen by a bench subscriber", mavlink.flightCommand,
+                              lost: options.targets - mavlink.flightCommand.count, goal: "—")
     }
 
     func distributionRow(_ name: String, _ d: Distribution, lost: Int, goal: String) -> String {

@@ -6,6 +6,8 @@ struct Report {
     let machine: MachineInfo
     var hop: Distribution?
     var latency: CommandLatencyBench.Result?
+    /// Benchmark 1 through mavlink-link (target → SET_POSITION_TARGET_LOCAL_NED).
+    var mavlinkLatency: CommandLatencyBench.Result?
     var cadenceIdle: CadenceBench.Result?
     var cadenceLoaded: CadenceBench.Result?
     var codec: CodecFigures?
@@ -47,6 +49,11 @@ struct Report {
             text += row("1", "command latency p50 (target published → first PCMD reflecting it)",
                         Units.auto(d.percentileNs(50)), "≤ 1.5 ms", d.percentileNs(50) <= 1_500_000)
             text += row("1", "command latency p99", Units.auto(d.percentileNs(99)), "≤ 5 ms", d.percentileNs(99) <= 5_000_000)
+        }
+        if let mavlink = mavlinkLatency {
+            let d = mavlink.latencies
+            text += row("1", "MAVLink command latency p50 / p99 (target → first SET_POSITION_TARGET_LOCAL_NED reflecting it)",
+                        "\(Units.auto(d.percentileNs(50))) / \(Units.auto(d.percentileNs(99)))", "—", nil)
         }
         if let hop {
             text += row("1", "floor: one broker hop p50 / p99",

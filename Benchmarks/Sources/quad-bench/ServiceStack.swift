@@ -6,9 +6,12 @@ import QuadProtocol
 import Synchronization
 
 /// The drone side of the system as deployed: drone-link, navigator and drone-controller (release binaries), plus
-/// a telemetry-logger recording, all on the bench's broker; drone-link flies the bench's `FakeDrone`.
+/// a telemetry-logger recording, all on the bench's broker; drone-link flies the bench's `FakeDrone`. With
+/// `.mavlink`, mavlink-link flies the bench's `FakeMAVLinkVehicle` instead.
 final class ServiceStack: Sendable {
-    let drone: FakeDrone
+    enum Link: Sendable { case ardrone, mavlink }
+
+    let drone: any BenchVehicle
     let services: [ChildProcess]
     let pilot: MQTTClient
     private let controllerActivity = ActivityBox()
@@ -27,15 +30,27 @@ final class ServiceStack: Sendable {
         }
     }
 
-    init(binDir: String, broker: Broker, workDirectory: String) async throws {
-        drone = try FakeDrone(home: GeoPoint(latitudeDeg: 52.5163, longitudeDeg: 13.3777))
-        try drone.start()
+    init(binDir: String, broker: Broker, workDirectory: String, link: Link = .ardrone) async throws {
+        let home = GeoPoint(latitudeDeg: 52.5163, longitudeDeg: 13.3777)
+        let linkLaunch: (String, [String])
+        switch link {
+        case .ardrone:
+            let ardrone = try FakeDrone(home: home)
+            try ardrone.start()
+            drone = ardrone
+            linkLaunch = ("drone-link", ["--address", "127.0.0.1", "--at-port", "\(ardrone.atSocket.port)",
+                                         "--navdata-port", "\(ardrone.navdataSocket.port)"])
+        case .mavlink:
+            let vehicle = try FakeMAVLinkVehicle(home: home)
+            try vehicle.start()
+            drone = vehicle
+            linkLaunch = ("mavlink-link", ["--listen", "127.0.0.1:\(vehicle.linkPort)"])
+        }
         let common = ["--broker", broker.address, "--drone", "drone1"]
-        let logDirectory = "\(workDirectory)/flight-log"
+        let logDirectory = "\(workDirectory)/flight-log-\(link)"
         try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
         let launch: [(String, [String])] = [
-            ("drone-link", ["--address", "127.0.0.1", "--at-port", "\(drone.atSocket.port)",
-                            "--navdata-port", "\(drone.navdataSocket.port)"]),
+            linkLaunch,
             ("navigator", []),
             ("drone-controller", []),
             ("telemetry-logger", ["record", "--dir", logDirectory]),
@@ -47,7 +62,7 @@ final class ServiceStack: Sendable {
                                     logDirectory: workDirectory)
         }
         pilot = try await BenchClient.connect(port: broker.port, clientId: "bench-pilot")
-        let states = pilot.subscribe(Topics.controllerState.topic(for: .default), qos: 1)
+        let states = try pilot.subscribe(Topics.controllerState.topic(for: .default), qos: 1)
         watcher = Task { [controllerActivity] in
             for await message in states {
                 if let state = try? ControllerState(decoding: message.payload) {

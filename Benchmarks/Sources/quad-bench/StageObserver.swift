@@ -24,8 +24,8 @@ final class StageObserver: Sendable {
     init(port: UInt16) async throws {
         let client = try await BenchClient.connect(port: port, clientId: "bench-observer")
         self.client = client
-        let navigation = client.subscribe(Topics.navigation.topic(for: .default), qos: 0)
-        let flight = client.subscribe(Topics.flightCommand.topic(for: .default), qos: 0)
+        let navigation = try client.subscribe(Topics.navigation.topic(for: .default), qos: 0)
+        let flight = try client.subscribe(Topics.flightCommand.topic(for: .default), qos: 0)
         startTasks(navigation: navigation, flight: flight)
         try await Task.sleep(for: .milliseconds(300))
     }

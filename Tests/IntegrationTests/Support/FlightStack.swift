@@ -177,6 +177,7 @@ struct TraceRow: Sendable {
     var pcmdRoll = 0.0
     var pcmdPitch = 0.0
     var pcmdGaz = 0.0
+    var batteryPct = 100.0
 
     init?(_ line: Substring) {
         let f = line.split(separator: ",", omittingEmptySubsequences: false)
@@ -188,6 +189,7 @@ struct TraceRow: Sendable {
         headingDeg = hdg
         flightState = String(f[5])
         if f.count >= 7 { speedMps = Double(f[6]) ?? 0 }
+        if f.count >= 9 { batteryPct = Double(f[8]) ?? 100 }
         if f.count >= 14 {
             linkLost = f[10] == "1"
             pcmdFlag = Int(f[11]) ?? 0

@@ -120,7 +120,7 @@ struct FuzzCorpus: Sendable {
             case 1: bytes = (0..<Int.random(in: 1...40, using: &random)).map { _ in UInt8.random(in: 0x20...0x7E, using: &random) }
             default: bytes = [0xC3, 0x28] + Array("takeoff".utf8)
             }
-        default:  // trailing bytes after a complete message of the current minor (1)
+        default:  // trailing bytes after a complete message of the current minor
             bytes += (0..<Int.random(in: 1...8, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
         }
         return bytes
