@@ -1,10 +1,10 @@
-// The bus's binary payloads (PROTOCOL.md, format 1.0) in plain JavaScript, for the live map and for node's test
+// The bus's binary payloads (PROTOCOL.md, format 1.2) in plain JavaScript, for the live map and for node's test
 // runner. decode() validates like the Swift decoder (header, then layout, then value ranges) and throws a
 // WireError; encode() runs the same validation first, so it never produces what decode() rejects.
 (function (root) {
   'use strict';
 
-  const MAJOR = 1, MINOR = 1, HEADER = 17;
+  const MAJOR = 1, MINOR = 2, HEADER = 17;
 
   class WireError extends Error {
     constructor(code, detail) { super(code + (detail ? ': ' + detail : '')); this.code = code; }
@@ -17,15 +17,20 @@
   const lat = range(-90, 90), lon = range(-180, 180), deg360 = range(0, 360, true), dir180 = range(-180, 180, true);
   const unit = range(-1, 1);
 
-  // One table per message type: [name, kind, check or enum values or string limits, optional].
-  // Optional fields are numbered by their order (presence bit 0 = the first optional field).
+  // One table per message type: [name, kind, check or enum values or string limits, optional, since minor].
+  // Optional fields are numbered by their order (presence bit 0 = the first optional field). A field appended by a
+  // later minor ("since") reads as 0 from an older payload and is written as 0 when the message does not give it.
+  // The run ids (1.2): the controller's own in its state, the run a command, claim or target is addressed to
+  // (0 = unaddressed).
+  const RUN_ID = ['u32', null, false, 2];
   const TYPES = {
     1: { name: 'target', fields: [
       ['senderId', 'str8', [1, 64]], ['latitudeDeg', 'f64', lat], ['longitudeDeg', 'f64', lon],
-      ['altitudeM', 'f32', atLeast0, true], ['ttlS', 'f32', atLeast0]] },
+      ['altitudeM', 'f32', atLeast0, true], ['ttlS', 'f32', atLeast0], ['controllerRunId', ...RUN_ID]] },
     2: { name: 'command', fields: [
       ['senderId', 'str8', [1, 64]],
-      ['kind', 'enum', { 1: 'takeoff', 2: 'land', 3: 'hover', 4: 'emergency', 5: 'reset', 6: 'flat-trim', 7: 'return' }]] },
+      ['kind', 'enum', { 1: 'takeoff', 2: 'land', 3: 'hover', 4: 'emergency', 5: 'reset', 6: 'flat-trim', 7: 'return' }],
+      ['controllerRunId', ...RUN_ID]] },
     3: { name: 'navigationSolution', fields: [
       ['targetSequence', 'u32'], ['targetLatitudeDeg', 'f64', lat], ['targetLongitudeDeg', 'f64', lon],
       ['droneLatitudeDeg', 'f64', lat], ['droneLongitudeDeg', 'f64', lon], ['distanceM', 'f64', atLeast0],
@@ -51,14 +56,14 @@
       ['activity', 'enum', { 1: 'landed', 2: 'takingOff', 3: 'hovering', 4: 'flyingToTarget', 5: 'arrived',
         6: 'landing', 7: 'emergency', 8: 'returningHome' }],
       ['reason', 'str8', [0, 64]], ['pilotId', 'str8', [0, 64]], ['targetLatitudeDeg', 'f64', lat, true],
-      ['targetLongitudeDeg', 'f64', lon, true], ['distanceToTargetM', 'f32', atLeast0, true]] },
+      ['targetLongitudeDeg', 'f64', lon, true], ['distanceToTargetM', 'f32', atLeast0, true], ['runId', ...RUN_ID]] },
     8: { name: 'linkStatus', fields: [
       ['connected', 'bool'], ['fallbackHover', 'bool'],
       ['reason', 'enum', { 0: 'ok', 1: 'navdataLost', 2: 'commandTimeout', 3: 'configuring' }],
       ['navdataPerSecond', 'f32', atLeast0], ['checksumErrors', 'u32'], ['malformedPackets', 'u32'],
       ['lastNavdataAgeMs', 'u32'], ['lastCommandAgeMs', 'u32']] },
     9: { name: 'controlClaim', fields: [
-      ['senderId', 'str8', [1, 64]], ['action', 'enum', { 1: 'claim', 2: 'release' }]] },
+      ['senderId', 'str8', [1, 64]], ['action', 'enum', { 1: 'claim', 2: 'release' }], ['controllerRunId', ...RUN_ID]] },
   };
   const SIZES = { u8: 1, bool: 1, enum: 1, u16: 2, u32: 4, f32: 4, f64: 8 };
   const TYPE_BY_NAME = {};
@@ -102,7 +107,8 @@
     let presence = 0;
     if (opts.length) { need(1); presence = bytes[at++]; }
     const raw = {};
-    for (const [name, kind, limits] of spec.fields) {
+    for (const [name, kind, limits, , since] of spec.fields) {
+      if (since > header.minor) { raw[name] = 0; continue; }
       if (kind === 'str8') {
         need(1); const n = bytes[at++]; need(n);
         raw[name] = { bytes: bytes.subarray(at, at + n), limits }; at += n;
@@ -163,8 +169,8 @@
     const opts = optionals(spec);
     const parts = [];
     let presence = 0;
-    for (const [name, kind, check, optional] of spec.fields) {
-      const value = message[name];
+    for (const [name, kind, check, optional, since] of spec.fields) {
+      const value = since && message[name] === undefined ? 0 : message[name];
       const present = !(optional && (value === null || value === undefined));
       if (optional && present) presence |= 1 << opts.indexOf(name);
       if (kind === 'str8') {
