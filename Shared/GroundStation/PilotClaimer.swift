@@ -56,6 +56,8 @@ public struct PilotClaimer: Sendable {
     private var controllerRunId: UInt32?
     private var reportedWaitingForController = false
     private var connectedAtUs: Int64 = 0
+    /// Connected before any state was seen: the claim of the connect goes out with the first state.
+    private var claimOnNextState = false
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -68,18 +70,24 @@ public struct PilotClaimer: Sendable {
         case .idle:
             control = .pending
             claimTimestampUs = nowUs
-            connectedAtUs = nowUs
-            return controllerRunId == nil ? [] : [claim(nowUs: nowUs)]
+            return claimOnConnect(nowUs: nowUs)
         case .pending, .holding:
-            connectedAtUs = nowUs
-            return controllerRunId == nil ? [] : [claim(nowUs: nowUs)]
+            return claimOnConnect(nowUs: nowUs)
         }
+    }
+
+    private mutating func claimOnConnect(nowUs: Int64) -> [Action] {
+        connectedAtUs = nowUs
+        claimOnNextState = controllerRunId == nil
+        return controllerRunId == nil ? [] : [claim(nowUs: nowUs)]
     }
 
     public mutating func controllerState(_ state: ControllerState, nowUs: Int64) -> [Action] {
         // Remembered before connecting too: the retained state may arrive before the connect is noticed.
         controllerRunId = state.runId
         guard control != .released, control != .idle else { return [] }
+        let deferredClaim = claimOnNextState
+        claimOnNextState = false
         let previousPilot = currentPilot
         currentPilot = state.pilotId
         if state.pilotId == configuration.senderId {
@@ -94,7 +102,7 @@ public struct PilotClaimer: Sendable {
         } else if !state.pilotId.isEmpty, state.pilotId != previousPilot, !offlinePilots.contains(state.pilotId) {
             actions.append(.waitingForPilot(state.pilotId))
         }
-        if isControlFree {
+        if isControlFree || deferredClaim {
             actions.append(claim(nowUs: nowUs))
         }
         return actions

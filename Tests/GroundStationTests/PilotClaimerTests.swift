@@ -42,7 +42,10 @@ import Testing
     @Test func waitsWhileAnotherOnlinePilotHoldsControl() {
         var c = claimer()
         _ = c.connected(nowUs: 0)
-        #expect(c.controllerState(controller(pilot: "other"), nowUs: 1) == [.waitingForPilot("other")])
+        // The claim of the connect waited for this first state (its run id), and goes out whoever holds control.
+        let first = c.controllerState(controller(pilot: "other"), nowUs: 1)
+        #expect(first.first == .waitingForPilot("other"))
+        #expect(claims(first).map(\.controllerRunId) == [Self.run])
         #expect(c.tick(nowUs: 10 * s).isEmpty)
         #expect(c.controllerState(controller(pilot: "other"), nowUs: 11 * s).isEmpty)
     }
