@@ -26,7 +26,7 @@ struct ControllerService: Service {
         inbox.tick(everyMs: max(1, Int((1000 / configuration.tickHz).rounded()))) { .tick(nowUs: $0) }
         await cancelWhenGracefulShutdown {
             var machine = ControllerStateMachine(configuration: configuration, runId: runId)
-            runtime.logger.notice("controller run \(runId): commands, claims and targets addressed to another run are refused")
+            runtime.logger.notice("controller run \(runId): acting on what is addressed to it, or unaddressed")
             var rejections = RejectionCounter()
             perform(machine.currentState(nowUs: WallClock.monotonicUs()).asAction, rejections: &rejections)
             for await event in inbox.events {

@@ -7,8 +7,11 @@ import Testing
 /// drone-sim; the simulator's ground truth judges whether the drone moved.
 @Suite("Run addressing", .serialized, .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))
 struct RunAddressFlightTests {
-    @Test("a takeoff for the previous run is refused, the drone stays landed; the broadcaster's, to the new run, flies")
-    func takeoffForPreviousRunIsRefused() async throws {
+    /// `skewS`: the sender's clock against the board's (a year ahead, ten minutes behind, none): the stamp of the
+    /// late takeoff may make it look as fresh or as old as anything; only its address decides.
+    @Test("a takeoff for the previous run is refused, the drone stays landed; the broadcaster's, to the new run, flies",
+          arguments: [0.0, 31_536_000.0, -600.0])
+    func takeoffForPreviousRunIsRefused(skewS: Double) async throws {
         let stack = try FlightStack()
         defer { stack.stop() }
         try await stack.waitUntilReady()
@@ -33,9 +36,10 @@ struct RunAddressFlightTests {
             return newRun != 0 && newRun != oldRun
         }
 
-        // What the bridge would deliver late: a live (not retained) QoS 1 takeoff for the old run, stamped with
-        // the sender's clock of now, so no timestamp rule could tell it is old.
-        let late = Command(senderId: "ground", sequence: 1, timestampUs: Int64(Date().timeIntervalSince1970 * 1e6),
+        // What the bridge would deliver late: a live (not retained) QoS 1 takeoff for the old run, stamped by a
+        // sender clock `skewS` off, published after the restart.
+        let late = Command(senderId: "ground", sequence: 1,
+                           timestampUs: Int64((Date().timeIntervalSince1970 + skewS) * 1e6),
                            kind: .takeoff, controllerRunId: oldRun)
         try await bus.publish("quad/\(stack.drone)/command", late.encoded())
         try await eventually(timeoutS: 5, "the refusal in the controller's state\n\(stack.logs())") {
