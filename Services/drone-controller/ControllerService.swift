@@ -14,6 +14,9 @@ struct ControllerService: Service {
 
     let runtime: ServiceRuntime
     let configuration: ControllerConfiguration
+    /// New at every start and published in every state, so what was sent to an earlier run is recognised without
+    /// comparing clocks (the board may have none). Random: a board without storage cannot count its restarts.
+    let runId = UInt32.random(in: 1...UInt32.max)
 
     func run() async throws {
         let inbox = Inbox<Event>()
@@ -22,7 +25,8 @@ struct ControllerService: Service {
         }
         inbox.tick(everyMs: max(1, Int((1000 / configuration.tickHz).rounded()))) { .tick(nowUs: $0) }
         await cancelWhenGracefulShutdown {
-            var machine = ControllerStateMachine(configuration: configuration)
+            var machine = ControllerStateMachine(configuration: configuration, runId: runId)
+            runtime.logger.notice("controller run \(runId): acting on what is addressed to it, or unaddressed")
             var rejections = RejectionCounter()
             perform(machine.currentState(nowUs: WallClock.monotonicUs()).asAction, rejections: &rejections)
             for await event in inbox.events {

@@ -45,10 +45,12 @@ struct ReleaseCommand: AsyncParsableCommand {
         try await BusSession.oneShot(resolved) { client in
             let watch = try await ControllerWatch.open(client: client, drone: drone)
             try watch.requireController()
+            let runId = try watch.runAddress(for: "the release", unaddressedIfUnknown: false)
             let before = watch.last
             watch.markPublished()
+            // Addressed: a release queued for an earlier run must not take control from a later claim.
             let release = ControlClaim(senderId: resolved.senderId, sequence: 1, timestampUs: WallClock.nowUs(),
-                                       action: .release)
+                                       action: .release, controllerRunId: runId)
             do {
                 try await client.publishAndWait(topic: Topics.controlClaim.topic(for: drone),
                                                 payload: release.encoded(), qos: 1, retain: false,
@@ -57,9 +59,21 @@ struct ReleaseCommand: AsyncParsableCommand {
                 throw CLIFailure("release: not acknowledged by the broker: \(error)")
             }
             say("release sent as \(resolved.senderId)")
-            let reply = ControllerReply(request: .release(senderId: resolved.senderId), before: before)
+            let reply = ControllerReply(request: .release(senderId: resolved.senderId), before: before,
+                                        addressedRunId: runId)
             let deadlineUs = WallClock.monotonicUs() + Int64(timeoutS * 1_000_000)
-            let state = try await watch.answer(reply, what: "release", timeoutS: timeoutS, deadlineUs: deadlineUs)
+            let state: ControllerState?
+            do {
+                state = try await watch.answer(reply, what: "release", timeoutS: timeoutS, deadlineUs: deadlineUs)
+            } catch let changed as ControllerWatch.RunChanged {
+                // A restarted controller starts with no pilot: this sender holds nothing there unless it claimed again.
+                guard changed.state.pilotId != resolved.senderId else {
+                    throw CLIFailure("release refused by the controller: \(changed.state.reason) (it restarted)")
+                }
+                say("drone-controller restarted (run \(runId) → \(changed.runId)): \(resolved.senderId) holds no "
+                    + "pilot control in its new run")
+                state = changed.state
+            }
             say("pilot control released; pilot now: " + (state.map(ControllerWatch.pilot) ?? "none"))
         }
     }

@@ -3,8 +3,9 @@ import QuadMQTT
 import QuadProtocol
 import QuadService
 
-/// One pilot command: check a controller serves the drone, send it (QoS 1, wait for the broker), then follow the
-/// controller's state until it accepted (exit 0), refused or failed (exit 1 with its reason), or the deadline.
+/// One pilot command: check a controller serves the drone, send it (QoS 1, wait for the broker) addressed to the
+/// controller's run, then follow the controller's state until it accepted (exit 0), refused or failed (exit 1
+/// with its reason), or the deadline.
 struct CommandExchange: Sendable {
     let kind: Command.Kind
     let senderId: String
@@ -23,9 +24,36 @@ struct CommandExchange: Sendable {
             guard kind == .emergency else { throw failure }
             missing = failure
         }
-        let before = watch.last
-        watch.markPublished()
-        let command = Command(senderId: senderId, sequence: 1, timestampUs: WallClock.nowUs(), kind: kind)
+        var runId = try watch.runAddress(for: kind.word, unaddressedIfUnknown: kind == .emergency)
+        var before = watch.last
+        // A second round only when the controller restarted between reading its state and our command.
+        for round in 1...2 {
+            watch.markPublished()
+            try await send(runId: runId, client: client)
+            if let missing { throw CLIFailure("\(kind.word) sent, but \(missing.message)") }
+            if let before, ControllerReply.goal(kind).contains(before.activity) {
+                say("controller: already \(before.summary)")
+                return
+            }
+            let reply = ControllerReply(request: .command(kind), before: before, addressedRunId: runId)
+            do {
+                if try await watch.answer(reply, what: kind.word, timeoutS: timeoutS, deadlineUs: deadlineUs) == nil {
+                    say("controller: \(kind.word) accepted (state unchanged: \(before?.summary ?? "-"))")
+                }
+                return
+            } catch let changed as ControllerWatch.RunChanged where round == 1 {
+                say("drone-controller restarted (run \(runId) → \(changed.runId)) and refused \(kind.word) as sent "
+                    + "to its previous run; sending it again, to the new run")
+                (runId, before) = (changed.runId, changed.state)
+            } catch let changed as ControllerWatch.RunChanged {
+                throw CLIFailure("\(kind.word) refused by the controller: \(changed.state.reason) (it restarted twice)")
+            }
+        }
+    }
+
+    private func send(runId: UInt32, client: MQTTClient) async throws {
+        let command = Command(senderId: senderId, sequence: 1, timestampUs: WallClock.nowUs(), kind: kind,
+                              controllerRunId: runId)
         do {
             try await client.publishAndWait(topic: Topics.command.topic(for: drone), payload: command.encoded(),
                                             qos: 1, retain: false, expiryS: expiryS,
@@ -33,15 +61,6 @@ struct CommandExchange: Sendable {
         } catch {
             throw CLIFailure("\(kind.word): not acknowledged by the broker: \(error)")
         }
-        say("\(kind.word) sent as \(senderId)")
-        if let missing { throw CLIFailure("\(kind.word) sent, but \(missing.message)") }
-        if let before, ControllerReply.goal(kind).contains(before.activity) {
-            say("controller: already \(before.summary)")
-            return
-        }
-        let reply = ControllerReply(request: .command(kind), before: before)
-        if try await watch.answer(reply, what: kind.word, timeoutS: timeoutS, deadlineUs: deadlineUs) == nil {
-            say("controller: \(kind.word) accepted (state unchanged: \(before?.summary ?? "-"))")
-        }
+        say("\(kind.word) sent as \(senderId)" + (runId == RunAddress.none ? "" : " to controller run \(runId)"))
     }
 }

@@ -35,6 +35,18 @@ struct ControllerWatch {
         }
     }
 
+    /// The controller run to address what we send to: the run in its last state (RunAddress.none from a
+    /// controller without run ids). Without any state nothing is sent (throws) unless `unaddressedIfUnknown`
+    /// (emergency, --no-wait): then it goes out unaddressed, and we say so.
+    func runAddress(for what: String, unaddressedIfUnknown: Bool) throws -> UInt32 {
+        if let last { return last.runId }
+        let problem = "no state from drone-controller for drone '\(drone.rawValue)' yet, so \(what) cannot be "
+            + "addressed to its run"
+        guard unaddressedIfUnknown else { throw CLIFailure("\(problem); nothing sent") }
+        printError("note: \(problem); sending it unaddressed")
+        return RunAddress.none
+    }
+
     /// Forgets what arrived so far: only states after the publication are answers.
     func markPublished() { _ = inbox.drain() }
 
@@ -51,6 +63,8 @@ struct ControllerWatch {
                 say("controller: \(state.summary)")
                 switch reply.judge(state, retained: retained) {
                 case .accepted: return state
+                case .refused where reply.restartedRun(in: state) != nil:
+                    throw RunChanged(state: state, runId: reply.restartedRun(in: state) ?? RunAddress.none)
                 case .refused(let reason):
                     // `takeoff-timeout`: accepted first, then given up by the controller itself.
                     let verdict = reason.hasSuffix("-timeout") ? "failed, the controller reports"
@@ -67,6 +81,13 @@ struct ControllerWatch {
         let status = latest.map { "the controller's last state: \($0.summary), pilot \(Self.pilot($0))" }
             ?? "no controller state received (is drone-controller running?)"
         throw CLIFailure("\(what): no answer from the controller within \(Format.fixed(timeoutS, 1)) s; \(status)")
+    }
+
+    /// The controller refused what we sent as addressed to an earlier run: it restarted after we read its state.
+    /// The sender may send it once more, to `runId` (the user's order is current; only the address was old).
+    struct RunChanged: Error {
+        let state: ControllerState
+        let runId: UInt32
     }
 
     /// How long to wait for a refusal when acceptance would publish nothing new.

@@ -47,7 +47,8 @@ struct FollowCommand: AsyncParsableCommand {
             targetTTLS: Float(ttl))
         let claim = self.claim
         try await BusSession.withPresence(resolved, body: { runtime in
-            let follower = GPSFollower(runtime: runtime, gpsd: address, configuration: configuration)
+            let feed = try BusFeed(client: runtime.client, drone: runtime.drone, telemetry: false)
+            let follower = GPSFollower(runtime: runtime, feed: feed, gpsd: address, configuration: configuration)
             try await PilotSession.alongside(claim ? runtime : nil, resolved) { _ in
                 await follower.run()
             }

@@ -7,6 +7,8 @@ import QuadService
 /// bus. While there is no good fix nothing is published (the drone keeps the last target).
 struct GPSFollower: Sendable {
     let runtime: ServiceRuntime
+    /// The controller's state: every target is addressed to its run (none known yet = unaddressed).
+    let feed: BusFeed
     let gpsd: GPSDAddress
     let configuration: FollowStateMachine.Configuration
 
@@ -54,7 +56,8 @@ struct GPSFollower: Sendable {
     private func perform(_ actions: [FollowStateMachine.Action]) {
         for action in actions {
             switch action {
-            case .publishTarget(let target):
+            case .publishTarget(var target):
+                target.controllerRunId = feed.latest.controller?.runId ?? RunAddress.none
                 do {
                     try runtime.publish(Topics.target, payload: target.encoded(),
                                         expiryS: MessageExpiry.seconds(forTTL: target.ttlS))

@@ -80,6 +80,9 @@ final class PilotSession: Sendable {
             say(pilot.isEmpty ? "pilot control lost: nobody is the pilot" : "pilot control lost to \(Format.clean(pilot))")
         case .waitingForPilot(let pilot):
             say("\(Format.clean(pilot)) holds pilot control; waiting for it to be released")
+        case .waitingForController:
+            say("no state from drone-controller for drone '\(runtime.drone.rawValue)' yet: "
+                + "claiming pilot control once it publishes one (claims are addressed to its run)")
         }
     }
 }

@@ -28,6 +28,19 @@ struct RouteFlight {
         guard await runtime.client.waitUntilConnected(timeoutS: BusSession.connectTimeoutS) else {
             throw CLIFailure("cannot reach the broker at \(broker) within \(Int(BusSession.connectTimeoutS)) s")
         }
+        // The retained controller state first: the targets are addressed to its run.
+        let settleUntilUs = WallClock.monotonicUs() + 500_000
+        while lastController == nil, WallClock.monotonicUs() < settleUntilUs {
+            for case .controller(let state, _) in inbox.drain() {
+                lastController = state
+                _ = machine.controllerState(state, nowUs: WallClock.nowUs())
+            }
+            if lastController == nil { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        if lastController == nil {
+            printError("note: no state from drone-controller for drone '\(runtime.drone.rawValue)' yet: targets go "
+                + "unaddressed until it publishes one (then to its run)")
+        }
         guard perform(machine.start(nowUs: WallClock.nowUs())) else { return }
         while !Task.isCancelled {
             try await Task.sleep(for: .milliseconds(100))

@@ -76,32 +76,47 @@ struct TargetCommand: AsyncParsableCommand {
                 guard force else { throw CLIFailure("target not sent: \(warning); send it anyway with --force") }
                 printError("warning: \(warning)")
             }
-            let before = watch.last
-            watch.markPublished()
+            var before = watch.last
             var sent = target
-            sent.timestampUs = WallClock.nowUs()
-            do {
-                try await client.publishAndWait(topic: Topics.target.topic(for: resolved.common.drone),
-                                                payload: sent.encoded(), qos: 1, retain: false,
-                                                expiryS: MessageExpiry.seconds(forTTL: sent.ttlS))
-            } catch {
-                throw CLIFailure("target not acknowledged by the broker: \(error)")
-            }
-            say("target \(Format.coordinate(latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg))"
-                + (alt.map { " alt \(Format.fixed($0, 1)) m" } ?? "") + " sent as \(resolved.senderId)")
-            if let drone = Self.dronePosition(watch.feed.latest) {
-                let leg = Geodesy.inverse(from: drone, to: point)
-                say("from the drone: \(Format.fixed(leg.distanceM, 1)) m, bearing "
-                    + "\(Format.fixed(leg.initialBearingDeg, 0)) deg")
-            }
-            if noWait { return }
-            let reply = ControllerReply(request: .target(latitudeDeg: point.latitudeDeg,
-                                                         longitudeDeg: point.longitudeDeg), before: before)
+            sent.controllerRunId = try watch.runAddress(for: "the target", unaddressedIfUnknown: noWait)
             let deadlineUs = WallClock.monotonicUs() + Int64(timeoutS * 1_000_000)
-            if try await watch.answer(reply, what: "target", timeoutS: timeoutS, deadlineUs: deadlineUs) == nil {
-                say("controller: target accepted (it already had this target: \(before?.summary ?? "-"))")
-            } else {
-                say("controller: target accepted")
+            // A second round only when the controller restarted between reading its state and our target.
+            for round in 1...2 {
+                watch.markPublished()
+                sent.timestampUs = WallClock.nowUs()
+                do {
+                    try await client.publishAndWait(topic: Topics.target.topic(for: resolved.common.drone),
+                                                    payload: sent.encoded(), qos: 1, retain: false,
+                                                    expiryS: MessageExpiry.seconds(forTTL: sent.ttlS))
+                } catch {
+                    throw CLIFailure("target not acknowledged by the broker: \(error)")
+                }
+                say("target \(Format.coordinate(latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg))"
+                    + (alt.map { " alt \(Format.fixed($0, 1)) m" } ?? "") + " sent as \(resolved.senderId)"
+                    + (sent.controllerRunId == RunAddress.none ? "" : " to controller run \(sent.controllerRunId)"))
+                if round == 1, let drone = Self.dronePosition(watch.feed.latest) {
+                    let leg = Geodesy.inverse(from: drone, to: point)
+                    say("from the drone: \(Format.fixed(leg.distanceM, 1)) m, bearing "
+                        + "\(Format.fixed(leg.initialBearingDeg, 0)) deg")
+                }
+                if noWait { return }
+                let reply = ControllerReply(request: .target(latitudeDeg: point.latitudeDeg,
+                                                             longitudeDeg: point.longitudeDeg),
+                                            before: before, addressedRunId: sent.controllerRunId)
+                do {
+                    if try await watch.answer(reply, what: "target", timeoutS: timeoutS, deadlineUs: deadlineUs) == nil {
+                        say("controller: target accepted (it already had this target: \(before?.summary ?? "-"))")
+                    } else {
+                        say("controller: target accepted")
+                    }
+                    return
+                } catch let changed as ControllerWatch.RunChanged where round == 1 {
+                    say("drone-controller restarted (run \(sent.controllerRunId) → \(changed.runId)) and refused the "
+                        + "target as sent to its previous run; sending it again, to the new run")
+                    (sent.controllerRunId, before) = (changed.runId, changed.state)
+                } catch let changed as ControllerWatch.RunChanged {
+                    throw CLIFailure("target refused by the controller: \(changed.state.reason) (it restarted twice)")
+                }
             }
         }
     }

@@ -10,6 +10,11 @@ extension ControllerStateMachine {
         if retained {
             return finish([refuse(kind: "command", reason: "command-retained")], nowUs: nowUs)
         }
+        // Emergency included: one queued for an earlier run would cut the motors whenever the queue drains.
+        if let refusal = previousRunRefusal(kind: "command", what: command.kind.word, from: command.senderId,
+                                            addressedTo: command.controllerRunId) {
+            return finish(refusal, nowUs: nowUs)
+        }
         if command.kind == .emergency {
             if activity != .emergency || recoveringFromEmergency {
                 enterEmergency(reason: "emergency", nowUs: nowUs)

@@ -11,6 +11,11 @@ extension ControllerStateMachine {
         guard !retained else {
             return finish([refuse(kind: "claim", reason: "claim-retained")], nowUs: nowUs)
         }
+        // A release too: one queued for an earlier run would take control from a pilot that claimed it again.
+        if let refusal = previousRunRefusal(kind: "claim", what: "\(claim.action.jsonName) of pilot control",
+                                            from: claim.senderId, addressedTo: claim.controllerRunId) {
+            return finish(refusal, nowUs: nowUs)
+        }
         switch claim.action {
         case .claim:
             if pilotId == claim.senderId { return finish([], nowUs: nowUs) }

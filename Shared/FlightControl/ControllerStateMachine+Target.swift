@@ -7,6 +7,11 @@ extension ControllerStateMachine {
     /// session and is never acted on. The ttl (if any) counts from `nowUs`, the receipt: the sender's timestamp
     /// is for logs only.
     public mutating func target(_ newTarget: Target, retained: Bool, nowUs: Int64) -> [ControllerAction] {
+        // Before the pilot and range checks: a target for an earlier run is no order of this one's pilot either.
+        if !retained, let refusal = previousRunRefusal(kind: "target", what: "target", from: newTarget.senderId,
+                                                       addressedTo: newTarget.controllerRunId) {
+            return finish(refusal, nowUs: nowUs)
+        }
         if let refusal = targetRefusal(newTarget, retained: retained, nowUs: nowUs) {
             return finish([refuse(kind: "target", reason: refusal)], nowUs: nowUs)
         }

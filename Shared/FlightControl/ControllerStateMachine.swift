@@ -12,6 +12,10 @@ public struct ControllerStateMachine: Sendable {
     public typealias Activity = ControllerState.Activity
 
     public let configuration: ControllerConfiguration
+    /// This run's id (random, non-zero, picked by the executable at start), published in every state. A command,
+    /// claim or target addressed to another run was sent to an earlier run (e.g. queued in a bridge while this
+    /// controller restarted) and is refused; RunAddress.none (tests, replays) accepts every address.
+    public let runId: UInt32
 
     public internal(set) var activity: Activity = .landed
     /// Short kebab-case reason for the last change or refusal.
@@ -87,8 +91,9 @@ public struct ControllerStateMachine: Sendable {
     var stateSequence: UInt32 = 0
     var lastPublished: PublishedFields?
 
-    public init(configuration: ControllerConfiguration = ControllerConfiguration()) {
+    public init(configuration: ControllerConfiguration = ControllerConfiguration(), runId: UInt32 = RunAddress.none) {
         self.configuration = configuration
+        self.runId = runId
         let progressTimeoutUs = microseconds(fromSeconds: configuration.progressTimeoutS)
         returnProgress = ProgressWatch(marginM: configuration.progressMarginM, timeoutUs: progressTimeoutUs)
         targetProgress = ProgressWatch(marginM: configuration.progressMarginM, timeoutUs: progressTimeoutUs)
@@ -104,7 +109,7 @@ public struct ControllerStateMachine: Sendable {
         ControllerState(
             sequence: stateSequence, timestampUs: nowUs, activity: activity, reason: reason, pilotId: pilotId ?? "",
             targetLatitudeDeg: target?.latitudeDeg, targetLongitudeDeg: target?.longitudeDeg,
-            distanceToTargetM: lastNavigation.map { Float($0.distanceM) })
+            distanceToTargetM: lastNavigation.map { Float($0.distanceM) }, runId: runId)
     }
 
     /// The fields whose change triggers a publication (distance alone does not: it changes every update).
@@ -177,6 +182,18 @@ public struct ControllerStateMachine: Sendable {
         self.reason = reason
         mustPublish = true
         return .rejected(kind: kind, reason: reason)
+    }
+
+    /// The refusal of a message addressed to another run than this one, or nil (addressed here, or unaddressed:
+    /// those keep the rules of before addressing). Logged with both ids: the sender saw an older state.
+    mutating func previousRunRefusal(kind: String, what: String, from senderId: String,
+                                     addressedTo addressed: UInt32) -> [ControllerAction]? {
+        guard !RunAddress.accepts(addressed: addressed, current: runId) else { return nil }
+        return [
+            refuse(kind: kind, reason: "\(kind)-for-previous-run"),
+            .log(.warning, "\(what) from '\(senderId)' was sent to controller run \(addressed), this is run \(runId): "
+                + "not acted on (queued across a restart?)"),
+        ]
     }
 
     mutating func clearTarget() {

@@ -22,19 +22,33 @@ public struct ControllerReply: Sendable {
     public let request: Request
     /// The controller's state before publishing; nil when none was known.
     public let before: ControllerState?
+    /// The controller run what we published was addressed to (RunAddress.none: unaddressed).
+    public let addressedRunId: UInt32
 
-    public init(request: Request, before: ControllerState?) {
+    public init(request: Request, before: ControllerState?, addressedRunId: UInt32 = RunAddress.none) {
         self.request = request
         self.before = before
+        self.addressedRunId = addressedRunId
     }
 
     /// Reasons with which the controller refuses a target (ControllerStateMachine.targetRefusal).
     static let targetRefusals: Set<String> = [
-        "not-pilot", "target-retained", "target-expired", "target-before-start", "target-invalid",
+        "not-pilot", "target-retained", "target-expired", "target-invalid", "target-for-previous-run",
     ]
+
+    /// The run to send again to, when the controller refused what we sent as addressed to another run: it
+    /// restarted after we read its state (its answer names the new run). nil for any other state, and when the
+    /// answer names the run we addressed (then the refusal stands).
+    public func restartedRun(in state: ControllerState) -> UInt32? {
+        guard state.reason.hasSuffix("-for-previous-run"), state.runId != RunAddress.none,
+              state.runId != addressedRunId else { return nil }
+        return state.runId
+    }
 
     public func isNewer(_ state: ControllerState, retained: Bool) -> Bool {
         guard let before else { return !retained }
+        // Another run counts its sequence from 1 again: anything it says is news (it restarted meanwhile).
+        if state.runId != before.runId { return true }
         // Serial-number order, so a wrapped sequence still counts as newer.
         return Int32(bitPattern: state.sequence &- before.sequence) > 0
     }
@@ -45,7 +59,7 @@ public struct ControllerReply: Sendable {
         let reason = state.reason
         switch request {
         case .command(let kind):
-            if reason == "not-pilot" || reason == "command-before-start" || reason.hasPrefix("\(kind.word)-refused")
+            if reason == "not-pilot" || reason == "command-for-previous-run" || reason.hasPrefix("\(kind.word)-refused")
                 || reason == "\(kind.word)-timeout" {
                 return .refused(reason: reason)
             }

@@ -5,6 +5,10 @@ import QuadProtocol
 /// claim, learns from `ControllerState.pilotId` whether it holds control, claims again when control becomes free
 /// (the pilot released or went offline), and releases on shutdown.
 ///
+/// Every claim and release is addressed to the controller run named in the last ControllerState seen (format 1.2),
+/// so one queued in a bridge while the controller restarted is refused by the new run; nothing is claimed before
+/// a state was seen (the retained one arrives right after subscribing).
+///
 /// Every claim of one session carries the timestamp of the first one: "earliest wins" then means "has been asking
 /// longest", and a re-sent claim (after a reconnect or a lost message) neither gains nor loses priority.
 public struct PilotClaimer: Sendable {
@@ -28,6 +32,8 @@ public struct PilotClaimer: Sendable {
         case lostControl(to: String)
         /// Someone else, still online, holds control; we wait for it to become free.
         case waitingForPilot(String)
+        /// No ControllerState seen a retry interval after connecting: the claim goes out once one arrives.
+        case waitingForController
     }
 
     public enum Control: Sendable, Equatable {
@@ -46,6 +52,12 @@ public struct PilotClaimer: Sendable {
     /// The pilot the controller last named (empty = nobody).
     private var currentPilot = ""
     private var offlinePilots: Set<String> = []
+    /// The run of the last ControllerState seen (RunAddress.none from a controller without one); nil = none seen.
+    private var controllerRunId: UInt32?
+    private var reportedWaitingForController = false
+    private var connectedAtUs: Int64 = 0
+    /// Connected before any state was seen: the claim of the connect goes out with the first state.
+    private var claimOnNextState = false
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -58,14 +70,24 @@ public struct PilotClaimer: Sendable {
         case .idle:
             control = .pending
             claimTimestampUs = nowUs
-            return [claim(nowUs: nowUs)]
+            return claimOnConnect(nowUs: nowUs)
         case .pending, .holding:
-            return [claim(nowUs: nowUs)]
+            return claimOnConnect(nowUs: nowUs)
         }
     }
 
+    private mutating func claimOnConnect(nowUs: Int64) -> [Action] {
+        connectedAtUs = nowUs
+        claimOnNextState = controllerRunId == nil
+        return controllerRunId == nil ? [] : [claim(nowUs: nowUs)]
+    }
+
     public mutating func controllerState(_ state: ControllerState, nowUs: Int64) -> [Action] {
+        // Remembered before connecting too: the retained state may arrive before the connect is noticed.
+        controllerRunId = state.runId
         guard control != .released, control != .idle else { return [] }
+        let deferredClaim = claimOnNextState
+        claimOnNextState = false
         let previousPilot = currentPilot
         currentPilot = state.pilotId
         if state.pilotId == configuration.senderId {
@@ -80,7 +102,7 @@ public struct PilotClaimer: Sendable {
         } else if !state.pilotId.isEmpty, state.pilotId != previousPilot, !offlinePilots.contains(state.pilotId) {
             actions.append(.waitingForPilot(state.pilotId))
         }
-        if isControlFree {
+        if isControlFree || deferredClaim {
             actions.append(claim(nowUs: nowUs))
         }
         return actions
@@ -97,6 +119,11 @@ public struct PilotClaimer: Sendable {
 
     public mutating func tick(nowUs: Int64) -> [Action] {
         guard control == .pending, isControlFree else { return [] }
+        guard controllerRunId != nil else {
+            guard !reportedWaitingForController, nowUs &- connectedAtUs >= configuration.retryIntervalUs else { return [] }
+            reportedWaitingForController = true
+            return [.waitingForController]
+        }
         if let last = lastClaimSentUs, nowUs &- last < configuration.retryIntervalUs, nowUs >= last { return [] }
         return [claim(nowUs: nowUs)]
     }
@@ -104,14 +131,16 @@ public struct PilotClaimer: Sendable {
     /// Shutting down: give control back so another broadcaster can take over at once rather than after our
     /// presence times out.
     public mutating func shutdown(nowUs: Int64) -> [Action] {
-        guard control == .pending || control == .holding else {
+        // Nothing to give back when no claim ever went out.
+        guard control == .pending || control == .holding, lastClaimSentUs != nil else {
             control = .released
             return []
         }
         control = .released
         sequence &+= 1
         return [.sendRelease(ControlClaim(
-            senderId: configuration.senderId, sequence: sequence, timestampUs: nowUs, action: .release))]
+            senderId: configuration.senderId, sequence: sequence, timestampUs: nowUs, action: .release,
+            controllerRunId: controllerRunId ?? RunAddress.none))]
     }
 
     public var holdsControl: Bool { control == .holding }
@@ -125,6 +154,6 @@ public struct PilotClaimer: Sendable {
         lastClaimSentUs = nowUs
         return .sendClaim(ControlClaim(
             senderId: configuration.senderId, sequence: sequence, timestampUs: claimTimestampUs ?? nowUs,
-            action: .claim))
+            action: .claim, controllerRunId: controllerRunId ?? RunAddress.none))
     }
 }

@@ -44,6 +44,8 @@ public struct RouteStateMachine: Sendable {
     /// Whether the controller has been seen in a non-arrived state since the current waypoint was published; used
     /// when the controller does not echo its target coordinates.
     private var sawNotArrivedSincePublish = false
+    /// Targets are addressed to the run of the last controller state (format 1.2); none seen = unaddressed.
+    public private(set) var controllerRunId = RunAddress.none
 
     public init(waypoints: [Waypoint], configuration: Configuration) {
         self.waypoints = waypoints
@@ -60,6 +62,7 @@ public struct RouteStateMachine: Sendable {
     }
 
     public mutating func controllerState(_ state: ControllerState, nowUs: Int64) -> [Action] {
+        controllerRunId = state.runId
         guard case .flying(let index) = phase, index < waypoints.count else { return [] }
         guard state.activity == .arrived else {
             sawNotArrivedSincePublish = true
@@ -96,7 +99,8 @@ public struct RouteStateMachine: Sendable {
         let altitude = w.altitudeM.map { Float($0) }
         return .publishTarget(Target(
             senderId: configuration.senderId, sequence: sequence, timestampUs: nowUs, latitudeDeg: w.latitudeDeg,
-            longitudeDeg: w.longitudeDeg, altitudeM: altitude, ttlS: configuration.targetTTLS), waypointIndex: index)
+            longitudeDeg: w.longitudeDeg, altitudeM: altitude, ttlS: configuration.targetTTLS,
+            controllerRunId: controllerRunId), waypointIndex: index)
     }
 
     private func isCurrentTarget(_ state: ControllerState, waypoint: Waypoint) -> Bool {

@@ -1,4 +1,4 @@
-/// Body: senderId str8, kind u8.
+/// Body: senderId str8, kind u8, controllerRunId u32 (1.2).
 extension Command {
     public func validate() throws(WireError) {
         try WireCheck.string(senderId, "senderId", bytes: WireCheck.senderIdBytes)
@@ -7,6 +7,7 @@ extension Command {
     public func encodeBody(into writer: inout WireWriter) {
         writer.string(senderId)
         writer.enumeration(kind)
+        writer.u32(controllerRunId)
     }
 
     public init(sequence: UInt32, timestampUs: Int64, body: inout WireReader) throws(WireError) {
@@ -17,11 +18,13 @@ extension Command {
         guard let kind = known.first(where: { $0.rawValue == raw }) else {
             throw .unknownEnumValue(field: "kind", expected: known.map(\.rawValue), got: raw)
         }
-        self.init(senderId: senderId, sequence: sequence, timestampUs: timestampUs, kind: kind)
+        self.init(senderId: senderId, sequence: sequence, timestampUs: timestampUs, kind: kind,
+                  controllerRunId: try body.runId())
     }
 
     public func writeJSONFields(into object: inout JSONObjectWriter) {
         object.add("sender_id", senderId)
         object.add("kind", kind.word)
+        object.add("controller_run_id", controllerRunId)
     }
 }

@@ -34,11 +34,15 @@ public struct Command: WireMessage {
     public var sequence: UInt32
     public var timestampUs: Int64
     public var kind: Kind
+    /// The controller run this is meant for (its ControllerState `runId`); 0 = unaddressed. Format 1.2.
+    public var controllerRunId: UInt32
 
-    public init(senderId: String, sequence: UInt32, timestampUs: Int64, kind: Kind) {
+    public init(senderId: String, sequence: UInt32, timestampUs: Int64, kind: Kind,
+                controllerRunId: UInt32 = RunAddress.none) {
         self.senderId = senderId
         self.sequence = sequence
         self.timestampUs = timestampUs
         self.kind = kind
+        self.controllerRunId = controllerRunId
     }
 }

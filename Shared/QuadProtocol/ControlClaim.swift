@@ -13,11 +13,15 @@ public struct ControlClaim: WireMessage {
     public var sequence: UInt32
     public var timestampUs: Int64
     public var action: Action
+    /// The controller run this is meant for (its ControllerState `runId`); 0 = unaddressed. Format 1.2.
+    public var controllerRunId: UInt32
 
-    public init(senderId: String, sequence: UInt32, timestampUs: Int64, action: Action) {
+    public init(senderId: String, sequence: UInt32, timestampUs: Int64, action: Action,
+                controllerRunId: UInt32 = RunAddress.none) {
         self.senderId = senderId
         self.sequence = sequence
         self.timestampUs = timestampUs
         self.action = action
+        self.controllerRunId = controllerRunId
     }
 }

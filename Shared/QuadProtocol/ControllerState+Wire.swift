@@ -1,5 +1,5 @@
 /// Body: presence u8 (bit 0 targetLatitudeDeg, bit 1 targetLongitudeDeg, bit 2 distanceToTargetM), activity u8,
-/// reason str8, pilotId str8, targetLatitudeDeg f64, targetLongitudeDeg f64, distanceToTargetM f32.
+/// reason str8, pilotId str8, targetLatitudeDeg f64, targetLongitudeDeg f64, distanceToTargetM f32, runId u32 (1.2).
 extension ControllerState {
     public func validate() throws(WireError) {
         try WireCheck.string(reason, "reason", bytes: WireCheck.reasonBytes)
@@ -17,6 +17,7 @@ extension ControllerState {
         writer.f64(targetLatitudeDeg)
         writer.f64(targetLongitudeDeg)
         writer.f32(distanceToTargetM)
+        writer.u32(runId)
     }
 
     public init(sequence: UInt32, timestampUs: Int64, body: inout WireReader) throws(WireError) {
@@ -26,7 +27,7 @@ extension ControllerState {
             reason: try body.string("reason"), pilotId: try body.string("pilotId"),
             targetLatitudeDeg: try body.f64(ifPresent: present[0]),
             targetLongitudeDeg: try body.f64(ifPresent: present[1]),
-            distanceToTargetM: try body.f32(ifPresent: present[2]))
+            distanceToTargetM: try body.f32(ifPresent: present[2]), runId: try body.runId())
     }
 
     public func writeJSONFields(into object: inout JSONObjectWriter) {
@@ -36,5 +37,6 @@ extension ControllerState {
         object.add("target_latitude_deg", targetLatitudeDeg)
         object.add("target_longitude_deg", targetLongitudeDeg)
         object.add("distance_to_target_m", distanceToTargetM)
+        object.add("run_id", runId)
     }
 }

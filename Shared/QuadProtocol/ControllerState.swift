@@ -24,9 +24,13 @@ public struct ControllerState: WireMessage {
     public var targetLatitudeDeg: Double?
     public var targetLongitudeDeg: Double?
     public var distanceToTargetM: Float?
+    /// This run of the controller: random, non-zero, new at every start; senders address commands, claims and
+    /// targets to it. 0 = none (a 1.0/1.1 controller). Format 1.2.
+    public var runId: UInt32
 
     public init(sequence: UInt32, timestampUs: Int64, activity: Activity, reason: String = "", pilotId: String = "",
-                targetLatitudeDeg: Double? = nil, targetLongitudeDeg: Double? = nil, distanceToTargetM: Float? = nil) {
+                targetLatitudeDeg: Double? = nil, targetLongitudeDeg: Double? = nil, distanceToTargetM: Float? = nil,
+                runId: UInt32 = RunAddress.none) {
         self.sequence = sequence
         self.timestampUs = timestampUs
         self.activity = activity
@@ -35,5 +39,6 @@ public struct ControllerState: WireMessage {
         self.targetLatitudeDeg = targetLatitudeDeg
         self.targetLongitudeDeg = targetLongitudeDeg
         self.distanceToTargetM = distanceToTargetM
+        self.runId = runId
     }
 }

@@ -2,10 +2,11 @@
 /// `mosquitto_pub -t quad/drone1/target -m '{"lat": 52.5163, "lon": 13.3777, "alt": 3, "ttl": 10}'`.
 ///
 /// JSON keys: `lat`, `lon` (degrees, required), `alt` (metres above ground, optional), `ttl` (seconds,
-/// optional, default 0 = no expiry), `sender` (optional, default "json"). Unknown keys are rejected: a typo
+/// optional, default 0 = no expiry), `sender` (optional, default "json"), `run` (the controller run it is meant
+/// for, the `run_id` of its state; optional, default 0 = unaddressed). Unknown keys are rejected: a typo
 /// such as `"altitude"` must not be silently dropped from a flight instruction. `null` counts as absent.
 public enum InboundTarget {
-    public static let jsonKeys = ["lat", "lon", "alt", "ttl", "sender"]
+    public static let jsonKeys = ["lat", "lon", "alt", "ttl", "sender", "run"]
     public static let defaultJSONSender = "json"
 
     /// JSON targets get sequence 0 (unsequenced) and `receivedAtUs` as their timestamp.
@@ -19,9 +20,20 @@ public enum InboundTarget {
             latitudeDeg: try object.required("lat").number("lat"),
             longitudeDeg: try object.required("lon").number("lon"),
             altitudeM: try object.optional("alt")?.number("alt").asFloat,
-            ttlS: try object.optional("ttl")?.number("ttl").asFloat ?? 0)
+            ttlS: try object.optional("ttl")?.number("ttl").asFloat ?? 0,
+            controllerRunId: try runId(object.optional("run")))
         try target.validate()
         return target
+    }
+
+    /// A run id is an exact integer: 1.5 or 1e10 would address a run that cannot exist.
+    private static func runId(_ value: JSONValue?) throws(WireError) -> UInt32 {
+        guard let value else { return RunAddress.none }
+        let number = try value.number("run")
+        guard let id = UInt32(exactly: number) else {
+            throw .outOfRange(field: "run", expected: "an integer in [0, 4294967295]", got: number)
+        }
+        return id
     }
 }
 

@@ -1,4 +1,5 @@
-/// Body: presence u8 (bit 0 altitudeM), senderId str8, latitudeDeg f64, longitudeDeg f64, altitudeM f32, ttlS f32.
+/// Body: presence u8 (bit 0 altitudeM), senderId str8, latitudeDeg f64, longitudeDeg f64, altitudeM f32, ttlS f32,
+/// controllerRunId u32 (1.2).
 extension Target {
     public func validate() throws(WireError) {
         try WireCheck.string(senderId, "senderId", bytes: WireCheck.senderIdBytes)
@@ -16,6 +17,7 @@ extension Target {
         writer.f64(longitudeDeg)
         writer.f32(altitudeM)
         writer.f32(ttlS)
+        writer.u32(controllerRunId)
     }
 
     public init(sequence: UInt32, timestampUs: Int64, body: inout WireReader) throws(WireError) {
@@ -23,7 +25,7 @@ extension Target {
         self.init(
             senderId: try body.string("senderId"), sequence: sequence, timestampUs: timestampUs,
             latitudeDeg: try body.f64(), longitudeDeg: try body.f64(), altitudeM: try body.f32(ifPresent: present[0]),
-            ttlS: try body.f32())
+            ttlS: try body.f32(), controllerRunId: try body.runId())
     }
 
     public func writeJSONFields(into object: inout JSONObjectWriter) {
@@ -32,5 +34,6 @@ extension Target {
         object.add("longitude_deg", longitudeDeg)
         object.add("altitude_m", altitudeM)
         object.add("ttl_s", ttlS)
+        object.add("controller_run_id", controllerRunId)
     }
 }

@@ -11,9 +11,11 @@ public struct Target: WireMessage {
     public var altitudeM: Float?
     /// How long after `timestampUs` the target may still be acted on, seconds; 0 = no expiry.
     public var ttlS: Float
+    /// The controller run this is meant for (its ControllerState `runId`); 0 = unaddressed. Format 1.2.
+    public var controllerRunId: UInt32
 
     public init(senderId: String, sequence: UInt32, timestampUs: Int64, latitudeDeg: Double, longitudeDeg: Double,
-                altitudeM: Float? = nil, ttlS: Float = 0) {
+                altitudeM: Float? = nil, ttlS: Float = 0, controllerRunId: UInt32 = RunAddress.none) {
         self.senderId = senderId
         self.sequence = sequence
         self.timestampUs = timestampUs
@@ -21,5 +23,6 @@ public struct Target: WireMessage {
         self.longitudeDeg = longitudeDeg
         self.altitudeM = altitudeM
         self.ttlS = ttlS
+        self.controllerRunId = controllerRunId
     }
 }

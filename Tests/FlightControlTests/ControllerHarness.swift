@@ -20,10 +20,11 @@ struct ControllerHarness {
     var batteryPercent: UInt8 = 80
 
     /// Wind compensation is off unless asked for: most tests check the article's law exactly.
-    init(configuration: ControllerConfiguration = ControllerConfiguration(), windCompensation: Bool = false) {
+    init(configuration: ControllerConfiguration = ControllerConfiguration(), windCompensation: Bool = false,
+         runId: UInt32 = RunAddress.none) {
         var configuration = configuration
         if !windCompensation { configuration.windCompensation.gainPerMps = 0 }
-        machine = ControllerStateMachine(configuration: configuration)
+        machine = ControllerStateMachine(configuration: configuration, runId: runId)
         altitudeM = Float(configuration.altitude.cruiseAltitudeM)
     }
 
@@ -57,10 +58,11 @@ struct ControllerHarness {
 
     @discardableResult
     mutating func target(_ point: GeoPoint, from sender: String = "", retained: Bool = false,
-                         timestampUs: Int64? = nil, ttlS: Float = 0, altitudeM: Float? = nil) -> [ControllerAction] {
+                         timestampUs: Int64? = nil, ttlS: Float = 0, altitudeM: Float? = nil,
+                         toRun runId: UInt32 = RunAddress.none) -> [ControllerAction] {
         let target = Target(senderId: sender, sequence: nextSequence(), timestampUs: timestampUs ?? nowUs,
                             latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg, altitudeM: altitudeM,
-                            ttlS: ttlS)
+                            ttlS: ttlS, controllerRunId: runId)
         lastTarget = target
         return machine.target(target, retained: retained, nowUs: nowUs)
     }
@@ -116,14 +118,17 @@ struct ControllerHarness {
 
     @discardableResult
     mutating func command(_ kind: Command.Kind, from sender: String = "", timestampUs: Int64? = nil,
-                          retained: Bool = false) -> [ControllerAction] {
-        let command = Command(senderId: sender, sequence: nextSequence(), timestampUs: timestampUs ?? nowUs, kind: kind)
+                          retained: Bool = false, toRun runId: UInt32 = RunAddress.none) -> [ControllerAction] {
+        let command = Command(senderId: sender, sequence: nextSequence(), timestampUs: timestampUs ?? nowUs, kind: kind,
+                              controllerRunId: runId)
         return machine.command(command, retained: retained, nowUs: nowUs)
     }
 
     @discardableResult
-    mutating func claim(_ sender: String, _ action: ControlClaim.Action = .claim) -> [ControllerAction] {
-        let claim = ControlClaim(senderId: sender, sequence: nextSequence(), timestampUs: nowUs, action: action)
+    mutating func claim(_ sender: String, _ action: ControlClaim.Action = .claim,
+                        toRun runId: UInt32 = RunAddress.none) -> [ControllerAction] {
+        let claim = ControlClaim(senderId: sender, sequence: nextSequence(), timestampUs: nowUs, action: action,
+                                 controllerRunId: runId)
         return machine.controlClaim(claim, nowUs: nowUs)
     }
 
@@ -229,5 +234,7 @@ extension Array where Element == ControllerAction {
         compactMap { if case .rejected(let kind, let reason) = $0 { "\(kind): \(reason)" } else { nil } }
     }
     var activities: [ControllerState.Activity] { states.map(\.activity) }
-    var logs: [String] { compactMap { if case .log(_, let text) = $0 { text } else { nil } } }
+    var logs: [String] {
+        compactMap { if case .log(_, let text) = $0 { text } else { nil } }
+    }
 }

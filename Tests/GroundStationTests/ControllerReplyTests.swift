@@ -4,9 +4,9 @@ import Testing
 
 @Suite struct ControllerReplyTests {
     static func state(_ sequence: UInt32, _ activity: ControllerState.Activity, _ reason: String = "",
-                      pilot: String = "", target: (Double, Double)? = nil) -> ControllerState {
+                      pilot: String = "", target: (Double, Double)? = nil, run: UInt32 = 0) -> ControllerState {
         ControllerState(sequence: sequence, timestampUs: 1, activity: activity, reason: reason, pilotId: pilot,
-                        targetLatitudeDeg: target?.0, targetLongitudeDeg: target?.1)
+                        targetLatitudeDeg: target?.0, targetLongitudeDeg: target?.1, runId: run)
     }
 
     @Test func onlyAStateNewerThanTheOneSeenBeforeCounts() {
@@ -37,6 +37,7 @@ import Testing
         (.land, .hovering, "not-pilot", .refused(reason: "not-pilot")),
         (.reset, .emergency, "reset", .pending),
         (.emergency, .emergency, "emergency", .accepted),
+        (.takeoff, .landed, "command-for-previous-run", .refused(reason: "command-for-previous-run")),
     ])
     func commands(_ kind: Command.Kind, _ activity: ControllerState.Activity, _ reason: String,
                   _ verdict: ControllerReply.Verdict) {
@@ -52,7 +53,7 @@ import Testing
         #expect(reply.judge(Self.state(5, .landed, "target-stored", target: ours), retained: false) == .accepted)
         #expect(reply.judge(Self.state(5, .hovering, "stale-navigation", target: (52.5, 13.4)), retained: false)
             == .pending)
-        for reason in ["target-refused-geofence", "not-pilot", "target-expired", "target-before-start",
+        for reason in ["target-refused-geofence", "not-pilot", "target-expired", "target-for-previous-run",
                        "target-invalid", "target-refused-emergency"] {
             #expect(reply.judge(Self.state(5, .hovering, reason, target: (52.5, 13.4)), retained: false)
                 == .refused(reason: reason))
@@ -62,6 +63,23 @@ import Testing
         let resend = ControllerReply(request: .target(latitudeDeg: ours.0, longitudeDeg: ours.1),
                                      before: Self.state(4, .flyingToTarget, "new-target", target: ours))
         #expect(resend.acceptanceIsSilent)
+    }
+
+    /// Refused as sent to an earlier run, by a controller whose answer names another run: it restarted after we read
+    /// its state, so the order may go again to the new run. The same refusal naming the run we addressed stands.
+    @Test func aRefusalFromARestartedControllerNamesItsNewRun() {
+        let reply = ControllerReply(request: .command(.takeoff), before: Self.state(1, .landed, run: 10),
+                                    addressedRunId: 10)
+        #expect(reply.restartedRun(in: Self.state(1, .landed, "command-for-previous-run", run: 11)) == 11)
+        #expect(reply.restartedRun(in: Self.state(2, .landed, "command-for-previous-run", run: 10)) == nil)
+        #expect(reply.restartedRun(in: Self.state(2, .landed, "command-for-previous-run", run: 0)) == nil)
+        #expect(reply.restartedRun(in: Self.state(2, .landed, "not-pilot", run: 11)) == nil)
+        let target = ControllerReply(request: .target(latitudeDeg: 1, longitudeDeg: 2), before: nil, addressedRunId: 10)
+        #expect(target.restartedRun(in: Self.state(1, .hovering, "target-for-previous-run", run: 12)) == 12)
+        // The new run counts its sequence from 1: its states are news all the same.
+        #expect(reply.judge(Self.state(1, .landed, "command-for-previous-run", run: 11), retained: false)
+            == .refused(reason: "command-for-previous-run"))
+        #expect(reply.judge(Self.state(1, .hovering, "airborne", run: 11), retained: true) == .accepted)
     }
 
     @Test func releaseAcceptedOnlyWhenThisSenderLetGo() {

@@ -33,6 +33,21 @@ import Testing
         #expect(m.start(nowUs: 1).isEmpty)
     }
 
+    /// Targets are addressed to the run of the controller's last state (the retained one, fed before start), and
+    /// follow a restarted controller to its new run.
+    @Test func targetsAreAddressedToTheControllersRun() {
+        var m = machine()
+        var seen = ControllerState(sequence: 1, timestampUs: 0, activity: .hovering, runId: 41)
+        #expect(m.controllerState(seen, nowUs: 0).isEmpty)
+        let first = m.start(nowUs: 0)
+        guard case .publishTarget(let target, _) = first.first else { Issue.record("no target"); return }
+        #expect(target.controllerRunId == 41)
+        seen.runId = 42
+        _ = m.controllerState(seen, nowUs: s)
+        guard case .publishTarget(let again, _) = m.tick(nowUs: 2 * s).first else { Issue.record("no re-send"); return }
+        #expect(again.controllerRunId == 42)
+    }
+
     @Test func advancesOnArrivedForTheCurrentTargetAndFinishes() {
         var m = machine()
         _ = m.start(nowUs: 0)

@@ -21,17 +21,50 @@ import Testing
         #expect(try FixtureFile.protocolDocument().contains("As one line: `\(hex)`"))
     }
 
-    /// Format 1.0 and 1.1 payloads (what an older sender writes) decode to the same values; the current encoder
-    /// writes the same bytes with its minor, plus what 1.2 appended.
-    @Test(arguments: SampleMessages.golden10.map { ("1.0", $0.0) } + SampleMessages.golden11.map { ("1.1", $0.0) })
-    func olderFormatFixtureStillDecodes(format: String, name: String) throws {
-        let golden = format == "1.0" ? SampleMessages.golden10 : SampleMessages.golden11
-        let expected = try #require(golden.first { $0.0 == name }?.1)
-        let bytes = try FixtureFile.bytes("\(format)/\(name)")
-        #expect(bytes[3] == (format == "1.0" ? 0 : 1))
+    /// Format 1.0 payloads (what an older sender writes) decode to the same values, unaddressed.
+    @Test(arguments: SampleMessages.golden10.map(\.0))
+    func formatOneZeroFixtureStillDecodes(name: String) throws {
+        let expected = try #require(SampleMessages.golden10.first { $0.0 == name }?.1)
+        try expectOlderFixture("1.0/\(name)", minor: 0, decodesTo: expected)
+    }
+
+    /// Format 1.1 payloads (no run ids) decode to the same values, unaddressed.
+    @Test(arguments: SampleMessages.golden11.map(\.0))
+    func formatOneOneFixtureStillDecodes(name: String) throws {
+        let expected = try #require(SampleMessages.golden11.first { $0.0 == name }?.1)
+        try expectOlderFixture("1.1/\(name)", minor: 1, decodesTo: expected)
+    }
+
+    /// An older payload decodes to `expected`; re-encoded it is the same bytes at the current minor with the
+    /// newer fields appended as zeros (minor changes only append).
+    private func expectOlderFixture(_ path: String, minor: UInt8, decodesTo expected: AnyWireMessage) throws {
+        let bytes = try FixtureFile.bytes(path)
+        #expect(bytes[3] == minor)
         #expect(try AnyWireMessage.decode(bytes) == expected)
-        #expect(try expected.encoded()
-            == Bytes.patched(bytes, at: 3, [WireHeader.currentMinor]) + SampleMessages.appendedSinceFormatOneOne(name))
+        let encoded = try expected.encoded()
+        #expect(Array(encoded.prefix(bytes.count)) == Bytes.patched(bytes, at: 3, [WireHeader.currentMinor]))
+        #expect(encoded.dropFirst(bytes.count).allSatisfy { $0 == 0 })
+    }
+
+    /// The run ids new in 1.2 sit at the end of the body: the golden command is addressed to the golden
+    /// controller state's run, and the same command from a 1.1 sender is unaddressed.
+    @Test func runIdsAreAppendedInFormatOneTwo() throws {
+        let command = try Command(decoding: FixtureFile.bytes("command"))
+        let state = try ControllerState(decoding: FixtureFile.bytes("controller-state"))
+        #expect(command.controllerRunId == SampleMessages.runId)
+        #expect(state.runId == SampleMessages.runId)
+        #expect(try Command(decoding: FixtureFile.bytes("1.1/command")).controllerRunId == RunAddress.none)
+        #expect(try ControlClaim(decoding: FixtureFile.bytes("control-claim")).controllerRunId == SampleMessages.runId)
+        #expect(try Target(decoding: FixtureFile.bytes("target")).controllerRunId == SampleMessages.runId)
+        // A 1.2 payload cut before its run id is broken, not unaddressed.
+        #expect(throws: WireError.bodyTooShort(type: .command, expectedAtLeastBytes: 16, gotBytes: 12)) {
+            try Command(decoding: Array(FixtureFile.bytes("command").dropLast(4)))
+        }
+        // A 1.1 payload carrying four more bytes is broken too (1.1 had no run id).
+        let padded = Bytes.patched(try FixtureFile.bytes("command"), at: 3, [1])
+        #expect(throws: WireError.bodyTooLong(type: .command, expectedBytes: 12, gotBytes: 16)) {
+            try Command(decoding: padded)
+        }
     }
 
     /// The acknowledgement is new in 1.2: a 1.1 payload carrying it is too long, a 1.2 payload without it too short.

@@ -20,6 +20,14 @@ import Testing
                                  longitudeDeg: -0.5, altitudeM: 3, ttlS: 10.5))
     }
 
+    /// `run` addresses a JSON target to the controller run whose state says `run_id` (format 1.2); absent = 0.
+    @Test func runAddressesTheTarget() throws {
+        #expect(try decode(#"{"lat": 1, "lon": 2, "run": 4294967295}"#).controllerRunId == .max)
+        #expect(try decode(#"{"lat": 1, "lon": 2, "run": 1592590337}"#).controllerRunId == 1_592_590_337)
+        #expect(try decode(#"{"lat": 1, "lon": 2}"#).controllerRunId == RunAddress.none)
+        #expect(try decode(#"{"lat": 1, "lon": 2, "run": null}"#).controllerRunId == RunAddress.none)
+    }
+
     @Test func nullMeansAbsent() throws {
         #expect(try decode(#"{"lat": 1, "lon": 2, "alt": null}"#).altitudeM == nil)
     }
@@ -42,7 +50,7 @@ import Testing
         (#"{"lat": "52.5", "lon": 1}"#, .wrongJSONType(key: "lat", expected: "number", got: "string")),
         (#"{"lat": 1, "lon": 1, "sender": 7}"#, .wrongJSONType(key: "sender", expected: "string", got: "number")),
         (#"{"lat": 1, "lon": 1, "altitude": 3}"#,
-         .unknownJSONKey(expected: ["lat", "lon", "alt", "ttl", "sender"], got: "altitude")),
+         .unknownJSONKey(expected: ["lat", "lon", "alt", "ttl", "sender", "run"], got: "altitude")),
         (#"{"lat": 1, "lat": 2, "lon": 1}"#, .duplicateJSONKey("lat")),
         (#"{"lat": 91, "lon": 1}"#, .outOfRange(field: "latitudeDeg", expected: "[-90, 90]", got: 91)),
         (#"{"lat": 1, "lon": 180.5}"#, .outOfRange(field: "longitudeDeg", expected: "[-180, 180]", got: 180.5)),
@@ -51,6 +59,13 @@ import Testing
         (#"{"lat": 1, "lon": 1, "alt": 1e39}"#, .notFinite(field: "altitudeM", got: "+inf")),
         (#"{"lat": 1, "lon": 1, "alt": -2}"#, .outOfRange(field: "altitudeM", expected: "[0, +inf)", got: -2)),
         (#"{"lat": 1, "lon": 1, "sender": ""}"#, .stringLength(field: "senderId", expectedBytes: 1...64, gotBytes: 0)),
+        (#"{"lat": 1, "lon": 1, "run": 1.5}"#,
+         .outOfRange(field: "run", expected: "an integer in [0, 4294967295]", got: 1.5)),
+        (#"{"lat": 1, "lon": 1, "run": -1}"#,
+         .outOfRange(field: "run", expected: "an integer in [0, 4294967295]", got: -1)),
+        (#"{"lat": 1, "lon": 1, "run": 4294967296}"#,
+         .outOfRange(field: "run", expected: "an integer in [0, 4294967295]", got: 4_294_967_296)),
+        (#"{"lat": 1, "lon": 1, "run": "7"}"#, .wrongJSONType(key: "run", expected: "number", got: "string")),
     ]
 
     @Test(arguments: invalid)
@@ -66,7 +81,7 @@ import Testing
 
     @Test func corruptBinaryIsRejectedAsBinary() throws {
         let bytes = Array(try FixtureFile.bytes("target").dropLast())
-        #expect(throws: WireError.bodyTooShort(type: .target, expectedAtLeastBytes: 36, gotBytes: 35)) {
+        #expect(throws: WireError.bodyTooShort(type: .target, expectedAtLeastBytes: 40, gotBytes: 39)) {
             try InboundTarget.decode(payload: bytes, receivedAtUs: 0)
         }
     }

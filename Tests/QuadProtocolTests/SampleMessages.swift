@@ -3,10 +3,13 @@
 /// Representative values of every message, with optionals both nil and set. The first value of each type
 /// is also the golden fixture `Fixtures/<fixtureName>.hex`.
 enum SampleMessages {
+    /// The controller run the golden messages are addressed to (and the golden ControllerState's own).
+    static let runId: UInt32 = 1_592_590_337
     static let target = Target(senderId: "phone-anna", sequence: 7, timestampUs: 1_700_000_000_123_456,
-                               latitudeDeg: 52.5163, longitudeDeg: 13.3777, altitudeM: 3.5, ttlS: 5)
+                               latitudeDeg: 52.5163, longitudeDeg: 13.3777, altitudeM: 3.5, ttlS: 5,
+                               controllerRunId: runId)
     static let command = Command(senderId: "phone-anna", sequence: 8, timestampUs: 1_700_000_000_223_456,
-                                 kind: .takeoff)
+                                 kind: .takeoff, controllerRunId: runId)
     static let navigationSolution = NavigationSolution(
         sequence: 42, timestampUs: 1_700_000_001_000_000, targetSequence: 7, targetLatitudeDeg: 52.5163,
         targetLongitudeDeg: 13.3777, droneLatitudeDeg: 52.5162, droneLongitudeDeg: 13.3775, distanceM: 17.25,
@@ -25,7 +28,8 @@ enum SampleMessages {
         altitudeM: 34.5, headingDeg: 300.25, horizontalAccuracyM: 2.5, satellites: 9, source: .gpsd)
     static let controllerState = ControllerState(
         sequence: 12, timestampUs: 1_700_000_001_060_000, activity: .flyingToTarget, reason: "target",
-        pilotId: "phone-anna", targetLatitudeDeg: 52.5163, targetLongitudeDeg: 13.3777, distanceToTargetM: 17.25)
+        pilotId: "phone-anna", targetLatitudeDeg: 52.5163, targetLongitudeDeg: 13.3777, distanceToTargetM: 17.25,
+        runId: runId)
     static let linkStatus = LinkStatus(
         sequence: 3, timestampUs: 1_700_000_001_070_000, connected: true, fallbackHover: false, reason: .ok,
         navdataPerSecond: 200, checksumErrors: 1, malformedPackets: 0, lastNavdataAgeMs: 5, lastCommandAgeMs: 30,
@@ -35,17 +39,17 @@ enum SampleMessages {
         sequence: 4, timestampUs: 1_700_000_001_070_000, connected: true, fallbackHover: false, reason: .ok,
         navdataPerSecond: 200, checksumErrors: 1, malformedPackets: 0, lastNavdataAgeMs: 5, lastCommandAgeMs: 30)
     static let controlClaim = ControlClaim(senderId: "phone-anna", sequence: 1, timestampUs: 1_700_000_000_000_000,
-                                           action: .claim)
+                                           action: .claim, controllerRunId: runId)
 
     static let groundBeacon = GroundBeacon(senderId: "ground-laptop", sequence: 77,
                                            timestampUs: 1_700_000_000_400_000)
 
     /// Format 1.1: `return`.
     static let returnCommand = Command(senderId: "phone-anna", sequence: 9, timestampUs: 1_700_000_000_323_456,
-                                       kind: .returnHome)
+                                       kind: .returnHome, controllerRunId: runId)
 
     /// (fixture name, message) for every message type, format 1.2 (`Fixtures/<name>.hex`); the same values as
-    /// formats 1.0 and 1.1 are in `Fixtures/1.0/` and `Fixtures/1.1/` (decode only: an encoder always writes the
+    /// formats 1.1 and 1.0 are in `Fixtures/1.1/` and `Fixtures/1.0/` (decode only: an encoder always writes the
     /// current minor), without what those formats cannot carry (`olderFormat`).
     static let golden: [(String, AnyWireMessage)] = [
         ("target", .target(target)),
@@ -62,22 +66,13 @@ enum SampleMessages {
         ("ground-beacon", .groundBeacon(groundBeacon)),
     ]
 
+    /// The 1.1 fixtures: the same values as a 1.1 sender says them (`olderFormat`), without the 1.2-only ones.
+    static let golden11: [(String, AnyWireMessage)] = golden
+        .filter { !["link-status-no-ack", "ground-beacon"].contains($0.0) }
+        .map { ($0.0, $0.1.olderFormat) }
+
     /// The 1.0 fixtures (no `command-return`: 1.0 has no kind 7).
     static let golden10: [(String, AnyWireMessage)] = golden11.filter { $0.0 != "command-return" }
-
-    /// The 1.1 fixtures: the 1.2 values without the LinkStatus acknowledgement (1.1 has no field for it) and
-    /// without the ground beacon (type 10 is new in 1.2).
-    static let golden11: [(String, AnyWireMessage)] = golden.filter { !["link-status-no-ack", "ground-beacon"].contains($0.0) }.map { name, message in
-        guard case .linkStatus(var status) = message else { return (name, message) }
-        status.commandAck = nil
-        return (name, .linkStatus(status))
-    }
-
-    /// What the current encoder appends to a value decoded from an older fixture: 1.2 LinkStatus's presence byte
-    /// and empty acknowledgement slots.
-    static func appendedSinceFormatOneOne(_ name: String) -> [UInt8] {
-        name == "link-status" ? [UInt8](repeating: 0, count: 7) : []
-    }
 
     /// More values per type: extremes, optionals nil, empty strings, wrap-around numbers.
     static let variants: [AnyWireMessage] = golden.map(\.1) + [
@@ -117,5 +112,24 @@ enum SampleMessages {
                                lastCommandAgeMs: 0, commandAck: .init(command: .setMessageInterval,
                                                                       result: .noAnswer, ageMs: .max))),
         .controlClaim(ControlClaim(senderId: "p", sequence: 9, timestampUs: 9, action: .release)),
+        .controlClaim(ControlClaim(senderId: "p", sequence: 10, timestampUs: 10, action: .claim,
+                                   controllerRunId: .max)),
+        .command(Command(senderId: "ground-1", sequence: 4, timestampUs: 4, kind: .land, controllerRunId: 1)),
+        .controllerState(ControllerState(sequence: 3, timestampUs: 3, activity: .landed, runId: .max)),
     ]
+}
+
+extension AnyWireMessage {
+    /// What a 1.0/1.1 sender could say: the same message without the 1.2 fields (run ids, the LinkStatus
+    /// acknowledgement).
+    var olderFormat: AnyWireMessage {
+        switch self {
+        case .linkStatus(var m): m.commandAck = nil; return .linkStatus(m)
+        case .target(var m): m.controllerRunId = RunAddress.none; return .target(m)
+        case .command(var m): m.controllerRunId = RunAddress.none; return .command(m)
+        case .controlClaim(var m): m.controllerRunId = RunAddress.none; return .controlClaim(m)
+        case .controllerState(var m): m.runId = RunAddress.none; return .controllerState(m)
+        default: return self
+        }
+    }
 }

@@ -65,7 +65,7 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
 
     static let layoutCases: [RejectionCase] = [
         RejectionCase("target missing its last byte", Array(target.dropLast()),
-                      .bodyTooShort(type: .target, expectedAtLeastBytes: 36, gotBytes: 35)),
+                      .bodyTooShort(type: .target, expectedAtLeastBytes: 40, gotBytes: 39)),
         RejectionCase("target cut inside senderId", Array(target.prefix(22)),
                       .bodyTooShort(type: .target, expectedAtLeastBytes: 12, gotBytes: 5)),
         RejectionCase("header only", Bytes.header(type: 8),
@@ -73,7 +73,7 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
         RejectionCase("navigation solution missing 4 bytes", Array(navigation.dropLast(4)),
                       .bodyTooShort(type: .navigationSolution, expectedAtLeastBytes: 80, gotBytes: 76)),
         RejectionCase("target with a trailing byte", target + [0],
-                      .bodyTooLong(type: .target, expectedBytes: 36, gotBytes: 37)),
+                      .bodyTooLong(type: .target, expectedBytes: 40, gotBytes: 41)),
         RejectionCase("link status with 4 trailing bytes", link + [1, 2, 3, 4],
                       .bodyTooLong(type: .linkStatus, expectedBytes: 30, gotBytes: 34)),
         RejectionCase("target presence bit 1", Bytes.patched(target, at: 17, [0x03]),

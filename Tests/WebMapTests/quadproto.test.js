@@ -17,10 +17,14 @@ function fixture(name) {
   return Uint8Array.from(cache[name]);
 }
 
+// The run the golden messages are addressed to, and the golden controller state's own (format 1.2).
+const RUN = 1592590337;
+
 const expected = {
   'target': { type: 'target', sequence: 7, timestampUs: 1700000000123456, senderId: 'phone-anna',
-    latitudeDeg: 52.5163, longitudeDeg: 13.3777, altitudeM: 3.5, ttlS: 5 },
-  'command': { type: 'command', sequence: 8, timestampUs: 1700000000223456, senderId: 'phone-anna', kind: 'takeoff' },
+    latitudeDeg: 52.5163, longitudeDeg: 13.3777, altitudeM: 3.5, ttlS: 5, controllerRunId: RUN },
+  'command': { type: 'command', sequence: 8, timestampUs: 1700000000223456, senderId: 'phone-anna', kind: 'takeoff',
+    controllerRunId: RUN },
   'navigation-solution': { type: 'navigationSolution', sequence: 42, timestampUs: 1700000001000000, targetSequence: 7,
     targetLatitudeDeg: 52.5163, targetLongitudeDeg: 13.3777, droneLatitudeDeg: 52.5162, droneLongitudeDeg: 13.3775,
     distanceM: 17.25, bearingDeg: 310.5, headingDeg: 300.25, directionDifferenceDeg: 10.25, positionAgeMs: 120,
@@ -34,38 +38,41 @@ const expected = {
   'position-fix': { type: 'positionFix', sequence: 77, timestampUs: 1700000001050000, latitudeDeg: 52.5162,
     longitudeDeg: 13.3775, altitudeM: 34.5, headingDeg: 300.25, horizontalAccuracyM: 2.5, satellites: 9, source: 'gpsd' },
   'controller-state': { type: 'controllerState', sequence: 12, timestampUs: 1700000001060000, activity: 'flyingToTarget',
-    reason: 'target', pilotId: 'phone-anna', targetLatitudeDeg: 52.5163, targetLongitudeDeg: 13.3777, distanceToTargetM: 17.25 },
+    reason: 'target', pilotId: 'phone-anna', targetLatitudeDeg: 52.5163, targetLongitudeDeg: 13.3777, distanceToTargetM: 17.25,
+    runId: RUN },
   'link-status': { type: 'linkStatus', sequence: 3, timestampUs: 1700000001070000, connected: true, fallbackHover: false,
-    reason: 'ok', navdataPerSecond: 200, checksumErrors: 1, malformedPackets: 0, lastNavdataAgeMs: 5, lastCommandAgeMs: 30,
-    ackCommand: 'takeoff', ackResult: 'denied', ackAgeMs: 1500 },
-  'link-status-no-ack': { type: 'linkStatus', sequence: 4, timestampUs: 1700000001070000, connected: true,
-    fallbackHover: false, reason: 'ok', navdataPerSecond: 200, checksumErrors: 1, malformedPackets: 0,
-    lastNavdataAgeMs: 5, lastCommandAgeMs: 30, ackCommand: null, ackResult: null, ackAgeMs: null },
-  'control-claim': { type: 'controlClaim', sequence: 1, timestampUs: 1700000000000000, senderId: 'phone-anna', action: 'claim' },
-  'command-return': { type: 'command', sequence: 9, timestampUs: 1700000000323456, senderId: 'phone-anna', kind: 'return' },
+    reason: 'ok', navdataPerSecond: 200, checksumErrors: 1, malformedPackets: 0, lastNavdataAgeMs: 5, lastCommandAgeMs: 30 },
+  'control-claim': { type: 'controlClaim', sequence: 1, timestampUs: 1700000000000000, senderId: 'phone-anna', action: 'claim',
+    controllerRunId: RUN },
+  'command-return': { type: 'command', sequence: 9, timestampUs: 1700000000323456, senderId: 'phone-anna', kind: 'return',
+    controllerRunId: RUN },
 };
 
-// Format 1.0 and 1.1 payloads (Fixtures/1.0, 1.1) still decode, at their own minor: a LinkStatus without the
-// acknowledgement of 1.2.
-const older = (name) => name === 'link-status' ? { ...expected[name], ackCommand: null, ackResult: null, ackAgeMs: null } : expected[name];
-for (const [minor, dir] of [[0, '1.0'], [1, '1.1']]) {
-  for (const name of Object.keys(expected).filter((n) => n !== 'link-status-no-ack' && (minor > 0 || n !== 'command-return'))) {
-    test(`${name}: the format ${dir} fixture still decodes`, () => {
-      assert.deepEqual(Q.decode(fixture(dir + '/' + name)), { ...older(name), minor });
+// What a 1.0/1.1 sender says: no run ids (they read as 0, unaddressed).
+function withoutRunIds(fields) {
+  const copy = { ...fields };
+  for (const key of ['controllerRunId', 'runId']) if (key in copy) copy[key] = 0;
+  return copy;
+}
+
+// Format 1.0 and 1.1 payloads (Fixtures/1.0, Fixtures/1.1) still decode, at their own minor.
+for (const [minor, names] of [[0, Object.keys(expected).filter((n) => n !== 'command-return')], [1, Object.keys(expected)]]) {
+  for (const name of names) {
+    test(`${name}: the format 1.${minor} fixture still decodes`, () => {
+      assert.deepEqual(Q.decode(fixture(`1.${minor}/` + name)), { ...withoutRunIds(expected[name]), minor });
     });
   }
 }
 
-test('the LinkStatus acknowledgement is 1.2: a 1.1 payload with it is too long, a 1.2 one without it too short', () => {
-  const current = Uint8Array.from(fixture('link-status')); current[3] = 1;
-  assert.throws(() => Q.decode(current), { code: 'bodyTooLong' });
-  const old = Uint8Array.from(fixture('1.1/link-status')); old[3] = 2;
-  assert.throws(() => Q.decode(old), { code: 'bodyTooShort' });
-  const bad = Uint8Array.from(fixture('link-status')); bad[42] = 9;
-  assert.throws(() => Q.decode(bad), { code: 'unknownEnumValue' });
-  const absent = Uint8Array.from(fixture('link-status-no-ack')); absent[41] = 99;
-  assert.equal(Q.decode(absent).ackCommand, null);
-  assert.throws(() => Q.encode({ ...expected['link-status'], ackResult: null }), { code: 'incompleteOptionalGroup' });
+test('format 1.2: commands, claims and targets carry the run they are addressed to; 0 (or left out) = unaddressed', () => {
+  assert.equal(Q.decode(fixture('controller-state')).runId, RUN);
+  const command = { type: 'command', sequence: 1, timestampUs: 1, senderId: 'map', kind: 'land' };
+  assert.equal(Q.decode(Q.encode(command)).controllerRunId, 0);
+  assert.equal(Q.decode(Q.encode({ ...command, controllerRunId: 4294967295 })).controllerRunId, 4294967295);
+  assert.throws(() => Q.encode({ ...command, controllerRunId: 2 ** 32 }), { code: 'outOfRange' });
+  assert.throws(() => Q.encode({ ...command, controllerRunId: -1 }), { code: 'outOfRange' });
+  // A 1.2 command cut before its run id is broken, not unaddressed.
+  assert.throws(() => Q.decode(fixture('command').subarray(0, 29)), { code: 'bodyTooShort' });
 });
 
 test('a format 1.0 command with kind 7 (return, new in 1.1) is rejected; a negative target altitude too', () => {
@@ -78,7 +85,7 @@ test('a format 1.0 command with kind 7 (return, new in 1.1) is rejected; a negat
 for (const [name, fields] of Object.entries(expected)) {
   test(`${name}: decodes the golden fixture`, () => {
     const message = Q.decode(fixture(name));
-    assert.deepEqual(message, { ...fields, minor: 2 });
+    assert.deepEqual(message, { ...fields, minor: Q.MINOR });
   });
   test(`${name}: encodes back to the golden bytes`, () => {
     assert.deepEqual(Q.encode(fields), fixture(name));
@@ -87,10 +94,10 @@ for (const [name, fields] of Object.entries(expected)) {
     const bytes = fixture(name);
     for (let n = 0; n < bytes.length; n++) assert.throws(() => Q.decode(bytes.subarray(0, n)), Q.WireError, `${n} bytes`);
   });
-  test(`${name}: a trailing byte is bodyTooLong at minor 2, ignored at minor 3`, () => {
+  test(`${name}: a trailing byte is bodyTooLong at the current minor, ignored at the next`, () => {
     const longer = Uint8Array.from([...fixture(name), 0]);
     assert.throws(() => Q.decode(longer), { code: 'bodyTooLong' });
-    longer[3] = 3;
+    longer[3] = Q.MINOR + 1;
     assert.equal(Q.decode(longer).type, fields.type);
   });
 }

@@ -6,7 +6,7 @@
   const Q = window.QuadProto;
   const $ = (id) => document.getElementById(id);
   const haveLeaflet = typeof window.L !== 'undefined';
-  const REFUSAL = /refused|^not-pilot$|-retained$|invalid-sender/;
+  const REFUSAL = /refused|^not-pilot$|-retained$|invalid-sender|-for-previous-run$/;
   const ANSWER = { takeoff: /^takeoff/, land: /^land/, hover: /^hover/, emergency: /^emergency/, target: /target/,
     release: /./, reset: /^reset/ };
   const ACTIVITY_TEXT = { landed: 'landed', takingOff: 'taking off', hovering: 'hovering', flyingToTarget: 'flying to target',
@@ -348,6 +348,15 @@
     return client.publish(Q.topic(spec, drone), bytes, spec.qos);
   }
 
+  // Commands, claims and targets are addressed to the controller run of its last state (format 1.2), so one
+  // delivered late to a restarted controller is refused. Without a state nothing is sent, except an emergency
+  // (unaddressed). After a `…-for-previous-run` refusal the page already has the new run: click again.
+  function runOf(d, what) {
+    if (d.controller) return d.controller.runId;
+    if (what === 'emergency') return 0;
+    throw new Error('no state from drone-controller yet, so it cannot be addressed to its run');
+  }
+
   async function act(what, send) {
     const d = selected();
     if (!d) { showResult(what + ': no drone seen yet', 'bad'); return; }
@@ -389,12 +398,13 @@
     clearPending();
     act('target', async (d) => {
       // As location-broadcaster does: claim pilot control first unless this page already holds it.
-      if (!d.controller || d.controller.pilotId !== senderId) await publish(d.id, 'controlClaim', { senderId, action: 'claim' });
-      await publish(d.id, 'target', { senderId, latitudeDeg: point[0], longitudeDeg: point[1], altitudeM: null, ttlS: 0 });
+      const controllerRunId = runOf(d, 'target');
+      if (d.controller.pilotId !== senderId) await publish(d.id, 'controlClaim', { senderId, action: 'claim', controllerRunId });
+      await publish(d.id, 'target', { senderId, latitudeDeg: point[0], longitudeDeg: point[1], altitudeM: null, ttlS: 0, controllerRunId });
     });
   };
   $('cancel-target').onclick = clearPending;
-  $('release').onclick = () => act('release', (d) => publish(d.id, 'controlClaim', { senderId, action: 'release' }));
+  $('release').onclick = () => act('release', (d) => publish(d.id, 'controlClaim', { senderId, action: 'release', controllerRunId: runOf(d, 'release') }));
 
   let emergencyArmed = null;
   for (const button of document.querySelectorAll('button[data-command]')) {
@@ -409,14 +419,14 @@
         }
         disarm();
       }
-      act(kind, (d) => publish(d.id, 'command', { senderId, kind }));
+      act(kind, (d) => publish(d.id, 'command', { senderId, kind, controllerRunId: runOf(d, kind) }));
     };
     function disarm() { clearTimeout(emergencyArmed); emergencyArmed = null; button.classList.remove('armed'); button.textContent = 'emergency'; }
   }
   // Control held by a closed page would block every other pilot: give it back when the page goes away.
   window.addEventListener('pagehide', () => {
     for (const d of drones.values()) {
-      if (d.controller && d.controller.pilotId === senderId) publish(d.id, 'controlClaim', { senderId, action: 'release' }).catch(() => {});
+      if (d.controller && d.controller.pilotId === senderId) publish(d.id, 'controlClaim', { senderId, action: 'release', controllerRunId: d.controller.runId }).catch(() => {});
     }
   });
 

@@ -18,16 +18,19 @@
   const unit = range(-1, 1);
 
   // One table per message type: [name, kind, check or enum values or string limits, optional, since minor].
-  // Optional fields are numbered by their order (presence bit 0 = the first optional field), or name their bit when
-  // several share one. The presence byte is the first body byte, or sits before `presenceAt` (a minor may only
-  // append). Fields of a newer minor than the payload's are absent (null) and not read.
+  // Optional fields are numbered by their order (presence bit 0 = the first optional field). A field appended by a
+  // later minor ("since") reads as 0 from an older payload and is written as 0 when the message does not give it.
+  // The run ids (1.2): the controller's own in its state, the run a command, claim or target is addressed to
+  // (0 = unaddressed).
+  const RUN_ID = ['u32', null, false, 2];
   const TYPES = {
     1: { name: 'target', fields: [
       ['senderId', 'str8', [1, 64]], ['latitudeDeg', 'f64', lat], ['longitudeDeg', 'f64', lon],
-      ['altitudeM', 'f32', atLeast0, true], ['ttlS', 'f32', atLeast0]] },
+      ['altitudeM', 'f32', atLeast0, true], ['ttlS', 'f32', atLeast0], ['controllerRunId', ...RUN_ID]] },
     2: { name: 'command', fields: [
       ['senderId', 'str8', [1, 64]],
-      ['kind', 'enum', { 1: 'takeoff', 2: 'land', 3: 'hover', 4: 'emergency', 5: 'reset', 6: 'flat-trim', 7: 'return' }]] },
+      ['kind', 'enum', { 1: 'takeoff', 2: 'land', 3: 'hover', 4: 'emergency', 5: 'reset', 6: 'flat-trim', 7: 'return' }],
+      ['controllerRunId', ...RUN_ID]] },
     3: { name: 'navigationSolution', fields: [
       ['targetSequence', 'u32'], ['targetLatitudeDeg', 'f64', lat], ['targetLongitudeDeg', 'f64', lon],
       ['droneLatitudeDeg', 'f64', lat], ['droneLongitudeDeg', 'f64', lon], ['distanceM', 'f64', atLeast0],
@@ -53,19 +56,14 @@
       ['activity', 'enum', { 1: 'landed', 2: 'takingOff', 3: 'hovering', 4: 'flyingToTarget', 5: 'arrived',
         6: 'landing', 7: 'emergency', 8: 'returningHome' }],
       ['reason', 'str8', [0, 64]], ['pilotId', 'str8', [0, 64]], ['targetLatitudeDeg', 'f64', lat, true],
-      ['targetLongitudeDeg', 'f64', lon, true], ['distanceToTargetM', 'f32', atLeast0, true]] },
+      ['targetLongitudeDeg', 'f64', lon, true], ['distanceToTargetM', 'f32', atLeast0, true], ['runId', ...RUN_ID]] },
     8: { name: 'linkStatus', fields: [
       ['connected', 'bool'], ['fallbackHover', 'bool'],
       ['reason', 'enum', { 0: 'ok', 1: 'navdataLost', 2: 'commandTimeout', 3: 'configuring' }],
       ['navdataPerSecond', 'f32', atLeast0], ['checksumErrors', 'u32'], ['malformedPackets', 'u32'],
-      ['lastNavdataAgeMs', 'u32'], ['lastCommandAgeMs', 'u32'],
-      ['ackCommand', 'enum', { 1: 'arm', 2: 'disarm', 3: 'forceDisarm', 4: 'takeoff', 5: 'land', 6: 'setMode',
-        7: 'setMessageInterval' }, 0, 2],
-      ['ackResult', 'enum', { 1: 'accepted', 2: 'temporarilyRejected', 3: 'denied', 4: 'unsupported', 5: 'failed',
-        6: 'inProgress', 7: 'cancelled', 8: 'noAnswer' }, 0, 2],
-      ['ackAgeMs', 'u32', null, 0, 2]], presenceAt: 'ackCommand' },
+      ['lastNavdataAgeMs', 'u32'], ['lastCommandAgeMs', 'u32']] },
     9: { name: 'controlClaim', fields: [
-      ['senderId', 'str8', [1, 64]], ['action', 'enum', { 1: 'claim', 2: 'release' }]] },
+      ['senderId', 'str8', [1, 64]], ['action', 'enum', { 1: 'claim', 2: 'release' }], ['controllerRunId', ...RUN_ID]] },
   };
   const SIZES = { u8: 1, bool: 1, enum: 1, u16: 2, u32: 4, f32: 4, f64: 8 };
   const TYPE_BY_NAME = {};
@@ -73,19 +71,7 @@
 
   const utf8 = new TextDecoder('utf-8', { fatal: true });
   const utf8Encoder = new TextEncoder();
-  // { field name → presence bit } of a message's optional fields.
-  function presenceBits(spec) {
-    const bits = {};
-    let next = 0;
-    for (const f of spec.fields) {
-      if (typeof f[3] === 'number') bits[f[0]] = f[3];
-      else if (f[3]) bits[f[0]] = next++;
-    }
-    return bits;
-  }
-  const hasPresence = (spec) => Object.keys(presenceBits(spec)).length > 0;
-  const presenceBefore = (spec) => spec.presenceAt || spec.fields[0][0];
-  const sinceMinor = (field) => field[4] || 0;
+  const optionals = (spec) => spec.fields.filter((f) => f[3]).map((f) => f[0]);
 
   function toBytes(data) {
     if (data instanceof Uint8Array) return data;
@@ -115,16 +101,14 @@
     const spec = TYPES[header.type];
     if (expectedType && spec.name !== expectedType) throw new WireError('wrongMessageType', spec.name);
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const bits = presenceBits(spec);
+    const opts = optionals(spec);
     let at = HEADER;
     const need = (n) => { if (at + n > bytes.length) throw new WireError('bodyTooShort', spec.name); };
     let presence = 0;
+    if (opts.length) { need(1); presence = bytes[at++]; }
     const raw = {};
-    for (const field of spec.fields) {
-      const [name, kind, limits] = field;
-      // A 1.1 LinkStatus ends before the 1.2 acknowledgement: its body is complete without it.
-      if (sinceMinor(field) > header.minor) continue;
-      if (hasPresence(spec) && name === presenceBefore(spec)) { need(1); presence = bytes[at++]; }
+    for (const [name, kind, limits, , since] of spec.fields) {
+      if (since > header.minor) { raw[name] = 0; continue; }
       if (kind === 'str8') {
         need(1); const n = bytes[at++]; need(n);
         raw[name] = { bytes: bytes.subarray(at, at + n), limits }; at += n;
@@ -140,7 +124,7 @@
       }
       at += SIZES[kind];
     }
-    const mask = Object.values(bits).reduce((m, bit) => m | (1 << bit), 0);
+    const mask = (1 << opts.length) - 1;
     if (header.minor <= MINOR) {
       if (at !== bytes.length) throw new WireError('bodyTooLong', spec.name);
       if (presence & ~mask) throw new WireError('unknownPresenceBits', spec.name);
@@ -148,12 +132,8 @@
     // Format 1.1 added Command kind 7 (return): a 1.0 sender cannot have meant it.
     if (spec.name === 'command' && header.minor < 1 && raw.kind === 7) throw new WireError('unknownEnumValue', 'kind');
     const message = { type: spec.name, sequence: header.sequence, timestampUs: header.timestampUs, minor: header.minor };
-    for (const field of spec.fields) {
-      const [name, kind, check] = field;
-      if (sinceMinor(field) > header.minor || (name in bits && !(presence & (1 << bits[name])))) {
-        message[name] = null;
-        continue;
-      }
+    for (const [name, kind, check, optional] of spec.fields) {
+      if (optional && !(presence & (1 << opts.indexOf(name)))) { message[name] = null; continue; }
       message[name] = fieldValue(name, kind, check, raw[name]);
     }
     return message;
@@ -186,14 +166,13 @@
     const type = TYPE_BY_NAME[message && message.type];
     if (!type) throw new WireError('unknownMessageType', String(message && message.type));
     const spec = TYPES[type];
-    const bits = presenceBits(spec);
+    const opts = optionals(spec);
     const parts = [];
     let presence = 0;
-    for (const [name, kind, check] of spec.fields) {
-      const value = message[name];
-      const optional = name in bits;
+    for (const [name, kind, check, optional, since] of spec.fields) {
+      const value = since && message[name] === undefined ? 0 : message[name];
       const present = !(optional && (value === null || value === undefined));
-      if (optional && present) presence |= 1 << bits[name];
+      if (optional && present) presence |= 1 << opts.indexOf(name);
       if (kind === 'str8') {
         const bytes = utf8Encoder.encode(typeof value === 'string' ? value : '');
         if (typeof value !== 'string' || bytes.length < check[0] || bytes.length > check[1]) throw new WireError('stringLength', name);
@@ -219,13 +198,8 @@
       }
       parts.push([kind, raw]);
     }
-    // Fields sharing a presence bit (LinkStatus's acknowledgement) are given together or not at all.
-    for (const [name, bit] of Object.entries(bits)) {
-      const value = message[name];
-      if ((value === null || value === undefined) === Boolean(presence & (1 << bit))) throw new WireError('incompleteOptionalGroup', name);
-    }
     const sequence = message.sequence >>> 0;
-    const size = HEADER + (hasPresence(spec) ? 1 : 0) +
+    const size = HEADER + (opts.length ? 1 : 0) +
       parts.reduce((sum, [kind, v]) => sum + (kind === 'str8' ? 1 + v.length : SIZES[kind]), 0);
     const bytes = new Uint8Array(size);
     const view = new DataView(bytes.buffer);
@@ -233,9 +207,8 @@
     view.setUint32(5, sequence, true);
     view.setBigInt64(9, BigInt(Math.trunc(message.timestampUs || 0)), true);
     let at = HEADER;
-    const presenceIndex = spec.fields.findIndex((f) => f[0] === presenceBefore(spec));
-    for (const [index, [kind, v]] of parts.entries()) {
-      if (hasPresence(spec) && index === presenceIndex) bytes[at++] = presence;
+    if (opts.length) bytes[at++] = presence;
+    for (const [kind, v] of parts) {
       switch (kind) {
         case 'str8': bytes[at] = v.length; bytes.set(v, at + 1); at += 1 + v.length; continue;
         case 'u8': case 'bool': case 'enum': bytes[at] = v; break;

@@ -3,7 +3,7 @@ import QuadMQTT
 import QuadProtocol
 
 /// Plays drone-controller on the bus: publishes ControllerState (retained, as the real one does) and answers
-/// commands or targets the way a test scripts it.
+/// commands or targets the way a test scripts it. Its states carry run id 0 (a 1.1 controller) unless given one.
 struct FakeController: Sendable {
     let bus: BusRecorder
     let drone: String
@@ -15,11 +15,11 @@ struct FakeController: Sendable {
     }
 
     func publish(_ activity: ControllerState.Activity, reason: String, pilot: String = "", distanceM: Float? = nil,
-                 target: (Double, Double)? = nil, retain: Bool = true) async throws {
+                 target: (Double, Double)? = nil, retain: Bool = true, runId: UInt32 = 0) async throws {
         let state = ControllerState(sequence: sequence.next(), timestampUs: Int64(Date().timeIntervalSince1970 * 1e6),
                                     activity: activity, reason: reason, pilotId: pilot,
                                     targetLatitudeDeg: target?.0, targetLongitudeDeg: target?.1,
-                                    distanceToTargetM: distanceM)
+                                    distanceToTargetM: distanceM, runId: runId)
         try await bus.publish("quad/\(drone)/telemetry/controller", state.encoded(), retain: retain)
     }
 
