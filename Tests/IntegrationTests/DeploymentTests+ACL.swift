@@ -97,8 +97,10 @@ extension DeploymentTests {
                 broker, passwords,
                 denied: Self.writes(["telemetry-logger", "drone1-bridge", "monitor"], inputs)
                     + Self.writes(Self.groundUsers, ["flight/command"])
-                    + Self.writes(["map"], ["status/location-broadcaster/ground-laptop", "status/map"]),
-                allowed: Self.writes(["location-broadcaster"], inputs + ["status/location-broadcaster/ground-laptop"])
+                    + Self.writes(["map"], ["status/location-broadcaster/ground-laptop", "status/map"])
+                    + Self.writes(["telemetry-logger", "monitor", "map"], ["ground/beacon"]),
+                allowed: Self.writes(["location-broadcaster"], inputs + ["status/location-broadcaster/ground-laptop",
+                                                                         "ground/beacon"])
                     + Self.writes(["map"], inputs),
                 refusedTopics: inputs)
         }

@@ -72,6 +72,7 @@ extension DeploymentTests {
             let down: [(MessageRecorder, String)] = [
                 (broadcaster, "target"), (broadcaster, "command"), (broadcaster, "pilot/claim"),
                 (broadcaster, "status/location-broadcaster/ground-laptop"), (logger, "log/sync/request"),
+                (broadcaster, "ground/beacon"),
             ]
             let up: [(MessageRecorder, String, Int32)] = [
                 (link, "telemetry/drone", 0), (link, "telemetry/position", 0), (link, "telemetry/link", 1),
@@ -103,6 +104,7 @@ extension DeploymentTests {
             }
             // The services see what crossed: the controller the target, the broadcaster the telemetry.
             #expect(controller.payloads("quad/drone1/target") == ["target"])
+            #expect(controller.payloads("quad/drone1/ground/beacon") == ["ground/beacon"])
             #expect(link.payloads("quad/drone1/flight/command") == ["flight/command"])
             #expect(broadcaster.payloads("quad/drone1/telemetry/drone") == ["telemetry/drone"])
             // The two loggers, each with its install-generated account, reach each other.

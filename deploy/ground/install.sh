@@ -68,7 +68,8 @@ install_chrony_conf "$chrony_tmp"
 rm -f "$chrony_tmp"
 
 log "systemd units"
-install_units "$HERE" "${SERVICES[@]}"
+# ground-beacon runs `location-broadcaster beacon` under that service's user, env file and account.
+install_units "$HERE" "${SERVICES[@]}" ground-beacon
 log "done."
 if [[ -z $BRIDGE_PASSWORD_FILE ]]; then
     log "Copy $ROOT/etc/quadcopter/$BRIDGE_USER.password to the board and run there:"
