@@ -15,6 +15,8 @@ final class DeployedBroker: @unchecked Sendable {
     /// Listener ports in the order of the `listener` lines.
     let ports: [UInt16]
     let configURL: URL
+    /// Runs in this network namespace (`ip netns exec`), listening on every address there (see `RadioNamespaces`).
+    let namespace: String?
     private(set) var child: ChildProcess?
 
     var port: UInt16 { ports[0] }
@@ -23,10 +25,15 @@ final class DeployedBroker: @unchecked Sendable {
     ///   - config: the configuration text.
     ///   - files: path as written in the configuration → contents of the test copy.
     ///   - bridgeToPort: rewrites `address HOST:PORT` to `127.0.0.1:<port>`; the config must have a bridge.
+    ///   - bridgeHost: the bridge's host (default 127.0.0.1), e.g. the ground's address across a veth pair.
     ///   - extraConfig: lines appended (e.g. `log_type all` while debugging).
+    ///   - namespace: run in this network namespace; listeners then bind every address of the namespace.
     init(label: String, config: String, files: [String: String] = [:], bridgeToPort: UInt16? = nil,
-         httpDirectory: URL = TestEnvironment.repoRoot.appendingPathComponent("web/map"), extraConfig: String = "") throws {
+         bridgeHost: String = "127.0.0.1",
+         httpDirectory: URL = TestEnvironment.repoRoot.appendingPathComponent("web/map"), extraConfig: String = "",
+         namespace: String? = nil) throws {
         self.label = label
+        self.namespace = namespace
         directory = try TestEnvironment.temporaryDirectory("deployed-\(label)")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
         var text = config
@@ -45,12 +52,12 @@ final class DeployedBroker: @unchecked Sendable {
             if words.first == "listener" {
                 let port = try Self.freePort(excluding: ports)
                 ports.append(port)
-                lines.append("listener \(port) 127.0.0.1")
+                lines.append(namespace == nil ? "listener \(port) 127.0.0.1" : "listener \(port)")
             } else if words.first == "http_dir" {
                 lines.append("http_dir \(httpDirectory.path)")
             } else if words.first == "address", let bridgeToPort {
                 sawBridgeAddress = true
-                lines.append("address 127.0.0.1:\(bridgeToPort)")
+                lines.append("address \(bridgeHost):\(bridgeToPort)")
             } else {
                 lines.append(String(line))
             }
@@ -59,6 +66,8 @@ final class DeployedBroker: @unchecked Sendable {
         if bridgeToPort != nil, !sawBridgeAddress { throw DeployedBrokerError.notInConfig("address") }
         self.ports = ports
         lines.append(extraConfig)
+        // In a namespace the host cannot probe the ports: readiness is read from the log.
+        if namespace != nil { lines.append("log_dest stderr\nlog_type error\nlog_type warning\nlog_type notice\nlog_type information\n") }
         configURL = directory.appendingPathComponent("mosquitto.conf")
         try lines.joined(separator: "\n").write(to: configURL, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: configURL.path)
@@ -76,10 +85,19 @@ final class DeployedBroker: @unchecked Sendable {
     func start() throws {
         guard child?.isRunning != true else { return }
         let mosquitto = try TestEnvironment.requireTool("mosquitto")
-        child = try ChildProcess(executable: mosquitto, arguments: ["-c", configURL.path], name: "mosquitto-\(label)",
-                                 logDirectory: directory)
+        if let namespace {
+            child = try ChildProcess(executable: TestEnvironment.requireTool("ip"),
+                                     arguments: ["netns", "exec", namespace, mosquitto, "-c", configURL.path],
+                                     name: "mosquitto-\(label)", logDirectory: directory)
+        } else {
+            child = try ChildProcess(executable: mosquitto, arguments: ["-c", configURL.path], name: "mosquitto-\(label)",
+                                     logDirectory: directory)
+        }
         let deadline = Date().addingTimeInterval(10)
-        while !ports.allSatisfy(tcpPortAccepts) {
+        func ready() -> Bool {
+            namespace == nil ? ports.allSatisfy(tcpPortAccepts) : output().contains(" running")
+        }
+        while !ready() {
             guard Date() < deadline, child?.isRunning == true else {
                 throw TestEnvironmentError.timeout("mosquitto \(label) on ports \(ports): \(output())")
             }

@@ -138,12 +138,7 @@ final class FlightStack: @unchecked Sendable {
     }
 
     /// The simulator's ground truth so far.
-    func trace() -> [TraceRow] {
-        guard let text = try? String(contentsOf: traceURL, encoding: .utf8) else { return [] }
-        // The simulator's buffered writes may end mid-row; only complete lines count.
-        let complete = text.hasSuffix("\n") ? Substring(text) : text[..<(text.lastIndex(of: "\n") ?? text.startIndex)]
-        return complete.split(separator: "\n").dropFirst().compactMap(TraceRow.init)
-    }
+    func trace() -> [TraceRow] { TraceRow.read(traceURL) }
 
     /// Everything the processes printed, for failure messages.
     func logs() -> String {
@@ -200,6 +195,13 @@ struct TraceRow: Sendable {
     }
 
     var isAirborne: Bool { ["taking_off", "hovering", "flying"].contains(flightState) }
+
+    /// Every complete row of a trace file (the simulator's buffered writes may end mid-row).
+    static func read(_ url: URL) -> [TraceRow] {
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
+        let complete = text.hasSuffix("\n") ? Substring(text) : text[..<(text.lastIndex(of: "\n") ?? text.startIndex)]
+        return complete.split(separator: "\n").dropFirst().compactMap(TraceRow.init)
+    }
 
     func distanceM(to point: GeoPoint) -> Double { Geodesy.inverse(from: position, to: point).distanceM }
 }

@@ -81,13 +81,14 @@ struct StagedInstall: Sendable {
     }
 
     /// The broker as the staged tree configures it: conf, password file and ACL from the staging root.
-    func broker(bridgeToPort: UInt16? = nil, extraConfig: String = "") throws -> DeployedBroker {
+    func broker(bridgeToPort: UInt16? = nil, bridgeHost: String = "127.0.0.1", extraConfig: String = "",
+                namespace: String? = nil) throws -> DeployedBroker {
         try DeployedBroker(label: side, config: text("/etc/mosquitto/conf.d/quadcopter.conf"),
                            files: ["/etc/mosquitto/quadcopter.passwd": text("/etc/mosquitto/quadcopter.passwd"),
                                    "/etc/mosquitto/conf.d/quadcopter.acl": text("/etc/mosquitto/conf.d/quadcopter.acl")],
-                           bridgeToPort: bridgeToPort,
+                           bridgeToPort: bridgeToPort, bridgeHost: bridgeHost,
                            httpDirectory: side == "ground" ? url("/usr/share/quadcopter/map") : TestEnvironment.repoRoot
                                .appendingPathComponent("web/map"),
-                           extraConfig: extraConfig)
+                           extraConfig: extraConfig, namespace: namespace)
     }
 }
