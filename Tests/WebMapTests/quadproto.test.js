@@ -41,28 +41,56 @@ const expected = {
     reason: 'target', pilotId: 'phone-anna', targetLatitudeDeg: 52.5163, targetLongitudeDeg: 13.3777, distanceToTargetM: 17.25,
     runId: RUN },
   'link-status': { type: 'linkStatus', sequence: 3, timestampUs: 1700000001070000, connected: true, fallbackHover: false,
-    reason: 'ok', navdataPerSecond: 200, checksumErrors: 1, malformedPackets: 0, lastNavdataAgeMs: 5, lastCommandAgeMs: 30 },
+    reason: 'ok', navdataPerSecond: 200, checksumErrors: 1, malformedPackets: 0, lastNavdataAgeMs: 5, lastCommandAgeMs: 30,
+    ackCommand: 'takeoff', ackResult: 'denied', ackAgeMs: 1500 },
+  'link-status-no-ack': { type: 'linkStatus', sequence: 4, timestampUs: 1700000001070000, connected: true,
+    fallbackHover: false, reason: 'ok', navdataPerSecond: 200, checksumErrors: 1, malformedPackets: 0,
+    lastNavdataAgeMs: 5, lastCommandAgeMs: 30, ackCommand: null, ackResult: null, ackAgeMs: null },
   'control-claim': { type: 'controlClaim', sequence: 1, timestampUs: 1700000000000000, senderId: 'phone-anna', action: 'claim',
     controllerRunId: RUN },
   'command-return': { type: 'command', sequence: 9, timestampUs: 1700000000323456, senderId: 'phone-anna', kind: 'return',
     controllerRunId: RUN },
+  'ground-beacon': { type: 'groundBeacon', sequence: 77, timestampUs: 1700000000400000, senderId: 'ground-laptop' },
 };
 
-// What a 1.0/1.1 sender says: no run ids (they read as 0, unaddressed).
-function withoutRunIds(fields) {
+// What a 1.0/1.1 sender says: no run ids (they read as 0, unaddressed), a LinkStatus without an acknowledgement.
+function older(fields) {
   const copy = { ...fields };
   for (const key of ['controllerRunId', 'runId']) if (key in copy) copy[key] = 0;
+  for (const key of ['ackCommand', 'ackResult', 'ackAgeMs']) if (key in copy) copy[key] = null;
   return copy;
 }
 
-// Format 1.0 and 1.1 payloads (Fixtures/1.0, Fixtures/1.1) still decode, at their own minor.
-for (const [minor, names] of [[0, Object.keys(expected).filter((n) => n !== 'command-return')], [1, Object.keys(expected)]]) {
+// Format 1.0 and 1.1 payloads (Fixtures/1.0, Fixtures/1.1) still decode, at their own minor. New in 1.2: the
+// no-ack LinkStatus fixture and GroundBeacon; new in 1.1: Command kind return.
+const newIn12 = ['link-status-no-ack', 'ground-beacon'];
+for (const [minor, names] of [[0, Object.keys(expected).filter((n) => n !== 'command-return' && !newIn12.includes(n))],
+  [1, Object.keys(expected).filter((n) => !newIn12.includes(n))]]) {
   for (const name of names) {
     test(`${name}: the format 1.${minor} fixture still decodes`, () => {
-      assert.deepEqual(Q.decode(fixture(`1.${minor}/` + name)), { ...withoutRunIds(expected[name]), minor });
+      assert.deepEqual(Q.decode(fixture(`1.${minor}/` + name)), { ...older(expected[name]), minor });
     });
   }
 }
+
+test('the LinkStatus acknowledgement is 1.2: a 1.1 payload with it is too long, a 1.2 one without it too short', () => {
+  const current = Uint8Array.from(fixture('link-status')); current[3] = 1;
+  assert.throws(() => Q.decode(current), { code: 'bodyTooLong' });
+  const old = Uint8Array.from(fixture('1.1/link-status')); old[3] = 2;
+  assert.throws(() => Q.decode(old), { code: 'bodyTooShort' });
+  const bad = Uint8Array.from(fixture('link-status')); bad[42] = 9;
+  assert.throws(() => Q.decode(bad), { code: 'unknownEnumValue' });
+  const badBits = Uint8Array.from(fixture('link-status')); badBits[40] = 3;
+  assert.throws(() => Q.decode(badBits), { code: 'unknownPresenceBits' });
+  // An absent acknowledgement's slots are read but not validated.
+  const absent = Uint8Array.from(fixture('link-status-no-ack')); absent[41] = 99;
+  assert.equal(Q.decode(absent).ackCommand, null);
+  // The three are one optional: all given or none.
+  assert.throws(() => Q.encode({ ...expected['link-status'], ackResult: null }), { code: 'incompleteOptionalGroup' });
+  const { ackCommand, ackResult, ackAgeMs, ...withoutAck } = expected['link-status-no-ack'];
+  assert.deepEqual(Q.encode(withoutAck), fixture('link-status-no-ack'));
+  assert.throws(() => Q.encode({ ...expected['link-status'], ackResult: 'maybe' }), { code: 'unknownEnumValue' });
+});
 
 test('format 1.2: commands, claims and targets carry the run they are addressed to; 0 (or left out) = unaddressed', () => {
   assert.equal(Q.decode(fixture('controller-state')).runId, RUN);
@@ -109,7 +137,7 @@ test('header errors in the documented order', () => {
   assert.throws(() => Q.decode(Uint8Array.from([0xFF, 0x52, 1])), { code: 'badMagic' });
   assert.throws(() => Q.decode(Uint8Array.from([0xFF, 0x51, 2])), { code: 'unsupportedMajorVersion' });
   assert.throws(() => Q.decode(t.subarray(0, 10)), { code: 'truncatedHeader' });
-  const unknown = Uint8Array.from(t); unknown[4] = 10;
+  const unknown = Uint8Array.from(t); unknown[4] = 11;
   assert.throws(() => Q.decode(unknown), { code: 'unknownMessageType' });
   assert.throws(() => Q.decode(t, 'command'), { code: 'wrongMessageType' });
 });

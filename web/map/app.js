@@ -279,6 +279,7 @@
   let renderQueued = false;
   function scheduleRender() { if (!renderQueued) { renderQueued = true; requestAnimationFrame(() => { renderQueued = false; render(); }); } }
 
+  const ACK_OK = new Set(['accepted', 'inProgress']);
   function setText(id, text, cls) { const el = $(id); el.textContent = text; el.className = cls || ''; }
 
   function render() {
@@ -316,6 +317,14 @@
     else setText('link', (d.link.connected ? 'degraded: ' : 'lost: ') + d.link.reason + (d.link.fallbackHover ? ', fallback hover' : '') +
       (ageS >= 2 ? ', no telemetry for ' + (Number.isFinite(ageS) ? ageS.toFixed(0) + ' s' : 'ever') : ''), 'bad');
     if (d.link && ageS >= 2 && d.link.connected && d.link.reason === 'ok') setText('link', 'no telemetry for ' + (Number.isFinite(ageS) ? ageS.toFixed(0) + ' s' : 'ever'), 'warn');
+    // 1.2: a MAVLink link names the autopilot's last answer, so a refused takeoff shows here, not only in its log.
+    if (d.link && d.link.ackCommand) {
+      const el = $('link');
+      const ackS = d.link.ackAgeMs / 1000;
+      el.textContent += '; autopilot: ' + d.link.ackCommand + ' ' + d.link.ackResult + ' ' + ackS.toFixed(0) + ' s ago';
+      // A refusal stays in every report until the next command: only a recent one colours a healthy link.
+      if (!ACK_OK.has(d.link.ackResult) && ackS < 30 && el.className === 'ok') el.className = 'warn';
+    }
     const s = d.state;
     setText('battery', s ? s.batteryPercent + ' %' : '—', s && s.batteryPercent < 20 ? 'bad' : '');
     setText('altitude', s ? s.altitudeM.toFixed(1) + ' m' : '—');

@@ -18,8 +18,11 @@
   const unit = range(-1, 1);
 
   // One table per message type: [name, kind, check or enum values or string limits, optional, since minor].
-  // Optional fields are numbered by their order (presence bit 0 = the first optional field). A field appended by a
-  // later minor ("since") reads as 0 from an older payload and is written as 0 when the message does not give it.
+  // Optional fields are numbered by their order (presence bit 0 = the first optional field), or name their bit (a
+  // number) when several share one. The presence byte is the first body byte, or sits just before the field named by
+  // `presenceAt` when a later minor appended it (a minor may only append). A field appended by a later minor
+  // ("since") is not read from an older payload: a plain one reads as 0 and is written as 0 when the message does not
+  // give it; an optional one reads as absent (null).
   // The run ids (1.2): the controller's own in its state, the run a command, claim or target is addressed to
   // (0 = unaddressed).
   const RUN_ID = ['u32', null, false, 2];
@@ -61,9 +64,17 @@
       ['connected', 'bool'], ['fallbackHover', 'bool'],
       ['reason', 'enum', { 0: 'ok', 1: 'navdataLost', 2: 'commandTimeout', 3: 'configuring' }],
       ['navdataPerSecond', 'f32', atLeast0], ['checksumErrors', 'u32'], ['malformedPackets', 'u32'],
-      ['lastNavdataAgeMs', 'u32'], ['lastCommandAgeMs', 'u32']] },
+      ['lastNavdataAgeMs', 'u32'], ['lastCommandAgeMs', 'u32'],
+      // 1.2: the link's last autopilot command and its answer (commandAck), all three under presence bit 0.
+      ['ackCommand', 'enum', { 1: 'arm', 2: 'disarm', 3: 'forceDisarm', 4: 'takeoff', 5: 'land', 6: 'setMode',
+        7: 'setMessageInterval' }, 0, 2],
+      ['ackResult', 'enum', { 1: 'accepted', 2: 'temporarilyRejected', 3: 'denied', 4: 'unsupported', 5: 'failed',
+        6: 'inProgress', 7: 'cancelled', 8: 'noAnswer' }, 0, 2],
+      ['ackAgeMs', 'u32', null, 0, 2]], presenceAt: 'ackCommand' },
     9: { name: 'controlClaim', fields: [
       ['senderId', 'str8', [1, 64]], ['action', 'enum', { 1: 'claim', 2: 'release' }], ['controllerRunId', ...RUN_ID]] },
+    // 1.2: the ground's heartbeat through the bridge.
+    10: { name: 'groundBeacon', fields: [['senderId', 'str8', [1, 64]]] },
   };
   const SIZES = { u8: 1, bool: 1, enum: 1, u16: 2, u32: 4, f32: 4, f64: 8 };
   const TYPE_BY_NAME = {};
@@ -71,7 +82,18 @@
 
   const utf8 = new TextDecoder('utf-8', { fatal: true });
   const utf8Encoder = new TextEncoder();
-  const optionals = (spec) => spec.fields.filter((f) => f[3]).map((f) => f[0]);
+  // { field name → presence bit } of a message's optional fields.
+  function presenceBits(spec) {
+    const bits = {};
+    let next = 0;
+    for (const f of spec.fields) {
+      if (typeof f[3] === 'number') bits[f[0]] = f[3];
+      else if (f[3]) bits[f[0]] = next++;
+    }
+    return bits;
+  }
+  const hasPresence = (spec) => spec.fields.some((f) => typeof f[3] === 'number' || f[3]);
+  const presenceBefore = (spec) => spec.presenceAt || spec.fields[0][0];
 
   function toBytes(data) {
     if (data instanceof Uint8Array) return data;
@@ -101,14 +123,15 @@
     const spec = TYPES[header.type];
     if (expectedType && spec.name !== expectedType) throw new WireError('wrongMessageType', spec.name);
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const opts = optionals(spec);
+    const bits = presenceBits(spec);
     let at = HEADER;
     const need = (n) => { if (at + n > bytes.length) throw new WireError('bodyTooShort', spec.name); };
     let presence = 0;
-    if (opts.length) { need(1); presence = bytes[at++]; }
     const raw = {};
     for (const [name, kind, limits, , since] of spec.fields) {
-      if (since > header.minor) { raw[name] = 0; continue; }
+      // An older payload ends before what a later minor appended (a 1.1 LinkStatus before its presence byte).
+      if (since > header.minor) continue;
+      if (hasPresence(spec) && name === presenceBefore(spec)) { need(1); presence = bytes[at++]; }
       if (kind === 'str8') {
         need(1); const n = bytes[at++]; need(n);
         raw[name] = { bytes: bytes.subarray(at, at + n), limits }; at += n;
@@ -124,7 +147,7 @@
       }
       at += SIZES[kind];
     }
-    const mask = (1 << opts.length) - 1;
+    const mask = Object.values(bits).reduce((m, bit) => m | (1 << bit), 0);
     if (header.minor <= MINOR) {
       if (at !== bytes.length) throw new WireError('bodyTooLong', spec.name);
       if (presence & ~mask) throw new WireError('unknownPresenceBits', spec.name);
@@ -132,8 +155,11 @@
     // Format 1.1 added Command kind 7 (return): a 1.0 sender cannot have meant it.
     if (spec.name === 'command' && header.minor < 1 && raw.kind === 7) throw new WireError('unknownEnumValue', 'kind');
     const message = { type: spec.name, sequence: header.sequence, timestampUs: header.timestampUs, minor: header.minor };
-    for (const [name, kind, check, optional] of spec.fields) {
-      if (optional && !(presence & (1 << opts.indexOf(name)))) { message[name] = null; continue; }
+    for (const [name, kind, check, , since] of spec.fields) {
+      const optional = name in bits;
+      if (since > header.minor) { message[name] = optional ? null : 0; continue; }
+      // An absent optional's slot is read but not validated.
+      if (optional && !(presence & (1 << bits[name]))) { message[name] = null; continue; }
       message[name] = fieldValue(name, kind, check, raw[name]);
     }
     return message;
@@ -166,13 +192,14 @@
     const type = TYPE_BY_NAME[message && message.type];
     if (!type) throw new WireError('unknownMessageType', String(message && message.type));
     const spec = TYPES[type];
-    const opts = optionals(spec);
+    const bits = presenceBits(spec);
     const parts = [];
     let presence = 0;
-    for (const [name, kind, check, optional, since] of spec.fields) {
-      const value = since && message[name] === undefined ? 0 : message[name];
+    for (const [name, kind, check, , since] of spec.fields) {
+      const optional = name in bits;
+      const value = since && !optional && message[name] === undefined ? 0 : message[name];
       const present = !(optional && (value === null || value === undefined));
-      if (optional && present) presence |= 1 << opts.indexOf(name);
+      if (optional && present) presence |= 1 << bits[name];
       if (kind === 'str8') {
         const bytes = utf8Encoder.encode(typeof value === 'string' ? value : '');
         if (typeof value !== 'string' || bytes.length < check[0] || bytes.length > check[1]) throw new WireError('stringLength', name);
@@ -198,8 +225,13 @@
       }
       parts.push([kind, raw]);
     }
+    // Fields sharing a presence bit (LinkStatus's acknowledgement) are given together or not at all.
+    for (const [name, bit] of Object.entries(bits)) {
+      const value = message[name];
+      if ((value === null || value === undefined) === Boolean(presence & (1 << bit))) throw new WireError('incompleteOptionalGroup', name);
+    }
     const sequence = message.sequence >>> 0;
-    const size = HEADER + (opts.length ? 1 : 0) +
+    const size = HEADER + (hasPresence(spec) ? 1 : 0) +
       parts.reduce((sum, [kind, v]) => sum + (kind === 'str8' ? 1 + v.length : SIZES[kind]), 0);
     const bytes = new Uint8Array(size);
     const view = new DataView(bytes.buffer);
@@ -207,8 +239,9 @@
     view.setUint32(5, sequence, true);
     view.setBigInt64(9, BigInt(Math.trunc(message.timestampUs || 0)), true);
     let at = HEADER;
-    if (opts.length) bytes[at++] = presence;
-    for (const [kind, v] of parts) {
+    const presenceIndex = spec.fields.findIndex((f) => f[0] === presenceBefore(spec));
+    for (const [index, [kind, v]] of parts.entries()) {
+      if (hasPresence(spec) && index === presenceIndex) bytes[at++] = presence;
       switch (kind) {
         case 'str8': bytes[at] = v.length; bytes.set(v, at + 1); at += 1 + v.length; continue;
         case 'u8': case 'bool': case 'enum': bytes[at] = v; break;
@@ -246,6 +279,10 @@
     linkStatus: { path: 'telemetry/link', type: 'linkStatus', qos: 1, retain: true },
     flightCommand: { path: 'flight/command', type: 'flightCommand', qos: 0, retain: false },
     controlClaim: { path: 'pilot/claim', type: 'controlClaim', qos: 1, retain: false },
+    groundBeacon: { path: 'ground/beacon', type: 'groundBeacon', qos: 0, retain: false },
+    // The log sync's own payloads (PROTOCOL.md "Log sync"), not decoded here: the map does not take part.
+    logSyncRequest: { path: 'log/sync/request', type: 'logSyncRequestPayload', qos: 1, retain: false },
+    logSyncResponse: { path: 'log/sync/response', type: 'logSyncResponsePayload', qos: 1, retain: false },
   };
   const DRONE_ID = /^[a-z0-9-]{1,32}$/;
   // quad/<id>/<path> → { drone, path } or null (an id outside [a-z0-9-]{1,32} is not ours).
