@@ -56,10 +56,15 @@ public struct MissingRange: Sendable, Equatable, Hashable {
         return parts
     }
 
-    /// A recovered record's receive time on this logger's clock, inside the gap.
+    /// A recovered record's receive time on this logger's clock, inside the gap: at least the receipt of the
+    /// record before it and, when the two receipts differ, below the receipt of the record after it. The mapping
+    /// overshoots that end whenever this logger saw the outage shorter than the sender's stamps span it (jitter,
+    /// a burst sent at once); `RecoveredOrder` puts a recovered record that ties a live one after it, so a record
+    /// clamped onto the gap's end would follow it and show as a gap again.
     public func receiveTime(senderTimestampUs: Int64) -> Int64 {
         let (mapped, overflow) = senderTimestampUs.addingReportingOverflow(clockOffsetUs)
-        return min(max(overflow ? earliestReceiveUs : mapped, earliestReceiveUs), latestReceiveUs)
+        let end = latestReceiveUs > earliestReceiveUs ? latestReceiveUs - 1 : latestReceiveUs
+        return min(max(overflow ? earliestReceiveUs : mapped, earliestReceiveUs), end)
     }
 
     /// `quad/drone1/telemetry/drone 120–135 (16 records)`.

@@ -138,10 +138,12 @@ final class LogSyncIntegrationTests {
         try await eventually(timeoutS: 10, "the board logged 1…60") { try boardSequences().contains(60) }
     }
 
-    /// DroneState `sequence` (QoS 0, as drone-link publishes it), stamped 100 ms apart on the sender's clock.
+    /// DroneState `sequence` (QoS 0, as drone-link publishes it), stamped 1 s apart on the sender's clock: the 20
+    /// stamps of the outage span longer than the ground sees it, so recovered records meet the end of their gap
+    /// on the ground's clock (where they must still go before the record after it), on a quiet or a busy machine.
     /// Sequence 1 and 41 are re-sent until they cross: the same message, so a receiver keeps one of each.
     func publish(_ client: MQTTClient, _ sequence: UInt32) throws {
-        let state = DroneState(sequence: sequence, timestampUs: 1_700_000_000_000_000 + Int64(sequence) * 100_000,
+        let state = DroneState(sequence: sequence, timestampUs: 1_700_000_000_000_000 + Int64(sequence) * 1_000_000,
                                navdataSequence: sequence, stateBits: 0, controlState: .landed, batteryPercent: 80,
                                altitudeM: 0, pitchDeg: 0, rollDeg: 0, yawDeg: 0, velocityXMps: 0, velocityYMps: 0,
                                velocityZMps: 0)

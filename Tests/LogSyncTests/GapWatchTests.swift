@@ -54,7 +54,10 @@ struct GapWatchTests {
         #expect(range.removing(9) == [range])
         #expect(range.with(first: 4, last: 4).removing(4).isEmpty)
         #expect(range.receiveTime(senderTimestampUs: -10_000) == 500)
-        #expect(range.receiveTime(senderTimestampUs: 10_000) == 900)
+        #expect(range.receiveTime(senderTimestampUs: 10_000) == 899)  // before the record after the gap
+        let tie = MissingRange(topic: F.topic, first: 4, last: 8, notBeforeUs: 0, notAfterUs: 100,
+                               earliestReceiveUs: 500, latestReceiveUs: 500)
+        #expect(tie.receiveTime(senderTimestampUs: 10_000) == 500)  // both neighbours in one µs: no room
         #expect(range.receiveTime(senderTimestampUs: .max) == 500)  // overflow: never a trap
     }
 }

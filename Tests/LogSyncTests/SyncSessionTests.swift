@@ -44,6 +44,28 @@ struct SyncSessionTests {
         #expect(merged.map(\.payload) == Self.board.map(\.payload))
     }
 
+    /// The ground's clock saw the outage shorter than the sender's stamps span it (the record before the gap came
+    /// late, the one after it early): the last missing records map past the record after the gap and are clamped
+    /// to the gap's end. They must still land before that record, or the merged log shows them as a new gap.
+    @Test("recovered records clamped to the gap's end still land before the record after it: no gap left")
+    func clampedToGapEnd() throws {
+        let before = (1...20).map { F.state($0, receiveDelayUs: 2_000) }
+        let after = (41...60).map { F.state($0, receiveDelayUs: -800_000) }  // 40 maps 0.8 s past 41's receipt
+        let ground = before + after
+        var session = SyncSession(requester: "ground")
+        session.add(GapWatch.missingRanges(in: ground), nowUs: 0)
+        let request = try #require(session.poll(nowUs: 0).first)
+        let board = (1...60).map { F.state($0, receiveDelayUs: 500) }
+        var recovered: [LogRecord] = []
+        for chunk in Self.answer(request, from: board) { recovered += session.receive(chunk, nowUs: 1).records }
+        #expect(recovered.count == 20)
+        let gapEnd = after[0].receiveTimeUs
+        #expect(recovered.allSatisfy { $0.receiveTimeUs < gapEnd && $0.receiveTimeUs >= before[19].receiveTimeUs })
+        let merged = RecoveredOrder.inReceiveOrder(ground + recovered)
+        #expect(F.sequences(merged) == Array(1...60))
+        #expect(GapWatch.missingRanges(in: merged).isEmpty)
+    }
+
     @Test("requests wait requestDelayUs, carry at most maxRangesPerRequest ranges, at most maxOutstanding in flight")
     func bounds() {
         let limits = SyncLimits(maxRangesPerRequest: 2, maxOutstandingRequests: 2, requestDelayUs: 1_000)
