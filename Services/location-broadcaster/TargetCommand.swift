@@ -24,8 +24,8 @@ struct TargetCommand: AsyncParsableCommand {
     @Option(parsing: .signedNumber, help: "Altitude above ground to fly there, metres (default: the controller's cruise altitude).")
     var alt: Double?
 
-    @Option(parsing: .signedNumber, help: "Seconds the target stays valid, counted from its receipt on the board: the drone drops it (hovers) when nobody re-sends it in time; 0 = no expiry.")
-    var ttl: Double = 10
+    @Option(parsing: .signedNumber, help: "Seconds the target stays valid, counted from its receipt on the board: the drone drops it (hovers) when nobody re-sends it in time. Default 0: valid until reached or replaced (at the 1 m/s cruise a 45 m leg takes most of a minute); it may still wait only --command-ttl in a broker queue.")
+    var ttl: Double = 0
 
     @Option(parsing: .signedNumber, help: "Seconds to wait for the controller to accept or refuse the target (exit 1 after it).")
     var timeout: Double = 5
@@ -87,7 +87,8 @@ struct TargetCommand: AsyncParsableCommand {
                 do {
                     try await client.publishAndWait(topic: Topics.target.topic(for: resolved.common.drone),
                                                     payload: sent.encoded(), qos: 1, retain: false,
-                                                    expiryS: MessageExpiry.seconds(forTTL: sent.ttlS))
+                                                    expiryS: MessageExpiry.seconds(forTTL: sent.ttlS)
+                                                        ?? resolved.commandExpiryS)
                 } catch {
                     throw CLIFailure("target not acknowledged by the broker: \(error)")
                 }

@@ -28,7 +28,9 @@ struct FieldRehearsalTests {
         }
         let field = try FieldRehearsal(groundSkewS: groundSkewS)
         defer { field.stop() }
-        try field.startBoard()
+        // The return home of the lost-ground policy starts after 20 s here (default 10 s from the loss), so that the
+        // 10 s cut ends in the "back before the timers" branch every time, not in a race with the bridge's reconnect.
+        try field.startBoard(controllerArguments: ["--lost-pilot-return-after", "20"])
         try field.startGround()
         try await eventually(timeoutS: 30, "the drone's navdata in the trace\n\(field.logs())") { field.lastRow() != nil }
 
@@ -45,6 +47,9 @@ struct FieldRehearsalTests {
         try await field.waitForRow("in flight, 8 m out", timeoutS: 40) {
             $0.pcmdFlag == 1 && $0.distanceM(to: FieldRehearsal.home) > 8
         }
+
+        // Commands run by hand on the ground never kick the beacon off the ground broker (they share its account).
+        #expect(!field.log("ground-beacon").contains("disconnected"), "\(field.log("ground-beacon"))")
 
         // The radio goes silent.
         try field.radio.cut()
