@@ -16,7 +16,7 @@ struct BroadcasterOptions: ParsableArguments {
         """)
     var senderId: String?
 
-    @Option(help: """
+    @Option(parsing: .signedNumber, help: """
         Seconds a command or pilot claim may wait in a broker or bridge queue before the broker drops it \
         (MQTT 5 Message Expiry; targets expire after their --ttl). 1–3600.
         """)

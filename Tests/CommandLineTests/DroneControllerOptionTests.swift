@@ -10,7 +10,7 @@ struct DroneControllerOptionTests {
         "--tick-hz", "--stale-after-ms", "--lost-pilot-land-after", "--land-battery", "--geofence-radius",
         "--takeoff-timeout", "--progress-margin", "--progress-timeout", "--abandoned-return-land-after",
         "--arrival-window-ms", "--cruise-altitude", "--max-altitude", "--altitude-tolerance", "--return-hover",
-        "--battery-reserve", "--lost-pilot-return-after",
+        "--battery-reserve", "--lost-pilot-return-after", "--ground-link-timeout",
     ]
 
     @Test("every numeric flag takes a negative value up to its own range check", arguments: numeric)
@@ -23,6 +23,18 @@ struct DroneControllerOptionTests {
         let options = try ControllerOptions.parse(["--wind-gain", "-0.1"])
         #expect(options.windGain == -0.1)
         #expect(throws: ValidationError.self) { try options.configuration() }
+    }
+
+    @Test("--ground-link-timeout reaches the configuration; 0 turns it off; between 0 and 0.2 s is refused")
+    func groundLinkTimeout() throws {
+        for arguments in bothSpellings("--ground-link-timeout", "3") {
+            #expect(try ControllerOptions.parse(arguments).configuration().groundLinkTimeoutS == 3)
+        }
+        #expect(try ControllerOptions.parse(["--ground-link-timeout", "0"]).configuration().groundLinkTimeoutS == 0)
+        #expect(try ControllerOptions.parse([]).configuration().groundLinkTimeoutS == 1.5)
+        for bad in ["0.1", "-1"] {
+            #expect(throws: ValidationError.self) { try ControllerOptions.parse(["--ground-link-timeout", bad]).configuration() }
+        }
     }
 
     /// README's table row for drone-controller: `--flag` (default) pairs must match what the code parses.
@@ -44,6 +56,7 @@ struct DroneControllerOptionTests {
             "--cruise-altitude": o.cruiseAltitude, "--max-altitude": o.maxAltitude,
             "--altitude-tolerance": o.altitudeTolerance, "--return-hover": o.returnHover,
             "--battery-reserve": o.batteryReserve, "--lost-pilot-return-after": o.lostPilotReturnAfter,
+            "--ground-link-timeout": o.groundLinkTimeout,
         ]
         for (flag, readmeValue) in documented {
             #expect(parsed[flag] == readmeValue, "\(flag): README says \(readmeValue), the code \(parsed[flag] ?? .nan)")

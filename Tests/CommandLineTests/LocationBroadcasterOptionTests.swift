@@ -26,6 +26,32 @@ struct LocationBroadcasterOptionTests {
         expectNegativeReaches(StatusCommand.self, "--interval")
         expectNegativeReaches(StatusCommand.self, "--timeout")
         expectNegativeReaches(PilotCommand.Takeoff.self, "--timeout")
+        expectNegativeReaches(PilotCommand.Takeoff.self, "--command-ttl")
+        expectNegativeReaches(BeaconCommand.self, "--interval-ms")
+    }
+
+    @Test("beacon --interval-ms: 50–1000 accepted in both spellings, outside refused by name")
+    func beaconInterval() throws {
+        for arguments in bothSpellings("--interval-ms", "100") {
+            #expect(try BeaconCommand.parse(arguments).intervalMs == 100)
+        }
+        #expect(try BeaconCommand.parse([]).intervalMs == 200)
+        for bad in ["49", "1001", "-200"] {
+            #expect(parseError(BeaconCommand.self, ["--interval-ms", bad])?.contains("--interval-ms") == true)
+        }
+    }
+
+    @Test("--command-ttl: 1–3600 s, default 5; out of range refused by name")
+    func commandTTL() throws {
+        #expect(try PilotCommand.Takeoff.parse([]).flags.options.resolve().commandExpiryS == 5)
+        for arguments in bothSpellings("--command-ttl", "30") {
+            #expect(try PilotCommand.Takeoff.parse(arguments).flags.options.resolve().commandExpiryS == 30)
+        }
+        for bad in ["0", "3601", "-5"] {
+            #expect(throws: ValidationError.self) {
+                try PilotCommand.Takeoff.parse(["--command-ttl", bad]).flags.options.resolve()
+            }
+        }
     }
 
     @Test("--alt -5 is parsed, then refused by the range check in run()")

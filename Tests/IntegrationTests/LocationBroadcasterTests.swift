@@ -67,6 +67,27 @@ struct LocationBroadcasterTests {
         #expect(bad.code != 0 && bad.output.contains("--command-ttl"), "\(bad.output)")
     }
 
+    @Test("beacon: GroundBeacons on ground/beacon at --interval-ms (QoS 0, in sequence) until SIGTERM")
+    func beacon() async throws {
+        let bus = try await BusRecorder(port: broker.port, id: "rec-beacon", filters: [topic("ground/beacon")])
+        let child = try ChildProcess(
+            executable: TestEnvironment.executable("location-broadcaster").path,
+            arguments: ["beacon", "--broker", broker.address, "--drone", Self.drone, "--sender-id", "field",
+                        "--interval-ms", "50"],
+            logDirectory: broker.directory)
+        try await eventually(timeoutS: 10, "beacons") { bus.messages(on: topic("ground/beacon")).count >= 3 }
+        let first = bus.messages(on: topic("ground/beacon")).count
+        try await Task.sleep(for: .seconds(1))
+        let perSecond = bus.messages(on: topic("ground/beacon")).count - first
+        // 20 per second at 50 ms (the default 200 ms gives 5): the flag took effect.
+        #expect(perSecond >= 12, "\(perSecond) beacons in 1 s")
+        let beacons = try bus.messages(on: topic("ground/beacon")).map { try GroundBeacon(decoding: $0.message.payload) }
+        #expect(beacons.allSatisfy { $0.senderId == "field" })
+        #expect(zip(beacons, beacons.dropFirst()).allSatisfy { $1.sequence == $0.sequence &+ 1 })
+        #expect(bus.messages(on: topic("ground/beacon")).allSatisfy { $0.message.qos == 0 && !$0.message.retain })
+        #expect(child.stop(signal: SIGTERM) == 0, "\(child.output())")
+    }
+
     @Test("target LAT,LON prints distance and bearing from the drone's last position")
     func targetWithDronePosition() async throws {
         let bus = try await BusRecorder(port: broker.port, id: "rec-position", filters: [topic("target")])
