@@ -45,9 +45,8 @@ enum ControllerInput: String, CaseIterable, Sendable {
             let claim = try ControlClaim(decoding: message.payload)
             return machine.controlClaim(claim, retained: message.retain, nowUs: nowUs)
         case .beacon:
-            // Decoded so a garbage payload is counted like any bad input; only its receipt time is used.
-            _ = try GroundBeacon(decoding: message.payload)
-            return machine.groundBeacon(nowUs: nowUs)
+            let beacon = try GroundBeacon(decoding: message.payload)
+            return machine.groundBeacon(senderId: beacon.senderId, stampUs: beacon.timestampUs, nowUs: nowUs)
         case .presence:
             let status = try ServiceStatus(json: message.payload)
             let service = message.topic.split(separator: "/").last.map(String.init) ?? ""

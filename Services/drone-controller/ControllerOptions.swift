@@ -14,6 +14,7 @@ struct ControllerOptions: ParsableArguments {
     @Option(parsing: .signedNumber, help: "Hover when the navigation solution or position is older than this, ms.") var staleAfterMs: Int64 = 1000
     @Option(parsing: .signedNumber, help: "Land this many seconds after the pilot went offline (hover at once).") var lostPilotLandAfter: Double = 30
     @Option(parsing: .signedNumber, help: "Ground link: once a ground beacon (location-broadcaster beacon) was heard, this many seconds without one = ground lost: the lost-pilot policy, reason ground-link-lost (0 = off).") var groundLinkTimeout: Double = 1.5
+    @Option(parsing: .signedNumber, help: "Refuse a command (not emergency) older than this many seconds by its sender's own clock, as its ground beacon shows it (command-expired-in-queue); ≥ 0.5.") var commandMaxAge: Double = 5
     @Option(parsing: .signedNumber, help: "Land below this battery %, and refuse takeoff (5...100; this rules, the drone's own low-battery bit at ~20 % is only reported).") var landBattery: UInt8 = 15
     @Option(parsing: .signedNumber, help: "Refuse targets farther than this from the takeoff point; fly home if outside, metres.") var geofenceRadius: Double = 200
     @Option(parsing: .signedNumber, help: "Give up a takeoff the drone has not confirmed after this many seconds.") var takeoffTimeout: Double = 10
@@ -44,6 +45,9 @@ struct ControllerOptions: ParsableArguments {
         }
         guard forwardSpeed.isFinite, (0...1).contains(forwardSpeed) else {
             throw ValidationError("--forward-speed must be within 0...1")
+        }
+        guard commandMaxAge.isFinite, commandMaxAge >= 0.5 else {
+            throw ValidationError("--command-max-age must be ≥ 0.5 s")
         }
         guard groundLinkTimeout.isFinite, groundLinkTimeout == 0 || groundLinkTimeout >= 0.2 else {
             throw ValidationError("--ground-link-timeout must be 0 (off) or ≥ 0.2 s")
@@ -79,7 +83,7 @@ struct ControllerOptions: ParsableArguments {
                                        tickHz: tickHz, takeoffTimeoutS: takeoffTimeout,
                                        staleAfterMs: staleAfterMs, landBatteryPercent: landBattery,
                                        geofenceRadiusM: geofenceRadius, lostPilotLandAfterS: lostPilotLandAfter,
-                                       groundLinkTimeoutS: groundLinkTimeout,
+                                       groundLinkTimeoutS: groundLinkTimeout, commandMaxAgeS: commandMaxAge,
                                        progressMarginM: progressMargin, progressTimeoutS: progressTimeout,
                                        abandonedReturnLandAfterS: abandonedReturnLandAfter,
                                        arrivalWindowMs: arrivalWindowMs)

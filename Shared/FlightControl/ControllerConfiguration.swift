@@ -34,6 +34,9 @@ public struct ControllerConfiguration: Sendable, Equatable {
     /// Once a ground beacon has been heard, this long without one means the ground (the radio, the bridge) is gone:
     /// the same policy as a lost pilot (reason `ground-link-lost`). 0 = off.
     public var groundLinkTimeoutS: Double
+    /// A command older than this by its sender's own clock (read from the sender's beacons) waited in a queue —
+    /// e.g. in a TCP connection across a short radio cut — and is refused (`command-expired-in-queue`).
+    public var commandMaxAgeS: Double
     /// A recovery or flight that keeps losing ground by more than this many metres…
     public var progressMarginM: Double
     /// …for this long is abandoned: the drone hovers (its own position hold) instead.
@@ -55,7 +58,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
                 returnAltitudeM: Double? = nil, returnHomeHoverS: Double = 2, tickHz: Double = 30, takeoffTimeoutS: Double = 10,
                 staleAfterMs: Int64 = 1000, droneStateTimeoutMs: Int64 = 1000, landBatteryPercent: UInt8 = 15,
                 geofenceRadiusM: Double = 200, geofenceReturnMarginM: Double = 10, geofenceBrakeS: Double = 1,
-                lostPilotLandAfterS: Double = 30, groundLinkTimeoutS: Double = 1.5, progressMarginM: Double = 3, progressTimeoutS: Double = 3,
+                lostPilotLandAfterS: Double = 30, groundLinkTimeoutS: Double = 1.5, commandMaxAgeS: Double = 5, progressMarginM: Double = 3, progressTimeoutS: Double = 3,
                 abandonedReturnLandAfterS: Double = 5, arrivalWindowMs: Int64 = 1000, arrivalMinimumFixes: Int = 3,
                 targetMatchToleranceDeg: Double = 1e-7) {
         self.controlLaw = controlLaw
@@ -74,6 +77,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
         self.geofenceBrakeS = geofenceBrakeS
         self.lostPilotLandAfterS = lostPilotLandAfterS
         self.groundLinkTimeoutS = groundLinkTimeoutS
+        self.commandMaxAgeS = commandMaxAgeS
         self.progressMarginM = progressMarginM
         self.progressTimeoutS = progressTimeoutS
         self.abandonedReturnLandAfterS = abandonedReturnLandAfterS

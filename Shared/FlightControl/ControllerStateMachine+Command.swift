@@ -15,6 +15,14 @@ extension ControllerStateMachine {
                                             addressedTo: command.controllerRunId) {
             return finish(refusal, nowUs: nowUs)
         }
+        // Emergency is exempt (from anyone, always); any other order that waited in a queue is not what was meant.
+        if command.kind != .emergency,
+           let ageUs = senderClocks.ageUs(senderId: command.senderId, stampUs: command.timestampUs, nowUs: nowUs),
+           ageUs > microseconds(fromSeconds: configuration.commandMaxAgeS) {
+            return finish([refuse(kind: "command", reason: "command-expired-in-queue"),
+                           .log(.warning, "\(command.kind.word) from '\(command.senderId)' is \(ageUs / 1000) ms old by "
+                               + "its sender's clock (> \(configuration.commandMaxAgeS) s): refused")], nowUs: nowUs)
+        }
         if command.kind == .emergency {
             if activity != .emergency || recoveringFromEmergency {
                 enterEmergency(reason: "emergency", nowUs: nowUs)

@@ -53,8 +53,18 @@ extension ControllerStateMachine {
 
     /// A target's ttl counts from its receipt on this host (never from the sender's clock, which may be off by
     /// minutes or years).
+    /// Past its ttl counted from receipt, or — when its sender beacons — by its sender's own clock.
     func targetExpired(nowUs: Int64) -> Bool {
         guard let target, target.ttlS > 0 else { return false }
-        return nowUs &- targetReceivedAtUs > microseconds(fromSeconds: Double(target.ttlS))
+        let ttlUs = microseconds(fromSeconds: Double(target.ttlS))
+        return nowUs &- targetReceivedAtUs > ttlUs || expiredInQueue(target, nowUs: nowUs)
+    }
+
+    /// Older than its ttl by its sender's clock (it waited somewhere on the way).
+    func expiredInQueue(_ target: Target, nowUs: Int64) -> Bool {
+        guard target.ttlS > 0,
+              let ageUs = senderClocks.ageUs(senderId: target.senderId, stampUs: target.timestampUs, nowUs: nowUs)
+        else { return false }
+        return ageUs > microseconds(fromSeconds: Double(target.ttlS))
     }
 }

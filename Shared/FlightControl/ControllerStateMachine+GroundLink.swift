@@ -5,9 +5,11 @@ import QuadProtocol
 /// monotonic clock. Silence → the lost-pilot policy (hover at once and drop the target, return home after
 /// `--lost-pilot-return-after`, land after `--lost-pilot-land-after`), with reasons `ground-link-lost…`.
 extension ControllerStateMachine {
-    /// A beacon arrived (its stamps are not read: only its receipt counts).
-    public mutating func groundBeacon(nowUs: Int64) -> [ControllerAction] {
+    /// A beacon arrived. Its receipt times the link; its stamp is kept only as its sender's own clock, to age that
+    /// sender's targets and commands by their stamps (`SenderClocks`).
+    public mutating func groundBeacon(senderId: String, stampUs: Int64, nowUs: Int64) -> [ControllerAction] {
         lastGroundBeaconAtUs = nowUs
+        senderClocks.record(senderId: senderId, stampUs: stampUs, receivedAtUs: nowUs)
         guard isGroundLinkLost else { return [] }
         isGroundLinkLost = false
         var actions: [ControllerAction] = [.log(.info, "ground link back")]

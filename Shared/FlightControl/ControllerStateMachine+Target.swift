@@ -44,6 +44,7 @@ extension ControllerStateMachine {
         if let pilotId, candidate.senderId != pilotId { return "not-pilot" }
         // A retained target was left on the broker by an earlier session; only a live delivery is an order.
         if retained { return "target-retained" }
+        if expiredInQueue(candidate, nowUs: nowUs) { return "target-expired-in-queue" }
         guard isValidCoordinate(latitudeDeg: candidate.latitudeDeg, longitudeDeg: candidate.longitudeDeg) else {
             return "target-invalid"
         }

@@ -69,6 +69,8 @@ public struct ControllerStateMachine: Sendable {
     var lossReason = "pilot-lost"
     /// Receipt of the latest ground beacon (monotonic); nil until the first, which arms the ground-link rule.
     var lastGroundBeaconAtUs: Int64?
+    /// Each beacon sender's own clock, as its latest beacon showed it (see `senderAgeUs`).
+    var senderClocks = SenderClocks()
     public internal(set) var isGroundLinkLost = false
     /// The altitude to hold (navdata altitude, metres above ground); nil = none (plain hover, e.g. after a
     /// restart mid-flight until the next order).

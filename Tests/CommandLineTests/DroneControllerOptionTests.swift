@@ -11,6 +11,7 @@ struct DroneControllerOptionTests {
         "--takeoff-timeout", "--progress-margin", "--progress-timeout", "--abandoned-return-land-after",
         "--arrival-window-ms", "--cruise-altitude", "--max-altitude", "--altitude-tolerance", "--return-hover",
         "--battery-reserve", "--lost-pilot-return-after", "--ground-link-timeout",
+        "--command-max-age",
     ]
 
     @Test("every numeric flag takes a negative value up to its own range check", arguments: numeric)
@@ -35,6 +36,10 @@ struct DroneControllerOptionTests {
         for bad in ["0.1", "-1"] {
             #expect(throws: ValidationError.self) { try ControllerOptions.parse(["--ground-link-timeout", bad]).configuration() }
         }
+        for arguments in bothSpellings("--command-max-age", "2.5") {
+            #expect(try ControllerOptions.parse(arguments).configuration().commandMaxAgeS == 2.5)
+        }
+        #expect(throws: ValidationError.self) { try ControllerOptions.parse(["--command-max-age", "-1"]).configuration() }
     }
 
     /// README's table row for drone-controller: `--flag` (default) pairs must match what the code parses.
@@ -56,7 +61,7 @@ struct DroneControllerOptionTests {
             "--cruise-altitude": o.cruiseAltitude, "--max-altitude": o.maxAltitude,
             "--altitude-tolerance": o.altitudeTolerance, "--return-hover": o.returnHover,
             "--battery-reserve": o.batteryReserve, "--lost-pilot-return-after": o.lostPilotReturnAfter,
-            "--ground-link-timeout": o.groundLinkTimeout,
+            "--ground-link-timeout": o.groundLinkTimeout, "--command-max-age": o.commandMaxAge,
         ]
         for (flag, readmeValue) in documented {
             #expect(parsed[flag] == readmeValue, "\(flag): README says \(readmeValue), the code \(parsed[flag] ?? .nan)")

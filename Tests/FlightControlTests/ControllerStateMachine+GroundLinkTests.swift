@@ -10,7 +10,7 @@ import Testing
     static func flyingWithBeacons(_ configuration: ControllerConfiguration = ControllerConfiguration()) -> ControllerHarness {
         var h = ControllerHarness(configuration: configuration)
         h.flyingToTarget()
-        _ = h.machine.groundBeacon(nowUs: h.nowUs)
+        _ = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs, nowUs: h.nowUs)
         return h
     }
 
@@ -32,7 +32,7 @@ import Testing
     func returnsHomeThenLandsThere() {
         var h = ControllerHarness(configuration: .with { $0.failsafes.lostPilotReturnAfterS = 4 })
         h.hovering()
-        _ = h.machine.groundBeacon(nowUs: h.nowUs)
+        _ = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs, nowUs: h.nowUs)
         h.advance(ms: 100)
         h.drone(.hovering, headingDeg: 180)
         h.position(ControllerHarness.point(northM: 50))
@@ -60,7 +60,7 @@ import Testing
         var h = Self.flyingWithBeacons(.with { $0.lostPilotLandAfterS = 5 })
         h.run(ms: 1600)
         #expect(h.activity == .hovering)
-        let back = h.machine.groundBeacon(nowUs: h.nowUs)
+        let back = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs, nowUs: h.nowUs)
         #expect(back.logs.contains("ground link back"))
         #expect(h.reason == "ground-link-back")
         #expect(!h.machine.isGroundLinkLost)
@@ -68,7 +68,7 @@ import Testing
         for _ in 0..<60 {
             h.advance(ms: 100)
             h.drone(.hovering)
-            _ = h.machine.groundBeacon(nowUs: h.nowUs)
+            _ = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs, nowUs: h.nowUs)
             #expect(h.tick().activities.isEmpty)
         }
         // A new target resumes the flight.
@@ -95,9 +95,96 @@ import Testing
     func landedOnlyLogs() {
         var h = ControllerHarness()
         h.landed()
-        _ = h.machine.groundBeacon(nowUs: h.nowUs)
+        _ = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs, nowUs: h.nowUs)
         let actions = h.run(ms: 2000, drone: .landed)
         #expect(actions.activities.isEmpty)
         #expect(actions.logs.contains { $0.contains("ground link lost") })
+    }
+}
+
+/// A target or command aged by its sender's own clock (read from the sender's beacons): what waited in a queue the
+/// broker's expiry did not see is not acted on. The sender's clock is an hour off the board's here, which changes
+/// nothing: only stamps from the same clock are compared.
+@Suite struct ControllerSenderClockTests {
+    static let skewUs: Int64 = 3_600_000_000
+
+    static func hoveringWithBeacon() -> ControllerHarness {
+        var h = ControllerHarness()
+        h.hovering()
+        _ = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs + skewUs, nowUs: h.nowUs)
+        return h
+    }
+
+    static func target(_ h: ControllerHarness, stampedAgoS: Double, ttlS: Float) -> Target {
+        let point = ControllerHarness.point(northM: 40)
+        return Target(senderId: "laptop", sequence: 9, timestampUs: h.nowUs + skewUs - Int64(stampedAgoS * 1_000_000),
+                      latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg, ttlS: ttlS)
+    }
+
+    @Test("a target older than its ttl by its sender's clock is refused (target-expired-in-queue)")
+    func staleTargetRefused() {
+        var h = Self.hoveringWithBeacon()
+        h.advance(ms: 8000)  // no beacon since (the radio was cut): the sender's clock is still known
+        let actions = h.machine.target(Self.target(h, stampedAgoS: 6, ttlS: 3), retained: false, nowUs: h.nowUs)
+        #expect(actions.states.last?.reason == "target-expired-in-queue")
+        #expect(h.activity == .hovering)
+    }
+
+    @Test("a fresh target from the same sender is flown, and dropped once its sender's clock passes its ttl")
+    func freshTargetThenExpires() {
+        var h = Self.hoveringWithBeacon()
+        h.advance(ms: 500)
+        _ = h.machine.target(Self.target(h, stampedAgoS: 0.2, ttlS: 3), retained: false, nowUs: h.nowUs)
+        #expect(h.activity == .flyingToTarget)
+        // Beacons show the sender's clock moving on: 3 s after its stamp the target is gone.
+        for _ in 0..<30 {
+            h.advance(ms: 100)
+            _ = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs + Self.skewUs, nowUs: h.nowUs)
+            h.hold(distanceM: 40, ms: 0)
+            _ = h.tick()
+        }
+        #expect(h.activity == .hovering)
+        #expect(h.machine.target == nil)
+    }
+
+    @Test("commands older than --command-max-age by their sender's clock are refused; emergency never is")
+    func staleCommands() {
+        var h = Self.hoveringWithBeacon()
+        h.advance(ms: 7000)
+        let stale = Command(senderId: "laptop", sequence: 3, timestampUs: h.nowUs + Self.skewUs - 6_000_000, kind: .land)
+        #expect(h.machine.command(stale, nowUs: h.nowUs).states.last?.reason == "command-expired-in-queue")
+        #expect(h.activity == .hovering)
+        let fresh = Command(senderId: "laptop", sequence: 4, timestampUs: h.nowUs + Self.skewUs - 1_000_000, kind: .land)
+        _ = h.machine.command(fresh, nowUs: h.nowUs)
+        #expect(h.activity == .landing)
+        var e = Self.hoveringWithBeacon()
+        e.advance(ms: 60_000)
+        let old = Command(senderId: "laptop", sequence: 5, timestampUs: e.nowUs + Self.skewUs - 59_000_000, kind: .emergency)
+        _ = e.machine.command(old, nowUs: e.nowUs)
+        #expect(e.activity == .emergency)
+    }
+
+    @Test("a sender without beacons (mosquitto_pub) keeps the receipt rules: its stamp is never read")
+    func noBeaconNoAge() {
+        var h = ControllerHarness()
+        h.hovering()
+        let point = ControllerHarness.point(northM: 40)
+        let ancient = Target(senderId: "script", sequence: 1, timestampUs: 0, latitudeDeg: point.latitudeDeg,
+                             longitudeDeg: point.longitudeDeg, ttlS: 3)
+        _ = h.machine.target(ancient, retained: false, nowUs: h.nowUs)
+        #expect(h.activity == .flyingToTarget)
+    }
+
+    @Test("--command-max-age reaches the configuration")
+    func option() {
+        var configuration = ControllerConfiguration()
+        #expect(configuration.commandMaxAgeS == 5)
+        configuration.commandMaxAgeS = 2
+        var h = ControllerHarness(configuration: configuration)
+        h.hovering()
+        _ = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs, nowUs: h.nowUs)
+        h.advance(ms: 3000)
+        let command = Command(senderId: "laptop", sequence: 3, timestampUs: h.nowUs - 2_500_000, kind: .land)
+        #expect(h.machine.command(command, nowUs: h.nowUs).states.last?.reason == "command-expired-in-queue")
     }
 }
