@@ -282,8 +282,10 @@ public struct CompanionStateMachine: Sendable {
     }
 
     private mutating func setpointActions(nowUs: Int64) -> [CompanionAction] {
-        guard let target else { return [] }
+        // Before the autopilot is known there is no one to send to; the stream's clock still advances, so the
+        // loop sleeps to the next period instead of spinning on a deadline in the past.
         lastSetpointUs = nowUs
+        guard let target else { return [] }
         let v = pilot.velocity(scale: scale)
         let timeBootMs = UInt32(truncatingIfNeeded: max(0, nowUs &- startUs) / 1000)
         return [.send(encoder.encode(SetPositionTargetLocalNED.bodyVelocity(

@@ -230,3 +230,25 @@ struct CompanionStateMachineTests {
         #expect(h.commandsSent.last?.command == MAVCmd.navLand && h.commandsSent.last?.param(5) == 0)
     }
 }
+
+@Suite("mavlink-link before the autopilot")
+struct WaitingForAutopilotTests {
+    /// Without an autopilot there is nothing to send; the next deadline must still be in the future, or the
+    /// executable's poll() loop spins a core until the first HEARTBEAT.
+    @Test func theDeadlineIsInTheFutureWhileNoAutopilotIsKnown() throws {
+        var machine = CompanionStateMachine()
+        var nowUs: Int64 = 1_000_000
+        _ = machine.start(nowUs: nowUs)
+        _ = machine.flightCommand(FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly, progressive: true,
+                                                pitchFrac: -0.5), nowUs: nowUs)
+        var ticks = 0
+        while nowUs < 2_000_000 {
+            nowUs = max(nowUs, try #require(machine.nextDeadlineUs))
+            _ = machine.tick(nowUs: nowUs)
+            ticks += 1
+            #expect(try #require(machine.nextDeadlineUs) > nowUs)
+            if ticks > 1_000 { break }
+        }
+        #expect(ticks <= 50, "\(ticks) wake-ups in 1 s with no autopilot")
+    }
+}
