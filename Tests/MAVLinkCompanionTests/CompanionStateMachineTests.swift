@@ -231,6 +231,85 @@ struct CompanionStateMachineTests {
     }
 }
 
+@Suite("mavlink-link setpoints on new commands")
+struct ImmediateSetpointTests {
+    static func turn(_ yaw: Float) -> FlightCommand {
+        FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly, progressive: true, yawFrac: yaw)
+    }
+
+    /// Hovering with a stream running, the last setpoint 30 ms ago.
+    static func streaming() -> AutopilotHarness {
+        var h = CompanionStateMachineTests.connected()
+        h.record(h.machine.flightCommand(turn(0.5), nowUs: h.nowUs))
+        h.run(forUs: 130_000)
+        h.run(forUs: h.setpointTimesUs[h.setpointTimesUs.count - 1] + 30_000 - h.nowUs)
+        return h
+    }
+
+    @Test func aCommandThatChangesTheSetpointIsSentAtOnce() throws {
+        var h = Self.streaming()
+        let before = h.setpoints.count
+        h.nowUs += 1_000
+        h.record(h.machine.flightCommand(Self.turn(-0.5), nowUs: h.nowUs))
+        #expect(h.setpoints.count == before + 1, "the new setpoint goes out with the command, not with the next tick")
+        let setpoint = try #require(h.setpoints.last)
+        #expect(abs(setpoint.yawRateRadps - -0.5 * 100 * .pi / 180) < 1e-5)
+        #expect(h.setpointTimesUs.last == h.nowUs)
+        // The same command again changes nothing: it rides the stream.
+        h.nowUs += 25_000
+        h.record(h.machine.flightCommand(Self.turn(-0.5), nowUs: h.nowUs))
+        #expect(h.setpoints.count == before + 1)
+    }
+
+    @Test func aChangeWithinTheCeilingIsHeldBackThenSentWhenItLifts() throws {
+        var h = Self.streaming()
+        h.nowUs += 1_000
+        h.record(h.machine.flightCommand(Self.turn(-0.5), nowUs: h.nowUs))
+        let sentUs = h.nowUs
+        let count = h.setpoints.count
+        h.nowUs += 5_000
+        h.record(h.machine.flightCommand(Self.turn(0.5), nowUs: h.nowUs))
+        #expect(h.setpoints.count == count, "5 ms after the last setpoint: held back")
+        #expect(h.machine.nextDeadlineUs == sentUs + h.machine.timing.minSetpointGapUs)
+        h.run(forUs: sentUs + h.machine.timing.minSetpointGapUs - h.nowUs, heartbeats: false)
+        #expect(h.setpoints.count == count + 1 && h.setpointTimesUs.last == sentUs + 20_000)
+        #expect(try #require(h.setpoints.last).yawRateRadps > 0)
+    }
+
+    /// 10 000 alternating commands in one second: setpoints at the 50 Hz ceiling, never closer than 20 ms, each the
+    /// command in force when it left.
+    @Test func aFloodOfCommandsIsRateBounded() throws {
+        var h = Self.streaming()
+        let first = h.setpoints.count
+        let startUs = h.nowUs
+        for i in 0..<10_000 {
+            h.nowUs = startUs + Int64(i) * 100
+            let yaw: Float = i.isMultiple(of: 2) ? -0.5 : 0.5
+            h.record(h.machine.flightCommand(Self.turn(yaw), nowUs: h.nowUs))
+            if let deadline = h.machine.nextDeadlineUs, deadline <= h.nowUs { h.record(h.machine.tick(nowUs: h.nowUs)) }
+        }
+        let times = h.setpointTimesUs[first...]
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+        #expect(gaps.allSatisfy { $0 >= h.machine.timing.minSetpointGapUs }, "\(gaps.min() ?? 0) µs")
+        #expect(times.count >= 49 && times.count <= 51, "\(times.count) setpoints in 1 s")
+    }
+
+    /// The command timeout's zero-velocity setpoint is a change too: it goes out at the timeout, not up to 50 ms later.
+    @Test func theCommandTimeoutSendsHoverAtOnce() throws {
+        var h = Self.streaming()
+        h.record(h.machine.flightCommand(Self.turn(-0.5), nowUs: h.nowUs))
+        // The same command 30 ms later: fresh, no setpoint of its own, so the timeout falls 30 ms after a tick of
+        // the stream and 20 ms before the next one.
+        h.run(forUs: 30_000, heartbeats: false)
+        let lastCommandUs = h.nowUs
+        h.record(h.machine.flightCommand(Self.turn(-0.5), nowUs: h.nowUs))
+        let from = h.setpoints.count
+        h.run(forUs: 300_000, heartbeats: false)
+        let hover = try #require(h.setpoints[from...].firstIndex { $0.yawRateRadps == 0 })
+        #expect(h.setpointTimesUs[hover] == lastCommandUs + h.machine.timing.commandTimeoutUs)
+    }
+}
+
 @Suite("mavlink-link before the autopilot")
 struct WaitingForAutopilotTests {
     /// Without an autopilot there is nothing to send; the next deadline must still be in the future, or the
