@@ -7,9 +7,9 @@ import QuadProtocol
 ///
 /// Flight commands map onto PX4 offboard control: `fly` from the ground → arm + NAV_TAKEOFF, then OFFBOARD once
 /// the autopilot reports it is in the air (ArduPilot: GUIDED, arm, NAV_TAKEOFF; see `AutopilotFlavor`); PCMD → body-frame velocity + yaw-rate setpoints streamed at 20 Hz
-/// (zero velocity when the command is not progressive, or older than 250 ms), a changed one sent at once (at most
-/// 50 Hz, `CompanionTiming.minSetpointGapUs`); `land` → NAV_LAND; emergency → forced disarm. Setpoints never stop
-/// while the link runs, so the autopilot never sits in offboard without them.
+/// (zero velocity when the command is not progressive, or older than 250 ms), a changed one sent at once (50 Hz on
+/// average at most, `CompanionTiming.changedSetpointIntervalUs`); `land` → NAV_LAND; emergency → forced disarm.
+/// Setpoints never stop while the link runs, so the autopilot never sits in offboard without them.
 public struct CompanionStateMachine: Sendable {
     public let timing: CompanionTiming
     public let scale: VelocityScale
@@ -26,6 +26,7 @@ public struct CompanionStateMachine: Sendable {
     private var lastSetpointUs: Int64 = .min / 2
     /// The velocity of the last setpoint sent (nil before the first): a different one in force is sent early.
     private var lastSentVelocity: BodyVelocity?
+    private var setpointBudget: SetpointBudget
     private var lastHeartbeatSentUs: Int64 = .min / 2
     private var lastHeartbeatReceivedUs: Int64?
     private var wasConnected = false
@@ -61,6 +62,7 @@ public struct CompanionStateMachine: Sendable {
                 scale: VelocityScale = VelocityScale()) {
         self.timing = timing
         self.scale = scale
+        setpointBudget = SetpointBudget(intervalUs: timing.changedSetpointIntervalUs, burst: timing.changedSetpointBurst)
         encoder = MAVLinkEncoder(systemId: systemId, componentId: componentId)
     }
 
@@ -72,7 +74,7 @@ public struct CompanionStateMachine: Sendable {
         var deadline = min(lastSetpointUs &+ timing.setpointIntervalUs,
                            lastHeartbeatSentUs &+ timing.heartbeatIntervalUs, lastStatusUs &+ timing.statusIntervalUs)
         if let due = commands.dueUs(retryUs: timing.commandRetryUs) { deadline = min(deadline, max(due, startUs)) }
-        if setpointChanged { deadline = min(deadline, lastSetpointUs &+ timing.minSetpointGapUs) }
+        if setpointChanged { deadline = min(deadline, setpointBudget.nextAllowedUs) }
         if let timeout = pilot.timeoutDeadlineUs(timeoutUs: timing.commandTimeoutUs) { deadline = min(deadline, timeout) }
         if wasConnected, let last = lastHeartbeatReceivedUs { deadline = min(deadline, last &+ timing.heartbeatLostUs) }
         return deadline
@@ -291,10 +293,9 @@ public struct CompanionStateMachine: Sendable {
     /// there is nothing to wait for, and a deadline would spin the loop).
     private var setpointChanged: Bool { target != nil && pilot.velocity(scale: scale) != lastSentVelocity }
 
-    /// The stream's period is up, or the setpoint changed and the 50 Hz ceiling allows a send now.
+    /// The stream's period is up (always, budget or not), or the setpoint changed and the budget allows a send.
     private func setpointDue(nowUs: Int64) -> Bool {
-        let sinceUs = nowUs &- lastSetpointUs
-        return sinceUs >= timing.setpointIntervalUs || (setpointChanged && sinceUs >= timing.minSetpointGapUs)
+        nowUs &- lastSetpointUs >= timing.setpointIntervalUs || (setpointChanged && setpointBudget.allows(nowUs: nowUs))
     }
 
     private mutating func setpointActions(nowUs: Int64) -> [CompanionAction] {
@@ -304,6 +305,7 @@ public struct CompanionStateMachine: Sendable {
         guard let target else { return [] }
         let v = pilot.velocity(scale: scale)
         lastSentVelocity = v
+        setpointBudget.spend(nowUs: nowUs)
         let timeBootMs = UInt32(truncatingIfNeeded: max(0, nowUs &- startUs) / 1000)
         return [.send(encoder.encode(SetPositionTargetLocalNED.bodyVelocity(
             timeBootMs: timeBootMs, forwardMps: v.forwardMps, rightMps: v.rightMps, downMps: v.downMps,

@@ -261,25 +261,33 @@ struct ImmediateSetpointTests {
         #expect(h.setpoints.count == before + 1)
     }
 
-    @Test func aChangeWithinTheCeilingIsHeldBackThenSentWhenItLifts() throws {
+    /// A burst of changes goes out at once up to the budget's burst; the next waits for the budget, then goes out.
+    @Test func changesBeyondTheBurstAreHeldBackThenSentWhenTheBudgetAllows() throws {
         var h = Self.streaming()
-        h.nowUs += 1_000
-        h.record(h.machine.flightCommand(Self.turn(-0.5), nowUs: h.nowUs))
-        let sentUs = h.nowUs
+        let timing = h.machine.timing
         let count = h.setpoints.count
-        h.nowUs += 5_000
-        h.record(h.machine.flightCommand(Self.turn(0.5), nowUs: h.nowUs))
-        #expect(h.setpoints.count == count, "5 ms after the last setpoint: held back")
-        #expect(h.machine.nextDeadlineUs == sentUs + h.machine.timing.minSetpointGapUs)
-        h.run(forUs: sentUs + h.machine.timing.minSetpointGapUs - h.nowUs, heartbeats: false)
-        #expect(h.setpoints.count == count + 1 && h.setpointTimesUs.last == sentUs + 20_000)
-        #expect(try #require(h.setpoints.last).yawRateRadps > 0)
+        let firstUs = h.nowUs + 1_000
+        for i in 0..<timing.changedSetpointBurst {
+            h.nowUs = firstUs + Int64(i) * 1_000
+            h.record(h.machine.flightCommand(Self.turn(i.isMultiple(of: 2) ? -0.5 : 0.5), nowUs: h.nowUs))
+        }
+        #expect(h.setpoints.count == count + timing.changedSetpointBurst, "the burst goes out at once")
+        let lastYaw = try #require(h.setpoints.last).yawRateRadps
+        h.nowUs += 1_000
+        h.record(h.machine.flightCommand(Self.turn(lastYaw > 0 ? -0.5 : 0.5), nowUs: h.nowUs))
+        #expect(h.setpoints.count == count + timing.changedSetpointBurst, "over budget: held back")
+        #expect(h.machine.nextDeadlineUs == firstUs + timing.changedSetpointIntervalUs)
+        h.run(forUs: firstUs + timing.changedSetpointIntervalUs - h.nowUs, heartbeats: false)
+        #expect(h.setpoints.count == count + timing.changedSetpointBurst + 1)
+        #expect(h.setpointTimesUs.last == firstUs + timing.changedSetpointIntervalUs)
+        #expect(try #require(h.setpoints.last).yawRateRadps * lastYaw < 0, "the command in force, not a stale one")
     }
 
-    /// 10 000 alternating commands in one second: setpoints at the 50 Hz ceiling, never closer than 20 ms, each the
-    /// command in force when it left.
+    /// 10 000 alternating commands in one second: setpoints at the 50 Hz budget (never more than the burst above
+    /// it in any stretch of time), each the command in force when it left.
     @Test func aFloodOfCommandsIsRateBounded() throws {
         var h = Self.streaming()
+        let timing = h.machine.timing
         let first = h.setpoints.count
         let startUs = h.nowUs
         for i in 0..<10_000 {
@@ -288,10 +296,14 @@ struct ImmediateSetpointTests {
             h.record(h.machine.flightCommand(Self.turn(yaw), nowUs: h.nowUs))
             if let deadline = h.machine.nextDeadlineUs, deadline <= h.nowUs { h.record(h.machine.tick(nowUs: h.nowUs)) }
         }
-        let times = h.setpointTimesUs[first...]
-        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
-        #expect(gaps.allSatisfy { $0 >= h.machine.timing.minSetpointGapUs }, "\(gaps.min() ?? 0) µs")
-        #expect(times.count >= 49 && times.count <= 51, "\(times.count) setpoints in 1 s")
+        let times = Array(h.setpointTimesUs[first...])
+        #expect(times.count >= 49 && times.count <= 50 + timing.changedSetpointBurst, "\(times.count) setpoints in 1 s")
+        for i in times.indices {
+            for j in times.indices where j > i {
+                let allowed = timing.changedSetpointBurst + Int((times[j] - times[i]) / timing.changedSetpointIntervalUs)
+                #expect(j - i + 1 <= allowed, "\(j - i + 1) setpoints in \(times[j] - times[i]) µs")
+            }
+        }
     }
 
     /// The command timeout's zero-velocity setpoint is a change too: it goes out at the timeout, not up to 50 ms later.
