@@ -7,8 +7,9 @@ import QuadProtocol
 ///
 /// Flight commands map onto PX4 offboard control: `fly` from the ground → arm + NAV_TAKEOFF, then OFFBOARD once
 /// the autopilot reports it is in the air (ArduPilot: GUIDED, arm, NAV_TAKEOFF; see `AutopilotFlavor`); PCMD → body-frame velocity + yaw-rate setpoints streamed at 20 Hz
-/// (zero velocity when the command is not progressive, or older than 250 ms); `land` → NAV_LAND; emergency →
-/// forced disarm. Setpoints never stop while the link runs, so the autopilot never sits in offboard without them.
+/// (zero velocity when the command is not progressive, or older than 250 ms), a changed one sent at once (50 Hz on
+/// average at most, `CompanionTiming.changedSetpointIntervalUs`); `land` → NAV_LAND; emergency → forced disarm.
+/// Setpoints never stop while the link runs, so the autopilot never sits in offboard without them.
 public struct CompanionStateMachine: Sendable {
     public let timing: CompanionTiming
     public let scale: VelocityScale
@@ -23,6 +24,9 @@ public struct CompanionStateMachine: Sendable {
     private var pilot = SetpointPilot()
     private var startUs: Int64 = 0
     private var lastSetpointUs: Int64 = .min / 2
+    /// The velocity of the last setpoint sent (nil before the first): a different one in force is sent early.
+    private var lastSentVelocity: BodyVelocity?
+    private var setpointBudget: SetpointBudget
     private var lastHeartbeatSentUs: Int64 = .min / 2
     private var lastHeartbeatReceivedUs: Int64?
     private var wasConnected = false
@@ -58,6 +62,7 @@ public struct CompanionStateMachine: Sendable {
                 scale: VelocityScale = VelocityScale()) {
         self.timing = timing
         self.scale = scale
+        setpointBudget = SetpointBudget(intervalUs: timing.changedSetpointIntervalUs, burst: timing.changedSetpointBurst)
         encoder = MAVLinkEncoder(systemId: systemId, componentId: componentId)
     }
 
@@ -69,6 +74,7 @@ public struct CompanionStateMachine: Sendable {
         var deadline = min(lastSetpointUs &+ timing.setpointIntervalUs,
                            lastHeartbeatSentUs &+ timing.heartbeatIntervalUs, lastStatusUs &+ timing.statusIntervalUs)
         if let due = commands.dueUs(retryUs: timing.commandRetryUs) { deadline = min(deadline, max(due, startUs)) }
+        if setpointChanged { deadline = min(deadline, setpointBudget.nextAllowedUs) }
         if let timeout = pilot.timeoutDeadlineUs(timeoutUs: timing.commandTimeoutUs) { deadline = min(deadline, timeout) }
         if wasConnected, let last = lastHeartbeatReceivedUs { deadline = min(deadline, last &+ timing.heartbeatLostUs) }
         return deadline
@@ -105,6 +111,8 @@ public struct CompanionStateMachine: Sendable {
         guard isRunning else { return [] }
         var actions: [CompanionAction] = resumed ? [.log(.info, "flight commands resumed")] : []
         if command.refMode != handledRefMode { actions += reconcileFlight(nowUs: nowUs) }
+        // Like drone-link: a command that changes the setpoint reaches the vehicle now, not with the next tick.
+        if setpointDue(nowUs: nowUs) { actions += setpointActions(nowUs: nowUs) }
         return actions + pumpCommands(nowUs: nowUs) + statusActions(nowUs: nowUs)
     }
 
@@ -145,7 +153,7 @@ public struct CompanionStateMachine: Sendable {
             actions.append(.send(encoder.encode(Heartbeat(type: MAVType.onboardController,
                                                           autopilot: MAVAutopilot.invalid, systemStatus: MAVState.active))))
         }
-        if nowUs &- lastSetpointUs >= timing.setpointIntervalUs { actions += setpointActions(nowUs: nowUs) }
+        if setpointDue(nowUs: nowUs) { actions += setpointActions(nowUs: nowUs) }
         actions += reconcileFlight(nowUs: nowUs)
         return actions + pumpCommands(nowUs: nowUs) + statusActions(nowUs: nowUs)
     }
@@ -281,10 +289,23 @@ public struct CompanionStateMachine: Sendable {
         return actions
     }
 
+    /// The velocity in force differs from the last one sent (only with an autopilot to send it to: before that
+    /// there is nothing to wait for, and a deadline would spin the loop).
+    private var setpointChanged: Bool { target != nil && pilot.velocity(scale: scale) != lastSentVelocity }
+
+    /// The stream's period is up (always, budget or not), or the setpoint changed and the budget allows a send.
+    private func setpointDue(nowUs: Int64) -> Bool {
+        nowUs &- lastSetpointUs >= timing.setpointIntervalUs || (setpointChanged && setpointBudget.allows(nowUs: nowUs))
+    }
+
     private mutating func setpointActions(nowUs: Int64) -> [CompanionAction] {
-        guard let target else { return [] }
+        // Before the autopilot is known there is no one to send to; the stream's clock still advances, so the
+        // loop sleeps to the next period instead of spinning on a deadline in the past.
         lastSetpointUs = nowUs
+        guard let target else { return [] }
         let v = pilot.velocity(scale: scale)
+        lastSentVelocity = v
+        setpointBudget.spend(nowUs: nowUs)
         let timeBootMs = UInt32(truncatingIfNeeded: max(0, nowUs &- startUs) / 1000)
         return [.send(encoder.encode(SetPositionTargetLocalNED.bodyVelocity(
             timeBootMs: timeBootMs, forwardMps: v.forwardMps, rightMps: v.rightMps, downMps: v.downMps,

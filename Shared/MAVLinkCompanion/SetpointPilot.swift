@@ -26,17 +26,24 @@ struct SetpointPilot: Sendable {
 
     /// Forward, right, down (m/s) and yaw rate (rad/s). AR.Drone signs: negative pitch = forward, positive roll =
     /// right, positive gaz = climb, positive yaw = clockwise (= positive yaw rate in NED).
-    func velocity(scale: VelocityScale) -> (forwardMps: Float, rightMps: Float, downMps: Float, yawRateRadps: Float) {
-        guard let command, command.progressive, command.refMode == .fly, !fallbackHover else { return (0, 0, 0, 0) }
+    func velocity(scale: VelocityScale) -> BodyVelocity {
+        guard let command, command.progressive, command.refMode == .fly, !fallbackHover else { return .zero }
         let values = [command.pitchFrac, command.rollFrac, command.gazFrac, command.yawFrac]
-        guard values.allSatisfy(\.isFinite) else { return (0, 0, 0, 0) }
+        guard values.allSatisfy(\.isFinite) else { return .zero }
         let c = values.map { min(1, max(-1, $0)) }
-        return (-c[0] * scale.maxHorizontalMps, c[1] * scale.maxHorizontalMps, -c[2] * scale.maxClimbMps,
-                c[3] * scale.maxYawRateDegPerS * .pi / 180)
+        return BodyVelocity(forwardMps: -c[0] * scale.maxHorizontalMps, rightMps: c[1] * scale.maxHorizontalMps,
+                            downMps: -c[2] * scale.maxClimbMps, yawRateRadps: c[3] * scale.maxYawRateDegPerS * .pi / 180)
     }
 
-    func isMoving(scale: VelocityScale) -> Bool {
-        let v = velocity(scale: scale)
-        return v.forwardMps != 0 || v.rightMps != 0 || v.downMps != 0 || v.yawRateRadps != 0
-    }
+    func isMoving(scale: VelocityScale) -> Bool { velocity(scale: scale) != .zero }
+}
+
+/// One body-frame velocity setpoint; Equatable so the link can tell a changed setpoint from a repeated one.
+struct BodyVelocity: Sendable, Equatable {
+    var forwardMps: Float
+    var rightMps: Float
+    var downMps: Float
+    var yawRateRadps: Float
+
+    static let zero = BodyVelocity(forwardMps: 0, rightMps: 0, downMps: 0, yawRateRadps: 0)
 }

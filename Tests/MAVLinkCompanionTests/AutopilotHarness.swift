@@ -11,6 +11,8 @@ struct AutopilotHarness {
     var actions: [CompanionAction] = []
     /// The companion's frames, decoded.
     var sent: [MAVLinkPacket] = []
+    /// When each SET_POSITION_TARGET_LOCAL_NED was sent (simulated time), in order.
+    var setpointTimesUs: [Int64] = []
     var armed = false
     var mode = PX4Mode.hold
     var landed = ExtendedSysState.LandedState.onGround
@@ -32,6 +34,7 @@ struct AutopilotHarness {
         for case .send(let bytes) in new {
             for case .packet(let packet) in parser.datagram(bytes) {
                 sent.append(packet)
+                if case .setPositionTargetLocalNED = packet.message { setpointTimesUs.append(nowUs) }
                 if case .commandLong(let command) = packet.message { commands.append(command) }
             }
         }

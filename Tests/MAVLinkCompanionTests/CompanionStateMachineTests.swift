@@ -230,3 +230,116 @@ struct CompanionStateMachineTests {
         #expect(h.commandsSent.last?.command == MAVCmd.navLand && h.commandsSent.last?.param(5) == 0)
     }
 }
+
+@Suite("mavlink-link setpoints on new commands")
+struct ImmediateSetpointTests {
+    static func turn(_ yaw: Float) -> FlightCommand {
+        FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly, progressive: true, yawFrac: yaw)
+    }
+
+    /// Hovering with a stream running, the last setpoint 30 ms ago.
+    static func streaming() -> AutopilotHarness {
+        var h = CompanionStateMachineTests.connected()
+        h.record(h.machine.flightCommand(turn(0.5), nowUs: h.nowUs))
+        h.run(forUs: 130_000)
+        h.run(forUs: h.setpointTimesUs[h.setpointTimesUs.count - 1] + 30_000 - h.nowUs)
+        return h
+    }
+
+    @Test func aCommandThatChangesTheSetpointIsSentAtOnce() throws {
+        var h = Self.streaming()
+        let before = h.setpoints.count
+        h.nowUs += 1_000
+        h.record(h.machine.flightCommand(Self.turn(-0.5), nowUs: h.nowUs))
+        #expect(h.setpoints.count == before + 1, "the new setpoint goes out with the command, not with the next tick")
+        let setpoint = try #require(h.setpoints.last)
+        #expect(abs(setpoint.yawRateRadps - -0.5 * 100 * .pi / 180) < 1e-5)
+        #expect(h.setpointTimesUs.last == h.nowUs)
+        // The same command again changes nothing: it rides the stream.
+        h.nowUs += 25_000
+        h.record(h.machine.flightCommand(Self.turn(-0.5), nowUs: h.nowUs))
+        #expect(h.setpoints.count == before + 1)
+    }
+
+    /// A burst of changes goes out at once up to the budget's burst; the next waits for the budget, then goes out.
+    @Test func changesBeyondTheBurstAreHeldBackThenSentWhenTheBudgetAllows() throws {
+        var h = Self.streaming()
+        let timing = h.machine.timing
+        let count = h.setpoints.count
+        let firstUs = h.nowUs + 1_000
+        for i in 0..<timing.changedSetpointBurst {
+            h.nowUs = firstUs + Int64(i) * 1_000
+            h.record(h.machine.flightCommand(Self.turn(i.isMultiple(of: 2) ? -0.5 : 0.5), nowUs: h.nowUs))
+        }
+        #expect(h.setpoints.count == count + timing.changedSetpointBurst, "the burst goes out at once")
+        let lastYaw = try #require(h.setpoints.last).yawRateRadps
+        h.nowUs += 1_000
+        h.record(h.machine.flightCommand(Self.turn(lastYaw > 0 ? -0.5 : 0.5), nowUs: h.nowUs))
+        #expect(h.setpoints.count == count + timing.changedSetpointBurst, "over budget: held back")
+        #expect(h.machine.nextDeadlineUs == firstUs + timing.changedSetpointIntervalUs)
+        h.run(forUs: firstUs + timing.changedSetpointIntervalUs - h.nowUs, heartbeats: false)
+        #expect(h.setpoints.count == count + timing.changedSetpointBurst + 1)
+        #expect(h.setpointTimesUs.last == firstUs + timing.changedSetpointIntervalUs)
+        #expect(try #require(h.setpoints.last).yawRateRadps * lastYaw < 0, "the command in force, not a stale one")
+    }
+
+    /// 10 000 alternating commands in one second: setpoints at the 50 Hz budget (never more than the burst above
+    /// it in any stretch of time), each the command in force when it left.
+    @Test func aFloodOfCommandsIsRateBounded() throws {
+        var h = Self.streaming()
+        let timing = h.machine.timing
+        let first = h.setpoints.count
+        let startUs = h.nowUs
+        for i in 0..<10_000 {
+            h.nowUs = startUs + Int64(i) * 100
+            let yaw: Float = i.isMultiple(of: 2) ? -0.5 : 0.5
+            h.record(h.machine.flightCommand(Self.turn(yaw), nowUs: h.nowUs))
+            if let deadline = h.machine.nextDeadlineUs, deadline <= h.nowUs { h.record(h.machine.tick(nowUs: h.nowUs)) }
+        }
+        let times = Array(h.setpointTimesUs[first...])
+        #expect(times.count >= 49 && times.count <= 50 + timing.changedSetpointBurst, "\(times.count) setpoints in 1 s")
+        for i in times.indices {
+            for j in times.indices where j > i {
+                let allowed = timing.changedSetpointBurst + Int((times[j] - times[i]) / timing.changedSetpointIntervalUs)
+                #expect(j - i + 1 <= allowed, "\(j - i + 1) setpoints in \(times[j] - times[i]) µs")
+            }
+        }
+    }
+
+    /// The command timeout's zero-velocity setpoint is a change too: it goes out at the timeout, not up to 50 ms later.
+    @Test func theCommandTimeoutSendsHoverAtOnce() throws {
+        var h = Self.streaming()
+        h.record(h.machine.flightCommand(Self.turn(-0.5), nowUs: h.nowUs))
+        // The same command 30 ms later: fresh, no setpoint of its own, so the timeout falls 30 ms after a tick of
+        // the stream and 20 ms before the next one.
+        h.run(forUs: 30_000, heartbeats: false)
+        let lastCommandUs = h.nowUs
+        h.record(h.machine.flightCommand(Self.turn(-0.5), nowUs: h.nowUs))
+        let from = h.setpoints.count
+        h.run(forUs: 300_000, heartbeats: false)
+        let hover = try #require(h.setpoints[from...].firstIndex { $0.yawRateRadps == 0 })
+        #expect(h.setpointTimesUs[hover] == lastCommandUs + h.machine.timing.commandTimeoutUs)
+    }
+}
+
+@Suite("mavlink-link before the autopilot")
+struct WaitingForAutopilotTests {
+    /// Without an autopilot there is nothing to send; the next deadline must still be in the future, or the
+    /// executable's poll() loop spins a core until the first HEARTBEAT.
+    @Test func theDeadlineIsInTheFutureWhileNoAutopilotIsKnown() throws {
+        var machine = CompanionStateMachine()
+        var nowUs: Int64 = 1_000_000
+        _ = machine.start(nowUs: nowUs)
+        _ = machine.flightCommand(FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly, progressive: true,
+                                                pitchFrac: -0.5), nowUs: nowUs)
+        var ticks = 0
+        while nowUs < 2_000_000 {
+            nowUs = max(nowUs, try #require(machine.nextDeadlineUs))
+            _ = machine.tick(nowUs: nowUs)
+            ticks += 1
+            #expect(try #require(machine.nextDeadlineUs) > nowUs)
+            if ticks > 1_000 { break }
+        }
+        #expect(ticks <= 50, "\(ticks) wake-ups in 1 s with no autopilot")
+    }
+}

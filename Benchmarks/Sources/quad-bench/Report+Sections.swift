@@ -18,10 +18,11 @@ extension Report {
             The MAVLink rows run the same targets through mavlink-link instead of drone-link, after the AR.Drone run, on
             the same broker: navigator, drone-controller, telemetry-logger and mavlink-link (release binaries) fly the
             bench's own `MAVLinkSimulatorSession` (drone-sim's PX4-like face) on a UDP socket; the time runs until the
-            first SET_POSITION_TARGET_LOCAL_NED at the vehicle whose yaw rate has the new sign. mavlink-link sends
-            setpoints on its own 20 Hz timer (not when a flight command arrives, as drone-link does), so up to 50 ms of
-            that wait is in the figure; the pauses between targets are 10–59 ms here, a whole timer period, so the
-            targets fall at every phase of it. No goal set.
+            first SET_POSITION_TARGET_LOCAL_NED at the vehicle whose yaw rate has the new sign. mavlink-link streams
+            setpoints at 20 Hz and, like drone-link, sends one at once when a flight command changes it (within a
+            budget of 50 Hz on average, bursts of 3, so a flood of commands cannot flood the autopilot); the pauses
+            between targets are 10–59 ms here, a whole stream period, so the targets fall at every phase of it. No
+            goal set.
 
             The two "stage" rows come from a third bench client subscribed to `telemetry/navigation` and
             `flight/command`: when the navigator's solution for the new target, and the controller's first flight
