@@ -13,9 +13,19 @@ struct SenderClocks: Sendable {
     static let capacity = 16
     private(set) var readings: [String: Reading] = [:]
 
+    /// A beacon this far behind the clock its earlier beacons showed is not late but a step of the sender's clock.
+    static let stepBackUs: Int64 = 30_000_000
+
+    /// Keeps the least delayed view of the sender's clock: a beacon that arrives late (held in a queue with the
+    /// messages around it) shows an older time than the clock has reached and must not pull it back — else a burst
+    /// of late beacons would make the late order in its middle look fresh.
     mutating func record(senderId: String, stampUs: Int64, receivedAtUs: Int64) {
-        if readings[senderId] == nil, readings.count >= Self.capacity,
-           let oldest = readings.min(by: { $0.value.receivedAtUs < $1.value.receivedAtUs })?.key {
+        if let current = readings[senderId] {
+            let shownUs = current.stampUs &+ (receivedAtUs &- current.receivedAtUs)
+            let behindUs = shownUs &- stampUs
+            if behindUs > 0, behindUs <= Self.stepBackUs { return }
+        } else if readings.count >= Self.capacity,
+                  let oldest = readings.min(by: { $0.value.receivedAtUs < $1.value.receivedAtUs })?.key {
             readings[oldest] = nil
         }
         readings[senderId] = Reading(stampUs: stampUs, receivedAtUs: receivedAtUs)

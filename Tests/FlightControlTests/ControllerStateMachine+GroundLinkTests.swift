@@ -108,8 +108,8 @@ import Testing
 @Suite struct ControllerSenderClockTests {
     static let skewUs: Int64 = 3_600_000_000
 
-    static func hoveringWithBeacon() -> ControllerHarness {
-        var h = ControllerHarness()
+    static func hoveringWithBeacon(_ configuration: ControllerConfiguration = ControllerConfiguration()) -> ControllerHarness {
+        var h = ControllerHarness(configuration: configuration)
         h.hovering()
         _ = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs + skewUs, nowUs: h.nowUs)
         return h
@@ -162,6 +162,29 @@ import Testing
         let old = Command(senderId: "laptop", sequence: 5, timestampUs: e.nowUs + Self.skewUs - 59_000_000, kind: .emergency)
         _ = e.machine.command(old, nowUs: e.nowUs)
         #expect(e.activity == .emergency)
+    }
+
+    /// Seen in the field rehearsal: the beacons held in the TCP connection with a late takeoff arrive around it and,
+    /// taken at face value, made it look fresh.
+    @Test("late beacons in a burst do not pull the sender's clock back; a step back of more than 30 s resets it")
+    func lateBeaconsDoNotRewind() {
+        var h = Self.hoveringWithBeacon(.with { $0.commandMaxAgeS = 2 })
+        let cutAtUs = h.nowUs
+        // The radio returns after 4 s; what was sent during the cut arrives now, in order: the beacons sent before the
+        // command, then the command.
+        h.advance(ms: 4000)
+        for i in 1...2 {
+            _ = h.machine.groundBeacon(senderId: "laptop", stampUs: cutAtUs + Self.skewUs + Int64(i) * 200_000,
+                                       nowUs: h.nowUs)
+        }
+        let late = Command(senderId: "laptop", sequence: 3, timestampUs: cutAtUs + Self.skewUs + 500_000, kind: .land)
+        #expect(h.machine.command(late, nowUs: h.nowUs).states.last?.reason == "command-expired-in-queue")
+        // The sender's clock steps back an hour: its next beacon is believed, and its fresh orders are taken.
+        h.advance(ms: 100)
+        _ = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs, nowUs: h.nowUs)
+        let fresh = Command(senderId: "laptop", sequence: 4, timestampUs: h.nowUs, kind: .land)
+        _ = h.machine.command(fresh, nowUs: h.nowUs)
+        #expect(h.activity == .landing)
     }
 
     @Test("a sender without beacons (mosquitto_pub) keeps the receipt rules: its stamp is never read")

@@ -102,6 +102,39 @@ struct FieldRehearsalTests {
         }
     }
 
+    /// A cut shorter than the bridge's keepalive: the ground broker never notices, so a command published meanwhile
+    /// sits in the bridge's TCP connection and arrives late when the radio returns — past any broker expiry check.
+    /// The controller ages it by the ground's own clock (its beacons) and refuses it; the user is told why.
+    @Test("radio cut 4 s while landed: a takeoff sent meanwhile arrives late and is refused (command-expired-in-queue)")
+    func shortCutLateCommand() async throws {
+        if let reason = RadioNamespaces.unavailableReason() {
+            #expect(!TestEnvironment.isCI, "the field rehearsal cannot run: \(reason)")
+            return
+        }
+        let field = try FieldRehearsal(groundSkewS: -600)
+        defer { field.stop() }
+        try field.startBoard(controllerArguments: ["--command-max-age", "2"])
+        try field.startGround()
+        try await eventually(timeoutS: 30, "the drone's navdata in the trace\n\(field.logs())") { field.lastRow() != nil }
+        let ready = try field.broadcaster(["status", "--until", "landed", "--timeout", "30", "--line"])
+        #expect(ready.exitCode == 0, "\(ready.output)")
+
+        try field.radio.cut()
+        try await Task.sleep(for: .milliseconds(500))
+        let takeoff = try field.radio.start(
+            in: field.radio.ground, TestEnvironment.executable("location-broadcaster").path,
+            ["takeoff", "--timeout", "30"], name: "late-takeoff", logDirectory: field.directory,
+            environment: field.environment("location-broadcaster", ground: true))
+        try await Task.sleep(for: .milliseconds(3500))
+        try field.radio.restore()
+        let code = takeoff.waitForExit(timeoutS: 40)
+        #expect(code == 1, "\(takeoff.output())\n\(field.logs())")
+        #expect(takeoff.output().contains("command-expired-in-queue"), "\(takeoff.output())")
+        #expect(field.log("drone-controller").contains("by its sender's clock"), "\(field.log("drone-controller"))")
+        try await Task.sleep(for: .seconds(2))
+        #expect(field.trace().allSatisfy { !$0.isAirborne }, "the late takeoff must not fly")
+    }
+
     /// The telemetry/drone sequence numbers in the ground's export, in order.
     func droneSequences(_ field: FieldRehearsal) throws -> [UInt32] {
         let files = (try? FileManager.default.contentsOfDirectory(at: field.groundLogs, includingPropertiesForKeys: nil))?
