@@ -14,7 +14,8 @@ public enum EarlyStop {
         for signalNumber in signals { signal(signalNumber) { _ in _exit(0) } }
     }
 
-    /// Once the command line is parsed, and just before the service group takes the signals over.
+    /// Once the command line is parsed (a tool's own work keeps the usual signal behaviour). A service does not hand
+    /// over: its group's signal source replaces the handler.
     static func handOver() {
         for signalNumber in signals { signal(signalNumber, SIG_DFL) }
     }

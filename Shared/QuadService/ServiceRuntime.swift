@@ -81,7 +81,8 @@ public final class ServiceRuntime: Sendable {
                 + services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
-        EarlyStop.handOver()
+        // EarlyStop's handler stays until the group replaces it (its signal source sets SIG_IGN when it starts):
+        // handing over to the default action first left a window where a SIGTERM killed the process with 143.
         do {
             try await group.run()
         } catch {
