@@ -24,6 +24,14 @@ struct SyncByteReader {
 
     var remaining: Int { bytes.count - offset }
 
+    /// The magic and version every sync message starts with.
+    mutating func header(magic: [UInt8], version: UInt8) throws(SyncWireError) {
+        let got = Array(try raw(min(magic.count, bytes.count)))
+        guard got == magic else { throw .badMagic(expected: magic, got: got) }
+        let gotVersion = try integer(UInt8.self)
+        guard gotVersion == version else { throw .unsupportedVersion(expected: version, got: gotVersion) }
+    }
+
     mutating func integer<T: FixedWidthInteger>(_: T.Type) throws(SyncWireError) -> T {
         let size = MemoryLayout<T>.size
         guard remaining >= size else { throw .truncated(neededBytes: offset + size, gotBytes: bytes.count) }

@@ -74,10 +74,7 @@ public struct SyncRequest: Sendable, Equatable {
     /// Decodes and checks everything: limits, paths (telemetry topics only), non-empty ranges, no trailing bytes.
     public init(decoding payload: [UInt8]) throws(SyncWireError) {
         var reader = SyncByteReader(payload)
-        let magic = Array(try reader.raw(min(4, payload.count)))
-        guard magic == Self.magic else { throw .badMagic(expected: Self.magic, got: magic) }
-        let version = try reader.integer(UInt8.self)
-        guard version == Self.version else { throw .unsupportedVersion(expected: Self.version, got: version) }
+        try reader.header(magic: Self.magic, version: Self.version)
         id = try reader.integer(UInt32.self)
         requester = try reader.string(Int(try reader.integer(UInt8.self)), field: "requester")
         let count = Int(try reader.integer(UInt16.self))

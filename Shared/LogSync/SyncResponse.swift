@@ -68,10 +68,7 @@ public struct SyncResponse: Sendable, Equatable {
     /// What the records contain is checked by the `SyncSession` that asked for them.
     public init(decoding payload: [UInt8]) throws(SyncWireError) {
         var reader = SyncByteReader(payload)
-        let magic = Array(try reader.raw(min(4, payload.count)))
-        guard magic == Self.magic else { throw .badMagic(expected: Self.magic, got: magic) }
-        let version = try reader.integer(UInt8.self)
-        guard version == Self.version else { throw .unsupportedVersion(expected: Self.version, got: version) }
+        try reader.header(magic: Self.magic, version: Self.version)
         requestId = try reader.integer(UInt32.self)
         let statusByte = try reader.integer(UInt8.self)
         guard let status = Status(rawValue: statusByte) else { throw .invalidValue(field: "status", got: Int(statusByte)) }
