@@ -55,6 +55,9 @@ public final class MQTTClient: Sendable {
         /// The version of the current (or next) CONNECT: `.auto` starts at 5 and may fall back to 3.1.1.
         var speaksV5 = false
         var eventContinuations: [AsyncStream<MQTTConnectionEvent>.Continuation] = []
+        /// SUBSCRIBE mids awaiting their SUBACK, with the filter asked for (one filter per SUBSCRIBE).
+        var pendingSubscribes: [Int32: String] = [:]
+        var refusedSubscriptions = 0
     }
 
     public let configuration: MQTTConfiguration
@@ -131,6 +134,11 @@ public final class MQTTClient: Sendable {
         mosquitto_publish_callback_set(handle) { _, obj, mid in
             MQTTClient.from(obj)?.handlePublished(mid: mid)
         }
+        mosquitto_subscribe_callback_set(handle) { _, obj, mid, count, granted in
+            guard let client = MQTTClient.from(obj) else { return }
+            let codes = granted.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(0, count)))) } ?? []
+            client.handleSubscribed(mid: mid, codes: codes)
+        }
         mosquitto_message_callback_set(handle) { _, obj, message in
             guard let client = MQTTClient.from(obj), let message else { return }
             client.handleMessage(message.pointee)
@@ -152,6 +160,9 @@ public final class MQTTClient: Sendable {
     }
 
     public var isConnected: Bool { state.withLock { $0.connected } }
+
+    /// `host:port` of the broker in use (or being tried).
+    public var currentBroker: String { "\(configuration.host):\(configuration.port)" }
 
     /// Starts the network thread and connects in the background; reconnects by itself from then on.
     /// Returns at once: a broker that is not up yet is not an error (it is logged within about a second).
@@ -187,15 +198,16 @@ public final class MQTTClient: Sendable {
     public func subscribe(_ filter: String, qos: Int32 = 1,
                           handler: @escaping MQTTDispatcher.Handler) throws(MQTTError) {
         guard try dispatcher.add(filter: filter, handler: handler) else { return }
-        let connected = state.withLock { s -> Bool in
+        state.withLock { s in
             s.filters.append((filter, qos))
-            return s.connected
-        }
-        if connected {
             // NO_CONN here is fine: the next CONNACK subscribes again.
-            _ = mosquitto_subscribe(handle, nil, filter, qos)
+            if s.connected { sendSubscribe(filter, qos: qos, state: &s) }
         }
     }
+
+    /// Subscriptions the broker refused (SUBACK 0x80 or an MQTT 5 reason ≥ 0x80) since the start; each is also
+    /// logged as an error and reported as `.subscriptionRefused` on `events()`.
+    public var refusedSubscriptions: Int { state.withLock { $0.refusedSubscriptions } }
 
     /// The same as an AsyncSequence, for one-filter tools and tests (a service feeds an `Inbox` instead:
     /// separate sequences drained by separate tasks lose the order across filters). `bufferLimit` bounds the
@@ -483,8 +495,8 @@ public final class MQTTClient: Sendable {
             defer { s.trouble = ConnectionTrouble() }
             return (s.filters, s.trouble.reported)
         }
-        for (filter, qos) in filters {
-            _ = mosquitto_subscribe(handle, nil, filter, qos)
+        state.withLock { s in
+            for (filter, qos) in filters { sendSubscribe(filter, qos: qos, state: &s) }
         }
         onConnect?(self)
         emit(.connected)
@@ -529,6 +541,28 @@ public final class MQTTClient: Sendable {
             if wasConnected { logger.warning("disconnected: \(text)") } else { logger.debug("attempt ended: \(text)") }
         }
         emit(.disconnected(code: code, description: text))
+    }
+
+    /// Called with the state lock held, so the SUBACK callback cannot look the mid up before it is recorded.
+    private func sendSubscribe(_ filter: String, qos: Int32, state s: inout State) {
+        var mid: Int32 = 0
+        if mosquitto_subscribe(handle, &mid, filter, qos) == MOSQ_ERR_SUCCESS.rawValue {
+            s.pendingSubscribes[mid] = filter
+        }
+    }
+
+    /// A broker that cannot serve a filter says so only in the SUBACK (RabbitMQ answers 0x80 to `$share/…`,
+    /// an ACL denial looks the same): without this check the subscriber just never receives anything.
+    private func handleSubscribed(mid: Int32, codes: [Int32]) {
+        let filter = state.withLock { $0.pendingSubscribes.removeValue(forKey: mid) }
+        guard let filter, let code = codes.first(where: { $0 >= 0x80 }) else { return }
+        let text = code == 0x80 || !speaksMQTT5 ? "failure" : String(cString: mosquitto_reason_string(code))
+        state.withLock { $0.refusedSubscriptions += 1 }
+        logger.error("""
+            broker \(currentBroker) refused the subscription to \(filter): \(text) (0x\(String(code, radix: 16))); \
+            nothing on it will be received
+            """)
+        emit(.subscriptionRefused(filter: filter, code: code))
     }
 
     private func handlePublished(mid: Int32) {
