@@ -58,6 +58,12 @@ public final class MQTTClient: Sendable {
         /// SUBSCRIBE mids awaiting their SUBACK, with the filter asked for (one filter per SUBSCRIBE).
         var pendingSubscribes: [Int32: String] = [:]
         var refusedSubscriptions = 0
+        /// Index into `configuration.brokers` of the broker in use or being tried.
+        var brokerIndex = 0
+        /// An attempt on the current broker failed (refused, lost, unreachable) since the loop last (re)started.
+        var attemptFailed = false
+        /// The failure was the MQTT 5 refusal of `.auto`: ask the same broker again, in 3.1.1.
+        var retrySameBroker = false
     }
 
     public let configuration: MQTTConfiguration
@@ -112,7 +118,11 @@ public final class MQTTClient: Sendable {
         try check("protocol version",
                   mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311)))
         try check("TCP_NODELAY", mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1))
-        try check("reconnect delay", mosquitto_reconnect_delay_set(handle, c.reconnectDelayS, c.reconnectDelayMaxS, false))
+        // With several brokers the supervisor does every reconnect (to the next broker, by restarting the loop):
+        // libmosquitto's own would retry the dead node, in a blocking connect that a silent host holds for minutes.
+        let ownReconnectS: UInt32 = c.alternateBrokers.isEmpty ? c.reconnectDelayS : 3600
+        try check("reconnect delay", mosquitto_reconnect_delay_set(handle, ownReconnectS,
+                                                                   max(ownReconnectS, c.reconnectDelayMaxS), false))
         if let user = c.username {
             try check("username", mosquitto_username_pw_set(handle, user, c.password))
         }
@@ -162,7 +172,12 @@ public final class MQTTClient: Sendable {
     public var isConnected: Bool { state.withLock { $0.connected } }
 
     /// `host:port` of the broker in use (or being tried).
-    public var currentBroker: String { "\(configuration.host):\(configuration.port)" }
+    public var currentBroker: String { currentEndpoint.description }
+
+    private var currentEndpoint: MQTTConfiguration.Endpoint {
+        let brokers = configuration.brokers
+        return brokers[state.withLock { $0.brokerIndex } % brokers.count]
+    }
 
     /// Starts the network thread and connects in the background; reconnects by itself from then on.
     /// Returns at once: a broker that is not up yet is not an error (it is logged within about a second).
@@ -365,16 +380,19 @@ public final class MQTTClient: Sendable {
     /// On the lifecycle queue only.
     private func startLoop() throws(MQTTError) {
         let c = configuration
+        let endpoint = currentEndpoint
+        state.withLock { $0.attemptFailed = false }
         // Publishes are refused meanwhile (see `publish`); the flag is not held as a lock, so a publisher on a
         // real-time thread never waits for connect_async (DNS may take seconds).
         state.withLock { $0.startingLoop = true }
         defer { state.withLock { $0.startingLoop = false } }
         errno = 0
-        let rc = mosquitto_connect_async(handle, c.host, c.port, c.keepAliveS)
+        let rc = mosquitto_connect_async(handle, endpoint.host, endpoint.port, c.keepAliveS)
         // A refused or unreachable broker is not fatal here: the loop keeps trying. Say why at once.
         if rc != MOSQ_ERR_SUCCESS.rawValue {
             let reason = rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : errorText(rc)
-            reportTrouble("cannot reach broker \(c.host):\(c.port): \(reason)")
+            state.withLock { $0.attemptFailed = true }
+            reportTrouble("cannot reach broker \(endpoint): \(reason)")
         }
         try check("loop_start", mosquitto_loop_start(handle))
         state.withLock { $0.loopRunning = true }
@@ -408,10 +426,24 @@ public final class MQTTClient: Sendable {
 
     private func superviseOnce() {
         let nowS = monotonicSeconds()
+        let brokers = configuration.brokers
+        let delayS = Double(configuration.reconnectDelayS)
         let (restartReason, probe): (String?, Bool) = state.withLock { s in
             guard s.phase == .running, !s.connected else { return (nil, false) }
             let probe = nowS - s.lastProgressS >= 0.5 && s.trouble.probeDue(nowS: nowS)
             if probe { s.trouble.probing = true }
+            // Several brokers: after a failure (or a silent attempt) move on to the next, at the reconnect pace.
+            let quietS = nowS - s.lastProgressS
+            if brokers.count > 1, quietS >= delayS, s.attemptFailed || s.fatalDisconnect || quietS >= delayS + 2 {
+                let from = brokers[s.brokerIndex % brokers.count]
+                if s.retrySameBroker {
+                    s.retrySameBroker = false
+                    return ("asking \(from) again in MQTT 3.1.1", probe)
+                }
+                s.brokerIndex = (s.brokerIndex + 1) % brokers.count
+                let to = brokers[s.brokerIndex]
+                return ("no connection to \(from): trying \(to) (\(s.brokerIndex + 1) of \(brokers.count))", probe)
+            }
             // After a fatal error, restart at libmosquitto's own reconnect pace (not at every check).
             if s.fatalDisconnect, nowS - s.lastProgressS >= Double(configuration.reconnectDelayS) {
                 return ("libmosquitto stopped after a fatal error", probe)
@@ -448,12 +480,16 @@ public final class MQTTClient: Sendable {
 
     /// libmosquitto's own reconnects do not say why they fail: try a TCP connect ourselves and log the reason.
     private func probeBroker() {
-        let (host, port) = (configuration.host, configuration.port)
+        let endpoint = currentEndpoint
+        let (host, port) = (endpoint.host, endpoint.port)
+        let index = state.withLock { $0.brokerIndex } % configuration.brokers.count
         diagnostics.async { [weak self] in
             let failure = BrokerProbe.failure(host: host, port: port, timeoutMs: 500)
             guard let self else { return }
             let refused = state.withLock { s -> Bool in
                 s.trouble.probing = false
+                // libmosquitto reports no failed background connect: the probe's finding moves a cluster on.
+                if failure != nil, s.brokerIndex % self.configuration.brokers.count == index { s.attemptFailed = true }
                 return s.trouble.refusedByBroker
             }
             if let failure {
@@ -478,18 +514,24 @@ public final class MQTTClient: Sendable {
         guard code == 0 else {
             let text = connackText(code)
             if fallBackToV311(after: code) {
+                state.withLock { s in
+                    s.attemptFailed = true
+                    s.retrySameBroker = true
+                }
                 logger.notice("""
-                    broker \(configuration.host):\(configuration.port) does not speak MQTT 5 (\(text)): using 3.1.1, \
-                    without Message Expiry
+                    broker \(currentBroker) does not speak MQTT 5 (\(text)): using 3.1.1, without Message Expiry
                     """)
                 return
             }
-            reportTrouble("refused by broker \(configuration.host):\(configuration.port): \(text)", refusal: true)
+            state.withLock { $0.attemptFailed = true }
+            reportTrouble("refused by broker \(currentBroker): \(text)", refusal: true)
             emit(.refused(code: code, description: text))
             return
         }
         let (filters, hadTrouble) = state.withLock { s in
             s.connected = true
+            s.attemptFailed = false
+            s.retrySameBroker = false
             s.fatalDisconnect = false
             s.lastProgressS = monotonicSeconds()
             defer { s.trouble = ConnectionTrouble() }
@@ -532,6 +574,7 @@ public final class MQTTClient: Sendable {
                 s.connected = false
                 s.lastProgressS = monotonicSeconds()
                 if fatalDisconnectCodes.contains(code) { s.fatalDisconnect = true }
+                if code != 0 { s.attemptFailed = true }
             }
             return s.connected
         }
@@ -596,7 +639,10 @@ public final class MQTTClient: Sendable {
         let continuations = state.withLock { $0.eventContinuations }
         continuations.forEach { $0.yield(event) }
         switch event {
-        case .connected: logger.info("connected to \(configuration.host):\(configuration.port)")
+        case .connected:
+            let count = configuration.brokers.count
+            let which = count > 1 ? " (broker \(state.withLock { $0.brokerIndex } + 1) of \(count))" : ""
+            logger.info("connected to \(currentBroker)\(which)")
         default: break
         }
     }

@@ -48,7 +48,7 @@ public final class ServiceRuntime: Sendable {
             username: options.username, password: options.password, tls: options.tls,
             protocolVersion: options.mqttVersion,
             will: .init(topic: statusTopic, payload: offline, qos: 1, retain: true),
-            deliveryBufferLimit: deliveryBufferLimit)
+            deliveryBufferLimit: deliveryBufferLimit, alternateBrokers: options.alternateBrokers)
         client = try MQTTClient(configuration: configuration, logger: logger) { client in
             // After every (re)connect, once subscriptions are re-made: announce ourselves.
             _ = try? client.publish(topic: statusTopic, payload: online, qos: 1, retain: true)
