@@ -26,13 +26,14 @@ enum BusSession {
         let c = options.common
         let configuration = MQTTConfiguration(
             host: c.broker.host, port: c.broker.port, clientId: c.clientId ?? "\(options.senderId)-\(getpid())",
-            username: c.username, password: c.password, tls: c.tls, protocolVersion: c.mqttVersion)
+            username: c.username, password: c.password, tls: c.tls, protocolVersion: c.mqttVersion,
+            alternateBrokers: c.alternateBrokers)
         let client = try MQTTClient(configuration: configuration, logger: logger)
         defer { client.shutdown() }
         do {
             try client.start()
             guard await client.waitUntilConnected(timeoutS: connectTimeoutS) else {
-                throw CLIFailure("cannot reach the broker at \(c.broker) within \(Int(connectTimeoutS)) s")
+                throw CLIFailure("cannot reach the broker at \(c.brokerList) within \(Int(connectTimeoutS)) s")
             }
             try await body(client)
         } catch let failure as CLIFailure {

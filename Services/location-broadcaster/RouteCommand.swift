@@ -51,7 +51,7 @@ struct RouteCommand: AsyncParsableCommand {
             try await PilotSession.alongside(claim ? runtime : nil, resolved) { _ in
                 let feed = try BusFeed(client: runtime.client, drone: runtime.drone, telemetry: false)
                 var flight = RouteFlight(runtime: runtime, inbox: feed.inbox(), arrivalTimeoutUs: timeoutUs,
-                                         broker: "\(resolved.common.broker)",
+                                         broker: resolved.common.brokerList,
                                          machine: RouteStateMachine(waypoints: waypoints, configuration: configuration))
                 try await flight.run()
             }

@@ -32,9 +32,19 @@ struct StatusView {
                 + "logs and exports of the two hosts will not line up (sync them with chrony, see deploy/README.md)")
         } }
         let startUs = WallClock.monotonicUs()
+        board.watchingSinceUs = WallClock.nowUs()
         let endUs = timeoutS.map { startUs + Int64($0 * 1_000_000) }
         // Retained presence and controller state arrive at once; telemetry within a fraction of a second.
         try await Task.sleep(for: .milliseconds(watch ? 300 : 800))
+        if !watch {
+            // A broker that withholds retained statuses from a wildcard subscription (RabbitMQ) still shows each
+            // running service within one re-announce interval: wait that long before calling one "unknown".
+            while !board.unseenExpectedServices.isEmpty, WallClock.monotonicUs() - startUs < StatusBoard.presenceWaitUs {
+                _ = absorb(inbox.drain())
+                if board.unseenExpectedServices.isEmpty { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
         while true {
             let reached = absorb(inbox.drain())
             let elapsedUs = WallClock.monotonicUs() - startUs

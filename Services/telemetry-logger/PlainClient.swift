@@ -20,7 +20,7 @@ enum PlainClient {
             host: options.broker.host, port: options.broker.port,
             clientId: options.clientId ?? "telemetry-logger-\(role)-\(getpid())",
             username: options.username, password: options.password, tls: options.tls,
-            protocolVersion: options.mqttVersion)
+            protocolVersion: options.mqttVersion, alternateBrokers: options.alternateBrokers)
         return try MQTTClient(configuration: configuration, logger: logger)
     }
 }

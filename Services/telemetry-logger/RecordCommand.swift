@@ -5,6 +5,7 @@ import LogSync
 import QuadMQTT
 import QuadProtocol
 import QuadService
+import ServiceLifecycle
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -70,13 +71,18 @@ struct RecordCommand: AsyncParsableCommand {
 
     func run() async throws {
         let options = try common.resolve()
+        // A 3.1.1 broker (RabbitMQ, NATS) takes `$share/…` as a literal topic or refuses it: either way nothing would
+        // be recorded, so refuse before connecting (`auto` may fall back to 3.1.1 too).
+        if share != nil, options.mqttVersion != .v5 {
+            throw LoggerError.badOption("""
+                --share needs --mqtt-version 5: shared subscriptions are MQTT 5, and a 3.1.1 broker would deliver \
+                nothing to $share/… (got \(options.mqttVersion.rawValue))
+                """)
+        }
         let directory = dir ?? LoggerEnvironment.value("QUAD_LOG_DIR") ?? "."
         try POSIXFile.prepareDirectory(directory)
         let runtime = try ServiceRuntime(service: "telemetry-logger", options: options,
                                          deliveryBufferLimit: Self.subscriptionBuffer)
-        if share != nil, options.mqttVersion != .v5 {
-            runtime.logger.notice("--share works best with --mqtt-version 5 (shared subscriptions are MQTT 5)")
-        }
         let recorder = FlightRecorder(
             directory: directory, policy: LogRotationPolicy(maxBytes: maxFileMb * 1024 * 1024),
             fsyncIntervalMs: fsyncIntervalMs, note: LoggerEnvironment.headerNote(drone: options.drone),
@@ -109,9 +115,12 @@ struct RecordCommand: AsyncParsableCommand {
             let answerer = SyncAnswerer(directory: directory, client: client, logger: runtime.logger)
             helpers.append(Task { await answerer.run(requests) })
         }
+        // Recording nothing must not look like a quiet bus: a refused subscription ends the run with exit 1.
+        let refusals = client.events()
+        let refusalWatch = RefusalWatch(events: refusals)
         let ticker = Task { await Self.tick(recorder, client: client, runtime: runtime, autoSync: autoSync) }
         var failure: (any Error)?
-        do { try await runtime.run([IdleService()]) } catch { failure = error }
+        do { try await runtime.run([refusalWatch]) } catch { failure = error }
         runtime.client.shutdown()
         // What was queued before the shutdown still goes to the file.
         await client.drained()
@@ -122,6 +131,23 @@ struct RecordCommand: AsyncParsableCommand {
         recorder.close()
         runtime.logger.info("final: \(Self.report(recorder, client, autoSync))")
         if let failure { throw failure }
+    }
+
+    /// Runs until shutdown; throws (stopping the service group) when the broker refuses one of the subscriptions.
+    struct RefusalWatch: Service {
+        let events: AsyncStream<MQTTConnectionEvent>
+        func run() async throws {
+            try await cancelWhenGracefulShutdown {
+                for await event in events {
+                    if case .subscriptionRefused(let filter, _) = event {
+                        throw LoggerError.badOption("""
+                            the broker refused the subscription to \(filter): nothing would be recorded (does it \
+                            support this filter? an ACL?)
+                            """)
+                    }
+                }
+            }
+        }
     }
 
     private static func tick(_ recorder: FlightRecorder, client: MQTTClient,

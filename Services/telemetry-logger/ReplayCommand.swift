@@ -54,7 +54,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let presence = try PresenceWatch(client: client, drones: routing.liveDrones(loaded.records))
         try client.start()
         guard await client.waitUntilConnected(timeoutS: 10) else {
-            throw LoggerError.badOption("cannot connect to the broker at \(options.broker)")
+            throw LoggerError.badOption("cannot connect to the broker at \(options.brokerList)")
         }
         if live {
             for (drone, payload) in await presence.retained(waitingMs: Self.presenceWaitMs) {

@@ -126,7 +126,7 @@ struct SyncCommand: AsyncParsableCommand {
         try client.start()
         guard await client.waitUntilConnected(timeoutS: 10) else {
             client.shutdown()
-            throw LoggerError.badOption("cannot connect to the broker at \(options.broker)")
+            throw LoggerError.badOption("cannot connect to the broker at \(options.brokerList)")
         }
         // Subscriptions are made on CONNACK; give the SUBACK a moment so a quick answer is not missed.
         try await Task.sleep(for: .milliseconds(200))

@@ -29,6 +29,10 @@ public struct StatusBoard: Sendable {
     /// Telemetry older than this is flagged STALE.
     public let staleAfterUs: Int64
     var services: [String: PresenceEntry] = [:]
+    /// When this reader subscribed (same clock as `nowUs`): until one re-announce interval has passed, a service
+    /// not heard from is "waiting", not "unknown" (its retained status may not be delivered, see ServiceStatus).
+    public var watchingSinceUs: Int64?
+    public static let presenceWaitUs = Int64(ServiceStatus.reannounceIntervalS * 1_000_000) + 500_000
     var controller: Received<ControllerState>?
     var droneState: Received<DroneState>?
     var link: Received<LinkStatus>?
@@ -41,6 +45,9 @@ public struct StatusBoard: Sendable {
         self.expectedServices = expectedServices
         self.staleAfterUs = staleAfterUs
     }
+
+    /// Expected services not heard from yet.
+    public var unseenExpectedServices: [String] { expectedServices.filter { services[$0] == nil } }
 
     public mutating func update(presence: ServicePresence, receivedAtUs: Int64) {
         if let old = services[presence.name] {

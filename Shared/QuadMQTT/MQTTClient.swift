@@ -55,6 +55,15 @@ public final class MQTTClient: Sendable {
         /// The version of the current (or next) CONNECT: `.auto` starts at 5 and may fall back to 3.1.1.
         var speaksV5 = false
         var eventContinuations: [AsyncStream<MQTTConnectionEvent>.Continuation] = []
+        /// SUBSCRIBE mids awaiting their SUBACK, with the filter asked for (one filter per SUBSCRIBE).
+        var pendingSubscribes: [Int32: String] = [:]
+        var refusedSubscriptions = 0
+        /// Index into `configuration.brokers` of the broker in use or being tried.
+        var brokerIndex = 0
+        /// An attempt on the current broker failed (refused, lost, unreachable) since the loop last (re)started.
+        var attemptFailed = false
+        /// The failure was the MQTT 5 refusal of `.auto`: ask the same broker again, in 3.1.1.
+        var retrySameBroker = false
     }
 
     public let configuration: MQTTConfiguration
@@ -109,7 +118,11 @@ public final class MQTTClient: Sendable {
         try check("protocol version",
                   mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311)))
         try check("TCP_NODELAY", mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1))
-        try check("reconnect delay", mosquitto_reconnect_delay_set(handle, c.reconnectDelayS, c.reconnectDelayMaxS, false))
+        // With several brokers the supervisor does every reconnect (to the next broker, by restarting the loop):
+        // libmosquitto's own would retry the dead node, in a blocking connect that a silent host holds for minutes.
+        let ownReconnectS: UInt32 = c.alternateBrokers.isEmpty ? c.reconnectDelayS : 3600
+        try check("reconnect delay", mosquitto_reconnect_delay_set(handle, ownReconnectS,
+                                                                   max(ownReconnectS, c.reconnectDelayMaxS), false))
         if let user = c.username {
             try check("username", mosquitto_username_pw_set(handle, user, c.password))
         }
@@ -130,6 +143,11 @@ public final class MQTTClient: Sendable {
         }
         mosquitto_publish_callback_set(handle) { _, obj, mid in
             MQTTClient.from(obj)?.handlePublished(mid: mid)
+        }
+        mosquitto_subscribe_callback_set(handle) { _, obj, mid, count, granted in
+            guard let client = MQTTClient.from(obj) else { return }
+            let codes = granted.map { Array(UnsafeBufferPointer(start: $0, count: Int(max(0, count)))) } ?? []
+            client.handleSubscribed(mid: mid, codes: codes)
         }
         mosquitto_message_callback_set(handle) { _, obj, message in
             guard let client = MQTTClient.from(obj), let message else { return }
@@ -152,6 +170,14 @@ public final class MQTTClient: Sendable {
     }
 
     public var isConnected: Bool { state.withLock { $0.connected } }
+
+    /// `host:port` of the broker in use (or being tried).
+    public var currentBroker: String { currentEndpoint.description }
+
+    private var currentEndpoint: MQTTConfiguration.Endpoint {
+        let brokers = configuration.brokers
+        return brokers[state.withLock { $0.brokerIndex } % brokers.count]
+    }
 
     /// Starts the network thread and connects in the background; reconnects by itself from then on.
     /// Returns at once: a broker that is not up yet is not an error (it is logged within about a second).
@@ -187,15 +213,16 @@ public final class MQTTClient: Sendable {
     public func subscribe(_ filter: String, qos: Int32 = 1,
                           handler: @escaping MQTTDispatcher.Handler) throws(MQTTError) {
         guard try dispatcher.add(filter: filter, handler: handler) else { return }
-        let connected = state.withLock { s -> Bool in
+        state.withLock { s in
             s.filters.append((filter, qos))
-            return s.connected
-        }
-        if connected {
             // NO_CONN here is fine: the next CONNACK subscribes again.
-            _ = mosquitto_subscribe(handle, nil, filter, qos)
+            if s.connected { sendSubscribe(filter, qos: qos, state: &s) }
         }
     }
+
+    /// Subscriptions the broker refused (SUBACK 0x80 or an MQTT 5 reason ≥ 0x80) since the start; each is also
+    /// logged as an error and reported as `.subscriptionRefused` on `events()`.
+    public var refusedSubscriptions: Int { state.withLock { $0.refusedSubscriptions } }
 
     /// The same as an AsyncSequence, for one-filter tools and tests (a service feeds an `Inbox` instead:
     /// separate sequences drained by separate tasks lose the order across filters). `bufferLimit` bounds the
@@ -353,16 +380,19 @@ public final class MQTTClient: Sendable {
     /// On the lifecycle queue only.
     private func startLoop() throws(MQTTError) {
         let c = configuration
+        let endpoint = currentEndpoint
+        state.withLock { $0.attemptFailed = false }
         // Publishes are refused meanwhile (see `publish`); the flag is not held as a lock, so a publisher on a
         // real-time thread never waits for connect_async (DNS may take seconds).
         state.withLock { $0.startingLoop = true }
         defer { state.withLock { $0.startingLoop = false } }
         errno = 0
-        let rc = mosquitto_connect_async(handle, c.host, c.port, c.keepAliveS)
+        let rc = mosquitto_connect_async(handle, endpoint.host, endpoint.port, c.keepAliveS)
         // A refused or unreachable broker is not fatal here: the loop keeps trying. Say why at once.
         if rc != MOSQ_ERR_SUCCESS.rawValue {
             let reason = rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : errorText(rc)
-            reportTrouble("cannot reach broker \(c.host):\(c.port): \(reason)")
+            state.withLock { $0.attemptFailed = true }
+            reportTrouble("cannot reach broker \(endpoint): \(reason)")
         }
         try check("loop_start", mosquitto_loop_start(handle))
         state.withLock { $0.loopRunning = true }
@@ -396,10 +426,24 @@ public final class MQTTClient: Sendable {
 
     private func superviseOnce() {
         let nowS = monotonicSeconds()
+        let brokers = configuration.brokers
+        let delayS = Double(configuration.reconnectDelayS)
         let (restartReason, probe): (String?, Bool) = state.withLock { s in
             guard s.phase == .running, !s.connected else { return (nil, false) }
             let probe = nowS - s.lastProgressS >= 0.5 && s.trouble.probeDue(nowS: nowS)
             if probe { s.trouble.probing = true }
+            // Several brokers: after a failure (or a silent attempt) move on to the next, at the reconnect pace.
+            let quietS = nowS - s.lastProgressS
+            if brokers.count > 1, quietS >= delayS, s.attemptFailed || s.fatalDisconnect || quietS >= delayS + 2 {
+                let from = brokers[s.brokerIndex % brokers.count]
+                if s.retrySameBroker {
+                    s.retrySameBroker = false
+                    return ("asking \(from) again in MQTT 3.1.1", probe)
+                }
+                s.brokerIndex = (s.brokerIndex + 1) % brokers.count
+                let to = brokers[s.brokerIndex]
+                return ("no connection to \(from): trying \(to) (\(s.brokerIndex + 1) of \(brokers.count))", probe)
+            }
             // After a fatal error, restart at libmosquitto's own reconnect pace (not at every check).
             if s.fatalDisconnect, nowS - s.lastProgressS >= Double(configuration.reconnectDelayS) {
                 return ("libmosquitto stopped after a fatal error", probe)
@@ -436,12 +480,16 @@ public final class MQTTClient: Sendable {
 
     /// libmosquitto's own reconnects do not say why they fail: try a TCP connect ourselves and log the reason.
     private func probeBroker() {
-        let (host, port) = (configuration.host, configuration.port)
+        let endpoint = currentEndpoint
+        let (host, port) = (endpoint.host, endpoint.port)
+        let index = state.withLock { $0.brokerIndex } % configuration.brokers.count
         diagnostics.async { [weak self] in
             let failure = BrokerProbe.failure(host: host, port: port, timeoutMs: 500)
             guard let self else { return }
             let refused = state.withLock { s -> Bool in
                 s.trouble.probing = false
+                // libmosquitto reports no failed background connect: the probe's finding moves a cluster on.
+                if failure != nil, s.brokerIndex % self.configuration.brokers.count == index { s.attemptFailed = true }
                 return s.trouble.refusedByBroker
             }
             if let failure {
@@ -466,25 +514,31 @@ public final class MQTTClient: Sendable {
         guard code == 0 else {
             let text = connackText(code)
             if fallBackToV311(after: code) {
+                state.withLock { s in
+                    s.attemptFailed = true
+                    s.retrySameBroker = true
+                }
                 logger.notice("""
-                    broker \(configuration.host):\(configuration.port) does not speak MQTT 5 (\(text)): using 3.1.1, \
-                    without Message Expiry
+                    broker \(currentBroker) does not speak MQTT 5 (\(text)): using 3.1.1, without Message Expiry
                     """)
                 return
             }
-            reportTrouble("refused by broker \(configuration.host):\(configuration.port): \(text)", refusal: true)
+            state.withLock { $0.attemptFailed = true }
+            reportTrouble("refused by broker \(currentBroker): \(text)", refusal: true)
             emit(.refused(code: code, description: text))
             return
         }
         let (filters, hadTrouble) = state.withLock { s in
             s.connected = true
+            s.attemptFailed = false
+            s.retrySameBroker = false
             s.fatalDisconnect = false
             s.lastProgressS = monotonicSeconds()
             defer { s.trouble = ConnectionTrouble() }
             return (s.filters, s.trouble.reported)
         }
-        for (filter, qos) in filters {
-            _ = mosquitto_subscribe(handle, nil, filter, qos)
+        state.withLock { s in
+            for (filter, qos) in filters { sendSubscribe(filter, qos: qos, state: &s) }
         }
         onConnect?(self)
         emit(.connected)
@@ -520,6 +574,7 @@ public final class MQTTClient: Sendable {
                 s.connected = false
                 s.lastProgressS = monotonicSeconds()
                 if fatalDisconnectCodes.contains(code) { s.fatalDisconnect = true }
+                if code != 0 { s.attemptFailed = true }
             }
             return s.connected
         }
@@ -529,6 +584,28 @@ public final class MQTTClient: Sendable {
             if wasConnected { logger.warning("disconnected: \(text)") } else { logger.debug("attempt ended: \(text)") }
         }
         emit(.disconnected(code: code, description: text))
+    }
+
+    /// Called with the state lock held, so the SUBACK callback cannot look the mid up before it is recorded.
+    private func sendSubscribe(_ filter: String, qos: Int32, state s: inout State) {
+        var mid: Int32 = 0
+        if mosquitto_subscribe(handle, &mid, filter, qos) == MOSQ_ERR_SUCCESS.rawValue {
+            s.pendingSubscribes[mid] = filter
+        }
+    }
+
+    /// A broker that cannot serve a filter says so only in the SUBACK (RabbitMQ answers 0x80 to `$share/…`,
+    /// an ACL denial looks the same): without this check the subscriber just never receives anything.
+    private func handleSubscribed(mid: Int32, codes: [Int32]) {
+        let filter = state.withLock { $0.pendingSubscribes.removeValue(forKey: mid) }
+        guard let filter, let code = codes.first(where: { $0 >= 0x80 }) else { return }
+        let text = code == 0x80 || !speaksMQTT5 ? "failure" : String(cString: mosquitto_reason_string(code))
+        state.withLock { $0.refusedSubscriptions += 1 }
+        logger.error("""
+            broker \(currentBroker) refused the subscription to \(filter): \(text) (0x\(String(code, radix: 16))); \
+            nothing on it will be received
+            """)
+        emit(.subscriptionRefused(filter: filter, code: code))
     }
 
     private func handlePublished(mid: Int32) {
@@ -562,7 +639,10 @@ public final class MQTTClient: Sendable {
         let continuations = state.withLock { $0.eventContinuations }
         continuations.forEach { $0.yield(event) }
         switch event {
-        case .connected: logger.info("connected to \(configuration.host):\(configuration.port)")
+        case .connected:
+            let count = configuration.brokers.count
+            let which = count > 1 ? " (broker \(state.withLock { $0.brokerIndex } + 1) of \(count))" : ""
+            logger.info("connected to \(currentBroker)\(which)")
         default: break
         }
     }

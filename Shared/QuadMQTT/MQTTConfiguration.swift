@@ -32,8 +32,24 @@ public struct MQTTConfiguration: Sendable {
         }
     }
 
+    /// One broker of a cluster.
+    public struct Endpoint: Sendable, Equatable, CustomStringConvertible {
+        public var host: String
+        public var port: Int32
+        public init(host: String, port: Int32) {
+            self.host = host
+            self.port = port
+        }
+        public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    }
+
+    /// The first broker tried.
     public var host: String
     public var port: Int32
+    /// More nodes of the same cluster: when the connection is lost or refused the client tries the next one
+    /// (round robin over `brokers`), at the reconnect pace.
+    public var alternateBrokers: [Endpoint]
+    public var brokers: [Endpoint] { [Endpoint(host: host, port: port)] + alternateBrokers }
     public var clientId: String
     public var username: String?
     public var password: String?
@@ -59,9 +75,10 @@ public struct MQTTConfiguration: Sendable {
                 password: String? = nil, tls: TLS? = nil, keepAliveS: Int32 = 10,
                 protocolVersion: ProtocolVersion = .v311, will: Will? = nil, maxPendingQoS1: Int = 1000,
                 reconnectDelayS: UInt32 = 1, reconnectDelayMaxS: UInt32 = 2, supervisorRestartAfterS: Double = 15,
-                deliveryBufferLimit: Int = 4096) {
+                deliveryBufferLimit: Int = 4096, alternateBrokers: [Endpoint] = []) {
         self.host = host
         self.port = port
+        self.alternateBrokers = alternateBrokers
         self.clientId = clientId
         self.username = username
         self.password = password

@@ -23,6 +23,8 @@ public enum MQTTConnectionEvent: Sendable, Equatable {
     case refused(code: Int32, description: String)
     /// The supervisor restarted the network loop after libmosquitto stopped retrying.
     case loopRestarted(reason: String)
+    /// The broker answered a SUBSCRIBE with a failure (`code` ≥ 0x80: 0x80 in 3.1.1, an MQTT 5 reason code).
+    case subscriptionRefused(filter: String, code: Int32)
 }
 
 public enum MQTTError: Error, Equatable, CustomStringConvertible {

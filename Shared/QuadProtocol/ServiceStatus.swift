@@ -8,6 +8,11 @@ public struct ServiceStatus: Codable, Equatable, Sendable {
         case offline
     }
 
+    /// Every service re-publishes its retained `online` this often while connected: a broker that does not hand
+    /// retained messages to a wildcard subscription (RabbitMQ 3.10), or keeps them on another cluster node, still
+    /// shows a reader every service within one interval. Readers say "unknown" only after waiting that long.
+    public static let reannounceIntervalS = 5.0
+
     public var state: State
     /// Service name, e.g. `navigator`; 1–64 bytes.
     public var service: String

@@ -45,6 +45,37 @@ public struct BrokerAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    /// `HOST[:PORT],HOST[:PORT],…`: the nodes of one cluster, tried in this order. One address gives the errors of
+    /// `init(parsing:)`; in a list, an empty item is refused by its position and a bad one is named.
+    public static func list(parsing text: String) throws(ListParseError) -> [BrokerAddress] {
+        guard text.contains(",") else {
+            do { return [try BrokerAddress(parsing: text)] } catch { throw .single(error) }
+        }
+        let items = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        var addresses: [BrokerAddress] = []
+        for (index, item) in items.enumerated() {
+            guard !item.trimmingSpaces.isEmpty else { throw .emptyItem(position: index + 1, list: text) }
+            do { addresses.append(try BrokerAddress(parsing: item)) } catch {
+                throw .badItem(item.trimmingSpaces, error)
+            }
+        }
+        return addresses
+    }
+
+    public enum ListParseError: Error, Equatable, CustomStringConvertible {
+        case single(ParseError)
+        case emptyItem(position: Int, list: String)
+        case badItem(String, ParseError)
+        public var description: String {
+            switch self {
+            case .single(let error): error.description
+            case .emptyItem(let position, let list):
+                "item \(position) of '\(list)' is empty (expected HOST[:PORT],HOST[:PORT],…)"
+            case .badItem(let item, let error): "'\(item)': \(error)"
+            }
+        }
+    }
 }
 
 extension String {

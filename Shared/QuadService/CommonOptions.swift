@@ -9,7 +9,10 @@ import Glibc
 /// Flags every service takes. Each also reads an environment variable (for systemd EnvironmentFile=);
 /// a flag on the command line wins over the environment, which wins over the default.
 public struct CommonOptions: ParsableArguments, Sendable {
-    @Option(help: "Broker HOST[:PORT] (env QUAD_BROKER; default 127.0.0.1:1883).")
+    @Option(help: """
+        Broker HOST[:PORT], or several nodes of one cluster HOST[:PORT],HOST[:PORT],… tried in turn when the \
+        connection is lost or refused (env QUAD_BROKER; default 127.0.0.1:1883).
+        """)
     public var broker: String?
 
     @Option(help: "Drone id in topics, [a-z0-9-]{1,32} (env QUAD_DRONE; default drone1).")
@@ -45,7 +48,10 @@ public struct CommonOptions: ParsableArguments, Sendable {
     public init() {}
 
     public struct Resolved: Sendable {
+        /// The first of `brokers`.
         public var broker: BrokerAddress
+        /// Every address of `--broker`, in order (one for a single broker).
+        public var brokers: [BrokerAddress]
         public var drone: DroneID
         public var username: String?
         public var password: String?
@@ -59,8 +65,8 @@ public struct CommonOptions: ParsableArguments, Sendable {
     /// `defaultMQTTVersion`: a ground tool that publishes ttl-carrying messages wants `auto` (Message Expiry).
     public func resolve(defaultMQTTVersion: MQTTConfiguration.ProtocolVersion = .v311) throws -> Resolved {
         let brokerText = broker ?? env("QUAD_BROKER") ?? "127.0.0.1:1883"
-        let address: BrokerAddress
-        do { address = try BrokerAddress(parsing: brokerText) } catch {
+        let addresses: [BrokerAddress]
+        do { addresses = try BrokerAddress.list(parsing: brokerText) } catch {
             throw ValidationError("--broker: \(error)")
         }
         let droneText = drone ?? env("QUAD_DRONE") ?? "drone1"
@@ -82,14 +88,24 @@ public struct CommonOptions: ParsableArguments, Sendable {
         guard let level = Logger.Level(rawValue: levelText) else {
             throw ValidationError("--log-level '\(levelText)': expected trace, debug, info, notice, warning, error or critical")
         }
-        return Resolved(broker: address, drone: droneID, username: username ?? env("QUAD_USERNAME"),
+        return Resolved(broker: addresses[0], brokers: addresses, drone: droneID, username: username ?? env("QUAD_USERNAME"),
                         password: password, tls: tls, mqttVersion: version, clientId: clientId ?? env("QUAD_CLIENT_ID"),
                         logLevel: level)
     }
 
-    private func env(_ name: String) -> String? {
+    fileprivate func env(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         let text = String(cString: value)
         return text.isEmpty ? nil : text
+    }
+}
+
+extension CommonOptions.Resolved {
+    /// `--broker` as given, for messages: `a:1883` or `a:1883,b:1883`.
+    public var brokerList: String { brokers.map(\.description).joined(separator: ",") }
+
+    /// The brokers after the first, for `MQTTConfiguration.alternateBrokers`.
+    public var alternateBrokers: [MQTTConfiguration.Endpoint] {
+        brokers.dropFirst().map { MQTTConfiguration.Endpoint(host: $0.host, port: $0.port) }
     }
 }

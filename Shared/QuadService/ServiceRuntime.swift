@@ -48,12 +48,19 @@ public final class ServiceRuntime: Sendable {
             username: options.username, password: options.password, tls: options.tls,
             protocolVersion: options.mqttVersion,
             will: .init(topic: statusTopic, payload: offline, qos: 1, retain: true),
-            deliveryBufferLimit: deliveryBufferLimit)
+            deliveryBufferLimit: deliveryBufferLimit, alternateBrokers: options.alternateBrokers)
         client = try MQTTClient(configuration: configuration, logger: logger) { client in
             // After every (re)connect, once subscriptions are re-made: announce ourselves.
             _ = try? client.publish(topic: statusTopic, payload: online, qos: 1, retain: true)
         }
+        announce = { [client] in
+            guard client.isConnected else { return }
+            _ = try? client.publish(topic: statusTopic, payload: online, qos: 1, retain: true)
+        }
     }
+
+    /// Publishes the retained `online` again (see `ServiceStatus.reannounceIntervalS`).
+    private let announce: @Sendable () -> Void
 
     /// Feeds one topic of the table for this drone into `inbox`, in the connection's order.
     public func feed<Payload, Event>(_ inbox: Inbox<Event>, _ spec: TopicSpec<Payload>,
@@ -75,7 +82,7 @@ public final class ServiceRuntime: Sendable {
         logger.info("\(service) \(Self.version) for drone \(drone) (pid \(getpid()))")
         // The connection starts inside the group, after it has installed the signal handlers: a SIGTERM that
         // arrives right after the `online` status must still end in a graceful goodbye.
-        let connection = ConnectionService(client: client, logger: logger)
+        let connection = ConnectionService(client: client, logger: logger, announce: announce)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: connection)]
                 + services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
@@ -127,9 +134,19 @@ public final class ServiceRuntime: Sendable {
 private struct ConnectionService: Service {
     let client: MQTTClient
     let logger: Logger
+    let announce: @Sendable () -> Void
     func run() async throws {
         try client.start()
+        // Stopped before the group ends, so no `online` can follow the goodbye's `offline`.
+        let reannounce = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(ServiceStatus.reannounceIntervalS))
+                if !Task.isCancelled { announce() }
+            }
+        }
         try? await gracefulShutdown()
+        reannounce.cancel()
+        await reannounce.value
         ShutdownWatchdog.arm(logger: logger)
     }
 }

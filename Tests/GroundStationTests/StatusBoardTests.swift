@@ -97,6 +97,19 @@ import Testing
         #expect(text.contains("ok  STALE"))
     }
 
+    @Test func unseenServiceIsWaitingForOneReannounceIntervalThenUnknown() {
+        var b = StatusBoard(drone: .default)
+        b.watchingSinceUs = t0
+        #expect(b.render(nowUs: t0 + 2 * s).contains("navigator              waiting  (no status yet; re-announced every 5 s)"))
+        #expect(b.render(nowUs: t0 + StatusBoard.presenceWaitUs).contains("navigator              unknown  (no status seen)"))
+        #expect(b.unseenExpectedServices.contains("navigator"))
+        b.update(presence: ServicePresence(name: "navigator", online: true), receivedAtUs: t0 + 3 * s)
+        #expect(!b.unseenExpectedServices.contains("navigator"))
+        #expect(b.render(nowUs: t0 + 3 * s).contains("navigator              online"))
+        // Without a start time (as before): unknown at once.
+        #expect(StatusBoard(drone: .default).render(nowUs: t0).contains("navigator              unknown"))
+    }
+
     @Test func emptyBoardSaysWhatIsMissing() {
         let text = StatusBoard(drone: .default).render(nowUs: t0)
         #expect(text.contains("activity  - (no controller state)"))

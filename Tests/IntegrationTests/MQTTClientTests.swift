@@ -87,6 +87,40 @@ struct MQTTClientTests {
         }
     }
 
+    @Test("every SUBACK is checked: a 0x80 answer is counted and reported with its filter; mosquitto grants")
+    func subackChecked() async throws {
+        let refusing = try ProtocolRefusingBroker(accepting311: true, subackCode: 0x80)
+        var logger = Logger(label: "test.suback")
+        logger.logLevel = .critical
+        let client = try MQTTClient(configuration: MQTTConfiguration(
+            host: "127.0.0.1", port: Int32(refusing.port), clientId: "suback-refused"), logger: logger)
+        defer { client.shutdown() }
+        let events = client.events()
+        _ = try client.subscribe("$share/g/quad/+/telemetry/#")
+        try client.start()
+        let refused = Task { () -> MQTTConnectionEvent? in
+            for await event in events { if case .subscriptionRefused = event { return event } }
+            return nil
+        }
+        let timeout = Task { try await Task.sleep(for: .seconds(5)); refused.cancel() }
+        defer { timeout.cancel() }
+        #expect(await refused.value == .subscriptionRefused(filter: "$share/g/quad/+/telemetry/#", code: 0x80))
+        #expect(client.refusedSubscriptions == 1)
+
+        // The happy path on mosquitto: granted, nothing counted, messages flow.
+        let sub = try makeClient("suback-granted")
+        let pub = try makeClient("suback-pub")
+        defer { sub.shutdown(); pub.shutdown() }
+        let messages = try sub.subscribe("granted/#")
+        #expect(await sub.waitUntilConnected(timeoutS: 5))
+        #expect(await pub.waitUntilConnected(timeoutS: 5))
+        try await Task.sleep(for: .milliseconds(200))
+        try await pub.publishAndWait(topic: "granted/x", payload: [7], qos: 1, retain: false)
+        var iterator = messages.makeAsyncIterator()
+        #expect(await iterator.next()?.payload == [7])
+        #expect(sub.refusedSubscriptions == 0)
+    }
+
     @Test("topic filter matching follows MQTT rules")
     func matching() {
         #expect(MQTTClient.matches(filter: "quad/+/telemetry/#", topic: "quad/drone1/telemetry/drone"))

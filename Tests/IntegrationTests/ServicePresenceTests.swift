@@ -2,6 +2,7 @@ import Foundation
 import ProcessSupport
 import Logging
 import QuadMQTT
+import QuadProtocol
 import Testing
 
 /// Every service announces itself with a retained `online` status and leaves `offline` behind — by its
@@ -41,6 +42,32 @@ struct ServicePresenceTests {
         try await eventually(timeoutS: 10, "\(service) online") { log.latest(service)?.contains(#""state":"online""#) == true }
         #expect(child.stop(signal: SIGTERM) == 0, "\(child.output())")
         try await eventually(timeoutS: 20, "\(service) offline") { log.latest(service)?.contains(#""state":"offline""#) == true }
+    }
+
+    /// RabbitMQ 3.10 hands retained messages only to subscriptions without wildcards (and keeps them on the node that
+    /// got them): simulated here by clearing the retained copy before the reader subscribes.
+    @Test("without the retained copy a reader still sees the service online within one re-announce interval")
+    func reannounced() async throws {
+        let child = try start("navigator")
+        defer { child.stop(signal: SIGTERM) }
+        let (watcher, log) = try statusWatcher()
+        try await eventually(timeoutS: 10, "online") { log.latest("navigator")?.contains(#""state":"online""#) == true }
+        watcher.shutdown()
+        let bus = try await BusRecorder(port: broker.port, id: "clear-retained", filters: [])
+        try await bus.publish("quad/presence1/status/navigator", [], retain: true)
+        let clearedAt = Date()
+        let (late, lateLog) = try statusWatcher()
+        defer { late.shutdown() }
+        let status = try await runToEnd("location-broadcaster", ["status", "--broker", broker.address,
+                                                                 "--drone", "presence1"],
+                                        logDirectory: broker.directory, timeoutS: 30)
+        #expect(status.code == 0, "\(status.output)")
+        #expect(status.output.contains("  navigator              online"), "\(status.output)")
+        #expect(status.output.contains("  drone-link             unknown  (no status seen)"), "\(status.output)")
+        try await eventually(timeoutS: 1, "the late subscriber saw it live") {
+            lateLog.latest("navigator")?.contains(#""state":"online""#) == true
+        }
+        #expect(Date().timeIntervalSince(clearedAt) < ServiceStatus.reannounceIntervalS + 1.5)
     }
 
     @Test("SIGKILL: the broker publishes the Last Will, retained")

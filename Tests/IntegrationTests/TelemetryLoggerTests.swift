@@ -218,6 +218,25 @@ struct TelemetryLoggerTests {
         }
     }
 
+    @Test("record fails loudly (exit 1) on a refused subscription and refuses --share without MQTT 5")
+    func refusedSubscription() throws {
+        let refusing = try ProtocolRefusingBroker(accepting311: true, subackCode: 0x80)
+        let child = try logger(["record", "--broker", refusing.address, "--dir", logDir.path])
+        let code = child.waitForExit(timeoutS: 10)
+        if code == nil { child.stop(signal: SIGTERM) }
+        let output = child.output()
+        #expect(code == 1, "\(output)")
+        #expect(output.contains("broker \(refusing.address) refused the subscription to quad/+/telemetry/#"), "\(output)")
+        #expect(output.contains("nothing would be recorded"), "\(output)")
+
+        for version in [[], ["--mqtt-version", "3.1.1"], ["--mqtt-version", "auto"]] {
+            let (shareCode, shareOutput) = try run(["record", "--share", "g", "--broker", broker.address,
+                                                    "--dir", logDir.path] + version)
+            #expect(shareCode == 1, "\(shareOutput)")
+            #expect(shareOutput.contains("--share needs --mqtt-version 5"), "\(shareOutput)")
+        }
+    }
+
     // MARK: - Helpers
 
     /// Starts `record` into `logDir` and waits for its online status (its subscriptions are made by then).

@@ -52,6 +52,8 @@ final class SilentBroker: @unchecked Sendable {
 /// A broker that speaks only MQTT 3.1.1 (as RabbitMQ and NATS do): answers an MQTT 5 CONNECT with a 3.1.1 CONNACK
 /// refusing the protocol version (return code 1). With `accepting311`, a 3.1.1 CONNECT is accepted and the session
 /// served just enough (SUBACK, PUBACK, PINGRESP) for a client to run; `publishedTopics` records what came in.
+/// `subackCode` is what every SUBACK grants: 0x01 (QoS 1), or 0x80 to refuse every subscription (RabbitMQ's
+/// answer to `$share/…`, or an ACL denial).
 final class ProtocolRefusingBroker: @unchecked Sendable {
     let port: UInt16
     private let listener: Int32
@@ -66,19 +68,19 @@ final class ProtocolRefusingBroker: @unchecked Sendable {
         func append(_ topic: String) { lock.withLock { list.append(topic) } }
     }
 
-    init(accepting311: Bool = false) throws {
+    init(accepting311: Bool = false, subackCode: UInt8 = 0x01) throws {
         (listener, port) = try loopbackListener(backlog: 16)
         let (fd, log) = (listener, log)
         Thread.detachNewThread {
             while true {
                 let client = accept(fd, nil, nil)
                 guard client >= 0 else { return }
-                Thread.detachNewThread { Self.serve(client, accepting311: accepting311, log: log) }
+                Thread.detachNewThread { Self.serve(client, accepting311: accepting311, subackCode: subackCode, log: log) }
             }
         }
     }
 
-    private static func serve(_ client: Int32, accepting311: Bool, log: TopicLog) {
+    private static func serve(_ client: Int32, accepting311: Bool, subackCode: UInt8, log: TopicLog) {
         defer { close(client) }
         guard let connect = Self.readPacket(client), connect.type == 0x10, connect.body.count > 6 else { return }
         let level = connect.body[6]  // after the length-prefixed "MQTT"
@@ -91,8 +93,8 @@ final class ProtocolRefusingBroker: @unchecked Sendable {
         while let packet = Self.readPacket(client) {
             let body = packet.body
             switch packet.type & 0xF0 {
-            case 0x80 where body.count >= 2:  // SUBSCRIBE: grant QoS 1 to one filter
-                send(client, [0x90, 0x03, body[0], body[1], 0x01])
+            case 0x80 where body.count >= 2:  // SUBSCRIBE: answer for one filter
+                send(client, [0x90, 0x03, body[0], body[1], subackCode])
             case 0x30 where body.count >= 2:  // PUBLISH
                 let topicLength = Int(body[0]) << 8 | Int(body[1])
                 guard body.count >= 2 + topicLength else { return }

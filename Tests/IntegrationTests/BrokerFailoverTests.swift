@@ -1,0 +1,63 @@
+import Foundation
+import ProcessSupport
+import Logging
+import QuadMQTT
+import QuadProtocol
+import Testing
+
+/// `--broker a,b` (and QUAD_BROKER): the nodes of a cluster, tried in turn when the connection is lost or refused.
+@Suite("Broker failover", .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
+struct BrokerFailoverTests {
+    func watcher(_ broker: BrokerProcess, _ id: String) throws -> (MQTTClient, StatusLog) {
+        var logger = Logger(label: "watcher")
+        logger.logLevel = .critical
+        let client = try MQTTClient(configuration: .init(port: Int32(broker.port), clientId: id), logger: logger)
+        let log = StatusLog()
+        let subscription = try client.subscribe("quad/failover1/status/#")
+        try client.start()
+        Task { for await message in subscription { log.record(message) } }
+        return (client, log)
+    }
+
+    @Test("a service given two brokers moves to the second when the first dies; its presence appears there")
+    func serviceFailsOver() async throws {
+        let first = try BrokerProcess()
+        let second = try BrokerProcess()
+        let (onFirst, firstLog) = try watcher(first, "watch-first")
+        let (onSecond, secondLog) = try watcher(second, "watch-second")
+        defer { onFirst.shutdown(); onSecond.shutdown() }
+        let navigator = try ChildProcess(
+            executable: TestEnvironment.executable("navigator").path,
+            arguments: ["--broker", "\(first.address),\(second.address)", "--drone", "failover1"],
+            logDirectory: first.directory)
+        defer { navigator.stop(signal: SIGTERM) }
+        try await eventually(timeoutS: 10, "online on the first broker") {
+            firstLog.latest("navigator")?.contains(#""state":"online""#) == true
+        }
+        #expect(secondLog.latest("navigator") == nil)
+        let killedAt = Date()
+        first.stop(signal: SIGKILL)
+        try await eventually(timeoutS: 5, "online on the second broker") {
+            secondLog.latest("navigator")?.contains(#""state":"online""#) == true
+        }
+        let seconds = Date().timeIntervalSince(killedAt)
+        #expect(seconds < 3, "took \(seconds) s")
+        #expect(navigator.output().contains("connected to \(second.address) (broker 2 of 2)"), "\(navigator.output())")
+    }
+
+    @Test("a location-broadcaster one-shot command given a dead first address (QUAD_BROKER) uses the live second")
+    func oneShotSkipsDeadBroker() async throws {
+        let live = try BrokerProcess()
+        let dead = try freeLoopbackPort()
+        let bus = try await BusRecorder(port: live.port, id: "rec-failover", filters: ["quad/failover1/target"])
+        let child = try ChildProcess(
+            executable: TestEnvironment.executable("location-broadcaster").path,
+            arguments: ["target", "52.5", "13.4", "--drone", "failover1", "--no-wait", "--sender-id", "tester"],
+            logDirectory: live.directory, environment: ["QUAD_BROKER": "127.0.0.1:\(dead),\(live.address)"])
+        let code = child.waitForExit(timeoutS: 20) ?? child.stop(signal: SIGKILL)
+        #expect(code == 0, "\(child.output())")
+        try await eventually(timeoutS: 5, "target on the live broker") {
+            !bus.messages(on: "quad/failover1/target").isEmpty
+        }
+    }
+}
