@@ -34,7 +34,7 @@ struct OrderedInboxTests {
         var iterator = inbox.events.makeAsyncIterator()
         let ready = Task {
             while !Task.isCancelled {
-                try? sender.publish(topic: "order/ready/b", payload: Array("ready".utf8), qos: 0, retain: false)
+                _ = try? sender.publish(topic: "order/ready/b", payload: Array("ready".utf8), qos: 0, retain: false)
                 try await Task.sleep(for: .milliseconds(50))
             }
         }
