@@ -8,7 +8,7 @@ import Testing
 struct BrokerTroubleLogTests {
     /// Starts `arguments` and returns its output once it contains `expected`, or fails after `withinS` seconds.
     func expectLine(_ executable: String, _ arguments: [String], containing expected: [String],
-                    withinS: Double = 2) throws {
+                    withinS: Double = 2) async throws {
         let directory = try TestEnvironment.temporaryDirectory("trouble")
         let started = Date()
         let child = try ChildProcess(executable: TestEnvironment.executable(executable).path, arguments: arguments,
@@ -18,38 +18,38 @@ struct BrokerTroubleLogTests {
         while Date().timeIntervalSince(started) < withinS {
             output = child.output()
             if expected.allSatisfy(output.contains) { break }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         #expect(expected.allSatisfy(output.contains), "after \(withinS) s, wanted \(expected) in:\n\(output)")
         #expect(!output.contains("unknown reason"), "\(output)")
     }
 
     @Test("connection refused: a warning with the reason within 2 s (service and tail)")
-    func refused() throws {
+    func refused() async throws {
         let port = try freeLoopbackPort()
-        try expectLine("navigator", ["--broker", "127.0.0.1:\(port)"],
+        try await expectLine("navigator", ["--broker", "127.0.0.1:\(port)"],
                        containing: ["warning", "cannot reach broker 127.0.0.1:\(port): Connection refused"])
-        try expectLine("telemetry-logger", ["tail", "--broker", "127.0.0.1:\(port)"],
+        try await expectLine("telemetry-logger", ["tail", "--broker", "127.0.0.1:\(port)"],
                        containing: ["warning", "cannot reach broker 127.0.0.1:\(port): Connection refused"])
     }
 
     @Test("silent broker (connect never completes): a warning within 2 s")
-    func silent() throws {
+    func silent() async throws {
         let silent = try SilentBroker()
-        try expectLine("drone-link", ["--address", "127.0.0.1", "--broker", silent.address],
+        try await expectLine("drone-link", ["--address", "127.0.0.1", "--broker", silent.address],
                        containing: ["warning", "cannot reach broker \(silent.address): no answer"])
     }
 
     @Test("unresolvable host: a DNS warning within 2 s")
-    func unresolvable() throws {
-        try expectLine("navigator", ["--broker", "no-such-broker.invalid:1883"],
+    func unresolvable() async throws {
+        try await expectLine("navigator", ["--broker", "no-such-broker.invalid:1883"],
                        containing: ["warning", "cannot reach broker no-such-broker.invalid:1883"])
     }
 
     @Test("wrong password: refused by broker with its reason, MQTT 3.1.1 and 5",
           .enabled(if: TestEnvironment.available("mosquitto_passwd")),
           arguments: [("3.1.1", "not authorised"), ("5", "Not authorized")])
-    func wrongPassword(version: String, reason: String) throws {
+    func wrongPassword(version: String, reason: String) async throws {
         let directory = try TestEnvironment.temporaryDirectory("passwd")
         let passwords = directory.appendingPathComponent("passwd")
         try "".write(to: passwords, atomically: true, encoding: .utf8)
@@ -59,31 +59,31 @@ struct BrokerTroubleLogTests {
         let wrong = directory.appendingPathComponent("wrong")
         try "wrong\n".write(to: wrong, atomically: true, encoding: .utf8)
         let broker = try BrokerProcess(extraConfig: "allow_anonymous false\npassword_file \(passwords.path)\n")
-        try expectLine("navigator", ["--broker", broker.address, "--username", "pilot", "--password-file", wrong.path,
+        try await expectLine("navigator", ["--broker", broker.address, "--username", "pilot", "--password-file", wrong.path,
                                      "--mqtt-version", version],
                        containing: ["refused by broker \(broker.address): ", reason])
     }
 
     @Test("MQTT 5 against a 3.1.1-only broker: refused by broker: Unsupported Protocol Version")
-    func protocolVersion() throws {
+    func protocolVersion() async throws {
         let broker = try ProtocolRefusingBroker()
-        try expectLine("navigator", ["--broker", broker.address, "--mqtt-version", "5"],
+        try await expectLine("navigator", ["--broker", broker.address, "--mqtt-version", "5"],
                        containing: ["refused by broker \(broker.address): Unsupported Protocol Version"])
     }
 
     @Test("--mqtt-version auto (location-broadcaster's default) falls back to 3.1.1 on a 3.1.1-only broker")
-    func autoFallsBack() throws {
+    func autoFallsBack() async throws {
         let broker = try ProtocolRefusingBroker(accepting311: true)
-        try expectLine("navigator", ["--broker", broker.address, "--mqtt-version", "auto"],
+        try await expectLine("navigator", ["--broker", broker.address, "--mqtt-version", "auto"],
                        containing: ["does not speak MQTT 5", "using 3.1.1", "connected to \(broker.address)"],
                        withinS: 5)
         // The presence went out over the 3.1.1 session.
         for _ in 0..<50 where !broker.publishedTopics.contains(where: { $0.hasSuffix("/status/navigator") }) {
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         #expect(broker.publishedTopics.contains { $0.hasSuffix("/status/navigator") }, "\(broker.publishedTopics)")
         // Without `auto` the refusal stands.
-        try expectLine("navigator", ["--broker", broker.address, "--mqtt-version=5"],
+        try await expectLine("navigator", ["--broker", broker.address, "--mqtt-version=5"],
                        containing: ["refused by broker \(broker.address): Unsupported Protocol Version"])
     }
 }

@@ -41,9 +41,9 @@ struct MAVLinkFlightTests {
 
     @Test("pymavlink ground station: takeoff refused disarmed, arm, takeoff, offboard velocity, hold, land",
           .enabled(if: PythonTools.available))
-    func pymavlinkGroundStation() throws {
+    func pymavlinkGroundStation() async throws {
         let sim = try Simulator(label: "pymavlink")
-        let run = try PythonTools.run("gcs_pymavlink.py", ["\(sim.clientPort)", "\(sim.simPort)"],
+        let run = try await PythonTools.run("gcs_pymavlink.py", ["\(sim.clientPort)", "\(sim.simPort)"],
                                       logDirectory: sim.directory, timeoutS: 90)
         #expect(run.status == 0, "\(run.output)\n--- drone-sim\n\(sim.process.output().suffix(3000))")
         #expect(run.output.contains("pymavlink-gcs: ok"))
@@ -53,9 +53,9 @@ struct MAVLinkFlightTests {
     }
 
     @Test("MAVSDK: arm, takeoff, offboard body velocity, land, position", .enabled(if: PythonTools.available))
-    func mavsdk() throws {
+    func mavsdk() async throws {
         let sim = try Simulator(label: "mavsdk")
-        let run = try PythonTools.run("gcs_mavsdk.py", ["\(sim.clientPort)"], logDirectory: sim.directory,
+        let run = try await PythonTools.run("gcs_mavsdk.py", ["\(sim.clientPort)"], logDirectory: sim.directory,
                                       timeoutS: 120)
         #expect(run.status == 0, "\(run.output.suffix(4000))\n--- drone-sim\n\(sim.process.output().suffix(3000))")
         #expect(run.output.contains("mavsdk: ok"))

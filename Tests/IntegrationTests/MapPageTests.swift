@@ -51,27 +51,27 @@ struct MapPageTests {
             }
             try await Task.sleep(for: .milliseconds(100))
         }
-        let code = browser.waitForExit(timeoutS: 5)
+        let code = try await onThread { browser.waitForExit(timeoutS: 5) }
         #expect(code == 0, "map_browser_test.py: \(browser.output())\n\(stack.logs())")
         #expect(restarted, "the broker restart step never ran: \(browser.output())")
     }
 
     @Test("hostile URL parameters, payloads and topics never break the page, never run script")
-    func hostileInput() throws {
+    func hostileInput() async throws {
         try Self.requireDependencies()
         let broker = try BrokerProcess()
         defer { broker.stop() }
-        let result = try MapBrowser.check(["hostile", "--url", broker.mapURL, "--mqtt-port", "\(broker.port)"],
+        let result = try await MapBrowser.check(["hostile", "--url", broker.mapURL, "--mqtt-port", "\(broker.port)"],
                                           logDirectory: broker.directory)
         #expect(result.exitCode == 0, "\(result.output)")
     }
 
     @Test("on the deployed ground broker the page is refused anonymously and logs in as map")
-    func loginOnDeployedBroker() throws {
+    func loginOnDeployedBroker() async throws {
         try Self.requireDependencies()
         let (broker, passwords) = try DeploymentTests.BrokerACL.broker("ground")
         defer { broker.stop() }
-        let result = try MapBrowser.check(["login", "--url", "http://127.0.0.1:\(broker.ports[1])/",
+        let result = try await MapBrowser.check(["login", "--url", "http://127.0.0.1:\(broker.ports[1])/",
                                            "--password", passwords["map"] ?? ""], logDirectory: broker.directory)
         #expect(result.exitCode == 0, "\(result.output)")
     }
@@ -79,11 +79,13 @@ struct MapPageTests {
 
 enum MapBrowser {
     /// Tests/WebMapTests/map_page_checks.py MODE ARGS… (short browser checks), to completion.
-    static func check(_ arguments: [String], logDirectory: URL) throws -> CommandResult {
-        try runCommand(python, [TestEnvironment.repoRoot.appendingPathComponent("Tests/WebMapTests/map_page_checks.py").path]
+    /// On a thread of its own (`onThread`): a browser run takes minutes.
+    static func check(_ arguments: [String], logDirectory: URL) async throws -> CommandResult {
+        let chromedriver = try TestEnvironment.requireTool("chromedriver")
+        return try await onThread { try runCommand(python, [TestEnvironment.repoRoot.appendingPathComponent("Tests/WebMapTests/map_page_checks.py").path]
                        + arguments + ["--failure-dir", logDirectory.path,
-                                      "--chromedriver", try TestEnvironment.requireTool("chromedriver")],
-                       logDirectory: logDirectory, timeoutS: 180)
+                                      "--chromedriver", chromedriver],
+                       logDirectory: logDirectory, timeoutS: 180) }
     }
 
     /// Debian's python3-selenium lives in the system python (a pyenv or venv python3 on PATH would not see it).

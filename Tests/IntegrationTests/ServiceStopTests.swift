@@ -96,9 +96,3 @@ struct ServiceStopTests {
     }
 }
 
-/// Runs `body` on its own thread and returns its result.
-func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
-    }
-}

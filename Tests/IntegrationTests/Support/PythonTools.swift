@@ -22,12 +22,13 @@ enum PythonTools {
     }
 
     /// Runs one of the scripts next to the MAVLink tests; returns its exit status and output.
+    /// The wait runs on a thread of its own (`onThread`): these runs take up to a minute.
     static func run(_ script: String, _ arguments: [String], logDirectory: URL, timeoutS: Double)
-        throws -> (status: Int32?, output: String) {
+        async throws -> (status: Int32?, output: String) {
         let child = try ChildProcess(executable: try requirePython(),
                                      arguments: [scripts.appendingPathComponent(script).path] + arguments,
                                      logDirectory: logDirectory)
-        let status = child.waitForExit(timeoutS: timeoutS)
+        let status = try await onThread { child.waitForExit(timeoutS: timeoutS) }
         if status == nil { child.stop() }
         return (status, child.output())
     }
