@@ -2,7 +2,7 @@ import ArgumentParser
 import FlightControl
 import QuadService
 
-struct DroneControllerCommand: AsyncParsableCommand {
+struct DroneControllerCommand: AsyncParsableCommand, ServiceCommand {
     static let configuration = CommandConfiguration(
         commandName: "drone-controller",
         abstract: "The flight state machine and control law: fly to the target, hover, land; failsafes.")

@@ -3,7 +3,7 @@ import ArgumentParser
 import CommandLineSupport
 import QuadService
 
-struct DroneLink: AsyncParsableCommand {
+struct DroneLink: AsyncParsableCommand, ServiceCommand {
     static let configuration = CommandConfiguration(
         commandName: "drone-link",
         abstract: "The AR.Drone 2.0 UDP link: AT commands out, navdata in, telemetry published.")

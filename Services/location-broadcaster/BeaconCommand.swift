@@ -6,7 +6,7 @@ import QuadService
 /// `beacon`: the ground's heartbeat for the board. Across the radio bridge no Last Will can tell the drone that the
 /// laptop or the link is gone; the controller hears this beacon and, once it has, treats its silence as a lost
 /// ground (`ground-link-lost`: the lost-pilot policy). deploy/ground runs it as a service.
-struct BeaconCommand: AsyncParsableCommand {
+struct BeaconCommand: AsyncParsableCommand, ServiceCommand {
     static let configuration = CommandConfiguration(
         commandName: "beacon",
         abstract: "Publish the ground beacon (quad/<id>/ground/beacon) until stopped; the board's controller takes "

@@ -5,7 +5,7 @@ import QuadProtocol
 import QuadService
 
 /// `claim`: become the pilot and stay it until Ctrl-C (control ends when this process's presence goes offline).
-struct ClaimCommand: AsyncParsableCommand {
+struct ClaimCommand: AsyncParsableCommand, ServiceCommand {
     static let configuration = CommandConfiguration(
         commandName: "claim", abstract: "Claim pilot control and hold it until Ctrl-C, then release it.")
 

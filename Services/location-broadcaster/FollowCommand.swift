@@ -4,7 +4,7 @@ import GroundStation
 import QuadService
 
 /// `follow`: this laptop's GPS position (from gpsd) is the drone's target, re-sent every interval.
-struct FollowCommand: AsyncParsableCommand {
+struct FollowCommand: AsyncParsableCommand, ServiceCommand {
     static let configuration = CommandConfiguration(
         commandName: "follow", abstract: "Send this computer's GPS position (from gpsd) as the target, continuously.")
 

@@ -3,7 +3,7 @@ import DatagramIO
 import MAVLinkCompanion
 import QuadService
 
-struct MAVLinkLink: AsyncParsableCommand {
+struct MAVLinkLink: AsyncParsableCommand, ServiceCommand {
     static let configuration = CommandConfiguration(
         commandName: "mavlink-link",
         abstract: "The MAVLink link to a PX4/ArduPilot autopilot as a companion computer (UDP): the same topics as drone-link.")

@@ -3,7 +3,7 @@ import CommandLineSupport
 import Navigation
 import QuadService
 
-struct NavigatorCommand: AsyncParsableCommand {
+struct NavigatorCommand: AsyncParsableCommand, ServiceCommand {
     static let configuration = CommandConfiguration(
         commandName: "navigator",
         abstract: "Distance, bearing and direction difference from the drone to the target.",

@@ -10,7 +10,7 @@ import ServiceLifecycle
 import Glibc
 #endif
 
-struct RecordCommand: AsyncParsableCommand {
+struct RecordCommand: AsyncParsableCommand, ServiceCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
         abstract: "Record every message of every drone (or of --drone ID) to .qlog files (the default command).",

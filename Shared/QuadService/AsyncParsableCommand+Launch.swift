@@ -7,8 +7,9 @@ extension AsyncParsableCommand {
         EarlyStop.install()
         do {
             var command = try parseAsRoot()
-            // A tool's own work keeps the usual signal behaviour; a service re-arms it in ServiceRuntime.init.
-            EarlyStop.handOver()
+            // A tool's own work keeps the usual signal behaviour (an interrupted export must not exit 0). A service
+            // keeps EarlyStop's handler until its group takes the signals over: no window with the default action.
+            if !(command is ServiceCommand) { EarlyStop.handOver() }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
