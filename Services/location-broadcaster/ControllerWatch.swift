@@ -80,7 +80,7 @@ struct ControllerWatch {
         if reply.acceptanceIsSilent { return nil }
         let status = latest.map { "the controller's last state: \($0.summary), pilot \(Self.pilot($0))" }
             ?? "no controller state received (is drone-controller running?)"
-        throw CLIFailure("\(what): no answer from the controller within \(Format.fixed(timeoutS, 1)) s; \(status)")
+        throw CLIFailure("\(what): no answer from the controller within \(TextFormat.fixed(timeoutS, digits: 1)) s; \(status)")
     }
 
     /// The controller refused what we sent as addressed to an earlier run: it restarted after we read its state.

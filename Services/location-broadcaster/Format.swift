@@ -1,26 +1,10 @@
+import GroundStation
 import QuadProtocol
 
 /// Number and name formatting for the CLI's output (no Foundation String(format:)).
 enum Format {
-    /// `value` with `digits` decimals (0–6), rounded; "-" when not finite or absurdly large.
-    static func fixed(_ value: Double, _ digits: Int) -> String {
-        let digits = min(max(digits, 0), 6)
-        var scale: Int64 = 1
-        for _ in 0..<digits { scale *= 10 }
-        let scaled = (value * Double(scale)).rounded()
-        guard scaled.isFinite, abs(scaled) < 1e15 else { return "-" }
-        let n = Int64(scaled)
-        let whole = n.magnitude / UInt64(scale)
-        var text = (n < 0 ? "-" : "") + String(whole)
-        if digits > 0 {
-            let fraction = String(n.magnitude % UInt64(scale))
-            text += "." + String(repeating: "0", count: digits - fraction.count) + fraction
-        }
-        return text
-    }
-
     static func coordinate(latitudeDeg: Double, longitudeDeg: Double) -> String {
-        fixed(latitudeDeg, 6) + ", " + fixed(longitudeDeg, 6)
+        TextFormat.fixed(latitudeDeg, digits: 6) + ", " + TextFormat.fixed(longitudeDeg, digits: 6)
     }
 
     /// Printable ASCII only, at most `width` characters: reasons and names come from the bus.

@@ -84,9 +84,9 @@ struct GPSFollower: Sendable {
     static func describe(_ problem: FollowStateMachine.FixTimeProblem, sending: Bool, lastTarget: GeoPoint?) -> String {
         let what: String
         switch problem {
-        case .offClock(let ageS) where ageS >= 0: what = "gps fix is \(Format.fixed(ageS, 0)) s old"
-        case .offClock(let ageS): what = "gps fix is \(Format.fixed(-ageS, 0)) s ahead of this computer's clock"
-        case .jumped(let jumpS): what = "gps fix time jumped \(Format.fixed(jumpS, 0)) s from the previous fix"
+        case .offClock(let ageS) where ageS >= 0: what = "gps fix is \(TextFormat.fixed(ageS, digits: 0)) s old"
+        case .offClock(let ageS): what = "gps fix is \(TextFormat.fixed(-ageS, digits: 0)) s ahead of this computer's clock"
+        case .jumped(let jumpS): what = "gps fix time jumped \(TextFormat.fixed(jumpS, digits: 0)) s from the previous fix"
         }
         let action = sending ? "sending it anyway (--accept-stale)" : "not sending it (--accept-stale would); "
             + (lastTarget.map {
@@ -101,7 +101,7 @@ struct GPSFollower: Sendable {
         case .gpsd(.mode(let m)): m == 1 ? "receiver reports no fix" : "fix mode \(m)"
         case .gpsd(let other): "unusable report: \(other)"
         case .stale: "fix too old"
-        case .inaccurate(let e): "horizontal error \(Format.fixed(e, 0)) m"
+        case .inaccurate(let e): "horizontal error \(TextFormat.fixed(e, digits: 0)) m"
         }
     }
 }

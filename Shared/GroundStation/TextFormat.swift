@@ -1,23 +1,10 @@
+import TextSupport
+
 /// Fixed-width number and duration formatting without Foundation's String(format:).
 public enum TextFormat {
     /// `value` with exactly `digits` decimals (0–6), rounded half away from zero; "-" when not finite or absurd.
-    static func fixed(_ value: Double, digits: Int) -> String {
-        let digits = min(max(digits, 0), 6)
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let scaled = (value * scale).rounded()
-        guard value.isFinite, scaled.isFinite, abs(scaled) < 1e15 else { return "-" }
-        let n = Int64(scaled)
-        let negative = n < 0
-        let magnitude = n.magnitude
-        let divisor = UInt64(scale)
-        let whole = magnitude / divisor
-        var text = (negative ? "-" : "") + String(whole)
-        if digits > 0 {
-            let fraction = String(magnitude % divisor)
-            text += "." + String(repeating: "0", count: digits - fraction.count) + fraction
-        }
-        return text
+    public static func fixed(_ value: Double, digits: Int) -> String {
+        DecimalText.fixed(value, fractionDigits: min(max(digits, 0), 6), limit: 1e15) ?? "-"
     }
 
     /// A compact age: `42s`, `3m05s`, `2h07m`, `4d03h`; `-` when negative or unknown.
