@@ -87,7 +87,7 @@ let package = Package(
         ),
 
         service("location-broadcaster", ["GroundStation", "Navigation"]),
-        service("navigator", ["Navigation", "GroundStation"]),
+        service("navigator", ["Navigation", "GroundStation", "TextSupport"]),
         service("drone-controller", ["FlightControl", "Navigation"]),
         service("drone-link", ["ARDrone", "DatagramIO"]),
         service("mavlink-link", ["MAVLinkCompanion", "DatagramIO", "NetworkEndpoint"]),

@@ -69,7 +69,7 @@ struct ControllerWatch {
                     // `takeoff-timeout`: accepted first, then given up by the controller itself.
                     let verdict = reason.hasSuffix("-timeout") ? "failed, the controller reports"
                         : "refused by the controller:"
-                    throw CLIFailure("\(what) \(verdict) \(Format.clean(reason)) "
+                    throw CLIFailure("\(what) \(verdict) \(TextFormat.clean(reason, width: 64)) "
                         + "(activity \(state.activity.cliName), pilot \(Self.pilot(state)))")
                 case .pending: break
                 }
@@ -94,6 +94,6 @@ struct ControllerWatch {
     static let silentGraceUs: Int64 = 1_500_000
 
     static func pilot(_ state: ControllerState) -> String {
-        state.pilotId.isEmpty ? "none" : Format.clean(state.pilotId)
+        state.pilotId.isEmpty ? "none" : TextFormat.clean(state.pilotId, width: 64)
     }
 }

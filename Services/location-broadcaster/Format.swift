@@ -6,11 +6,6 @@ enum Format {
     static func coordinate(latitudeDeg: Double, longitudeDeg: Double) -> String {
         TextFormat.fixed(latitudeDeg, digits: 6) + ", " + TextFormat.fixed(longitudeDeg, digits: 6)
     }
-
-    /// Printable ASCII only, at most `width` characters: reasons and names come from the bus.
-    static func clean(_ text: String, width: Int = 64) -> String {
-        String(text.unicodeScalars.map { $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" }.prefix(width))
-    }
 }
 
 /// Kebab-case activity names, as printed and as accepted by `status --until`.
@@ -37,6 +32,6 @@ extension ControllerState.Activity {
 extension ControllerState {
     /// `hovering (takeoff)`, or just the activity when there is no reason.
     var summary: String {
-        reason.isEmpty ? activity.cliName : "\(activity.cliName) (\(Format.clean(reason)))"
+        reason.isEmpty ? activity.cliName : "\(activity.cliName) (\(TextFormat.clean(reason, width: 64)))"
     }
 }

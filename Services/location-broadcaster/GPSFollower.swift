@@ -44,10 +44,10 @@ struct GPSFollower: Sendable {
         switch event {
         case .fix(let fix): perform(machine.fix(fix, nowUs: now))
         case .noFix(let reason): perform(machine.noFix(reason, nowUs: now))
-        case .version(let v): runtime.logger.info("gpsd \(Format.clean(v.release))")
+        case .version(let v): runtime.logger.info("gpsd \(TextFormat.clean(v.release, width: 64))")
         case .devices(let devices) where devices.isEmpty: say("gpsd has no GPS receiver attached")
         case .devices, .watch: break
-        case .gpsdError(let message): runtime.logger.warning("gpsd error: \(Format.clean(message))")
+        case .gpsdError(let message): runtime.logger.warning("gpsd error: \(TextFormat.clean(message, width: 64))")
         case .malformedLine(let error): runtime.logger.debug("ignored a malformed gpsd line: \(error)")
         case .overlongLine(let n): runtime.logger.warning("ignored an overlong gpsd line (\(n) bytes)")
         }

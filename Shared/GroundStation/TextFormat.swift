@@ -21,22 +21,11 @@ public enum TextFormat {
     }
 
     /// Printable ASCII only, at most `width` characters: names come from topics and payloads, i.e. from outside.
-    static func clean(_ text: String, width: Int) -> String {
-        let printable = text.unicodeScalars.map { $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" }
-        return String(printable.prefix(max(0, width)))
-    }
+    public static func clean(_ text: String, width: Int) -> String { PrintableText.ascii(text, width: width) }
 
     /// What the user typed, for an error message: any printable Unicode kept (`52.5°` stays `52.5°`), control
     /// and bidi-override characters shown as `?` so a message cannot move the cursor or reorder the line.
-    public static func printable(_ text: String, width: Int) -> String {
-        let kept = text.unicodeScalars.map { s -> Character in
-            let v = s.value
-            let control = v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v)
-                || (0x2066...0x2069).contains(v)
-            return control ? "?" : Character(s)
-        }
-        return String(kept.prefix(max(0, width)))
-    }
+    public static func printable(_ text: String, width: Int) -> String { PrintableText.unicode(text, width: width) }
 
     static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? String(text.prefix(width)) : text + String(repeating: " ", count: width - text.count)
