@@ -10,18 +10,7 @@ enum Format {
 
 /// Kebab-case activity names, as printed and as accepted by `status --until`.
 extension ControllerState.Activity {
-    var cliName: String {
-        switch self {
-        case .landed: "landed"
-        case .takingOff: "taking-off"
-        case .hovering: "hovering"
-        case .flyingToTarget: "flying-to-target"
-        case .arrived: "arrived"
-        case .landing: "landing"
-        case .emergency: "emergency"
-        case .returningHome: "returning-home"
-        }
-    }
+    var cliName: String { name(separator: "-") }
 
     init?(cliName: String) {
         guard let match = Self.allCases.first(where: { $0.cliName == cliName.lowercased() }) else { return nil }
