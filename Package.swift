@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Library targets live in Shared/, executables in Services/, tests in Tests/.
-// Pure targets (TextSupport, QuadProtocol, ARDrone, Navigation, FlightControl, DroneSimulation, FlightLog, LogSync,
-// GroundStation) do no I/O and read no clock; the executables perform what they decide.
+// Pure targets (TextSupport, QuadProtocol, ARDrone, Navigation, NavigatorCore, FlightControl, DroneSimulation,
+// FlightLog, LogSync, GroundStation) do no I/O and read no clock; the executables perform what they decide.
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
@@ -18,9 +18,10 @@ func service(_ name: String, _ deps: [Target.Dependency]) -> Target {
     )
 }
 
+// Built and tested on Linux only (Debian/Ubuntu, Swift 6.3): the I/O code imports Glibc, so no Apple platform is
+// declared.
 let package = Package(
     name: "quadcopter",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "location-broadcaster", targets: ["location-broadcaster"]),
         .executable(name: "navigator", targets: ["navigator"]),
@@ -61,7 +62,10 @@ let package = Package(
                 path: "Shared/MAVLinkSimulation"),
         .target(name: "MAVLinkCompanion", dependencies: ["MAVLink", "QuadProtocol", logging],
                 path: "Shared/MAVLinkCompanion"),
-        .target(name: "Navigation", dependencies: ["QuadProtocol", "TextSupport"], path: "Shared/Navigation"),
+        // Geodesy and the solve report: no wire types (the solver that speaks them is NavigatorCore).
+        .target(name: "Navigation", dependencies: ["TextSupport"], path: "Shared/Navigation"),
+        // The navigator's pure core: Target and positions in, NavigationSolution out.
+        .target(name: "NavigatorCore", dependencies: ["Navigation", "QuadProtocol"], path: "Shared/NavigatorCore"),
         .target(name: "FlightControl", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/FlightControl"),
         .target(name: "NetworkEndpoint", path: "Shared/NetworkEndpoint"),
         .target(name: "DroneSimulation", dependencies: ["ARDrone", "Navigation", "NetworkEndpoint", "TextSupport"],
@@ -87,7 +91,7 @@ let package = Package(
         ),
 
         service("location-broadcaster", ["GroundStation", "Navigation"]),
-        service("navigator", ["Navigation", "GroundStation", "TextSupport"]),
+        service("navigator", ["Navigation", "NavigatorCore", "GroundStation", "TextSupport"]),
         service("drone-controller", ["FlightControl", "Navigation"]),
         service("drone-link", ["ARDrone", "DatagramIO"]),
         service("mavlink-link", ["MAVLinkCompanion", "DatagramIO", "NetworkEndpoint"]),
@@ -112,8 +116,10 @@ let package = Package(
         .testTarget(name: "MAVLinkSimulationTests",
                     dependencies: ["MAVLinkSimulation", "DroneSimulation", "MAVLink", "Navigation"],
                     path: "Tests/MAVLinkSimulationTests"),
-        .testTarget(name: "NavigationTests", dependencies: ["Navigation", "QuadProtocol"], path: "Tests/NavigationTests",
+        .testTarget(name: "NavigationTests", dependencies: ["Navigation"], path: "Tests/NavigationTests",
                     exclude: ["Fixtures"]),
+        .testTarget(name: "NavigatorCoreTests", dependencies: ["NavigatorCore", "Navigation", "QuadProtocol"],
+                    path: "Tests/NavigatorCoreTests"),
         .testTarget(name: "FlightControlTests", dependencies: ["FlightControl"], path: "Tests/FlightControlTests"),
         .testTarget(name: "DroneSimulationTests", dependencies: ["DroneSimulation", "ARDrone", "Navigation"],
                     path: "Tests/DroneSimulationTests"),

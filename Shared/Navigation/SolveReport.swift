@@ -24,7 +24,7 @@ public struct SolveReport: Sendable, Equatable {
         finalBearingDeg = inverse.finalBearingDeg
         self.headingDeg = headingDeg
         self.mountOffsetDeg = mountOffsetDeg
-        directionDifferenceDeg = NavigationSolver.directionDifferenceDeg(
+        directionDifferenceDeg = Geodesy.directionDifferenceDeg(
             bearingDeg: inverse.initialBearingDeg, headingDeg: headingDeg, mountOffsetDeg: mountOffsetDeg)
     }
 
