@@ -26,7 +26,7 @@ public struct NavigationSolver: Sendable, Equatable {
     /// Degrees clockwise from true north, [0, 360).
     public private(set) var heading: Timed<Double>?
     public private(set) var target: Timed<Target>?
-    private var counter = SolutionCounter()
+    private var counter = SequenceCounter()
 
     public init(mountOffsetDeg: Double = 0) {
         self.mountOffsetDeg = mountOffsetDeg
