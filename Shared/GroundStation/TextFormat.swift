@@ -11,7 +11,7 @@ public enum TextFormat {
     static func age(us: Int64?) -> String {
         guard let us, us >= 0 else { return "-" }
         let s = us / 1_000_000
-        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        func two(_ v: Int64) -> String { DecimalText.zeroPadded(Int(v), width: 2) }
         switch s {
         case ..<60: return "\(s)s"
         case ..<3600: return "\(s / 60)m\(two(s % 60))s"
