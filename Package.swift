@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Library targets live in Shared/, executables in Services/, tests in Tests/.
-// Pure targets (QuadProtocol, ARDrone, Navigation, FlightControl, DroneSimulation, FlightLog, LogSync, GroundStation)
-// do no I/O and read no clock; the executables perform what they decide.
+// Pure targets (TextSupport, QuadProtocol, ARDrone, Navigation, NavigatorCore, FlightControl, DroneSimulation,
+// FlightLog, LogSync, GroundStation) do no I/O and read no clock; the executables perform what they decide.
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
@@ -18,9 +18,10 @@ func service(_ name: String, _ deps: [Target.Dependency]) -> Target {
     )
 }
 
+// Built and tested on Linux only (Debian/Ubuntu, Swift 6.3): the I/O code imports Glibc, so no Apple platform is
+// declared.
 let package = Package(
     name: "quadcopter",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "location-broadcaster", targets: ["location-broadcaster"]),
         .executable(name: "navigator", targets: ["navigator"]),
@@ -52,6 +53,8 @@ let package = Package(
             providers: [.apt(["libmosquitto-dev"])]
         ),
         // Pure code: no sockets, no files, no clock reads.
+        // Text helpers every layer may use (decimal numbers, cleaning untrusted text); depends on nothing.
+        .target(name: "TextSupport", path: "Shared/TextSupport"),
         .target(name: "QuadProtocol", path: "Shared/QuadProtocol"),
         .target(name: "ARDrone", dependencies: ["QuadProtocol"], path: "Shared/ARDrone"),
         .target(name: "MAVLink", path: "Shared/MAVLink"),
@@ -59,18 +62,21 @@ let package = Package(
                 path: "Shared/MAVLinkSimulation"),
         .target(name: "MAVLinkCompanion", dependencies: ["MAVLink", "QuadProtocol", logging],
                 path: "Shared/MAVLinkCompanion"),
-        .target(name: "Navigation", dependencies: ["QuadProtocol"], path: "Shared/Navigation"),
+        // Geodesy and the solve report: no wire types (the solver that speaks them is NavigatorCore).
+        .target(name: "Navigation", dependencies: ["TextSupport"], path: "Shared/Navigation"),
+        // The navigator's pure core: Target and positions in, NavigationSolution out.
+        .target(name: "NavigatorCore", dependencies: ["Navigation", "QuadProtocol"], path: "Shared/NavigatorCore"),
         .target(name: "FlightControl", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/FlightControl"),
         .target(name: "NetworkEndpoint", path: "Shared/NetworkEndpoint"),
-        .target(name: "DroneSimulation", dependencies: ["ARDrone", "Navigation", "NetworkEndpoint"],
+        .target(name: "DroneSimulation", dependencies: ["ARDrone", "Navigation", "NetworkEndpoint", "TextSupport"],
                 path: "Shared/DroneSimulation"),
         .target(
-            name: "FlightLog", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/FlightLog",
+            name: "FlightLog", dependencies: ["QuadProtocol", "Navigation", "TextSupport"], path: "Shared/FlightLog",
             exclude: ["FORMAT.md"]
         ),
         // Flight-log sync between the ground's and the board's loggers: gaps, request/response codec, merge.
         .target(name: "LogSync", dependencies: ["FlightLog", "QuadProtocol"], path: "Shared/LogSync"),
-        .target(name: "GroundStation", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/GroundStation"),
+        .target(name: "GroundStation", dependencies: ["QuadProtocol", "Navigation", "TextSupport"], path: "Shared/GroundStation"),
         // Option parsing shared by every executable (signed numbers, LAT,LON values).
         .target(name: "CommandLineSupport", dependencies: ["Navigation", argumentParser], path: "Shared/CommandLineSupport"),
         // Test and bench support (spawning and stopping processes by pid); never linked into a service.
@@ -85,11 +91,11 @@ let package = Package(
         ),
 
         service("location-broadcaster", ["GroundStation", "Navigation"]),
-        service("navigator", ["Navigation", "GroundStation"]),
+        service("navigator", ["Navigation", "NavigatorCore", "GroundStation", "TextSupport"]),
         service("drone-controller", ["FlightControl", "Navigation"]),
         service("drone-link", ["ARDrone", "DatagramIO"]),
         service("mavlink-link", ["MAVLinkCompanion", "DatagramIO", "NetworkEndpoint"]),
-        service("telemetry-logger", ["FlightLog", "LogSync"]),
+        service("telemetry-logger", ["FlightLog", "LogSync", "TextSupport"]),
         // The simulator speaks only the drone's UDP protocol: no MQTT, no service lifecycle.
         .executableTarget(
             name: "drone-sim",
@@ -98,6 +104,7 @@ let package = Package(
             path: "Services/drone-sim"
         ),
 
+        .testTarget(name: "TextSupportTests", dependencies: ["TextSupport"], path: "Tests/TextSupportTests"),
         .testTarget(name: "QuadProtocolTests", dependencies: ["QuadProtocol"], path: "Tests/QuadProtocolTests",
                     exclude: ["Fixtures"]),
         .testTarget(name: "ARDroneTests", dependencies: ["ARDrone", "QuadProtocol"], path: "Tests/ARDroneTests",
@@ -109,8 +116,10 @@ let package = Package(
         .testTarget(name: "MAVLinkSimulationTests",
                     dependencies: ["MAVLinkSimulation", "DroneSimulation", "MAVLink", "Navigation"],
                     path: "Tests/MAVLinkSimulationTests"),
-        .testTarget(name: "NavigationTests", dependencies: ["Navigation", "QuadProtocol"], path: "Tests/NavigationTests",
+        .testTarget(name: "NavigationTests", dependencies: ["Navigation"], path: "Tests/NavigationTests",
                     exclude: ["Fixtures"]),
+        .testTarget(name: "NavigatorCoreTests", dependencies: ["NavigatorCore", "Navigation", "QuadProtocol"],
+                    path: "Tests/NavigatorCoreTests"),
         .testTarget(name: "FlightControlTests", dependencies: ["FlightControl"], path: "Tests/FlightControlTests"),
         .testTarget(name: "DroneSimulationTests", dependencies: ["DroneSimulation", "ARDrone", "Navigation"],
                     path: "Tests/DroneSimulationTests"),

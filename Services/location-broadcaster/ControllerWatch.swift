@@ -69,7 +69,7 @@ struct ControllerWatch {
                     // `takeoff-timeout`: accepted first, then given up by the controller itself.
                     let verdict = reason.hasSuffix("-timeout") ? "failed, the controller reports"
                         : "refused by the controller:"
-                    throw CLIFailure("\(what) \(verdict) \(Format.clean(reason)) "
+                    throw CLIFailure("\(what) \(verdict) \(TextFormat.clean(reason, width: 64)) "
                         + "(activity \(state.activity.cliName), pilot \(Self.pilot(state)))")
                 case .pending: break
                 }
@@ -80,7 +80,7 @@ struct ControllerWatch {
         if reply.acceptanceIsSilent { return nil }
         let status = latest.map { "the controller's last state: \($0.summary), pilot \(Self.pilot($0))" }
             ?? "no controller state received (is drone-controller running?)"
-        throw CLIFailure("\(what): no answer from the controller within \(Format.fixed(timeoutS, 1)) s; \(status)")
+        throw CLIFailure("\(what): no answer from the controller within \(TextFormat.fixed(timeoutS, digits: 1)) s; \(status)")
     }
 
     /// The controller refused what we sent as addressed to an earlier run: it restarted after we read its state.
@@ -94,6 +94,6 @@ struct ControllerWatch {
     static let silentGraceUs: Int64 = 1_500_000
 
     static func pilot(_ state: ControllerState) -> String {
-        state.pilotId.isEmpty ? "none" : Format.clean(state.pilotId)
+        state.pilotId.isEmpty ? "none" : TextFormat.clean(state.pilotId, width: 64)
     }
 }

@@ -44,10 +44,10 @@ struct GPSFollower: Sendable {
         switch event {
         case .fix(let fix): perform(machine.fix(fix, nowUs: now))
         case .noFix(let reason): perform(machine.noFix(reason, nowUs: now))
-        case .version(let v): runtime.logger.info("gpsd \(Format.clean(v.release))")
+        case .version(let v): runtime.logger.info("gpsd \(TextFormat.clean(v.release, width: 64))")
         case .devices(let devices) where devices.isEmpty: say("gpsd has no GPS receiver attached")
         case .devices, .watch: break
-        case .gpsdError(let message): runtime.logger.warning("gpsd error: \(Format.clean(message))")
+        case .gpsdError(let message): runtime.logger.warning("gpsd error: \(TextFormat.clean(message, width: 64))")
         case .malformedLine(let error): runtime.logger.debug("ignored a malformed gpsd line: \(error)")
         case .overlongLine(let n): runtime.logger.warning("ignored an overlong gpsd line (\(n) bytes)")
         }
@@ -84,9 +84,9 @@ struct GPSFollower: Sendable {
     static func describe(_ problem: FollowStateMachine.FixTimeProblem, sending: Bool, lastTarget: GeoPoint?) -> String {
         let what: String
         switch problem {
-        case .offClock(let ageS) where ageS >= 0: what = "gps fix is \(Format.fixed(ageS, 0)) s old"
-        case .offClock(let ageS): what = "gps fix is \(Format.fixed(-ageS, 0)) s ahead of this computer's clock"
-        case .jumped(let jumpS): what = "gps fix time jumped \(Format.fixed(jumpS, 0)) s from the previous fix"
+        case .offClock(let ageS) where ageS >= 0: what = "gps fix is \(TextFormat.fixed(ageS, digits: 0)) s old"
+        case .offClock(let ageS): what = "gps fix is \(TextFormat.fixed(-ageS, digits: 0)) s ahead of this computer's clock"
+        case .jumped(let jumpS): what = "gps fix time jumped \(TextFormat.fixed(jumpS, digits: 0)) s from the previous fix"
         }
         let action = sending ? "sending it anyway (--accept-stale)" : "not sending it (--accept-stale would); "
             + (lastTarget.map {
@@ -101,7 +101,7 @@ struct GPSFollower: Sendable {
         case .gpsd(.mode(let m)): m == 1 ? "receiver reports no fix" : "fix mode \(m)"
         case .gpsd(let other): "unusable report: \(other)"
         case .stale: "fix too old"
-        case .inaccurate(let e): "horizontal error \(Format.fixed(e, 0)) m"
+        case .inaccurate(let e): "horizontal error \(TextFormat.fixed(e, digits: 0)) m"
         }
     }
 }

@@ -77,9 +77,10 @@ final class PilotSession: Sendable {
         case .gainedControl:
             say("pilot control granted: \(runtime.service) is the pilot")
         case .lostControl(let pilot):
-            say(pilot.isEmpty ? "pilot control lost: nobody is the pilot" : "pilot control lost to \(Format.clean(pilot))")
+            say(pilot.isEmpty
+                ? "pilot control lost: nobody is the pilot" : "pilot control lost to \(TextFormat.clean(pilot, width: 64))")
         case .waitingForPilot(let pilot):
-            say("\(Format.clean(pilot)) holds pilot control; waiting for it to be released")
+            say("\(TextFormat.clean(pilot, width: 64)) holds pilot control; waiting for it to be released")
         case .waitingForController:
             say("no state from drone-controller for drone '\(runtime.drone.rawValue)' yet: "
                 + "claiming pilot control once it publishes one (claims are addressed to its run)")

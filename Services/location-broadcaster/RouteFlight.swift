@@ -79,7 +79,7 @@ struct RouteFlight {
                     let w = machine.waypoints[index]
                     say("waypoint \(index + 1)/\(machine.waypoints.count): "
                         + Format.coordinate(latitudeDeg: w.latitudeDeg, longitudeDeg: w.longitudeDeg)
-                        + (w.altitudeM.map { " alt \(Format.fixed($0, 1)) m" } ?? "") + " (line \(w.line))")
+                        + (w.altitudeM.map { " alt \(TextFormat.fixed($0, digits: 1)) m" } ?? "") + " (line \(w.line))")
                 }
             case .reportArrived(let index, let count):
                 say("arrived at waypoint \(index + 1)/\(count)")

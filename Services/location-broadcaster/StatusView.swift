@@ -28,7 +28,7 @@ struct StatusView {
     mutating func run(feed: BusFeed, interval: DurationText, timeoutS: Double?) async throws {
         let inbox = feed.inbox()
         defer { if let offsetUs = feed.latest.clockOffsetUs, abs(offsetUs) > ClockOffsetEstimator.warnAboveUs {
-            say("warning: the board's clock is \(Format.fixed(Double(offsetUs) / 1e6, 1)) s from this laptop's; "
+            say("warning: the board's clock is \(TextFormat.fixed(Double(offsetUs) / 1e6, digits: 1)) s from this laptop's; "
                 + "logs and exports of the two hosts will not line up (sync them with chrony, see deploy/README.md)")
         } }
         let startUs = WallClock.monotonicUs()
@@ -54,7 +54,7 @@ struct StatusView {
             if let endUs, WallClock.monotonicUs() >= endUs {
                 guard let goal else { return }
                 let state = controller.map { "controller: \($0.summary)" } ?? "no controller state received"
-                throw CLIFailure("status: \(goal.cliName) not reached within \(Format.fixed(timeoutS ?? 0, 1)) s "
+                throw CLIFailure("status: \(goal.cliName) not reached within \(TextFormat.fixed(timeoutS ?? 0, digits: 1)) s "
                     + "(\(state))")
             }
             try await Task.sleep(for: .microseconds(interval.microseconds))
@@ -101,13 +101,13 @@ struct StatusView {
 
     /// `  12.4 s  flying-to-target  dist 31.2 m  alt 1.0 m  batt 97%  link ok`
     func progressLine(elapsedUs: Int64) -> String {
-        let seconds = Format.fixed(Double(elapsedUs) / 1e6, 1)
+        let seconds = TextFormat.fixed(Double(elapsedUs) / 1e6, digits: 1)
         let activity = controller?.activity.cliName ?? "no-controller"
         let distance = navigation.map { $0.distanceM } ?? controller?.distanceToTargetM.map { Double($0) }
         var text = String(repeating: " ", count: max(0, 6 - seconds.count)) + seconds + " s  "
         text += activity + String(repeating: " ", count: max(0, 16 - activity.count))
-        text += "  dist " + (distance.map { Format.fixed($0, 1) + " m" } ?? "-")
-        text += "  alt " + (drone.map { Format.fixed(Double($0.altitudeM), 1) + " m" } ?? "-")
+        text += "  dist " + (distance.map { TextFormat.fixed($0, digits: 1) + " m" } ?? "-")
+        text += "  alt " + (drone.map { TextFormat.fixed(Double($0.altitudeM), digits: 1) + " m" } ?? "-")
         text += "  batt " + (drone.map { "\($0.batteryPercent)%" } ?? "-")
         return text + "  link " + linkWord
     }

@@ -93,12 +93,12 @@ struct TargetCommand: AsyncParsableCommand {
                     throw CLIFailure("target not acknowledged by the broker: \(error)")
                 }
                 say("target \(Format.coordinate(latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg))"
-                    + (alt.map { " alt \(Format.fixed($0, 1)) m" } ?? "") + " sent as \(resolved.senderId)"
+                    + (alt.map { " alt \(TextFormat.fixed($0, digits: 1)) m" } ?? "") + " sent as \(resolved.senderId)"
                     + (sent.controllerRunId == RunAddress.none ? "" : " to controller run \(sent.controllerRunId)"))
                 if round == 1, let drone = Self.dronePosition(watch.feed.latest) {
                     let leg = Geodesy.inverse(from: drone, to: point)
-                    say("from the drone: \(Format.fixed(leg.distanceM, 1)) m, bearing "
-                        + "\(Format.fixed(leg.initialBearingDeg, 0)) deg")
+                    say("from the drone: \(TextFormat.fixed(leg.distanceM, digits: 1)) m, bearing "
+                        + "\(TextFormat.fixed(leg.initialBearingDeg, digits: 0)) deg")
                 }
                 if noWait { return }
                 let reply = ControllerReply(request: .target(latitudeDeg: point.latitudeDeg,

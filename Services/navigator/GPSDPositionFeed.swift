@@ -1,6 +1,7 @@
 import GroundStation
 import Logging
 import QuadService
+import TextSupport
 
 /// `--position gpsd`: turns the gpsd connection into navigator events. Fixes go into the navigator's inbox
 /// stamped with their receive time; connection changes and losing or regaining the fix are logged once each.
@@ -57,7 +58,5 @@ struct GPSDPositionFeed: Sendable {
     }
 
     /// gpsd's text is from outside: no control characters into the log.
-    static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter { (32..<127).contains($0.value) }.prefix(200)))
-    }
+    static func printable(_ text: String) -> String { PrintableText.ascii(text, width: 200, replacement: nil) }
 }

@@ -1,5 +1,6 @@
 import GroundStation
 import Navigation
+import NavigatorCore
 import QuadProtocol
 
 /// The navigator's decisions around the pure solver: which heading to use, and which target to follow.

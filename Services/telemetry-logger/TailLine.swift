@@ -1,5 +1,6 @@
 import FlightLog
 import QuadProtocol
+import TextSupport
 
 /// The lines `tail` prints for one received message.
 enum TailLine {
@@ -69,8 +70,5 @@ enum TailLine {
 
     static func quoted(_ text: String) -> String { JSONText.quoted(text) }
 
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
+    private static func pad(_ value: Int, _ width: Int) -> String { DecimalText.zeroPadded(value, width: width) }
 }

@@ -1,3 +1,5 @@
+import TextSupport
+
 /// Formats the simulator's ground truth as CSV, one row per physics sample, for later comparison with
 /// what the flight stack believed. The first six columns are the contract; the rest are extras.
 public enum GroundTruthTrace {
@@ -31,19 +33,9 @@ public enum GroundTruthTrace {
         return fields.joined(separator: ",")
     }
 
-    /// Fixed-point decimal without Foundation's String(format:).
+    /// The trace's number text: "nan" for any non-finite value, Swift's own text past Int64.
     static func fixed(_ value: Double, _ decimals: Int) -> String {
         guard value.isFinite else { return "nan" }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        guard scaled < 9.0e18 else { return String(value) }
-        let units = UInt64(scaled)
-        let divisor = UInt64(scale)
-        let whole = units / divisor
-        let fraction = String(units % divisor)
-        let padded = String(repeating: "0", count: max(0, decimals - fraction.count)) + fraction
-        let sign = value < 0 && units != 0 ? "-" : ""
-        return decimals == 0 ? "\(sign)\(whole)" : "\(sign)\(whole).\(padded)"
+        return DecimalText.fixed(value, fractionDigits: decimals) ?? String(value)
     }
 }

@@ -20,16 +20,6 @@ enum ActivityStyle {
     }
 
     static func label(_ activity: ControllerState.Activity?) -> String {
-        switch activity {
-        case nil: "no controller state"
-        case .landed: "landed"
-        case .takingOff: "taking off"
-        case .hovering: "hovering"
-        case .flyingToTarget: "flying to target"
-        case .arrived: "arrived"
-        case .landing: "landing"
-        case .emergency: "emergency"
-        case .returningHome: "returning home"
-        }
+        activity?.name(separator: " ") ?? "no controller state"
     }
 }

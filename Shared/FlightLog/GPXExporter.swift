@@ -1,4 +1,5 @@
 import Navigation
+import TextSupport
 
 /// GPX 1.1 (validates against http://www.topografix.com/GPX/1/1/gpx.xsd): the takeoff point and each target as
 /// `<wpt>`, the drone positions as one `<trk>`/`<trkseg>` with `<time>` (receive time, ISO-8601 UTC) and `<ele>`

@@ -1,4 +1,5 @@
 import Navigation
+import TextSupport
 
 /// KML 2.2: a LineString of the drone positions (absolute altitude when every fix has one, else clamped to the
 /// ground) and Placemarks for the takeoff point and each target.

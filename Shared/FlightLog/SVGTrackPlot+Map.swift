@@ -1,4 +1,5 @@
 import QuadProtocol
+import TextSupport
 
 /// The map layers: grid, targets, the coloured track, takeoff and end markers, scale bar and north arrow.
 extension SVGTrackPlot {

@@ -1,4 +1,5 @@
 import QuadProtocol
+import TextSupport
 
 /// The side panel: legend (activities present, markers) and the flight summary.
 extension SVGTrackPlot {

@@ -1,3 +1,5 @@
+import TextSupport
+
 /// The altitude profile of the whole flight in the side panel: navdata height over time, filled under the curve,
 /// with a dashed line at each altitude a target asked for (the controller flies them since format 1.1's envelope).
 extension SVGTrackPlot {

@@ -1,4 +1,5 @@
 import QuadProtocol
+import TextSupport
 
 /// An SVG picture of one flight: the track in local metres from the takeoff point (north up, equal scale on both
 /// axes) over a round-numbered grid, coloured by controller activity, with the takeoff point, the targets and

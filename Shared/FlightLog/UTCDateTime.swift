@@ -1,3 +1,5 @@
+import TextSupport
+
 /// A UTC calendar time from microseconds since the Unix epoch, computed without Foundation or a clock
 /// (proleptic Gregorian calendar, Howard Hinnant's `civil_from_days`).
 public struct UTCDateTime: Sendable, Equatable {
@@ -49,9 +51,5 @@ public struct UTCDateTime: Sendable, Equatable {
         return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
     }
 
-    static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value.magnitude)
-        let padded = String(repeating: "0", count: max(0, width - digits.count)) + digits
-        return value < 0 ? "-" + padded : padded
-    }
+    static func pad(_ value: Int, _ width: Int) -> String { DecimalText.zeroPadded(value, width: width) }
 }

@@ -1,3 +1,5 @@
+import TextSupport
+
 /// Degrees-minutes-seconds text such as `52°31'12"N`. Not accepted as a coordinate — the CLI takes decimal degrees
 /// only, so a hemisphere letter can never flip a sign unnoticed — but recognised, to tell the user the decimal value.
 public enum DegreesMinutesSeconds {
@@ -46,10 +48,7 @@ public enum DegreesMinutesSeconds {
 
     /// Six decimals (≈ 0.1 m) without trailing zeros.
     static func shortDecimal(_ value: Double) -> String {
-        var text = TextFormat.fixed(value, digits: 6)
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
+        DecimalText.fixed(value, fractionDigits: 6, trimmingZeros: true, limit: 1e15) ?? "-"
     }
 }
 

@@ -1,6 +1,9 @@
+import QuadProtocol
+
 /// Why one gpsd line could not be turned into a report.
 public enum GPSDParseError: Error, Equatable, Sendable {
-    case invalidJSON(JSONParseError)
+    /// Always a `WireError.invalidJSON`: the line is not JSON at all.
+    case invalidJSON(WireError)
     case notAnObject(found: String)
     case missingClass
     case classNotAString(found: String)
@@ -12,13 +15,14 @@ public enum GPSDReportParser {
     public static func parse(line: some Sequence<UInt8>) throws(GPSDParseError) -> GPSDReport {
         let value: JSONValue
         do {
-            value = try JSONParser.parse(line)
+            // gpsd's strings are informational: a lone surrogate or bad UTF-8 in one is not worth the report.
+            value = try JSONValue.parse(line, maxDepth: 32, invalidText: .replace)
         } catch {
             throw .invalidJSON(error)
         }
-        guard case .object = value else { throw .notAnObject(found: value.kindName) }
+        guard case .object = value else { throw .notAnObject(found: value.typeName) }
         guard let classValue = value["class"] else { throw .missingClass }
-        guard let className = classValue.stringValue else { throw .classNotAString(found: classValue.kindName) }
+        guard let className = classValue.stringValue else { throw .classNotAString(found: classValue.typeName) }
         switch className {
         case "TPV": return .tpv(tpv(value))
         case "SKY": return .sky(sky(value))

@@ -1,30 +1,17 @@
+import TextSupport
+
 /// Fixed-width number and duration formatting without Foundation's String(format:).
 public enum TextFormat {
     /// `value` with exactly `digits` decimals (0–6), rounded half away from zero; "-" when not finite or absurd.
-    static func fixed(_ value: Double, digits: Int) -> String {
-        let digits = min(max(digits, 0), 6)
-        var scale = 1.0
-        for _ in 0..<digits { scale *= 10 }
-        let scaled = (value * scale).rounded()
-        guard value.isFinite, scaled.isFinite, abs(scaled) < 1e15 else { return "-" }
-        let n = Int64(scaled)
-        let negative = n < 0
-        let magnitude = n.magnitude
-        let divisor = UInt64(scale)
-        let whole = magnitude / divisor
-        var text = (negative ? "-" : "") + String(whole)
-        if digits > 0 {
-            let fraction = String(magnitude % divisor)
-            text += "." + String(repeating: "0", count: digits - fraction.count) + fraction
-        }
-        return text
+    public static func fixed(_ value: Double, digits: Int) -> String {
+        DecimalText.fixed(value, fractionDigits: min(max(digits, 0), 6), limit: 1e15) ?? "-"
     }
 
     /// A compact age: `42s`, `3m05s`, `2h07m`, `4d03h`; `-` when negative or unknown.
     static func age(us: Int64?) -> String {
         guard let us, us >= 0 else { return "-" }
         let s = us / 1_000_000
-        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        func two(_ v: Int64) -> String { DecimalText.zeroPadded(Int(v), width: 2) }
         switch s {
         case ..<60: return "\(s)s"
         case ..<3600: return "\(s / 60)m\(two(s % 60))s"
@@ -34,22 +21,11 @@ public enum TextFormat {
     }
 
     /// Printable ASCII only, at most `width` characters: names come from topics and payloads, i.e. from outside.
-    static func clean(_ text: String, width: Int) -> String {
-        let printable = text.unicodeScalars.map { $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" }
-        return String(printable.prefix(max(0, width)))
-    }
+    public static func clean(_ text: String, width: Int) -> String { PrintableText.ascii(text, width: width) }
 
     /// What the user typed, for an error message: any printable Unicode kept (`52.5°` stays `52.5°`), control
     /// and bidi-override characters shown as `?` so a message cannot move the cursor or reorder the line.
-    public static func printable(_ text: String, width: Int) -> String {
-        let kept = text.unicodeScalars.map { s -> Character in
-            let v = s.value
-            let control = v < 0x20 || (0x7F...0x9F).contains(v) || (0x202A...0x202E).contains(v)
-                || (0x2066...0x2069).contains(v)
-            return control ? "?" : Character(s)
-        }
-        return String(kept.prefix(max(0, width)))
-    }
+    public static func printable(_ text: String, width: Int) -> String { PrintableText.unicode(text, width: width) }
 
     static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? String(text.prefix(width)) : text + String(repeating: " ", count: width - text.count)

@@ -61,6 +61,12 @@ public enum Geodesy {
         return (r == 180 ? -180 : r) + 0.0
     }
 
+    /// Which way to turn: wrapDeg180(bearing − heading − mountOffset); positive = the target is clockwise (to the
+    /// right). `mountOffsetDeg` is the heading sensor's angle to the nose (objc.io taped the iPhone at 90°).
+    public static func directionDifferenceDeg(bearingDeg: Double, headingDeg: Double, mountOffsetDeg: Double) -> Double {
+        wrapDeg180(bearingDeg - headingDeg - mountOffsetDeg)
+    }
+
     /// Wraps an angle to [0, 360). Exact except for tiny negative angles whose sum with 360 rounds to 360:
     /// those give 0 (the nearest representable direction). Non-finite input gives NaN.
     public static func wrapDeg360(_ angleDeg: Double) -> Double {

@@ -1,3 +1,5 @@
+import TextSupport
+
 /// The answer of `navigator solve --from LAT,LON --to LAT,LON [--heading DEG] [--mount-offset DEG]`:
 /// one geodesic plus the turn the drone would make, as stable JSON text.
 public struct SolveReport: Sendable, Equatable {
@@ -22,7 +24,7 @@ public struct SolveReport: Sendable, Equatable {
         finalBearingDeg = inverse.finalBearingDeg
         self.headingDeg = headingDeg
         self.mountOffsetDeg = mountOffsetDeg
-        directionDifferenceDeg = NavigationSolver.directionDifferenceDeg(
+        directionDifferenceDeg = Geodesy.directionDifferenceDeg(
             bearingDeg: inverse.initialBearingDeg, headingDeg: headingDeg, mountOffsetDeg: mountOffsetDeg)
     }
 

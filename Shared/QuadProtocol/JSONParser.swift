@@ -1,13 +1,20 @@
-/// A small strict JSON (RFC 8259) parser for untrusted text payloads. Errors carry the byte offset.
+/// The project's one strict JSON (RFC 8259) parser for untrusted text: target payloads, presence status, gpsd
+/// lines. Errors carry the byte offset; no input traps. Foundation stays off the drone board this way.
 struct JSONParser {
-    /// Deep nesting is never legitimate here and would otherwise risk the stack.
-    static let maxDepth = 16
+    /// Deep nesting is never legitimate on the bus and would otherwise risk the stack.
+    static let defaultMaxDepth = 16
 
     private let bytes: [UInt8]
+    private let maxDepth: Int
+    private let invalidText: JSONValue.InvalidText
     private var offset = 0
     private var depth = 0
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: [UInt8], maxDepth: Int = defaultMaxDepth, invalidText: JSONValue.InvalidText = .reject) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+        self.invalidText = invalidText
+    }
 
     mutating func parseDocument() throws(WireError) -> JSONValue {
         skipWhitespace()
@@ -74,12 +81,16 @@ struct JSONParser {
         offset += 1
         var scalars = String.UnicodeScalarView()
         var raw: [UInt8] = []  // unescaped UTF-8 run, validated when flushed
+        let invalidText = invalidText
         func flush(_ raw: inout [UInt8], into scalars: inout String.UnicodeScalarView, at offset: Int)
             throws(WireError) {
-            guard let text = String(validating: raw, as: UTF8.self) else {
+            if let text = String(validating: raw, as: UTF8.self) {
+                scalars.append(contentsOf: text.unicodeScalars)
+            } else if invalidText == .replace {
+                scalars.append(contentsOf: String(decoding: raw, as: UTF8.self).unicodeScalars)
+            } else {
                 throw .invalidJSON(offset: offset, reason: "invalid UTF-8 in string")
             }
-            scalars.append(contentsOf: text.unicodeScalars)
             raw.removeAll(keepingCapacity: true)
         }
         while let byte = peek() {
@@ -112,6 +123,7 @@ struct JSONParser {
         case UInt8(ascii: "t"): return "\t"
         case UInt8(ascii: "u"):
             let unit = try hex4()
+            if invalidText == .replace { return try replacingLoneSurrogate(unit) }
             if (0xD800..<0xDC00).contains(unit) {
                 guard peek() == UInt8(ascii: "\\") else { throw fail("lone surrogate") }
                 offset += 1
@@ -126,6 +138,22 @@ struct JSONParser {
             throw fail("lone surrogate")
         default: throw fail("unknown escape")
         }
+    }
+
+    /// The lenient reading of `\uXXXX`: a pair joins, anything lone becomes U+FFFD and the next escape is read
+    /// on its own.
+    private mutating func replacingLoneSurrogate(_ unit: UInt32) throws(WireError) -> Unicode.Scalar {
+        if (0xD800..<0xDC00).contains(unit), peek() == UInt8(ascii: "\\"), offset + 1 < bytes.count,
+           bytes[offset + 1] == UInt8(ascii: "u") {
+            let save = offset
+            offset += 2
+            let low = try hex4()
+            if (0xDC00..<0xE000).contains(low) {
+                return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)) ?? "\u{FFFD}"
+            }
+            offset = save
+        }
+        return Unicode.Scalar(unit) ?? "\u{FFFD}"
     }
 
     private mutating func hex4() throws(WireError) -> UInt32 {
@@ -185,7 +213,7 @@ struct JSONParser {
 
     private mutating func enter() throws(WireError) {
         depth += 1
-        guard depth <= Self.maxDepth else { throw fail("nested deeper than \(Self.maxDepth)") }
+        guard depth <= maxDepth else { throw fail("nested deeper than \(maxDepth)") }
     }
 
     private mutating func skipWhitespace() {

@@ -1,5 +1,5 @@
-/// A parsed JSON value. Objects keep their member order; numbers are Doubles (all we need).
-enum JSONValue: Equatable, Sendable {
+/// A parsed JSON value. Objects keep their member order (and any repeated key); numbers are Doubles (all we need).
+public enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -7,7 +7,7 @@ enum JSONValue: Equatable, Sendable {
     case array([JSONValue])
     case object([(key: String, value: JSONValue)])
 
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case let (.bool(a), .bool(b)): a == b
@@ -19,9 +19,21 @@ enum JSONValue: Equatable, Sendable {
         }
     }
 
+    /// What a string's invalid text (bad UTF-8, a lone surrogate escape) does.
+    public enum InvalidText: Sendable {
+        /// Reject the document: bus payloads steer a drone.
+        case reject
+        /// Read it as U+FFFD: informational text from outside (gpsd's) is not worth losing a report over.
+        case replace
+    }
+
+    public static let defaultMaxDepth = JSONParser.defaultMaxDepth
+
     /// Parses a whole payload (surrounding whitespace allowed, nothing else after the value).
-    static func parse(_ bytes: [UInt8]) throws(WireError) -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
+    public static func parse(
+        _ bytes: some Sequence<UInt8>, maxDepth: Int = defaultMaxDepth, invalidText: InvalidText = .reject
+    ) throws(WireError) -> JSONValue {
+        var parser = JSONParser(bytes: Array(bytes), maxDepth: maxDepth, invalidText: invalidText)
         return try parser.parseDocument()
     }
 
@@ -37,7 +49,8 @@ enum JSONValue: Equatable, Sendable {
         return members
     }
 
-    var typeName: String {
+    /// A short name of the kind, for error messages.
+    public var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "boolean"
@@ -46,6 +59,39 @@ enum JSONValue: Equatable, Sendable {
         case .array: "array"
         case .object: "object"
         }
+    }
+
+    /// An object's member by key (the last one if repeated), nil for absent keys and non-objects.
+    public subscript(key: String) -> JSONValue? {
+        guard case let .object(members) = self else { return nil }
+        return members.last { $0.key == key }?.value
+    }
+
+    public var stringValue: String? {
+        if case let .string(text) = self { return text }
+        return nil
+    }
+
+    /// The number, or nil when absent, not a number or not finite.
+    public var finiteDouble: Double? {
+        if case let .number(value) = self, value.isFinite { return value }
+        return nil
+    }
+
+    /// The number as an Int when it is integral and fits comfortably.
+    public var intValue: Int? {
+        guard let value = finiteDouble, value == value.rounded(), abs(value) < 1e15 else { return nil }
+        return Int(value)
+    }
+
+    public var boolValue: Bool? {
+        if case let .bool(flag) = self { return flag }
+        return nil
+    }
+
+    public var arrayValue: [JSONValue]? {
+        if case let .array(elements) = self { return elements }
+        return nil
     }
 
     func number(_ key: String) throws(WireError) -> Double {

@@ -58,7 +58,9 @@ extension PositionFix.Source {
     }
 }
 
+/// The one table of controller activity names; every other spelling derives from it.
 extension ControllerState.Activity {
+    /// snake_case, as in the JSON view and the controller's log: `taking_off`.
     public var jsonName: String {
         switch self {
         case .landed: "landed"
@@ -70,6 +72,12 @@ extension ControllerState.Activity {
         case .emergency: "emergency"
         case .returningHome: "returning_home"
         }
+    }
+
+    /// The words joined by `separator`: " " for people (`taking off` in plots), "-" on the command line
+    /// (`taking-off`, as `location-broadcaster status` prints and `--until` accepts).
+    public func name(separator: Character) -> String {
+        String(jsonName.map { $0 == "_" ? separator : $0 })
     }
 }
 

@@ -1,16 +1,8 @@
 import Testing
 @testable import FlightLog
 
-/// DecimalText, TextEscaping and RoundNumber: the small formatters every exporter relies on.
+/// TextEscaping and RoundNumber: small formatters every exporter relies on (DecimalText: TextSupportTests).
 struct TextFormattingTests {
-    @Test(arguments: [
-        (0.0, 8, "0"), (1e-5, 8, "0.00001"), (-0.5, 2, "-0.5"), (52.473_300_004, 8, "52.4733"),
-        (13.999_999_999, 8, "14"), (-180.0, 8, "-180"), (Double.nan, 3, "0"), (1e300, 2, "0"),
-    ])
-    func decimal(value: Double, digits: Int, expected: String) {
-        #expect(DecimalText.format(value, fractionDigits: digits) == expected)
-    }
-
     @Test func xmlEscapesMarkupAndDropsForbiddenCharacters() {
         #expect(TextEscaping.xml("a<b>&\"'\u{0}\u{8}\t\nz\u{FFFE}") == "a&lt;b&gt;&amp;&quot;&apos;\u{FFFD}\u{FFFD}\t\nz\u{FFFD}")
     }

@@ -92,7 +92,7 @@ import Testing
         (#"[1,2]"#, GPSDParseError.notAnObject(found: "array")),
         (#"{"mode":3}"#, .missingClass),
         (#"{"class":7}"#, .classNotAString(found: "number")),
-        (#"{"class":"TPV""#, .invalidJSON(.unexpectedEnd(expected: "',' or '}'"))),
+        (#"{"class":"TPV""#, .invalidJSON(.invalidJSON(offset: 14, reason: "expected '}'"))),
     ])
     func malformedLinesAreTypedErrors(_ line: String, _ error: GPSDParseError) {
         #expect(throws: error) { try parse(line) }

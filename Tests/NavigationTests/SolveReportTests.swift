@@ -25,14 +25,4 @@ import Testing
         #expect(SolveReport.angleText(179.9999996, wrap: Geodesy.wrapDeg180) == "-180.000000")
         #expect(SolveReport.angleText(-0.0000001, wrap: Geodesy.wrapDeg180) == "0.000000")
     }
-
-    @Test(arguments: [
-        (0.0, 3, "0.000"), (-0.0, 3, "0.000"), (1.5, 3, "1.500"), (-2.25, 1, "-2.3"), (0.0004, 3, "0.000"),
-        (0.0005, 3, "0.001"), (-0.0004, 3, "0.000"), (123.456789, 6, "123.456789"), (7, 0, "7"),
-        (20003931.4586, 3, "20003931.459"), (-179.5, 6, "-179.500000"), (1e20, 3, "1e+20"),
-        (.nan, 3, "null"), (.infinity, 6, "null"),
-    ] as [(Double, Int, String)])
-    func decimalText(value: Double, digits: Int, expected: String) {
-        #expect(DecimalText.json(value, fractionDigits: digits) == expected)
-    }
 }

@@ -1,9 +1,13 @@
+import Navigation
 import QuadProtocol
 import Testing
-@testable import Navigation
+@testable import NavigatorCore
 
 @Suite struct NavigationSolverTests {
     static let drone = GeoPoint(latitudeDeg: 52.5, longitudeDeg: 13.4)
+
+    /// Absolute difference of two directions, degrees, in [0, 180].
+    static func angleErrorDeg(_ a: Double, _ b: Double) -> Double { abs(Geodesy.wrapDeg180(a - b)) }
 
     static func target(_ point: GeoPoint, sequence: UInt32 = 7) -> Target {
         Target(senderId: "ground", sequence: sequence, timestampUs: 123, latitudeDeg: point.latitudeDeg,
@@ -41,10 +45,10 @@ import Testing
     func directionDifference(bearing: Double, heading: Double, mount: Double, expected: Double) throws {
         let (_, solution) = Self.ready(bearingDeg: bearing, headingDeg: heading, mountOffsetDeg: mount)
         let s = try #require(solution)
-        #expect(angleErrorDeg(s.directionDifferenceDeg, expected) < 1e-6)
+        #expect(Self.angleErrorDeg(s.directionDifferenceDeg, expected) < 1e-6)
         #expect(s.directionDifferenceDeg >= -180 && s.directionDifferenceDeg < 180)
         #expect(abs(s.distanceM - 100) < 1e-6)
-        #expect(angleErrorDeg(s.bearingDeg, bearing) < 1e-6)
+        #expect(Self.angleErrorDeg(s.bearingDeg, bearing) < 1e-6)
     }
 
     @Test func fillsTheSolutionFromTheInputs() throws {
@@ -76,15 +80,6 @@ import Testing
         // A rejected input publishes nothing and does not consume a number.
         #expect(solver.updateHeading(.nan, atUs: 2_000_002) == nil)
         #expect(solver.updateHeading(6, atUs: 2_000_003)?.sequence == 4)
-    }
-
-    @Test func counterWrapsToOneNotZero() {
-        var counter = SolutionCounter()
-        #expect(counter.next() == 1)
-        #expect(counter.next() == 2)
-        var nearEnd = SolutionCounter(last: .max - 1)
-        #expect(nearEnd.next() == .max)
-        #expect(nearEnd.next() == 1)
     }
 
     @Test(arguments: [

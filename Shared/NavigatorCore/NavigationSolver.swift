@@ -1,6 +1,8 @@
+import Navigation
 import QuadProtocol
 
-/// Where the target is relative to the drone, recomputed whenever an input changes (no timer).
+/// Where the target is relative to the drone, recomputed whenever an input changes (no timer): the navigator's
+/// glue between wire messages (`Target` in, `NavigationSolution` out) and the wire-free geodesy in Navigation.
 ///
 /// Holds the latest drone position, heading and target, each with the time it became known. Every
 /// `update…` returns the new solution, or nil while an input is still missing or when the input was
@@ -24,7 +26,7 @@ public struct NavigationSolver: Sendable, Equatable {
     /// Degrees clockwise from true north, [0, 360).
     public private(set) var heading: Timed<Double>?
     public private(set) var target: Timed<Target>?
-    private var counter = SolutionCounter()
+    private var counter = SequenceCounter()
 
     public init(mountOffsetDeg: Double = 0) {
         self.mountOffsetDeg = mountOffsetDeg
@@ -50,12 +52,6 @@ public struct NavigationSolver: Sendable, Equatable {
         return solve()
     }
 
-    /// wrapDeg180(bearing − heading − mountOffset): positive = the target is clockwise (to the right).
-    public static func directionDifferenceDeg(bearingDeg: Double, headingDeg: Double,
-                                              mountOffsetDeg: Double) -> Double {
-        Geodesy.wrapDeg180(bearingDeg - headingDeg - mountOffsetDeg)
-    }
-
     /// Milliseconds from `thenUs` to `nowUs`, clamped to [0, UInt32.max] (no overflow trap).
     static func ageMs(nowUs: Int64, thenUs: Int64) -> UInt32 {
         let (diffUs, overflow) = nowUs.subtractingReportingOverflow(thenUs)
@@ -68,7 +64,7 @@ public struct NavigationSolver: Sendable, Equatable {
         guard let position, let heading, let target else { return nil }
         let goal = GeoPoint(latitudeDeg: target.value.latitudeDeg, longitudeDeg: target.value.longitudeDeg)
         let inverse = Geodesy.inverse(from: position.value, to: goal)
-        let difference = Self.directionDifferenceDeg(bearingDeg: inverse.initialBearingDeg,
+        let difference = Geodesy.directionDifferenceDeg(bearingDeg: inverse.initialBearingDeg,
                                                      headingDeg: heading.value, mountOffsetDeg: mountOffsetDeg)
         guard inverse.distanceM.isFinite, difference.isFinite else { return nil }
         let nowUs = max(position.timeUs, heading.timeUs, target.timeUs)
