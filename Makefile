@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
-.PHONY: deps build release test test-unit test-integration test-web web-map demo bench bench-mavlink faults clean
+.PHONY: deps build release test test-unit test-integration test-web web-map demo bench bench-mavlink bench-field faults clean
 
 deps:
 	@scripts/ensure-deps.sh
@@ -46,6 +46,12 @@ bench:
 # mavlink-latency prints its rows; BENCHMARKS.md is not rewritten.
 bench-mavlink:
 	@scripts/bench.sh --mavlink-latency
+
+# Only the field layout's command latency: deploy/'s ground and board brokers on 127.0.0.1 joined by the bridge as
+# shipped, the AR.Drone stack on the board's, targets published on the ground's (target → first PCMD); release build,
+# then quad-bench field-latency prints its rows; BENCHMARKS.md is not rewritten.
+bench-field:
+	@scripts/bench.sh --field-latency
 
 clean:
 	rm -rf .build

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # `make bench`: release build, the codec benchmark (package-benchmark), then quad-bench (latency, cadence,
 # logger ingest, footprint) against the release binaries; writes BENCHMARKS.md. `--quick` shortens the runs;
-# `--mavlink-latency` runs only the MAVLink command latency.
+# `--mavlink-latency` runs only the MAVLink command latency, `--field-latency` only the field layout's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 quick=()
 only_mavlink=0
+only_field=0
 case ${1:-} in
   --quick) quick=(--quick) ;;
   # `make bench-mavlink`: only the MAVLink command latency (prints its rows, BENCHMARKS.md untouched).
   --mavlink-latency) only_mavlink=1 ;;
+  # `make bench-field`: only target → PCMD through deploy/'s two brokers and the bridge (prints its rows).
+  --field-latency) only_field=1 ;;
 esac
 
 scripts/ensure-bench-deps.sh
@@ -21,6 +24,9 @@ cd Benchmarks
 swift build -c release --product quad-bench
 if (( only_mavlink )); then
   exec .build/release/quad-bench mavlink-latency --bin-dir "$bin_dir" --repo-root "$root"
+fi
+if (( only_field )); then
+  exec .build/release/quad-bench field-latency --bin-dir "$bin_dir" --repo-root "$root"
 fi
 codec_results=$(mktemp --suffix=.md)
 trap 'rm -f "$codec_results"' EXIT

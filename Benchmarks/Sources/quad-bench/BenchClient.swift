@@ -9,11 +9,13 @@ enum BenchClient {
         var description: String { "\(clientId) could not connect to the broker" }
     }
 
-    static func connect(port: UInt16, clientId: String) async throws -> MQTTClient {
+    /// `login`: an account of a deployed broker (the field layout's); nil = anonymous.
+    static func connect(port: UInt16, clientId: String, login: BrokerLogin? = nil) async throws -> MQTTClient {
         var logger = Logger(label: clientId)
         logger.logLevel = .warning
-        let client = try MQTTClient(configuration: MQTTConfiguration(port: Int32(port), clientId: clientId),
-                                    logger: logger)
+        let configuration = MQTTConfiguration(port: Int32(port), clientId: clientId, username: login?.username,
+                                              password: login?.password)
+        let client = try MQTTClient(configuration: configuration, logger: logger)
         try client.start()
         guard await client.waitUntilConnected(timeoutS: 10) else { throw NotConnected(clientId: clientId) }
         return client
@@ -28,4 +30,12 @@ enum BenchClient {
         }
         return condition()
     }
+}
+
+/// An account on an authenticating broker: its name, its password and the file holding it (what a service's
+/// `--password-file` reads).
+struct BrokerLogin: Sendable {
+    var username: String
+    var password: String
+    var passwordFile: String
 }

@@ -4,21 +4,29 @@ import Synchronization
 /// The floor under benchmark 1: one publish → deliver hop through the same broker, measured the same way (two MQTT
 /// clients in this process, QoS 1, a 64-byte payload, received where a service would read it: the subscription's
 /// async sequence; same pauses between messages).
+/// In the field layout the publisher is on the ground broker and the subscriber on the board's, so the hop crosses the
+/// bridge (on a bridged topic, before the services start).
 struct BrokerHopBench {
     let port: UInt16
     let messages: Int
     let pauseMs: ClosedRange<Int> = 10...40
+    var subscriberPort: UInt16?
+    var publisherLogin: BrokerLogin?
+    var subscriberLogin: BrokerLogin?
+    var topic = "bench/hop"
+    /// QoS of the publish and the subscription (the bridge's `topic` line decides the QoS across it).
+    var qos: Int32 = 1
 
     func run() async throws -> Distribution {
-        let publisher = try await BenchClient.connect(port: port, clientId: "bench-hop-pub")
-        let subscriber = try await BenchClient.connect(port: port, clientId: "bench-hop-sub")
+        let publisher = try await BenchClient.connect(port: port, clientId: "bench-hop-pub", login: publisherLogin)
+        let subscriber = try await BenchClient.connect(port: subscriberPort ?? port, clientId: "bench-hop-sub",
+                                                       login: subscriberLogin)
         defer {
             publisher.shutdown()
             subscriber.shutdown()
         }
-        let topic = "bench/hop"
         let arrivals = Mutex<[Int: Int64]>([:])
-        let subscription = try subscriber.subscribe(topic, qos: 1)
+        let subscription = try subscriber.subscribe(topic, qos: qos)
         let consumer = Task {
             for await message in subscription {
                 let arrivedNs = BenchClock.monotonicNs()
@@ -34,7 +42,7 @@ struct BrokerHopBench {
             var payload = [UInt8](repeating: 0, count: 64)
             for byte in 0..<8 { payload[byte] = UInt8(truncatingIfNeeded: index >> (8 * byte)) }
             let startNs = BenchClock.monotonicNs()
-            try publisher.publish(topic: topic, payload: payload, qos: 1, retain: false)
+            try publisher.publish(topic: topic, payload: payload, qos: qos, retain: false)
             var arrived: Int64?
             while arrived == nil, BenchClock.monotonicNs() - startNs < 1_000_000_000 {
                 try await Task.sleep(for: .microseconds(500))

@@ -17,12 +17,17 @@ struct CommandLatencyBench {
         var timeouts: Int
         /// Seen by a bench subscriber: the navigator's solution, the controller's flight command.
         var navigation: Distribution
+        /// Seen by a bench subscriber on the services' broker: the target itself (only when the pilot publishes on
+        /// another broker: the field layout's bridge).
+        var targetArrival: Distribution
         var flightCommand: Distribution
     }
 
     func run() async throws -> Result {
-        let observer = try await StageObserver(port: port)
+        let observer = try await StageObserver(port: port, login: stack.brokers.observerLogin,
+                                               watchTarget: stack.brokers.servicePort != stack.brokers.pilotPort)
         defer { observer.shutdown() }
+        var arrival: [Int64] = []
         var navigation: [Int64] = []
         var flightCommand: [Int64] = []
         var samples: [Int64] = []
@@ -47,11 +52,13 @@ struct CommandLatencyBench {
             }
             if let latency { samples.append(latency) } else { timeouts += 1 }
             let stages = observer.stages
+            if let ns = stages.targetNs { arrival.append(ns) }
             if let ns = stages.navigationNs { navigation.append(ns) }
             if let ns = stages.flightCommandNs { flightCommand.append(ns) }
             try await Task.sleep(for: .milliseconds(Int.random(in: pauseMs, using: &generator)))
         }
         return Result(latencies: Distribution(samples), timeouts: timeouts, navigation: Distribution(navigation),
+                      targetArrival: Distribution(arrival),
                       flightCommand: Distribution(flightCommand))
     }
 }

@@ -3,7 +3,9 @@ import Foundation
 /// `quad-bench run [--quick] --bin-dir DIR --repo-root DIR --out FILE [--codec-results FILE]` runs benchmarks
 /// 1, 2, 4 and 5 against the release binaries and writes the report (with 3 from package-benchmark's output);
 /// `quad-bench mavlink-latency [--quick] --bin-dir DIR --repo-root DIR` runs only benchmark 1's MAVLink path and
-/// prints its rows (BENCHMARKS.md untouched); `quad-bench loadgen …` is the second publisher `run` starts.
+/// prints its rows (BENCHMARKS.md untouched); `quad-bench field-latency …` likewise the field layout (deploy/'s two
+/// brokers and the bridge, after a one-broker reference run); `quad-bench loadgen …` is the second publisher `run`
+/// starts.
 @main
 struct QuadBench {
     static func main() async {
@@ -16,9 +18,12 @@ struct QuadBench {
                 try await run(BenchOptions.parse(arguments.dropFirst()))
             case "mavlink-latency":
                 try await mavlinkLatencyOnly(BenchOptions.parse(arguments.dropFirst()))
+            case "field-latency":
+                try await fieldLatencyOnly(BenchOptions.parse(arguments.dropFirst()))
             default:
                 print("usage: quad-bench run [--quick] [--bin-dir DIR] [--repo-root DIR] [--out FILE] [--codec-results FILE]")
                 print("       quad-bench mavlink-latency [--quick] [--bin-dir DIR] [--repo-root DIR]")
+                print("       quad-bench field-latency [--quick] [--bin-dir DIR] [--repo-root DIR]")
                 print("       quad-bench loadgen --port N --drone ID --rate MSG_PER_S --count N [--subscribe]")
                 exit(2)
             }
@@ -59,6 +64,7 @@ struct QuadBench {
         }
         stack.stop()
         report.mavlinkLatency = try await mavlinkLatency(options, broker: broker, work: work)
+        report.field = try await fieldLatency(options, work: work)
 
         say("logger ingest at \(options.ingestRates.map(String.init).joined(separator: ", ")) msg/s")
         report.ingest = try await IngestBench(binDir: options.binDir, broker: broker, workDirectory: work,
@@ -94,6 +100,64 @@ struct QuadBench {
         var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work, repoRoot: options.repoRoot))
         report.mavlinkLatency = try await mavlinkLatency(options, broker: broker, work: work)
         print(report.mavlinkRows())
+    }
+
+    /// The field layout: deploy/'s two brokers joined by the bridge, the AR.Drone stack on the board's, targets
+    /// published on the ground's. First the bridge's own hop (ground → bridge → board, before the services start),
+    /// then benchmark 1's targets.
+    static func fieldLatency(_ options: BenchOptions, work: String) async throws -> FieldResult {
+        let directory = work + "/field"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let layout = try FieldLayout(repoRoot: options.repoRoot, workDirectory: directory)
+        defer { layout.stop() }
+        say("field layout: ground broker on 127.0.0.1:\(layout.ground.port), board broker on 127.0.0.1:\(layout.board.port); waiting for the bridge")
+        try await layout.waitForBridge()
+        say("bridge up; ground → bridge → board hop, \(options.targets) messages")
+        let hopBench = BrokerHopBench(port: layout.ground.port, messages: options.targets, subscriberPort: layout.board.port,
+                                      publisherLogin: layout.groundLogins["location-broadcaster"],
+                                      subscriberLogin: layout.boardLogins["monitor"],
+                                      topic: "quad/drone1/status/location-broadcaster/bench-hop")
+        let hop = try await hopBench.run()
+        // The other direction, as telemetry goes (QoS 0, `out 0`): a bench client logged in as the navigator (not
+        // running yet) publishes on the board, a monitor on the ground receives.
+        say("board → bridge → ground hop (QoS 0 telemetry topic), \(options.targets) messages")
+        let upBench = BrokerHopBench(port: layout.board.port, messages: options.targets, subscriberPort: layout.ground.port,
+                                     publisherLogin: layout.boardLogins["navigator"],
+                                     subscriberLogin: layout.groundLogins["monitor"],
+                                     topic: "quad/drone1/telemetry/navigation", qos: 0)
+        let upHop = try await upBench.run()
+        let stack = try await ServiceStack(binDir: options.binDir, brokers: layout.stackBrokers, workDirectory: directory)
+        defer { stack.stop() }
+        say("field layout services up; taking off")
+        try await stack.takeOff()
+        say("field layout command latency, \(options.targets) targets")
+        let latency = try await CommandLatencyBench(stack: stack, port: layout.board.port, targets: options.targets).run()
+        await stack.land()
+        return FieldResult(bridgeHop: hop, upHop: upHop, latency: latency)
+    }
+
+    static func fieldLatencyOnly(_ options: BenchOptions) async throws {
+        let work = NSTemporaryDirectory() + "quad-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        say("work directory \(work)")
+        var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work, repoRoot: options.repoRoot))
+        let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
+        // The one-broker figure beside it, measured in the same minutes (the machine's load changes by the minute).
+        let broker = try Broker(repoRoot: options.repoRoot, workDirectory: work)
+        do {
+            let stack = try await ServiceStack(binDir: options.binDir, broker: broker, workDirectory: work)
+            defer { stack.stop() }
+            say("one broker (mosquitto.conf): services up; taking off")
+            try await stack.takeOff()
+            say("one broker: command latency, \(options.targets) targets")
+            report.latency = try await CommandLatencyBench(stack: stack, port: broker.port, targets: options.targets).run()
+            await stack.land()
+        }
+        broker.stop()
+        report.field = try await fieldLatency(options, work: work)
+        let loadAfter = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
+        print(report.fieldRows())
+        print("load average (1/5/15 min) at start: \(load.split(separator: " ").prefix(3).joined(separator: " ")), at end: \(loadAfter.split(separator: " ").prefix(3).joined(separator: " "))")
     }
 
     static func say(_ line: String) {

@@ -54,6 +54,53 @@ extension Report {
                               lost: options.targets - mavlink.flightCommand.count, goal: "—")
     }
 
+    func fieldSection() -> String {
+        guard field != nil else { return "" }
+        return """
+            ## 1b. Field layout: target → PCMD through the bridge
+
+            `make bench-field` (`quad-bench field-latency`) runs only this, with the one-broker row of section 1 measured
+            just before it in the same minutes. Two mosquittos on 127.0.0.1 configured from deploy/ground/mosquitto.conf
+            and deploy/drone/mosquitto.conf with only ports and paths substituted: the board's bridge as shipped (the board
+            connects to the ground, cleansession false, keepalive 5, its `topic` lines: targets `in 1`), deploy/'s ACLs,
+            and generated passwords for every account (mosquitto_passwd, as install.sh does); persistence on, as Debian's
+            main configuration has it; the ground's websockets listener (live map) left out. On the board broker:
+            navigator, drone-controller, drone-link and `telemetry-logger record --answer-sync`, each logged in with its
+            own account, drone-link flying the bench's AR.Drone of section 1; the bench publishes the targets on the
+            ground broker as location-broadcaster. Stage rows: a bench subscriber on the board (as `monitor`). Floors:
+            one QoS 1 message ground → board on a bridged-in topic, and one QoS 0 message board → ground on a telemetry
+            topic (before the services start, same pauses).
+
+
+            """ + fieldRows()
+    }
+
+    /// The one-broker row beside the field layout's, when measured in the same run.
+    private func oneBrokerRow(_ oneBroker: CommandLatencyBench.Result?) -> String? {
+        oneBroker.map { distributionRow("one broker (mosquitto.conf): target → PCMD at the drone", $0.latencies,
+                                        lost: $0.timeouts, goal: "p50 ≤ 1.5 ms, p99 ≤ 5 ms") }
+    }
+
+    /// The field layout's rows (also what `quad-bench field-latency` prints).
+    func fieldRows() -> String {
+        guard let field else { return "" }
+        let latency = field.latency
+        return "| path | n | p50 | p90 | p99 | max | not seen within 1 s | goal |\n|---|---|---|---|---|---|---|---|\n"
+            + (oneBrokerRow(self.latency) ?? "")
+            + distributionRow("field: target on the ground → PCMD at the drone", latency.latencies, lost: latency.timeouts,
+                              goal: "p99 ≤ 3 ms")
+            + distributionRow("field stage: target → arrived on the board broker (bench subscriber there)",
+                              latency.targetArrival, lost: options.targets - latency.targetArrival.count, goal: "—")
+            + distributionRow("field stage: target → navigation solution seen by a bench subscriber on the board",
+                              latency.navigation, lost: options.targets - latency.navigation.count, goal: "—")
+            + distributionRow("field stage: target → flight command seen by a bench subscriber on the board",
+                              latency.flightCommand, lost: options.targets - latency.flightCommand.count, goal: "—")
+            + distributionRow("field floor: one hop ground → bridge → board (QoS 1, as targets)", field.bridgeHop,
+                              lost: options.targets - field.bridgeHop.count, goal: "—")
+            + distributionRow("field, other direction: one hop board → bridge → ground (QoS 0, as telemetry)",
+                              field.upHop, lost: options.targets - field.upHop.count, goal: "—")
+    }
+
     func distributionRow(_ name: String, _ d: Distribution, lost: Int, goal: String) -> String {
         let cells = [50.0, 90, 99].map { Units.auto(d.percentileNs($0)) }.joined(separator: " | ")
         return "| \(name) | \(d.count) | \(cells) | \(Units.auto(d.maxNs)) | \(lost) | \(goal) |\n"

@@ -8,6 +8,8 @@ struct Report {
     var latency: CommandLatencyBench.Result?
     /// Benchmark 1 through mavlink-link (target → SET_POSITION_TARGET_LOCAL_NED).
     var mavlinkLatency: CommandLatencyBench.Result?
+    /// Benchmark 1 in the field layout (deploy/'s two brokers and the bridge).
+    var field: FieldResult?
     var cadenceIdle: CadenceBench.Result?
     var cadenceLoaded: CadenceBench.Result?
     var codec: CodecFigures?
@@ -36,7 +38,7 @@ struct Report {
 
             """
         for (key, value) in machine.rows { text += "| \(key) | \(value) |\n" }
-        text += "\n" + summary() + "\n" + latencySection() + "\n" + cadenceSection() + "\n" + codecSection()
+        text += "\n" + summary() + "\n" + latencySection() + "\n" + fieldSection() + "\n" + cadenceSection() + "\n" + codecSection()
         text += "\n" + ingestSection() + "\n" + footprintSection()
         return text
     }
@@ -54,6 +56,12 @@ struct Report {
             let d = mavlink.latencies
             text += row("1", "MAVLink command latency p50 / p99 (target → first SET_POSITION_TARGET_LOCAL_NED reflecting it)",
                         "\(Units.auto(d.percentileNs(50))) / \(Units.auto(d.percentileNs(99)))", "—", nil)
+        }
+        if let field {
+            let d = field.latency.latencies
+            text += row("1", "field layout (ground broker → bridge → board broker): target → PCMD p50 / p99",
+                        "\(Units.auto(d.percentileNs(50))) / \(Units.auto(d.percentileNs(99)))", "p99 ≤ 3 ms",
+                        d.percentileNs(99) <= 3_000_000)
         }
         if let hop {
             text += row("1", "floor: one broker hop p50 / p99",
@@ -115,4 +123,12 @@ struct CadenceFigures {
         deviation = Distribution(intervals.sortedNs.map { abs($0 - CadenceBench.periodNs) })
         lateness = Distribution(intervals.sortedNs.map { max(0, $0 - CadenceBench.periodNs) })
     }
+}
+
+/// The field layout's figures: the bridge's own hop, then target → PCMD through it.
+struct FieldResult: Sendable {
+    var bridgeHop: Distribution
+    /// Board → bridge → ground, QoS 0 (telemetry's way).
+    var upHop: Distribution
+    var latency: CommandLatencyBench.Result
 }

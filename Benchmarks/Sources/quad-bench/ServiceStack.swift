@@ -30,7 +30,16 @@ final class ServiceStack: Sendable {
         }
     }
 
-    init(binDir: String, broker: Broker, workDirectory: String, link: Link = .ardrone) async throws {
+    /// Where the services and the pilot connect, and as whom.
+    let brokers: StackBrokers
+
+    convenience init(binDir: String, broker: Broker, workDirectory: String, link: Link = .ardrone) async throws {
+        try await self.init(binDir: binDir, brokers: StackBrokers(single: broker), workDirectory: workDirectory,
+                            link: link)
+    }
+
+    init(binDir: String, brokers: StackBrokers, workDirectory: String, link: Link = .ardrone) async throws {
+        self.brokers = brokers
         let home = GeoPoint(latitudeDeg: 52.5163, longitudeDeg: 13.3777)
         let linkLaunch: (String, [String])
         switch link {
@@ -46,22 +55,23 @@ final class ServiceStack: Sendable {
             drone = vehicle
             linkLaunch = ("mavlink-link", ["--listen", "127.0.0.1:\(vehicle.linkPort)"])
         }
-        let common = ["--broker", broker.address, "--drone", "drone1"]
+        let common = ["--broker", "127.0.0.1:\(brokers.servicePort)", "--drone", "drone1"]
         let logDirectory = "\(workDirectory)/flight-log-\(link)"
         try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
         let launch: [(String, [String])] = [
             linkLaunch,
             ("navigator", []),
             ("drone-controller", []),
-            ("telemetry-logger", ["record", "--dir", logDirectory]),
+            ("telemetry-logger", ["record", "--dir", logDirectory] + brokers.loggerArguments),
         ]
         services = try launch.map { name, arguments in
             let subcommand = arguments.first == "record" ? ["record"] : []
             let rest = arguments.first == "record" ? Array(arguments.dropFirst()) : arguments
-            return try ChildProcess("\(binDir)/\(name)", subcommand + common + rest, name: name,
+            let login = brokers.serviceLogins[name].map { ["--username", $0.username, "--password-file", $0.passwordFile] }
+            return try ChildProcess("\(binDir)/\(name)", subcommand + common + (login ?? []) + rest, name: name,
                                     logDirectory: workDirectory)
         }
-        pilot = try await BenchClient.connect(port: broker.port, clientId: "bench-pilot")
+        pilot = try await BenchClient.connect(port: brokers.pilotPort, clientId: "bench-pilot", login: brokers.pilotLogin)
         let states = try pilot.subscribe(Topics.controllerState.topic(for: .default), qos: 1)
         watcher = Task { [controllerActivity] in
             for await message in states {
@@ -129,4 +139,24 @@ final class ServiceStack: Sendable {
 /// The controller's latest reported activity, shared with the task that reads `telemetry/controller`.
 final class ActivityBox: Sendable {
     let value = Mutex<ControllerState.Activity?>(nil)
+}
+
+/// The brokers of a stack: the services' (the board's) and the pilot's (the ground's in the field layout, else the
+/// same one), with the accounts to use where the broker authenticates (deploy/'s configurations).
+struct StackBrokers: Sendable {
+    var servicePort: UInt16
+    var pilotPort: UInt16
+    /// Service name → its account; a service without one connects anonymously.
+    var serviceLogins: [String: BrokerLogin] = [:]
+    var pilotLogin: BrokerLogin?
+    /// The bench's subscriber on the services' broker (stage observer).
+    var observerLogin: BrokerLogin?
+    var loggerArguments: [String] = []
+
+    init(servicePort: UInt16, pilotPort: UInt16) {
+        self.servicePort = servicePort
+        self.pilotPort = pilotPort
+    }
+
+    init(single broker: Broker) { self.init(servicePort: broker.port, pilotPort: broker.port) }
 }

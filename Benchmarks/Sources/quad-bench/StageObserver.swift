@@ -7,6 +7,7 @@ import Synchronization
 /// reach it. Each stage includes one extra broker hop to this subscriber, so it is an upper bound.
 final class StageObserver: Sendable {
     struct Stages: Sendable {
+        var targetNs: Int64?
         var navigationNs: Int64?
         var flightCommandNs: Int64?
     }
@@ -21,13 +22,27 @@ final class StageObserver: Sendable {
     private let current = Mutex(Current())
     private let client: MQTTClient
 
-    init(port: UInt16) async throws {
-        let client = try await BenchClient.connect(port: port, clientId: "bench-observer")
+    /// `watchTarget`: also note when the target itself arrives (the field layout: on the board, across the bridge).
+    init(port: UInt16, login: BrokerLogin? = nil, watchTarget: Bool = false) async throws {
+        let client = try await BenchClient.connect(port: port, clientId: "bench-observer", login: login)
         self.client = client
+        if watchTarget { watch(targets: try client.subscribe(Topics.target.topic(for: .default), qos: 1)) }
         let navigation = try client.subscribe(Topics.navigation.topic(for: .default), qos: 0)
         let flight = try client.subscribe(Topics.flightCommand.topic(for: .default), qos: 0)
         startTasks(navigation: navigation, flight: flight)
         try await Task.sleep(for: .milliseconds(300))
+    }
+
+    private func watch(targets: MQTTSubscription) {
+        Task { [self] in
+            for await message in targets {
+                let arrivedNs = BenchClock.monotonicNs()
+                guard let target = try? Target(decoding: message.payload) else { continue }
+                current.withLock { c in
+                    if target.sequence == c.targetSequence, c.stages.targetNs == nil { c.stages.targetNs = arrivedNs - c.startNs }
+                }
+            }
+        }
     }
 
     private func startTasks(navigation: MQTTSubscription, flight: MQTTSubscription) {
