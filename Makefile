@@ -31,7 +31,7 @@ web-map: deps
 # bus; a few minutes): skipped by `make test`, run here with QUAD_FAULTS=1.
 faults: deps
 	$(SWIFT) build --build-tests
-	QUAD_FAULTS=1 QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" $(SWIFT) test --skip-build --filter FaultInjection
+	QUAD_FAULTS=1 QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" $(SWIFT) test --skip-build --filter "FaultInjection|FieldRehearsal"
 
 # VEHICLE=mavlink: the same flight through mavlink-link and drone-sim's MAVLink face.
 demo: deps

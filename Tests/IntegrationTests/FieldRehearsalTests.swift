@@ -26,6 +26,12 @@ struct FieldRehearsalTests {
             print("field rehearsal skipped: \(reason)")
             return
         }
+        try await FlightSlots.run { try await flyRadioCut(groundSkewS: groundSkewS) }
+    }
+
+    /// One flight slot (`FlightSlots`, shared with the fault flights): a rehearsal runs two brokers and seven
+    /// processes, and the fault flights next to it assert reactions of a few hundred milliseconds.
+    func flyRadioCut(groundSkewS: Double) async throws {
         let field = try FieldRehearsal(groundSkewS: groundSkewS)
         defer { field.stop() }
         // The return home of the lost-ground policy starts after 20 s here (default 10 s from the loss), so that the
@@ -111,6 +117,10 @@ struct FieldRehearsalTests {
             #expect(!TestEnvironment.isCI, "the field rehearsal cannot run: \(reason)")
             return
         }
+        try await FlightSlots.run { try await lateTakeoff() }
+    }
+
+    func lateTakeoff() async throws {
         let field = try FieldRehearsal(groundSkewS: -600)
         defer { field.stop() }
         try field.startBoard(controllerArguments: ["--command-max-age", "2"])
