@@ -85,19 +85,33 @@ struct FakeController: Sendable {
     }
 }
 
-/// Plays drone-link's position telemetry (not retained) every 50 ms until cancelled, while a command listens.
-func talkPosition(_ lat: Double, _ lon: Double, drone: String, via bus: BusRecorder) -> Task<Void, Never> {
-    Task {
+/// Plays drone-link's position telemetry (not retained) every 50 ms until cancelled, while a command listens. On a
+/// thread of its own: as a task it went quiet whenever the test process's pool was starved, and a command that
+/// judged its target against the drone's position saw none.
+func talkPosition(_ lat: Double, _ lon: Double, drone: String, via bus: BusRecorder) -> PositionTalker {
+    let talker = PositionTalker()
+    let client = bus.client
+    Thread.detachNewThread {
         var sequence: UInt32 = 0
-        while !Task.isCancelled {
+        while !talker.isCancelled {
             sequence += 1
             let fix = PositionFix(sequence: sequence, timestampUs: 1, latitudeDeg: lat, longitudeDeg: lon,
                                   source: .manual)
             // QoS 0 before the CONNACK is refused (notConnected): keep talking regardless.
-            _ = try? await bus.publish("quad/\(drone)/telemetry/position", fix.encoded())
-            try? await Task.sleep(for: .milliseconds(50))
+            if let payload = try? fix.encoded() {
+                _ = try? client.publish(topic: "quad/\(drone)/telemetry/position", payload: payload, qos: 0, retain: false)
+            }
+            usleep(50_000)
         }
     }
+    return talker
+}
+
+final class PositionTalker: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelled = false
+    var isCancelled: Bool { lock.withLock { cancelled } }
+    func cancel() { lock.withLock { cancelled = true } }
 }
 
 final class SequenceBox: @unchecked Sendable {
