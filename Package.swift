@@ -142,7 +142,7 @@ let package = Package(
             dependencies: ["QuadMQTT", "QuadService", "QuadProtocol", "ARDrone", "Navigation", "FlightLog", "LogSync",
                            "ProcessSupport"],
             path: "Tests/IntegrationTests",
-            exclude: ["MAVLink"]
+            exclude: ["MAVLink", "Support/WallStep"]
         ),
     ]
 )

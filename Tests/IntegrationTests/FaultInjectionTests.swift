@@ -59,6 +59,52 @@ struct FaultInjectionTests {
         }
     }
 
+    /// The board's wall clock steps an hour ahead mid-flight (a `date -s`, a chrony makestep): an LD_PRELOAD shim
+    /// moves CLOCK_REALTIME for the board's services only. Every age and timeout runs on the monotonic clock, so the
+    /// flight goes on and the stale-navigation failsafe still fires after its 1 s — only the stamps jump.
+    @Test("the board's wall clock steps +1 h mid-flight: the flight goes on; a failsafe after it keeps its timing")
+    func boardWallClockStep() async throws {
+        try await FlightSlots.run {
+            let directory = try TestEnvironment.temporaryDirectory("wallstep")
+            let shim = directory.appendingPathComponent("libwallstep.so").path
+            let compiler = try TestEnvironment.tool("clang") ?? TestEnvironment.requireTool("cc")
+            let source = TestEnvironment.repoRoot.appendingPathComponent("Tests/IntegrationTests/Support/WallStep/wallstep.c")
+            let built = try runCommand(compiler, ["-shared", "-fPIC", "-O2", "-o", shim, source.path, "-ldl"],
+                                       logDirectory: directory)
+            try #require(built.exitCode == 0, "\(built.output)")
+            let stepFile = directory.appendingPathComponent("step").path
+            let flight = try await FaultFlight(serviceEnvironment: [
+                "LD_PRELOAD": shim, "QUAD_WALLSTEP_FILE": stepFile, "QUAD_WALLSTEP_S": "3600"])
+            defer { flight.stop() }
+            try await flight.takeOff()
+            let target = flight.target(bearingDeg: 120, distanceM: 35)
+            try flight.fly(to: target)
+            try await flight.waitMidFlight()
+
+            let stateTopic = Topics.controllerState.topic(for: flight.droneID)
+            let before = flight.bus.messages(on: stateTopic).compactMap { try? ControllerState(decoding: $0.message.payload) }
+            _ = FileManager.default.createFile(atPath: stepFile, contents: nil)
+            let stepS = flight.simNowS()
+            try await flight.waitForTrace(until: stepS + 2)
+            #expect(flight.rows(from: stepS).allSatisfy { $0.isAirborne }, "the step disturbed the flight")
+            #expect(flight.rows(from: stepS + 0.5).contains { $0.pcmdFlag == 1 }, "still flying to the target")
+
+            let killS = try await flight.crash("navigator")
+            try await flight.waitForTrace(until: killS + 3)
+            let hover = try #require(flight.rows(from: killS).first { $0.pcmdFlag == 0 }, "never hovered\n\(flight.logs())")
+            let delayS = hover.timeS - killS
+            #expect(delayS >= 0.8 && delayS <= 1.0 + Self.commandTimeoutS + Self.observeSlackS / 3,
+                    "hover \(delayS) s after the kill (the 1 s stale window, on the monotonic clock)")
+            #expect(flight.log("drone-controller").contains("hovering (stale-navigation)"))
+            // The shim took effect: the controller's stamps jumped by about an hour.
+            let after = flight.bus.messages(on: stateTopic).compactMap { try? ControllerState(decoding: $0.message.payload) }
+            let jumpS = Double((after.last?.timestampUs ?? 0) - (before.last?.timestampUs ?? 0)) / 1_000_000
+            #expect(jumpS > 3_590 && jumpS < 3_700, "stamps moved \(jumpS) s")
+            Self.measured("wall clock step", "hover \(delayS) s after the kill, stamps +\(Int(jumpS)) s")
+            try await flight.land()
+        }
+    }
+
     @Test("navigator killed: hover once the solution is 1 s stale; a restarted navigator waits for a new target")
     func navigatorCrash() async throws {
         try await FlightSlots.run {

@@ -70,15 +70,19 @@ class Page:
             time.sleep(every)
         raise AssertionError(f"timed out after {timeout} s: {what} ({last})")
 
-    def click(self, test): self.driver.find_element(By.CSS_SELECTOR, f'[data-test="{test}"]').click()
+    def click(self, test):
+        # Found and clicked in one go, again if a re-render replaced the button in between (seen on a busy machine).
+        self.fresh(lambda: self.driver.find_element(By.CSS_SELECTOR, f'[data-test="{test}"]').click())
 
     def click_map_at(self, point):
         """A real mouse click on the map where the page draws `point` (lat, lon)."""
-        map_el = self.driver.find_element(By.CSS_SELECTOR, '[data-test="map"]')
-        xy = self.driver.execute_script("const p = quadMap.latLngToContainerPoint(arguments[0]); return [p.x, p.y];", list(point))
-        size = map_el.size
-        ActionChains(self.driver).move_to_element_with_offset(
-            map_el, int(round(xy[0] - size["width"] / 2)), int(round(xy[1] - size["height"] / 2))).click().perform()
+        def click():
+            map_el = self.driver.find_element(By.CSS_SELECTOR, '[data-test="map"]')
+            xy = self.driver.execute_script("const p = quadMap.latLngToContainerPoint(arguments[0]); return [p.x, p.y];", list(point))
+            size = map_el.size
+            ActionChains(self.driver).move_to_element_with_offset(
+                map_el, int(round(xy[0] - size["width"] / 2)), int(round(xy[1] - size["height"] / 2))).click().perform()
+        self.fresh(click)
 
     def publish(self, topic, payload, qos=1):
         """mosquitto_pub of bytes (or text) on the plain listener."""

@@ -18,9 +18,10 @@ final class FaultFlight: @unchecked Sendable {
     private let lock = NSLock()
     private var clockOffsetS = 0.0
 
-    init(simArguments: [String] = [], controllerArguments: [String] = [], recordTelemetry: Bool = false) async throws {
+    init(simArguments: [String] = [], controllerArguments: [String] = [], recordTelemetry: Bool = false,
+         serviceEnvironment: [String: String] = [:]) async throws {
         stack = try FlightStack(simArguments: ["--gps-noise", "\(Self.gpsNoiseM)"] + simArguments,
-                                controllerArguments: controllerArguments)
+                                controllerArguments: controllerArguments, serviceEnvironment: serviceEnvironment)
         self.controllerArguments = controllerArguments
         try await stack.waitUntilReady()
         let drone = DroneID(rawValue: stack.drone) ?? .default

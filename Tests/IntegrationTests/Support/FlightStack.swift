@@ -18,6 +18,8 @@ final class FlightStack: @unchecked Sendable {
     private(set) var processes: [String: ChildProcess] = [:]
     /// Which link flies the simulator: drone-link over AR.Drone AT/navdata, or mavlink-link over MAVLink.
     let link: Link
+    /// Added to the environment of the board's services (not drone-sim), e.g. a clock shim.
+    let serviceEnvironment: [String: String]
 
     enum Link: Sendable {
         case ardrone, mavlink
@@ -29,10 +31,12 @@ final class FlightStack: @unchecked Sendable {
     /// With its own broker.
     convenience init(drone: String = "drone1", home: GeoPoint = FlightStack.homeBerlin,
                      simArguments: [String] = [], controllerArguments: [String] = [], linkArguments: [String] = [],
-                     services: [String] = ["navigator", "drone-controller"], link: Link = .ardrone) throws {
+                     services: [String] = ["navigator", "drone-controller"], link: Link = .ardrone,
+                     serviceEnvironment: [String: String] = [:]) throws {
         try self.init(broker: BrokerProcess(), ownsBroker: true, drone: drone, home: home,
                       simArguments: simArguments, controllerArguments: controllerArguments,
-                      linkArguments: linkArguments, services: services, link: link)
+                      linkArguments: linkArguments, services: services, link: link,
+                      serviceEnvironment: serviceEnvironment)
     }
 
     /// On a broker the caller owns (several drones on one bus); `stop()` does not stop it.
@@ -45,9 +49,11 @@ final class FlightStack: @unchecked Sendable {
 
     /// - Parameter services: what runs besides drone-sim and drone-link (`[]`: the link alone, commanded by the test).
     private init(broker: BrokerProcess, ownsBroker: Bool, drone: String, home: GeoPoint, simArguments: [String],
-                 controllerArguments: [String], linkArguments: [String], services: [String], link: Link) throws {
+                 controllerArguments: [String], linkArguments: [String], services: [String], link: Link,
+                 serviceEnvironment: [String: String] = [:]) throws {
         self.broker = broker
         self.link = link
+        self.serviceEnvironment = serviceEnvironment
         self.ownsBroker = ownsBroker
         self.drone = drone
         self.home = home
@@ -112,7 +118,8 @@ final class FlightStack: @unchecked Sendable {
 
     func start(_ service: String, _ extra: [String]) throws {
         processes[service] = try ChildProcess(executable: TestEnvironment.executable(service).path,
-                                              arguments: common + extra, logDirectory: broker.directory)
+                                              arguments: common + extra, logDirectory: broker.directory,
+                                              environment: serviceEnvironment)
     }
 
     func process(_ name: String) -> ChildProcess? { processes[name] }
