@@ -72,6 +72,11 @@ struct ServiceStopTests {
                 executable: TestEnvironment.executable(service).path,
                 arguments: mode + ["--broker", address, "--drone", "stops\(index)"] + logDir,
                 name: "\(service)-\(index)", logDirectory: broker.directory)
+            // The process must be running its own code first: a SIGTERM that lands while a loaded machine is still
+            // exec'ing the binary meets the kernel's default action (143) before any handler can exist — seen in a
+            // busy run after a fixed 0.8 s. Its first log line comes after EarlyStop is armed.
+            let spawnedAt = Date()
+            while child.output().isEmpty, child.isRunning, Date().timeIntervalSince(spawnedAt) < 20 { usleep(10_000) }
             switch condition {
             case .up, .refused, .silent, .unresolvable:
                 usleep(800_000)
