@@ -30,7 +30,19 @@ struct BrokerTroubleLogTests {
 
     @Test("connection refused: a warning with the reason within 2 s (service and tail)")
     func refused() async throws {
-        let port = try freeLoopbackPort()
+        // Held bound without listening for the whole test: connects are refused, and no other suite's broker can
+        // take the port meanwhile (seen in a busy run: a "free" port got a broker and the service connected).
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) == 0 && getsockname(holder, $0, &length) == 0 }
+        }
+        try #require(holder >= 0 && bound)
+        let port = UInt16(bigEndian: address.sin_port)
         try await expectLine("navigator", ["--broker", "127.0.0.1:\(port)"],
                        containing: ["warning", "cannot reach broker 127.0.0.1:\(port): Connection refused"])
         try await expectLine("telemetry-logger", ["tail", "--broker", "127.0.0.1:\(port)"],
