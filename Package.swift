@@ -84,6 +84,8 @@ let package = Package(
         // I/O edge.
         .target(name: "DatagramIO", dependencies: ["NetworkEndpoint"], path: "Shared/DatagramIO"),
         .target(name: "QuadMQTT", dependencies: ["CMosquitto", logging], path: "Shared/QuadMQTT"),
+        // The in-memory broker for unit tests of service logic (satisfies `MQTTConnection` like the real client).
+        .target(name: "InMemoryMQTT", dependencies: ["QuadMQTT"], path: "Shared/InMemoryMQTT"),
         .target(
             name: "QuadService",
             dependencies: ["QuadMQTT", "QuadProtocol", argumentParser, logging, lifecycle],
@@ -137,6 +139,10 @@ let package = Package(
             path: "Tests/CommandLineTests"
         ),
         .testTarget(name: "QuadMQTTTests", dependencies: ["QuadMQTT"], path: "Tests/QuadMQTTTests"),
+        // The service runtime over the in-memory broker: no mosquitto process.
+        .testTarget(name: "QuadServiceTests",
+                    dependencies: ["QuadService", "InMemoryMQTT", "QuadMQTT", "QuadProtocol", logging, lifecycle],
+                    path: "Tests/QuadServiceTests"),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["QuadMQTT", "QuadService", "QuadProtocol", "ARDrone", "Navigation", "FlightLog", "LogSync",

@@ -42,7 +42,7 @@ final class BusFeed: Sendable {
     /// Presence comes through `quad/+/status/#` for every feed: it also tells which drones have a drone-controller
     /// (for "did you mean" hints), and every feed in one process then subscribes the same filter — overlapping
     /// filters on one connection are refused (the broker would deliver a message once per matching filter).
-    init(client: MQTTClient, drone: DroneID, telemetry: Bool = true) throws(MQTTError) {
+    init(client: any MQTTConnection, drone: DroneID, telemetry: Bool = true) throws(MQTTError) {
         let ownPrefix = "quad/\(drone.rawValue)/status/"
         try pump(client, Topics.allStatusFilter) { feed, message in
             guard let status = try? ServiceStatus(json: message.payload) else { return }
@@ -112,7 +112,7 @@ final class BusFeed: Sendable {
         inboxes.forEach { $0.append(event) }
     }
 
-    private func pump(_ client: MQTTClient, _ filter: String, qos: Int32 = 1,
+    private func pump(_ client: any MQTTConnection, _ filter: String, qos: Int32 = 1,
                       _ handle: @escaping @Sendable (BusFeed, MQTTMessage) -> Void) throws(MQTTError) {
         try client.subscribe(filter, qos: qos) { [weak self] message in
             guard let self else { return }

@@ -16,7 +16,7 @@ struct CommandExchange: Sendable {
     /// On the monotonic clock.
     let deadlineUs: Int64
 
-    func run(client: MQTTClient) async throws {
+    func run(client: any MQTTConnection) async throws {
         let watch = try await ControllerWatch.open(client: client, drone: drone)
         // An emergency goes out even when no controller is known: withholding it could never be the safer choice.
         var missing: CLIFailure?
@@ -51,7 +51,7 @@ struct CommandExchange: Sendable {
         }
     }
 
-    private func send(runId: UInt32, client: MQTTClient) async throws {
+    private func send(runId: UInt32, client: any MQTTConnection) async throws {
         let command = Command(senderId: senderId, sequence: 1, timestampUs: WallClock.nowUs(), kind: kind,
                               controllerRunId: runId)
         do {

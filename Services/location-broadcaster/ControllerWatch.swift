@@ -11,7 +11,7 @@ struct ControllerWatch {
     let drone: DroneID
 
     /// Subscribes and waits (at most `settleS`) for the retained presence and controller state.
-    static func open(client: MQTTClient, drone: DroneID, telemetry: Bool = false, settleS: Double = 0.5) async throws
+    static func open(client: any MQTTConnection, drone: DroneID, telemetry: Bool = false, settleS: Double = 0.5) async throws
         -> ControllerWatch {
         let feed = try BusFeed(client: client, drone: drone, telemetry: telemetry)
         let watch = ControllerWatch(feed: feed, inbox: feed.inbox(), drone: drone)

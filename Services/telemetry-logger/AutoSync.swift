@@ -57,7 +57,7 @@ final class AutoSync: Sendable {
     }
 
     /// Sends due requests every `tickMs` until cancelled.
-    func runRequests(client: MQTTClient) async {
+    func runRequests(client: any MQTTConnection) async {
         while !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(Self.tickMs))
             let due = state.withLock { $0.session.poll(nowUs: WallClock.monotonicUs()) }

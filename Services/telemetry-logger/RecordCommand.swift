@@ -150,7 +150,7 @@ struct RecordCommand: AsyncParsableCommand, ServiceCommand {
         }
     }
 
-    private static func tick(_ recorder: FlightRecorder, client: MQTTClient,
+    private static func tick(_ recorder: FlightRecorder, client: any MQTTConnection,
                              runtime: ServiceRuntime, autoSync: AutoSync?) async {
         var lastReportUs = WallClock.monotonicUs()
         while !Task.isCancelled {
@@ -164,7 +164,7 @@ struct RecordCommand: AsyncParsableCommand, ServiceCommand {
         }
     }
 
-    static func report(_ recorder: FlightRecorder, _ client: MQTTClient, _ autoSync: AutoSync?) -> String {
+    static func report(_ recorder: FlightRecorder, _ client: any MQTTConnection, _ autoSync: AutoSync?) -> String {
         let s = recorder.statistics
         let dropped = client.droppedUnread
         return "records_written=\(s.recordsWritten) bytes_written=\(s.bytesWritten) files=\(s.filesOpened) "

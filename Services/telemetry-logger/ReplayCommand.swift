@@ -101,7 +101,7 @@ struct ReplayCommand: AsyncParsableCommand {
     /// Publishes (never retained), waiting while the client's QoS 1 window is full or the connection is
     /// momentarily down. Returns the broker library's refusal of this one message (e.g. a malformed topic from
     /// a damaged log) so the replay goes on.
-    private func publish(_ client: MQTTClient, topic: String, record: LogRecord) async throws -> MQTTError? {
+    private func publish(_ client: any MQTTConnection, topic: String, record: LogRecord) async throws -> MQTTError? {
         while true {
             do {
                 try client.publish(topic: topic, payload: record.payload, qos: Int32(record.qos),
@@ -124,7 +124,7 @@ private final class PresenceWatch: Sendable {
 
     /// Subscribes before the client starts, so the retained messages arrive right after the first SUBACK. The
     /// readers end when the client shuts down.
-    init(client: MQTTClient, drones: [DroneID]) throws(MQTTError) {
+    init(client: any MQTTConnection, drones: [DroneID]) throws(MQTTError) {
         self.drones = drones
         for drone in drones {
             try client.subscribe(Topics.status(service: LiveReplayGate.controllerService, drone: drone), qos: 1) {

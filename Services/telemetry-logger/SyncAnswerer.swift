@@ -14,7 +14,7 @@ struct SyncAnswerer {
     static let publishPatienceMs = 10_000
 
     let directory: String
-    let client: MQTTClient
+    let client: any MQTTConnection
     let logger: Logger
     var limits = SyncAnswer.Limits()
 

@@ -53,7 +53,7 @@ struct SyncCommand: AsyncParsableCommand {
                 .sorted().map { logDir + "/" + $0 }
         }
         let requester = "sync-\(getpid())"
-        var connection: (client: MQTTClient, inbox: ResponseInbox)?
+        var connection: (client: any MQTTConnection, inbox: ResponseInbox)?
         defer { connection?.client.shutdown() }
         var outcome = Outcome()
         for path in paths {
@@ -119,7 +119,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     /// Connected and subscribed to this run's answers (the SUBACK back before the first request goes out).
     private func connect(_ options: CommonOptions.Resolved, requester: String) async throws
-        -> (client: MQTTClient, inbox: ResponseInbox) {
+        -> (client: any MQTTConnection, inbox: ResponseInbox) {
         let client = try PlainClient.make(options, role: "sync")
         let responses = try client.subscribe(Topics.logSyncResponse(drone: options.drone, requester: requester), qos: 1,
                                              bufferLimit: 256)
@@ -134,7 +134,7 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     /// The request/response loop for one file's gaps, until every range is answered or given up.
-    private func exchange(_ missing: [MissingRange], requester: String, client: MQTTClient,
+    private func exchange(_ missing: [MissingRange], requester: String, client: any MQTTConnection,
                           inbox: ResponseInbox) async throws -> Exchange {
         var session = SyncSession(requester: requester,
                                   limits: SyncLimits(responseTimeoutUs: Int64(timeoutMs) * 1000),

@@ -197,16 +197,6 @@ public final class MQTTClient: Sendable {
         startSupervisor()
     }
 
-    /// Waits until connected (or the timeout passes). Returns whether connected.
-    public func waitUntilConnected(timeoutS: Double) async -> Bool {
-        let deadline = monotonicSeconds() + timeoutS
-        while monotonicSeconds() < deadline {
-            if isConnected { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return isConnected
-    }
-
     /// Subscribes now (if connected) and after every reconnect. `handler` gets every message matching `filter`
     /// in the order this connection received them (across all its filters), on the client's one dispatcher
     /// task; it must not block. Different filters that overlap are refused (see `MQTTDispatcher`).

@@ -12,7 +12,7 @@ public final class MQTTSubscription: AsyncSequence, Sendable {
     let continuation: AsyncStream<MQTTMessage>.Continuation
     private let dropped = Atomic<Int>(0)
 
-    init(filter: String, qos: Int32, bufferLimit: Int) {
+    public init(filter: String, qos: Int32, bufferLimit: Int) {
         self.filter = filter
         self.qos = qos
         (stream, continuation) = AsyncStream.makeStream(of: MQTTMessage.self, bufferingPolicy: .bufferingNewest(bufferLimit))
@@ -21,13 +21,15 @@ public final class MQTTSubscription: AsyncSequence, Sendable {
     /// Messages dropped because the consumer was too slow.
     public var droppedCount: Int { dropped.load(ordering: .relaxed) }
 
-    func deliver(_ message: MQTTMessage) {
+    /// Called by the connection's dispatcher (in order); a full buffer drops its oldest message.
+    public func deliver(_ message: MQTTMessage) {
         if case .dropped = continuation.yield(message) {
             dropped.add(1, ordering: .relaxed)
         }
     }
 
-    func finish() { continuation.finish() }
+    /// Ends the sequence (the connection shut down).
+    public func finish() { continuation.finish() }
 
     public func makeAsyncIterator() -> AsyncStream<MQTTMessage>.Iterator { stream.makeAsyncIterator() }
 }

@@ -7,7 +7,7 @@ import Synchronization
 public final class Inbox<Event: Sendable>: Sendable {
     public let events: AsyncStream<Event>
     private let continuation: AsyncStream<Event>.Continuation
-    private let clients = Mutex<[MQTTClient]>([])
+    private let clients = Mutex<[any MQTTConnection]>([])
     private let dropped = Atomic<Int>(0)
 
     public init(bufferLimit: Int = 4096) {
@@ -17,7 +17,7 @@ public final class Inbox<Event: Sendable>: Sendable {
     /// Subscribes `client` to `filter` and adds every message as `transform(message, receivedAtUs)`, stamped with
     /// its receive time on this host's MONOTONIC clock: every age and timeout a service decides on counts from
     /// receipt, never from a timestamp another host wrote (wall clocks differ between hosts and step).
-    public func feed(_ client: MQTTClient, filter: String, qos: Int32,
+    public func feed(_ client: any MQTTConnection, filter: String, qos: Int32,
                      _ transform: @escaping @Sendable (MQTTMessage, _ receivedAtUs: Int64) -> Event) throws(MQTTError) {
         clients.withLock { list in
             if !list.contains(where: { $0 === client }) { list.append(client) }

@@ -17,7 +17,7 @@ public final class ServiceRuntime: Sendable {
     public let service: String
     public let drone: DroneID
     public let logger: Logger
-    public let client: MQTTClient
+    public let client: any MQTTConnection
     /// Wall-clock start, µs since the epoch.
     public let startedAtUs: Int64
 
@@ -55,9 +55,33 @@ public final class ServiceRuntime: Sendable {
         }
         announce = { [client] in
             guard client.isConnected else { return }
-            _ = try? client.publish(topic: statusTopic, payload: online, qos: 1, retain: true)
+            _ = try? client.publish(topic: statusTopic, payload: online, qos: 1, retain: true, expiryS: nil)
         }
+        announcesOnStart = false
     }
+
+    /// A runtime over a connection made elsewhere (an `InMemoryBroker`'s, in unit tests): no logging bootstrap,
+    /// no signal handling of its own beyond `run`'s group; the `online` status is published once `run` starts the
+    /// connection, then every re-announce interval, like the real one.
+    public init(service: String, drone: DroneID, connection: any MQTTConnection, logger: Logger,
+                startedAtUs: Int64 = 0) {
+        self.service = service
+        self.drone = drone
+        self.logger = logger
+        self.startedAtUs = startedAtUs
+        client = connection
+        let statusTopic = Topics.status(service: service, drone: drone)
+        let online = Self.statusPayload(state: .online, service: service, startedAtUs: startedAtUs)
+        announce = { [connection] in
+            guard connection.isConnected else { return }
+            _ = try? connection.publish(topic: statusTopic, payload: online, qos: 1, retain: true, expiryS: nil)
+        }
+        announcesOnStart = true
+    }
+
+    /// Whether `run` announces `online` itself after starting the connection (the real client does it from its
+    /// connect callback, after every reconnect).
+    private let announcesOnStart: Bool
 
     /// Publishes the retained `online` again (see `ServiceStatus.reannounceIntervalS`).
     private let announce: @Sendable () -> Void
@@ -82,7 +106,8 @@ public final class ServiceRuntime: Sendable {
         logger.info("\(service) \(Self.version) for drone \(drone) (pid \(getpid()))")
         // The connection starts inside the group, after it has installed the signal handlers: a SIGTERM that
         // arrives right after the `online` status must still end in a graceful goodbye.
-        let connection = ConnectionService(client: client, logger: logger, announce: announce)
+        let connection = ConnectionService(client: client, logger: logger, announce: announce,
+                                           announcesOnStart: announcesOnStart)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: connection)]
                 + services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
@@ -106,9 +131,10 @@ public final class ServiceRuntime: Sendable {
         let topic = Topics.status(service: service, drone: drone)
         let offline = Self.statusPayload(state: .offline, service: service, startedAtUs: startedAtUs)
         if client.isConnected {
-            try? await client.publishAndWait(topic: topic, payload: offline, qos: 1, retain: true, timeoutS: 0.4)
+            try? await client.publishAndWait(topic: topic, payload: offline, qos: 1, retain: true, expiryS: nil,
+                                             timeoutS: 0.4)
         }
-        client.shutdown()
+        client.shutdown(timeoutS: 0.5)
         logger.info("stopped")
     }
 
@@ -132,11 +158,13 @@ public final class ServiceRuntime: Sendable {
 
 /// Starts the broker connection once the service group runs, then waits for shutdown.
 private struct ConnectionService: Service {
-    let client: MQTTClient
+    let client: any MQTTConnection
     let logger: Logger
     let announce: @Sendable () -> Void
+    let announcesOnStart: Bool
     func run() async throws {
         try client.start()
+        if announcesOnStart { announce() }
         // Stopped before the group ends, so no `online` can follow the goodbye's `offline`.
         let reannounce = Task {
             while !Task.isCancelled {
