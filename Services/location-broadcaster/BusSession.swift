@@ -24,11 +24,7 @@ enum BusSession {
         var logger = Logger(label: options.senderId) { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = options.oneShotLogLevel
         let c = options.common
-        let configuration = MQTTConfiguration(
-            host: c.broker.host, port: c.broker.port, clientId: c.clientId ?? "\(options.senderId)-\(getpid())",
-            username: c.username, password: c.password, tls: c.tls, protocolVersion: c.mqttVersion,
-            alternateBrokers: c.alternateBrokers)
-        let client = try MQTTClient(configuration: configuration, logger: logger)
+        let client = try ToolConnection.make(c, name: options.senderId, logger: logger)
         defer { client.shutdown() }
         do {
             try client.start()
