@@ -58,6 +58,7 @@ public final class ServiceRuntime: Sendable {
             _ = try? client.publish(topic: statusTopic, payload: online, qos: 1, retain: true, expiryS: nil)
         }
         announcesOnStart = false
+        armsShutdownWatchdog = true
     }
 
     /// A runtime over a connection made elsewhere (an `InMemoryBroker`'s, in unit tests): no logging bootstrap,
@@ -77,11 +78,15 @@ public final class ServiceRuntime: Sendable {
             _ = try? connection.publish(topic: statusTopic, payload: online, qos: 1, retain: true, expiryS: nil)
         }
         announcesOnStart = true
+        // The watchdog ends the process: in a test runner it would end every test still running, with exit 0.
+        armsShutdownWatchdog = false
     }
 
     /// Whether `run` announces `online` itself after starting the connection (the real client does it from its
     /// connect callback, after every reconnect).
     private let announcesOnStart: Bool
+    /// Whether a stop arms `ShutdownWatchdog` (a service process), or not (a runtime inside a test process).
+    private let armsShutdownWatchdog: Bool
 
     /// Publishes the retained `online` again (see `ServiceStatus.reannounceIntervalS`).
     private let announce: @Sendable () -> Void
@@ -107,7 +112,7 @@ public final class ServiceRuntime: Sendable {
         // The connection starts inside the group, after it has installed the signal handlers: a SIGTERM that
         // arrives right after the `online` status must still end in a graceful goodbye.
         let connection = ConnectionService(client: client, logger: logger, announce: announce,
-                                           announcesOnStart: announcesOnStart)
+                                           announcesOnStart: announcesOnStart, armsWatchdog: armsShutdownWatchdog)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: connection)]
                 + services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
@@ -162,6 +167,7 @@ private struct ConnectionService: Service {
     let logger: Logger
     let announce: @Sendable () -> Void
     let announcesOnStart: Bool
+    let armsWatchdog: Bool
     func run() async throws {
         try client.start()
         if announcesOnStart { announce() }
@@ -175,6 +181,6 @@ private struct ConnectionService: Service {
         try? await gracefulShutdown()
         reannounce.cancel()
         await reannounce.value
-        ShutdownWatchdog.arm(logger: logger)
+        if armsWatchdog { ShutdownWatchdog.arm(logger: logger) }
     }
 }
