@@ -80,7 +80,9 @@ struct RecordCommand: AsyncParsableCommand, ServiceCommand {
                 """)
         }
         let directory = dir ?? LoggerEnvironment.value("QUAD_LOG_DIR") ?? "."
-        try POSIXFile.prepareDirectory(directory)
+        do { try FileBytes.prepareDirectory(directory) } catch {
+            throw LoggerError.notWritableDirectory(path: directory, reason: error.reason)
+        }
         let runtime = try ServiceRuntime(service: "telemetry-logger", options: options,
                                          deliveryBufferLimit: Self.subscriptionBuffer)
         let recorder = FlightRecorder(

@@ -95,7 +95,7 @@ struct ReplayCommand: AsyncParsableCommand {
         for (reason, count) in skipped.sorted(by: { $0.key < $1.key }) {
             summary += "skipped \(count) record(s): \(reason)\n"
         }
-        POSIXFile.writeStandardError(summary)
+        FileBytes.writeStandardError(summary)
     }
 
     /// Publishes (never retained), waiting while the client's QoS 1 window is full or the connection is

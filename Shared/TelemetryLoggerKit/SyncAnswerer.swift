@@ -50,9 +50,9 @@ struct SyncAnswerer {
     /// Reads the candidate files one after the other and keeps only the requested records.
     func answer(_ request: SyncRequest, drone: DroneID) -> [SyncResponse] {
         var answer = SyncAnswer(request: request, drone: drone, limits: limits)
-        let files = POSIXFile.directoryEntries(directory).compactMap { name -> SyncArchive.File? in
+        let files = FileBytes.directoryEntries(directory).compactMap { name -> SyncArchive.File? in
             let path = directory + "/" + name
-            return POSIXFile.modificationTimeUs(path).map { SyncArchive.File(path: path, lastWriteUs: $0) }
+            return FileBytes.modificationTimeUs(path).map { SyncArchive.File(path: path, lastWriteUs: $0) }
         }
         for path in SyncArchive.candidates(files, drone: drone, windowUs: answer.windowUs) {
             guard let bytes = try? FileBytes.read(path, limit: LoadedLog.maxFileBytes) else { continue }

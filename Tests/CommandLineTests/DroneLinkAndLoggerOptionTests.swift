@@ -1,7 +1,7 @@
 import ArgumentParser
 import Testing
 @testable import drone_link
-@testable import telemetry_logger
+@testable import TelemetryLoggerKit
 
 @Suite("drone-link and telemetry-logger options")
 struct DroneLinkAndLoggerOptionTests {
