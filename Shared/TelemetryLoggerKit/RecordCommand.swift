@@ -5,7 +5,6 @@ import LogSync
 import QuadMQTT
 import QuadProtocol
 import QuadService
-import ServiceLifecycle
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,8 +33,6 @@ struct RecordCommand: AsyncParsableCommand, ServiceCommand {
             """)
 
     static let subscriptionBuffer = 65536
-    static let flushIntervalMs = 100
-    static let reportIntervalUs: Int64 = 10_000_000
 
     @OptionGroup var common: CommonOptions
 
@@ -85,91 +82,15 @@ struct RecordCommand: AsyncParsableCommand, ServiceCommand {
         }
         let runtime = try ServiceRuntime(service: "telemetry-logger", options: options,
                                          deliveryBufferLimit: Self.subscriptionBuffer)
-        let recorder = FlightRecorder(
-            directory: directory, policy: LogRotationPolicy(maxBytes: maxFileMb * 1024 * 1024),
-            fsyncIntervalMs: fsyncIntervalMs, note: LoggerEnvironment.headerNote(drone: options.drone),
-            logger: runtime.logger)
+        try await recording(directory: directory, options: options).run(runtime)
+    }
+
+    /// What this command line records, and how.
+    func recording(directory: String, options: CommonOptions.Resolved) -> Recording {
         // Only an explicit --drone narrows: QUAD_DRONE (set in the deployed env file) names the logger's presence.
-        let onlyDrone = common.drone == nil ? nil : options.drone
-        let filters = onlyDrone.map(Topics.recordedFilters(drone:)) ?? Topics.recordedFilters
-        let client = runtime.client
-        // Each logger of a --share group sees only part of the traffic: its "gaps" are its partners' messages.
-        let autoSync = autoSync && share == nil && !answerSync
-            ? AutoSync(requester: "logger-\(getpid())", limits: SyncLimits(requestDelayUs: Int64(syncDelayMs) * 1000),
-                       logger: runtime.logger)
-            : nil
-        // Every filter feeds the recorder from the connection's one ordered queue (the file keeps arrival order).
-        for filter in filters {
-            try runtime.client.subscribe(share.map { Topics.shared(filter, group: $0) } ?? filter, qos: 1) { message in
-                if autoSync?.admit(message) != false { recorder.append(message) }
-            }
-        }
-        var helpers: [Task<Void, Never>] = []
-        if let autoSync {
-            let responses = try client.subscribe(AutoSync.responseFilter(drone: onlyDrone, requester: autoSync.requester),
-                                                 qos: 1, bufferLimit: AutoSync.responseBuffer)
-            helpers.append(Task { await autoSync.runRequests(client: client) })
-            helpers.append(Task { await autoSync.runResponses(responses, recorder: recorder) })
-        }
-        if answerSync {
-            let requests = try client.subscribe(SyncAnswerer.requestFilter(drone: onlyDrone), qos: 1,
-                                                bufferLimit: SyncAnswerer.requestBuffer)
-            let answerer = SyncAnswerer(directory: directory, client: client, logger: runtime.logger)
-            helpers.append(Task { await answerer.run(requests) })
-        }
-        // Recording nothing must not look like a quiet bus: a refused subscription ends the run with exit 1.
-        let refusals = client.events()
-        let refusalWatch = RefusalWatch(events: refusals)
-        let ticker = Task { await Self.tick(recorder, client: client, runtime: runtime, autoSync: autoSync) }
-        var failure: (any Error)?
-        do { try await runtime.run([refusalWatch]) } catch { failure = error }
-        runtime.client.shutdown()
-        // What was queued before the shutdown still goes to the file.
-        await client.drained()
-        ticker.cancel()
-        await ticker.value
-        for helper in helpers { helper.cancel() }
-        for helper in helpers { await helper.value }
-        recorder.close()
-        runtime.logger.info("final: \(Self.report(recorder, client, autoSync))")
-        if let failure { throw failure }
-    }
-
-    /// Runs until shutdown; throws (stopping the service group) when the broker refuses one of the subscriptions.
-    struct RefusalWatch: Service {
-        let events: AsyncStream<MQTTConnectionEvent>
-        func run() async throws {
-            try await cancelWhenGracefulShutdown {
-                for await event in events {
-                    if case .subscriptionRefused(let filter, _) = event {
-                        throw LoggerError.badOption("""
-                            the broker refused the subscription to \(filter): nothing would be recorded (does it \
-                            support this filter? an ACL?)
-                            """)
-                    }
-                }
-            }
-        }
-    }
-
-    private static func tick(_ recorder: FlightRecorder, client: any MQTTConnection,
-                             runtime: ServiceRuntime, autoSync: AutoSync?) async {
-        var lastReportUs = WallClock.monotonicUs()
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(flushIntervalMs))
-            let nowUs = WallClock.monotonicUs()
-            recorder.tick(nowUs: nowUs)
-            if nowUs - lastReportUs >= reportIntervalUs {
-                lastReportUs = nowUs
-                runtime.logger.info("\(report(recorder, client, autoSync))")
-            }
-        }
-    }
-
-    static func report(_ recorder: FlightRecorder, _ client: any MQTTConnection, _ autoSync: AutoSync?) -> String {
-        let s = recorder.statistics
-        let dropped = client.droppedUnread
-        return "records_written=\(s.recordsWritten) bytes_written=\(s.bytesWritten) files=\(s.filesOpened) "
-            + "dropped=\(dropped) lost=\(s.recordsLost)" + (autoSync.map { " " + $0.report } ?? "")
+        Recording(directory: directory, maxFileBytes: maxFileMb * 1024 * 1024, fsyncIntervalMs: fsyncIntervalMs,
+                  note: LoggerEnvironment.headerNote(drone: options.drone),
+                  onlyDrone: common.drone == nil ? nil : options.drone, share: share,
+                  autoSync: autoSync && share == nil && !answerSync, answerSync: answerSync, syncDelayMs: syncDelayMs)
     }
 }
