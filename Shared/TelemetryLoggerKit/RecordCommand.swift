@@ -12,7 +12,7 @@ import Glibc
 struct RecordCommand: AsyncParsableCommand, ServiceCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
-        abstract: "Record every message of every drone (or of --drone ID) to .qlog files (the default command).",
+        abstract: "Record every message of every drone (or of --drone ID, --drones, --shard) to .qlog files (the default command).",
         discussion: """
             Subscribes to quad/+/telemetry/#, quad/+/status/#, quad/+/target, quad/+/command and quad/+/pilot/# \
             (QoS 1; with --drone ID given on the command line quad/ID/… only, else every drone; QUAD_DRONE only \
@@ -30,6 +30,7 @@ struct RecordCommand: AsyncParsableCommand, ServiceCommand {
             and the records it answers are appended to the open file, marked recovered; recording never waits \
             for it. --no-auto-sync turns that off (also off with --share and with --answer-sync). On the board, \
             --answer-sync answers such requests from the files in --dir.
+            Fleet (README "Recording a fleet"): without --drone, or with --all or --drone +, every drone is             recorded, one file per drone. Several loggers split a fleet by drone with --drones a,b,c (exact             subscriptions) or --shard K/N (each of N loggers, K = 0…N-1, keeps the drones whose id hashes to K:             FNV-1a 32 of the id mod N; for brokers without shared subscriptions); each drone is then recorded by             exactly one logger, in one complete file. --share splits by message instead (a drone's messages are             spread over the group's files).
             """)
 
     static let subscriptionBuffer = 65536
@@ -41,6 +42,15 @@ struct RecordCommand: AsyncParsableCommand, ServiceCommand {
 
     @Option(help: "MQTT 5 shared subscriptions $share/GROUP/<filter>: loggers in one group split the messages.")
     var share: String?
+
+    @Flag(help: "Every drone (the default without --drone; --drone + means the same).")
+    var all = false
+
+    @Option(help: "Only these drones, comma-separated (a,b,c): the broker sends only theirs.")
+    var drones: String?
+
+    @Option(help: "K/N: only the drones whose id hashes to K of N (FNV-1a 32 mod N); run N loggers, K = 0…N-1.")
+    var shard: String?
 
     @Option(parsing: .signedNumber, help: "Start a new file before one would pass this size, MiB.")
     var maxFileMb = LogRotationPolicy.defaultMaxBytes / (1024 * 1024)
@@ -58,6 +68,16 @@ struct RecordCommand: AsyncParsableCommand, ServiceCommand {
     var syncDelayMs = 2000
 
     func validate() throws {
+        let explicitDrone = common.drone.map { $0 != Self.everyDrone } ?? false
+        let choices = [explicitDrone ? "--drone" : nil, all ? "--all" : nil, drones.map { _ in "--drones" },
+                       shard.map { _ in "--shard" }].compactMap { $0 }
+        if choices.count > 1 {
+            throw ValidationError("\(choices.joined(separator: ", ")): choose one way to select the drones")
+        }
+        if shard != nil, share != nil {
+            throw ValidationError("--shard with --share: choose one way to split the fleet between loggers")
+        }
+        _ = try droneSelection()
         guard (0...600_000).contains(syncDelayMs) else { throw ValidationError("--sync-delay-ms: expected 0…600000") }
         if let share, !Topics.isValidShareGroup(share) {
             throw ValidationError("--share '\(share)': expected one topic level without '/', '+' or '#'")
@@ -67,6 +87,9 @@ struct RecordCommand: AsyncParsableCommand, ServiceCommand {
     }
 
     func run() async throws {
+        // `--drone +` is --all: the common option itself takes one drone id (its presence topic is the default's).
+        var common = common
+        if common.drone == Self.everyDrone { common.drone = nil }
         let options = try common.resolve()
         // A 3.1.1 broker (RabbitMQ, NATS) takes `$share/…` as a literal topic or refuses it: either way nothing would
         // be recorded, so refuse before connecting (`auto` may fall back to 3.1.1 too).
@@ -82,15 +105,35 @@ struct RecordCommand: AsyncParsableCommand, ServiceCommand {
         }
         let runtime = try ServiceRuntime(service: "telemetry-logger", options: options,
                                          deliveryBufferLimit: Self.subscriptionBuffer)
-        try await recording(directory: directory, options: options).run(runtime)
+        let recording = try recording(directory: directory, options: options)
+        if case let .shard(index, count) = recording.drones {
+            runtime.logger.info("shard \(index)/\(count): recording the drones whose FNV-1a id hash mod \(count) is \(index)")
+        }
+        try await recording.run(runtime)
     }
 
+    /// `--drone +`: every drone.
+    static let everyDrone = "+"
+
     /// What this command line records, and how.
-    func recording(directory: String, options: CommonOptions.Resolved) -> Recording {
-        // Only an explicit --drone narrows: QUAD_DRONE (set in the deployed env file) names the logger's presence.
+    func recording(directory: String, options: CommonOptions.Resolved) throws -> Recording {
         Recording(directory: directory, maxFileBytes: maxFileMb * 1024 * 1024, fsyncIntervalMs: fsyncIntervalMs,
                   note: LoggerEnvironment.headerNote(drone: options.drone),
-                  onlyDrone: common.drone == nil ? nil : options.drone, share: share,
+                  drones: try droneSelection(), share: share,
                   autoSync: autoSync && share == nil && !answerSync, answerSync: answerSync, syncDelayMs: syncDelayMs)
+    }
+
+    /// The drones to record. Only an explicit --drone narrows: QUAD_DRONE (set in the deployed env file) names
+    /// the logger's presence.
+    func droneSelection() throws -> DroneSelection {
+        if let drone = common.drone, drone != Self.everyDrone {
+            guard let id = DroneID(rawValue: drone) else {
+                throw ValidationError("--drone '\(drone)': expected 1–32 characters of a-z, 0-9 and '-', or + (every drone)")
+            }
+            return .only([id])
+        }
+        if let drones { return .only(try DroneSelection.parseList(drones).mapError { ValidationError("\($0)") }.get()) }
+        if let shard { return try DroneSelection.parseShard(shard).mapError { ValidationError("\($0)") }.get() }
+        return .all
     }
 }

@@ -20,8 +20,7 @@ struct Recording {
     let maxFileBytes: Int
     let fsyncIntervalMs: Int
     let note: String
-    /// nil: every drone.
-    let onlyDrone: DroneID?
+    let drones: DroneSelection
     /// MQTT 5 shared-subscription group.
     let share: String?
     /// Ask the board's logger for gaps (off with --share: each logger of a group sees part of the traffic, its
@@ -35,7 +34,8 @@ struct Recording {
         let recorder = FlightRecorder(
             directory: directory, policy: LogRotationPolicy(maxBytes: maxFileBytes),
             fsyncIntervalMs: fsyncIntervalMs, note: note, logger: runtime.logger)
-        let filters = onlyDrone.map(Topics.recordedFilters(drone:)) ?? Topics.recordedFilters
+        let filters = drones.filters
+        let drones = drones
         let client = runtime.client
         let autoSync = autoSync
             ? AutoSync(requester: "logger-\(getpid())", limits: SyncLimits(requestDelayUs: Int64(syncDelayMs) * 1000),
@@ -46,20 +46,23 @@ struct Recording {
         // Every filter feeds the recorder from the connection's one ordered queue (the file keeps arrival order).
         for filter in filters {
             try client.subscribe(share.map { Topics.shared(filter, group: $0) } ?? filter, qos: 1) { message in
+                // A shard's partners record the other drones (the broker sends this logger every drone).
+                guard drones.includes(topic: message.topic) else { return }
                 if autoSync?.admit(message) != false { recorder.append(message) }
             }
         }
         var helpers: [Task<Void, Never>] = []
         if let autoSync {
-            let responses = try client.subscribe(AutoSync.responseFilter(drone: onlyDrone, requester: autoSync.requester),
+            let responses = try client.subscribe(AutoSync.responseFilter(drone: drones.singleDrone, requester: autoSync.requester),
                                                  qos: 1, bufferLimit: AutoSync.responseBuffer)
             helpers.append(Task { await autoSync.runRequests(client: client) })
             helpers.append(Task { await autoSync.runResponses(responses, recorder: recorder) })
         }
         if answerSync {
-            let requests = try client.subscribe(SyncAnswerer.requestFilter(drone: onlyDrone), qos: 1,
+            let requests = try client.subscribe(SyncAnswerer.requestFilter(drone: drones.singleDrone), qos: 1,
                                                 bufferLimit: SyncAnswerer.requestBuffer)
-            let answerer = SyncAnswerer(directory: directory, client: client, logger: runtime.logger)
+            let answerer = SyncAnswerer(directory: directory, client: client, logger: runtime.logger,
+                                        drones: drones)
             helpers.append(Task { await answerer.run(requests) })
         }
         // Recording nothing must not look like a quiet bus: a refused subscription ends the run with exit 1.

@@ -16,6 +16,8 @@ struct SyncAnswerer {
     let directory: String
     let client: any MQTTConnection
     let logger: Logger
+    /// Requests for other drones are another logger's (`--drones`, `--shard`): not answered here.
+    var drones: DroneSelection = .all
     var limits = SyncAnswer.Limits()
 
     /// The filter requests arrive on: every drone's, or one drone's with `--drone`.
@@ -26,7 +28,7 @@ struct SyncAnswerer {
     func run(_ requests: MQTTSubscription) async {
         var rejections = RejectionCounter()
         for await message in requests {
-            guard let drone = DroneID(topic: message.topic) else { continue }
+            guard let drone = DroneID(topic: message.topic), drones.includes(drone) else { continue }
             let request: SyncRequest
             do { request = try SyncRequest(decoding: message.payload) } catch {
                 rejections.record("sync-request", reason: "\(error)", topic: message.topic, logger: logger)

@@ -49,21 +49,22 @@ enum LoggerFixtures {
     static let drone1 = DroneID(rawValue: "drone1") ?? .default
     static let drone2 = DroneID(rawValue: "drone2") ?? .default
 
-    static func recording(_ directory: TemporaryDirectory, onlyDrone: DroneID? = nil, answerSync: Bool = false)
+    static func recording(_ directory: TemporaryDirectory, drones: DroneSelection = .all, answerSync: Bool = false)
         -> Recording {
         Recording(directory: directory.path, maxFileBytes: 64 << 20, fsyncIntervalMs: 1000, note: "unit test",
-                  onlyDrone: onlyDrone, share: nil, autoSync: false, answerSync: answerSync, syncDelayMs: 2000)
+                  drones: drones, share: nil, autoSync: false, answerSync: answerSync, syncDelayMs: 2000)
     }
 
     /// A runtime over a fresh connection to `broker`, presence as drone1's telemetry-logger.
-    static func runtime(_ broker: InMemoryBroker) -> ServiceRuntime {
-        ServiceRuntime(service: "telemetry-logger", drone: drone1, connection: broker.connect(clientId: "logger"),
+    /// `presence`: the status topic's service name (several loggers on one broker each need their own).
+    static func runtime(_ broker: InMemoryBroker, presence: String = "telemetry-logger") -> ServiceRuntime {
+        ServiceRuntime(service: presence, drone: drone1, connection: broker.connect(clientId: presence),
                        logger: Logger(label: "logger-test"))
     }
 
     /// Waits until the runtime announced itself (subscriptions are made before that).
-    static func waitUntilOnline(_ broker: InMemoryBroker) async throws {
-        let status = Topics.status(service: "telemetry-logger", drone: drone1)
+    static func waitUntilOnline(_ broker: InMemoryBroker, presence: String = "telemetry-logger") async throws {
+        let status = Topics.status(service: presence, drone: drone1)
         for _ in 0..<1000 where broker.retained(on: status) == nil { try await Task.sleep(for: .milliseconds(2)) }
     }
 
