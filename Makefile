@@ -11,7 +11,7 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib
+	scripts/swift-release.sh
 
 # Builds the services and all test targets, then runs every suite. Integration suites start their own
 # mosquitto on a free loopback port and run the real executables from the bin dir (the live map's browser test,
