@@ -78,7 +78,7 @@ struct RouteFlight {
                     currentSinceUs = WallClock.nowUs()
                     let w = machine.waypoints[index]
                     say("waypoint \(index + 1)/\(machine.waypoints.count): "
-                        + Format.coordinate(latitudeDeg: w.latitudeDeg, longitudeDeg: w.longitudeDeg)
+                        + TextFormat.coordinate(latitudeDeg: w.latitudeDeg, longitudeDeg: w.longitudeDeg)
                         + (w.altitudeM.map { " alt \(TextFormat.fixed($0, digits: 1)) m" } ?? "") + " (line \(w.line))")
                 }
             case .reportArrived(let index, let count):

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import GroundStation
 import QuadProtocol
 import QuadService
@@ -115,11 +116,7 @@ struct StatusView {
     private var linkWord: String {
         guard let link else { return "-" }
         guard link.connected else { return "down" }
-        switch link.reason {
-        case .ok: return link.fallbackHover ? "fallback-hover" : "ok"
-        case .navdataLost: return "navdata-lost"
-        case .commandTimeout: return "command-timeout"
-        case .configuring: return "configuring"
-        }
+        guard link.reason == .ok else { return String(link.reason.jsonName.map { $0 == "_" ? "-" : $0 }) }
+        return link.fallbackHover ? "fallback-hover" : "ok"
     }
 }
