@@ -43,52 +43,31 @@ enum PilotCommand {
         })
     }
 
-    struct Takeoff: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "takeoff", abstract: "Take off; done when the controller reports hovering or flying.")
-        @OptionGroup var flags: Options
-        func run() async throws { try await PilotCommand.run(.takeoff, flags) }
-    }
+    // One subcommand type per word (ArgumentParser needs a type each), told apart by their index in `words`.
+    typealias Takeoff = Subcommand<0>
+    typealias Land = Subcommand<1>
+    typealias Hover = Subcommand<2>
+    typealias Emergency = Subcommand<3>
+    typealias Reset = Subcommand<4>
+    typealias FlatTrim = Subcommand<5>
+    typealias Return = Subcommand<6>
 
-    struct Land: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "land", abstract: "Land; done when the controller reports landed.")
-        @OptionGroup var flags: Options
-        func run() async throws { try await PilotCommand.run(.land, flags) }
-    }
+    /// Each word with its `--help` line: what the command does and when the subcommand is done.
+    static let words: [(kind: Command.Kind, abstract: String)] = [
+        (.takeoff, "Take off; done when the controller reports hovering or flying."),
+        (.land, "Land; done when the controller reports landed."),
+        (.hover, "Stop and hover (forgets the target); done when hovering."),
+        (.emergency, "Cut the motors now (accepted from anyone); done when in emergency."),
+        (.reset, "Recover from an emergency; done when the controller reports landed."),
+        (.flatTrim, "Calibrate level on the ground; done when the controller accepted it (refused unless landed)."),
+        (.returnHome, "Fly back to the takeoff point, hover, land; done when returning home."),
+    ]
 
-    struct Hover: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "hover", abstract: "Stop and hover (forgets the target); done when hovering.")
+    struct Subcommand<let index: Int>: AsyncParsableCommand {
+        static var configuration: CommandConfiguration {
+            CommandConfiguration(commandName: words[index].kind.word, abstract: words[index].abstract)
+        }
         @OptionGroup var flags: Options
-        func run() async throws { try await PilotCommand.run(.hover, flags) }
-    }
-
-    struct Emergency: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "emergency", abstract: "Cut the motors now (accepted from anyone); done when in emergency.")
-        @OptionGroup var flags: Options
-        func run() async throws { try await PilotCommand.run(.emergency, flags) }
-    }
-
-    struct Reset: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "reset", abstract: "Recover from an emergency; done when the controller reports landed.")
-        @OptionGroup var flags: Options
-        func run() async throws { try await PilotCommand.run(.reset, flags) }
-    }
-
-    struct FlatTrim: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "flat-trim", abstract: "Calibrate level on the ground; done when the controller accepted it (refused unless landed).")
-        @OptionGroup var flags: Options
-        func run() async throws { try await PilotCommand.run(.flatTrim, flags) }
-    }
-
-    struct Return: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "return", abstract: "Fly back to the takeoff point, hover, land; done when returning home.")
-        @OptionGroup var flags: Options
-        func run() async throws { try await PilotCommand.run(.returnHome, flags) }
+        func run() async throws { try await PilotCommand.run(words[index].kind, flags) }
     }
 }
