@@ -50,7 +50,7 @@ struct PilotAndRouteTests {
         let (_, console) = try await capturingConsole {
             try await PilotSession.alongside(runtime, try resolvedOptions()) { session in
                 // It says it is waiting on the first state it sees (and does not claim over the pilot).
-                #expect(await eventually(timeoutS: 1) { Console.capture?.out.isEmpty == false })
+                #expect(await eventually { Console.capture?.out.isEmpty == false })
                 #expect(session?.holdsControl == false)
                 let gone = ServiceStatus(state: .offline, service: "location-broadcaster/other", version: "0.1.0",
                                          startedAt: 1, pid: 1)
@@ -73,6 +73,9 @@ struct PilotAndRouteTests {
         let waypoints = [Waypoint(latitudeDeg: 52.5165, longitudeDeg: 13.3777, line: 1),
                          Waypoint(latitudeDeg: 52.5167, longitudeDeg: 13.3780, altitudeM: 4, line: 2)]
         let feed = try BusFeed(client: runtime.client, drone: drone, telemetry: false)
+        // The retained state is there before the route starts (RouteFlight waits only 0.5 s for it: a busy test
+        // machine could otherwise send the first target unaddressed, which is right but not what this test is about).
+        #expect(await eventually { feed.latest.controller != nil })
         var flight = RouteFlight(runtime: runtime, inbox: feed.inbox(), arrivalTimeoutUs: 5_000_000, broker: "memory",
                                  machine: RouteStateMachine(waypoints: waypoints,
                                                             configuration: .init(senderId: "ground1")))

@@ -54,21 +54,23 @@ struct StatusViewTests {
     func waitingThenOnline() async throws {
         try FakeController(broker: broker).start()
         let client = try groundConnection(broker)
-        let announcer = Task {
-            try await Task.sleep(for: .milliseconds(600))
-            // A broker that withholds retained messages from a wildcard subscription delivers only the re-announce.
-            announce("navigator", online: true, retain: false)
+        let capture = ConsoleCapture()
+        let watching = Task {
+            try await Console.$capture.withValue(capture) {
+                var view = StatusView(drone: drone, goal: nil, line: false, watch: true, clearScreen: false)
+                try await view.run(feed: try BusFeed(client: client, drone: drone),
+                                   interval: DurationText(seconds: 0.1), timeoutS: 30)
+            }
         }
-        let (_, console) = try await capturingConsole {
-            var view = StatusView(drone: drone, goal: nil, line: false, watch: true, clearScreen: false)
-            try await view.run(feed: try BusFeed(client: client, drone: drone), interval: DurationText(seconds: 0.1),
-                               timeoutS: 1.2)
-        }
-        try await announcer.value
-        let first = try #require(console.out.first)
-        let last = try #require(console.out.last)
+        defer { watching.cancel() }
+        #expect(await eventually { !capture.out.isEmpty })
+        let first = try #require(capture.out.first)
         #expect(line(first, "navigator").contains("waiting"), "\(first)")
-        #expect(line(last, "navigator").contains("online"), "\(last)")
+        // A broker that withholds retained messages from a wildcard subscription delivers only the re-announce.
+        announce("navigator", online: true, retain: false)
+        #expect(await eventually { capture.out.last.map { line($0, "navigator").contains("online") } == true },
+                "\(capture.out.last ?? "")")
+        let last = try #require(capture.out.last)
         #expect(line(last, "drone-controller").contains("online"), "\(last)")
         #expect(line(last, "drone-link").contains("waiting"), "\(last)")
     }
@@ -119,9 +121,9 @@ struct StatusViewTests {
             try await capturingConsole {
                 var view = StatusView(drone: drone, goal: .landed, line: true, watch: true, clearScreen: false)
                 try await view.run(feed: try BusFeed(client: try groundConnection(broker, "g2"), drone: drone),
-                                   interval: DurationText(seconds: 0.1), timeoutS: 0.5)
+                                   interval: DurationText(seconds: 0.1), timeoutS: 2)
             }
         }
-        #expect(error?.message == "status: landed not reached within 0.5 s (controller: arrived (arrived))")
+        #expect(error?.message == "status: landed not reached within 2.0 s (controller: arrived (arrived))")
     }
 }
