@@ -104,6 +104,13 @@ extension StatusBoard {
         return "  autopilot " + Self.name(ack.command) + " " + answer + " " + TextFormat.age(us: ageUs) + " ago"
     }
 
+    /// The link in one word, for one-line views (`status --line`, `status --all`): `ok`, `down`, `navdata-lost`, …
+    public static func linkWord(_ link: LinkStatus) -> String {
+        guard link.connected else { return "down" }
+        guard link.reason == .ok else { return String(link.reason.jsonName.map { $0 == "_" ? "-" : $0 }) }
+        return link.fallbackHover ? "fallback-hover" : "ok"
+    }
+
     func staleMark(_ receivedAtUs: Int64, _ nowUs: Int64) -> String {
         isStale(receivedAtUs, nowUs: nowUs) ? "  STALE" : ""
     }

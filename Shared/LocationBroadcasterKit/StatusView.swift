@@ -73,9 +73,7 @@ struct StatusView {
                 board.update(controller: s, receivedAtUs: now)
                 if s.activity == goal { reached = true }
             case .presence(let name, let status):
-                board.update(presence: ServicePresence(
-                    name: name, online: status.state == .online, startedAtUs: Int64(exactly: (status.startedAt * 1e6).rounded()),
-                    version: status.version), receivedAtUs: now)
+                board.update(presence: ServicePresence(name: name, status: status), receivedAtUs: now)
             case .drone(let s):
                 drone = s
                 board.update(drone: s, receivedAtUs: now)
@@ -113,10 +111,5 @@ struct StatusView {
         return text + "  link " + linkWord
     }
 
-    private var linkWord: String {
-        guard let link else { return "-" }
-        guard link.connected else { return "down" }
-        guard link.reason == .ok else { return String(link.reason.jsonName.map { $0 == "_" ? "-" : $0 }) }
-        return link.fallbackHover ? "fallback-hover" : "ok"
-    }
+    private var linkWord: String { link.map(StatusBoard.linkWord) ?? "-" }
 }

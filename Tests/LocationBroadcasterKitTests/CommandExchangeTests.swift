@@ -9,9 +9,12 @@ struct CommandExchangeTests {
     let broker = InMemoryBroker()
     let drone = DroneID(rawValue: "drone1")!
 
-    func exchange(_ kind: Command.Kind, timeoutS: Double = 3, drone: String = "drone1") -> CommandExchange {
+    /// `settleS`: the retained presence and state normally arrive at once; the exchange stops waiting for them
+    /// as soon as both are there, so a patient bound costs nothing unless the test process is starved.
+    func exchange(_ kind: Command.Kind, timeoutS: Double = patientS, settleS: Double = patientS,
+                  drone: String = "drone1") -> CommandExchange {
         CommandExchange(kind: kind, senderId: "ground1", drone: DroneID(rawValue: drone)!, expiryS: 5,
-                        timeoutS: timeoutS, deadlineUs: deadline(afterS: timeoutS))
+                        timeoutS: timeoutS, deadlineUs: deadline(afterS: timeoutS), settleS: settleS)
     }
 
     func sentCommands(_ drone: String = "drone1") -> [Command] {
@@ -76,7 +79,7 @@ struct CommandExchangeTests {
         try FakeController(broker: broker, drone: "drone1").start()
         let error = await #expect(throws: CLIFailure.self) {
             try await capturingConsole {
-                try await exchange(.takeoff, drone: "drone9").run(client: try groundConnection(self.broker))
+                try await exchange(.takeoff, settleS: 2, drone: "drone9").run(client: try groundConnection(self.broker))
             }
         }
         #expect(error?.message == "no drone-controller online for drone 'drone9' (seen: drone1)")
@@ -86,7 +89,7 @@ struct CommandExchangeTests {
     @Test("emergency goes out even when no controller is known, and still exits with the reason")
     func emergencyRegardless() async throws {
         let error = await #expect(throws: CLIFailure.self) {
-            try await capturingConsole { try await exchange(.emergency).run(client: try groundConnection(self.broker)) }
+            try await capturingConsole { try await exchange(.emergency, settleS: 0.5).run(client: try groundConnection(self.broker)) }
         }
         #expect(error?.message.hasPrefix("emergency sent, but no drone-controller online") == true,
                 "\(error?.message ?? "")")

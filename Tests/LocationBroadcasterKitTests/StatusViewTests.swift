@@ -31,12 +31,16 @@ struct StatusViewTests {
         announce("navigator", online: true)
         try FakeController(broker: broker, activity: .hovering).start(announce: false)
         announce("drone-controller", online: false)
-        let client = try groundConnection(broker)
+        let feed = try BusFeed(client: try groundConnection(broker), drone: drone)
+        // What this test is about is the screen, not how fast retained messages arrive in a busy test process.
+        #expect(await eventually {
+            ["drone-link", "navigator", "drone-controller"].allSatisfy { feed.presence(of: $0) != nil }
+                && feed.latest.controller != nil
+        })
         let startUs = WallClock.monotonicUs()
         let (_, console) = try await capturingConsole {
             var view = StatusView(drone: drone, goal: nil, line: false, watch: false, clearScreen: false)
-            try await view.run(feed: try BusFeed(client: client, drone: drone), interval: DurationText(seconds: 1),
-                               timeoutS: nil)
+            try await view.run(feed: feed, interval: DurationText(seconds: 1), timeoutS: nil)
         }
         let elapsedUs = WallClock.monotonicUs() - startUs
         let screen = try #require(console.out.last)
@@ -59,7 +63,7 @@ struct StatusViewTests {
             try await Console.$capture.withValue(capture) {
                 var view = StatusView(drone: drone, goal: nil, line: false, watch: true, clearScreen: false)
                 try await view.run(feed: try BusFeed(client: client, drone: drone),
-                                   interval: DurationText(seconds: 0.1), timeoutS: 30)
+                                   interval: DurationText(seconds: 0.1), timeoutS: 4 * patientS)
             }
         }
         defer { watching.cancel() }
@@ -112,16 +116,17 @@ struct StatusViewTests {
         let (_, console) = try await capturingConsole {
             var view = StatusView(drone: drone, goal: .arrived, line: true, watch: true, clearScreen: false)
             try await view.run(feed: try BusFeed(client: client, drone: drone), interval: DurationText(seconds: 0.1),
-                               timeoutS: 5)
+                               timeoutS: patientS)
         }
         try await arrival.value
         #expect(console.out.last?.contains("arrived") == true, "\(console.out)")
 
+        let feed = try BusFeed(client: try groundConnection(broker, "g2"), drone: drone)
+        #expect(await eventually { feed.latest.controller?.activity == .arrived })
         let error = await #expect(throws: CLIFailure.self) {
             try await capturingConsole {
                 var view = StatusView(drone: drone, goal: .landed, line: true, watch: true, clearScreen: false)
-                try await view.run(feed: try BusFeed(client: try groundConnection(broker, "g2"), drone: drone),
-                                   interval: DurationText(seconds: 0.1), timeoutS: 2)
+                try await view.run(feed: feed, interval: DurationText(seconds: 0.1), timeoutS: 2)
             }
         }
         #expect(error?.message == "status: landed not reached within 2.0 s (controller: arrived (arrived))")

@@ -24,6 +24,9 @@ func groundRuntime(_ broker: InMemoryBroker, senderId: String = "ground1", drone
                           drone: DroneID(rawValue: drone)!, connection: connection, logger: Logger(label: senderId))
 }
 
+/// Bounds for waits that end early when all is well; reached only on a failure or a long-starved test process.
+let patientS = 30.0
+
 func deadline(afterS seconds: Double) -> Int64 { WallClock.monotonicUs() + Int64(seconds * 1_000_000) }
 
 /// Runs `body` with the broadcaster's stdout/stderr lines captured.
@@ -33,8 +36,9 @@ func capturingConsole<T>(_ body: () async throws -> T) async rethrows -> (T, Con
     return (result, capture)
 }
 
-/// Waits (at most `timeoutS`) until `condition` holds; returns whether it did.
-func eventually(timeoutS: Double = 5, _ condition: () -> Bool) async -> Bool {
+/// Waits (at most `timeoutS`) until `condition` holds; returns whether it did. Generous: every test target runs in
+/// one process, and synchronous suites elsewhere can hold the (2-core) cooperative pool for many seconds.
+func eventually(timeoutS: Double = 30, _ condition: () -> Bool) async -> Bool {
     let end = deadline(afterS: timeoutS)
     while WallClock.monotonicUs() < end {
         if condition() { return true }
