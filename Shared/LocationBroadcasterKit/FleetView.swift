@@ -33,7 +33,7 @@ struct FleetView {
     /// `interval` until `timeoutS` (nil: until cancelled).
     mutating func run(client: any MQTTConnection, interval: DurationText, timeoutS: Double?) async throws {
         // The project's one ordered inbox, stamped on this host's monotonic clock (ages and waits count from receipt).
-        let inbox = QuadService.Inbox<Event>()
+        let inbox = Inbox<Event>()
         defer { inbox.finish() }
         try Self.subscribe(inbox, client)
         let startUs = WallClock.monotonicUs()
@@ -62,7 +62,7 @@ struct FleetView {
         }
     }
 
-    private static func subscribe(_ inbox: QuadService.Inbox<Event>, _ client: any MQTTConnection) throws(MQTTError) {
+    private static func subscribe(_ inbox: Inbox<Event>, _ client: any MQTTConnection) throws(MQTTError) {
         try inbox.feed(client, filter: Topics.allStatusFilter, qos: 1) { message, at in
             // The presence name is the last level (`…/status/location-broadcaster/<sender-id>` names the sender).
             guard let drone = DroneID(topic: message.topic), let name = message.topic.split(separator: "/").last,
