@@ -78,7 +78,8 @@ let package = Package(
         .target(name: "LogSync", dependencies: ["FlightLog", "QuadProtocol"], path: "Shared/LogSync"),
         .target(name: "GroundStation", dependencies: ["QuadProtocol", "Navigation", "TextSupport"], path: "Shared/GroundStation"),
         // Option parsing shared by every executable (signed numbers, LAT,LON values).
-        .target(name: "CommandLineSupport", dependencies: ["Navigation", argumentParser], path: "Shared/CommandLineSupport"),
+        .target(name: "CommandLineSupport", dependencies: ["Navigation", "TextSupport", argumentParser],
+                path: "Shared/CommandLineSupport"),
         // Test and bench support (spawning and stopping processes by pid); never linked into a service.
         .target(name: "ProcessSupport", path: "Shared/ProcessSupport"),
         // I/O edge.
@@ -92,7 +93,15 @@ let package = Package(
             path: "Shared/QuadService"
         ),
 
-        service("location-broadcaster", ["GroundStation", "Navigation"]),
+        // location-broadcaster: the commands, options and glue in a library that unit tests import (over
+        // InMemoryMQTT); the executable only wires.
+        .target(
+            name: "LocationBroadcasterKit",
+            dependencies: ["GroundStation", "Navigation", "QuadService", "QuadProtocol", "QuadMQTT", "CommandLineSupport",
+                           argumentParser, logging, lifecycle],
+            path: "Shared/LocationBroadcasterKit"
+        ),
+        service("location-broadcaster", ["LocationBroadcasterKit"]),
         service("navigator", ["Navigation", "NavigatorCore", "GroundStation", "TextSupport"]),
         service("drone-controller", ["FlightControl", "Navigation"]),
         service("drone-link", ["ARDrone", "DatagramIO"]),
@@ -142,7 +151,7 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             dependencies: ["CommandLineSupport", "Navigation", "DroneSimulation", argumentParser, "drone-sim", "navigator",
-                           "drone-controller", "drone-link", "location-broadcaster", "TelemetryLoggerKit"],
+                           "drone-controller", "drone-link", "LocationBroadcasterKit", "TelemetryLoggerKit"],
             path: "Tests/CommandLineTests"
         ),
         .testTarget(name: "QuadMQTTTests", dependencies: ["QuadMQTT"], path: "Tests/QuadMQTTTests"),
@@ -155,6 +164,11 @@ let package = Package(
                     dependencies: ["TelemetryLoggerKit", "InMemoryMQTT", "QuadMQTT", "QuadService", "QuadProtocol",
                                    "FlightLog", "LogSync", logging],
                     path: "Tests/TelemetryLoggerKitTests"),
+        // location-broadcaster's behaviour over the in-memory broker with a fake drone-controller: no mosquitto.
+        .testTarget(name: "LocationBroadcasterKitTests",
+                    dependencies: ["LocationBroadcasterKit", "InMemoryMQTT", "QuadMQTT", "QuadService", "QuadProtocol",
+                                   "GroundStation", "Navigation", logging],
+                    path: "Tests/LocationBroadcasterKitTests"),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["QuadMQTT", "QuadService", "QuadProtocol", "ARDrone", "Navigation", "FlightLog", "LogSync",

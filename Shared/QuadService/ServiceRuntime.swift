@@ -58,7 +58,7 @@ public final class ServiceRuntime: Sendable {
             _ = try? client.publish(topic: statusTopic, payload: online, qos: 1, retain: true, expiryS: nil)
         }
         announcesOnStart = false
-        armsShutdownWatchdog = true
+        armsWatchdog = true
     }
 
     /// A runtime over a connection made elsewhere (an `InMemoryBroker`'s, in unit tests): no logging bootstrap,
@@ -78,15 +78,16 @@ public final class ServiceRuntime: Sendable {
             _ = try? connection.publish(topic: statusTopic, payload: online, qos: 1, retain: true, expiryS: nil)
         }
         announcesOnStart = true
-        // The watchdog ends the process: in a test runner it would end every test still running, with exit 0.
-        armsShutdownWatchdog = false
+        // Its process is a test runner, not a service: `ShutdownWatchdog` would end it with exit 0 (and a test run
+        // that stops early with exit 0 looks green).
+        armsWatchdog = false
     }
 
     /// Whether `run` announces `online` itself after starting the connection (the real client does it from its
     /// connect callback, after every reconnect).
     private let announcesOnStart: Bool
-    /// Whether a stop arms `ShutdownWatchdog` (a service process), or not (a runtime inside a test process).
-    private let armsShutdownWatchdog: Bool
+    /// Whether a stop that hangs past `ShutdownWatchdog.limitS` ends the process.
+    private let armsWatchdog: Bool
 
     /// Publishes the retained `online` again (see `ServiceStatus.reannounceIntervalS`).
     private let announce: @Sendable () -> Void
@@ -112,7 +113,7 @@ public final class ServiceRuntime: Sendable {
         // The connection starts inside the group, after it has installed the signal handlers: a SIGTERM that
         // arrives right after the `online` status must still end in a graceful goodbye.
         let connection = ConnectionService(client: client, logger: logger, announce: announce,
-                                           announcesOnStart: announcesOnStart, armsWatchdog: armsShutdownWatchdog)
+                                           announcesOnStart: announcesOnStart, armsWatchdog: armsWatchdog)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: connection)]
                 + services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
