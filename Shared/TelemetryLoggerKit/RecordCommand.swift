@@ -99,7 +99,7 @@ struct RecordCommand: AsyncParsableCommand, ServiceCommand {
                 nothing to $share/… (got \(options.mqttVersion.rawValue))
                 """)
         }
-        let directory = dir ?? LoggerEnvironment.value("QUAD_LOG_DIR") ?? "."
+        let directory = dir ?? ProcessEnvironment.value("QUAD_LOG_DIR") ?? "."
         do { try FileBytes.prepareDirectory(directory) } catch {
             throw LoggerError.notWritableDirectory(path: directory, reason: error.reason)
         }
