@@ -30,7 +30,12 @@ struct RecordCommand: AsyncParsableCommand, ServiceCommand {
             and the records it answers are appended to the open file, marked recovered; recording never waits \
             for it. --no-auto-sync turns that off (also off with --share and with --answer-sync). On the board, \
             --answer-sync answers such requests from the files in --dir.
-            Fleet (README "Recording a fleet"): without --drone, or with --all or --drone +, every drone is             recorded, one file per drone. Several loggers split a fleet by drone with --drones a,b,c (exact             subscriptions) or --shard K/N (each of N loggers, K = 0…N-1, keeps the drones whose id hashes to K:             FNV-1a 32 of the id mod N; for brokers without shared subscriptions); each drone is then recorded by             exactly one logger, in one complete file. --share splits by message instead (a drone's messages are             spread over the group's files).
+            Fleet (README "Recording a fleet"): without --drone, or with --all or --drone +, every drone is \
+            recorded, one file per drone. Several loggers split a fleet by drone with --drones a,b,c (exact \
+            subscriptions) or --shard K/N (each of N loggers, K = 0…N-1, keeps the drones whose id hashes to K: \
+            FNV-1a 32 of the id mod N; for brokers without shared subscriptions); each drone is then recorded by \
+            exactly one logger, in one complete file. --share splits by message instead (a drone's messages are \
+            spread over the group's files).
             """)
 
     static let subscriptionBuffer = 65536
