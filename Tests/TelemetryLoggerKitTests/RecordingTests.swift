@@ -106,6 +106,37 @@ struct RecordingTests {
     }
 }
 
+extension RecordingTests {
+    @Test("--answer-sync with --shard answers only its own drones' requests (the partner answers the others)")
+    func shardAnswersOwnDronesOnly() async throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        // drone1 is in shard 0 of 2, drone2 in shard 1: this logger is shard 1.
+        #expect(DroneSelection.shard(of: F.drone1, count: 2) == 0 && DroneSelection.shard(of: F.drone2, count: 2) == 1)
+        let broker = InMemoryBroker()
+        let stop = StopSwitch()
+        let runtime = F.runtime(broker)
+        let recording = F.recording(directory, drones: .shard(index: 1, count: 2), answerSync: true)
+        let running = Task { try await recording.run(runtime, until: [stop]) }
+        try await F.waitUntilOnline(broker)
+        for (id, drone) in [(UInt32(1), F.drone1), (2, F.drone2)] {
+            let request = SyncRequest(id: id, requester: "ground-1", ranges: [
+                SyncRequest.Range(path: "telemetry/drone", first: 1, last: 2, notBeforeUs: 0, notAfterUs: 1_000_000),
+            ])
+            broker.inject(F.message(Topics.logSyncRequest.topic(for: drone), try request.encoded()))
+        }
+        // Requests are answered one at a time, in order: once drone2's is answered, drone1's was passed over.
+        let drone2Answers = Topics.logSyncResponse(drone: F.drone2, requester: "ground-1")
+        for _ in 0..<1000 where broker.published(matching: drone2Answers).isEmpty {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        stop.stop()
+        try await running.value
+        #expect(try broker.published(matching: drone2Answers).map { try SyncResponse(decoding: $0.payload).requestId } == [2])
+        #expect(broker.published(matching: Topics.logSyncResponse(drone: F.drone1, requester: "ground-1")).isEmpty)
+    }
+}
+
 @Suite("telemetry-logger replay")
 struct ReplayTests {
     @Test("replay republishes a log's messages under replay/…, in order, never retained, never on the live topics")
