@@ -106,7 +106,14 @@ let package = Package(
         service("drone-controller", ["FlightControl", "Navigation"]),
         service("drone-link", ["ARDrone", "DatagramIO"]),
         service("mavlink-link", ["MAVLinkCompanion", "DatagramIO", "NetworkEndpoint"]),
-        service("telemetry-logger", ["FlightLog", "LogSync", "TextSupport"]),
+        // telemetry-logger: its commands, recorder, sync and file I/O live in TelemetryLoggerKit; main.swift only wires.
+        .target(
+            name: "TelemetryLoggerKit",
+            dependencies: ["FlightLog", "LogSync", "TextSupport", "QuadService", "QuadProtocol", "QuadMQTT",
+                           "CommandLineSupport", argumentParser, logging, lifecycle],
+            path: "Shared/TelemetryLoggerKit"
+        ),
+        service("telemetry-logger", ["TelemetryLoggerKit"]),
         // The simulator speaks only the drone's UDP protocol: no MQTT, no service lifecycle.
         .executableTarget(
             name: "drone-sim",
@@ -144,7 +151,7 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             dependencies: ["CommandLineSupport", "Navigation", "DroneSimulation", argumentParser, "drone-sim", "navigator",
-                           "drone-controller", "drone-link", "LocationBroadcasterKit", "telemetry-logger"],
+                           "drone-controller", "drone-link", "LocationBroadcasterKit", "TelemetryLoggerKit"],
             path: "Tests/CommandLineTests"
         ),
         .testTarget(name: "QuadMQTTTests", dependencies: ["QuadMQTT"], path: "Tests/QuadMQTTTests"),
@@ -152,6 +159,11 @@ let package = Package(
         .testTarget(name: "QuadServiceTests",
                     dependencies: ["QuadService", "InMemoryMQTT", "QuadMQTT", "QuadProtocol", logging, lifecycle],
                     path: "Tests/QuadServiceTests"),
+        // telemetry-logger's behaviour over the in-memory broker, writing to a temporary directory: no mosquitto.
+        .testTarget(name: "TelemetryLoggerKitTests",
+                    dependencies: ["TelemetryLoggerKit", "InMemoryMQTT", "QuadMQTT", "QuadService", "QuadProtocol",
+                                   "FlightLog", "LogSync", logging],
+                    path: "Tests/TelemetryLoggerKitTests"),
         // location-broadcaster's behaviour over the in-memory broker with a fake drone-controller: no mosquitto.
         .testTarget(name: "LocationBroadcasterKitTests",
                     dependencies: ["LocationBroadcasterKit", "InMemoryMQTT", "QuadMQTT", "QuadService", "QuadProtocol",

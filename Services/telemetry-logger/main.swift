@@ -1,17 +1,6 @@
-import ArgumentParser
 import QuadService
+import TelemetryLoggerKit
 
-/// Records every message on the bus losslessly (`.qlog`, see Shared/FlightLog/FORMAT.md), and reads the logs
-/// back: live tail, export (CSV, JSON Lines, GPX, KML, SVG), replay, recovery check, and completes them from the
-/// board's log after a radio outage (sync).
-struct TelemetryLogger: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "telemetry-logger",
-        abstract: "Records every telemetry message losslessly; exports, replays and plots flights.",
-        version: ServiceRuntime.version,
-        subcommands: [RecordCommand.self, TailCommand.self, ExportCommand.self, ReplayCommand.self,
-                      RecoverCommand.self, SyncCommand.self],
-        defaultSubcommand: RecordCommand.self)
-}
-
+// Everything telemetry-logger does lives in Shared/TelemetryLoggerKit (tested by Tests/TelemetryLoggerKitTests
+// without a broker, and by the integration suites as a process); this file only starts it.
 await TelemetryLogger.launch()

@@ -1,6 +1,7 @@
-/// Big-endian integer writing into a byte array (all multi-byte integers in a log file are big-endian).
+/// Big-endian integer writing into a byte array (all multi-byte integers in a log file are big-endian; LogSync's
+/// payloads, which carry log records, use the same helpers).
 extension Array where Element == UInt8 {
-    mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
+    package mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
         let bigEndian = value.bigEndian
         Swift.withUnsafeBytes(of: bigEndian) { append(contentsOf: $0) }
     }
@@ -8,7 +9,7 @@ extension Array where Element == UInt8 {
 
 /// Bounds-checked big-endian reads from a byte array; nil when the value would run past the end.
 extension Array where Element == UInt8 {
-    func bigEndianValue<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T? {
+    package func bigEndianValue<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T? {
         let size = MemoryLayout<T>.size
         guard offset >= 0, offset <= count - size else { return nil }
         var value: T = 0

@@ -31,8 +31,11 @@ public struct UTCDateTime: Sendable, Equatable {
 
     /// `2024-05-01T12:34:56.789Z` (milliseconds), valid as xsd:dateTime and KML `<when>`.
     public var iso8601: String {
-        "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))T\(timeOfDay).\(Self.pad(microsecond / 1000, 3))Z"
+        "\(Self.pad(year, 4))-\(Self.pad(month, 2))-\(Self.pad(day, 2))T\(timeOfDayMs)Z"
     }
+
+    /// `12:34:56.789`, for one-line views (`telemetry-logger tail`).
+    public var timeOfDayMs: String { "\(timeOfDay).\(Self.pad(microsecond / 1000, 3))" }
 
     /// `20240501-123456`, for file names.
     public var compactStamp: String {

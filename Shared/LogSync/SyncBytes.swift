@@ -1,12 +1,13 @@
-/// Big-endian reading and writing for the log-sync payloads (the same byte order as the `.qlog` records they carry).
+import FlightLog
+
+/// Big-endian reading and writing for the log-sync payloads (the same byte order, and FlightLog's byte helpers, as
+/// the `.qlog` records they carry); this adds the cursor and the typed errors.
 struct SyncByteWriter {
     private(set) var bytes: [UInt8] = []
 
     mutating func append(_ raw: [UInt8]) { bytes.append(contentsOf: raw) }
 
-    mutating func integer<T: FixedWidthInteger>(_ value: T) {
-        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
-    }
+    mutating func integer<T: FixedWidthInteger>(_ value: T) { bytes.appendBigEndian(value) }
 
     /// A length-prefixed UTF-8 string; the caller has checked that it fits its prefix.
     mutating func string<Length: FixedWidthInteger>(_ text: String, length _: Length.Type) {
@@ -34,9 +35,9 @@ struct SyncByteReader {
 
     mutating func integer<T: FixedWidthInteger>(_: T.Type) throws(SyncWireError) -> T {
         let size = MemoryLayout<T>.size
-        guard remaining >= size else { throw .truncated(neededBytes: offset + size, gotBytes: bytes.count) }
-        var value: T = 0
-        for index in offset..<(offset + size) { value = (value << 8) | T(truncatingIfNeeded: bytes[index]) }
+        guard let value = bytes.bigEndianValue(T.self, at: offset) else {
+            throw .truncated(neededBytes: offset + size, gotBytes: bytes.count)
+        }
         offset += size
         return value
     }

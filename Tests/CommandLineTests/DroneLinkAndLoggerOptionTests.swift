@@ -1,7 +1,8 @@
 import ArgumentParser
+import QuadProtocol
 import Testing
 @testable import drone_link
-@testable import telemetry_logger
+@testable import TelemetryLoggerKit
 
 @Suite("drone-link and telemetry-logger options")
 struct DroneLinkAndLoggerOptionTests {
@@ -38,6 +39,30 @@ struct DroneLinkAndLoggerOptionTests {
         #expect(sync.logs == ["a.qlog"] && sync.logDir == "/logs" && sync.timeoutMs == 300 && sync.dryRun)
         // Nothing to sync is refused with the reason.
         #expect(parseError(SyncCommand.self, [])?.contains("--log-dir") == true)
+    }
+
+    @Test("record's fleet options select the drones: --all/--drone + every drone, --drones a list, --shard K/N a part")
+    func fleetSelection() throws {
+        let drone = { (id: String) in try #require(DroneID(rawValue: id)) }
+        #expect(try RecordCommand.parse([]).droneSelection() == .all)
+        #expect(try RecordCommand.parse(["--all"]).droneSelection() == .all)
+        #expect(try RecordCommand.parse(["--drone", "+"]).droneSelection() == .all)
+        #expect(try RecordCommand.parse(["--drone", "drone7"]).droneSelection() == .only([drone("drone7")]))
+        for arguments in bothSpellings("--drones", "a,b,a") {
+            #expect(try RecordCommand.parse(arguments).droneSelection() == .only([drone("a"), drone("b")]))
+        }
+        for arguments in bothSpellings("--shard", "1/3") {
+            #expect(try RecordCommand.parse(arguments).droneSelection() == .shard(index: 1, count: 3))
+        }
+        // Refusals name the option and the reason.
+        #expect(parseError(RecordCommand.self, ["--shard=-1/2"])?.contains("--shard '-1/2': expected K/N") == true)
+        #expect(parseError(RecordCommand.self, ["--shard", "2/2"])?.contains("0 ≤ K < N") == true)
+        #expect(parseError(RecordCommand.self, ["--shard", "0/0"])?.contains("--shard") == true)
+        #expect(parseError(RecordCommand.self, ["--drones", "a,B"])?.contains("'B' is no drone id") == true)
+        #expect(parseError(RecordCommand.self, ["--drones", "a,,b"])?.contains("--drones") == true)
+        #expect(parseError(RecordCommand.self, ["--all", "--drone", "x"])?.contains("choose one way to select") == true)
+        #expect(parseError(RecordCommand.self, ["--drones", "a", "--shard", "0/2"])?.contains("--drones, --shard") == true)
+        #expect(parseError(RecordCommand.self, ["--shard", "0/2", "--share", "g"])?.contains("--share") == true)
     }
 
     @Test("--help shows no Swift value dumps")

@@ -241,15 +241,16 @@ struct TelemetryLoggerTests {
 
     /// Starts `record` into `logDir` and waits for its online status (its subscriptions are made by then).
     /// `drone` names the logger's presence (QUAD_DRONE: every drone is recorded); `only` passes `--drone`.
-    func startRecorder(drone: String = "logger1", _ extra: [String] = [], only: String? = nil) async throws
-        -> ChildProcess {
+    /// `dir`: instead of `logDir`; `name`: the process's own output file (several loggers at once).
+    func startRecorder(drone: String = "logger1", _ extra: [String] = [], only: String? = nil, dir: URL? = nil,
+                       name: String = "telemetry-logger") async throws -> ChildProcess {
         let presenceDrone = only ?? drone
         let watcher = try await connectedClient("recorder-watcher-\(presenceDrone)")
         defer { watcher.shutdown() }
         let status = try watcher.subscribe("quad/\(presenceDrone)/status/telemetry-logger")
-        let recorder = try logger(["record", "--broker", broker.address, "--dir", logDir.path,
+        let recorder = try logger(["record", "--broker", broker.address, "--dir", (dir ?? logDir).path,
                                    "--fsync-interval-ms", "200"] + (only.map { ["--drone", $0] } ?? []) + extra,
-                                  environment: ["QUAD_DRONE": drone])
+                                  environment: ["QUAD_DRONE": drone], name: name)
         var iterator = status.makeAsyncIterator()
         let online = Task { () -> Bool in
             while let message = await iterator.next() {
@@ -266,9 +267,10 @@ struct TelemetryLoggerTests {
         return recorder
     }
 
-    func logger(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
+    func logger(_ arguments: [String], environment: [String: String] = [:], name: String = "telemetry-logger") throws
+        -> ChildProcess {
         try ChildProcess(executable: TestEnvironment.executable("telemetry-logger").path, arguments: arguments,
-                         name: "telemetry-logger", logDirectory: broker.directory, environment: environment)
+                         name: name, logDirectory: broker.directory, environment: environment)
     }
 
     /// Runs a subcommand to its end: exit code and stdout + stderr.
@@ -307,16 +309,16 @@ struct TelemetryLoggerTests {
         }
     }
 
-    func logFiles() throws -> [URL] {
-        try FileManager.default.contentsOfDirectory(at: logDir, includingPropertiesForKeys: nil)
+    func logFiles(in dir: URL? = nil) throws -> [URL] {
+        try FileManager.default.contentsOfDirectory(at: dir ?? logDir, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "qlog" }
     }
 
     /// Every record and problem of every log file (files may be read while the logger writes them).
-    func readLogs() throws -> LogReadResult {
-        guard FileManager.default.fileExists(atPath: logDir.path) else { return LogReadResult() }
+    func readLogs(in dir: URL? = nil) throws -> LogReadResult {
+        guard FileManager.default.fileExists(atPath: (dir ?? logDir).path) else { return LogReadResult() }
         var all = LogReadResult()
-        for file in try logFiles() {
+        for file in try logFiles(in: dir) {
             guard let reader = try? LogReader(bytes: Array(Data(contentsOf: file))) else { continue }
             let result = reader.readAll()
             all.records += result.records

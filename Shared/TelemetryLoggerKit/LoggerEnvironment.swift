@@ -4,14 +4,9 @@ import QuadService
 import Glibc
 #endif
 
-/// What the logger reads from its surroundings: environment variables and the host name for file headers.
+/// What the logger reads from its surroundings beyond the environment (`ProcessEnvironment`): the host name for
+/// file headers.
 enum LoggerEnvironment {
-    static func value(_ name: String) -> String? {
-        guard let raw = getenv(name) else { return nil }
-        let text = String(cString: raw)
-        return text.isEmpty ? nil : text
-    }
-
     /// The free-form note in each file header: who wrote it, where.
     static func headerNote(drone: DroneID) -> String {
         var name = [CChar](repeating: 0, count: 256)

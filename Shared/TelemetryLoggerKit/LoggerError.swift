@@ -1,7 +1,6 @@
 /// Why a telemetry-logger command could not do its job; the text is what the user sees after `Error:`.
 enum LoggerError: Error, Equatable, CustomStringConvertible {
     case cannotRead(path: String, reason: String)
-    case cannotWrite(path: String, reason: String)
     case cannotCreate(path: String, reason: String)
     case notWritableDirectory(path: String, reason: String)
     /// gpx, kml and svg need at least one PositionFix.
@@ -17,7 +16,6 @@ enum LoggerError: Error, Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case let .cannotRead(path, reason): "cannot read \(path): \(reason)"
-        case let .cannotWrite(path, reason): "cannot write \(path): \(reason)"
         case let .cannotCreate(path, reason): "cannot create \(path): \(reason)"
         case let .notWritableDirectory(path, reason): "log directory \(path) is not usable: \(reason)"
         case let .noPositionFixes(logs, drone):

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlightLog
+import QuadService
 
 struct RecoverCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,7 +27,7 @@ struct RecoverCommand: ParsableCommand {
             let problems = log.problemLines
             text += "\(path): \(log.records.count) good records, \(problems.count) problem(s), \(log.fileBytes) bytes\n"
             for line in problems { text += "  \(line)\n" }
-            try POSIXFile.writeStandardOutput(text)
+            try FileBytes.writeStandardOutput(text)
         }
     }
 }

@@ -1,5 +1,6 @@
 import FlightLog
 import QuadProtocol
+import QuadService
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,11 +33,11 @@ final class LogFile {
                 break
             }
             guard errno == EEXIST, index < 1000 else {
-                throw .cannotCreate(path: candidate, reason: POSIXFile.errorText(errno))
+                throw .cannotCreate(path: candidate, reason: FileBytes.errorText(errno))
             }
             index += 1
         }
-        POSIXFile.syncDirectory(directory)
+        FileBytes.syncDirectory(directory)
         let header = (try? LogFileHeader(createdUs: startedUs, note: note))
             ?? (try? LogFileHeader(createdUs: startedUs))
         pending = header?.encoded() ?? []
@@ -58,10 +59,10 @@ final class LogFile {
     /// keeping them would grow memory without bound on a full disk.
     func flush() -> FlushResult {
         guard !pending.isEmpty, fd >= 0 else { return FlushResult() }
-        let failure = POSIXFile.writeAll(fd, pending)
+        let failure = FileBytes.writeAll(fd, pending)
         let result = failure == nil
             ? FlushResult(records: pendingRecords, bytes: pending.count)
-            : FlushResult(lostRecords: pendingRecords, error: "write \(path): \(POSIXFile.errorText(failure ?? 0))")
+            : FlushResult(lostRecords: pendingRecords, error: "write \(path): \(FileBytes.errorText(failure ?? 0))")
         pending.removeAll(keepingCapacity: true)
         pendingRecords = 0
         return result
@@ -70,7 +71,7 @@ final class LogFile {
     /// fsync(2): what was flushed survives a power cut.
     func sync() -> String? {
         guard fd >= 0, fsync(fd) != 0 else { return nil }
-        return "fsync \(path): \(POSIXFile.errorText(errno))"
+        return "fsync \(path): \(FileBytes.errorText(errno))"
     }
 
     /// Flushes, syncs and closes; the file is finished.

@@ -1,14 +1,11 @@
 import FlightLog
 import QuadProtocol
-import TextSupport
 
 /// The lines `tail` prints for one received message.
 enum TailLine {
     /// `12:34:56.789 quad/drone1/telemetry/drone drone_state sequence=7 … battery_percent=80`
     static func human(_ entry: DecodedLogEntry) -> String {
-        let time = UTCDateTime(unixUs: entry.receiveTimeUs)
-        let clock = "\(pad(time.hour, 2)):\(pad(time.minute, 2)):\(pad(time.second, 2))"
-        let prefix = "\(clock).\(pad(time.microsecond / 1000, 3)) \(entry.topic)"
+        let prefix = "\(UTCDateTime(unixUs: entry.receiveTimeUs).timeOfDayMs) \(entry.topic)"
         switch entry.content {
         case .message(let message):
             return prefix + " \(message.messageType.jsonName) " + keyValues(message.jsonObjectText())
@@ -69,6 +66,4 @@ enum TailLine {
     }
 
     static func quoted(_ text: String) -> String { JSONText.quoted(text) }
-
-    private static func pad(_ value: Int, _ width: Int) -> String { DecimalText.zeroPadded(value, width: width) }
 }

@@ -32,13 +32,13 @@ struct LoadedLog {
     var problemLines: [String] { contents.problemLines(path: path) }
 
     func reportProblems() {
-        for line in problemLines { POSIXFile.writeStandardError("warning: \(line)\n") }
+        for line in problemLines { FileBytes.writeStandardError("warning: \(line)\n") }
     }
 
     /// The OS's reason alone: `cannotRead` already names the path.
     private static func reason(_ error: FileBytes.ReadError) -> String {
         switch error {
-        case let .cannotOpen(_, code): POSIXFile.errorText(code)
+        case let .cannotOpen(_, code): FileBytes.errorText(code)
         case let .tooLarge(_, limit): "larger than \(limit >> 30) GiB, more than any log `record` writes"
         }
     }

@@ -16,6 +16,8 @@ struct SyncAnswerer {
     let directory: String
     let client: any MQTTConnection
     let logger: Logger
+    /// Requests for other drones are another logger's (`--drones`, `--shard`): not answered here.
+    var drones: DroneSelection = .all
     var limits = SyncAnswer.Limits()
 
     /// The filter requests arrive on: every drone's, or one drone's with `--drone`.
@@ -26,7 +28,7 @@ struct SyncAnswerer {
     func run(_ requests: MQTTSubscription) async {
         var rejections = RejectionCounter()
         for await message in requests {
-            guard let drone = DroneID(topic: message.topic) else { continue }
+            guard let drone = DroneID(topic: message.topic), drones.includes(drone) else { continue }
             let request: SyncRequest
             do { request = try SyncRequest(decoding: message.payload) } catch {
                 rejections.record("sync-request", reason: "\(error)", topic: message.topic, logger: logger)
@@ -50,9 +52,9 @@ struct SyncAnswerer {
     /// Reads the candidate files one after the other and keeps only the requested records.
     func answer(_ request: SyncRequest, drone: DroneID) -> [SyncResponse] {
         var answer = SyncAnswer(request: request, drone: drone, limits: limits)
-        let files = POSIXFile.directoryEntries(directory).compactMap { name -> SyncArchive.File? in
+        let files = FileBytes.directoryEntries(directory).compactMap { name -> SyncArchive.File? in
             let path = directory + "/" + name
-            return POSIXFile.modificationTimeUs(path).map { SyncArchive.File(path: path, lastWriteUs: $0) }
+            return FileBytes.modificationTimeUs(path).map { SyncArchive.File(path: path, lastWriteUs: $0) }
         }
         for path in SyncArchive.candidates(files, drone: drone, windowUs: answer.windowUs) {
             guard let bytes = try? FileBytes.read(path, limit: LoadedLog.maxFileBytes) else { continue }

@@ -46,16 +46,16 @@ struct TailCommand: AsyncParsableCommand {
                                        payload: message.payload, retain: message.retain,
                                        qos: UInt8(clamping: max(0, message.qos)))
             } catch {
-                POSIXFile.writeStandardError("warning: skipped a message on \(message.topic.prefix(200)): \(error)\n")
+                FileBytes.writeStandardError("warning: skipped a message on \(message.topic.prefix(200)): \(error)\n")
                 continue
             }
             let entry = DecodedLogEntry(record: record)
             let dropped = messages.droppedCount + client.droppedUnread
             if dropped > reportedDrops {
                 reportedDrops = dropped
-                POSIXFile.writeStandardError("warning: \(reportedDrops) messages dropped so far (output too slow)\n")
+                FileBytes.writeStandardError("warning: \(reportedDrops) messages dropped so far (output too slow)\n")
             }
-            try POSIXFile.writeStandardOutput((json ? TailLine.json(entry) : TailLine.human(entry)) + "\n")
+            try FileBytes.writeStandardOutput((json ? TailLine.json(entry) : TailLine.human(entry)) + "\n")
         }
     }
 }

@@ -48,7 +48,7 @@ struct SyncCommand: AsyncParsableCommand {
         var paths = logs
         if let logDir {
             let prefix = "\(drone.rawValue)-"
-            paths += POSIXFile.directoryEntries(logDir)
+            paths += FileBytes.directoryEntries(logDir)
                 .filter { $0.hasPrefix(prefix) && $0.hasSuffix(".\(LogFileNaming.fileExtension)") }
                 .sorted().map { logDir + "/" + $0 }
         }
@@ -57,8 +57,8 @@ struct SyncCommand: AsyncParsableCommand {
         defer { connection?.client.shutdown() }
         var outcome = Outcome()
         for path in paths {
-            guard let lock = POSIXFile.tryLock(path) else {
-                POSIXFile.writeStandardError("\(path): skipped: being recorded (record completes it by itself)\n")
+            guard let lock = FileBytes.tryLock(path) else {
+                FileBytes.writeStandardError("\(path): skipped: being recorded (record completes it by itself)\n")
                 continue
             }
             defer { close(lock) }
@@ -68,13 +68,13 @@ struct SyncCommand: AsyncParsableCommand {
             }
             let missing = GapWatch.missingRanges(in: log.contents.records).filter { $0.drone == drone }
             guard !missing.isEmpty else {
-                try POSIXFile.writeStandardOutput("\(path): nothing missing\n")
+                try FileBytes.writeStandardOutput("\(path): nothing missing\n")
                 continue
             }
             let total = missing.reduce(0) { $0 + $1.count }
-            try POSIXFile.writeStandardOutput("\(path): \(total) record(s) missing in \(missing.count) range(s)\n")
+            try FileBytes.writeStandardOutput("\(path): \(total) record(s) missing in \(missing.count) range(s)\n")
             if dryRun {
-                for range in missing { try POSIXFile.writeStandardOutput("  \(range.summary)\n") }
+                for range in missing { try FileBytes.writeStandardOutput("  \(range.summary)\n") }
                 continue
             }
             if connection == nil { connection = try await connect(options, requester: requester) }
@@ -88,7 +88,7 @@ struct SyncCommand: AsyncParsableCommand {
                 for record in RecoveredOrder.inReceiveOrder(log.contents.records + recovered) {
                     bytes += record.encoded()
                 }
-                try POSIXFile.replaceFile(path, with: bytes)
+                try FileBytes.replace(path, with: bytes)
             }
             try report(path: path, session.state, recovered: recovered.count)
         }
@@ -152,7 +152,7 @@ struct SyncCommand: AsyncParsableCommand {
                 let receipt = session.receive(payload, nowUs: WallClock.monotonicUs())
                 recovered += receipt.records
                 for rejection in receipt.rejections {
-                    POSIXFile.writeStandardError("warning: sync: rejected: \(rejection)\n")
+                    FileBytes.writeStandardError("warning: sync: rejected: \(rejection)\n")
                 }
             }
         }
@@ -168,7 +168,7 @@ struct SyncCommand: AsyncParsableCommand {
         text += "\n"
         for range in session.unavailable { text += "  still missing (not in the board's log either): \(range.summary)\n" }
         for range in session.unanswered { text += "  still missing (no answer): \(range.summary)\n" }
-        try POSIXFile.writeStandardOutput(text)
+        try FileBytes.writeStandardOutput(text)
     }
 }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import CommandLineSupport
 import FlightLog
 import QuadProtocol
+import QuadService
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -62,9 +63,9 @@ struct ExportCommand: ParsableCommand {
             }
         }
         if let out {
-            try POSIXFile.writeFile(out, Array(text.utf8))
+            try FileBytes.write(out, Array(text.utf8))
         } else {
-            try POSIXFile.writeStandardOutput(text)
+            try FileBytes.writeStandardOutput(text)
         }
     }
 }

@@ -63,11 +63,31 @@ struct ReplayCommand: AsyncParsableCommand {
                 }
             }
         }
+        let (published, skipped) = try await Self.replay(loaded.records, routing: routing, speed: speed,
+                                                         client: client)
+        let deadline = WallClock.monotonicUs() + 10_000_000
+        while client.pendingAcknowledgements > 0, WallClock.monotonicUs() < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        // Give queued QoS 0 packets a moment to leave before the DISCONNECT.
+        try await Task.sleep(for: .milliseconds(100))
+        let root = live ? "the live topics" : Topics.replayedEverything
+        var summary = "replayed \(published) of \(loaded.records.count) records from \(log) on \(root)\n"
+        for (reason, count) in skipped.sorted(by: { $0.key < $1.key }) {
+            summary += "skipped \(count) record(s): \(reason)\n"
+        }
+        FileBytes.writeStandardError(summary)
+    }
+
+    /// Publishes `records` as `routing` says, paced by their receive times divided by `speed` (0: at once).
+    /// Returns how many were published and, per reason, how many were skipped.
+    static func replay(_ records: [LogRecord], routing: ReplayRouting, speed: Double, client: any MQTTConnection)
+        async throws -> (published: Int, skipped: [String: Int]) {
         let startUs = WallClock.monotonicUs()
-        let firstUs = loaded.records.first?.receiveTimeUs ?? 0
+        let firstUs = records.first?.receiveTimeUs ?? 0
         var published = 0
         var skipped: [String: Int] = [:]
-        for record in loaded.records {
+        for record in records {
             if speed > 0 {
                 let dueUs = Double(record.receiveTimeUs &- firstUs) / speed
                 let waitUs = dueUs - Double(WallClock.monotonicUs() - startUs)
@@ -84,24 +104,13 @@ struct ReplayCommand: AsyncParsableCommand {
                 skipped[reason, default: 0] += 1
             }
         }
-        let deadline = WallClock.monotonicUs() + 10_000_000
-        while client.pendingAcknowledgements > 0, WallClock.monotonicUs() < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        // Give queued QoS 0 packets a moment to leave before the DISCONNECT.
-        try await Task.sleep(for: .milliseconds(100))
-        let root = live ? "the live topics" : Topics.replayedEverything
-        var summary = "replayed \(published) of \(loaded.records.count) records from \(log) on \(root)\n"
-        for (reason, count) in skipped.sorted(by: { $0.key < $1.key }) {
-            summary += "skipped \(count) record(s): \(reason)\n"
-        }
-        POSIXFile.writeStandardError(summary)
+        return (published, skipped)
     }
 
     /// Publishes (never retained), waiting while the client's QoS 1 window is full or the connection is
     /// momentarily down. Returns the broker library's refusal of this one message (e.g. a malformed topic from
     /// a damaged log) so the replay goes on.
-    private func publish(_ client: any MQTTConnection, topic: String, record: LogRecord) async throws -> MQTTError? {
+    private static func publish(_ client: any MQTTConnection, topic: String, record: LogRecord) async throws -> MQTTError? {
         while true {
             do {
                 try client.publish(topic: topic, payload: record.payload, qos: Int32(record.qos),
