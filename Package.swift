@@ -18,6 +18,17 @@ func service(_ name: String, _ deps: [Target.Dependency]) -> Target {
     )
 }
 
+// A service's behaviour (commands, options, effects, glue): Shared/<Name>Kit, imported by its executable and by
+// Tests/<Name>KitTests, which run it over the in-memory broker.
+func kit(_ name: String, _ deps: [Target.Dependency]) -> Target {
+    .target(
+        name: name,
+        dependencies: ["QuadService", "QuadProtocol", "QuadMQTT", "CommandLineSupport", argumentParser, logging, lifecycle]
+            + deps,
+        path: "Shared/\(name)"
+    )
+}
+
 // Built and tested on Linux only (Debian/Ubuntu, Swift 6.3): the I/O code imports Glibc, so no Apple platform is
 // declared.
 let package = Package(
@@ -93,18 +104,24 @@ let package = Package(
         ),
 
         service("location-broadcaster", ["GroundStation", "Navigation"]),
-        service("navigator", ["Navigation", "NavigatorCore", "GroundStation", "TextSupport"]),
-        service("drone-controller", ["FlightControl", "Navigation"]),
-        service("drone-link", ["ARDrone", "DatagramIO"]),
-        service("mavlink-link", ["MAVLinkCompanion", "DatagramIO", "NetworkEndpoint"]),
+        // The board services: each executable only starts its Kit's command.
+        kit("NavigatorKit", ["Navigation", "NavigatorCore", "GroundStation", "TextSupport"]),
+        kit("DroneControllerKit", ["FlightControl", "Navigation"]),
+        kit("DroneLinkKit", ["ARDrone", "DatagramIO"]),
+        kit("MAVLinkLinkKit", ["MAVLinkCompanion", "DatagramIO", "NetworkEndpoint"]),
+        service("navigator", ["NavigatorKit"]),
+        service("drone-controller", ["DroneControllerKit"]),
+        service("drone-link", ["DroneLinkKit"]),
+        service("mavlink-link", ["MAVLinkLinkKit"]),
         service("telemetry-logger", ["FlightLog", "LogSync", "TextSupport"]),
         // The simulator speaks only the drone's UDP protocol: no MQTT, no service lifecycle.
-        .executableTarget(
-            name: "drone-sim",
+        .target(
+            name: "DroneSimKit",
             dependencies: ["DroneSimulation", "MAVLinkSimulation", "ARDrone", "Navigation", "DatagramIO",
                            "CommandLineSupport", argumentParser],
-            path: "Services/drone-sim"
+            path: "Shared/DroneSimKit"
         ),
+        .executableTarget(name: "drone-sim", dependencies: ["DroneSimKit"], path: "Services/drone-sim"),
 
         .testTarget(name: "TextSupportTests", dependencies: ["TextSupport"], path: "Tests/TextSupportTests"),
         .testTarget(name: "QuadProtocolTests", dependencies: ["QuadProtocol"], path: "Tests/QuadProtocolTests",
@@ -134,8 +151,8 @@ let package = Package(
         // Parses each executable's command types directly (no processes): option syntax and --help text.
         .testTarget(
             name: "CommandLineTests",
-            dependencies: ["CommandLineSupport", "Navigation", "DroneSimulation", argumentParser, "drone-sim", "navigator",
-                           "drone-controller", "drone-link", "location-broadcaster", "telemetry-logger"],
+            dependencies: ["CommandLineSupport", "Navigation", "DroneSimulation", argumentParser, "DroneSimKit", "NavigatorKit",
+                           "DroneControllerKit", "DroneLinkKit", "location-broadcaster", "telemetry-logger"],
             path: "Tests/CommandLineTests"
         ),
         .testTarget(name: "QuadMQTTTests", dependencies: ["QuadMQTT"], path: "Tests/QuadMQTTTests"),

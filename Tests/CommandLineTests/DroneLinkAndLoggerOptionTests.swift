@@ -1,6 +1,6 @@
 import ArgumentParser
 import Testing
-@testable import drone_link
+@testable import DroneLinkKit
 @testable import telemetry_logger
 
 @Suite("drone-link and telemetry-logger options")
