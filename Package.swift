@@ -66,6 +66,8 @@ let package = Package(
         // Pure code: no sockets, no files, no clock reads.
         // Text helpers every layer may use (decimal numbers, cleaning untrusted text); depends on nothing.
         .target(name: "TextSupport", path: "Shared/TextSupport"),
+        // The two clocks (monotonic for durations, wall for stamps) as distinct types; read only by I/O code.
+        .target(name: "Clocks", path: "Shared/Clocks"),
         .target(name: "QuadProtocol", path: "Shared/QuadProtocol"),
         .target(name: "ARDrone", dependencies: ["QuadProtocol"], path: "Shared/ARDrone"),
         .target(name: "MAVLink", path: "Shared/MAVLink"),
@@ -94,12 +96,12 @@ let package = Package(
         .target(name: "ProcessSupport", path: "Shared/ProcessSupport"),
         // I/O edge.
         .target(name: "DatagramIO", dependencies: ["NetworkEndpoint"], path: "Shared/DatagramIO"),
-        .target(name: "QuadMQTT", dependencies: ["CMosquitto", logging], path: "Shared/QuadMQTT"),
+        .target(name: "QuadMQTT", dependencies: ["CMosquitto", "Clocks", logging], path: "Shared/QuadMQTT"),
         // The in-memory broker for unit tests of service logic (satisfies `MQTTConnection` like the real client).
         .target(name: "InMemoryMQTT", dependencies: ["QuadMQTT"], path: "Shared/InMemoryMQTT"),
         .target(
             name: "QuadService",
-            dependencies: ["QuadMQTT", "QuadProtocol", argumentParser, logging, lifecycle],
+            dependencies: ["QuadMQTT", "QuadProtocol", "Clocks", argumentParser, logging, lifecycle],
             path: "Shared/QuadService"
         ),
 
@@ -117,7 +119,7 @@ let package = Package(
         // The simulator speaks only the drone's UDP protocol: no MQTT, no service lifecycle.
         .target(
             name: "DroneSimKit",
-            dependencies: ["DroneSimulation", "MAVLinkSimulation", "ARDrone", "Navigation", "DatagramIO",
+            dependencies: ["DroneSimulation", "MAVLinkSimulation", "ARDrone", "Navigation", "DatagramIO", "Clocks",
                            "CommandLineSupport", argumentParser],
             path: "Shared/DroneSimKit"
         ),

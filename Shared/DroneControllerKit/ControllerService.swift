@@ -28,7 +28,7 @@ struct ControllerService: Service {
             var machine = ControllerStateMachine(configuration: configuration, runId: runId)
             runtime.logger.notice("controller run \(runId): acting on what is addressed to it, or unaddressed")
             var rejections = RejectionCounter()
-            perform(machine.currentState(nowUs: WallClock.monotonicUs()).asAction, rejections: &rejections)
+            perform(machine.currentState(nowUs: MonotonicClock.nowUs()).asAction, rejections: &rejections)
             for await event in inbox.events {
                 let actions: [ControllerAction]
                 switch event {

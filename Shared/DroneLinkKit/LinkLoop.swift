@@ -32,23 +32,23 @@ struct LinkLoop {
     /// Runs until `inbox.requestStop()`; the last datagram is hover.
     mutating func run() {
         logger.info("AT commands to \(atSocket.peer), navdata from \(navdataSocket.peer)")
-        perform(machine.start(nowUs: WallClock.monotonicUs()))
+        perform(machine.start(nowUs: MonotonicClock.nowUs()))
         // Larger than NAVDATA_MAX_SIZE so an oversized datagram is seen as such instead of silently truncated.
         var buffer = [UInt8](repeating: 0, count: 8192)
         while true {
-            waitForEvent(untilUs: machine.nextDeadlineUs ?? WallClock.monotonicUs() + 1_000_000)
+            waitForEvent(untilUs: machine.nextDeadlineUs ?? MonotonicClock.nowUs() + 1_000_000)
             while let datagram = navdataSocket.receive(into: &buffer) {
-                perform(machine.navdataDatagram(datagram, nowUs: WallClock.monotonicUs()))
+                perform(machine.navdataDatagram(datagram, nowUs: MonotonicClock.nowUs()))
             }
             let (commands, stop) = inbox.take()
             for command in commands {
-                perform(machine.flightCommand(command, nowUs: WallClock.monotonicUs()))
+                perform(machine.flightCommand(command, nowUs: MonotonicClock.nowUs()))
             }
             if stop {
-                perform(machine.stop(nowUs: WallClock.monotonicUs()))
+                perform(machine.stop(nowUs: MonotonicClock.nowUs()))
                 return
             }
-            let nowUs = WallClock.monotonicUs()
+            let nowUs = MonotonicClock.nowUs()
             if let deadline = machine.nextDeadlineUs, nowUs >= deadline {
                 perform(machine.tick(nowUs: nowUs))
             }
@@ -57,7 +57,7 @@ struct LinkLoop {
 
     private func waitForEvent(untilUs deadlineUs: Int64) {
         PollWait.untilReadable([navdataSocket.descriptor, inbox.wakeDescriptor],
-                               timeoutUs: deadlineUs - WallClock.monotonicUs())
+                               timeoutUs: deadlineUs - MonotonicClock.nowUs())
     }
 
     private mutating func perform(_ actions: [LinkAction]) {
@@ -82,7 +82,7 @@ struct LinkLoop {
     /// ECONNREFUSED (nothing listening yet) and friends: counted, logged at most every 5 s.
     private mutating func sendFailed(_ what: String, _ error: Int32) {
         sendErrors += 1
-        let nowUs = WallClock.monotonicUs()
+        let nowUs = MonotonicClock.nowUs()
         if let last = lastSendErrorLogUs, nowUs - last < 5_000_000 { return }
         lastSendErrorLogUs = nowUs
         logger.warning("sending \(what) failed: \(String(cString: strerror(error))) (\(sendErrors) send errors so far)")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandLineSupport
+import Clocks
 import DatagramIO
 import DroneSimulation
 import MAVLinkSimulation

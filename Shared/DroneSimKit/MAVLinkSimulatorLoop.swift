@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Clocks
 import DatagramIO
 import DroneSimulation
 import MAVLinkSimulation

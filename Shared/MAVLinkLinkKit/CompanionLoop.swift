@@ -32,11 +32,11 @@ struct CompanionLoop {
 
     mutating func run(listen: UDPEndpoint) {
         logger.info("MAVLink on udp \(listen); waiting for the autopilot")
-        perform(machine.start(nowUs: WallClock.monotonicUs()))
+        perform(machine.start(nowUs: MonotonicClock.nowUs()))
         while true {
-            waitForEvent(untilUs: machine.nextDeadlineUs ?? WallClock.monotonicUs() + 1_000_000)
+            waitForEvent(untilUs: machine.nextDeadlineUs ?? MonotonicClock.nowUs() + 1_000_000)
             while let datagram = socket.receive() {
-                let actions = machine.datagram(datagram.bytes, nowUs: WallClock.monotonicUs())
+                let actions = machine.datagram(datagram.bytes, nowUs: MonotonicClock.nowUs())
                 if machine.lastDatagramWasFromAutopilot, peer != datagram.from {
                     logger.notice("autopilot datagrams from \(datagram.from)")
                     peer = datagram.from
@@ -44,9 +44,9 @@ struct CompanionLoop {
                 perform(actions)
             }
             let (commands, stop) = inbox.take()
-            for command in commands { perform(machine.flightCommand(command, nowUs: WallClock.monotonicUs())) }
+            for command in commands { perform(machine.flightCommand(command, nowUs: MonotonicClock.nowUs())) }
             if stop {
-                perform(machine.stop(nowUs: WallClock.monotonicUs()))
+                perform(machine.stop(nowUs: MonotonicClock.nowUs()))
                 let c = machine.counters
                 logger.notice("""
                     MAVLink frames \(c.frames), bad CRC \(c.badCRC), unknown ids \(c.unknownMessage), truncated \
@@ -54,13 +54,13 @@ struct CompanionLoop {
                     """)
                 return
             }
-            let nowUs = WallClock.monotonicUs()
+            let nowUs = MonotonicClock.nowUs()
             if let deadline = machine.nextDeadlineUs, nowUs >= deadline { perform(machine.tick(nowUs: nowUs)) }
         }
     }
 
     private func waitForEvent(untilUs deadlineUs: Int64) {
-        PollWait.untilReadable([socket.descriptor, inbox.wakeDescriptor], timeoutUs: deadlineUs - WallClock.monotonicUs())
+        PollWait.untilReadable([socket.descriptor, inbox.wakeDescriptor], timeoutUs: deadlineUs - MonotonicClock.nowUs())
     }
 
     private mutating func perform(_ actions: [CompanionAction]) {
@@ -80,7 +80,7 @@ struct CompanionLoop {
     /// Counted, logged at most every 5 s.
     private mutating func sendFailed(_ error: Int32) {
         sendErrors += 1
-        let nowUs = WallClock.monotonicUs()
+        let nowUs = MonotonicClock.nowUs()
         if let last = lastSendErrorLogUs, nowUs - last < 5_000_000 { return }
         lastSendErrorLogUs = nowUs
         logger.warning("sending to the autopilot failed: \(String(cString: strerror(error))) (\(sendErrors) so far)")
