@@ -61,8 +61,9 @@ public final class ServiceRuntime: Sendable {
     }
 
     /// A runtime over a connection made elsewhere (an `InMemoryBroker`'s, in unit tests): no logging bootstrap,
-    /// no signal handling of its own beyond `run`'s group; the `online` status is published once `run` starts the
-    /// connection, then every re-announce interval, like the real one.
+    /// no signal handling of its own beyond `run`'s group and no shutdown watchdog (it would exit the test runner);
+    /// the `online` status is published once `run` starts the connection, then every re-announce interval, like
+    /// the real one.
     public init(service: String, drone: DroneID, connection: any MQTTConnection, logger: Logger,
                 startedAtUs: Int64 = 0) {
         self.service = service
@@ -107,7 +108,9 @@ public final class ServiceRuntime: Sendable {
         // The connection starts inside the group, after it has installed the signal handlers: a SIGTERM that
         // arrives right after the `online` status must still end in a graceful goodbye.
         let connection = ConnectionService(client: client, logger: logger, announce: announce,
-                                           announcesOnStart: announcesOnStart)
+                                           announcesOnStart: announcesOnStart,
+                                           // The watchdog ends the process: never inside a unit test's runner.
+                                           armsWatchdog: !announcesOnStart)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: connection)]
                 + services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
@@ -162,6 +165,7 @@ private struct ConnectionService: Service {
     let logger: Logger
     let announce: @Sendable () -> Void
     let announcesOnStart: Bool
+    let armsWatchdog: Bool
     func run() async throws {
         try client.start()
         if announcesOnStart { announce() }
@@ -175,6 +179,6 @@ private struct ConnectionService: Service {
         try? await gracefulShutdown()
         reannounce.cancel()
         await reannounce.value
-        ShutdownWatchdog.arm(logger: logger)
+        if armsWatchdog { ShutdownWatchdog.arm(logger: logger) }
     }
 }
