@@ -89,7 +89,10 @@ let package = Package(
         ),
         // Flight-log sync between the ground's and the board's loggers: gaps, request/response codec, merge.
         .target(name: "LogSync", dependencies: ["FlightLog", "QuadProtocol"], path: "Shared/LogSync"),
-        .target(name: "GroundStation", dependencies: ["QuadProtocol", "Navigation", "TextSupport"], path: "Shared/GroundStation"),
+        // gpsd in one place: the socket client, the line stream, reports and fixes (navigator, location-broadcaster).
+        .target(name: "GPSD", dependencies: ["QuadProtocol", "NetworkEndpoint"], path: "Shared/GPSD"),
+        .target(name: "GroundStation", dependencies: ["QuadProtocol", "Navigation", "TextSupport", "GPSD"],
+                path: "Shared/GroundStation"),
         // Option parsing shared by every executable (signed numbers, LAT,LON values).
         .target(name: "CommandLineSupport", dependencies: ["Navigation", argumentParser], path: "Shared/CommandLineSupport"),
         // Test and bench support (spawning and stopping processes by pid); never linked into a service.
@@ -101,16 +104,18 @@ let package = Package(
         .target(name: "InMemoryMQTT", dependencies: ["QuadMQTT"], path: "Shared/InMemoryMQTT"),
         .target(
             name: "QuadService",
-            dependencies: ["QuadMQTT", "QuadProtocol", "Clocks", argumentParser, logging, lifecycle],
+            dependencies: ["QuadMQTT", "QuadProtocol", "Clocks", "NetworkEndpoint", argumentParser, logging, lifecycle],
             path: "Shared/QuadService"
         ),
 
-        service("location-broadcaster", ["GroundStation", "Navigation"]),
+        service("location-broadcaster", ["GroundStation", "GPSD", "Navigation"]),
         // The board services: each executable only starts its Kit's command.
-        kit("NavigatorKit", ["Navigation", "NavigatorCore", "GroundStation", "TextSupport"]),
+        kit("NavigatorKit", ["Navigation", "NavigatorCore", "GPSD", "TextSupport"]),
         kit("DroneControllerKit", ["FlightControl", "Navigation"]),
-        kit("DroneLinkKit", ["ARDrone", "DatagramIO"]),
-        kit("MAVLinkLinkKit", ["MAVLinkCompanion", "DatagramIO", "NetworkEndpoint"]),
+        // What both vehicle links share: the link thread's run loop, the lifecycle service, the telemetry publisher.
+        kit("VehicleLinkKit", ["DatagramIO"]),
+        kit("DroneLinkKit", ["ARDrone", "DatagramIO", "NetworkEndpoint", "VehicleLinkKit"]),
+        kit("MAVLinkLinkKit", ["MAVLinkCompanion", "DatagramIO", "NetworkEndpoint", "VehicleLinkKit"]),
         service("navigator", ["NavigatorKit"]),
         service("drone-controller", ["DroneControllerKit"]),
         service("drone-link", ["DroneLinkKit"]),
@@ -148,8 +153,9 @@ let package = Package(
                     path: "Tests/FlightLogTests", exclude: ["Fixtures"]),
         .testTarget(name: "LogSyncTests", dependencies: ["LogSync", "FlightLog", "QuadProtocol"],
                     path: "Tests/LogSyncTests"),
-        .testTarget(name: "GroundStationTests", dependencies: ["GroundStation", "QuadProtocol", "Navigation"],
+        .testTarget(name: "GroundStationTests", dependencies: ["GroundStation", "GPSD", "QuadProtocol", "Navigation"],
                     path: "Tests/GroundStationTests", exclude: ["Fixtures"]),
+        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "QuadProtocol"], path: "Tests/GPSDTests"),
         // Parses each executable's command types directly (no processes): option syntax and --help text.
         .testTarget(
             name: "CommandLineTests",
@@ -158,6 +164,10 @@ let package = Package(
             path: "Tests/CommandLineTests"
         ),
         .testTarget(name: "QuadMQTTTests", dependencies: ["QuadMQTT"], path: "Tests/QuadMQTTTests"),
+        // The board services' Kits over the in-memory broker (no mosquitto, no drone): bus in, bus out.
+        .testTarget(name: "NavigatorKitTests",
+                    dependencies: ["NavigatorKit", "InMemoryMQTT", "QuadMQTT", "QuadProtocol", "QuadService", logging],
+                    path: "Tests/NavigatorKitTests"),
         // The service runtime over the in-memory broker: no mosquitto process.
         .testTarget(name: "QuadServiceTests",
                     dependencies: ["QuadService", "InMemoryMQTT", "QuadMQTT", "QuadProtocol", logging, lifecycle],

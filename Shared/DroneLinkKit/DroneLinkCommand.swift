@@ -1,6 +1,8 @@
 import ARDrone
 import ArgumentParser
 import CommandLineSupport
+import DatagramIO
+import NetworkEndpoint
 import QuadService
 
 package struct DroneLink: AsyncParsableCommand, ServiceCommand {
@@ -37,7 +39,7 @@ package struct DroneLink: AsyncParsableCommand, ServiceCommand {
         guard maxTilt.isFinite, (1...30).contains(maxTilt) else {
             throw ValidationError("--max-tilt \(maxTilt): expected 1…30 degrees")
         }
-        guard UDPSocket.address(parsing: address) != nil else {
+        guard UDPEndpoint(dottedQuad: address, port: 0) != nil else {
             throw ValidationError("--address '\(address)': expected an IPv4 address such as 192.168.1.1")
         }
         guard atPort > 0, navdataPort > 0 else {
@@ -49,13 +51,12 @@ package struct DroneLink: AsyncParsableCommand, ServiceCommand {
     }
 
     package func run() async throws {
-        guard let drone = UDPSocket.address(parsing: address) else { throw ValidationError("--address") }
+        guard let drone = UDPEndpoint(dottedQuad: address, port: 0) else { throw ValidationError("--address") }
         let runtime = try ServiceRuntime(service: "drone-link", options: common.resolve())
         var timing = LinkTiming()
         timing.statusIntervalUs = Int64(statusInterval * 1_000_000)
-        let settings = DroneLinkService.Settings(address: drone, atPort: atPort, navdataPort: navdataPort,
-                                                 timing: timing,
-                                                 envelope: DroneEnvelope(maxAltitudeM: maxAltitude, maxTiltDeg: maxTilt))
-        try await runtime.run([DroneLinkService(runtime: runtime, settings: settings)])
+        let settings = DroneLinkSettings(drone: drone, atPort: atPort, navdataPort: navdataPort, timing: timing,
+                                         envelope: DroneEnvelope(maxAltitudeM: maxAltitude, maxTiltDeg: maxTilt))
+        try await runtime.run([settings.service(runtime: runtime)])
     }
 }

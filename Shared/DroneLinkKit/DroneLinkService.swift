@@ -1,44 +1,30 @@
 import ARDrone
 import DatagramIO
-import Logging
-import QuadProtocol
+import NetworkEndpoint
 import QuadService
-import ServiceLifecycle
-import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
+import VehicleLinkKit
 
-/// The drone-link as a lifecycle service: the link thread does the timing; this task only feeds it flight
-/// commands from MQTT and stops it on shutdown.
-struct DroneLinkService: Service {
-    struct Settings: Sendable {
-        var address: in_addr
-        var atPort: UInt16
-        var navdataPort: UInt16
-        var timing: LinkTiming
-        var envelope: DroneEnvelope
-    }
+/// What drone-link's link thread needs: the drone's address and ports, the link timing and the envelope written
+/// into the drone at connect.
+struct DroneLinkSettings: Sendable {
+    var drone: UDPEndpoint
+    var atPort: UInt16
+    var navdataPort: UInt16
+    var timing: LinkTiming
+    var envelope: DroneEnvelope
 
-    let runtime: ServiceRuntime
-    let settings: Settings
-
-    func run() async throws {
-        let atSocket = try UDPSocket(connectingTo: settings.address, port: settings.atPort)
-        let navdataSocket = try UDPSocket(connectingTo: settings.address, port: settings.navdataPort)
-        let inbox = try WakeInbox<FlightCommand>()
-        let (finished, finish) = AsyncStream<Void>.makeStream()
-        let body: @Sendable () -> Void = { [runtime, settings] in
-            var loop = LinkLoop(machine: LinkStateMachine(timing: settings.timing, envelope: settings.envelope), atSocket: atSocket,
-                                navdataSocket: navdataSocket, inbox: inbox,
-                                publisher: TelemetryPublisher(runtime: runtime), logger: runtime.logger)
-            loop.run()
-            finish.finish()
+    /// The lifecycle service: two connected UDP sockets and the ARDrone link state machine on the link thread.
+    func service(runtime: ServiceRuntime) -> VehicleLinkService {
+        VehicleLinkService(runtime: runtime) { [self] runtime, inbox in
+            let atSocket = try UDPSocket(connectingTo: UDPEndpoint(address: drone.address, port: atPort))
+            let navdataSocket = try UDPSocket(connectingTo: UDPEndpoint(address: drone.address, port: navdataPort))
+            return {
+                var driver = DroneLinkDriver(machine: LinkStateMachine(timing: timing, envelope: envelope),
+                                             atSocket: atSocket, navdataSocket: navdataSocket,
+                                             publisher: VehicleTelemetryPublisher(runtime: runtime),
+                                             logger: runtime.logger)
+                LinkRunLoop.run(&driver, inbox: inbox)
+            }
         }
-        try LinkThread.start(body)
-
-        await runtime.forwardFlightCommands(droppedElsewhere: { inbox.droppedCount }) { inbox.post($0) }
-        inbox.requestStop()
-        for await _ in finished {}
     }
 }

@@ -12,20 +12,17 @@ extension DroneSim {
     func runARDrone(configuration: SimulatorConfiguration, trace traceFile: TraceFile?) throws {
         let atEndpoint = UDPEndpoint(address: listen.address, port: atPort)
         let navdataEndpoint = UDPEndpoint(address: listen.address, port: navdataPort)
-        let atSocket = try BoundUDPSocket(binding: atEndpoint)
-        let navdataSocket = try BoundUDPSocket(binding: navdataEndpoint)
+        let atSocket = try UDPSocket(binding: atEndpoint)
+        let navdataSocket = try UDPSocket(binding: navdataEndpoint)
         print(
             "drone-sim: AT on udp \(atEndpoint), navdata on udp \(navdataEndpoint), home \(home.point.latitudeDeg),"
                 + "\(home.point.longitudeDeg), seed \(seed)" + (trace.map { ", trace \($0)" } ?? "")
         )
+        // Navdata leaves from port 5554, as on the real drone.
         var loop = SimulatorLoop(
-            session: SimulatorSession(configuration: configuration, nowUs: MonotonicClock.nowUs()),
-            atSocket: atSocket,
-            navdataSocket: navdataSocket,
-            trace: traceFile,
-            dropper: DatagramDropper(rate: dropRate, seed: seed),
-            physicsPeriodUs: Int64(1_000_000 / physicsHz)
-        )
+            face: SimulatorSession(configuration: configuration, nowUs: MonotonicClock.nowUs()),
+            sockets: [atSocket, navdataSocket], replySocket: navdataSocket, trace: traceFile,
+            dropper: DatagramDropper(rate: dropRate, seed: seed), physicsPeriodUs: Int64(1_000_000 / physicsHz))
         loop.run()
     }
 
@@ -41,12 +38,12 @@ extension DroneSim {
             throw ValidationError("--gcs '\(gcs)': expected IPv4 HOST:PORT")
         }
         let endpoint = UDPEndpoint(address: listen.address, port: mavlinkPort)
-        let socket = try BoundUDPSocket(binding: endpoint)
+        let socket = try UDPSocket(binding: endpoint)
         print("drone-sim: MAVLink (PX4-like) on udp \(endpoint), telemetry to \(gcsEndpoint) and the last sender, home "
               + "\(home.point.latitudeDeg),\(home.point.longitudeDeg), seed \(seed)" + (self.trace.map { ", trace \($0)" } ?? ""))
-        var loop = MAVLinkSimulatorLoop(
-            session: MAVLinkSimulatorSession(configuration: configuration, gcs: gcsEndpoint, nowUs: MonotonicClock.nowUs()),
-            socket: socket, trace: trace, dropper: DatagramDropper(rate: dropRate, seed: seed),
+        var loop = SimulatorLoop(
+            face: MAVLinkSimulatorSession(configuration: configuration, gcs: gcsEndpoint, nowUs: MonotonicClock.nowUs()),
+            sockets: [socket], replySocket: socket, trace: trace, dropper: DatagramDropper(rate: dropRate, seed: seed),
             physicsPeriodUs: Int64(1_000_000 / physicsHz))
         loop.run()
     }

@@ -34,7 +34,7 @@ enum SimulatorRunLoop {
     }
 
     /// Performs a session's actions: datagrams through `socket` (unless the dropper eats them), trace rows, logs.
-    static func perform(_ actions: [SimulatorAction], socket: BoundUDPSocket, dropper: inout DatagramDropper,
+    static func perform(_ actions: [SimulatorAction], socket: UDPSocket, dropper: inout DatagramDropper,
                         trace: TraceFile?) {
         for action in actions {
             switch action {

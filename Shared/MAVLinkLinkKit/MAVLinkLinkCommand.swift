@@ -46,6 +46,6 @@ package struct MAVLinkLink: AsyncParsableCommand, ServiceCommand {
         let machine = CompanionStateMachine(
             systemId: systemId, componentId: componentId,
             scale: VelocityScale(maxHorizontalMps: maxSpeed, maxClimbMps: maxClimb, maxYawRateDegPerS: maxYawRate))
-        try await runtime.run([MAVLinkLinkService(runtime: runtime, listen: endpoint, machine: machine)])
+        try await runtime.run([machine.service(runtime: runtime, listen: endpoint)])
     }
 }

@@ -1,31 +1,20 @@
 import DatagramIO
-import Logging
 import MAVLinkCompanion
 import NetworkEndpoint
-import QuadProtocol
 import QuadService
-import ServiceLifecycle
+import VehicleLinkKit
 
-/// mavlink-link as a lifecycle service: the link thread does the timing and the UDP; this task only feeds it
-/// flight commands from MQTT and stops it on shutdown.
-struct MAVLinkLinkService: Service {
-    let runtime: ServiceRuntime
-    let listen: UDPEndpoint
-    let machine: CompanionStateMachine
-
-    func run() async throws {
-        let socket = try BoundUDPSocket(binding: listen)
-        let inbox = try WakeInbox<FlightCommand>()
-        let (finished, finish) = AsyncStream<Void>.makeStream()
-        try LinkThread.start { [runtime, machine, listen] in
-            var loop = CompanionLoop(machine: machine, socket: socket, inbox: inbox,
-                                     publisher: CompanionPublisher(runtime: runtime), logger: runtime.logger)
-            loop.run(listen: listen)
-            finish.finish()
+extension CompanionStateMachine {
+    /// mavlink-link's lifecycle service: one bound UDP socket and this state machine on the link thread.
+    func service(runtime: ServiceRuntime, listen: UDPEndpoint) -> VehicleLinkService {
+        VehicleLinkService(runtime: runtime) { [self] runtime, inbox in
+            let socket = try UDPSocket(binding: listen)
+            return {
+                var driver = CompanionDriver(machine: self, socket: socket, listen: listen,
+                                             publisher: VehicleTelemetryPublisher(runtime: runtime),
+                                             logger: runtime.logger)
+                LinkRunLoop.run(&driver, inbox: inbox)
+            }
         }
-
-        await runtime.forwardFlightCommands { inbox.post($0) }
-        inbox.requestStop()
-        for await _ in finished {}
     }
 }

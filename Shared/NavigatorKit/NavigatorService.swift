@@ -1,4 +1,4 @@
-import GroundStation
+import GPSD
 import Logging
 import Navigation
 import QuadMQTT

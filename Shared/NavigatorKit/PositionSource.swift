@@ -1,3 +1,4 @@
+import GPSD
 import QuadService
 
 /// Where the navigator takes the drone's position from (`--position`): drone-link's `telemetry/position`, or a

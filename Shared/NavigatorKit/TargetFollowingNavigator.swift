@@ -1,4 +1,4 @@
-import GroundStation
+import GPSD
 import Navigation
 import NavigatorCore
 import QuadProtocol

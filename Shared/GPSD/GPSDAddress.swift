@@ -1,3 +1,5 @@
+import NetworkEndpoint
+
 /// Where gpsd listens: `HOST[:PORT]` (default port 2947). IPv6 literals go in brackets: `[::1]:2947`.
 public struct GPSDAddress: Sendable, Equatable, CustomStringConvertible {
     public static let defaultPort: UInt16 = 2947
@@ -25,7 +27,7 @@ public struct GPSDAddress: Sendable, Equatable, CustomStringConvertible {
     public init(parsing text: String) throws(ParseError) {
         let split: (host: String, port: Int32?)
         do {
-            split = try BrokerAddress.split(text)
+            split = try HostPort.split(text)
         } catch {
             switch error {
             case .empty: throw .empty

@@ -1,6 +1,6 @@
 import QuadProtocol
 import Testing
-@testable import GroundStation
+@testable import GPSD
 
 @Suite struct GPSFixTests {
     let t0: Int64 = 1_714_564_800_000_000  // 2024-05-01T12:00:00Z

@@ -1,5 +1,5 @@
 import Testing
-@testable import GroundStation
+@testable import GPSD
 
 @Suite struct GPSDStreamTests {
     func events(_ bytes: [UInt8], chunk: Int) -> [GPSDStream.Event] {

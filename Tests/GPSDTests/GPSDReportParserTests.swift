@@ -1,5 +1,5 @@
 import Testing
-@testable import GroundStation
+@testable import GPSD
 
 @Suite struct GPSDReportParserTests {
     func parse(_ line: String) throws -> GPSDReport {
