@@ -9,24 +9,19 @@ let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: 
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 let lifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 
+/// What every service executable and every service Kit may import.
+let serviceBase: [Target.Dependency] = [
+    "QuadService", "QuadProtocol", "QuadMQTT", "CommandLineSupport", argumentParser, logging, lifecycle,
+]
+
 func service(_ name: String, _ deps: [Target.Dependency]) -> Target {
-    .executableTarget(
-        name: name,
-        dependencies: ["QuadService", "QuadProtocol", "QuadMQTT", "CommandLineSupport", argumentParser, logging, lifecycle]
-            + deps,
-        path: "Services/\(name)"
-    )
+    .executableTarget(name: name, dependencies: serviceBase + deps, path: "Services/\(name)")
 }
 
 // A service's behaviour (commands, options, effects, glue): Shared/<Name>Kit, imported by its executable and by
 // Tests/<Name>KitTests, which run it over the in-memory broker.
 func kit(_ name: String, _ deps: [Target.Dependency]) -> Target {
-    .target(
-        name: name,
-        dependencies: ["QuadService", "QuadProtocol", "QuadMQTT", "CommandLineSupport", argumentParser, logging, lifecycle]
-            + deps,
-        path: "Shared/\(name)"
-    )
+    .target(name: name, dependencies: serviceBase + deps, path: "Shared/\(name)")
 }
 
 // Built and tested on Linux only (Debian/Ubuntu, Swift 6.3): the I/O code imports Glibc, so no Apple platform is

@@ -33,13 +33,8 @@ struct NavigatorServiceTests {
         }
     }
 
-    func position(heading: Float) throws -> [UInt8] {
-        try PositionFix(sequence: 1, timestampUs: 0, latitudeDeg: Self.start.lat, longitudeDeg: Self.start.lon,
-                    headingDeg: heading, source: .droneGPS).encoded()
-    }
-
-    @Test("a target and a position in: a navigation solution out, with distance, bearing and direction difference")
-    func targetAndPositionGiveASolution() async throws {
+    /// The navigator running over the broker, and a ground connection to talk to it.
+    func startNavigator() throws -> (Task<Void, any Error>, InMemoryConnection) {
         let runtime = ServiceRuntime(service: "navigator", drone: drone, connection: broker.connect(clientId: "nav"),
                                      logger: Logger(label: "navigator"))
         let running = Task {
@@ -47,6 +42,17 @@ struct NavigatorServiceTests {
         }
         let ground = broker.connect(clientId: "ground")
         try ground.start()
+        return (running, ground)
+    }
+
+    func position(heading: Float) throws -> [UInt8] {
+        try PositionFix(sequence: 1, timestampUs: 0, latitudeDeg: Self.start.lat, longitudeDeg: Self.start.lon,
+                    headingDeg: heading, source: .droneGPS).encoded()
+    }
+
+    @Test("a target and a position in: a navigation solution out, with distance, bearing and direction difference")
+    func targetAndPositionGiveASolution() async throws {
+        let (running, ground) = try startNavigator()
         let target = Array(#"{"lat":52.5167,"lon":13.3777}"#.utf8)
         try await publishUntilSolved(ground, [(Topics.position.topic(for: drone), try position(heading: 90)),
                                               (Topics.target.topic(for: drone), target)])
@@ -64,13 +70,7 @@ struct NavigatorServiceTests {
 
     @Test("a retained target is not followed (it predates the navigator): no solution")
     func retainedTargetIsIgnored() async throws {
-        let runtime = ServiceRuntime(service: "navigator", drone: drone, connection: broker.connect(clientId: "nav"),
-                                     logger: Logger(label: "navigator"))
-        let running = Task {
-            try await runtime.run([NavigatorService(runtime: runtime, configuration: .init())])
-        }
-        let ground = broker.connect(clientId: "ground")
-        try ground.start()
+        let (running, ground) = try startNavigator()
         let target = Array(#"{"lat":52.5167,"lon":13.3777}"#.utf8)
         // The same inputs, but the target retained: the navigator never solves.
         try ground.publish(topic: Topics.target.topic(for: drone), payload: target, qos: 1, retain: true, expiryS: nil)
