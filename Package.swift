@@ -126,6 +126,7 @@ let package = Package(
         .executableTarget(name: "drone-sim", dependencies: ["DroneSimKit"], path: "Services/drone-sim"),
 
         .testTarget(name: "TextSupportTests", dependencies: ["TextSupport"], path: "Tests/TextSupportTests"),
+        .testTarget(name: "ClocksTests", dependencies: ["Clocks"], path: "Tests/ClocksTests"),
         .testTarget(name: "QuadProtocolTests", dependencies: ["QuadProtocol"], path: "Tests/QuadProtocolTests",
                     exclude: ["Fixtures"]),
         .testTarget(name: "ARDroneTests", dependencies: ["ARDrone", "QuadProtocol"], path: "Tests/ARDroneTests",
