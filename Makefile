@@ -11,14 +11,14 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib
+	scripts/swift-release.sh
 
 # Builds the services and all test targets, then runs every suite. Integration suites start their own
 # mosquitto on a free loopback port and run the real executables from the bin dir (the live map's browser test,
 # MapPageTests, drives headless Chromium with Selenium). test-web: the map's JS codec against the golden fixtures.
 test: deps web-map test-web
 	$(SWIFT) build --build-tests
-	QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" $(SWIFT) test --skip-build
+	QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" scripts/run-tests.sh
 
 test-web: deps
 	node --test Tests/WebMapTests/
@@ -31,7 +31,7 @@ web-map: deps
 # bus; a few minutes): skipped by `make test`, run here with QUAD_FAULTS=1.
 faults: deps
 	$(SWIFT) build --build-tests
-	QUAD_FAULTS=1 QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" $(SWIFT) test --skip-build --filter "FaultInjection|FieldRehearsal"
+	QUAD_FAULTS=1 QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" scripts/run-tests.sh --filter "FaultInjection|FieldRehearsal"
 
 # VEHICLE=mavlink: the same flight through mavlink-link and drone-sim's MAVLink face.
 demo: deps

@@ -89,7 +89,8 @@ let package = Package(
         .target(name: "GroundStation", dependencies: ["QuadProtocol", "Navigation", "TextSupport", "GPSD"],
                 path: "Shared/GroundStation"),
         // Option parsing shared by every executable (signed numbers, LAT,LON values).
-        .target(name: "CommandLineSupport", dependencies: ["Navigation", argumentParser], path: "Shared/CommandLineSupport"),
+        .target(name: "CommandLineSupport", dependencies: ["Navigation", "TextSupport", argumentParser],
+                path: "Shared/CommandLineSupport"),
         // Test and bench support (spawning and stopping processes by pid); never linked into a service.
         .target(name: "ProcessSupport", path: "Shared/ProcessSupport"),
         // I/O edge.
@@ -103,7 +104,15 @@ let package = Package(
             path: "Shared/QuadService"
         ),
 
-        service("location-broadcaster", ["GroundStation", "GPSD", "Navigation"]),
+        // location-broadcaster: the commands, options and glue in a library that unit tests import (over
+        // InMemoryMQTT); the executable only wires.
+        .target(
+            name: "LocationBroadcasterKit",
+            dependencies: ["GroundStation", "GPSD", "Navigation", "QuadService", "QuadProtocol", "QuadMQTT",
+                           "CommandLineSupport", argumentParser, logging, lifecycle],
+            path: "Shared/LocationBroadcasterKit"
+        ),
+        service("location-broadcaster", ["LocationBroadcasterKit"]),
         // The board services: each executable only starts its Kit's command.
         kit("NavigatorKit", ["Navigation", "NavigatorCore", "GPSD", "TextSupport"]),
         kit("DroneControllerKit", ["FlightControl", "Navigation"]),
@@ -156,7 +165,7 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             dependencies: ["CommandLineSupport", "Navigation", "DroneSimulation", argumentParser, "DroneSimKit", "NavigatorKit",
-                           "DroneControllerKit", "DroneLinkKit", "location-broadcaster", "telemetry-logger"],
+                           "DroneControllerKit", "DroneLinkKit", "LocationBroadcasterKit", "telemetry-logger"],
             path: "Tests/CommandLineTests"
         ),
         .testTarget(name: "QuadMQTTTests", dependencies: ["QuadMQTT"], path: "Tests/QuadMQTTTests"),
@@ -182,6 +191,11 @@ let package = Package(
         .testTarget(name: "QuadServiceTests",
                     dependencies: ["QuadService", "InMemoryMQTT", "QuadMQTT", "QuadProtocol", logging, lifecycle],
                     path: "Tests/QuadServiceTests"),
+        // location-broadcaster's behaviour over the in-memory broker with a fake drone-controller: no mosquitto.
+        .testTarget(name: "LocationBroadcasterKitTests",
+                    dependencies: ["LocationBroadcasterKit", "InMemoryMQTT", "QuadMQTT", "QuadService", "QuadProtocol",
+                                   "GroundStation", "Navigation", logging],
+                    path: "Tests/LocationBroadcasterKitTests"),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["QuadMQTT", "QuadService", "QuadProtocol", "ARDrone", "Navigation", "FlightLog", "LogSync",

@@ -43,7 +43,7 @@ install_binaries() {
     else
         log "building release binaries (static Swift runtime)"
         for name in "$@"; do
-            run swift build --package-path "$REPO_DIR" -c release --static-swift-stdlib --product "$name"
+            run "$REPO_DIR/scripts/swift-release.sh" --package-path "$REPO_DIR" --product "$name"
         done
         if [[ $DRY_RUN -eq 1 ]]; then
             bin_dir="$REPO_DIR/.build/release"

@@ -17,8 +17,8 @@ case ${1:-} in
 esac
 
 scripts/ensure-bench-deps.sh
-swift build -c release --static-swift-stdlib
-bin_dir=$(swift build -c release --static-swift-stdlib --show-bin-path)
+scripts/swift-release.sh
+bin_dir=$(scripts/swift-release.sh --show-bin-path)
 
 cd Benchmarks
 swift build -c release --product quad-bench

@@ -24,8 +24,8 @@ free_port() { python3 -c 'import socket,sys; s=socket.socket(socket.AF_INET, soc
 
 say "Building ($config)…"
 if [[ $config == release ]]; then
-  swift build -c release --static-swift-stdlib >/tmp/quad-demo-build.log 2>&1 || { tail -30 /tmp/quad-demo-build.log; exit 1; }
-  bin=$(swift build -c release --static-swift-stdlib --show-bin-path)
+  scripts/swift-release.sh >/tmp/quad-demo-build.log 2>&1 || { tail -30 /tmp/quad-demo-build.log; exit 1; }
+  bin=$(scripts/swift-release.sh --show-bin-path)
 else
   swift build >/tmp/quad-demo-build.log 2>&1 || { tail -30 /tmp/quad-demo-build.log; exit 1; }
   bin=$(swift build --show-bin-path)

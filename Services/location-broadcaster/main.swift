@@ -1,29 +1,4 @@
-import ArgumentParser
-import GroundStation
-import QuadService
+import LocationBroadcasterKit
 
-/// The objc.io client app as a laptop CLI: sends the drone where to fly (one target, this laptop's GPS, or a
-/// route), sends pilot commands, claims pilot control, and shows what the drone is doing.
-struct LocationBroadcaster: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "location-broadcaster",
-        abstract: "Sends the target and the pilot commands; shows whether the drone is online.",
-        discussion: """
-            Every subcommand takes the broker options (--broker, --drone, …, each also read from a QUAD_* \
-            environment variable) and --sender-id (env QUAD_SENDER_ID). Exit status 0 means the broker \
-            acknowledged the message and the controller accepted it (target, pilot commands, release); a refusal \
-            exits 1 with the controller's reason. `target --no-wait` only waits for the broker.
-            """,
-        subcommands: [
-            TargetCommand.self, FollowCommand.self, RouteCommand.self,
-            PilotCommand.Takeoff.self, PilotCommand.Land.self, PilotCommand.Hover.self,
-            PilotCommand.Emergency.self, PilotCommand.Reset.self, PilotCommand.FlatTrim.self, PilotCommand.Return.self,
-            StatusCommand.self, ClaimCommand.self, ReleaseCommand.self, BeaconCommand.self,
-        ])
-}
-
-let subcommandNames = LocationBroadcaster.configuration.subcommands.compactMap { $0.configuration.commandName }
-if let problem = SubcommandCheck.problem(Array(CommandLine.arguments.dropFirst()), known: subcommandNames) {
-    LocationBroadcaster.exit(withError: ValidationError(problem))
-}
-await LocationBroadcaster.launch()
+// Everything location-broadcaster does lives in Shared/LocationBroadcasterKit (Tests/LocationBroadcasterKitTests).
+await LocationBroadcasterCommand.runFromCommandLine(Array(CommandLine.arguments.dropFirst()))

@@ -1,5 +1,7 @@
+import QuadProtocol
+
 /// What the status board knows about one service from its retained `quad/<id>/status/<service>` message.
-/// Minimal on purpose: the JSON ServiceStatus type lives in the codec; the executable maps it onto this.
+/// Minimal on purpose: the JSON ServiceStatus type lives in the codec and maps onto this.
 public struct ServicePresence: Sendable, Equatable {
     public var name: String
     public var online: Bool
@@ -12,5 +14,13 @@ public struct ServicePresence: Sendable, Equatable {
         self.online = online
         self.startedAtUs = startedAtUs
         self.version = version
+    }
+}
+
+extension ServicePresence {
+    /// From a status message on `quad/<id>/status/…`; `name` is the topic's last level.
+    public init(name: String, status: ServiceStatus) {
+        self.init(name: name, online: status.state == .online,
+                  startedAtUs: Int64(exactly: (status.startedAt * 1e6).rounded()), version: status.version)
     }
 }

@@ -62,14 +62,14 @@ extension StatusBoard {
     func targetLine(nowUs: Int64) -> String {
         if let n = navigation {
             let s = n.value
-            return "  target    " + TextFormat.fixed(s.targetLatitudeDeg, digits: 6) + ", "
-                + TextFormat.fixed(s.targetLongitudeDeg, digits: 6) + "  distance "
+            return "  target    "
+                + TextFormat.coordinate(latitudeDeg: s.targetLatitudeDeg, longitudeDeg: s.targetLongitudeDeg) + "  distance "
                 + TextFormat.fixed(s.distanceM, digits: 1) + " m  bearing "
                 + TextFormat.fixed(s.bearingDeg, digits: 0) + " deg" + staleMark(n.receivedAtUs, nowUs)
         }
         if let c = controller, let lat = c.value.targetLatitudeDeg, let lon = c.value.targetLongitudeDeg {
             let distance = c.value.distanceToTargetM.map { TextFormat.fixed(Double($0), digits: 1) + " m" } ?? "-"
-            return "  target    " + TextFormat.fixed(lat, digits: 6) + ", " + TextFormat.fixed(lon, digits: 6)
+            return "  target    " + TextFormat.coordinate(latitudeDeg: lat, longitudeDeg: lon)
                 + "  distance " + distance + staleMark(c.receivedAtUs, nowUs)
         }
         return "  target    none"
@@ -104,21 +104,20 @@ extension StatusBoard {
         return "  autopilot " + Self.name(ack.command) + " " + answer + " " + TextFormat.age(us: ageUs) + " ago"
     }
 
+    /// The link in one word, for one-line views (`status --line`, `status --all`): `ok`, `down`, `navdata-lost`, …
+    public static func linkWord(_ link: LinkStatus) -> String {
+        guard link.connected else { return "down" }
+        guard link.reason == .ok else { return String(link.reason.jsonName.map { $0 == "_" ? "-" : $0 }) }
+        return link.fallbackHover ? "fallback-hover" : "ok"
+    }
+
     func staleMark(_ receivedAtUs: Int64, _ nowUs: Int64) -> String {
         isStale(receivedAtUs, nowUs: nowUs) ? "  STALE" : ""
     }
 
+    /// People's words from the one activity table; an emergency in capitals, like DISCONNECTED.
     static func name(_ a: ControllerState.Activity) -> String {
-        switch a {
-        case .landed: "landed"
-        case .takingOff: "taking off"
-        case .hovering: "hovering"
-        case .flyingToTarget: "flying to target"
-        case .arrived: "arrived"
-        case .landing: "landing"
-        case .emergency: "EMERGENCY"
-        case .returningHome: "returning home"
-        }
+        a == .emergency ? "EMERGENCY" : a.name(separator: " ")
     }
 
     static func name(_ s: DroneState.ControlState) -> String {

@@ -7,6 +7,11 @@ public enum TextFormat {
         DecimalText.fixed(value, fractionDigits: min(max(digits, 0), 6), limit: 1e15) ?? "-"
     }
 
+    /// `52.516300, 13.377700`: a position as the ground tools print it (6 decimals ≈ 0.1 m).
+    public static func coordinate(latitudeDeg: Double, longitudeDeg: Double) -> String {
+        fixed(latitudeDeg, digits: 6) + ", " + fixed(longitudeDeg, digits: 6)
+    }
+
     /// A compact age: `42s`, `3m05s`, `2h07m`, `4d03h`; `-` when negative or unknown.
     static func age(us: Int64?) -> String {
         guard let us, us >= 0 else { return "-" }

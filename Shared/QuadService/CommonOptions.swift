@@ -93,11 +93,7 @@ public struct CommonOptions: ParsableArguments, Sendable {
                         logLevel: level)
     }
 
-    fileprivate func env(_ name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        let text = String(cString: value)
-        return text.isEmpty ? nil : text
-    }
+    fileprivate func env(_ name: String) -> String? { ProcessEnvironment.value(name) }
 }
 
 extension CommonOptions.Resolved {

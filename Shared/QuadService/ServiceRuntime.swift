@@ -58,12 +58,12 @@ public final class ServiceRuntime: Sendable {
             _ = try? client.publish(topic: statusTopic, payload: online, qos: 1, retain: true, expiryS: nil)
         }
         announcesOnStart = false
+        armsWatchdog = true
     }
 
     /// A runtime over a connection made elsewhere (an `InMemoryBroker`'s, in unit tests): no logging bootstrap,
-    /// no signal handling of its own beyond `run`'s group and no shutdown watchdog (it would exit the test runner);
-    /// the `online` status is published once `run` starts the connection, then every re-announce interval, like
-    /// the real one.
+    /// no signal handling of its own beyond `run`'s group; the `online` status is published once `run` starts the
+    /// connection, then every re-announce interval, like the real one.
     public init(service: String, drone: DroneID, connection: any MQTTConnection, logger: Logger,
                 startedAtUs: Int64 = 0) {
         self.service = service
@@ -78,11 +78,16 @@ public final class ServiceRuntime: Sendable {
             _ = try? connection.publish(topic: statusTopic, payload: online, qos: 1, retain: true, expiryS: nil)
         }
         announcesOnStart = true
+        // Its process is a test runner, not a service: `ShutdownWatchdog` would end it with exit 0 (and a test run
+        // that stops early with exit 0 looks green).
+        armsWatchdog = false
     }
 
     /// Whether `run` announces `online` itself after starting the connection (the real client does it from its
     /// connect callback, after every reconnect).
     private let announcesOnStart: Bool
+    /// Whether a stop that hangs past `ShutdownWatchdog.limitS` ends the process.
+    private let armsWatchdog: Bool
 
     /// Publishes the retained `online` again (see `ServiceStatus.reannounceIntervalS`).
     private let announce: @Sendable () -> Void
@@ -108,9 +113,7 @@ public final class ServiceRuntime: Sendable {
         // The connection starts inside the group, after it has installed the signal handlers: a SIGTERM that
         // arrives right after the `online` status must still end in a graceful goodbye.
         let connection = ConnectionService(client: client, logger: logger, announce: announce,
-                                           announcesOnStart: announcesOnStart,
-                                           // The watchdog ends the process: never inside a unit test's runner.
-                                           armsWatchdog: !announcesOnStart)
+                                           announcesOnStart: announcesOnStart, armsWatchdog: armsWatchdog)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: connection)]
                 + services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },

@@ -1,7 +1,7 @@
 import ArgumentParser
 import GroundStation
 import Testing
-@testable import location_broadcaster
+@testable import LocationBroadcasterKit
 
 @Suite("location-broadcaster options")
 struct LocationBroadcasterOptionTests {
@@ -62,8 +62,8 @@ struct LocationBroadcasterOptionTests {
 
     @Test("--help shows no Swift value dumps")
     func help() {
-        for sub in LocationBroadcaster.configuration.subcommands {
-            let help = LocationBroadcaster.helpMessage(for: sub, columns: 200)
+        for sub in LocationBroadcasterCommand.configuration.subcommands {
+            let help = LocationBroadcasterCommand.helpMessage(for: sub, columns: 200)
             for value in helpDefaults(help) { #expect(!value.contains("("), "\(value)") }
         }
     }

@@ -41,7 +41,7 @@ extension DeploymentTests {
             #expect(result.exitCode == 0, "\(result.output)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: install.root.path).isEmpty)
             for service in install.services {
-                #expect(result.output.contains("+ swift build --package-path \(TestEnvironment.repoRoot.path) -c release --static-swift-stdlib --product \(service)"))
+                #expect(result.output.contains("+ \(TestEnvironment.repoRoot.path)/scripts/swift-release.sh --package-path \(TestEnvironment.repoRoot.path) --product \(service)"))
                 #expect(result.output.contains("\(install.root.path)/etc/systemd/system/\(service).service"))
                 #expect(result.output.contains("mosquitto_passwd -b \(install.root.path)/etc/mosquitto/quadcopter.passwd \(service) <password>"))
             }

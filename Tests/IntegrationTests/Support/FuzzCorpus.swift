@@ -44,6 +44,7 @@ struct FuzzCorpus: Sendable {
                 _ = try ControllerState(decoding: $0)
             },
             Lane(path: "status/fuzzer", sample: status.encodedJSON()) { _ = try ServiceStatus(json: $0) },
+            Lane(path: "ground/beacon", sample: try fixture("ground-beacon")) { _ = try GroundBeacon(decoding: $0) },
         ]
         for i in lanes.indices { lanes[i].nanSpots = nanSpots(lanes[i]) }
         return lanes

@@ -31,7 +31,7 @@ final class BusFeed: Sendable {
         var presences: [String: ServiceStatus] = [:]
         /// Drone id → whether its drone-controller is online (only with `controllers: true`).
         var controllers: [String: Bool] = [:]
-        var inboxes: [Inbox] = []
+        var inboxes: [FeedQueue] = []
         var clock = ClockOffsetEstimator()
     }
 
@@ -89,8 +89,8 @@ final class BusFeed: Sendable {
 
     /// A queue of every event from now on, starting with what is already known (retained messages may have
     /// arrived before the consumer asked).
-    func inbox() -> Inbox {
-        let inbox = Inbox()
+    func inbox() -> FeedQueue {
+        let inbox = FeedQueue()
         state.withLock { s in
             for (name, status) in s.presences.sorted(by: { $0.key < $1.key }) {
                 inbox.append(.presence(name: name, status: status))
@@ -121,8 +121,10 @@ final class BusFeed: Sendable {
     }
 }
 
-/// Events for one consumer, in arrival order; bounded so a stalled consumer cannot grow memory.
-final class Inbox: Sendable {
+/// Events for one consumer, in arrival order; bounded so a stalled consumer cannot grow memory. Drained by polling
+/// loops (route, pilot session, one-shot commands) that also keep their own time; not QuadService's `Inbox`, an
+/// AsyncStream that one service loop awaits (FleetView uses that one). Moving these consumers onto it is left open.
+final class FeedQueue: Sendable {
     static let limit = 1024
     private let events = Mutex<[BusFeed.Event]>([])
 

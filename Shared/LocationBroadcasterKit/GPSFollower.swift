@@ -67,11 +67,11 @@ struct GPSFollower: Sendable {
                     runtime.logger.warning("target not sent: \(error)")
                 }
             case .reportFixAcquired(let p):
-                say("GPS fix \(Format.coordinate(latitudeDeg: p.latitudeDeg, longitudeDeg: p.longitudeDeg)); "
+                say("GPS fix \(TextFormat.coordinate(latitudeDeg: p.latitudeDeg, longitudeDeg: p.longitudeDeg)); "
                     + "sending it as the target")
             case .reportNoFix(let reason, let last):
                 let keeping = last.map {
-                    "keeping the last target \(Format.coordinate(latitudeDeg: $0.latitudeDeg, longitudeDeg: $0.longitudeDeg))"
+                    "keeping the last target \(TextFormat.coordinate(latitudeDeg: $0.latitudeDeg, longitudeDeg: $0.longitudeDeg))"
                 } ?? "no target sent yet"
                 say("no GPS fix (\(Self.describe(reason))); \(keeping)")
             case .reportStaleFix(let problem, let sending, let last):
@@ -91,7 +91,7 @@ struct GPSFollower: Sendable {
         }
         let action = sending ? "sending it anyway (--accept-stale)" : "not sending it (--accept-stale would); "
             + (lastTarget.map {
-                "keeping the last target \(Format.coordinate(latitudeDeg: $0.latitudeDeg, longitudeDeg: $0.longitudeDeg))"
+                "keeping the last target \(TextFormat.coordinate(latitudeDeg: $0.latitudeDeg, longitudeDeg: $0.longitudeDeg))"
             } ?? "no target sent yet")
         return "\(what) — receiver clock or a replayed log?; \(action)"
     }

@@ -1,14 +1,8 @@
 import GroundStation
 import QuadProtocol
 
-/// Number and name formatting for the CLI's output (no Foundation String(format:)).
-enum Format {
-    static func coordinate(latitudeDeg: Double, longitudeDeg: Double) -> String {
-        TextFormat.fixed(latitudeDeg, digits: 6) + ", " + TextFormat.fixed(longitudeDeg, digits: 6)
-    }
-}
-
-/// Kebab-case activity names, as printed and as accepted by `status --until`.
+/// Kebab-case activity names, as printed and as accepted by `status --until` (derived from the one table in
+/// QuadProtocol/WireEnumNames).
 extension ControllerState.Activity {
     var cliName: String { name(separator: "-") }
 

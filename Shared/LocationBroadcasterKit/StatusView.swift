@@ -1,3 +1,4 @@
+import CommandLineSupport
 import GroundStation
 import QuadProtocol
 import QuadService
@@ -72,9 +73,7 @@ struct StatusView {
                 board.update(controller: s, receivedAtUs: now)
                 if s.activity == goal { reached = true }
             case .presence(let name, let status):
-                board.update(presence: ServicePresence(
-                    name: name, online: status.state == .online, startedAtUs: Int64(exactly: (status.startedAt * 1e6).rounded()),
-                    version: status.version), receivedAtUs: now)
+                board.update(presence: ServicePresence(name: name, status: status), receivedAtUs: now)
             case .drone(let s):
                 drone = s
                 board.update(drone: s, receivedAtUs: now)
@@ -112,14 +111,5 @@ struct StatusView {
         return text + "  link " + linkWord
     }
 
-    private var linkWord: String {
-        guard let link else { return "-" }
-        guard link.connected else { return "down" }
-        switch link.reason {
-        case .ok: return link.fallbackHover ? "fallback-hover" : "ok"
-        case .navdataLost: return "navdata-lost"
-        case .commandTimeout: return "command-timeout"
-        case .configuring: return "configuring"
-        }
-    }
+    private var linkWord: String { link.map(StatusBoard.linkWord) ?? "-" }
 }

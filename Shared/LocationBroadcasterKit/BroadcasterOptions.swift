@@ -2,9 +2,6 @@ import ArgumentParser
 import Logging
 import QuadProtocol
 import QuadService
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The options every subcommand takes: the broker (CommonOptions) and who we are on the bus.
 struct BroadcasterOptions: ParsableArguments {
@@ -37,17 +34,11 @@ struct BroadcasterOptions: ParsableArguments {
         guard (1...3600).contains(commandTTL) else {
             throw ValidationError("--command-ttl \(commandTTL): expected 1–3600 seconds")
         }
-        let text = senderId ?? environment("QUAD_SENDER_ID") ?? SenderID.defaultValue(hostname: SenderID.hostname())
+        let text = senderId ?? ProcessEnvironment.value("QUAD_SENDER_ID") ?? SenderID.defaultValue(hostname: SenderID.hostname())
         let id: String
         do { id = try SenderID.validated(text) } catch { throw ValidationError("--sender-id: \(error)") }
-        let explicitLevel = self.common.logLevel != nil || environment("QUAD_LOG_LEVEL") != nil
+        let explicitLevel = self.common.logLevel != nil || ProcessEnvironment.value("QUAD_LOG_LEVEL") != nil
         return Resolved(common: common, senderId: id, oneShotLogLevel: explicitLevel ? common.logLevel : .warning,
                         commandExpiryS: UInt32(commandTTL), presenceName: id)
     }
-}
-
-func environment(_ name: String) -> String? {
-    guard let value = getenv(name) else { return nil }
-    let text = String(cString: value)
-    return text.isEmpty ? nil : text
 }

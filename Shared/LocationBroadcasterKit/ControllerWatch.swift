@@ -7,7 +7,7 @@ import QuadService
 /// at all, and its answer afterwards (judged by ControllerReply).
 struct ControllerWatch {
     let feed: BusFeed
-    let inbox: Inbox
+    let inbox: FeedQueue
     let drone: DroneID
 
     /// Subscribes and waits (at most `settleS`) for the retained presence and controller state.

@@ -5,9 +5,6 @@ import QuadProtocol
 import QuadService
 import ServiceLifecycle
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// How a subcommand talks to the broker.
 ///
@@ -70,26 +67,4 @@ struct ClosureService: Service {
     let body: @Sendable () async -> Void
     init(_ body: @escaping @Sendable () async -> Void) { self.body = body }
     func run() async throws { await body() }
-}
-
-func printError(_ message: String) {
-    writeLine(message, to: 2)
-}
-
-/// One line on stdout, written at once (unbuffered) so a pipe (tests, `make demo`) sees progress as it happens.
-func say(_ line: String) {
-    writeLine(line, to: 1)
-}
-
-private func writeLine(_ line: String, to fd: Int32) {
-    var text = line + "\n"
-    text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let n = write(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return }
-            offset += n
-        }
-    }
 }

@@ -15,9 +15,12 @@ struct CommandExchange: Sendable {
     let timeoutS: Double
     /// On the monotonic clock.
     let deadlineUs: Int64
+    /// How long to wait for the retained presence and controller state before judging whether a controller serves
+    /// the drone (they normally arrive at once; a unit test on a starved machine gives more).
+    var settleS = 0.5
 
     func run(client: any MQTTConnection) async throws {
-        let watch = try await ControllerWatch.open(client: client, drone: drone)
+        let watch = try await ControllerWatch.open(client: client, drone: drone, settleS: settleS)
         // An emergency goes out even when no controller is known: withholding it could never be the safer choice.
         var missing: CLIFailure?
         do { try watch.requireController() } catch let failure as CLIFailure {

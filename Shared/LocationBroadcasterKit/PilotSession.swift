@@ -8,7 +8,7 @@ import Synchronization
 final class PilotSession: Sendable {
     private let claimer: Mutex<PilotClaimer>
     private let runtime: ServiceRuntime
-    private let inbox: Inbox
+    private let inbox: FeedQueue
     /// MQTT 5 Message Expiry of every claim and release (`--command-ttl`).
     private let expiryS: UInt32
 

@@ -39,7 +39,7 @@ struct FollowCommand: AsyncParsableCommand, ServiceCommand {
 
     func run() async throws {
         let resolved = try options.resolve()
-        let gpsdText = gpsd ?? environment("QUAD_GPSD") ?? "127.0.0.1:2947"
+        let gpsdText = gpsd ?? ProcessEnvironment.value("QUAD_GPSD") ?? "127.0.0.1:2947"
         let address: GPSDAddress
         do { address = try GPSDAddress(parsing: gpsdText) } catch { throw ValidationError("--gpsd: \(error)") }
         let configuration = FollowStateMachine.Configuration(

@@ -5,7 +5,7 @@ import QuadService
 /// Performs what RouteStateMachine decides and prints the progress.
 struct RouteFlight {
     let runtime: ServiceRuntime
-    let inbox: Inbox
+    let inbox: FeedQueue
     let arrivalTimeoutUs: Int64
     /// `host:port`, for messages.
     let broker: String
@@ -14,7 +14,7 @@ struct RouteFlight {
     private var currentSinceUs: Int64 = 0
     private var lastController: ControllerState?
 
-    init(runtime: ServiceRuntime, inbox: Inbox, arrivalTimeoutUs: Int64, broker: String, machine: RouteStateMachine) {
+    init(runtime: ServiceRuntime, inbox: FeedQueue, arrivalTimeoutUs: Int64, broker: String, machine: RouteStateMachine) {
         self.runtime = runtime
         self.broker = broker
         self.inbox = inbox
@@ -78,7 +78,7 @@ struct RouteFlight {
                     currentSinceUs = WallClock.nowUs()
                     let w = machine.waypoints[index]
                     say("waypoint \(index + 1)/\(machine.waypoints.count): "
-                        + Format.coordinate(latitudeDeg: w.latitudeDeg, longitudeDeg: w.longitudeDeg)
+                        + TextFormat.coordinate(latitudeDeg: w.latitudeDeg, longitudeDeg: w.longitudeDeg)
                         + (w.altitudeM.map { " alt \(TextFormat.fixed($0, digits: 1)) m" } ?? "") + " (line \(w.line))")
                 }
             case .reportArrived(let index, let count):

@@ -33,6 +33,11 @@ struct StatusCommand: AsyncParsableCommand {
     @Option(parsing: .signedNumber, help: "Stop watching after this many seconds (with --until: exit 1).")
     var timeout: Double?
 
+    @Flag(help: """
+        Every drone on the broker, one line each (services, activity, battery, link), instead of --drone's screen;         without --watch printed once, after one presence re-announce interval (5 s).
+        """)
+    var all = false
+
     func validate() throws {
         if let until, ControllerState.Activity(cliName: until) == nil {
             let names = ControllerState.Activity.allCases.map(\.cliName).joined(separator: ", ")
@@ -40,10 +45,20 @@ struct StatusCommand: AsyncParsableCommand {
         }
         if let timeout, !(timeout.isFinite && timeout > 0) { throw ValidationError("--timeout: expected > 0") }
         guard interval.seconds >= 0.05 else { throw ValidationError("--interval: at least 50ms") }
+        if all, until != nil { throw ValidationError("--all shows every drone; --until watches one (--drone ID)") }
+        if all, line { throw ValidationError("--all prints a table; --line follows one drone (--drone ID)") }
     }
 
     func run() async throws {
         let resolved = try options.resolve()
+        if all {
+            var fleet = FleetView(watch: watch, clearScreen: isatty(1) == 1)
+            let (interval, timeout) = (self.interval, self.timeout)
+            try await BusSession.oneShot(resolved) { client in
+                try await fleet.run(client: client, interval: interval, timeoutS: timeout)
+            }
+            return
+        }
         var view = StatusView(drone: resolved.common.drone, goal: until.flatMap { .init(cliName: $0) },
                               line: line, watch: watch || until != nil, clearScreen: isatty(1) == 1)
         let (interval, timeout) = (self.interval, self.timeout)

@@ -92,7 +92,7 @@ struct TargetCommand: AsyncParsableCommand {
                 } catch {
                     throw CLIFailure("target not acknowledged by the broker: \(error)")
                 }
-                say("target \(Format.coordinate(latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg))"
+                say("target \(TextFormat.coordinate(latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg))"
                     + (alt.map { " alt \(TextFormat.fixed($0, digits: 1)) m" } ?? "") + " sent as \(resolved.senderId)"
                     + (sent.controllerRunId == RunAddress.none ? "" : " to controller run \(sent.controllerRunId)"))
                 if round == 1, let drone = Self.dronePosition(watch.feed.latest) {

@@ -1,0 +1,100 @@
+import CommandLineSupport
+import GroundStation
+import QuadMQTT
+import QuadProtocol
+import QuadService
+
+/// `status --all`: every drone on the broker in one table (FleetBoard), once or every interval. It reads presence
+/// through `quad/+/status/#` and the controller state, drone state and link of every drone through `quad/+/…`.
+/// A broker that withholds retained messages from wildcard subscriptions (RabbitMQ) still shows every running
+/// service within one re-announce interval, so the one-shot table waits that long before it prints: a drone or a
+/// service not heard from by then is shown as not seen (`?`), never guessed.
+struct FleetView {
+    let watch: Bool
+    let clearScreen: Bool
+    private(set) var board = FleetBoard()
+
+    enum Event: Sendable {
+        case presence(DroneID, ServicePresence, receivedAtUs: Int64)
+        case controller(DroneID, ControllerState, receivedAtUs: Int64)
+        case drone(DroneID, DroneState, receivedAtUs: Int64)
+        case link(DroneID, LinkStatus, receivedAtUs: Int64)
+        /// Undecodable, or from a topic that names no drone: from outside, ignored.
+        case ignored
+        case tick(nowUs: Int64)
+    }
+
+    init(watch: Bool, clearScreen: Bool) {
+        self.watch = watch
+        self.clearScreen = clearScreen
+    }
+
+    /// Subscribes on `client` and prints the table: once after one re-announce interval, or with `watch` every
+    /// `interval` until `timeoutS` (nil: until cancelled).
+    mutating func run(client: any MQTTConnection, interval: DurationText, timeoutS: Double?) async throws {
+        // The project's one ordered inbox, stamped on this host's monotonic clock (ages and waits count from receipt).
+        let inbox = Inbox<Event>()
+        defer { inbox.finish() }
+        try Self.subscribe(inbox, client)
+        let startUs = MonotonicClock.nowUs()
+        board.watchingSinceUs = startUs
+        let endUs = timeoutS.map { startUs + Int64($0 * 1_000_000) }
+        // Watching: the first screen once retained messages had a moment to arrive, then every interval.
+        var nextShowUs = startUs + (watch ? 300_000 : StatusBoard.presenceWaitUs)
+        inbox.tick(everyMs: 50) { .tick(nowUs: $0) }
+        for await event in inbox.events {
+            switch event {
+            case .presence(let drone, let presence, let at): board.update(presence: presence, drone: drone, receivedAtUs: at)
+            case .controller(let drone, let state, let at): board.update(controller: state, drone: drone, receivedAtUs: at)
+            case .drone(let drone, let state, let at): board.update(drone: state, drone: drone, receivedAtUs: at)
+            case .link(let drone, let status, let at): board.update(link: status, drone: drone, receivedAtUs: at)
+            case .ignored: break
+            case .tick(let nowUs):
+                if let endUs, nowUs >= endUs {
+                    if watch { show(nowUs: nowUs) }
+                    return
+                }
+                guard nowUs >= nextShowUs else { continue }
+                show(nowUs: nowUs)
+                guard watch else { return }
+                nextShowUs = nowUs + max(50_000, interval.microseconds)
+            }
+        }
+    }
+
+    private static func subscribe(_ inbox: Inbox<Event>, _ client: any MQTTConnection) throws(MQTTError) {
+        try inbox.feed(client, filter: Topics.allStatusFilter, qos: 1) { message, at in
+            // The presence name is the last level (`…/status/location-broadcaster/<sender-id>` names the sender).
+            guard let drone = DroneID(topic: message.topic), let name = message.topic.split(separator: "/").last,
+                  let status = try? ServiceStatus(json: message.payload) else { return .ignored }
+            return .presence(drone, ServicePresence(name: String(name), status: status), receivedAtUs: at)
+        }
+        try inbox.feed(client, filter: Topics.controllerState.anyDroneFilter, qos: Topics.controllerState.qos.rawValue) {
+            message, at in
+            guard let drone = DroneID(topic: message.topic), let state = try? ControllerState(decoding: message.payload)
+            else { return .ignored }
+            return .controller(drone, state, receivedAtUs: at)
+        }
+        try inbox.feed(client, filter: Topics.droneState.anyDroneFilter, qos: Topics.droneState.qos.rawValue) {
+            message, at in
+            guard let drone = DroneID(topic: message.topic), let state = try? DroneState(decoding: message.payload)
+            else { return .ignored }
+            return .drone(drone, state, receivedAtUs: at)
+        }
+        try inbox.feed(client, filter: Topics.linkStatus.anyDroneFilter, qos: Topics.linkStatus.qos.rawValue) {
+            message, at in
+            guard let drone = DroneID(topic: message.topic), let status = try? LinkStatus(decoding: message.payload)
+            else { return .ignored }
+            return .link(drone, status, receivedAtUs: at)
+        }
+    }
+
+    private func show(nowUs: Int64) {
+        let table = board.render(nowUs: nowUs)
+        if watch && clearScreen {
+            say("\u{1B}[H\u{1B}[2J" + table)
+        } else {
+            say(table + (watch ? "\n" + String(repeating: "-", count: 40) : ""))
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import InMemoryMQTT
+import QuadProtocol
+import Testing
+@testable import LocationBroadcasterKit
+
+/// A pilot command's exchange with drone-controller: sent addressed to its run, judged by the states it publishes.
+@Suite("location-broadcaster command exchange")
+struct CommandExchangeTests {
+    let broker = InMemoryBroker()
+    let drone = DroneID(rawValue: "drone1")!
+
+    /// `settleS`: the retained presence and state normally arrive at once; the exchange stops waiting for them
+    /// as soon as both are there, so a patient bound costs nothing unless the test process is starved.
+    func exchange(_ kind: Command.Kind, timeoutS: Double = patientS, settleS: Double = patientS,
+                  drone: String = "drone1") -> CommandExchange {
+        CommandExchange(kind: kind, senderId: "ground1", drone: DroneID(rawValue: drone)!, expiryS: 5,
+                        timeoutS: timeoutS, deadlineUs: deadline(afterS: timeoutS), settleS: settleS)
+    }
+
+    func sentCommands(_ drone: String = "drone1") -> [Command] {
+        broker.published(matching: "quad/\(drone)/command").compactMap { try? Command(decoding: $0.payload) }
+    }
+
+    @Test("accepted: takeoff goes to the controller's run and returns once it reports hovering")
+    func accepted() async throws {
+        let controller = FakeController(broker: broker)
+        try controller.start()
+        let (_, console) = try await capturingConsole {
+            try await exchange(.takeoff).run(client: try groundConnection(broker))
+        }
+        #expect(sentCommands().map(\.kind) == [.takeoff])
+        #expect(sentCommands().first?.controllerRunId == 7)
+        #expect(console.out.contains("takeoff sent as ground1 to controller run 7"), "\(console.out)")
+        #expect(console.out.contains("controller: hovering (takeoff)"), "\(console.out)")
+    }
+
+    @Test("refused: the failure names the controller's reason and who holds control")
+    func refused() async throws {
+        let controller = FakeController(broker: broker, activity: .hovering, pilot: "other-laptop")
+        try controller.start()
+        let error = await #expect(throws: CLIFailure.self) {
+            try await capturingConsole { try await exchange(.land).run(client: try groundConnection(self.broker)) }
+        }
+        let message = try #require(error?.message)
+        #expect(message.contains("land refused by the controller: not-pilot"), "\(message)")
+        #expect(message.contains("pilot other-laptop"), "\(message)")
+        #expect(controller.pilot == "other-laptop")
+    }
+
+    @Test("a refusal reason of the controller's own (the command's `-refused…`) is passed on")
+    func refusedWithItsReason() async throws {
+        let controller = FakeController(broker: broker)
+        controller.answerCommands(.refuse(reason: "takeoff-refused-battery"))
+        try controller.start()
+        let error = await #expect(throws: CLIFailure.self) {
+            try await capturingConsole { try await exchange(.takeoff).run(client: try groundConnection(self.broker)) }
+        }
+        #expect(error?.message.contains("takeoff-refused-battery") == true, "\(error?.message ?? "")")
+    }
+
+    @Test("no answer: a timeout failure that says what the controller last reported")
+    func noAnswer() async throws {
+        let controller = FakeController(broker: broker)
+        controller.answerCommands(.ignore)
+        try controller.start()
+        let error = await #expect(throws: CLIFailure.self) {
+            try await capturingConsole {
+                try await exchange(.hover, timeoutS: 0.4).run(client: try groundConnection(self.broker))
+            }
+        }
+        let message = try #require(error?.message)
+        #expect(message.contains("hover: no answer from the controller within 0.4 s"), "\(message)")
+        #expect(message.contains("the controller's last state: landed"), "\(message)")
+        #expect(sentCommands().count == 1)
+    }
+
+    @Test("no controller for the drone: nothing is sent, and the drones that have one are named")
+    func noController() async throws {
+        try FakeController(broker: broker, drone: "drone1").start()
+        let error = await #expect(throws: CLIFailure.self) {
+            try await capturingConsole {
+                try await exchange(.takeoff, settleS: 2, drone: "drone9").run(client: try groundConnection(self.broker))
+            }
+        }
+        #expect(error?.message == "no drone-controller online for drone 'drone9' (seen: drone1)")
+        #expect(sentCommands("drone9").isEmpty)
+    }
+
+    @Test("emergency goes out even when no controller is known, and still exits with the reason")
+    func emergencyRegardless() async throws {
+        let error = await #expect(throws: CLIFailure.self) {
+            try await capturingConsole { try await exchange(.emergency, settleS: 0.5).run(client: try groundConnection(self.broker)) }
+        }
+        #expect(error?.message.hasPrefix("emergency sent, but no drone-controller online") == true,
+                "\(error?.message ?? "")")
+        #expect(sentCommands().map(\.kind) == [.emergency])
+        #expect(sentCommands().first?.controllerRunId == RunAddress.none)
+    }
+}

@@ -1,0 +1,48 @@
+import InMemoryMQTT
+import Logging
+import QuadProtocol
+import QuadService
+@testable import LocationBroadcasterKit
+
+/// The options a subcommand would resolve from its command line.
+func resolvedOptions(_ arguments: [String] = []) throws -> BroadcasterOptions.Resolved {
+    try BroadcasterOptions.parse(["--sender-id", "ground1"] + arguments).resolve()
+}
+
+/// A connected ground connection, as `BusSession.oneShot` hands one to a command.
+func groundConnection(_ broker: InMemoryBroker, _ name: String = "ground1") throws -> InMemoryConnection {
+    let connection = broker.connect(clientId: name)
+    try connection.start()
+    return connection
+}
+
+/// A runtime for the long-running modes (route, claim), over `broker`, already connected.
+func groundRuntime(_ broker: InMemoryBroker, senderId: String = "ground1", drone: String = "drone1") throws
+    -> ServiceRuntime {
+    let connection = try groundConnection(broker, senderId)
+    return ServiceRuntime(service: Topics.broadcasterPresenceName(senderId: senderId),
+                          drone: DroneID(rawValue: drone)!, connection: connection, logger: Logger(label: senderId))
+}
+
+/// Bounds for waits that end early when all is well; reached only on a failure or a long-starved test process.
+let patientS = 30.0
+
+func deadline(afterS seconds: Double) -> Int64 { MonotonicClock.nowUs() + Int64(seconds * 1_000_000) }
+
+/// Runs `body` with the broadcaster's stdout/stderr lines captured.
+func capturingConsole<T>(_ body: () async throws -> T) async rethrows -> (T, ConsoleCapture) {
+    let capture = ConsoleCapture()
+    let result = try await Console.$capture.withValue(capture) { try await body() }
+    return (result, capture)
+}
+
+/// Waits (at most `timeoutS`) until `condition` holds; returns whether it did. Generous: every test target runs in
+/// one process, and synchronous suites elsewhere can hold the (2-core) cooperative pool for many seconds.
+func eventually(timeoutS: Double = 30, _ condition: () -> Bool) async -> Bool {
+    let end = deadline(afterS: timeoutS)
+    while MonotonicClock.nowUs() < end {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}
