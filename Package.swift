@@ -9,13 +9,19 @@ let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: 
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 let lifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 
+/// What every service executable and every service Kit may import.
+let serviceBase: [Target.Dependency] = [
+    "QuadService", "QuadProtocol", "QuadMQTT", "CommandLineSupport", argumentParser, logging, lifecycle,
+]
+
 func service(_ name: String, _ deps: [Target.Dependency]) -> Target {
-    .executableTarget(
-        name: name,
-        dependencies: ["QuadService", "QuadProtocol", "QuadMQTT", "CommandLineSupport", argumentParser, logging, lifecycle]
-            + deps,
-        path: "Services/\(name)"
-    )
+    .executableTarget(name: name, dependencies: serviceBase + deps, path: "Services/\(name)")
+}
+
+// A service's behaviour (commands, options, effects, glue): Shared/<Name>Kit, imported by its executable and by
+// Tests/<Name>KitTests, which run it over the in-memory broker.
+func kit(_ name: String, _ deps: [Target.Dependency]) -> Target {
+    .target(name: name, dependencies: serviceBase + deps, path: "Shared/\(name)")
 }
 
 // Built and tested on Linux only (Debian/Ubuntu, Swift 6.3): the I/O code imports Glibc, so no Apple platform is
@@ -55,6 +61,8 @@ let package = Package(
         // Pure code: no sockets, no files, no clock reads.
         // Text helpers every layer may use (decimal numbers, cleaning untrusted text); depends on nothing.
         .target(name: "TextSupport", path: "Shared/TextSupport"),
+        // The two clocks (monotonic for durations, wall for stamps) as distinct types; read only by I/O code.
+        .target(name: "Clocks", path: "Shared/Clocks"),
         .target(name: "QuadProtocol", path: "Shared/QuadProtocol"),
         .target(name: "ARDrone", dependencies: ["QuadProtocol"], path: "Shared/ARDrone"),
         .target(name: "MAVLink", path: "Shared/MAVLink"),
@@ -76,7 +84,10 @@ let package = Package(
         ),
         // Flight-log sync between the ground's and the board's loggers: gaps, request/response codec, merge.
         .target(name: "LogSync", dependencies: ["FlightLog", "QuadProtocol"], path: "Shared/LogSync"),
-        .target(name: "GroundStation", dependencies: ["QuadProtocol", "Navigation", "TextSupport"], path: "Shared/GroundStation"),
+        // gpsd in one place: the socket client, the line stream, reports and fixes (navigator, location-broadcaster).
+        .target(name: "GPSD", dependencies: ["QuadProtocol", "NetworkEndpoint"], path: "Shared/GPSD"),
+        .target(name: "GroundStation", dependencies: ["QuadProtocol", "Navigation", "TextSupport", "GPSD"],
+                path: "Shared/GroundStation"),
         // Option parsing shared by every executable (signed numbers, LAT,LON values).
         .target(name: "CommandLineSupport", dependencies: ["Navigation", "TextSupport", argumentParser],
                 path: "Shared/CommandLineSupport"),
@@ -84,12 +95,12 @@ let package = Package(
         .target(name: "ProcessSupport", path: "Shared/ProcessSupport"),
         // I/O edge.
         .target(name: "DatagramIO", dependencies: ["NetworkEndpoint"], path: "Shared/DatagramIO"),
-        .target(name: "QuadMQTT", dependencies: ["CMosquitto", logging], path: "Shared/QuadMQTT"),
+        .target(name: "QuadMQTT", dependencies: ["CMosquitto", "Clocks", logging], path: "Shared/QuadMQTT"),
         // The in-memory broker for unit tests of service logic (satisfies `MQTTConnection` like the real client).
         .target(name: "InMemoryMQTT", dependencies: ["QuadMQTT"], path: "Shared/InMemoryMQTT"),
         .target(
             name: "QuadService",
-            dependencies: ["QuadMQTT", "QuadProtocol", argumentParser, logging, lifecycle],
+            dependencies: ["QuadMQTT", "QuadProtocol", "Clocks", "NetworkEndpoint", argumentParser, logging, lifecycle],
             path: "Shared/QuadService"
         ),
 
@@ -97,32 +108,36 @@ let package = Package(
         // InMemoryMQTT); the executable only wires.
         .target(
             name: "LocationBroadcasterKit",
-            dependencies: ["GroundStation", "Navigation", "QuadService", "QuadProtocol", "QuadMQTT", "CommandLineSupport",
-                           argumentParser, logging, lifecycle],
+            dependencies: ["GroundStation", "GPSD", "Navigation", "QuadService", "QuadProtocol", "QuadMQTT",
+                           "CommandLineSupport", argumentParser, logging, lifecycle],
             path: "Shared/LocationBroadcasterKit"
         ),
         service("location-broadcaster", ["LocationBroadcasterKit"]),
-        service("navigator", ["Navigation", "NavigatorCore", "GroundStation", "TextSupport"]),
-        service("drone-controller", ["FlightControl", "Navigation"]),
-        service("drone-link", ["ARDrone", "DatagramIO"]),
-        service("mavlink-link", ["MAVLinkCompanion", "DatagramIO", "NetworkEndpoint"]),
-        // telemetry-logger: its commands, recorder, sync and file I/O live in TelemetryLoggerKit; main.swift only wires.
-        .target(
-            name: "TelemetryLoggerKit",
-            dependencies: ["FlightLog", "LogSync", "TextSupport", "QuadService", "QuadProtocol", "QuadMQTT",
-                           "CommandLineSupport", argumentParser, logging, lifecycle],
-            path: "Shared/TelemetryLoggerKit"
-        ),
+        // The board services: each executable only starts its Kit's command.
+        kit("NavigatorKit", ["Navigation", "NavigatorCore", "GPSD", "TextSupport"]),
+        kit("DroneControllerKit", ["FlightControl", "Navigation"]),
+        // What both vehicle links share: the link thread's run loop, the lifecycle service, the telemetry publisher.
+        kit("VehicleLinkKit", ["DatagramIO"]),
+        kit("DroneLinkKit", ["ARDrone", "DatagramIO", "NetworkEndpoint", "VehicleLinkKit"]),
+        kit("MAVLinkLinkKit", ["MAVLinkCompanion", "DatagramIO", "NetworkEndpoint", "VehicleLinkKit"]),
+        service("navigator", ["NavigatorKit"]),
+        service("drone-controller", ["DroneControllerKit"]),
+        service("drone-link", ["DroneLinkKit"]),
+        service("mavlink-link", ["MAVLinkLinkKit"]),
+        // telemetry-logger: its commands, recorder, sync and file I/O; main.swift only wires.
+        kit("TelemetryLoggerKit", ["FlightLog", "LogSync", "TextSupport"]),
         service("telemetry-logger", ["TelemetryLoggerKit"]),
         // The simulator speaks only the drone's UDP protocol: no MQTT, no service lifecycle.
-        .executableTarget(
-            name: "drone-sim",
-            dependencies: ["DroneSimulation", "MAVLinkSimulation", "ARDrone", "Navigation", "DatagramIO",
+        .target(
+            name: "DroneSimKit",
+            dependencies: ["DroneSimulation", "MAVLinkSimulation", "ARDrone", "Navigation", "DatagramIO", "Clocks",
                            "CommandLineSupport", argumentParser],
-            path: "Services/drone-sim"
+            path: "Shared/DroneSimKit"
         ),
+        .executableTarget(name: "drone-sim", dependencies: ["DroneSimKit"], path: "Services/drone-sim"),
 
         .testTarget(name: "TextSupportTests", dependencies: ["TextSupport"], path: "Tests/TextSupportTests"),
+        .testTarget(name: "ClocksTests", dependencies: ["Clocks"], path: "Tests/ClocksTests"),
         .testTarget(name: "QuadProtocolTests", dependencies: ["QuadProtocol"], path: "Tests/QuadProtocolTests",
                     exclude: ["Fixtures"]),
         .testTarget(name: "ARDroneTests", dependencies: ["ARDrone", "QuadProtocol"], path: "Tests/ARDroneTests",
@@ -145,16 +160,36 @@ let package = Package(
                     path: "Tests/FlightLogTests", exclude: ["Fixtures"]),
         .testTarget(name: "LogSyncTests", dependencies: ["LogSync", "FlightLog", "QuadProtocol"],
                     path: "Tests/LogSyncTests"),
-        .testTarget(name: "GroundStationTests", dependencies: ["GroundStation", "QuadProtocol", "Navigation"],
+        .testTarget(name: "GroundStationTests", dependencies: ["GroundStation", "GPSD", "QuadProtocol", "Navigation"],
                     path: "Tests/GroundStationTests", exclude: ["Fixtures"]),
+        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "QuadProtocol"], path: "Tests/GPSDTests"),
         // Parses each executable's command types directly (no processes): option syntax and --help text.
         .testTarget(
             name: "CommandLineTests",
-            dependencies: ["CommandLineSupport", "Navigation", "DroneSimulation", argumentParser, "drone-sim", "navigator",
-                           "drone-controller", "drone-link", "LocationBroadcasterKit", "TelemetryLoggerKit"],
+            dependencies: ["CommandLineSupport", "Navigation", "DroneSimulation", "QuadProtocol", argumentParser,
+                           "DroneSimKit", "NavigatorKit", "DroneControllerKit", "DroneLinkKit", "LocationBroadcasterKit",
+                           "TelemetryLoggerKit"],
             path: "Tests/CommandLineTests"
         ),
         .testTarget(name: "QuadMQTTTests", dependencies: ["QuadMQTT"], path: "Tests/QuadMQTTTests"),
+        // The board services' Kits over the in-memory broker (no mosquitto, no drone): bus in, bus out.
+        .testTarget(name: "NavigatorKitTests",
+                    dependencies: ["NavigatorKit", "InMemoryMQTT", "QuadMQTT", "QuadProtocol", "QuadService", logging],
+                    path: "Tests/NavigatorKitTests"),
+        .testTarget(name: "DroneControllerKitTests",
+                    dependencies: ["DroneControllerKit", "FlightControl", "Navigation", "InMemoryMQTT", "QuadMQTT",
+                                   "QuadProtocol", "QuadService", logging],
+                    path: "Tests/DroneControllerKitTests"),
+        .testTarget(name: "DroneLinkKitTests",
+                    dependencies: ["DroneLinkKit", "VehicleLinkKit", "ARDrone", "DatagramIO", "NetworkEndpoint",
+                                   "InMemoryMQTT", "QuadProtocol", "QuadService", logging],
+                    path: "Tests/DroneLinkKitTests"),
+        .testTarget(name: "MAVLinkLinkKitTests",
+                    dependencies: ["MAVLinkLinkKit", "VehicleLinkKit", "MAVLink", "MAVLinkCompanion", "DatagramIO",
+                                   "NetworkEndpoint", "InMemoryMQTT", "QuadProtocol", "QuadService", logging],
+                    path: "Tests/MAVLinkLinkKitTests"),
+        .testTarget(name: "DroneSimKitTests", dependencies: ["DroneSimKit", "DroneSimulation", "MAVLinkSimulation"],
+                    path: "Tests/DroneSimKitTests"),
         // The service runtime over the in-memory broker: no mosquitto process.
         .testTarget(name: "QuadServiceTests",
                     dependencies: ["QuadService", "InMemoryMQTT", "QuadMQTT", "QuadProtocol", logging, lifecycle],

@@ -32,7 +32,7 @@ struct BeaconCommand: AsyncParsableCommand, ServiceCommand {
         say("ground beacon for \(resolved.common.drone) every \(intervalMs) ms as \(senderId)")
         try await BusSession.withPresence(resolved, body: { runtime in
             var sequence: UInt32 = 0
-            var nextUs = WallClock.monotonicUs()
+            var nextUs = MonotonicClock.nowUs()
             var failures = 0
             while !Task.isCancelled {
                 sequence &+= 1
@@ -48,8 +48,8 @@ struct BeaconCommand: AsyncParsableCommand, ServiceCommand {
                 }
                 // Paced on the monotonic clock, so a slow publish does not slow the beat.
                 nextUs += intervalMs * 1000
-                let waitUs = max(0, nextUs - WallClock.monotonicUs())
-                if waitUs == 0 { nextUs = WallClock.monotonicUs() }
+                let waitUs = max(0, nextUs - MonotonicClock.nowUs())
+                if waitUs == 0 { nextUs = MonotonicClock.nowUs() }
                 try await Task.sleep(for: .microseconds(waitUs))
             }
         })

@@ -61,7 +61,7 @@ struct ReleaseCommand: AsyncParsableCommand {
             say("release sent as \(resolved.senderId)")
             let reply = ControllerReply(request: .release(senderId: resolved.senderId), before: before,
                                         addressedRunId: runId)
-            let deadlineUs = WallClock.monotonicUs() + Int64(timeoutS * 1_000_000)
+            let deadlineUs = MonotonicClock.nowUs() + Int64(timeoutS * 1_000_000)
             let state: ControllerState?
             do {
                 state = try await watch.answer(reply, what: "release", timeoutS: timeoutS, deadlineUs: deadlineUs)

@@ -15,9 +15,9 @@ struct ControllerWatch {
         -> ControllerWatch {
         let feed = try BusFeed(client: client, drone: drone, telemetry: telemetry)
         let watch = ControllerWatch(feed: feed, inbox: feed.inbox(), drone: drone)
-        let untilUs = WallClock.monotonicUs() + Int64(settleS * 1_000_000)
+        let untilUs = MonotonicClock.nowUs() + Int64(settleS * 1_000_000)
         while feed.latest.controller == nil || feed.presence(of: "drone-controller") == nil,
-              WallClock.monotonicUs() < untilUs {
+              MonotonicClock.nowUs() < untilUs {
             try await Task.sleep(for: .milliseconds(20))
         }
         return watch
@@ -54,9 +54,9 @@ struct ControllerWatch {
     /// Returns the accepting state (nil when acceptance was silent); throws on refusal or when nothing came.
     func answer(_ reply: ControllerReply, what: String, timeoutS: Double, deadlineUs: Int64) async throws
         -> ControllerState? {
-        let silentUntilUs = WallClock.monotonicUs() + Self.silentGraceUs
+        let silentUntilUs = MonotonicClock.nowUs() + Self.silentGraceUs
         var latest = reply.before
-        while WallClock.monotonicUs() < deadlineUs {
+        while MonotonicClock.nowUs() < deadlineUs {
             for case .controller(let state, let retained) in inbox.drain() {
                 guard reply.isNewer(state, retained: retained) else { continue }
                 latest = state
@@ -74,7 +74,7 @@ struct ControllerWatch {
                 case .pending: break
                 }
             }
-            if reply.acceptanceIsSilent, WallClock.monotonicUs() >= silentUntilUs { return nil }
+            if reply.acceptanceIsSilent, MonotonicClock.nowUs() >= silentUntilUs { return nil }
             try await Task.sleep(for: .milliseconds(50))
         }
         if reply.acceptanceIsSilent { return nil }

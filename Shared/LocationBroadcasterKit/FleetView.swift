@@ -36,7 +36,7 @@ struct FleetView {
         let inbox = Inbox<Event>()
         defer { inbox.finish() }
         try Self.subscribe(inbox, client)
-        let startUs = WallClock.monotonicUs()
+        let startUs = MonotonicClock.nowUs()
         board.watchingSinceUs = startUs
         let endUs = timeoutS.map { startUs + Int64($0 * 1_000_000) }
         // Watching: the first screen once retained messages had a moment to arrive, then every interval.

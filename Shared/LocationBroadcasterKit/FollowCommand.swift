@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandLineSupport
+import GPSD
 import GroundStation
 import QuadService
 

@@ -1,3 +1,4 @@
+import GPSD
 import GroundStation
 import Navigation
 import QuadProtocol

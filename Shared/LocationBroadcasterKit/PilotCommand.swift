@@ -22,7 +22,7 @@ enum PilotCommand {
 
     static func run(_ kind: Command.Kind, _ flags: Options) async throws {
         let resolved = try flags.options.resolve()
-        let deadlineUs = WallClock.monotonicUs() + Int64(flags.timeout * 1_000_000)
+        let deadlineUs = MonotonicClock.nowUs() + Int64(flags.timeout * 1_000_000)
         let exchange = CommandExchange(kind: kind, senderId: resolved.senderId, drone: resolved.common.drone,
                                        expiryS: resolved.commandExpiryS, timeoutS: flags.timeout, deadlineUs: deadlineUs)
         guard flags.claim else {
@@ -33,7 +33,7 @@ enum PilotCommand {
             try await PilotSession.alongside(runtime, resolved) { session in
                 _ = await runtime.client.waitUntilConnected(timeoutS: flags.timeout)
                 while session?.holdsControl != true {
-                    guard WallClock.monotonicUs() < deadlineUs else {
+                    guard MonotonicClock.nowUs() < deadlineUs else {
                         throw CLIFailure("\(kind.word): pilot control not granted within \(flags.timeout) s")
                     }
                     try await Task.sleep(for: .milliseconds(50))

@@ -29,8 +29,8 @@ struct RouteFlight {
             throw CLIFailure("cannot reach the broker at \(broker) within \(Int(BusSession.connectTimeoutS)) s")
         }
         // The retained controller state first: the targets are addressed to its run.
-        let settleUntilUs = WallClock.monotonicUs() + 500_000
-        while lastController == nil, WallClock.monotonicUs() < settleUntilUs {
+        let settleUntilUs = MonotonicClock.nowUs() + 500_000
+        while lastController == nil, MonotonicClock.nowUs() < settleUntilUs {
             for case .controller(let state, _) in inbox.drain() {
                 lastController = state
                 _ = machine.controllerState(state, nowUs: WallClock.nowUs())

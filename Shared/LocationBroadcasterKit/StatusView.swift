@@ -32,7 +32,7 @@ struct StatusView {
             say("warning: the board's clock is \(TextFormat.fixed(Double(offsetUs) / 1e6, digits: 1)) s from this laptop's; "
                 + "logs and exports of the two hosts will not line up (sync them with chrony, see deploy/README.md)")
         } }
-        let startUs = WallClock.monotonicUs()
+        let startUs = MonotonicClock.nowUs()
         board.watchingSinceUs = WallClock.nowUs()
         let endUs = timeoutS.map { startUs + Int64($0 * 1_000_000) }
         // Retained presence and controller state arrive at once; telemetry within a fraction of a second.
@@ -40,7 +40,7 @@ struct StatusView {
         if !watch {
             // A broker that withholds retained statuses from a wildcard subscription (RabbitMQ) still shows each
             // running service within one re-announce interval: wait that long before calling one "unknown".
-            while !board.unseenExpectedServices.isEmpty, WallClock.monotonicUs() - startUs < StatusBoard.presenceWaitUs {
+            while !board.unseenExpectedServices.isEmpty, MonotonicClock.nowUs() - startUs < StatusBoard.presenceWaitUs {
                 _ = absorb(inbox.drain())
                 if board.unseenExpectedServices.isEmpty { break }
                 try await Task.sleep(for: .milliseconds(100))
@@ -48,11 +48,11 @@ struct StatusView {
         }
         while true {
             let reached = absorb(inbox.drain())
-            let elapsedUs = WallClock.monotonicUs() - startUs
+            let elapsedUs = MonotonicClock.nowUs() - startUs
             board.update(clockOffsetUs: feed.latest.clockOffsetUs)
             show(elapsedUs: elapsedUs)
             if reached || !watch { return }
-            if let endUs, WallClock.monotonicUs() >= endUs {
+            if let endUs, MonotonicClock.nowUs() >= endUs {
                 guard let goal else { return }
                 let state = controller.map { "controller: \($0.summary)" } ?? "no controller state received"
                 throw CLIFailure("status: \(goal.cliName) not reached within \(TextFormat.fixed(timeoutS ?? 0, digits: 1)) s "

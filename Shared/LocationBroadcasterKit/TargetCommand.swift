@@ -61,11 +61,11 @@ struct TargetCommand: AsyncParsableCommand {
             longitudeDeg: point.longitudeDeg, altitudeM: alt.map { Float($0) }, ttlS: Float(ttl))
         let (noWait, force, timeoutS, maxDistanceM) = (self.noWait, self.force, self.timeout, self.maxDistance)
         try await BusSession.oneShot(resolved) { client in
-            let startUs = WallClock.monotonicUs()
+            let startUs = MonotonicClock.nowUs()
             let watch = try await ControllerWatch.open(client: client, drone: resolved.common.drone, telemetry: true)
             // The drone's last known position, if it is talking: telemetry is not retained, so listen until a fix
             // arrives (at most 1.5 s: a busy laptop may take a while to hear the first one).
-            while watch.feed.latest.position == nil, WallClock.monotonicUs() - startUs < 1_500_000 {
+            while watch.feed.latest.position == nil, MonotonicClock.nowUs() - startUs < 1_500_000 {
                 try await Task.sleep(for: .milliseconds(20))
             }
             // Whether anyone serves the drone comes first: nothing else matters when nobody does.
@@ -79,7 +79,7 @@ struct TargetCommand: AsyncParsableCommand {
             var before = watch.last
             var sent = target
             sent.controllerRunId = try watch.runAddress(for: "the target", unaddressedIfUnknown: noWait)
-            let deadlineUs = WallClock.monotonicUs() + Int64(timeoutS * 1_000_000)
+            let deadlineUs = MonotonicClock.nowUs() + Int64(timeoutS * 1_000_000)
             // A second round only when the controller restarted between reading its state and our target.
             for round in 1...2 {
                 watch.markPublished()

@@ -3,6 +3,7 @@ import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
+import Clocks
 import Logging
 import Synchronization
 
@@ -185,7 +186,7 @@ public final class MQTTClient: Sendable {
         let first = state.withLock { s -> Bool in
             guard s.phase == .idle else { return false }
             s.phase = .running
-            s.lastProgressS = monotonicSeconds()
+            s.lastProgressS = MonotonicClock.now().seconds
             return true
         }
         guard first else { return }
@@ -292,9 +293,9 @@ public final class MQTTClient: Sendable {
                 stopLoop()
                 done.signal()
             }
-            let deadlineS = monotonicSeconds() + timeoutS
+            let deadlineS = MonotonicClock.now().seconds + timeoutS
             while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
-                if monotonicSeconds() >= deadlineS {
+                if MonotonicClock.now().seconds >= deadlineS {
                     stopped = false
                     break
                 }
@@ -415,7 +416,7 @@ public final class MQTTClient: Sendable {
     }
 
     private func superviseOnce() {
-        let nowS = monotonicSeconds()
+        let nowS = MonotonicClock.now().seconds
         let brokers = configuration.brokers
         let delayS = Double(configuration.reconnectDelayS)
         let (restartReason, probe): (String?, Bool) = state.withLock { s in
@@ -455,7 +456,7 @@ public final class MQTTClient: Sendable {
         stopLoop()
         let stillWanted = state.withLock { s -> Bool in
             s.fatalDisconnect = false
-            s.lastProgressS = monotonicSeconds()
+            s.lastProgressS = MonotonicClock.now().seconds
             return s.phase == .running
         }
         // A shutdown that came meanwhile waits behind us on this queue and stops what we start.
@@ -484,7 +485,7 @@ public final class MQTTClient: Sendable {
             }
             if let failure {
                 reportTrouble("cannot reach broker \(host):\(port): \(failure)")
-            } else if !refused, monotonicSeconds() - state.withLock({ $0.lastProgressS }) >= 5 {
+            } else if !refused, MonotonicClock.now().seconds - state.withLock({ $0.lastProgressS }) >= 5 {
                 reportTrouble("broker \(host):\(port) accepts TCP connections but no MQTT session came up")
             }
         }
@@ -492,7 +493,7 @@ public final class MQTTClient: Sendable {
 
     /// Logs a connection problem at once the first time, then at most every 10 s while it lasts.
     private func reportTrouble(_ text: String, refusal: Bool = false) {
-        let nowS = monotonicSeconds()
+        let nowS = MonotonicClock.now().seconds
         let line: String? = state.withLock { s in
             if refusal { s.trouble.refusedByBroker = true }
             return s.trouble.report(text, nowS: nowS)
@@ -523,7 +524,7 @@ public final class MQTTClient: Sendable {
             s.attemptFailed = false
             s.retrySameBroker = false
             s.fatalDisconnect = false
-            s.lastProgressS = monotonicSeconds()
+            s.lastProgressS = MonotonicClock.now().seconds
             defer { s.trouble = ConnectionTrouble() }
             return (s.filters, s.trouble.reported)
         }
@@ -562,7 +563,7 @@ public final class MQTTClient: Sendable {
         let wasConnected = state.withLock { s in
             defer {
                 s.connected = false
-                s.lastProgressS = monotonicSeconds()
+                s.lastProgressS = MonotonicClock.now().seconds
                 if fatalDisconnectCodes.contains(code) { s.fatalDisconnect = true }
                 if code != 0 { s.attemptFailed = true }
             }
@@ -646,12 +647,6 @@ public final class MQTTClient: Sendable {
 
 private func errorText(_ rc: Int32) -> String {
     String(cString: mosquitto_strerror(rc))
-}
-
-private func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
 private final class MidBox: Sendable {

@@ -1,3 +1,5 @@
+import NetworkEndpoint
+
 /// `HOST[:PORT]` as given to `--broker` (default port 1883). IPv6 literals go in brackets: `[::1]:1883`.
 public struct BrokerAddress: Sendable, Equatable, CustomStringConvertible {
     public var host: String
@@ -24,24 +26,14 @@ public struct BrokerAddress: Sendable, Equatable, CustomStringConvertible {
         self.init(host: host, port: port ?? 1883)
     }
 
-    /// `HOST[:PORT]` → host and the port if one was given (also for other TCP services, e.g. gpsd).
+    /// `HOST[:PORT]` → host and the port if one was given.
     static func split(_ text: String) throws(ParseError) -> (host: String, port: Int32?) {
-        let trimmed = text.trimmingSpaces
-        guard !trimmed.isEmpty else { throw .empty }
-        var host = trimmed
-        var portText: Substring?
-        if trimmed.hasPrefix("["), let close = trimmed.firstIndex(of: "]") {
-            host = String(trimmed[trimmed.index(after: trimmed.startIndex)..<close])
-            let rest = trimmed[trimmed.index(after: close)...]
-            if rest.hasPrefix(":") { portText = rest.dropFirst() }
-        } else if let colon = trimmed.lastIndex(of: ":"), trimmed.firstIndex(of: ":") == colon {
-            host = String(trimmed[..<colon])
-            portText = trimmed[trimmed.index(after: colon)...]
+        do { return try HostPort.split(text) } catch {
+            switch error {
+            case .empty: throw .empty
+            case .badPort(let p): throw .badPort(p)
+            }
         }
-        guard !host.isEmpty else { throw .empty }
-        guard let portText else { return (host, nil) }
-        guard let p = Int32(portText), (1...65535).contains(p) else { throw .badPort(String(portText)) }
-        return (host, p)
     }
 
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }

@@ -24,7 +24,7 @@ public final class Inbox<Event: Sendable>: Sendable {
         }
         try client.subscribe(filter, qos: qos) { [self] message in
             // The one place a message gets its receive time.
-            send(transform(message, WallClock.monotonicUs()))
+            send(transform(message, MonotonicClock.nowUs()))
         }
     }
 
@@ -42,7 +42,7 @@ public final class Inbox<Event: Sendable>: Sendable {
             while !Task.isCancelled {
                 next = next.advanced(by: .milliseconds(intervalMs))
                 try? await Task.sleep(until: next, clock: clock)
-                if case .terminated = continuation.yield(event(WallClock.monotonicUs())) { return }
+                if case .terminated = continuation.yield(event(MonotonicClock.nowUs())) { return }
             }
         }
     }

@@ -22,7 +22,7 @@ public struct NonBlockingPublisher {
             droppedWhileDisconnected += 1
         } catch {
             failures += 1
-            let nowUs = WallClock.monotonicUs()
+            let nowUs = MonotonicClock.nowUs()
             if let last = lastFailureLogUs, nowUs - last < 10_000_000 { return }
             lastFailureLogUs = nowUs
             runtime.logger.warning("publish on \(spec.path) failed: \(error) (\(failures) failures so far)")

@@ -47,7 +47,7 @@ final class AutoSync: Sendable {
                                           payload: message.payload, retain: message.retain,
                                           qos: UInt8(clamping: max(0, message.qos)))
         else { return true }
-        let nowUs = WallClock.monotonicUs()
+        let nowUs = MonotonicClock.nowUs()
         return state.withLock { s in
             guard s.session.admitLive(record) else { return false }
             let gaps = s.watch.observe(record)
@@ -60,7 +60,7 @@ final class AutoSync: Sendable {
     func runRequests(client: any MQTTConnection) async {
         while !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(Self.tickMs))
-            let due = state.withLock { $0.session.poll(nowUs: WallClock.monotonicUs()) }
+            let due = state.withLock { $0.session.poll(nowUs: MonotonicClock.nowUs()) }
             for outgoing in due {
                 guard let payload = try? outgoing.request.encoded() else { continue }
                 let missing = outgoing.request.ranges.reduce(0) { $0 + Int($1.last - $1.first) + 1 }
@@ -82,7 +82,7 @@ final class AutoSync: Sendable {
     /// Merges answers into the log until the subscription ends.
     func runResponses(_ responses: MQTTSubscription, recorder: FlightRecorder) async {
         for await message in responses {
-            let receipt = state.withLock { $0.session.receive(message.payload, nowUs: WallClock.monotonicUs()) }
+            let receipt = state.withLock { $0.session.receive(message.payload, nowUs: MonotonicClock.nowUs()) }
             if !receipt.records.isEmpty {
                 recorder.appendRecovered(receipt.records)
                 logger.info("sync: recovered \(receipt.records.count) record(s) from the board")

@@ -101,10 +101,10 @@ struct Recording {
 
     private static func tick(_ recorder: FlightRecorder, client: any MQTTConnection,
                              runtime: ServiceRuntime, autoSync: AutoSync?) async {
-        var lastReportUs = WallClock.monotonicUs()
+        var lastReportUs = MonotonicClock.nowUs()
         while !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(flushIntervalMs))
-            let nowUs = WallClock.monotonicUs()
+            let nowUs = MonotonicClock.nowUs()
             recorder.tick(nowUs: nowUs)
             if nowUs - lastReportUs >= reportIntervalUs {
                 lastReportUs = nowUs

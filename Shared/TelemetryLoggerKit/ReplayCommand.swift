@@ -65,8 +65,8 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         let (published, skipped) = try await Self.replay(loaded.records, routing: routing, speed: speed,
                                                          client: client)
-        let deadline = WallClock.monotonicUs() + 10_000_000
-        while client.pendingAcknowledgements > 0, WallClock.monotonicUs() < deadline {
+        let deadline = MonotonicClock.nowUs() + 10_000_000
+        while client.pendingAcknowledgements > 0, MonotonicClock.nowUs() < deadline {
             try await Task.sleep(for: .milliseconds(5))
         }
         // Give queued QoS 0 packets a moment to leave before the DISCONNECT.
@@ -83,14 +83,14 @@ struct ReplayCommand: AsyncParsableCommand {
     /// Returns how many were published and, per reason, how many were skipped.
     static func replay(_ records: [LogRecord], routing: ReplayRouting, speed: Double, client: any MQTTConnection)
         async throws -> (published: Int, skipped: [String: Int]) {
-        let startUs = WallClock.monotonicUs()
+        let startUs = MonotonicClock.nowUs()
         let firstUs = records.first?.receiveTimeUs ?? 0
         var published = 0
         var skipped: [String: Int] = [:]
         for record in records {
             if speed > 0 {
                 let dueUs = Double(record.receiveTimeUs &- firstUs) / speed
-                let waitUs = dueUs - Double(WallClock.monotonicUs() - startUs)
+                let waitUs = dueUs - Double(MonotonicClock.nowUs() - startUs)
                 if waitUs > 1000 { try await Task.sleep(for: .microseconds(Int64(min(waitUs, 3.6e9)))) }
             }
             switch routing.route(record) {
@@ -144,8 +144,8 @@ private final class PresenceWatch: Sendable {
 
     /// Each drone's presence payload (nil: none retained), once all arrived or after `waitingMs`.
     func retained(waitingMs: Int) async -> [(DroneID, [UInt8]?)] {
-        let deadline = WallClock.monotonicUs() + Int64(waitingMs) * 1000
-        while seen.withLock({ $0.count }) < drones.count, WallClock.monotonicUs() < deadline {
+        let deadline = MonotonicClock.nowUs() + Int64(waitingMs) * 1000
+        while seen.withLock({ $0.count }) < drones.count, MonotonicClock.nowUs() < deadline {
             try? await Task.sleep(for: .milliseconds(10))
         }
         let payloads = seen.withLock { $0 }

@@ -66,13 +66,13 @@ struct SyncAnswerer {
 
     /// QoS 1, waiting while the client's queue is full or the connection is down (bounded).
     private func publish(_ payload: [UInt8], topic: String) async -> Bool {
-        let deadline = WallClock.monotonicUs() + Int64(Self.publishPatienceMs) * 1000
+        let deadline = MonotonicClock.nowUs() + Int64(Self.publishPatienceMs) * 1000
         while true {
             do {
                 try client.publish(topic: topic, payload: payload, qos: Topics.logSyncResponse.qos.rawValue, retain: false)
                 return true
             } catch .offlineQueueFull, .notConnected {
-                guard WallClock.monotonicUs() < deadline, !Task.isCancelled else { break }
+                guard MonotonicClock.nowUs() < deadline, !Task.isCancelled else { break }
                 try? await Task.sleep(for: .milliseconds(20))
             } catch {
                 logger.warning("sync: cannot publish on \(topic): \(error)")

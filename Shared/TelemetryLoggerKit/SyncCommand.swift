@@ -139,17 +139,17 @@ struct SyncCommand: AsyncParsableCommand {
         var session = SyncSession(requester: requester,
                                   limits: SyncLimits(responseTimeoutUs: Int64(timeoutMs) * 1000),
                                   firstRequestId: UInt32.random(in: 1...UInt32.max / 2))
-        session.add(missing, nowUs: WallClock.monotonicUs())
+        session.add(missing, nowUs: MonotonicClock.nowUs())
         var recovered: [LogRecord] = []
         while !session.isIdle {
-            for outgoing in session.poll(nowUs: WallClock.monotonicUs()) {
+            for outgoing in session.poll(nowUs: MonotonicClock.nowUs()) {
                 let payload = try outgoing.request.encoded()
                 // A refused publish (offline) is a request without answer: the session times it out and asks again.
                 _ = try? client.publish(topic: Topics.logSyncRequest.topic(for: outgoing.drone), payload: payload,
                                         qos: Topics.logSyncRequest.qos.rawValue, retain: false)
             }
             for payload in await inbox.take(waitingMs: 50) {
-                let receipt = session.receive(payload, nowUs: WallClock.monotonicUs())
+                let receipt = session.receive(payload, nowUs: MonotonicClock.nowUs())
                 recovered += receipt.records
                 for rejection in receipt.rejections {
                     FileBytes.writeStandardError("warning: sync: rejected: \(rejection)\n")
@@ -191,8 +191,8 @@ actor ResponseInbox {
 
     /// What arrived so far, waiting up to `waitingMs` for the first.
     func take(waitingMs: Int) async -> [[UInt8]] {
-        let deadline = WallClock.monotonicUs() + Int64(waitingMs) * 1000
-        while payloads.isEmpty, WallClock.monotonicUs() < deadline {
+        let deadline = MonotonicClock.nowUs() + Int64(waitingMs) * 1000
+        while payloads.isEmpty, MonotonicClock.nowUs() < deadline {
             try? await Task.sleep(for: .milliseconds(5))
         }
         defer { payloads.removeAll() }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
-@testable import drone_controller
+@testable import DroneControllerKit
 
 @Suite("drone-controller options")
 struct DroneControllerOptionTests {

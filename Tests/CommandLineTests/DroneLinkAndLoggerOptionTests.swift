@@ -1,7 +1,7 @@
 import ArgumentParser
 import QuadProtocol
 import Testing
-@testable import drone_link
+@testable import DroneLinkKit
 @testable import TelemetryLoggerKit
 
 @Suite("drone-link and telemetry-logger options")

@@ -3,7 +3,7 @@ import CommandLineSupport
 import DroneSimulation
 import Navigation
 import Testing
-@testable import drone_sim
+@testable import DroneSimKit
 
 @Suite("drone-sim options")
 struct DroneSimOptionTests {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Testing
-@testable import navigator
+@testable import NavigatorKit
 
 @Suite("navigator options")
 struct NavigatorOptionTests {

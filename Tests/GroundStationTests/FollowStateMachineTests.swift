@@ -1,3 +1,4 @@
+import GPSD
 import Navigation
 import QuadProtocol
 import Testing

@@ -27,7 +27,7 @@ func groundRuntime(_ broker: InMemoryBroker, senderId: String = "ground1", drone
 /// Bounds for waits that end early when all is well; reached only on a failure or a long-starved test process.
 let patientS = 30.0
 
-func deadline(afterS seconds: Double) -> Int64 { WallClock.monotonicUs() + Int64(seconds * 1_000_000) }
+func deadline(afterS seconds: Double) -> Int64 { MonotonicClock.nowUs() + Int64(seconds * 1_000_000) }
 
 /// Runs `body` with the broadcaster's stdout/stderr lines captured.
 func capturingConsole<T>(_ body: () async throws -> T) async rethrows -> (T, ConsoleCapture) {
@@ -40,7 +40,7 @@ func capturingConsole<T>(_ body: () async throws -> T) async rethrows -> (T, Con
 /// one process, and synchronous suites elsewhere can hold the (2-core) cooperative pool for many seconds.
 func eventually(timeoutS: Double = 30, _ condition: () -> Bool) async -> Bool {
     let end = deadline(afterS: timeoutS)
-    while WallClock.monotonicUs() < end {
+    while MonotonicClock.nowUs() < end {
         if condition() { return true }
         try? await Task.sleep(for: .milliseconds(10))
     }

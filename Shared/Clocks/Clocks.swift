@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one place the code reads a clock; pure code gets the time as a parameter.
+///
+/// Two clocks, two types: a `MonotonicInstant` (CLOCK_MONOTONIC: ages, timeouts, deadlines; never jumps, means
+/// nothing on another host) and a `WallInstant` (CLOCK_REALTIME: stamps in messages and logs; may step, and the
+/// other host's differs). `Instant` is generic over its clock, so subtracting a wall stamp from a monotonic
+/// reading does not compile. `nowUs()` hands the raw microseconds to a pure core's `nowUs:` parameter.
+public struct Instant<Source: ClockSource>: Comparable, Hashable, Sendable, CustomStringConvertible {
+    /// Microseconds on `Source`'s scale.
+    public var us: Int64
+
+    public init(us: Int64) { self.us = us }
+
+    public var seconds: Double { Double(us) / 1_000_000 }
+
+    /// Microseconds from `earlier` to this instant (negative when `earlier` is later).
+    public func usSince(_ earlier: Instant) -> Int64 { us - earlier.us }
+
+    public func advanced(byUs delta: Int64) -> Instant { Instant(us: us + delta) }
+
+    public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.us < rhs.us }
+
+    public var description: String { "\(Source.name) \(us) µs" }
+}
+
+/// What an `Instant` was read from; only the two clocks below conform.
+public protocol ClockSource: Sendable {
+    static var name: String { get }
+}
+
+public typealias MonotonicInstant = Instant<MonotonicClock>
+public typealias WallInstant = Instant<WallClock>
+
+/// CLOCK_MONOTONIC: for ages and timeouts (safety decisions use the receiver's monotonic clock).
+public enum MonotonicClock: ClockSource {
+    public static let name = "monotonic"
+
+    public static func now() -> MonotonicInstant { MonotonicInstant(us: read(CLOCK_MONOTONIC)) }
+
+    public static func nowUs() -> Int64 { now().us }
+}
+
+/// CLOCK_REALTIME: microseconds since the Unix epoch, plus `QUAD_CLOCK_SKEW_S`; for stamps and logs only.
+public enum WallClock: ClockSource {
+    public static let name = "wall"
+
+    public static func now() -> WallInstant { WallInstant(us: read(CLOCK_REALTIME) + skewUs) }
+
+    public static func nowUs() -> Int64 { now().us }
+
+    /// `QUAD_CLOCK_SKEW_S` (seconds, may be negative): stamps as a host whose clock is that far off would write
+    /// them — to rehearse a laptop and a board with different clocks on one machine (libfaketime cannot be used:
+    /// Dispatch timers hang under it). Only stamps change; no decision reads the wall clock.
+    static let skewUs: Int64 = {
+        guard let text = getenv("QUAD_CLOCK_SKEW_S").map({ String(cString: $0) }), let skewS = Double(text),
+              skewS.isFinite, abs(skewS) < 1e9 else { return 0 }
+        return Int64(skewS * 1_000_000)
+    }()
+}
+
+private func read(_ clock: clockid_t) -> Int64 {
+    var ts = timespec()
+    clock_gettime(clock, &ts)
+    return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1_000
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import DatagramIO
+import MAVLinkCompanion
+import QuadService
+
+package struct MAVLinkLink: AsyncParsableCommand, ServiceCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "mavlink-link",
+        abstract: "The MAVLink link to a PX4/ArduPilot autopilot as a companion computer (UDP): the same topics as drone-link.")
+
+    package init() {}
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: "UDP HOST:PORT to listen on; replies go to the address the autopilot's datagrams come from.")
+    var listen = "0.0.0.0:14540"
+
+    @Option(help: "Our MAVLink system id (245: a companion/GCS id that never clashes with the autopilot's 1).")
+    var systemId: UInt8 = 245
+
+    @Option(help: "Our MAVLink component id (191: MAV_COMP_ID_ONBOARD_COMPUTER).")
+    var componentId: UInt8 = 191
+
+    @Option(help: "Horizontal speed (m/s) of a full PCMD pitch or roll.")
+    var maxSpeed: Float = 5
+
+    @Option(help: "Climb rate (m/s) of a full PCMD gaz.")
+    var maxClimb: Float = 0.7
+
+    @Option(help: "Yaw rate (deg/s) of a full PCMD yaw.")
+    var maxYawRate: Float = 100
+
+    package func validate() throws {
+        guard ListenAddress(parsing: listen) != nil else {
+            throw ValidationError("--listen '\(listen)': expected IPv4 HOST:PORT such as 0.0.0.0:14540")
+        }
+        for (name, value) in [("--max-speed", maxSpeed), ("--max-climb", maxClimb), ("--max-yaw-rate", maxYawRate)]
+        where !(value > 0 && value.isFinite) {
+            throw ValidationError("\(name) must be a positive number")
+        }
+    }
+
+    package func run() async throws {
+        guard let endpoint = ListenAddress(parsing: listen)?.endpoint else { throw ValidationError("--listen") }
+        let runtime = try ServiceRuntime(service: "mavlink-link", options: common.resolve())
+        let machine = CompanionStateMachine(
+            systemId: systemId, componentId: componentId,
+            scale: VelocityScale(maxHorizontalMps: maxSpeed, maxClimbMps: maxClimb, maxYawRateDegPerS: maxYawRate))
+        try await runtime.run([machine.service(runtime: runtime, listen: endpoint)])
+    }
+}

@@ -1,0 +1,86 @@
+import GPSD
+import Logging
+import Navigation
+import QuadMQTT
+import QuadProtocol
+import QuadService
+import ServiceLifecycle
+
+/// Feeds position, heading and target into the pure `NavigationSolver` and publishes every new solution at once
+/// (no timer: a new target reaches the controller within one broker hop).
+struct NavigatorService: Service {
+    enum Event: Sendable {
+        case target(MQTTMessage, receivedAtUs: Int64)
+        case position(MQTTMessage, receivedAtUs: Int64)
+        case drone(MQTTMessage, receivedAtUs: Int64)
+        case controller(MQTTMessage, receivedAtUs: Int64)
+        /// `--position gpsd`: a usable fix from the gpsd on the board.
+        /// `receivedAtUs` is monotonic like every receive stamp; `wallClockUs` is for checking the fix's own
+        /// time (written by the GPS receiver, read through this host's gpsd) against this host's wall clock.
+        case gpsFix(GPSFix, receivedAtUs: Int64, wallClockUs: Int64)
+    }
+
+    let runtime: ServiceRuntime
+    let configuration: TargetFollowingNavigator.Configuration
+
+    func run() async throws {
+        let inbox = Inbox<Event>()
+        try runtime.feed(inbox, Topics.target) { .target($0, receivedAtUs: $1) }
+        var gpsd: Task<Void, Never>?
+        switch configuration.positionSource {
+        case .telemetry:
+            try runtime.feed(inbox, Topics.position) { .position($0, receivedAtUs: $1) }
+        case .gpsd(let address):
+            let feed = GPSDPositionFeed(address: address, logger: runtime.logger)
+            gpsd = Task { await feed.run(into: inbox) }
+        }
+        defer { gpsd?.cancel() }
+        try runtime.feed(inbox, Topics.droneState) { .drone($0, receivedAtUs: $1) }
+        try runtime.feed(inbox, Topics.controllerState) { .controller($0, receivedAtUs: $1) }
+        await cancelWhenGracefulShutdown {
+            var navigator = TargetFollowingNavigator(configuration: configuration)
+            var rejections = RejectionCounter()
+            for await event in inbox.events {
+                do {
+                    if let solution = try navigator.handle(event) { publish(solution) }
+                } catch {
+                    rejections.record(event.kind, reason: "\(error)", topic: event.topic, logger: runtime.logger)
+                }
+            }
+            runtime.logger.notice("""
+                rejected in total: \(rejections.total) (\(rejections.summary)); dropped unread: \(inbox.droppedCount)
+                """)
+        }
+        inbox.finish()
+    }
+
+    private func publish(_ solution: NavigationSolution) {
+        var solution = solution
+        // Ages inside the solution come from monotonic receive times; its stamp is wall time, for logs only.
+        solution.timestampUs = WallClock.nowUs()
+        do {
+            try runtime.publish(Topics.navigation, payload: solution.encoded())
+        } catch {
+            runtime.logger.debug("navigation solution not published: \(error)")
+        }
+    }
+}
+
+extension NavigatorService.Event {
+    var kind: String {
+        switch self {
+        case .target: "target"
+        case .position: "position"
+        case .drone: "drone-state"
+        case .controller: "controller-state"
+        case .gpsFix: "gpsd-fix"
+        }
+    }
+
+    var topic: String {
+        switch self {
+        case .target(let m, _), .position(let m, _), .drone(let m, _), .controller(let m, _): m.topic
+        case .gpsFix: "gpsd"
+        }
+    }
+}

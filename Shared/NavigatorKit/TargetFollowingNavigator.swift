@@ -1,0 +1,91 @@
+import GPSD
+import Navigation
+import NavigatorCore
+import QuadProtocol
+
+/// The navigator's decisions around the pure solver: which heading to use, and which target to follow.
+/// The controller is the authority on the target (it may refuse one: wrong pilot, geofence, stale); the navigator
+/// follows a new target at once when it would be acceptable, and falls back to the controller's target when the
+/// controller reports a different one, so both always agree on the target sequence.
+/// Position comes from `telemetry/position` or, with `--position gpsd`, only from gpsd fixes; heading from navdata.
+struct TargetFollowingNavigator {
+    struct Configuration: Sendable, Equatable {
+        var mountOffsetDeg: Double = 0
+        var positionSource: PositionSource = .telemetry
+        /// gpsd fixes whose own time is further than this from the receive time are not used; nil = no check
+        /// (gpsfake replays old timestamps).
+        var maxFixAgeS: Double? = 3
+    }
+
+    enum GPSFixRefusal: Error, Equatable, CustomStringConvertible {
+        case stale(fixTime: String?, maxAgeS: Double)
+
+        var description: String {
+            switch self {
+            case .stale(let time, let maxAgeS):
+                "fix time \(time ?? "missing") is more than \(maxAgeS) s from the board's clock"
+            }
+        }
+    }
+
+    let configuration: Configuration
+    private var solver: NavigationSolver
+    private var recentTargets: [Target] = []
+    private var pilotId = ""
+    private var hasCompass = false
+
+    init(configuration: Configuration) {
+        self.configuration = configuration
+        solver = NavigationSolver(mountOffsetDeg: configuration.mountOffsetDeg)
+    }
+
+    private var positionFromTelemetry: Bool { configuration.positionSource == .telemetry }
+
+    mutating func handle(_ event: NavigatorService.Event) throws -> NavigationSolution? {
+        switch event {
+        case .target(let message, let receivedAtUs):
+            // A stored target predates us; the controller never acts on it either.
+            guard !message.retain else { return nil }
+            let target = try InboundTarget.decode(payload: message.payload, receivedAtUs: receivedAtUs)
+            remember(target)
+            guard pilotId.isEmpty || target.senderId == pilotId else { return nil }
+            return solver.updateTarget(target, receivedAtUs: receivedAtUs)
+        case .position(let message, let receivedAtUs):
+            guard positionFromTelemetry else { return nil }
+            let fix = try PositionFix(decoding: message.payload)
+            let point = GeoPoint(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg)
+            if !hasCompass, let heading = fix.headingDeg { _ = solver.updateHeading(Double(heading), atUs: receivedAtUs) }
+            return solver.updatePosition(point, atUs: receivedAtUs)
+        case .drone(let message, let receivedAtUs):
+            let state = try DroneState(decoding: message.payload)
+            // The magnetometer is a compass; yaw is the gyro-fused attitude, good enough when there is no compass.
+            hasCompass = state.magnetoHeadingDeg != nil
+            let heading = state.magnetoHeadingDeg.map(Double.init) ?? Geodesy.wrapDeg360(Double(state.yawDeg))
+            return solver.updateHeading(heading, atUs: receivedAtUs)
+        case .gpsFix(let fix, let receivedAtUs, let wallClockUs):
+            guard !positionFromTelemetry else { return nil }
+            if let maxAgeS = configuration.maxFixAgeS, fix.isStale(nowUs: wallClockUs, maxAgeS: maxAgeS) {
+                throw GPSFixRefusal.stale(fixTime: fix.time, maxAgeS: maxAgeS)
+            }
+            // Course over ground is not a heading (noise when hovering): heading stays with navdata.
+            let point = GeoPoint(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg)
+            return solver.updatePosition(point, atUs: receivedAtUs)
+        case .controller(let message, let receivedAtUs):
+            let state = try ControllerState(decoding: message.payload)
+            pilotId = state.pilotId
+            guard let lat = state.targetLatitudeDeg, let lon = state.targetLongitudeDeg else { return nil }
+            if let current = solver.target?.value, Self.same(current, lat, lon) { return nil }
+            guard let accepted = recentTargets.last(where: { Self.same($0, lat, lon) }) else { return nil }
+            return solver.updateTarget(accepted, receivedAtUs: receivedAtUs)
+        }
+    }
+
+    private mutating func remember(_ target: Target) {
+        recentTargets.append(target)
+        if recentTargets.count > 16 { recentTargets.removeFirst() }
+    }
+
+    private static func same(_ target: Target, _ lat: Double, _ lon: Double) -> Bool {
+        abs(target.latitudeDeg - lat) < 1e-9 && abs(target.longitudeDeg - lon) < 1e-9
+    }
+}
