@@ -4,8 +4,10 @@ BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
 .PHONY: deps build release test test-unit test-integration test-web web-map demo bench bench-mavlink bench-field faults clean
 
+# ensure-broker-deps.sh: RabbitMQ and NATS for the other-broker suites (their own nodes; never the system's).
 deps:
 	@scripts/ensure-deps.sh
+	@scripts/ensure-broker-deps.sh
 
 build: deps
 	$(SWIFT) build
