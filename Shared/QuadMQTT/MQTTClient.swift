@@ -60,6 +60,8 @@ public final class MQTTClient: Sendable {
         var refusedSubscriptions = 0
         /// A CONNACK (of any code) arrived since the connection attempt began.
         var answeredThisAttempt = false
+        /// Filter → the delay before asking again after its last refusal (doubles up to `subscribeRetryMaxS`).
+        var subscribeRetryDelayS: [String: Double] = [:]
         /// The broker's last CONNACK refusal since the last successful connect (cleared by a CONNACK 0).
         var lastRefusal: String?
         /// Index into `configuration.brokers` of the broker in use or being tried.
@@ -629,15 +631,36 @@ public final class MQTTClient: Sendable {
     /// an ACL denial looks the same): without this check the subscriber just never receives anything.
     private func handleSubscribed(mid: Int32, codes: [Int32]) {
         let filter = state.withLock { $0.pendingSubscribes.removeValue(forKey: mid) }
-        guard let filter, let code = codes.first(where: { $0 >= 0x80 }) else { return }
+        guard let filter else { return }
+        guard let code = codes.first(where: { $0 >= 0x80 }) else {
+            state.withLock { _ = $0.subscribeRetryDelayS.removeValue(forKey: filter) }
+            return
+        }
         let text = code == 0x80 || !speaksMQTT5 ? "failure" : String(cString: mosquitto_reason_string(code))
-        state.withLock { $0.refusedSubscriptions += 1 }
+        // A refusal may pass: a NATS node that just lost a cluster peer refuses subscriptions while JetStream
+        // recovers. Ask again, 2 s, 4 s, … at most every 30 s, while connected (until then nothing is received).
+        let retryS = state.withLock { s -> Double in
+            s.refusedSubscriptions += 1
+            let delayS = min(Self.subscribeRetryMaxS, (s.subscribeRetryDelayS[filter] ?? 1) * 2)
+            s.subscribeRetryDelayS[filter] = delayS
+            return delayS
+        }
         logger.error("""
             broker \(currentBroker) refused the subscription to \(filter): \(text) (0x\(String(code, radix: 16))); \
-            nothing on it will be received
+            nothing on it is received; asking again in \(Int(retryS)) s
             """)
         emit(.subscriptionRefused(filter: filter, code: code))
+        diagnostics.asyncAfter(deadline: .now() + retryS) { [weak self] in
+            guard let self else { return }
+            state.withLock { s in
+                guard s.phase == .running, s.connected, s.pendingSubscribes.values.contains(filter) == false,
+                      let qos = s.filters.first(where: { $0.0 == filter })?.1 else { return }
+                sendSubscribe(filter, qos: qos, state: &s)
+            }
+        }
     }
+
+    static let subscribeRetryMaxS = 30.0
 
     private func handlePublished(mid: Int32) {
         let waiter = state.withLock { s -> CheckedContinuation<Void, any Error>? in
