@@ -4,8 +4,10 @@ BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
 .PHONY: deps build release test test-unit test-integration test-web web-map demo bench bench-mavlink bench-field faults clean
 
+# ensure-broker-deps.sh: RabbitMQ and NATS for the other-broker suites (their own nodes; never the system's).
 deps:
 	@scripts/ensure-deps.sh
+	@scripts/ensure-broker-deps.sh
 
 build: deps
 	$(SWIFT) build
@@ -28,10 +30,11 @@ web-map: deps
 	@scripts/web-map-assets.sh
 
 # The fault-injection suite (real flights with a broker, a service or the link killed, datagram loss, a fuzzed
-# bus; a few minutes): skipped by `make test`, run here with QUAD_FAULTS=1.
+# bus; a few minutes) and the 3-node RabbitMQ and NATS clusters (BrokerClusterTests): skipped by `make test`,
+# run here with QUAD_FAULTS=1.
 faults: deps
 	$(SWIFT) build --build-tests
-	QUAD_FAULTS=1 QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" scripts/run-tests.sh --filter "FaultInjection|FieldRehearsal"
+	QUAD_FAULTS=1 QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" scripts/run-tests.sh --filter "FaultInjection|FieldRehearsal|BrokerCluster"
 
 # VEHICLE=mavlink: the same flight through mavlink-link and drone-sim's MAVLink face.
 demo: deps

@@ -10,6 +10,8 @@ struct ControllerService: Service {
     enum Event: Sendable {
         case message(ControllerInput, MQTTMessage, receivedAtUs: Int64)
         case tick(nowUs: Int64)
+        /// Publish the current state again, unchanged (same sequence).
+        case repeatState(nowUs: Int64)
     }
 
     let runtime: ServiceRuntime
@@ -24,6 +26,10 @@ struct ControllerService: Service {
             try input.feed(inbox, from: runtime)
         }
         inbox.tick(everyMs: max(1, Int((1000 / configuration.tickHz).rounded()))) { .tick(nowUs: $0) }
+        // RabbitMQ keeps a retained message on the node that got it and hands none to a wildcard: a ground tool on
+        // another node learns the state only live. The state is published on every change, and repeated as often
+        // as the presence; the same sequence, so a sender waiting for an answer never takes a repeat for one.
+        inbox.tick(everyMs: Int(ServiceStatus.reannounceIntervalS * 1000)) { .repeatState(nowUs: $0) }
         await cancelWhenGracefulShutdown {
             var machine = ControllerStateMachine(configuration: configuration, runId: runId)
             runtime.logger.notice("controller run \(runId): acting on what is addressed to it, or unaddressed")
@@ -34,6 +40,13 @@ struct ControllerService: Service {
                 switch event {
                 case .tick(let nowUs):
                     actions = machine.tick(nowUs: nowUs)
+                case .repeatState(let nowUs):
+                    var state = machine.currentState(nowUs: nowUs)
+                    state.timestampUs = WallClock.nowUs()
+                    do { try runtime.publish(Topics.controllerState, payload: state.encoded()) } catch {
+                        runtime.logger.debug("controller state not repeated: \(error)")
+                    }
+                    continue
                 case .message(let input, let message, let receivedAtUs):
                     do {
                         actions = try input.feed(message, into: &machine, nowUs: receivedAtUs)

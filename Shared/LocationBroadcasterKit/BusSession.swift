@@ -26,6 +26,8 @@ enum BusSession {
         do {
             try client.start()
             guard await client.waitUntilConnected(timeoutS: connectTimeoutS) else {
+                // A broker that answered is not unreachable: say what it answered.
+                if let refusal = client.lastRefusal { throw CLIFailure("not connected: \(refusal)") }
                 throw CLIFailure("cannot reach the broker at \(c.brokerList) within \(Int(connectTimeoutS)) s")
             }
             try await body(client)

@@ -59,6 +59,12 @@ public final class MQTTClient: Sendable {
         /// SUBSCRIBE mids awaiting their SUBACK, with the filter asked for (one filter per SUBSCRIBE).
         var pendingSubscribes: [Int32: String] = [:]
         var refusedSubscriptions = 0
+        /// A CONNACK (of any code) arrived since the connection attempt began.
+        var answeredThisAttempt = false
+        /// Filter → the delay before asking again after its last refusal (doubles up to `subscribeRetryMaxS`).
+        var subscribeRetryDelayS: [String: Double] = [:]
+        /// The broker's last CONNACK refusal since the last successful connect (cleared by a CONNACK 0).
+        var lastRefusal: String?
         /// Index into `configuration.brokers` of the broker in use or being tried.
         var brokerIndex = 0
         /// An attempt on the current broker failed (refused, lost, unreachable) since the loop last (re)started.
@@ -214,6 +220,10 @@ public final class MQTTClient: Sendable {
     /// Subscriptions the broker refused (SUBACK 0x80 or an MQTT 5 reason ≥ 0x80) since the start; each is also
     /// logged as an error and reported as `.subscriptionRefused` on `events()`.
     public var refusedSubscriptions: Int { state.withLock { $0.refusedSubscriptions } }
+
+    /// `refused by broker HOST:PORT: <reason>` when the last attempt was answered with a refusal (and nothing
+    /// connected since): a tool that gives up then says the broker refused it, not that it could not reach one.
+    public var lastRefusal: String? { state.withLock { $0.lastRefusal } }
 
     /// The same as an AsyncSequence, for one-filter tools and tests (a service feeds an `Inbox` instead:
     /// separate sequences drained by separate tasks lose the order across filters). `bufferLimit` bounds the
@@ -502,25 +512,14 @@ public final class MQTTClient: Sendable {
     }
 
     private func handleConnect(code: Int32) {
+        state.withLock { $0.answeredThisAttempt = true }
         guard code == 0 else {
-            let text = connackText(code)
-            if fallBackToV311(after: code) {
-                state.withLock { s in
-                    s.attemptFailed = true
-                    s.retrySameBroker = true
-                }
-                logger.notice("""
-                    broker \(currentBroker) does not speak MQTT 5 (\(text)): using 3.1.1, without Message Expiry
-                    """)
-                return
-            }
-            state.withLock { $0.attemptFailed = true }
-            reportTrouble("refused by broker \(currentBroker): \(text)", refusal: true)
-            emit(.refused(code: code, description: text))
+            refused(code: code, text: connackText(code))
             return
         }
         let (filters, hadTrouble) = state.withLock { s in
             s.connected = true
+            s.lastRefusal = nil
             s.attemptFailed = false
             s.retrySameBroker = false
             s.fatalDisconnect = false
@@ -534,6 +533,28 @@ public final class MQTTClient: Sendable {
         onConnect?(self)
         emit(.connected)
         if hadTrouble { logger.notice("broker reachable again") }
+    }
+
+    /// The broker refused this attempt (its CONNACK, or its silence on an MQTT 5 CONNECT): `.auto` asks it again in
+    /// 3.1.1; otherwise the refusal is logged, kept for `lastRefusal` and reported on the event stream.
+    private func refused(code: Int32, text: String) {
+        if fallBackToV311(after: code) {
+            state.withLock { s in
+                s.attemptFailed = true
+                s.retrySameBroker = true
+            }
+            logger.notice("""
+                broker \(currentBroker) does not speak MQTT 5 (\(text)): using 3.1.1, without Message Expiry
+                """)
+            return
+        }
+        let refusal = "refused by broker \(currentBroker): \(text)"
+        state.withLock { s in
+            s.attemptFailed = true
+            s.lastRefusal = refusal
+        }
+        reportTrouble(refusal, refusal: true)
+        emit(.refused(code: code, description: text))
     }
 
     /// `.auto` only: a broker that refused the MQTT 5 CONNECT for its version is asked again in 3.1.1 (the
@@ -560,14 +581,26 @@ public final class MQTTClient: Sendable {
     }
 
     private func handleDisconnect(code: Int32) {
-        let wasConnected = state.withLock { s in
+        let (wasConnected, closedOnV5Connect) = state.withLock { s in
             defer {
                 s.connected = false
+                s.answeredThisAttempt = false
                 s.lastProgressS = MonotonicClock.now().seconds
                 if fatalDisconnectCodes.contains(code) { s.fatalDisconnect = true }
                 if code != 0 { s.attemptFailed = true }
             }
-            return s.connected
+            // libmosquitto calls this only once the TCP connection stood (a failed connect is silent): the broker
+            // read our MQTT 5 CONNECT and hung up without a CONNACK.
+            let closed = !s.connected && !s.answeredThisAttempt && s.speaksV5 && code == MOSQ_ERR_CONN_LOST.rawValue
+            return (s.connected, closed)
+        }
+        // RabbitMQ 3.10 answers an MQTT 5 CONNECT by closing the connection: without this the client retried in
+        // silence (the TCP probe finds the port open), and `auto` never fell back to 3.1.1.
+        if closedOnV5Connect {
+            refused(code: Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue), text: """
+                it closed the connection on the MQTT 5 CONNECT without a CONNACK, as a broker without MQTT 5 \
+                (RabbitMQ 3.10) does: Unsupported Protocol Version? (--mqtt-version 3.1.1 or auto)
+                """)
         }
         let text = code == MOSQ_ERR_KEEPALIVE.rawValue ? "no answer from the broker within the keepalive" : errorText(code)
         // Losing a connection is news; a failed attempt while the trouble is being reported is not.
@@ -589,15 +622,36 @@ public final class MQTTClient: Sendable {
     /// an ACL denial looks the same): without this check the subscriber just never receives anything.
     private func handleSubscribed(mid: Int32, codes: [Int32]) {
         let filter = state.withLock { $0.pendingSubscribes.removeValue(forKey: mid) }
-        guard let filter, let code = codes.first(where: { $0 >= 0x80 }) else { return }
+        guard let filter else { return }
+        guard let code = codes.first(where: { $0 >= 0x80 }) else {
+            state.withLock { _ = $0.subscribeRetryDelayS.removeValue(forKey: filter) }
+            return
+        }
         let text = code == 0x80 || !speaksMQTT5 ? "failure" : String(cString: mosquitto_reason_string(code))
-        state.withLock { $0.refusedSubscriptions += 1 }
+        // A refusal may pass: a NATS node that just lost a cluster peer refuses subscriptions while JetStream
+        // recovers. Ask again, 2 s, 4 s, … at most every 30 s, while connected (until then nothing is received).
+        let retryS = state.withLock { s -> Double in
+            s.refusedSubscriptions += 1
+            let delayS = min(Self.subscribeRetryMaxS, (s.subscribeRetryDelayS[filter] ?? 1) * 2)
+            s.subscribeRetryDelayS[filter] = delayS
+            return delayS
+        }
         logger.error("""
             broker \(currentBroker) refused the subscription to \(filter): \(text) (0x\(String(code, radix: 16))); \
-            nothing on it will be received
+            nothing on it is received; asking again in \(Int(retryS)) s
             """)
         emit(.subscriptionRefused(filter: filter, code: code))
+        diagnostics.asyncAfter(deadline: .now() + retryS) { [weak self] in
+            guard let self else { return }
+            state.withLock { s in
+                guard s.phase == .running, s.connected, s.pendingSubscribes.values.contains(filter) == false,
+                      let qos = s.filters.first(where: { $0.0 == filter })?.1 else { return }
+                sendSubscribe(filter, qos: qos, state: &s)
+            }
+        }
     }
+
+    static let subscribeRetryMaxS = 30.0
 
     private func handlePublished(mid: Int32) {
         let waiter = state.withLock { s -> CheckedContinuation<Void, any Error>? in

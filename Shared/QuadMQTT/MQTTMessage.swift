@@ -19,12 +19,22 @@ public enum MQTTConnectionEvent: Sendable, Equatable {
     case connected
     /// `code` is libmosquitto's reason (0 = we asked for it); `description` is its text.
     case disconnected(code: Int32, description: String)
-    /// The broker refused the connection (CONNACK code).
+    /// The broker refused the connection (CONNACK code). A broker that closes the connection on an MQTT 5 CONNECT
+    /// without any CONNACK (RabbitMQ 3.10) is reported as 0x84, Unsupported Protocol Version.
     case refused(code: Int32, description: String)
     /// The supervisor restarted the network loop after libmosquitto stopped retrying.
     case loopRestarted(reason: String)
     /// The broker answered a SUBSCRIBE with a failure (`code` ≥ 0x80: 0x80 in 3.1.1, an MQTT 5 reason code).
     case subscriptionRefused(filter: String, code: Int32)
+}
+
+extension MQTTConnectionEvent {
+    /// The broker refused the CONNECT for its protocol version: a 3.1.1-only broker (RabbitMQ 3.10, NATS 2.9)
+    /// answers an MQTT 5 CONNECT with the 3.1.1 code 1, an MQTT 5 broker with 0x84. Retrying will not change it.
+    public var isUnsupportedProtocolVersion: Bool {
+        guard case .refused(let code, _) = self else { return false }
+        return code == 1 || code == 0x84
+    }
 }
 
 public enum MQTTError: Error, Equatable, CustomStringConvertible {

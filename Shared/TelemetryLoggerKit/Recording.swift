@@ -66,7 +66,7 @@ struct Recording {
             helpers.append(Task { await answerer.run(requests) })
         }
         // Recording nothing must not look like a quiet bus: a refused subscription ends the run with exit 1.
-        let refusalWatch = RefusalWatch(events: refusals)
+        let refusalWatch = RefusalWatch(events: refusals, needsMQTT5: share != nil)
         let ticker = Task { await Self.tick(recorder, client: client, runtime: runtime, autoSync: autoSync) }
         var failure: (any Error)?
         do { try await runtime.run([refusalWatch] + until) } catch { failure = error }
@@ -85,9 +85,17 @@ struct Recording {
     /// Runs until shutdown; throws (stopping the service group) when the broker refuses one of the subscriptions.
     struct RefusalWatch: Service {
         let events: AsyncStream<MQTTConnectionEvent>
+        /// --share: a broker that refuses MQTT 5 can never give us the shared subscription; retrying would record
+        /// nothing for ever.
+        let needsMQTT5: Bool
         func run() async throws {
             try await cancelWhenGracefulShutdown {
                 for await event in events {
+                    if needsMQTT5, event.isUnsupportedProtocolVersion, case .refused(_, let reason) = event {
+                        throw LoggerError.badOption("""
+                            --share needs MQTT 5, and the broker refused it (\(reason)): nothing would be recorded
+                            """)
+                    }
                     if case .subscriptionRefused(let filter, _) = event {
                         throw LoggerError.badOption("""
                             the broker refused the subscription to \(filter): nothing would be recorded (does it \

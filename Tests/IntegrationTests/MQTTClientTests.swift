@@ -87,6 +87,21 @@ struct MQTTClientTests {
         }
     }
 
+    /// A NATS cluster node that lost a peer refuses QoS 1 subscriptions until JetStream recovers: ask again.
+    @Test("a refused subscription is asked for again (after 2 s), still connected")
+    func refusedSubscriptionRetried() async throws {
+        let refusing = try ProtocolRefusingBroker(accepting311: true, subackCode: 0x80)
+        var logger = Logger(label: "test.suback-retry")
+        logger.logLevel = .critical
+        let client = try MQTTClient(configuration: MQTTConfiguration(
+            host: "127.0.0.1", port: Int32(refusing.port), clientId: "suback-retry"), logger: logger)
+        defer { client.shutdown() }
+        _ = try client.subscribe("quad/retry1/command")
+        try client.start()
+        try await eventually(timeoutS: 10, "a second SUBSCRIBE after the refusal") { client.refusedSubscriptions >= 2 }
+        #expect(client.isConnected)
+    }
+
     @Test("every SUBACK is checked: a 0x80 answer is counted and reported with its filter; mosquitto grants")
     func subackChecked() async throws {
         let refusing = try ProtocolRefusingBroker(accepting311: true, subackCode: 0x80)

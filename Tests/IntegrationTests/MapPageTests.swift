@@ -30,7 +30,7 @@ struct MapPageTests {
         try await stack.waitUntilReady()
         let handshake = try TestEnvironment.temporaryDirectory("map-handshake")
         var arguments = [TestEnvironment.repoRoot.appendingPathComponent("Tests/WebMapTests/map_browser_test.py").path,
-                         "--url", stack.broker.mapURL, "--mqtt-port", "\(stack.broker.port)",
+                         "--url", try #require(stack.mosquitto).mapURL, "--mqtt-port", "\(stack.broker.port)",
                          "--trace", stack.traceURL.path, "--drone", stack.drone, "--handshake", handshake.path,
                          "--chromedriver", try TestEnvironment.requireTool("chromedriver")]
         // QUAD_MAP_SCREENSHOT=docs/map.png rewrites the README's screenshot from this flight.
@@ -45,7 +45,7 @@ struct MapPageTests {
         var restarted = false
         while browser.isRunning, Date() < deadline {
             if !restarted, FileManager.default.fileExists(atPath: request) {
-                try stack.broker.restart(after: 1)
+                try stack.mosquitto?.restart(after: 1)
                 restarted = true
                 _ = FileManager.default.createFile(atPath: handshake.appendingPathComponent("restart-done").path, contents: nil)
             }

@@ -18,10 +18,20 @@ final class FaultFlight: @unchecked Sendable {
     private let lock = NSLock()
     private var clockOffsetS = 0.0
 
+    /// - Parameters:
+    ///   - broker: another broker (RabbitMQ, NATS, a cluster) the caller owns and stops; nil: a mosquitto of its own.
+    ///   - serviceArguments: added to every board service's arguments (e.g. `--mqtt-version 3.1.1`).
     init(simArguments: [String] = [], controllerArguments: [String] = [], recordTelemetry: Bool = false,
-         serviceEnvironment: [String: String] = [:]) async throws {
-        stack = try FlightStack(simArguments: ["--gps-noise", "\(Self.gpsNoiseM)"] + simArguments,
-                                controllerArguments: controllerArguments, serviceEnvironment: serviceEnvironment)
+         serviceEnvironment: [String: String] = [:], broker: (any TestBroker)? = nil,
+         serviceArguments: [String] = [], drone: String = "drone1") async throws {
+        let simArguments = ["--gps-noise", "\(Self.gpsNoiseM)"] + simArguments
+        if let broker {
+            stack = try FlightStack(on: broker, drone: drone, simArguments: simArguments, controllerArguments: controllerArguments,
+                                    serviceArguments: serviceArguments)
+        } else {
+            stack = try FlightStack(simArguments: simArguments, controllerArguments: controllerArguments,
+                                    serviceEnvironment: serviceEnvironment)
+        }
         self.controllerArguments = controllerArguments
         try await stack.waitUntilReady()
         let drone = DroneID(rawValue: stack.drone) ?? .default

@@ -4,10 +4,12 @@ import Logging
 import Navigation
 import QuadMQTT
 
-/// The whole drone side on loopback: a private broker (or a shared one, for fleets), drone-sim (UDP), drone-link,
-/// navigator and drone-controller, all real executables. Stopped by pid.
+/// The whole drone side on loopback: a private broker (or a shared one, for fleets; or RabbitMQ, NATS, a cluster),
+/// drone-sim (UDP), drone-link, navigator and drone-controller, all real executables. Stopped by pid.
 final class FlightStack: @unchecked Sendable {
-    let broker: BrokerProcess
+    let broker: any TestBroker
+    /// The broker when it is the suite's mosquitto (the live map is served by it).
+    var mosquitto: BrokerProcess? { broker as? BrokerProcess }
     /// False when the broker was handed in (a fleet shares one): `stop()` then leaves it running.
     let ownsBroker: Bool
     let drone: String
@@ -20,6 +22,8 @@ final class FlightStack: @unchecked Sendable {
     let link: Link
     /// Added to the environment of the board's services (not drone-sim), e.g. a clock shim.
     let serviceEnvironment: [String: String]
+    /// Added to every board service's arguments (e.g. `--mqtt-version 3.1.1`).
+    let serviceArguments: [String]
 
     enum Link: Sendable {
         case ardrone, mavlink
@@ -39,6 +43,15 @@ final class FlightStack: @unchecked Sendable {
                       serviceEnvironment: serviceEnvironment)
     }
 
+    /// On another broker (RabbitMQ, NATS, a cluster) the caller owns; `stop()` does not stop it.
+    convenience init(on broker: any TestBroker, drone: String = "drone1", home: GeoPoint = FlightStack.homeBerlin,
+                     simArguments: [String] = [], controllerArguments: [String] = [],
+                     serviceArguments: [String] = []) throws {
+        try self.init(broker: broker, ownsBroker: false, drone: drone, home: home, simArguments: simArguments,
+                      controllerArguments: controllerArguments, linkArguments: [],
+                      services: ["navigator", "drone-controller"], link: .ardrone, serviceArguments: serviceArguments)
+    }
+
     /// On a broker the caller owns (several drones on one bus); `stop()` does not stop it.
     convenience init(sharing broker: BrokerProcess, drone: String, home: GeoPoint, simArguments: [String] = [],
                      controllerArguments: [String] = [],
@@ -48,10 +61,11 @@ final class FlightStack: @unchecked Sendable {
     }
 
     /// - Parameter services: what runs besides drone-sim and drone-link (`[]`: the link alone, commanded by the test).
-    private init(broker: BrokerProcess, ownsBroker: Bool, drone: String, home: GeoPoint, simArguments: [String],
+    private init(broker: any TestBroker, ownsBroker: Bool, drone: String, home: GeoPoint, simArguments: [String],
                  controllerArguments: [String], linkArguments: [String], services: [String], link: Link,
-                 serviceEnvironment: [String: String] = [:]) throws {
+                 serviceEnvironment: [String: String] = [:], serviceArguments: [String] = []) throws {
         self.broker = broker
+        self.serviceArguments = serviceArguments
         self.link = link
         self.serviceEnvironment = serviceEnvironment
         self.ownsBroker = ownsBroker
@@ -69,7 +83,10 @@ final class FlightStack: @unchecked Sendable {
         }
     }
 
-    var common: [String] { ["--broker", broker.address, "--drone", drone] }
+    /// The board's services' connection (a cluster: node A first).
+    var common: [String] { ["--broker", broker.boardAddress, "--drone", drone] }
+    /// A ground tool's connection (a cluster: node B first).
+    var groundCommon: [String] { ["--broker", broker.address, "--drone", drone] }
 
     /// Waits until every service has announced itself online (so it has subscribed) and the simulator writes its
     /// trace (so navdata flows). Commands published before that would be lost: they are not retained.
@@ -118,7 +135,8 @@ final class FlightStack: @unchecked Sendable {
 
     func start(_ service: String, _ extra: [String]) throws {
         processes[service] = try ChildProcess(executable: TestEnvironment.executable(service).path,
-                                              arguments: common + extra, logDirectory: broker.directory,
+                                              arguments: common + serviceArguments + extra,
+                                              logDirectory: broker.directory,
                                               environment: serviceEnvironment)
     }
 

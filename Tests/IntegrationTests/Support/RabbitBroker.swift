@@ -1,0 +1,202 @@
+import Foundation
+import ProcessSupport
+
+/// One RabbitMQ node (Debian's rabbitmq-server, MQTT plugin) of its own: its own node name, MQTT and distribution
+/// ports on 127.0.0.1, data and log dirs under a temporary directory; AMQP is off. Never the package's system node.
+///
+/// Started with RUNNING_UNDER_SYSTEMD so that Debian's start script `exec`s the Erlang VM: the pid we spawn is
+/// beam's own, SIGTERM is RabbitMQ's clean shutdown and SIGKILL a crash (beam's helpers, erl_child_setup and
+/// inet_gethost, end with it). The epmd daemon the first node starts is shared by every Erlang node on the machine
+/// and stays running; it is not ours to stop.
+final class RabbitNode: TestBroker, @unchecked Sendable {
+    static let serverScript = "/usr/lib/rabbitmq/bin/rabbitmq-server"
+    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: serverScript) }
+
+    /// `quad<pid><random><letter>@localhost`: unique among the suites running at once (epmd is shared).
+    let nodeName: String
+    let directory: URL
+    /// Holds `.erlang.cookie` (HOME for the node): the nodes of a cluster share it.
+    let home: URL
+    private(set) var port: UInt16 = 0
+    private(set) var distPort: UInt16 = 0
+    private(set) var child: ChildProcess?
+    /// Every node of the cluster, this one included (classic peer discovery); empty for a single node.
+    let clusterNodes: [String]
+
+    var address: String { "127.0.0.1:\(port)" }
+    var boardAddress: String { address }
+
+    init(nodeName: String, directory: URL, home: URL, clusterNodes: [String] = []) throws {
+        self.nodeName = nodeName
+        self.directory = directory
+        self.home = home
+        self.clusterNodes = clusterNodes
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// A single node, started and answering MQTT.
+    static func single() throws -> RabbitNode {
+        let directory = try TestEnvironment.temporaryDirectory("rabbit")
+        try writeCookie(in: directory)
+        let node = try RabbitNode(nodeName: uniqueName("s"), directory: directory, home: directory)
+        try node.startAndWait()
+        return node
+    }
+
+    static func uniqueName(_ suffix: String) -> String {
+        "quad\(getpid())x\(UInt32.random(in: 0...UInt32.max))\(suffix)@localhost"
+    }
+
+    static func writeCookie(in home: URL) throws {
+        let cookie = home.appendingPathComponent(".erlang.cookie")
+        try "QUADTEST\(UInt64.random(in: 0...UInt64.max))".write(to: cookie, atomically: true, encoding: .utf8)
+        chmod(cookie.path, 0o400)
+    }
+
+    /// Suites run in parallel: a port found free may be taken before the node binds it. Then the node starts again
+    /// on new ports (its node name stays, so the cluster's peer list stays right).
+    func startAndWait(timeoutS: Double = 90) throws {
+        var lastError: (any Error)?
+        for _ in 0..<BrokerProcess.portAttempts {
+            try launch(newPorts: true)
+            do {
+                try waitUntilReady(timeoutS: timeoutS)
+                return
+            } catch RabbitStartError.portTaken(let output) {
+                lastError = TestEnvironmentError.timeout("rabbitmq \(nodeName): port taken: \(output.suffix(2000))")
+            }
+        }
+        throw lastError ?? TestEnvironmentError.timeout("rabbitmq \(nodeName) did not start")
+    }
+
+    enum RabbitStartError: Error { case portTaken(String) }
+
+    /// Spawns the node (not waiting). With `newPorts` a fresh MQTT and distribution port and a blank data dir.
+    func launch(newPorts: Bool) throws {
+        if newPorts || port == 0 {
+            port = try freeLoopbackPort()
+            distPort = try freeLoopbackPort()
+            while distPort == port { distPort = try freeLoopbackPort() }
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent("mnesia"))
+        }
+        let config = directory.appendingPathComponent("rabbitmq.conf")
+        var lines = [
+            "listeners.tcp = none",
+            "mqtt.listeners.tcp.default = 127.0.0.1:\(port)",
+            // Anonymous MQTT clients act as guest, who may log in from loopback only (the default).
+            "mqtt.allow_anonymous = true",
+            "mqtt.default_user = guest",
+            "mqtt.default_pass = guest",
+            "log.console = true",
+            "log.console.level = info",
+            "log.file = false",
+        ]
+        if !clusterNodes.isEmpty {
+            // Every node knows its peers: started in parallel, they form one cluster (3.10 takes a lock for it).
+            lines.append("cluster_formation.peer_discovery_backend = classic_config")
+            for (index, node) in clusterNodes.enumerated() {
+                lines.append("cluster_formation.classic_config.nodes.\(index + 1) = \(node)")
+            }
+        }
+        try (lines.joined(separator: "\n") + "\n").write(to: config, atomically: true, encoding: .utf8)
+        let plugins = directory.appendingPathComponent("enabled_plugins")
+        try "[rabbitmq_mqtt].\n".write(to: plugins, atomically: true, encoding: .utf8)
+        child = try ChildProcess(
+            executable: Self.serverScript, arguments: [], name: "rabbitmq-\(nodeName.prefix { $0 != "@" })",
+            logDirectory: directory,
+            environment: [
+                "HOME": home.path,
+                // Not /etc/rabbitmq/rabbitmq-env.conf: nothing of the system node's settings.
+                "RABBITMQ_CONF_ENV_FILE": "/dev/null",
+                "RUNNING_UNDER_SYSTEMD": "true",
+                "RABBITMQ_NODENAME": nodeName,
+                "RABBITMQ_DIST_PORT": "\(distPort)",
+                "RABBITMQ_MNESIA_BASE": directory.appendingPathComponent("mnesia").path,
+                "RABBITMQ_LOG_BASE": directory.appendingPathComponent("log").path,
+                "RABBITMQ_CONFIG_FILE": config.path,
+                "RABBITMQ_ENABLED_PLUGINS_FILE": plugins.path,
+            ])
+    }
+
+    /// Until the node answers MQTT on its port (RabbitMQ boots in ~10 s here, ~20 s three at once).
+    func waitUntilReady(timeoutS: Double = 90) throws {
+        guard let child else { throw TestEnvironmentError.timeout("rabbitmq \(nodeName) not launched") }
+        let deadline = Date().addingTimeInterval(timeoutS)
+        while true {
+            let output = child.output()
+            if output.contains("eaddrinuse") {
+                child.stop(signal: SIGKILL)
+                self.child = nil
+                throw RabbitStartError.portTaken(output)
+            }
+            guard child.isRunning else {
+                throw TestEnvironmentError.timeout("rabbitmq \(nodeName) ended: \(output.suffix(3000))")
+            }
+            if tcpPortAccepts(port), mqttAnswers(port: port, directory: directory) { return }
+            guard Date() < deadline else {
+                throw TestEnvironmentError.timeout("rabbitmq \(nodeName) on port \(port): \(output.suffix(3000))")
+            }
+            usleep(200_000)
+        }
+    }
+
+    func output() -> String { child?.output() ?? "" }
+
+    /// SIGTERM: a clean shutdown (clients get no goodbye either way; their Last Wills are published).
+    /// SIGKILL: the node crashes.
+    func stop(signal: Int32) {
+        child?.stop(signal: signal, timeoutS: 20)
+        child = nil
+    }
+
+    func start() throws {
+        guard child == nil else { return }
+        try launch(newPorts: false)
+        try waitUntilReady()
+    }
+
+    deinit { stop(signal: SIGTERM) }
+}
+
+/// A RabbitMQ cluster of `count` nodes on this machine (A, B, C…), started in parallel; the MQTT plugin on each.
+final class RabbitCluster: TestBroker, @unchecked Sendable {
+    let nodes: [RabbitNode]
+    let directory: URL
+
+    init(count: Int = 3) throws {
+        let directory = try TestEnvironment.temporaryDirectory("rabbit-cluster")
+        self.directory = directory
+        try RabbitNode.writeCookie(in: directory)
+        let letters = ["a", "b", "c", "d", "e"].prefix(count)
+        let stem = "quad\(getpid())x\(UInt32.random(in: 0...UInt32.max))"
+        let names = letters.map { "\(stem)\($0)@localhost" }
+        nodes = try zip(letters, names).map { letter, name in
+            try RabbitNode(nodeName: name, directory: directory.appendingPathComponent(letter), home: directory,
+                           clusterNodes: names)
+        }
+        for node in nodes { try node.launch(newPorts: true) }
+        // One node whose port was taken starts again alone; it joins the others by its (unchanged) name.
+        for node in nodes {
+            do {
+                try node.waitUntilReady(timeoutS: 120)
+            } catch RabbitNode.RabbitStartError.portTaken {
+                try node.startAndWait(timeoutS: 120)
+            }
+        }
+    }
+
+    /// Ground tools: B first.
+    var port: UInt16 { nodes[1].port }
+    var address: String { ([nodes[1]] + nodes.dropFirst(2) + [nodes[0]]).map(\.address).joined(separator: ",") }
+    /// Board services: A first.
+    var boardAddress: String { nodes.map(\.address).joined(separator: ",") }
+
+    func stop(signal: Int32) {
+        // In parallel: each clean stop takes a few seconds.
+        DispatchQueue.concurrentPerform(iterations: nodes.count) { nodes[$0].stop(signal: signal) }
+    }
+
+    func start() throws { for node in nodes { try node.start() } }
+
+    deinit { stop(signal: SIGTERM) }
+}
