@@ -37,8 +37,8 @@ struct BenchOptions {
     /// Board footprint: flight window per run (free, pinned, MAVLink), and starts per service for start-up.
     var footprintSeconds: Int { quick ? 15 : 30 }
     var startupStarts: Int { quick ? 3 : 7 }
-    /// Fleet: synthetic drones per step, targets per real drone per step, generator run per step.
-    var fleetSteps: [Int] { [25, 50, 100, 150, 200, 300, 400] }
+    /// Fleet: synthetic drones per step (0: the real drones alone, the latency's baseline), targets per real drone per step, generator run per step.
+    var fleetSteps: [Int] { [0, 25, 50, 100, 150, 200, 300, 400, 500] }
     var fleetTargets: Int { quick ? 100 : 200 }
     var fleetSeconds: Double { quick ? 10 : 14 }
 }

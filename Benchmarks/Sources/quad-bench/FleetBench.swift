@@ -33,7 +33,9 @@ struct FleetBench {
         var latency: Distribution
         var timeouts: Int
         var loadAverage: String
-        var lossless: Bool { sentRecorded > 0 && logged == sentRecorded && loggerDropped ?? 0 == 0 }
+        var lossless: Bool {
+            (syntheticDrones == 0 || sentRecorded > 0) && logged == sentRecorded && loggerDropped ?? 0 == 0
+        }
         var met: Bool { lossless && latency.percentileNs(99) <= FleetBench.p99GoalNs && timeouts == 0 }
     }
 
@@ -44,9 +46,9 @@ struct FleetBench {
         var loadAtStart = ""
         var loadAtEnd = ""
         /// The largest N meeting both conditions.
-        var largestMet: Int? { steps.filter(\.met).map(\.syntheticDrones).max() }
+        var largestMet: Int? { steps.filter { $0.met && $0.syntheticDrones > 0 }.map(\.syntheticDrones).max() }
         /// The largest N at which the logger lost nothing, whatever the latency.
-        var largestLossless: Int? { steps.filter(\.lossless).map(\.syntheticDrones).max() }
+        var largestLossless: Int? { steps.filter { $0.lossless && $0.syntheticDrones > 0 }.map(\.syntheticDrones).max() }
     }
 
     func run() async throws -> Result {
@@ -94,13 +96,14 @@ struct FleetBench {
                                       name: "telemetry-logger", logDirectory: directory)
         try await Task.sleep(for: .milliseconds(1500))
         let prefix = "n\(syntheticDrones)"
-        let generator = try ChildProcess(
+        // N = 0: the 5 real drones alone, the baseline of the latency.
+        let generator = syntheticDrones == 0 ? nil : try ChildProcess(
             Tools.selfExecutable,
             ["fleetgen", "--port", "\(broker.port)", "--prefix", prefix, "--drones", "\(syntheticDrones)",
              "--seconds", "\(generatorSeconds)"] + FleetGenerator.arguments(streams),
             name: "fleetgen", logDirectory: directory)
         try await Task.sleep(for: .seconds(2))
-        QuadBench.say("fleet: N=\(syntheticDrones): generator running; \(targets) targets to each real drone at once")
+        QuadBench.say("fleet: N=\(syntheticDrones): \(targets) targets to each real drone at once")
         let results = try await withThrowingTaskGroup(of: CommandLatencyBench.Result.self) { group in
             for stack in stacks {
                 group.addTask { try await CommandLatencyBench(stack: stack, port: broker.port, targets: targets).run() }
@@ -110,9 +113,9 @@ struct FleetBench {
             return all
         }
         let loadAverage = MachineInfo.loadAverage()
-        _ = generator.waitForExit(timeoutS: generatorSeconds + 30)
-        generator.stop()
-        let summary = LoadGenerator.summary(from: generator.log().replacingOccurrences(of: "fleetgen ", with: "loadgen "))
+        _ = generator?.waitForExit(timeoutS: generatorSeconds + 30)
+        generator?.stop()
+        let summary = generator.map { LoadGenerator.summary(from: $0.log().replacingOccurrences(of: "fleetgen ", with: "loadgen ")) } ?? [:]
         try await Task.sleep(for: .seconds(1))
         logger.stop()  // SIGTERM: drains, flushes and fsyncs; its last line has the final counters
         let counters = Self.finalCounters(logger.log())

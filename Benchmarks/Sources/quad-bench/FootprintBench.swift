@@ -96,7 +96,16 @@ struct FootprintBench {
         let taskset = try ChildProcess(Tools.path("taskset"), ["-a", "-p", "-c", "0", "\(pid)"],
                                        name: "taskset-\(pid)", logDirectory: directory)
         _ = taskset.waitForExit(timeoutS: 10)
+        // Every thread must be on CPU 0, or the "pinned" figures would be the free ones.
+        for thread in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? [] {
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/status", encoding: .utf8)) ?? ""
+            guard status.contains("Cpus_allowed_list:\t0\n") else {
+                throw PinFailure(description: "pid \(pid) thread \(thread) not pinned to CPU 0: \(taskset.log())")
+            }
+        }
     }
+
+    struct PinFailure: Error, CustomStringConvertible { var description: String }
 
     /// exec → the retained `online` status with the child's pid, seen by a subscriber of `quad/+/status/#`. Each
     /// start uses a drone id of its own, so no retained status of an earlier start can answer; the services take

@@ -125,6 +125,7 @@ extension Report {
             per drone): \(rates). QoS and retain from the topic table; presence retained at QoS 1. At each N, for
             \(Units.fixed(options.fleetSeconds, 0)) s: a fresh logger, then the generator, then \(options.fleetTargets)
             targets to each real drone at once (section 1's method, all 5 concurrently; the percentiles pool them).
+            N = 0 is the 5 real drones alone, the latency's baseline.
             "logged" counts the records of the synthetic drones in the step's .qlog files (read with FlightLog's
             reader) against what the generator sent on recorded topics (`telemetry/…`, `status/…`; `flight/command`
             loads the broker but is not recorded); "dropped" is the logger's own count of messages its connection
