@@ -170,13 +170,16 @@ struct FleetBench {
         return values
     }
 
-    /// Records in the step's .qlog files whose topic starts with `topicPrefix`, read with FlightLog's reader.
+    /// Non-empty records in the step's .qlog files whose topic starts with `topicPrefix` (FlightLog's reader).
     static func countRecords(directory: String, topicPrefix: String) throws -> Int {
         var count = 0
         for name in try FileManager.default.contentsOfDirectory(atPath: directory) where name.hasSuffix(".qlog") {
             guard let data = FileManager.default.contents(atPath: "\(directory)/\(name)"),
                   let reader = try? LogReader(bytes: [UInt8](data)) else { continue }
-            for case .record(let record, _) in reader where record.topic.hasPrefix(topicPrefix) { count += 1 }
+            // Empty records: the generator clearing its retained topics after the step.
+            for case .record(let record, _) in reader where record.topic.hasPrefix(topicPrefix) && !record.payload.isEmpty {
+                count += 1
+            }
         }
         return count
     }
