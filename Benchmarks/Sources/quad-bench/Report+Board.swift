@@ -40,7 +40,7 @@ extension Report {
                         (largest.map { "N = \($0)" } ?? "none of the steps") + "; lossless up to "
                             + (fleet.largestLossless.map { "N = \($0)" } ?? "none") + (allTried && fleet.steps.last?.lossless == true ? " (the largest step tried: the limit is higher)" : ""),
                         "N ≥ 100", (largest ?? 0) >= 100)
-            text += row("7", "fleet on a 3-node RabbitMQ / NATS cluster", "not run (no cluster support in the bench yet)",
+            text += row("7", "fleet on a 3-node RabbitMQ / NATS cluster", "not run: quad-bench does not start clusters yet",
                         "—", nil)
         }
         return text
@@ -59,7 +59,8 @@ extension Report {
             **Flight**: drone-link, navigator, drone-controller and the board's telemetry-logger fly the bench's
             AR.Drone (section 1) to a target 150 m away for \(options.footprintSeconds) s while /proc is sampled every
             second: RSS = largest VmRSS, PSS = largest `Pss` of /proc/<pid>/smaps_rollup (every shared page divided
-            among the processes mapping it: the fair share on a board running all services), anon = largest RssAnon,
+            among the processes mapping it: the fair share on a board running all services; on a shared machine every
+            other process mapping the same libraries counts too), anon = largest RssAnon,
             CPU = utime + stime over the window, % of one core. Then `taskset -a -p -c 0` pins the broker and every
             service process (all threads) to CPU 0 and the same flight is measured again; target → PCMD (section 1's
             method, \(options.targets) targets) is measured after each flight. mavlink-link: a MAVLink stack of its own
@@ -128,12 +129,13 @@ extension Report {
             N = 0 is the 5 real drones alone, the latency's baseline.
             "logged" counts the records of the synthetic drones in the step's .qlog files (read with FlightLog's
             reader) against what the generator sent on recorded topics (`telemetry/…`, `status/…`; `flight/command`
-            loads the broker but is not recorded); "dropped" is the logger's own count of messages its connection
+            loads the broker but is not recorded; the generator clears its retained topics after each step, and the
+            empty records that leaves are not counted); "dropped" is the logger's own count of messages its connection
             buffer dropped. The steps go on past a missed p99 (the latency follows the machine's load as much as the
             fleet) and stop after the first one that loses a message. Load
             average \(fleet.loadAtStart) at the start, \(fleet.loadAtEnd) at the end, on 2 cores shared with other
-            engineers: the figures move with it. The 3-node RabbitMQ and NATS clusters: **not run**, the bench has no
-            cluster support yet.
+            engineers: the figures move with it. The 3-node RabbitMQ and NATS clusters: **not run**, quad-bench does not
+            start clusters yet (the integration tests' RabbitBroker / NatsBroker live in a test target it cannot import).
 
 
             """ + fleetRows()
