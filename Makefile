@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
-.PHONY: deps build release test test-unit test-integration test-web web-map demo bench bench-mavlink bench-field faults clean
+.PHONY: deps build release test test-unit test-integration test-web web-map demo bench bench-mavlink bench-field bench-footprint bench-fleet faults clean
 
 # ensure-broker-deps.sh: RabbitMQ and NATS for the other-broker suites (their own nodes; never the system's).
 deps:
@@ -55,6 +55,16 @@ bench-mavlink:
 # then quad-bench field-latency prints its rows; BENCHMARKS.md is not rewritten.
 bench-field:
 	@scripts/bench.sh --field-latency
+
+# Only the board's footprint (issue 17): start-up (exec → retained online), RSS, PSS and CPU of each board service in
+# a 30 Hz flight, free and with broker and services pinned to CPU 0, target → PCMD beside each; prints its rows.
+bench-footprint:
+	@scripts/bench.sh --footprint
+
+# Only the fleet benchmark (issue 17): 5 real drones + N synthetic drones' telemetry on one Mosquitto, one logger
+# recording all; the largest N with nothing lost and target → PCMD p99 ≤ 5 ms; prints its rows.
+bench-fleet:
+	@scripts/bench.sh --fleet
 
 clean:
 	rm -rf .build

@@ -45,6 +45,8 @@ let package = Package(
         .library(name: "DroneSimulation", targets: ["DroneSimulation"]),
         .library(name: "Navigation", targets: ["Navigation"]),
         .library(name: "ProcessSupport", targets: ["ProcessSupport"]),
+        // The fleet benchmark counts what the logger's .qlog files hold.
+        .library(name: "FlightLog", targets: ["FlightLog"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),

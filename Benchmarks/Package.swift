@@ -42,6 +42,7 @@ let package = Package(
                 .product(name: "MAVLinkSimulation", package: root),
                 .product(name: "ProcessSupport", package: root),
                 .product(name: "Navigation", package: root),
+                .product(name: "FlightLog", package: root),
                 .product(name: "Logging", package: "swift-log"),
                 "CodecCompare",
             ],

@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
 # `make bench`: release build, the codec benchmark (package-benchmark), then quad-bench (latency, cadence,
-# logger ingest, footprint) against the release binaries; writes BENCHMARKS.md. `--quick` shortens the runs;
-# `--mavlink-latency` runs only the MAVLink command latency, `--field-latency` only the field layout's.
+# logger ingest, footprint, the board's footprint, the fleet) against the release binaries; writes BENCHMARKS.md.
+# `--quick` shortens the runs; `--mavlink-latency` runs only the MAVLink command latency, `--field-latency` only the
+# field layout's, `--footprint` only the board's footprint, `--fleet` only the fleet benchmark (these print their rows).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 quick=()
 only_mavlink=0
 only_field=0
+only=
 case ${1:-} in
   --quick) quick=(--quick) ;;
   # `make bench-mavlink`: only the MAVLink command latency (prints its rows, BENCHMARKS.md untouched).
   --mavlink-latency) only_mavlink=1 ;;
   # `make bench-field`: only target → PCMD through deploy/'s two brokers and the bridge (prints its rows).
   --field-latency) only_field=1 ;;
+  # `make bench-footprint`: RSS, PSS, CPU and start-up of each board service, free and pinned to one core.
+  --footprint) only=footprint ;;
+  # `make bench-fleet`: 5 real drones + N synthetic ones on one Mosquitto, the largest lossless N.
+  --fleet) only=fleet ;;
 esac
 
 scripts/ensure-bench-deps.sh
@@ -27,6 +33,9 @@ if (( only_mavlink )); then
 fi
 if (( only_field )); then
   exec .build/release/quad-bench field-latency --bin-dir "$bin_dir" --repo-root "$root"
+fi
+if [[ -n $only ]]; then
+  exec .build/release/quad-bench "$only" --bin-dir "$bin_dir" --repo-root "$root"
 fi
 codec_results=$(mktemp --suffix=.md)
 trap 'rm -f "$codec_results"' EXIT

@@ -34,6 +34,13 @@ struct BenchOptions {
     var cadenceSeconds: Int { quick ? 15 : 60 }
     var ingestSeconds: Int { quick ? 2 : 3 }
     var ingestRates: [Int] { [1_000, 5_000, 10_000, 20_000, 40_000, 80_000, 160_000] }
+    /// Board footprint: flight window per run (free, pinned, MAVLink), and starts per service for start-up.
+    var footprintSeconds: Int { quick ? 15 : 30 }
+    var startupStarts: Int { quick ? 3 : 7 }
+    /// Fleet: synthetic drones per step (0: the real drones alone, the latency's baseline), targets per real drone per step, generator run per step.
+    var fleetSteps: [Int] { [0, 25, 50, 100, 150, 200, 300, 400, 500] }
+    var fleetTargets: Int { quick ? 100 : 200 }
+    var fleetSeconds: Double { quick ? 10 : 14 }
 }
 
 extension LoadGenerator {

@@ -25,7 +25,8 @@ struct CommandLatencyBench {
 
     func run() async throws -> Result {
         let observer = try await StageObserver(port: port, login: stack.brokers.observerLogin,
-                                               watchTarget: stack.brokers.servicePort != stack.brokers.pilotPort)
+                                               watchTarget: stack.brokers.servicePort != stack.brokers.pilotPort,
+                                               drone: stack.droneId)
         defer { observer.shutdown() }
         var arrival: [Int64] = []
         var navigation: [Int64] = []

@@ -33,6 +33,12 @@ struct MachineInfo {
         return info
     }
 
+    /// The 1/5/15-minute load averages, e.g. "1.80 2.04 2.00" (the figures of a run depend on it).
+    static func loadAverage() -> String {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
+        return text.split(separator: " ").prefix(3).joined(separator: " ")
+    }
+
     static func firstValue(file: String, key: String, separator: Character = ":") -> String? {
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") {

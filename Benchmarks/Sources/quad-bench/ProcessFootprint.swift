@@ -1,12 +1,17 @@
 import Foundation
 
-/// CPU % and RSS of processes over a window, from /proc (utime + stime in clock ticks; VmRSS, VmHWM).
+/// CPU % and RSS of processes over a window, from /proc (utime + stime in clock ticks; VmRSS, VmHWM; RssAnon; Pss
+/// from smaps_rollup: each shared page divided among the processes that map it).
 struct ProcessFootprint {
     struct Row: Sendable {
         var name: String
         var cpuPercent: Double
         var rssMaxKiB: Int
         var peakKiB: Int
+        /// Largest Pss sampled (smaps_rollup).
+        var pssMaxKiB: Int = 0
+        /// Largest RssAnon sampled: heap and stacks, what no other process could share.
+        var anonMaxKiB: Int = 0
     }
 
     private struct Start {
@@ -14,6 +19,8 @@ struct ProcessFootprint {
         var pid: pid_t
         var ticks: Int
         var rssMaxKiB: Int
+        var pssMaxKiB = 0
+        var anonMaxKiB = 0
     }
 
     private var started: [Start] = []
@@ -28,7 +35,10 @@ struct ProcessFootprint {
     /// Call about once a second: keeps the largest RSS seen.
     mutating func sample() {
         for index in started.indices {
-            started[index].rssMaxKiB = max(started[index].rssMaxKiB, Self.status(started[index].pid, "VmRSS") ?? 0)
+            let pid = started[index].pid
+            started[index].rssMaxKiB = max(started[index].rssMaxKiB, Self.status(pid, "VmRSS") ?? 0)
+            started[index].anonMaxKiB = max(started[index].anonMaxKiB, Self.status(pid, "RssAnon") ?? 0)
+            started[index].pssMaxKiB = max(started[index].pssMaxKiB, Self.pss(pid) ?? 0)
         }
     }
 
@@ -39,7 +49,8 @@ struct ProcessFootprint {
         return started.map { start in
             let ticks = (Self.cpuTicks(start.pid) ?? start.ticks) - start.ticks
             return Row(name: start.name, cpuPercent: Double(ticks) / ticksPerS / elapsedS * 100,
-                       rssMaxKiB: start.rssMaxKiB, peakKiB: Self.status(start.pid, "VmHWM") ?? 0)
+                       rssMaxKiB: start.rssMaxKiB, peakKiB: Self.status(start.pid, "VmHWM") ?? 0,
+                       pssMaxKiB: start.pssMaxKiB, anonMaxKiB: start.anonMaxKiB)
         }
     }
 
@@ -52,9 +63,12 @@ struct ProcessFootprint {
         return user + system
     }
 
-    /// A `kB` line of /proc/<pid>/status, e.g. VmRSS.
-    static func status(_ pid: pid_t, _ key: String) -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+    /// Proportional set size, kB: /proc/<pid>/smaps_rollup's `Pss:` line.
+    static func pss(_ pid: pid_t) -> Int? { status(pid, "Pss", file: "smaps_rollup") }
+
+    /// A `kB` line of /proc/<pid>/status (or another /proc/<pid> file of that form), e.g. VmRSS.
+    static func status(_ pid: pid_t, _ key: String, file: String = "status") -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/\(file)", encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
             return Int(line.dropFirst(key.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
         }

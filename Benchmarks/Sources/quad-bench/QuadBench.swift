@@ -4,8 +4,9 @@ import Foundation
 /// 1, 2, 4 and 5 against the release binaries and writes the report (with 3 from package-benchmark's output);
 /// `quad-bench mavlink-latency [--quick] --bin-dir DIR --repo-root DIR` runs only benchmark 1's MAVLink path and
 /// prints its rows (BENCHMARKS.md untouched); `quad-bench field-latency …` likewise the field layout (deploy/'s two
-/// brokers and the bridge, after a one-broker reference run); `quad-bench loadgen …` is the second publisher `run`
-/// starts.
+/// brokers and the bridge, after a one-broker reference run); `quad-bench footprint …` the board footprint and
+/// `quad-bench fleet …` the fleet benchmark likewise; `quad-bench loadgen …` is the second publisher `run` starts,
+/// `quad-bench fleetgen …` the fleet's synthetic drones.
 @main
 struct QuadBench {
     static func main() async {
@@ -20,10 +21,19 @@ struct QuadBench {
                 try await mavlinkLatencyOnly(BenchOptions.parse(arguments.dropFirst()))
             case "field-latency":
                 try await fieldLatencyOnly(BenchOptions.parse(arguments.dropFirst()))
+            case "footprint":
+                try await footprintOnly(BenchOptions.parse(arguments.dropFirst()))
+            case "fleet":
+                try await fleetOnly(BenchOptions.parse(arguments.dropFirst()))
+            case "fleetgen":
+                try await FleetGenerator.parse(arguments.dropFirst()).run()
             default:
                 print("usage: quad-bench run [--quick] [--bin-dir DIR] [--repo-root DIR] [--out FILE] [--codec-results FILE]")
                 print("       quad-bench mavlink-latency [--quick] [--bin-dir DIR] [--repo-root DIR]")
                 print("       quad-bench field-latency [--quick] [--bin-dir DIR] [--repo-root DIR]")
+                print("       quad-bench footprint [--quick] [--bin-dir DIR] [--repo-root DIR]")
+                print("       quad-bench fleet [--quick] [--bin-dir DIR] [--repo-root DIR]")
+                print("       quad-bench fleetgen --port N --prefix P --drones N --seconds S --topic PATH=HZ=HEX…")
                 print("       quad-bench loadgen --port N --drone ID --rate MSG_PER_S --count N [--subscribe]")
                 exit(2)
             }
@@ -65,6 +75,9 @@ struct QuadBench {
         stack.stop()
         report.mavlinkLatency = try await mavlinkLatency(options, broker: broker, work: work)
         report.field = try await fieldLatency(options, work: work)
+
+        report.footprint = try await footprint(options, work: work)
+        report.fleet = try await fleet(options, work: work)
 
         say("logger ingest at \(options.ingestRates.map(String.init).joined(separator: ", ")) msg/s")
         report.ingest = try await IngestBench(binDir: options.binDir, broker: broker, workDirectory: work,
@@ -158,6 +171,50 @@ struct QuadBench {
         let loadAfter = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
         print(report.fieldRows())
         print("load average (1/5/15 min) at start: \(load.split(separator: " ").prefix(3).joined(separator: " ")), at end: \(loadAfter.split(separator: " ").prefix(3).joined(separator: " "))")
+    }
+
+    /// The board footprint on a broker of its own (the pinned run pins it).
+    static func footprint(_ options: BenchOptions, work: String) async throws -> FootprintBench.Result {
+        let directory = work + "/footprint"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let broker = try Broker(repoRoot: options.repoRoot, workDirectory: directory)
+        defer { broker.stop() }
+        return try await FootprintBench(binDir: options.binDir, broker: broker, workDirectory: directory,
+                                        seconds: options.footprintSeconds, targets: options.targets,
+                                        starts: options.startupStarts).run()
+    }
+
+    /// The fleet benchmark on a broker of its own.
+    static func fleet(_ options: BenchOptions, work: String) async throws -> FleetBench.Result {
+        let directory = work + "/fleet"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let broker = try Broker(repoRoot: options.repoRoot, workDirectory: directory)
+        defer { broker.stop() }
+        let load = MachineInfo.loadAverage()
+        var result = try await FleetBench(binDir: options.binDir, broker: broker, workDirectory: directory,
+                                          steps: options.fleetSteps, realDrones: 5, targets: options.fleetTargets,
+                                          generatorSeconds: options.fleetSeconds).run()
+        result.loadAtStart = load
+        result.loadAtEnd = MachineInfo.loadAverage()
+        return result
+    }
+
+    static func footprintOnly(_ options: BenchOptions) async throws {
+        let work = NSTemporaryDirectory() + "quad-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        say("work directory \(work)")
+        var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work, repoRoot: options.repoRoot))
+        report.footprint = try await footprint(options, work: work)
+        print(report.footprintRows())
+    }
+
+    static func fleetOnly(_ options: BenchOptions) async throws {
+        let work = NSTemporaryDirectory() + "quad-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        say("work directory \(work)")
+        var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work, repoRoot: options.repoRoot))
+        report.fleet = try await fleet(options, work: work)
+        print(report.fleetRows())
     }
 
     static func say(_ line: String) {

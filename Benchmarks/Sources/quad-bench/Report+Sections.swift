@@ -235,5 +235,4 @@ extension Report {
         return text
     }
 
-    private func mib(_ kib: Int) -> String { Units.fixed(Double(kib) / 1024, 1) }
 }

@@ -14,6 +14,9 @@ struct Report {
     var cadenceLoaded: CadenceBench.Result?
     var codec: CodecFigures?
     var ingest: [IngestBench.Row] = []
+    /// Issue 17: the board's footprint and the fleet benchmark.
+    var footprint: FootprintBench.Result?
+    var fleet: FleetBench.Result?
 
     init(options: BenchOptions, machine: MachineInfo) {
         self.options = options
@@ -39,7 +42,7 @@ struct Report {
             """
         for (key, value) in machine.rows { text += "| \(key) | \(value) |\n" }
         text += "\n" + summary() + "\n" + latencySection() + "\n" + fieldSection() + "\n" + cadenceSection() + "\n" + codecSection()
-        text += "\n" + ingestSection() + "\n" + footprintSection()
+        text += "\n" + ingestSection() + "\n" + footprintSection() + "\n" + boardSection() + "\n" + fleetSection()
         return text
     }
 
@@ -96,6 +99,7 @@ struct Report {
             text += row("5", "footprint in a 30 Hz flight: all services + broker, CPU / RSS",
                         "\(Units.fixed(cpu, 1)) % / \(Units.fixed(Double(rss) / 1024, 1)) MiB", "—", nil)
         }
+        text += boardSummaryRows()
         return text
     }
 

@@ -7,13 +7,15 @@ import Synchronization
 
 /// The drone side of the system as deployed: drone-link, navigator and drone-controller (release binaries), plus
 /// a telemetry-logger recording, all on the bench's broker; drone-link flies the bench's `FakeDrone`. With
-/// `.mavlink`, mavlink-link flies the bench's `FakeMAVLinkVehicle` instead.
+/// `.mavlink`, mavlink-link flies the bench's `FakeMAVLinkVehicle` instead. Several stacks share one broker under
+/// distinct drone ids (the fleet benchmark); `logger: false` leaves the recording to a logger of the caller's.
 final class ServiceStack: Sendable {
     enum Link: Sendable { case ardrone, mavlink }
 
     let drone: any BenchVehicle
     let services: [ChildProcess]
     let pilot: MQTTClient
+    let droneId: DroneID
     private let controllerActivity = ActivityBox()
     private let watcher: Task<Void, Never>
     private let sequence = Mutex<UInt32>(0)
@@ -33,13 +35,16 @@ final class ServiceStack: Sendable {
     /// Where the services and the pilot connect, and as whom.
     let brokers: StackBrokers
 
-    convenience init(binDir: String, broker: Broker, workDirectory: String, link: Link = .ardrone) async throws {
+    convenience init(binDir: String, broker: Broker, workDirectory: String, link: Link = .ardrone,
+                     droneId: DroneID = .default, logger: Bool = true) async throws {
         try await self.init(binDir: binDir, brokers: StackBrokers(single: broker), workDirectory: workDirectory,
-                            link: link)
+                            link: link, droneId: droneId, logger: logger)
     }
 
-    init(binDir: String, brokers: StackBrokers, workDirectory: String, link: Link = .ardrone) async throws {
+    init(binDir: String, brokers: StackBrokers, workDirectory: String, link: Link = .ardrone,
+         droneId: DroneID = .default, logger: Bool = true) async throws {
         self.brokers = brokers
+        self.droneId = droneId
         let home = GeoPoint(latitudeDeg: 52.5163, longitudeDeg: 13.3777)
         let linkLaunch: (String, [String])
         switch link {
@@ -55,15 +60,14 @@ final class ServiceStack: Sendable {
             drone = vehicle
             linkLaunch = ("mavlink-link", ["--listen", "127.0.0.1:\(vehicle.linkPort)"])
         }
-        let common = ["--broker", "127.0.0.1:\(brokers.servicePort)", "--drone", "drone1"]
+        let common = ["--broker", "127.0.0.1:\(brokers.servicePort)", "--drone", droneId.rawValue]
         let logDirectory = "\(workDirectory)/flight-log-\(link)"
         try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
         let launch: [(String, [String])] = [
             linkLaunch,
             ("navigator", []),
             ("drone-controller", []),
-            ("telemetry-logger", ["record", "--dir", logDirectory] + brokers.loggerArguments),
-        ]
+        ] + (logger ? [("telemetry-logger", ["record", "--dir", logDirectory] + brokers.loggerArguments)] : [])
         services = try launch.map { name, arguments in
             let subcommand = arguments.first == "record" ? ["record"] : []
             let rest = arguments.first == "record" ? Array(arguments.dropFirst()) : arguments
@@ -71,8 +75,8 @@ final class ServiceStack: Sendable {
             return try ChildProcess("\(binDir)/\(name)", subcommand + common + (login ?? []) + rest, name: name,
                                     logDirectory: workDirectory)
         }
-        pilot = try await BenchClient.connect(port: brokers.pilotPort, clientId: "bench-pilot", login: brokers.pilotLogin)
-        let states = try pilot.subscribe(Topics.controllerState.topic(for: .default), qos: 1)
+        pilot = try await BenchClient.connect(port: brokers.pilotPort, clientId: "bench-pilot-\(droneId)", login: brokers.pilotLogin)
+        let states = try pilot.subscribe(Topics.controllerState.topic(for: droneId), qos: 1)
         watcher = Task { [controllerActivity] in
             for await message in states {
                 if let state = try? ControllerState(decoding: message.payload) {
@@ -95,7 +99,7 @@ final class ServiceStack: Sendable {
     func send(_ kind: Command.Kind) throws {
         let command = Command(senderId: Self.senderId, sequence: nextSequence(), timestampUs: BenchClock.wallClockUs(),
                               kind: kind)
-        try pilot.publish(topic: Topics.command.topic(for: .default), payload: command.encoded(), qos: 1, retain: false)
+        try pilot.publish(topic: Topics.command.topic(for: droneId), payload: command.encoded(), qos: 1, retain: false)
     }
 
     /// Publishes a target (binary, QoS 1, as location-broadcaster does); returns its sequence.
@@ -104,7 +108,7 @@ final class ServiceStack: Sendable {
         let sequence = given ?? nextSequence()
         let target = Target(senderId: Self.senderId, sequence: sequence, timestampUs: BenchClock.wallClockUs(),
                             latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg)
-        try pilot.publish(topic: Topics.target.topic(for: .default), payload: target.encoded(), qos: 1, retain: false)
+        try pilot.publish(topic: Topics.target.topic(for: droneId), payload: target.encoded(), qos: 1, retain: false)
         return sequence
     }
 

@@ -23,12 +23,12 @@ final class StageObserver: Sendable {
     private let client: MQTTClient
 
     /// `watchTarget`: also note when the target itself arrives (the field layout: on the board, across the bridge).
-    init(port: UInt16, login: BrokerLogin? = nil, watchTarget: Bool = false) async throws {
-        let client = try await BenchClient.connect(port: port, clientId: "bench-observer", login: login)
+    init(port: UInt16, login: BrokerLogin? = nil, watchTarget: Bool = false, drone: DroneID = .default) async throws {
+        let client = try await BenchClient.connect(port: port, clientId: "bench-observer-\(drone)", login: login)
         self.client = client
-        if watchTarget { watch(targets: try client.subscribe(Topics.target.topic(for: .default), qos: 1)) }
-        let navigation = try client.subscribe(Topics.navigation.topic(for: .default), qos: 0)
-        let flight = try client.subscribe(Topics.flightCommand.topic(for: .default), qos: 0)
+        if watchTarget { watch(targets: try client.subscribe(Topics.target.topic(for: drone), qos: 1)) }
+        let navigation = try client.subscribe(Topics.navigation.topic(for: drone), qos: 0)
+        let flight = try client.subscribe(Topics.flightCommand.topic(for: drone), qos: 0)
         startTasks(navigation: navigation, flight: flight)
         try await Task.sleep(for: .milliseconds(300))
     }
