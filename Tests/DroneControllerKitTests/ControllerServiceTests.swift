@@ -29,17 +29,18 @@ struct ControllerServiceTests {
         }
     }
 
-    /// Publishes `inputs()` every 20 ms until `done` holds (at most 10 s); the controller's subscriptions are
-    /// made once it runs, so the first rounds may go unheard.
+    /// Publishes `inputs()` every 20 ms until `done` holds (see `eventually`: bounded by time, not rounds); the
+    /// controller's subscriptions are made once it runs, so the first rounds may go unheard.
     func publish(_ ground: InMemoryConnection, until done: () throws -> Bool,
-                 _ inputs: () throws -> [(String, [UInt8])]) async throws {
-        for _ in 0..<500 {
+                 _ inputs: () throws -> [(String, [UInt8])],
+                 sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let reached = try await eventually(pollMs: 20) {
             for (topic, payload) in try inputs() {
                 try ground.publish(topic: topic, payload: payload, qos: 0, retain: false, expiryS: nil)
             }
-            if try done() { return }
-            try await Task.sleep(for: .milliseconds(20))
+            return try done()
         }
+        try #require(reached, "the controller never got there", sourceLocation: sourceLocation)
     }
 
     func droneState(_ controlState: DroneState.ControlState) throws -> (String, [UInt8]) {

@@ -36,13 +36,3 @@ func capturingConsole<T>(_ body: () async throws -> T) async rethrows -> (T, Con
     return (result, capture)
 }
 
-/// Waits (at most `timeoutS`) until `condition` holds; returns whether it did. Generous: every test target runs in
-/// one process, and synchronous suites elsewhere can hold the (2-core) cooperative pool for many seconds.
-func eventually(timeoutS: Double = 30, _ condition: () -> Bool) async -> Bool {
-    let end = deadline(afterS: timeoutS)
-    while MonotonicClock.nowUs() < end {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-}

@@ -22,15 +22,16 @@ struct NavigatorServiceTests {
         }
     }
 
-    /// Publishes `inputs` until the navigator has answered (its subscriptions are made once it runs), at most 5 s.
+    /// Publishes `inputs` until the navigator has answered (its subscriptions are made once it runs; see
+    /// `eventually`: bounded by time, not rounds).
     func publishUntilSolved(_ ground: InMemoryConnection, _ inputs: [(String, [UInt8])]) async throws {
-        for _ in 0..<500 {
+        let solved = try await eventually(pollMs: 10) {
             for (topic, payload) in inputs {
                 try ground.publish(topic: topic, payload: payload, qos: 1, retain: false, expiryS: nil)
             }
-            if try !solutions().isEmpty { return }
-            try await Task.sleep(for: .milliseconds(10))
+            return try !solutions().isEmpty
         }
+        try #require(solved, "the navigator never answered")
     }
 
     /// The navigator running over the broker, and a ground connection to talk to it.

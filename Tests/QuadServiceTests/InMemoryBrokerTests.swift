@@ -11,11 +11,7 @@ struct InMemoryBrokerTests {
         func add(_ message: MQTTMessage) { messages.withLock { $0.append(message) } }
         var topics: [String] { messages.withLock { $0.map(\.topic) } }
         func waitFor(count: Int) async -> [MQTTMessage] {
-            for _ in 0..<500 {
-                let now = messages.withLock { $0 }
-                if now.count >= count { return now }
-                try? await Task.sleep(for: .milliseconds(2))
-            }
+            _ = await eventually { messages.withLock { $0.count } >= count }
             return messages.withLock { $0 }
         }
     }

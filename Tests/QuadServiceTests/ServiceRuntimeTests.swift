@@ -31,7 +31,7 @@ struct ServiceRuntimeTests {
         try ground.start()
         let running = Task { try await runtime.run([Echo(runtime: runtime, inbox: Inbox())]) }
         let status = Topics.status(service: "echo", drone: drone)
-        for _ in 0..<500 where broker.retained(on: status) == nil { try await Task.sleep(for: .milliseconds(2)) }
+        _ = await eventually { broker.retained(on: status) != nil }
         #expect(String(decoding: try #require(broker.retained(on: status)).payload, as: UTF8.self)
                     .contains(#""state":"online""#))
         for payload: [UInt8] in [[3], [2], [1], [0]] {

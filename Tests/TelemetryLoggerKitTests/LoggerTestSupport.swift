@@ -65,7 +65,7 @@ enum LoggerFixtures {
     /// Waits until the runtime announced itself (subscriptions are made before that).
     static func waitUntilOnline(_ broker: InMemoryBroker, presence: String = "telemetry-logger") async throws {
         let status = Topics.status(service: presence, drone: drone1)
-        for _ in 0..<1000 where broker.retained(on: status) == nil { try await Task.sleep(for: .milliseconds(2)) }
+        _ = await eventually { broker.retained(on: status) != nil }
     }
 
     /// A DroneState message as drone-link publishes it, on the ground (no takeoff: no rotation to a new file).

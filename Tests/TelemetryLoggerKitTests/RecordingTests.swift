@@ -93,9 +93,7 @@ struct RecordingTests {
         ])
         broker.inject(F.message(Topics.logSyncRequest.topic(for: F.drone1), try request.encoded()))
         let responseTopic = Topics.logSyncResponse(drone: F.drone1, requester: "ground-1")
-        for _ in 0..<1000 where broker.published(matching: responseTopic).isEmpty {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        _ = await eventually { !broker.published(matching: responseTopic).isEmpty }
         stop.stop()
         try await running.value
 
@@ -127,9 +125,7 @@ extension RecordingTests {
         }
         // Requests are answered one at a time, in order: once drone2's is answered, drone1's was passed over.
         let drone2Answers = Topics.logSyncResponse(drone: F.drone2, requester: "ground-1")
-        for _ in 0..<1000 where broker.published(matching: drone2Answers).isEmpty {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        _ = await eventually { !broker.published(matching: drone2Answers).isEmpty }
         stop.stop()
         try await running.value
         #expect(try broker.published(matching: drone2Answers).map { try SyncResponse(decoding: $0.payload).requestId } == [2])
