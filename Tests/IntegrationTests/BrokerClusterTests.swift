@@ -17,8 +17,8 @@ struct RabbitClusterTests {
         print("rabbitmq cluster: 3 nodes answering MQTT \(Date().timeIntervalSince(startedAt)) s after the start")
         return cluster
     }
-    func checks(_ drone: String) throws -> ClusterChecks {
-        let cluster = try #require(try Self.cluster.get() as? RabbitCluster)
+    func checks(_ drone: String) async throws -> ClusterChecks {
+        let cluster = try #require(try await onThread { try Self.cluster.get() } as? RabbitCluster)
         return ClusterChecks(broker: cluster, nodes: cluster.nodes, drone: drone, label: "rabbitmq cluster",
                              knownFailoverIssue: Self.queueOnDeadNode)
     }
@@ -48,8 +48,8 @@ struct NatsClusterTests {
         print("nats cluster: 3 nodes answering MQTT \(Date().timeIntervalSince(startedAt)) s after the start")
         return cluster
     }
-    func checks(_ drone: String) throws -> ClusterChecks {
-        let cluster = try #require(try Self.cluster.get() as? NatsCluster)
+    func checks(_ drone: String) async throws -> ClusterChecks {
+        let cluster = try #require(try await onThread { try Self.cluster.get() } as? NatsCluster)
         return ClusterChecks(broker: cluster, nodes: cluster.nodes, drone: drone, label: "nats cluster",
                              knownFailoverIssue: Self.jetStreamRecovery, failoverIssueIsIntermittent: true)
     }

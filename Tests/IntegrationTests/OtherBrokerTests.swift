@@ -11,7 +11,11 @@ import Testing
        .enabled(if: TestEnvironment.available("mosquitto_pub") && (TestEnvironment.isCI || RabbitNode.isInstalled)))
 struct RabbitSingleNodeTests {
     static let broker = SuiteBroker { try RabbitNode.single() }
-    func checks(_ drone: String) throws -> BrokerChecks { BrokerChecks(broker: try Self.broker.get(), drone: drone) }
+    /// The node boots on a thread of its own: `get()` blocks for ~10 s, and on the test pool it starved every
+    /// other suite (a CI run: in-process fakes silent for 30 s).
+    func checks(_ drone: String) async throws -> BrokerChecks {
+        BrokerChecks(broker: try await onThread { try Self.broker.get() }, drone: drone)
+    }
 
     @Test("the whole flight, status with every service online, a pilot's claim and the logger's record")
     func flight() async throws { try await checks("rmqflight").flight() }
@@ -30,7 +34,11 @@ struct RabbitSingleNodeTests {
        .enabled(if: TestEnvironment.available("mosquitto_pub", "nats-server")))
 struct NatsSingleNodeTests {
     static let broker = SuiteBroker { try NatsNode.single() }
-    func checks(_ drone: String) throws -> BrokerChecks { BrokerChecks(broker: try Self.broker.get(), drone: drone) }
+    /// The node boots on a thread of its own: `get()` blocks for ~10 s, and on the test pool it starved every
+    /// other suite (a CI run: in-process fakes silent for 30 s).
+    func checks(_ drone: String) async throws -> BrokerChecks {
+        BrokerChecks(broker: try await onThread { try Self.broker.get() }, drone: drone)
+    }
 
     @Test("the whole flight, status with every service online, a pilot's claim and the logger's record")
     func flight() async throws { try await checks("natsflight").flight() }
