@@ -54,14 +54,12 @@ final class NatsNode: TestBroker, @unchecked Sendable {
             do {
                 try waitUntilReady(timeoutS: timeoutS)
                 return
-            } catch NatsStartError.portTaken(let output) {
+            } catch BrokerProcess.BrokerStartError.portTaken(let output) {
                 lastError = TestEnvironmentError.timeout("nats \(serverName): port taken: \(output.suffix(2000))")
             }
         }
         throw lastError ?? TestEnvironmentError.timeout("nats \(serverName) did not start")
     }
-
-    enum NatsStartError: Error { case portTaken(String) }
 
     func launch() throws {
         var config = """
@@ -91,22 +89,12 @@ final class NatsNode: TestBroker, @unchecked Sendable {
     /// Until the node takes an MQTT CONNECT (not only TCP: JetStream must be up, in a cluster its meta leader elected).
     func waitUntilReady(timeoutS: Double = 30) throws {
         guard let child else { throw TestEnvironmentError.timeout("nats \(serverName) not launched") }
-        let deadline = Date().addingTimeInterval(timeoutS)
-        while true {
-            let output = child.output()
-            if output.contains("address already in use") {
-                child.stop(signal: SIGKILL)
-                self.child = nil
-                throw NatsStartError.portTaken(output)
-            }
-            guard child.isRunning else {
-                throw TestEnvironmentError.timeout("nats \(serverName) ended: \(output.suffix(3000))")
-            }
-            if tcpPortAccepts(port), mqttAnswers(port: port, directory: directory) { return }
-            guard Date() < deadline else {
-                throw TestEnvironmentError.timeout("nats \(serverName) on port \(port): \(output.suffix(3000))")
-            }
-            usleep(100_000)
+        do {
+            try waitForMQTT(child, label: "nats \(serverName)", port: port, directory: directory,
+                            portTakenMarker: "address already in use", timeoutS: timeoutS, pollUs: 100_000)
+        } catch BrokerProcess.BrokerStartError.portTaken(let output) {
+            self.child = nil
+            throw BrokerProcess.BrokerStartError.portTaken(output)
         }
     }
 
@@ -151,7 +139,7 @@ final class NatsCluster: TestBroker, @unchecked Sendable {
                 for node in nodes { try node.waitUntilReady(timeoutS: 60) }
                 self.nodes = nodes
                 return
-            } catch NatsNode.NatsStartError.portTaken(let output) {
+            } catch BrokerProcess.BrokerStartError.portTaken(let output) {
                 // A port of the cluster was taken between finding it and binding it: the whole cluster anew.
                 for node in nodes { node.stop(signal: SIGKILL) }
                 lastError = TestEnvironmentError.timeout("nats cluster: port taken: \(output.suffix(2000))")

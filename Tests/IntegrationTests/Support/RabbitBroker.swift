@@ -62,14 +62,12 @@ final class RabbitNode: TestBroker, @unchecked Sendable {
             do {
                 try waitUntilReady(timeoutS: timeoutS)
                 return
-            } catch RabbitStartError.portTaken(let output) {
+            } catch BrokerProcess.BrokerStartError.portTaken(let output) {
                 lastError = TestEnvironmentError.timeout("rabbitmq \(nodeName): port taken: \(output.suffix(2000))")
             }
         }
         throw lastError ?? TestEnvironmentError.timeout("rabbitmq \(nodeName) did not start")
     }
-
-    enum RabbitStartError: Error { case portTaken(String) }
 
     /// Spawns the node (not waiting). With `newPorts` a fresh MQTT and distribution port and a blank data dir.
     func launch(newPorts: Bool) throws {
@@ -121,22 +119,12 @@ final class RabbitNode: TestBroker, @unchecked Sendable {
     /// Until the node answers MQTT on its port (RabbitMQ boots in ~10 s here, ~20 s three at once).
     func waitUntilReady(timeoutS: Double = 90) throws {
         guard let child else { throw TestEnvironmentError.timeout("rabbitmq \(nodeName) not launched") }
-        let deadline = Date().addingTimeInterval(timeoutS)
-        while true {
-            let output = child.output()
-            if output.contains("eaddrinuse") {
-                child.stop(signal: SIGKILL)
-                self.child = nil
-                throw RabbitStartError.portTaken(output)
-            }
-            guard child.isRunning else {
-                throw TestEnvironmentError.timeout("rabbitmq \(nodeName) ended: \(output.suffix(3000))")
-            }
-            if tcpPortAccepts(port), mqttAnswers(port: port, directory: directory) { return }
-            guard Date() < deadline else {
-                throw TestEnvironmentError.timeout("rabbitmq \(nodeName) on port \(port): \(output.suffix(3000))")
-            }
-            usleep(200_000)
+        do {
+            try waitForMQTT(child, label: "rabbitmq \(nodeName)", port: port, directory: directory,
+                            portTakenMarker: "eaddrinuse", timeoutS: timeoutS, pollUs: 200_000)
+        } catch BrokerProcess.BrokerStartError.portTaken(let output) {
+            self.child = nil
+            throw BrokerProcess.BrokerStartError.portTaken(output)
         }
     }
 
@@ -179,7 +167,7 @@ final class RabbitCluster: TestBroker, @unchecked Sendable {
         for node in nodes {
             do {
                 try node.waitUntilReady(timeoutS: 120)
-            } catch RabbitNode.RabbitStartError.portTaken {
+            } catch BrokerProcess.BrokerStartError.portTaken {
                 try node.startAndWait(timeoutS: 120)
             }
         }

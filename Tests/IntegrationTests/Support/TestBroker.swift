@@ -38,3 +38,25 @@ func mqttAnswers(port: UInt16, directory: URL, timeoutS: Double = 3) -> Bool {
     else { return false }
     return (probe.waitForExit(timeoutS: timeoutS) ?? probe.stop(signal: SIGKILL)) == 0
 }
+
+/// Polls a just-spawned broker until it answers MQTT on `port` (`mqttAnswers`): the one start-up wait of the
+/// RabbitMQ and NATS nodes (blocking: call it off the test pool). Output containing `portTakenMarker` (another
+/// suite bound the port first) kills it and throws `BrokerProcess.BrokerStartError.portTaken`, so the caller starts
+/// again on new ports; a broker that ends, or stays silent past `timeoutS`, throws a timeout naming `label`.
+func waitForMQTT(_ child: ChildProcess, label: String, port: UInt16, directory: URL, portTakenMarker: String,
+                 timeoutS: Double, pollUs: UInt32) throws {
+    let deadline = Date().addingTimeInterval(timeoutS)
+    while true {
+        let output = child.output()
+        if output.contains(portTakenMarker) {
+            child.stop(signal: SIGKILL)
+            throw BrokerProcess.BrokerStartError.portTaken(output)
+        }
+        guard child.isRunning else { throw TestEnvironmentError.timeout("\(label) ended: \(output.suffix(3000))") }
+        if tcpPortAccepts(port), mqttAnswers(port: port, directory: directory) { return }
+        guard Date() < deadline else {
+            throw TestEnvironmentError.timeout("\(label) on port \(port): \(output.suffix(3000))")
+        }
+        usleep(pollUs)
+    }
+}
