@@ -6,14 +6,16 @@ import Testing
 
 /// The product on a 3-node cluster on this machine: a RabbitMQ 3.10 cluster and a NATS 2.9 cluster (JetStream, so
 /// the MQTT state lives on a majority). The board's services get the nodes A,B,C; the ground tools B,C,A. One cluster
-/// per suite, started in parallel by its first test, reused. Slow: `make faults` runs it (QUAD_FAULTS=1).
+/// per suite, started in parallel by its first test, reused. Slow: `make faults` runs it (QUAD_FAULTS=1); each test
+/// holds a flight slot (`FlightSlots`, shared with the fault flights): a cluster booting beside two fault flights
+/// once never elected its MQTT client-id leader.
 @Suite("RabbitMQ cluster", .serialized,
        .enabled(if: ProcessInfo.processInfo.environment["QUAD_FAULTS"] == "1"
                 && TestEnvironment.available("mosquitto_pub") && (TestEnvironment.isCI || RabbitNode.isInstalled)))
 struct RabbitClusterTests {
     static let cluster = SuiteBroker {
         let startedAt = Date()
-        let cluster = try RabbitCluster(count: 3)
+        let cluster = try RabbitCluster.formed(count: 3)
         print("rabbitmq cluster: 3 nodes answering MQTT \(Date().timeIntervalSince(startedAt)) s after the start")
         return cluster
     }
@@ -32,10 +34,10 @@ struct RabbitClusterTests {
         """
 
     @Test("the whole flight through the cluster: board on node A, ground on node B")
-    func flight() async throws { try await checks("rcflight").flight() }
+    func flight() async throws { try await FlightSlots.run { try await checks("rcflight").flight() } }
 
     @Test("the controller's node (A) killed mid-flight: hover, reconnect to another node, the flight goes on")
-    func failover() async throws { try await checks("rcfail").failover() }
+    func failover() async throws { try await FlightSlots.run { try await checks("rcfail").failover() } }
 }
 
 @Suite("NATS cluster", .serialized,
@@ -63,10 +65,10 @@ struct NatsClusterTests {
         """
 
     @Test("the whole flight through the cluster: board on node A, ground on node B")
-    func flight() async throws { try await checks("ncflight").flight() }
+    func flight() async throws { try await FlightSlots.run { try await checks("ncflight").flight() } }
 
     @Test("the controller's node (A) killed mid-flight: hover, reconnect to another node, the flight goes on")
-    func failover() async throws { try await checks("ncfail").failover() }
+    func failover() async throws { try await FlightSlots.run { try await checks("ncfail").failover() } }
 }
 
 struct ClusterChecks {
