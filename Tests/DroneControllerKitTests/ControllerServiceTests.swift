@@ -71,6 +71,10 @@ struct ControllerServiceTests {
     func fliesToTheTargetAndHoversWhenNavigationGoesStale() async throws {
         var configuration = ControllerConfiguration()
         configuration.staleAfterMs = 300
+        // Only navigation may go stale here: a busy machine can starve this whole process for tens of seconds, and
+        // the link and take-off timers would then end the flight before navigation stops.
+        configuration.droneStateTimeoutMs = 600_000
+        configuration.takeoffTimeoutS = 600
         let runtime = ServiceRuntime(service: "drone-controller", drone: drone,
                                      connection: broker.connect(clientId: "controller"),
                                      logger: Logger(label: "drone-controller"))
@@ -98,9 +102,15 @@ struct ControllerServiceTests {
         #expect(try states().contains { $0.activity == .flyingToTarget })
         let flownCommands = try flightCommands().count
 
-        // No more solutions; navdata and position go on.
+        // No more solutions; navdata and position go on. A starved round can let the position go stale first
+        // (`stale-position`): then one fresh solution resumes the flight and navigation stops again.
         try await publish(ground, until: { try states().contains { $0.reason == "stale-navigation" } }) {
-            [try droneState(.hovering), try position()]
+            var inputs = [try droneState(.hovering), try position()]
+            if let last = try states().last, last.activity == .hovering, last.reason == "stale-position" {
+                sequence += 1
+                inputs.append(try navigation(for: target, sequence: sequence))
+            }
+            return inputs
         }
         try await publish(ground, until: { try flightCommands().count > flownCommands + 2 }) { [] }
         running.cancel()
