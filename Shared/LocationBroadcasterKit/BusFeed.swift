@@ -1,4 +1,5 @@
 import GroundStation
+import Logging
 import QuadMQTT
 import QuadProtocol
 import QuadService
@@ -123,22 +124,45 @@ final class BusFeed: Sendable {
 
 /// Events for one consumer, in arrival order; bounded so a stalled consumer cannot grow memory. Drained by polling
 /// loops (route, pilot session, one-shot commands) that also keep their own time; not QuadService's `Inbox`, an
-/// AsyncStream that one service loop awaits (FleetView uses that one). Moving these consumers onto it is left open.
+/// AsyncStream that one service loop awaits (FleetView uses that one): these loops check a deadline between
+/// drains, which a stream they would await cannot give them without a second task. Both shapes count what they drop.
 final class FeedQueue: Sendable {
     static let limit = 1024
-    private let events = Mutex<[BusFeed.Event]>([])
+    private struct State {
+        var events: [BusFeed.Event] = []
+        var dropped = 0
+    }
+    private let state = Mutex(State())
+    private let logger: Logger
 
+    init(logger: Logger = Logger(label: "location-broadcaster")) {
+        self.logger = logger
+    }
+
+    /// Past `limit` the oldest event goes; the first drop and every 1024th after it are logged.
     func append(_ event: BusFeed.Event) {
-        events.withLock {
-            if $0.count >= Self.limit { $0.removeFirst() }
-            $0.append(event)
+        let dropped: Int? = state.withLock {
+            var dropped: Int?
+            if $0.events.count >= Self.limit {
+                $0.events.removeFirst()
+                $0.dropped += 1
+                if $0.dropped % Self.limit == 1 { dropped = $0.dropped }
+            }
+            $0.events.append(event)
+            return dropped
+        }
+        if let dropped {
+            logger.warning("a bus consumer fell behind: \(dropped) event(s) dropped so far, the oldest first")
         }
     }
 
+    /// Events dropped because this consumer fell behind.
+    var droppedCount: Int { state.withLock { $0.dropped } }
+
     func drain() -> [BusFeed.Event] {
-        events.withLock { e in
-            defer { e.removeAll() }
-            return e
+        state.withLock { s in
+            defer { s.events.removeAll() }
+            return s.events
         }
     }
 }
