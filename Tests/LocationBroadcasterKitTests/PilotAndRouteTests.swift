@@ -32,7 +32,9 @@ struct PilotAndRouteTests {
         #expect(pilotDuringBody == "ground1")
         #expect(await eventually { controller.pilot.isEmpty })
         let sent = claims()
-        #expect(sent.map(\.action) == [.claim, .release], "\(sent)")
+        // A claim the controller has not answered yet is sent again (a starved run saw two): claims, then one release.
+        #expect(sent.last?.action == .release && sent.dropLast().allSatisfy { $0.action == .claim } && sent.count >= 2,
+                "\(sent)")
         #expect(sent.allSatisfy { $0.senderId == "ground1" && $0.controllerRunId == 7 })
         #expect(console.out == ["pilot control granted: location-broadcaster/ground1 is the pilot",
                                 "pilot control released"], "\(console.out)")

@@ -91,7 +91,7 @@ final class FlightStack: @unchecked Sendable {
     /// Waits until every service has announced itself online (so it has subscribed) and the simulator writes its
     /// trace (so navdata flows). Commands published before that would be lost: they are not retained.
     func waitUntilReady(services: [String] = ["drone-link", "navigator", "drone-controller"],
-                        timeoutS: Double = 30) async throws {
+                        timeoutS: Double = 120) async throws {
         let watcher = try MQTTClient(configuration: .init(port: Int32(broker.port), clientId: "ready-\(drone)"),
                                      logger: Logger(label: "ready"))
         defer { watcher.shutdown() }

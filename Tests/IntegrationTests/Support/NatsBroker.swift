@@ -87,7 +87,7 @@ final class NatsNode: TestBroker, @unchecked Sendable {
     }
 
     /// Until the node takes an MQTT CONNECT (not only TCP: JetStream must be up, in a cluster its meta leader elected).
-    func waitUntilReady(timeoutS: Double = 30) throws {
+    func waitUntilReady(timeoutS: Double = 120) throws {
         guard let child else { throw TestEnvironmentError.timeout("nats \(serverName) not launched") }
         do {
             try waitForMQTT(child, label: "nats \(serverName)", port: port, directory: directory,

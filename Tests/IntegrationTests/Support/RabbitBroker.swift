@@ -55,7 +55,7 @@ final class RabbitNode: TestBroker, @unchecked Sendable {
 
     /// Suites run in parallel: a port found free may be taken before the node binds it. Then the node starts again
     /// on new ports (its node name stays, so the cluster's peer list stays right).
-    func startAndWait(timeoutS: Double = 90) throws {
+    func startAndWait(timeoutS: Double = 180) throws {
         var lastError: (any Error)?
         for _ in 0..<BrokerProcess.portAttempts {
             try launch(newPorts: true)
@@ -116,8 +116,9 @@ final class RabbitNode: TestBroker, @unchecked Sendable {
             ])
     }
 
-    /// Until the node answers MQTT on its port (RabbitMQ boots in ~10 s here, ~20 s three at once).
-    func waitUntilReady(timeoutS: Double = 90) throws {
+    /// Until the node answers MQTT on its port (RabbitMQ boots in ~10 s here, ~20 s three at once, and took over 90 s
+    /// once in a busy run with builds beside it: it was still running its boot steps).
+    func waitUntilReady(timeoutS: Double = 180) throws {
         guard let child else { throw TestEnvironmentError.timeout("rabbitmq \(nodeName) not launched") }
         do {
             try waitForMQTT(child, label: "rabbitmq \(nodeName)", port: port, directory: directory,
