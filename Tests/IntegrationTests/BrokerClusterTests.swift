@@ -9,7 +9,7 @@ import Testing
 /// per suite, started in parallel by its first test, reused. Slow: `make faults` runs it (QUAD_FAULTS=1); each test
 /// holds a flight slot (`FlightSlots`, shared with the fault flights): a cluster booting beside two fault flights
 /// once never elected its MQTT client-id leader.
-@Suite("RabbitMQ cluster", .offThePool, .serialized,
+@Suite("RabbitMQ cluster", .serialized,
        .enabled(if: ProcessInfo.processInfo.environment["QUAD_FAULTS"] == "1"
                 && TestEnvironment.available("mosquitto_pub") && (TestEnvironment.isCI || RabbitNode.isInstalled)))
 struct RabbitClusterTests {
@@ -40,7 +40,7 @@ struct RabbitClusterTests {
     func failover() async throws { try await FlightSlots.run { try await checks("rcfail").failover() } }
 }
 
-@Suite("NATS cluster", .offThePool, .serialized,
+@Suite("NATS cluster", .serialized,
        .enabled(if: ProcessInfo.processInfo.environment["QUAD_FAULTS"] == "1"
                 && TestEnvironment.available("mosquitto_pub", "nats-server")))
 struct NatsClusterTests {

@@ -6,7 +6,7 @@ import QuadProtocol
 import Testing
 
 /// `--broker a,b` (and QUAD_BROKER): the nodes of a cluster, tried in turn when the connection is lost or refused.
-@Suite("Broker failover", .offThePool, .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
+@Suite("Broker failover", .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
 struct BrokerFailoverTests {
     func watcher(_ broker: BrokerProcess, _ id: String) throws -> (MQTTClient, StatusLog) {
         var logger = Logger(label: "watcher")

@@ -5,7 +5,7 @@ import Testing
 
 /// location-broadcaster addresses what it sends to the controller run named in the controller's state (format
 /// 1.2). The controller is a FakeController; each test has a drone of its own (retained states stay on the broker).
-@Suite("location-broadcaster run addressing", .offThePool, .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
+@Suite("location-broadcaster run addressing", .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
 struct LocationBroadcasterRunAddressTests {
     let broker: BrokerProcess
 
@@ -41,7 +41,7 @@ struct LocationBroadcasterRunAddressTests {
             }
         }
         defer { responder.cancel() }
-        let run = try await broadcaster(["takeoff", "--timeout", "15"], drone: "ra1")
+        let run = try await broadcaster(["takeoff", "--timeout", "60"], drone: "ra1")
         #expect(run.code == 0, "\(run.output)")
         #expect(run.output.contains("takeoff sent as ") && run.output.contains("to controller run 10"), "\(run.output)")
         #expect(run.output.contains("drone-controller restarted (run 10 → 11)"), "\(run.output)")
@@ -57,7 +57,7 @@ struct LocationBroadcasterRunAddressTests {
             try await fake.publish(.landed, reason: "command-for-previous-run", runId: 20)
         }
         defer { responder.cancel() }
-        let run = try await broadcaster(["takeoff", "--timeout", "10"], drone: "ra2")
+        let run = try await broadcaster(["takeoff", "--timeout", "60"], drone: "ra2")
         #expect(run.code == 1, "\(run.output)")
         #expect(run.output.contains("takeoff refused by the controller: command-for-previous-run"), "\(run.output)")
         #expect(commands(fake).map(\.controllerRunId) == [20])

@@ -11,7 +11,7 @@ import Testing
 /// at QoS 1), the bridge running through a relay the test cuts like a radio link. A board logger answers sync
 /// requests on the board's broker; a ground logger records on the ground's. Telemetry published on the board while
 /// the link is cut never reaches the ground, until the ground's log is completed from the board's.
-@Suite("log sync over the bridge", .offThePool, .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
+@Suite("log sync over the bridge", .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
 final class LogSyncIntegrationTests {
     static let drone = DroneID(rawValue: "drone1") ?? .default
     let ground: BrokerProcess

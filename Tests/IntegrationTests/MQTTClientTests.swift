@@ -4,7 +4,7 @@ import ProcessSupport
 import QuadMQTT
 import Testing
 
-@Suite("MQTTClient against a real mosquitto", .offThePool, .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
+@Suite("MQTTClient against a real mosquitto", .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
 struct MQTTClientTests {
     let broker: BrokerProcess
 

@@ -7,7 +7,7 @@ import Testing
 
 /// `navigator --position gpsd:HOST:PORT`: the drone's position comes from a real gpsd (gpsfake replaying
 /// walk.nmea, one epoch every 0.4 s), the heading from navdata; `telemetry/position` is ignored.
-@Suite("navigator --position gpsd", .offThePool, .serialized,
+@Suite("navigator --position gpsd", .serialized,
        .enabled(if: TestEnvironment.available("mosquitto", "gpsfake", "gpsd")))
 struct NavigatorGPSDTests {
     static let drone = "gpsnav1"
@@ -128,7 +128,7 @@ struct NavigatorGPSDTests {
 }
 
 /// `--position` is checked before anything connects: garbage exits non-zero with a message naming the problem.
-@Suite("navigator --position parsing", .offThePool)
+@Suite("navigator --position parsing")
 struct NavigatorPositionOptionTests {
     @Test("bad --position values are refused clearly", arguments: [
         ("garbage", "--position: expected telemetry, gpsd or gpsd:HOST:PORT, got 'garbage'"),

@@ -6,7 +6,7 @@ import Testing
 /// README's "Run it by hand" block, read from README.md at test time and run line by line as a user would, with
 /// only what must differ on a shared machine substituted: the test's own mosquitto (free port, via `-p` and
 /// `QUAD_BROKER`), free UDP ports for drone-sim/drone-link, and the trace file in the test directory.
-@Suite("README: Run it by hand", .offThePool, .serialized,
+@Suite("README: Run it by hand", .serialized,
        .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub", "mosquitto_sub")))
 struct ReadmeRunByHandTests {
     /// The shell lines of the first ```sh block after "## Run it by hand", comments removed.
