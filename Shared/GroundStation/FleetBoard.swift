@@ -23,6 +23,8 @@ public struct FleetBoard: Sendable {
     public private(set) var droppedDrones = 0
     /// When this reader subscribed: until one re-announce interval has passed, a service not heard from is "wait".
     public var watchingSinceUs: Int64?
+    /// How long a service not heard from shows "wait" (StatusBoard's window unless widened).
+    public var presenceWaitUs = StatusBoard.presenceWaitUs
 
     public init() {}
 
@@ -106,7 +108,7 @@ public struct FleetBoard: Sendable {
         let known = services.compactMap { board.services[$0]?.presence }
         if known.contains(where: \.online) { return "on" }
         if !known.isEmpty { return "OFF" }
-        if let since = watchingSinceUs, nowUs &- since < StatusBoard.presenceWaitUs { return "wait" }
+        if let since = watchingSinceUs, nowUs &- since < presenceWaitUs { return "wait" }
         return "?"
     }
 

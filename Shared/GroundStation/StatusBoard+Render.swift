@@ -18,7 +18,7 @@ extension StatusBoard {
     func serviceLine(_ name: String, nowUs: Int64) -> String {
         let label = "  " + TextFormat.pad(TextFormat.clean(name, width: 22), 23)
         guard let entry = services[name] else {
-            if let since = watchingSinceUs, nowUs &- since < Self.presenceWaitUs {
+            if let since = watchingSinceUs, nowUs &- since < presenceWaitUs {
                 return label + "waiting  (no status yet; re-announced every \(Int(ServiceStatus.reannounceIntervalS)) s)"
             }
             return label + "unknown  (no status seen)"

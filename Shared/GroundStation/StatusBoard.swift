@@ -33,6 +33,8 @@ public struct StatusBoard: Sendable {
     /// not heard from is "waiting", not "unknown" (its retained status may not be delivered, see ServiceStatus).
     public var watchingSinceUs: Int64?
     public static let presenceWaitUs = Int64(ServiceStatus.reannounceIntervalS * 1_000_000) + 500_000
+    /// This board's "waiting" window (tests that must see it on a starved machine widen it).
+    public var presenceWaitUs = StatusBoard.presenceWaitUs
     var controller: Received<ControllerState>?
     var droneState: Received<DroneState>?
     var link: Received<LinkStatus>?

@@ -24,7 +24,9 @@ struct FleetView {
         case tick(nowUs: Int64)
     }
 
-    init(watch: Bool, clearScreen: Bool) {
+    /// `presenceWaitUs`: how long a service not heard from shows "wait" (one re-announce interval and a half second).
+    init(watch: Bool, clearScreen: Bool, presenceWaitUs: Int64 = StatusBoard.presenceWaitUs) {
+        board.presenceWaitUs = presenceWaitUs
         self.watch = watch
         self.clearScreen = clearScreen
     }
@@ -40,7 +42,7 @@ struct FleetView {
         board.watchingSinceUs = startUs
         let endUs = timeoutS.map { startUs + Int64($0 * 1_000_000) }
         // Watching: the first screen once retained messages had a moment to arrive, then every interval.
-        var nextShowUs = startUs + (watch ? 300_000 : StatusBoard.presenceWaitUs)
+        var nextShowUs = startUs + (watch ? 300_000 : board.presenceWaitUs)
         inbox.tick(everyMs: 50) { .tick(nowUs: $0) }
         for await event in inbox.events {
             switch event {

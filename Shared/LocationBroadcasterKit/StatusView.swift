@@ -15,11 +15,14 @@ struct StatusView {
     private var link: LinkStatus?
     private var navigation: NavigationSolution?
 
-    init(drone: DroneID, goal: ControllerState.Activity?, line: Bool, watch: Bool, clearScreen: Bool) {
+    /// `presenceWaitUs`: how long a service not heard from is "waiting" (one re-announce interval and a half second).
+    init(drone: DroneID, goal: ControllerState.Activity?, line: Bool, watch: Bool, clearScreen: Bool,
+         presenceWaitUs: Int64 = StatusBoard.presenceWaitUs) {
         // Broadcasters announce themselves under their sender ids, so they show up as extra services.
         board = StatusBoard(drone: drone, expectedServices: StatusBoard.defaultExpectedServices.filter {
             $0 != "location-broadcaster"
         })
+        board.presenceWaitUs = presenceWaitUs
         self.goal = goal
         self.line = line
         self.watch = watch
@@ -40,7 +43,7 @@ struct StatusView {
         if !watch {
             // A broker that withholds retained statuses from a wildcard subscription (RabbitMQ) still shows each
             // running service within one re-announce interval: wait that long before calling one "unknown".
-            while !board.unseenExpectedServices.isEmpty, MonotonicClock.nowUs() - startUs < StatusBoard.presenceWaitUs {
+            while !board.unseenExpectedServices.isEmpty, MonotonicClock.nowUs() - startUs < board.presenceWaitUs {
                 _ = absorb(inbox.drain())
                 if board.unseenExpectedServices.isEmpty { break }
                 try await Task.sleep(for: .milliseconds(100))

@@ -82,7 +82,9 @@ struct FleetViewTests {
         let capture = ConsoleCapture()
         let watching = Task {
             try await Console.$capture.withValue(capture) {
-                var fleet = FleetView(watch: true, clearScreen: false)
+                // A starved run drew its screens after the 5.5 s window: widen it (its end is FleetBoardTests'
+                // business, with time passed in).
+                var fleet = FleetView(watch: true, clearScreen: false, presenceWaitUs: 600_000_000)
                 try await fleet.run(client: client, interval: DurationText(seconds: 0.1), timeoutS: 4 * patientS)
             }
         }
