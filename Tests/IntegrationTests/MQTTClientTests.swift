@@ -117,18 +117,19 @@ struct MQTTClientTests {
             for await event in events { if case .subscriptionRefused = event { return event } }
             return nil
         }
-        let timeout = Task { try await Task.sleep(for: .seconds(5)); refused.cancel() }
+        let timeout = Task { try await Task.sleep(for: .seconds(60)); refused.cancel() }
         defer { timeout.cancel() }
         #expect(await refused.value == .subscriptionRefused(filter: "$share/g/quad/+/telemetry/#", code: 0x80))
-        #expect(client.refusedSubscriptions == 1)
+        // The refused filter is asked for again after 2 s: a starved run had counted the second refusal already.
+        #expect(client.refusedSubscriptions >= 1)
 
         // The happy path on mosquitto: granted, nothing counted, messages flow.
         let sub = try makeClient("suback-granted")
         let pub = try makeClient("suback-pub")
         defer { sub.shutdown(); pub.shutdown() }
         let messages = try sub.subscribe("granted/#")
-        #expect(await sub.waitUntilConnected(timeoutS: 5))
-        #expect(await pub.waitUntilConnected(timeoutS: 5))
+        #expect(await sub.waitUntilConnected(timeoutS: 60))
+        #expect(await pub.waitUntilConnected(timeoutS: 60))
         try await Task.sleep(for: .milliseconds(200))
         try await pub.publishAndWait(topic: "granted/x", payload: [7], qos: 1, retain: false)
         var iterator = messages.makeAsyncIterator()
