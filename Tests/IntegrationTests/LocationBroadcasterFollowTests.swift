@@ -81,8 +81,14 @@ struct LocationBroadcasterFollowTests {
         let (gpsfake, follow) = try startWalk(drone: drone, acceptStale ? ["--accept-stale"] : [])
         defer { gpsfake.stop(signal: SIGTERM) }
         defer { follow.stop(signal: SIGKILL) }
-        try await eventually(timeoutS: 60, "a stale-fix report\n\(follow.output())") {
-            follow.output().contains("receiver clock or a replayed log?")
+        // 120 s: gpsd, gpsfake and follow all start on a machine that may be starved; it ends at the report.
+        do {
+            try await eventually(timeoutS: 120, "a stale-fix report") {
+                follow.output().contains("receiver clock or a replayed log?")
+            }
+        } catch {
+            Issue.record("\(error)\n--- follow\n\(follow.output())\n--- gpsfake\n\(gpsfake.output())")
+            return
         }
         try await Task.sleep(for: .seconds(2))
         #expect(follow.stop(signal: SIGTERM) == 0)
