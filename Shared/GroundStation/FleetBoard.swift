@@ -24,7 +24,7 @@ public struct FleetBoard: Sendable {
     /// When this reader subscribed: until one re-announce interval has passed, a service not heard from is "wait".
     public var watchingSinceUs: Int64?
     /// How long a service not heard from shows "wait" (StatusBoard's window unless widened).
-    public var presenceWaitUs = StatusBoard.presenceWaitUs
+    public var presenceWaitUs = StatusBoard.defaultPresenceWaitUs
 
     public init() {}
 

@@ -32,9 +32,9 @@ public struct StatusBoard: Sendable {
     /// When this reader subscribed (same clock as `nowUs`): until one re-announce interval has passed, a service
     /// not heard from is "waiting", not "unknown" (its retained status may not be delivered, see ServiceStatus).
     public var watchingSinceUs: Int64?
-    public static let presenceWaitUs = Int64(ServiceStatus.reannounceIntervalS * 1_000_000) + 500_000
+    public static let defaultPresenceWaitUs = Int64(ServiceStatus.reannounceIntervalS * 1_000_000) + 500_000
     /// This board's "waiting" window (tests that must see it on a starved machine widen it).
-    public var presenceWaitUs = StatusBoard.presenceWaitUs
+    public var presenceWaitUs = StatusBoard.defaultPresenceWaitUs
     var controller: Received<ControllerState>?
     var droneState: Received<DroneState>?
     var link: Received<LinkStatus>?

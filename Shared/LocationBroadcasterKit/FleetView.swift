@@ -25,7 +25,7 @@ struct FleetView {
     }
 
     /// `presenceWaitUs`: how long a service not heard from shows "wait" (one re-announce interval and a half second).
-    init(watch: Bool, clearScreen: Bool, presenceWaitUs: Int64 = StatusBoard.presenceWaitUs) {
+    init(watch: Bool, clearScreen: Bool, presenceWaitUs: Int64 = StatusBoard.defaultPresenceWaitUs) {
         board.presenceWaitUs = presenceWaitUs
         self.watch = watch
         self.clearScreen = clearScreen

@@ -17,7 +17,7 @@ struct StatusView {
 
     /// `presenceWaitUs`: how long a service not heard from is "waiting" (one re-announce interval and a half second).
     init(drone: DroneID, goal: ControllerState.Activity?, line: Bool, watch: Bool, clearScreen: Bool,
-         presenceWaitUs: Int64 = StatusBoard.presenceWaitUs) {
+         presenceWaitUs: Int64 = StatusBoard.defaultPresenceWaitUs) {
         // Broadcasters announce themselves under their sender ids, so they show up as extra services.
         board = StatusBoard(drone: drone, expectedServices: StatusBoard.defaultExpectedServices.filter {
             $0 != "location-broadcaster"

@@ -17,7 +17,7 @@ struct FleetBoardTests {
         board.watchingSinceUs = 0
         board.update(presence: ServicePresence(name: "drone-controller", online: true), drone: drone("d1"), receivedAtUs: 0)
         #expect(Array(cells(board.render(nowUs: 1_000_000), "d1").prefix(5)) == ["d1", "wait", "on", "wait", "wait"])
-        let after = board.render(nowUs: StatusBoard.presenceWaitUs)
+        let after = board.render(nowUs: StatusBoard.defaultPresenceWaitUs)
         #expect(Array(cells(after, "d1").prefix(5)) == ["d1", "?", "on", "?", "?"])
     }
 

@@ -101,7 +101,7 @@ import Testing
         var b = StatusBoard(drone: .default)
         b.watchingSinceUs = t0
         #expect(b.render(nowUs: t0 + 2 * s).contains("navigator              waiting  (no status yet; re-announced every 5 s)"))
-        #expect(b.render(nowUs: t0 + StatusBoard.presenceWaitUs).contains("navigator              unknown  (no status seen)"))
+        #expect(b.render(nowUs: t0 + StatusBoard.defaultPresenceWaitUs).contains("navigator              unknown  (no status seen)"))
         #expect(b.unseenExpectedServices.contains("navigator"))
         b.update(presence: ServicePresence(name: "navigator", online: true), receivedAtUs: t0 + 3 * s)
         #expect(!b.unseenExpectedServices.contains("navigator"))
