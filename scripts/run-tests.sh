@@ -2,11 +2,91 @@
 # Runs `swift test --skip-build "$@"` and fails unless swift-testing printed its summary: a test process that ends
 # early with exit 0 (something called exit(0) in it — once a service watchdog armed inside a unit test) would
 # otherwise look green with most suites never run.
+#
+# A hang watchdog: a test process that goes QUAD_TEST_STALL_S (default 600) without a test starting or ending, or
+# runs past QUAD_TEST_LIMIT_S (default 1800), is hung (one CI run sat silent for over an hour until CI's own limit
+# killed it, with nothing to say where). The watchdog then prints the tests that started and never ended (from
+# swift-testing's event stream), every thread's stack (gdb), the process tree, and kills the run: exit 124.
 set -uo pipefail
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-swift test --skip-build "$@" 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
+stall_s=${QUAD_TEST_STALL_S:-600}
+limit_s=${QUAD_TEST_LIMIT_S:-1800}
+work=$(mktemp -d)
+log="$work/output.log"
+events="$work/events.jsonl"
+trap 'rm -rf "$work"' EXIT
+runner=""
+trap '[[ -n "$runner" ]] && pkill -TERM -s "$runner"; exit 130' INT TERM
+
+# Its own session, so that a hung run is killed with the brokers and services it started.
+setsid swift test --skip-build "$@" --event-stream-output-path "$events" --event-stream-version 0 \
+  > >(tee "$log") 2>&1 &
+runner=$!
+
+# The xctest process under `swift test` (the one whose threads say where a hang is).
+test_process() { pgrep -f -s "$runner" 'PackageTests\.xctest' | head -1; }
+
+unfinished() {
+  # Tests whose testStarted has no testEnded, by id (parameterised cases are counted under their test).
+  python3 - "$events" <<'EOF'
+import json, sys
+started, ended = {}, set()
+for line in open(sys.argv[1], errors="replace"):
+    try:
+        record = json.loads(line)
+    except ValueError:
+        continue
+    if record.get("kind") != "event":
+        continue
+    event = record["payload"]
+    test = event.get("testID")
+    if not test:
+        continue
+    if event["kind"] == "testStarted":
+        started[test] = event.get("instant", {}).get("absolute", 0)
+    elif event["kind"] == "testEnded":
+        ended.add(test)
+for test in sorted(set(started) - ended):
+    print("  never ended:", test)
+EOF
+}
+
+report_hang() {
+  echo "run-tests: $1: the test run is hung; what it was doing:" >&2
+  [[ -f "$events" ]] && unfinished >&2
+  local pid
+  pid=$(test_process)
+  if [[ -n "$pid" ]] && command -v gdb >/dev/null; then
+    echo "run-tests: threads of the test process $pid:" >&2
+    timeout 120 gdb -p "$pid" -batch -nx -ex "set pagination off" -ex "thread apply all bt 25" 2>&1 \
+      | grep -E '^(Thread|#)' >&2
+  fi
+  echo "run-tests: processes of the run:" >&2
+  ps -o pid,ppid,etimes,stat,args -s "$runner" >&2 || true
+  # By session, not group: the test process starts each child in a process group of its own.
+  pkill -TERM -s "$runner"
+  sleep 5
+  pkill -KILL -s "$runner"
+}
+
+started_s=$SECONDS
+last_size=-1
+last_change_s=$SECONDS
+status=""
+while kill -0 "$runner" 2>/dev/null; do
+  sleep 5
+  size=$(stat -c %s "$events" 2>/dev/null || echo 0)
+  if (( size != last_size )); then last_size=$size; last_change_s=$SECONDS; fi
+  if (( SECONDS - last_change_s >= stall_s )); then
+    report_hang "no test started or ended for ${stall_s} s"; status=124; break
+  fi
+  if (( SECONDS - started_s >= limit_s )); then
+    report_hang "still running after ${limit_s} s"; status=124; break
+  fi
+done
+wait "$runner"
+code=$?
+status=${status:-$code}
+wait  # tee
 if (( status != 0 )); then exit "$status"; fi
 if ! grep -Eq "Test run with [0-9]+ tests? in [0-9]+ suites? passed" "$log"; then
   echo "run-tests: swift test exited 0 without the test run's summary: the test process ended early" >&2
