@@ -17,10 +17,14 @@ trap 'rm -rf "$work"' EXIT
 runner=""
 trap '[[ -n "$runner" ]] && pkill -TERM -s "$runner"; exit 130' INT TERM
 
-# Its own session, so that a hung run is killed with the brokers and services it started.
+# Its own session, so that a hung run is killed with the brokers and services it started. Its output goes to a
+# file, shown as it grows, never through a pipe: children that outlive a test process that died (a crash) would
+# hold a pipe open, and `swift test | tee` then waited for them (CI's over-an-hour silence had that shape).
 setsid swift test --skip-build "$@" --event-stream-output-path "$events" --event-stream-version 0 \
-  > >(tee "$log") 2>&1 &
+  > "$log" 2>&1 < /dev/null &
 runner=$!
+tail -n +1 -f --pid="$runner" "$log" &
+shower=$!
 
 # The xctest process under `swift test` (the one whose threads say where a hang is).
 test_process() { pgrep -f -s "$runner" 'PackageTests\.xctest' | head -1; }
@@ -86,9 +90,22 @@ done
 wait "$runner"
 code=$?
 status=${status:-$code}
-wait  # tee
-if (( status != 0 )); then exit "$status"; fi
+wait "$shower"
+# Whatever the run started and left behind is its own (the session): named, then stopped.
+if pgrep -s "$runner" >/dev/null; then
+  echo "run-tests: processes the test run left running (stopped now):" >&2
+  ps -o pid,etimes,args -s "$runner" >&2 || true
+  pkill -TERM -s "$runner"; sleep 2; pkill -KILL -s "$runner"
+fi
+if (( status != 0 )); then
+  if (( status != 124 )) && [[ -f "$events" ]] && ! grep -q '"kind":"runEnded"' "$events"; then
+    echo "run-tests: the test process ended (exit $status) before its run did; the tests it was running:" >&2
+    unfinished >&2
+  fi
+  exit "$status"
+fi
 if ! grep -Eq "Test run with [0-9]+ tests? in [0-9]+ suites? passed" "$log"; then
   echo "run-tests: swift test exited 0 without the test run's summary: the test process ended early" >&2
+  [[ -f "$events" ]] && unfinished >&2
   exit 1
 fi

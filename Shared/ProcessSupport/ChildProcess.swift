@@ -33,6 +33,9 @@ public final class ChildProcess: @unchecked Sendable {
         } else {
             posix_spawn_file_actions_adddup2(&actions, 2, 1)
         }
+        // Nothing else of ours: a child that outlives its parent must not hold the parent's pipes (a test runner's
+        // output pipe held by orphaned brokers kept `swift test | tee` waiting for them) or sockets.
+        Self.closeFrom3?(&actions, 3)
         // The test runner may block or ignore signals; the child must start with a clean slate or SIGTERM
         // never reaches it.
         var attributes = posix_spawnattr_t()
@@ -110,4 +113,12 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     deinit { if exitCode() == nil { kill(pid, SIGKILL); _ = waitForExit(timeoutS: 5) } }
+
+    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34+), looked up at run time: its header declares it
+    /// only under _GNU_SOURCE, which Swift's Glibc module does not set.
+    private static let closeFrom3: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 }

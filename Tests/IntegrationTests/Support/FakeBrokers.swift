@@ -111,7 +111,8 @@ final class ProtocolRefusingBroker: @unchecked Sendable {
     }
 
     private static func send(_ fd: Int32, _ bytes: [UInt8]) {
-        _ = write(fd, bytes, bytes.count)
+        // MSG_NOSIGNAL: a client that already hung up must not SIGPIPE the test process.
+        _ = Glibc.send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL))
     }
 
     private static func readPacket(_ fd: Int32) -> (type: UInt8, body: [UInt8])? {
