@@ -1,0 +1,38 @@
+import GPSD
+import QuadMQTT
+import QuadProtocol
+import Testing
+@testable import NavigatorKit
+
+/// The navigator's decisions without a bus: events in, solutions out.
+@Suite("TargetFollowingNavigator")
+struct TargetFollowingNavigatorTests {
+    /// With `--position gpsd` every fix gpsd reports moves the drone in the next solution: none is skipped or held
+    /// back (the gpsfake integration test sees only the epochs a loaded gpsd reports; this is the navigator's part).
+    @Test("--position gpsd: one solution per fix, each at that fix's position, in order; telemetry/position ignored")
+    func everyGPSDFixGivesASolution() throws {
+        var navigator = TargetFollowingNavigator(configuration: .init(positionSource: .gpsd(.local), maxFixAgeS: nil))
+        let target = MQTTMessage(topic: "quad/t1/target", payload: Array(#"{"lat":52.5175,"lon":13.38}"#.utf8))
+        #expect(try navigator.handle(.target(target, receivedAtUs: 1_000)) == nil)  // no position yet
+        let state = DroneState(sequence: 1, timestampUs: 0, navdataSequence: 1, stateBits: 0, controlState: .hovering,
+                               batteryPercent: 80, altitudeM: 2, pitchDeg: 0, rollDeg: 0, yawDeg: 0, velocityXMps: 0,
+                               velocityYMps: 0, velocityZMps: 0, magnetoHeadingDeg: 42)
+        let drone = MQTTMessage(topic: "quad/t1/telemetry/drone", payload: try state.encoded())
+        _ = try navigator.handle(.drone(drone, receivedAtUs: 2_000))
+        let decoy = MQTTMessage(topic: "quad/t1/telemetry/position", payload: try PositionFix(
+            sequence: 1, timestampUs: 1, latitudeDeg: 10, longitudeDeg: 10, source: .manual).encoded())
+        var positions: [(Double, Double)] = []
+        for i in 0..<30 {
+            let fix = GPSFix(dimension: .twoD, latitudeDeg: 52.5163 + Double(i) * 1e-5, longitudeDeg: 13.3777 - Double(i) * 1e-5)
+            let solution = try #require(try navigator.handle(.gpsFix(fix, receivedAtUs: 3_000 + Int64(i) * 400_000,
+                                                                     wallClockUs: 0)))
+            positions.append((solution.droneLatitudeDeg, solution.droneLongitudeDeg))
+            #expect(solution.headingDeg == 42)
+            #expect(try navigator.handle(.position(decoy, receivedAtUs: 3_001 + Int64(i) * 400_000)) == nil)
+        }
+        #expect(positions.count == 30)
+        for (i, position) in positions.enumerated() {
+            #expect(position.0 == 52.5163 + Double(i) * 1e-5 && position.1 == 13.3777 - Double(i) * 1e-5)
+        }
+    }
+}
