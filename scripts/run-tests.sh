@@ -13,7 +13,8 @@ limit_s=${QUAD_TEST_LIMIT_S:-1800}
 work=$(mktemp -d)
 log="$work/output.log"
 events="$work/events.jsonl"
-trap 'rm -rf "$work"' EXIT
+# QUAD_TEST_EVENTS=FILE keeps swift-testing's event stream (JSON lines: every test's start and end, with times).
+trap '[[ -n "${QUAD_TEST_EVENTS:-}" && -f "$events" ]] && cp "$events" "$QUAD_TEST_EVENTS"; rm -rf "$work"' EXIT
 runner=""
 trap '[[ -n "$runner" ]] && pkill -TERM -s "$runner"; exit 130' INT TERM
 
