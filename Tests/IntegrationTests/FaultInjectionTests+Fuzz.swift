@@ -31,7 +31,7 @@ extension FaultInjectionTests {
                                         logger: logger)
             defer { fuzzer.shutdown() }
             try fuzzer.start()
-            try #require(await fuzzer.waitUntilConnected(timeoutS: 10))
+            try #require(await fuzzer.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
 
             try await flight.takeOff()
             let target = flight.target(bearingDeg: 200, distanceM: 35)

@@ -26,8 +26,8 @@ struct MQTTClientTests {
         let pub = try makeClient("pub-\(qos)")
         defer { sub.shutdown(); pub.shutdown() }
         let messages = try sub.subscribe("t/\(qos)/#", qos: qos)
-        #expect(await sub.waitUntilConnected(timeoutS: 5))
-        #expect(await pub.waitUntilConnected(timeoutS: 5))
+        #expect(await sub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
+        #expect(await pub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
         try await Task.sleep(for: .milliseconds(100))  // SUBACK
         let payload: [UInt8] = [0xFF, 0x00, 0x51, 0x80, 0x7F]
         try await pub.publishAndWait(topic: "t/\(qos)/x", payload: payload, qos: qos, retain: false)
@@ -40,7 +40,7 @@ struct MQTTClientTests {
     func retained() async throws {
         let pub = try makeClient("pub-retained")
         defer { pub.shutdown() }
-        #expect(await pub.waitUntilConnected(timeoutS: 5))
+        #expect(await pub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
         try await pub.publishAndWait(topic: "r/status", payload: Array("online".utf8), qos: 1, retain: true)
         let sub = try makeClient("sub-retained")
         defer { sub.shutdown() }
@@ -56,7 +56,7 @@ struct MQTTClientTests {
         let pub = try makeClient("pub-restart")
         defer { sub.shutdown(); pub.shutdown() }
         let messages = try sub.subscribe("again/#")
-        #expect(await sub.waitUntilConnected(timeoutS: 5))
+        #expect(await sub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
         try broker.restart(after: 0.5)
         try await eventually(timeoutS: 10, "both clients reconnected") { sub.isConnected && pub.isConnected }
         try await Task.sleep(for: .milliseconds(200))  // SUBACK after the reconnect
@@ -69,7 +69,7 @@ struct MQTTClientTests {
     func boundedOfflineQueue() async throws {
         let pub = try makeClient("pub-offline", maxPending: 3)
         defer { pub.shutdown() }
-        #expect(await pub.waitUntilConnected(timeoutS: 5))
+        #expect(await pub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
         broker.stop()
         try await eventually(timeoutS: 5, "client notices the broker is gone") { !pub.isConnected }
         for i in 0..<3 {
@@ -128,8 +128,8 @@ struct MQTTClientTests {
         let pub = try makeClient("suback-pub")
         defer { sub.shutdown(); pub.shutdown() }
         let messages = try sub.subscribe("granted/#")
-        #expect(await sub.waitUntilConnected(timeoutS: 60))
-        #expect(await pub.waitUntilConnected(timeoutS: 60))
+        #expect(await sub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
+        #expect(await pub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
         try await Task.sleep(for: .milliseconds(200))
         try await pub.publishAndWait(topic: "granted/x", payload: [7], qos: 1, retain: false)
         var iterator = messages.makeAsyncIterator()
@@ -163,7 +163,7 @@ struct MQTTClientTests {
             host: "127.0.0.1", port: Int32(broker.port), clientId: "pub-expiry", protocolVersion: .auto), logger: logger)
         try pub.start()
         defer { pub.shutdown() }
-        #expect(await pub.waitUntilConnected(timeoutS: 5))
+        #expect(await pub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
         #expect(pub.speaksMQTT5)
         try await pub.publishAndWait(topic: "exp/short", payload: Array("short".utf8), qos: 1, retain: false, expiryS: 1)
         try await pub.publishAndWait(topic: "exp/long", payload: Array("long".utf8), qos: 1, retain: false, expiryS: 60)

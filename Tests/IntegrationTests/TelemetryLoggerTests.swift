@@ -293,7 +293,7 @@ struct TelemetryLoggerTests {
         log.logLevel = .warning
         let client = try MQTTClient(configuration: .init(port: Int32(broker.port), clientId: id), logger: log)
         try client.start()
-        guard await client.waitUntilConnected(timeoutS: 10) else { throw TestEnvironmentError.timeout("\(id)") }
+        guard await client.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS) else { throw TestEnvironmentError.timeout("\(id)") }
         return client
     }
 

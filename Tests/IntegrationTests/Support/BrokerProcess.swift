@@ -59,7 +59,7 @@ final class BrokerProcess: @unchecked Sendable {
         let started = try ChildProcess(executable: mosquitto, arguments: ["-c", configURL.path], name: "mosquitto",
                                        logDirectory: directory)
         child = started
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(TestEnvironment.readinessTimeoutS)
         // Our mosquitto must be the one listening: another suite's broker on the same port also accepts.
         while !(tcpPortAccepts(port) && tcpPortAccepts(webSocketPort) && started.isRunning
                 && !started.output().contains("Address already in use")) {

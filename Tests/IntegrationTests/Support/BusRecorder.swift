@@ -23,7 +23,7 @@ final class BusRecorder: @unchecked Sendable {
             try client.subscribe(filter) { [weak self] message in self?.record(message) }
         }
         try client.start()
-        guard await client.waitUntilConnected(timeoutS: 5) else { throw TestEnvironmentError.timeout("connect \(id)") }
+        guard await client.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS) else { throw TestEnvironmentError.timeout("connect \(id)") }
         try await Task.sleep(for: .milliseconds(200))  // SUBACKs
     }
 

@@ -93,7 +93,7 @@ final class DeployedBroker: @unchecked Sendable {
             child = try ChildProcess(executable: mosquitto, arguments: ["-c", configURL.path], name: "mosquitto-\(label)",
                                      logDirectory: directory)
         }
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(TestEnvironment.readinessTimeoutS)
         func ready() -> Bool {
             namespace == nil ? ports.allSatisfy(tcpPortAccepts) : output().contains(" running")
         }

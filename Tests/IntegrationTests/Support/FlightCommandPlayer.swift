@@ -32,7 +32,7 @@ final class FlightCommandPlayer: @unchecked Sendable {
                                 logger: logger)
         topic = Topics.flightCommand.topic(for: DroneID(rawValue: drone) ?? .default)
         try client.start()
-        guard await client.waitUntilConnected(timeoutS: 10) else {
+        guard await client.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS) else {
             throw TestEnvironmentError.timeout("flight command publisher connecting to port \(port)")
         }
     }

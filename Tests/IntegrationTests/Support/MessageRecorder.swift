@@ -31,7 +31,7 @@ final class MessageRecorder: @unchecked Sendable {
                 lock.withLock { self?.messages.append(message) }
             }
         }
-        guard await client.waitUntilConnected(timeoutS: 10) else {
+        guard await client.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS) else {
             throw TestEnvironmentError.timeout("\(username) connecting to port \(port)")
         }
         try await Task.sleep(for: .milliseconds(200))  // SUBACK

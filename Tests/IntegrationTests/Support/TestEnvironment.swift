@@ -5,6 +5,10 @@ import Testing
 /// failure, never a skip.
 enum TestEnvironment {
     static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
+    /// How long a helper waits for something of the environment to be ready (a broker listening, a recorder
+    /// connected) before giving up; the wait ends as soon as it is. Not a behaviour bound: on a busy run a fresh
+    /// mosquitto printed nothing for over 5 s while two test burners, two more and a booting RabbitMQ ran beside it.
+    static let readinessTimeoutS = 60.0
 
     static let repoRoot: URL = {
         if let root = ProcessInfo.processInfo.environment["QUAD_REPO_ROOT"] { return URL(fileURLWithPath: root) }
