@@ -34,7 +34,7 @@ web-map: deps
 # run here with QUAD_FAULTS=1.
 faults: deps
 	$(SWIFT) build --build-tests
-	QUAD_FAULTS=1 QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" scripts/run-tests.sh --filter "FaultInjection|FieldRehearsal|BrokerCluster"
+	QUAD_TEST_STALL_S=900 QUAD_FAULTS=1 QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" scripts/run-tests.sh --filter "FaultInjection|FieldRehearsal|BrokerCluster"
 
 # VEHICLE=mavlink: the same flight through mavlink-link and drone-sim's MAVLink face.
 demo: deps

@@ -83,11 +83,11 @@ extension DeploymentTests {
             let stayOnBoard = [(controller, "flight/command")]
             let stayOnGround = [(logger, "status/telemetry-logger")]
             for (client, path) in down + stayOnGround + stayOnBoard {
-                try await client.client.publishAndWait(topic: "quad/drone1/\(path)", payload: Array(path.utf8), retain: false)
+                try await client.client.publishAndWait(topic: "quad/drone1/\(path)", payload: Array(path.utf8), retain: false, timeoutS: TestEnvironment.readinessTimeoutS)
             }
             for (client, path, qos) in up {
                 try await client.client.publishAndWait(topic: "quad/drone1/\(path)", payload: Array(path.utf8), qos: qos,
-                                                       retain: false)
+                                                       retain: false, timeoutS: TestEnvironment.readinessTimeoutS)
             }
             let everything = (down + stayOnGround + stayOnBoard).map(\.1) + up.map(\.1)
             try await eventually(timeoutS: 10, "everything published arrived where it belongs") {
@@ -122,8 +122,8 @@ extension DeploymentTests {
             try await waitForBridge(groundMonitor: groundMonitor, droneMonitor: droneMonitor, broadcaster: broadcaster)
             let pilot = "quad/drone1/status/location-broadcaster/ground-laptop"
             let service = "quad/drone1/status/drone-controller"
-            try await broadcaster.client.publishAndWait(topic: pilot, payload: Array("online".utf8), retain: true)
-            try await controller.client.publishAndWait(topic: service, payload: Array("online".utf8), retain: true)
+            try await broadcaster.client.publishAndWait(topic: pilot, payload: Array("online".utf8), retain: true, timeoutS: TestEnvironment.readinessTimeoutS)
+            try await controller.client.publishAndWait(topic: service, payload: Array("online".utf8), retain: true, timeoutS: TestEnvironment.readinessTimeoutS)
             try await eventually(timeoutS: 10, "both statuses crossed") {
                 !droneMonitor.received(pilot).isEmpty && !groundMonitor.received(service).isEmpty
             }

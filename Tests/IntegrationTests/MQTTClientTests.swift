@@ -30,7 +30,7 @@ struct MQTTClientTests {
         #expect(await pub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
         try await Task.sleep(for: .milliseconds(100))  // SUBACK
         let payload: [UInt8] = [0xFF, 0x00, 0x51, 0x80, 0x7F]
-        try await pub.publishAndWait(topic: "t/\(qos)/x", payload: payload, qos: qos, retain: false)
+        try await pub.publishAndWait(topic: "t/\(qos)/x", payload: payload, qos: qos, retain: false, timeoutS: TestEnvironment.readinessTimeoutS)
         var iterator = messages.makeAsyncIterator()
         let received = await iterator.next()
         #expect(received == MQTTMessage(topic: "t/\(qos)/x", payload: payload, qos: qos, retain: false))
@@ -41,7 +41,7 @@ struct MQTTClientTests {
         let pub = try makeClient("pub-retained")
         defer { pub.shutdown() }
         #expect(await pub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
-        try await pub.publishAndWait(topic: "r/status", payload: Array("online".utf8), qos: 1, retain: true)
+        try await pub.publishAndWait(topic: "r/status", payload: Array("online".utf8), qos: 1, retain: true, timeoutS: TestEnvironment.readinessTimeoutS)
         let sub = try makeClient("sub-retained")
         defer { sub.shutdown() }
         var iterator = try sub.subscribe("r/#").makeAsyncIterator()
@@ -60,7 +60,7 @@ struct MQTTClientTests {
         try broker.restart(after: 0.5)
         try await eventually(timeoutS: 10, "both clients reconnected") { sub.isConnected && pub.isConnected }
         try await Task.sleep(for: .milliseconds(200))  // SUBACK after the reconnect
-        try await pub.publishAndWait(topic: "again/x", payload: [1, 2, 3], qos: 1, retain: false)
+        try await pub.publishAndWait(topic: "again/x", payload: [1, 2, 3], qos: 1, retain: false, timeoutS: TestEnvironment.readinessTimeoutS)
         var iterator = messages.makeAsyncIterator()
         #expect(await iterator.next()?.payload == [1, 2, 3])
     }
@@ -131,7 +131,7 @@ struct MQTTClientTests {
         #expect(await sub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
         #expect(await pub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
         try await Task.sleep(for: .milliseconds(200))
-        try await pub.publishAndWait(topic: "granted/x", payload: [7], qos: 1, retain: false)
+        try await pub.publishAndWait(topic: "granted/x", payload: [7], qos: 1, retain: false, timeoutS: TestEnvironment.readinessTimeoutS)
         var iterator = messages.makeAsyncIterator()
         #expect(await iterator.next()?.payload == [7])
         #expect(sub.refusedSubscriptions == 0)
@@ -165,9 +165,9 @@ struct MQTTClientTests {
         defer { pub.shutdown() }
         #expect(await pub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
         #expect(pub.speaksMQTT5)
-        try await pub.publishAndWait(topic: "exp/short", payload: Array("short".utf8), qos: 1, retain: false, expiryS: 1)
-        try await pub.publishAndWait(topic: "exp/long", payload: Array("long".utf8), qos: 1, retain: false, expiryS: 60)
-        try await pub.publishAndWait(topic: "exp/none", payload: Array("none".utf8), qos: 1, retain: false)
+        try await pub.publishAndWait(topic: "exp/short", payload: Array("short".utf8), qos: 1, retain: false, expiryS: 1, timeoutS: TestEnvironment.readinessTimeoutS)
+        try await pub.publishAndWait(topic: "exp/long", payload: Array("long".utf8), qos: 1, retain: false, expiryS: 60, timeoutS: TestEnvironment.readinessTimeoutS)
+        try await pub.publishAndWait(topic: "exp/none", payload: Array("none".utf8), qos: 1, retain: false, timeoutS: TestEnvironment.readinessTimeoutS)
         try await Task.sleep(for: .milliseconds(2200))
         let second = try keeper(["-C", "2", "-v"])
         if second.waitForExit(timeoutS: 5) == nil { second.stop(signal: SIGTERM) }

@@ -141,7 +141,7 @@ struct TelemetryLoggerTests {
         defer { publisher.shutdown() }
         let messages = Self.flight()
         for (topic, payload) in messages {
-            try await publisher.publishAndWait(topic: topic, payload: payload, qos: 1, retain: false)
+            try await publisher.publishAndWait(topic: topic, payload: payload, qos: 1, retain: false, timeoutS: TestEnvironment.readinessTimeoutS)
             try await Task.sleep(for: .milliseconds(10))
         }
         try await eventually(timeoutS: 30, "flight recorded") {

@@ -75,7 +75,10 @@ struct MQTTDispatcherTests {
         let gate = Mutex(true)
         let seen = Seen()
         try dispatcher.add(filter: "t") { message in
-            while gate.withLock({ $0 }) { usleep(1_000) }
+            // Holds one pool thread until the test opens the gate; bounded, so a starved test body cannot turn
+            // this into a hang of the whole test process.
+            let deadline = Date().addingTimeInterval(120)
+            while gate.withLock({ $0 }), Date() < deadline { usleep(1_000) }
             seen.add(String(decoding: message.payload, as: UTF8.self))
         }
         dispatcher.receive(MQTTMessage(topic: "t", payload: Array("0".utf8)))

@@ -40,7 +40,7 @@ final class ACLProbe: @unchecked Sendable {
         for attempt in denied + allowed {
             let client = try await client(attempt.user ?? "")
             try await client.client.publishAndWait(topic: attempt.topic, payload: Array(attempt.payload.utf8),
-                                                   qos: 1, retain: false)
+                                                   qos: 1, retain: false, timeoutS: TestEnvironment.readinessTimeoutS)
         }
         try await eventually(timeoutS: 10, "allowed writes reach the observer") {
             Set(allowed).isSubset(of: Set(seen().keys))

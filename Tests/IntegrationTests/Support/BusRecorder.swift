@@ -39,7 +39,7 @@ final class BusRecorder: @unchecked Sendable {
     }
 
     func publish(_ topic: String, _ payload: [UInt8], retain: Bool = false) async throws {
-        try await client.publishAndWait(topic: topic, payload: payload, qos: 1, retain: retain)
+        try await client.publishAndWait(topic: topic, payload: payload, qos: 1, retain: retain, timeoutS: TestEnvironment.readinessTimeoutS)
     }
 
     deinit { client.shutdown() }
