@@ -21,6 +21,7 @@ trap '[[ -n "$runner" ]] && pkill -TERM -s "$runner"; exit 130' INT TERM
 # Its own session, so that a hung run is killed with the brokers and services it started. Its output goes to a
 # file, shown as it grows, never through a pipe: children that outlive a test process that died (a crash) would
 # hold a pipe open, and `swift test | tee` then waited for them (CI's over-an-hour silence had that shape).
+: > "$log"
 setsid swift test --skip-build "$@" --event-stream-output-path "$events" --event-stream-version 0 \
   > "$log" 2>&1 < /dev/null &
 runner=$!

@@ -1,0 +1,111 @@
+import Foundation
+import ProcessSupport
+import Testing
+
+/// scripts/run-tests.sh, `make test`'s runner and watchdog, around a fake `swift` (first on PATH) that behaves like a
+/// test run that hangs, dies, overruns, leaves a child behind or passes. What it must say and how it must end.
+@Suite("run-tests.sh watchdog", .enabled(if: TestEnvironment.available("bash", "python3", "pkill")))
+struct RunTestsScriptTests {
+    /// The fake: writes a testStarted event to the path it is given, then does what FAKE_MODE says.
+    static let fakeSwift = #"""
+        #!/usr/bin/env bash
+        while [[ $# -gt 0 ]]; do [[ $1 == --event-stream-output-path ]] && events=$2; shift; done
+        event() { echo "{\"kind\":\"event\",\"payload\":{\"kind\":\"$1\",\"testID\":\"Fake.$2\",\"instant\":{\"absolute\":1}},\"version\":0}" >> "$events"; }
+        event testStarted "stuck()"
+        case $FAKE_MODE in
+          hang) sleep 600 ;;
+          die) kill -KILL $$ ;;
+          overrun) for i in $(seq 1 600); do event testStarted "tick$i()"; event testEnded "tick$i()"; sleep 1; done ;;
+          leave) sleep 600 & event testEnded "stuck()"; echo "✔ Test run with 1 test in 1 suite passed after 0.1 seconds."; exit 0 ;;
+          pass) event testEnded "stuck()"; echo "✔ Test run with 1 test in 1 suite passed after 0.1 seconds."; exit 0 ;;
+          quiet-exit) event testEnded "stuck()"; exit 0 ;;
+        esac
+        """#
+
+    struct Run {
+        let exitCode: Int32
+        let output: String
+        let directory: URL
+    }
+
+    func run(_ mode: String, _ environment: [String: String] = [:]) async throws -> Run {
+        let directory = try TestEnvironment.temporaryDirectory("run-tests")
+        let bin = directory.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let swift = bin.appendingPathComponent("swift")
+        try Self.fakeSwift.write(to: swift, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swift.path)
+        let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let script = TestEnvironment.repoRoot.appendingPathComponent("scripts/run-tests.sh").path
+        let child = try ChildProcess(executable: TestEnvironment.requireTool("bash"), arguments: [script],
+                                     name: "run-tests-\(mode)", logDirectory: directory,
+                                     environment: ["PATH": path, "FAKE_MODE": mode].merging(environment) { $1 })
+        let code = try await onThread { child.waitForExit(timeoutS: 120) }
+        let output = child.output()
+        if code == nil { child.stop(signal: SIGKILL) }
+        return Run(exitCode: code ?? -1, output: output, directory: directory)
+    }
+
+    /// Whether a `sleep 600` the fake started still runs (it must not: the run's session is stopped).
+    func fakeChildRunning(_ directory: URL) -> Bool {
+        // The fake's children carry its FAKE_MODE in their environment; look for our directory's fake only.
+        let procs = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return procs.compactMap(Int32.init).contains { pid in
+            guard let cmdline = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
+                  cmdline.hasPrefix("sleep\u{0}600"),
+                  let environ = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ")) else { return false }
+            return String(decoding: environ, as: UTF8.self).contains(directory.path)
+        }
+    }
+
+    @Test("QUAD_TEST_STALL_S: no test starts or ends for that long → the stuck test named, the run stopped, exit 124")
+    func stall() async throws {
+        let run = try await run("hang", ["QUAD_TEST_STALL_S": "3"])
+        #expect(run.exitCode == 124, "\(run.output)")
+        #expect(run.output.contains("no test started or ended for 3 s"), "\(run.output)")
+        #expect(run.output.contains("never ended: Fake.stuck()"), "\(run.output)")
+        #expect(!fakeChildRunning(run.directory))
+    }
+
+    @Test("QUAD_TEST_LIMIT_S: a run still going (tests keep ending) past the limit is stopped, exit 124")
+    func limit() async throws {
+        let run = try await run("overrun", ["QUAD_TEST_LIMIT_S": "6"])
+        #expect(run.exitCode == 124, "\(run.output)")
+        #expect(run.output.contains("still running after 6 s"), "\(run.output)")
+    }
+
+    @Test("a test process that dies: its exit code and the tests it was running")
+    func death() async throws {
+        let run = try await run("die")
+        #expect(run.exitCode == 137, "\(run.output)")
+        #expect(run.output.contains("ended (exit 137) before its run did"), "\(run.output)")
+        #expect(run.output.contains("never ended: Fake.stuck()"), "\(run.output)")
+    }
+
+    @Test("what a passing run leaves running is named and stopped; the run still passes")
+    func leftovers() async throws {
+        let run = try await run("leave")
+        #expect(run.exitCode == 0, "\(run.output)")
+        #expect(run.output.contains("processes the test run left running (stopped now)"), "\(run.output)")
+        #expect(run.output.contains("sleep 600"), "\(run.output)")
+        #expect(!fakeChildRunning(run.directory))
+    }
+
+    @Test("exit 0 without the summary line fails: the test process ended early")
+    func noSummary() async throws {
+        let run = try await run("quiet-exit")
+        #expect(run.exitCode == 1, "\(run.output)")
+        #expect(run.output.contains("exited 0 without the test run's summary"), "\(run.output)")
+    }
+
+    @Test("QUAD_TEST_EVENTS keeps the event stream; a passing run exits 0 and shows swift test's output")
+    func keepsEvents() async throws {
+        let directory = try TestEnvironment.temporaryDirectory("run-tests-events")
+        let events = directory.appendingPathComponent("events.jsonl")
+        let run = try await run("pass", ["QUAD_TEST_EVENTS": events.path])
+        #expect(run.exitCode == 0, "\(run.output)")
+        #expect(run.output.contains("Test run with 1 test in 1 suite passed"), "\(run.output)")
+        let kept = try String(contentsOf: events, encoding: .utf8)
+        #expect(kept.contains("testStarted") && kept.contains("testEnded"), "\(kept)")
+    }
+}
