@@ -35,7 +35,7 @@ unfinished() {
   # Tests whose testStarted has no testEnded, by id (parameterised cases are counted under their test).
   python3 - "$events" <<'EOF'
 import json, sys
-started, ended = {}, set()
+started, ended = set(), set()
 for line in open(sys.argv[1], errors="replace"):
     try:
         record = json.loads(line)
@@ -48,10 +48,10 @@ for line in open(sys.argv[1], errors="replace"):
     if not test:
         continue
     if event["kind"] == "testStarted":
-        started[test] = event.get("instant", {}).get("absolute", 0)
+        started.add(test)
     elif event["kind"] == "testEnded":
         ended.add(test)
-for test in sorted(set(started) - ended):
+for test in sorted(started - ended):
     print("  never ended:", test)
 EOF
 }
@@ -68,7 +68,7 @@ report_hang() {
   fi
   echo "run-tests: processes of the run:" >&2
   ps -o pid,ppid,etimes,stat,args -s "$runner" >&2 || true
-  # By session, not group: the test process starts each child in a process group of its own.
+  # By session, not group: swift test runs the test process in a process group of its own.
   pkill -TERM -s "$runner"
   sleep 5
   pkill -KILL -s "$runner"

@@ -33,8 +33,8 @@ public final class ChildProcess: @unchecked Sendable {
         } else {
             posix_spawn_file_actions_adddup2(&actions, 2, 1)
         }
-        // Nothing else of ours: a child that outlives its parent must not hold the parent's pipes (a test runner's
-        // output pipe held by orphaned brokers kept `swift test | tee` waiting for them) or sockets.
+        // Nothing else of ours: a child that outlives its parent must not hold the parent's pipes or sockets (orphaned
+        // brokers once held a test runner's output pipe open for an hour).
         Self.closeFrom3?(&actions, 3)
         // The test runner may block or ignore signals; the child must start with a clean slate or SIGTERM
         // never reaches it.
@@ -116,9 +116,8 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34+), looked up at run time: its header declares it
     /// only under _GNU_SOURCE, which Swift's Glibc module does not set.
-    private static let closeFrom3: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
-        else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-    }()
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    private static let closeFrom3: AddCloseFrom? = dlsym(UnsafeMutableRawPointer(bitPattern: 0),
+                                                         "posix_spawn_file_actions_addclosefrom_np")
+        .map { unsafeBitCast($0, to: AddCloseFrom.self) }
 }

@@ -13,10 +13,10 @@ struct RunTestsScriptTests {
         event() { echo "{\"kind\":\"event\",\"payload\":{\"kind\":\"$1\",\"testID\":\"Fake.$2\",\"instant\":{\"absolute\":1}},\"version\":0}" >> "$events"; }
         event testStarted "stuck()"
         case $FAKE_MODE in
-          hang) sleep 600 ;;
+          hang) sleep 600 & echo $! > "$FAKE_CHILD_PID"; wait ;;
           die) kill -KILL $$ ;;
           overrun) for i in $(seq 1 600); do event testStarted "tick$i()"; event testEnded "tick$i()"; sleep 1; done ;;
-          leave) sleep 600 & event testEnded "stuck()"; echo "✔ Test run with 1 test in 1 suite passed after 0.1 seconds."; exit 0 ;;
+          leave) sleep 600 & echo $! > "$FAKE_CHILD_PID"; event testEnded "stuck()"; echo "✔ Test run with 1 test in 1 suite passed after 0.1 seconds."; exit 0 ;;
           pass) event testEnded "stuck()"; echo "✔ Test run with 1 test in 1 suite passed after 0.1 seconds."; exit 0 ;;
           quiet-exit) event testEnded "stuck()"; exit 0 ;;
         esac
@@ -39,23 +39,23 @@ struct RunTestsScriptTests {
         let script = TestEnvironment.repoRoot.appendingPathComponent("scripts/run-tests.sh").path
         let child = try ChildProcess(executable: TestEnvironment.requireTool("bash"), arguments: [script],
                                      name: "run-tests-\(mode)", logDirectory: directory,
-                                     environment: ["PATH": path, "FAKE_MODE": mode].merging(environment) { $1 })
+                                     environment: ["PATH": path, "FAKE_MODE": mode,
+                                                   "FAKE_CHILD_PID": directory.appendingPathComponent("child.pid").path]
+                                        .merging(environment) { $1 })
         let code = try await onThread { child.waitForExit(timeoutS: 120) }
         let output = child.output()
         if code == nil { child.stop(signal: SIGKILL) }
         return Run(exitCode: code ?? -1, output: output, directory: directory)
     }
 
-    /// Whether a `sleep 600` the fake started still runs (it must not: the run's session is stopped).
+    /// Whether the `sleep 600` the fake started still runs (it must not: the run's session is stopped).
     func fakeChildRunning(_ directory: URL) -> Bool {
-        // The fake's children carry its FAKE_MODE in their environment; look for our directory's fake only.
-        let procs = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return procs.compactMap(Int32.init).contains { pid in
-            guard let cmdline = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
-                  cmdline.hasPrefix("sleep\u{0}600"),
-                  let environ = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ")) else { return false }
-            return String(decoding: environ, as: UTF8.self).contains(directory.path)
-        }
+        guard let text = try? String(contentsOf: directory.appendingPathComponent("child.pid"), encoding: .utf8),
+              let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return false }
+        // A zombie waiting for its reaper has ended too: only a process that is not `Z` still runs.
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let afterName = stat.range(of: ") ") else { return false }
+        return stat[afterName.upperBound...].first != "Z"
     }
 
     @Test("QUAD_TEST_STALL_S: no test starts or ends for that long → the stuck test named, the run stopped, exit 124")
