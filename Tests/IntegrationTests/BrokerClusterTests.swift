@@ -6,9 +6,9 @@ import Testing
 
 /// The product on a 3-node cluster on this machine: a RabbitMQ 3.10 cluster and a NATS 2.9 cluster (JetStream, so
 /// the MQTT state lives on a majority). The board's services get the nodes A,B,C; the ground tools B,C,A. One cluster
-/// per suite, started in parallel by its first test, reused. Slow: `make faults` runs it (QUAD_FAULTS=1); each test
-/// holds a flight slot (`FlightSlots`, shared with the fault flights): a cluster booting beside two fault flights
-/// once never elected its MQTT client-id leader.
+/// per suite, started by its first test (RabbitMQ's nodes one after the other: `RabbitCluster`), reused. Slow:
+/// `make faults` runs it (QUAD_FAULTS=1); each test holds a flight slot (`FlightSlots`, shared with the fault
+/// flights) so that a cluster does not boot beside two fault flights.
 @Suite("RabbitMQ cluster", .serialized,
        .enabled(if: ProcessInfo.processInfo.environment["QUAD_FAULTS"] == "1"
                 && TestEnvironment.available("mosquitto_pub") && (TestEnvironment.isCI || RabbitNode.isInstalled)))

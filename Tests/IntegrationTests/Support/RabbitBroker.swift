@@ -147,7 +147,14 @@ final class RabbitNode: TestBroker, @unchecked Sendable {
     deinit { stop(signal: SIGTERM) }
 }
 
-/// A RabbitMQ cluster of `count` nodes on this machine (A, B, C…), started in parallel; the MQTT plugin on each.
+/// A RabbitMQ cluster of `count` nodes on this machine (A, B, C…), the MQTT plugin on each.
+///
+/// The nodes boot one after the other, each once the one before answers MQTT. Booted in parallel, they race in the
+/// plugin's client-id tracker (a Raft group, `mqtt_node`, 3.10): a node that finds a peer whose tracker is not
+/// running yet starts its own member with that peer as the only other one, its join fails (an error the plugin does
+/// not retry) and it never learns a leader: it refuses every CONNECT ("client ID registration timed out"). Seen in
+/// two CI runs with fault flights beside it. In turn, each node finds the tracker running on the ones before it and
+/// is added to it, one membership change at a time.
 final class RabbitCluster: TestBroker, @unchecked Sendable {
     let nodes: [RabbitNode]
     let directory: URL
@@ -165,15 +172,8 @@ final class RabbitCluster: TestBroker, @unchecked Sendable {
         }
         let nodes = self.nodes
         do {
-            for node in nodes { try node.launch(newPorts: true) }
-            // One node whose port was taken starts again alone; it joins the others by its (unchanged) name.
-            for node in nodes {
-                do {
-                    try node.waitUntilReady(timeoutS: 120)
-                } catch BrokerProcess.BrokerStartError.portTaken {
-                    try node.startAndWait(timeoutS: 120)
-                }
-            }
+            // A node whose port was taken starts again on new ports; it joins the others by its (unchanged) name.
+            for node in nodes { try node.startAndWait(timeoutS: 180) }
         } catch {
             // A failed init runs no deinit: stop what was launched (by pid) before the caller tries again.
             DispatchQueue.concurrentPerform(iterations: nodes.count) { nodes[$0].stop(signal: SIGKILL) }
@@ -182,9 +182,8 @@ final class RabbitCluster: TestBroker, @unchecked Sendable {
     }
 
     /// A cluster whose nodes all answer MQTT, formed again from scratch (new node names, ports and data) when one
-    /// never does. Seen in a CI run with the fault flights beside it: the MQTT plugin's client-id tracker (a Raft
-    /// group, `mqtt_node`) found no leader ("leader not known") and one node refused every CONNECT ("client ID
-    /// registration timed out") for two minutes. Each attempt's failure is printed; the last one is thrown.
+    /// never does (a node that will not boot in time on a loaded machine). Each attempt's failure is printed; the
+    /// last one is thrown.
     static func formed(count: Int, attempts: Int = 2) throws -> RabbitCluster {
         var lastError: (any Error)?
         for attempt in 1...attempts {
