@@ -59,6 +59,7 @@ public final class ServiceRuntime: Sendable {
         }
         announcesOnStart = false
         armsWatchdog = true
+        releasesStartupPages = true
     }
 
     /// A runtime over a connection made elsewhere (an `InMemoryBroker`'s, in unit tests): no logging bootstrap,
@@ -81,6 +82,7 @@ public final class ServiceRuntime: Sendable {
         // Its process is a test runner, not a service: `ShutdownWatchdog` would end it with exit 0 (and a test run
         // that stops early with exit 0 looks green).
         armsWatchdog = false
+        releasesStartupPages = false
     }
 
     /// Whether `run` announces `online` itself after starting the connection (the real client does it from its
@@ -88,6 +90,12 @@ public final class ServiceRuntime: Sendable {
     private let announcesOnStart: Bool
     /// Whether a stop that hangs past `ShutdownWatchdog.limitS` ends the process.
     private let armsWatchdog: Bool
+    /// Whether the process gives back its start-up pages (`StartupPages`) `startupPagesDelayS` after the
+    /// connection starts. Not in a test runner: its pages are not a service's.
+    private let releasesStartupPages: Bool
+    /// Start-up is long over by then (exec → online takes ~15 ms); early enough that the flight footprint is the
+    /// steady state's.
+    static let startupPagesDelayS = 2
 
     /// Publishes the retained `online` again (see `ServiceStatus.reannounceIntervalS`).
     private let announce: @Sendable () -> Void
@@ -113,7 +121,8 @@ public final class ServiceRuntime: Sendable {
         // The connection starts inside the group, after it has installed the signal handlers: a SIGTERM that
         // arrives right after the `online` status must still end in a graceful goodbye.
         let connection = ConnectionService(client: client, logger: logger, announce: announce,
-                                           announcesOnStart: announcesOnStart, armsWatchdog: armsWatchdog)
+                                           announcesOnStart: announcesOnStart, armsWatchdog: armsWatchdog,
+                                           releasesStartupPages: releasesStartupPages)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: connection)]
                 + services.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
@@ -169,9 +178,16 @@ private struct ConnectionService: Service {
     let announce: @Sendable () -> Void
     let announcesOnStart: Bool
     let armsWatchdog: Bool
+    let releasesStartupPages: Bool
     func run() async throws {
         try client.start()
         if announcesOnStart { announce() }
+        let release = Task { [logger, releasesStartupPages] in
+            guard releasesStartupPages else { return }
+            try? await Task.sleep(for: .seconds(ServiceRuntime.startupPagesDelayS))
+            guard !Task.isCancelled, let released = StartupPages.release() else { return }
+            logger.info("start-up pages given back: \(released.residentKiB) KiB in \(released.mappings) mappings")
+        }
         // Stopped before the group ends, so no `online` can follow the goodbye's `offline`.
         let reannounce = Task {
             while !Task.isCancelled {
@@ -181,6 +197,7 @@ private struct ConnectionService: Service {
         }
         try? await gracefulShutdown()
         reannounce.cancel()
+        release.cancel()
         await reannounce.value
         if armsWatchdog { ShutdownWatchdog.arm(logger: logger) }
     }
