@@ -57,7 +57,17 @@ extension ControllerStateMachine {
             }
             actions.append(.log(.info, "target expired (ttl counted from receipt): dropped"))
         }
-        return finish(actions, nowUs: nowUs, sendFlight: true)
+        // A command that went out within the last 0.9 periods (on a navigation update) makes the tick's redundant:
+        // drone-link repeats the latest one on its own 30 ms cadence. The tick still sends when anything changed
+        // on it, and whenever navigation is late, so a command is never more than ~1.9 periods old.
+        let changed = !actions.isEmpty || publishedFields != lastPublished || mustPublish
+        let due = lastFlight.map { nowUs &- $0.timestampUs >= tickPeriodUs * 9 / 10 } ?? true
+        return finish(actions, nowUs: nowUs, sendFlight: changed || due)
+    }
+
+    /// The control loop's period (`tickHz`).
+    var tickPeriodUs: Int64 {
+        Int64((1_000_000 / max(configuration.tickHz, 0.001)).rounded())
     }
 
     /// The command for the current activity. Sequence numbers start at 1.

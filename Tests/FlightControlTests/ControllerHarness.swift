@@ -137,8 +137,17 @@ struct ControllerHarness {
         machine.presence(serviceName: service, online: online, nowUs: nowUs)
     }
 
+    /// A tick now. It sends no flight command when one went out within the last 0.9 periods and nothing changed
+    /// on the tick (drone-link repeats the latest): right after an event that sent one, ask `nextTick()`.
     @discardableResult
     mutating func tick() -> [ControllerAction] { machine.tick(nowUs: nowUs) }
+
+    /// The control loop's next tick, one period (30 Hz) from now: the command the drone flies on from here.
+    @discardableResult
+    mutating func nextTick() -> [ControllerAction] {
+        nowUs += 33_334
+        return machine.tick(nowUs: nowUs)
+    }
 
     /// Ticks every `stepMs` for `ms`, keeping navdata (and optionally position) alive; returns all actions.
     @discardableResult

@@ -19,20 +19,20 @@ struct ControllerAltitudeTests {
     func climbsToCruiseAltitude() throws {
         var h = Self.airborne()
         #expect(h.machine.wantedAltitudeM == 3)
-        let climbing = try #require(h.tick().flights.first)
+        let climbing = try #require(h.nextTick().flights.first)
         #expect(climbing.progressive)
         #expect(climbing.gazFrac == 1)  // 2 m below: full climb rate
         #expect(climbing.pitchFrac == 0 && climbing.rollFrac == 0 && climbing.yawFrac == 0)
         h.altitudeM = 2.6
         h.advance(ms: 100)
         h.drone(.hovering)
-        let closer = try #require(h.tick().flights.first)
+        let closer = try #require(h.nextTick().flights.first)
         #expect(abs(closer.gazFrac - 0.4) < 1e-5)
         h.altitudeM = 2.9
         h.advance(ms: 100)
         h.drone(.hovering)
         // Within half the tolerance: flag 0, the drone's own altitude and position hold.
-        #expect(h.tick().flights.first?.progressive == false)
+        #expect(h.nextTick().flights.first?.progressive == false)
     }
 
     @Test("--cruise-altitude sets the altitude after takeoff")
@@ -41,7 +41,7 @@ struct ControllerAltitudeTests {
         configuration.altitude.cruiseAltitudeM = 5
         var h = Self.airborne(configuration: configuration)
         #expect(h.machine.wantedAltitudeM == 5)
-        #expect(h.tick().flights.first?.gazFrac == 1)
+        #expect(h.nextTick().flights.first?.gazFrac == 1)
     }
 
     @Test("a target's altitude is flown to together with the leg; arrival waits for the altitude (3-D)")
@@ -50,7 +50,7 @@ struct ControllerAltitudeTests {
         h.target(ControllerHarness.point(northM: 20), altitudeM: 6)
         #expect(h.machine.wantedAltitudeM == 6)
         h.navigation(distanceM: 20)
-        let leg = try #require(h.tick().flights.first)
+        let leg = try #require(h.nextTick().flights.first)
         #expect(leg.pitchFrac < 0)
         #expect(leg.gazFrac == 1)
         // Over the target at 4 m: not arrived, gaz only.
@@ -58,7 +58,7 @@ struct ControllerAltitudeTests {
         let over = h.settle(distanceM: 0.5)
         #expect(!over.activities.contains(.arrived))
         #expect(h.activity == .flyingToTarget)
-        let climbing = try #require(h.tick().flights.first)
+        let climbing = try #require(h.nextTick().flights.first)
         #expect(climbing.pitchFrac == 0 && climbing.gazFrac > 0)
         // 5.75 m: within 0.3 m.
         h.altitudeM = 5.75
@@ -71,10 +71,10 @@ struct ControllerAltitudeTests {
         h.target(ControllerHarness.point(northM: 20))
         #expect(h.machine.wantedAltitudeM == 3)
         h.navigation(distanceM: 20)
-        #expect(try #require(h.tick().flights.first).gazFrac == -1)
+        #expect(try #require(h.nextTick().flights.first).gazFrac == -1)
         h.target(ControllerHarness.point(northM: 20), altitudeM: 5.5)
         h.navigation(distanceM: 20)
-        #expect(abs(try #require(h.tick().flights.first).gazFrac + 0.5) < 1e-5)
+        #expect(abs(try #require(h.nextTick().flights.first).gazFrac + 0.5) < 1e-5)
     }
 
     @Test("a stored target's altitude is the one climbed to after takeoff")
@@ -130,6 +130,6 @@ struct ControllerAltitudeTests {
         h.drone(.hovering)
         #expect(h.reason == "resumed-in-flight")
         #expect(h.machine.wantedAltitudeM == nil)
-        #expect(h.tick().flights.first?.progressive == false)
+        #expect(h.nextTick().flights.first?.progressive == false)
     }
 }

@@ -76,7 +76,7 @@ struct ControllerArbitrationTests {
         #expect(lost.states.first?.reason == "pilot-lost")
         #expect(lost.states.first?.pilotId == "")
         #expect(h.machine.target == nil)
-        #expect(h.tick().flights.first?.progressive == false)
+        #expect(h.nextTick().flights.first?.progressive == false)
 
         let waiting = h.run(ms: 29_900)
         #expect(waiting.states.isEmpty)

@@ -116,7 +116,7 @@ struct ControllerCommandTests {
         let actions = h.command(.emergency, from: "intruder")
         #expect(actions.rejections.isEmpty)
         #expect(h.activity == .emergency)
-        #expect(h.tick().flights.first?.refMode == .emergencyCutoff)
+        #expect(h.nextTick().flights.first?.refMode == .emergencyCutoff)
     }
 
     @Test("reset holds emergencyRecover until navdata clears the emergency bit, then landed")
@@ -127,16 +127,16 @@ struct ControllerCommandTests {
         #expect(h.activity == .emergency)
         #expect(h.reason == "drone-emergency")
         h.command(.reset)
-        #expect(h.tick().flights.first?.refMode == .emergencyRecover)
+        #expect(h.nextTick().flights.first?.refMode == .emergencyRecover)
         h.advance(ms: 30)
         h.drone(.landed, bits: 1 << 31)
         #expect(h.activity == .emergency)
-        #expect(h.tick().flights.first?.refMode == .emergencyRecover)
+        #expect(h.nextTick().flights.first?.refMode == .emergencyRecover)
         h.advance(ms: 30)
         let cleared = h.drone(.landed)
         #expect(cleared.activities == [.landed])
         #expect(h.reason == "reset-complete")
-        #expect(h.tick().flights.first?.refMode == .land)
+        #expect(h.nextTick().flights.first?.refMode == .land)
     }
 
     @Test("an emergency bit in navdata enters emergency from any activity",
@@ -155,8 +155,8 @@ struct ControllerCommandTests {
         var h = ControllerHarness()
         h.landed()
         h.command(.flatTrim)
-        #expect(h.tick().flights.map(\.flatTrim) == [true])
-        #expect(h.tick().flights.map(\.flatTrim) == [false])
+        #expect(h.nextTick().flights.map(\.flatTrim) == [true])
+        #expect(h.nextTick().flights.map(\.flatTrim) == [false])
     }
 
     @Test("hover forgets the target; a new target flies again")
@@ -165,7 +165,7 @@ struct ControllerCommandTests {
         h.flyingToTarget()
         h.command(.hover)
         #expect(h.machine.target == nil)
-        #expect(h.tick().flights.first?.progressive == false)
+        #expect(h.nextTick().flights.first?.progressive == false)
         h.target(ControllerHarness.point(northM: 40))
         #expect(h.activity == .flyingToTarget)
     }

@@ -78,7 +78,7 @@ struct ControllerFailsafeTests {
         let actions = h.drone(activity == .takingOff ? .takingOff : .hovering, battery: 14)
         #expect(actions.activities == [.landing])
         #expect(h.reason == "battery-low")
-        #expect(h.tick().flights.first?.refMode == .land)
+        #expect(h.nextTick().flights.first?.refMode == .land)
     }
 
     @Test("no navdata for more than 1 s while airborne → hover, reported once; navdata back → resume")
@@ -150,20 +150,20 @@ struct ControllerFailsafeTests {
         // First the brake: hover.
         h.advance(ms: 100)
         h.drone(.hovering, headingDeg: 0)  // nose north, home is south: turn and do not fly forward
-        #expect(h.tick().flights.first?.progressive == false)
+        #expect(h.nextTick().flights.first?.progressive == false)
 
         // Then steer home with the compass heading from navdata.
         h.advance(ms: 1000)
         h.drone(.hovering, headingDeg: 0)
         h.position(outside)
-        let turning = try #require(h.tick().flights.first)
+        let turning = try #require(h.nextTick().flights.first)
         #expect(turning.progressive)
         #expect(abs(turning.yawFrac) == 1)  // 180° off: full turn
         #expect(turning.pitchFrac == 0)
 
         h.advance(ms: 100)
         h.drone(.hovering, headingDeg: 170)  // nose almost south, home 10° to the right
-        let homeward = try #require(h.tick().flights.first)
+        let homeward = try #require(h.nextTick().flights.first)
         #expect(homeward.yawFrac > 0)
         #expect(homeward.pitchFrac == -0.2)
 
@@ -187,7 +187,7 @@ struct ControllerFailsafeTests {
         // A solution (for any target) with bearing 90 and difference 0: the nose points east.
         let old = try #require(h.lastTarget)
         h.navigation(distanceM: 50, differenceDeg: 0, for: old, bearingDeg: 90)
-        let command = try #require(h.tick().flights.first)
+        let command = try #require(h.nextTick().flights.first)
         #expect(command.progressive)
         #expect(command.yawFrac == 0.9)  // home is south = 90° to the right of east
     }

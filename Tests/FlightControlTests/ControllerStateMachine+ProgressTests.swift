@@ -45,14 +45,14 @@ struct ControllerProgressTests {
         #expect(seconds < 5)
         #expect(actions.activities == [.hovering])
         #expect(h.reason == "return-home-not-progressing")
-        #expect(h.tick().flights.first?.progressive == false)
+        #expect(h.nextTick().flights.first?.progressive == false)
         // Still outside the fence, drifting slowly in hover: never another return; lands after 5 s.
         let later = Self.returnAgainstWind(driftMps: 0.4, seconds: 4.8, from: &distanceM, h: &h)
         #expect(later.activities.isEmpty)
         let landing = Self.returnAgainstWind(driftMps: 0.4, seconds: 0.4, from: &distanceM, h: &h)
         #expect(landing.activities == [.landing])
         #expect(h.reason == "return-home-not-progressing")
-        #expect(h.tick().flights.first?.refMode == .land)
+        #expect(h.nextTick().flights.first?.refMode == .land)
     }
 
     @Test("a return home that gets closer is never abandoned, nor one that drifts less than the margin")
@@ -82,7 +82,7 @@ struct ControllerProgressTests {
         #expect(actions.activities == [.hovering])
         #expect(h.reason == "target-not-progressing")
         #expect(h.machine.target == nil)
-        #expect(h.tick().flights.first?.progressive == false)
+        #expect(h.nextTick().flights.first?.progressive == false)
     }
 
     @Test("a target getting closer, or briefly farther while turning, keeps flying")

@@ -39,7 +39,7 @@ struct ControllerRestartSafetyTests {
         #expect(expiry.activities == [.hovering])
         #expect(h.reason == "target-expired")
         #expect(h.machine.target == nil)
-        #expect(h.tick().flights.first?.progressive == false)
+        #expect(h.nextTick().flights.first?.progressive == false)
     }
 
     @Test("an expired target never flies: stored while landed, then a takeoff after its ttl")
@@ -134,12 +134,12 @@ struct ControllerRestartSafetyTests {
     @Test("a controller (re)started while the drone flies sends nothing until navdata, then hovers without a target")
     func restartWhileAirborne() {
         var h = ControllerHarness()
-        #expect(h.tick().flights.isEmpty)  // drone-link holds the drone as it is meanwhile
+        #expect(h.nextTick().flights.isEmpty)  // drone-link holds the drone as it is meanwhile
         let seen = h.drone(.hovering)
         #expect(seen.activities == [.hovering])
         #expect(h.reason == "resumed-in-flight")
         #expect(h.machine.target == nil)
-        let flight = h.tick().flights.first
+        let flight = h.nextTick().flights.first
         #expect(flight?.refMode == .fly)
         #expect(flight?.progressive == false)
     }
@@ -157,6 +157,6 @@ struct ControllerRestartSafetyTests {
         var h = ControllerHarness()
         _ = h.command(.emergency)
         #expect(h.activity == .emergency)
-        #expect(h.tick().flights.first?.refMode == .emergencyCutoff)
+        #expect(h.nextTick().flights.first?.refMode == .emergencyCutoff)
     }
 }

@@ -64,11 +64,11 @@ struct ControllerReturnTests {
         #expect(start.activities == [.returningHome])
         #expect(h.reason == "return")
         #expect(h.machine.wantedAltitudeM == 5)  // max(cruise 3, current 5)
-        #expect(h.tick().flights.first?.progressive == false)  // braking
+        #expect(h.nextTick().flights.first?.progressive == false)  // braking
         h.advance(ms: 1100)
         h.drone(.hovering, headingDeg: 180)
         h.position(ControllerHarness.point(northM: 79))
-        let homeward = try #require(h.tick().flights.first)
+        let homeward = try #require(h.nextTick().flights.first)
         #expect(homeward.progressive && homeward.pitchFrac < 0)
 
         let flight = Self.fly(&h, fromM: 79, toM: 0.2, mps: 2) + Self.settleHome(&h)

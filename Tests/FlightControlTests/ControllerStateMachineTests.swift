@@ -10,7 +10,7 @@ struct ControllerStateMachineTests {
         let first = h.drone(.landed)
         #expect(first.states.map(\.activity) == [.landed])
         h.position()
-        #expect(h.tick().flights.first?.refMode == .land)
+        #expect(h.nextTick().flights.first?.refMode == .land)
 
         // Takeoff: refMode fly, but hovering only once navdata says so — no fixed delay.
         #expect(h.command(.takeoff).activities == [.takingOff])
@@ -47,7 +47,7 @@ struct ControllerStateMachineTests {
 
         // Land → landing until navdata says landed.
         #expect(h.command(.land).activities == [.landing])
-        #expect(h.tick().flights.first?.refMode == .land)
+        #expect(h.nextTick().flights.first?.refMode == .land)
         h.advance(ms: 100)
         h.drone(.landing)
         #expect(h.activity == .landing)
@@ -62,7 +62,7 @@ struct ControllerStateMachineTests {
         let stored = h.target(ControllerHarness.point(northM: 50))
         #expect(stored.states.map(\.reason) == ["target-stored"])
         #expect(h.activity == .landed)
-        #expect(h.tick().flights.first?.refMode == .land)
+        #expect(h.nextTick().flights.first?.refMode == .land)
         h.command(.takeoff)
         h.advance(ms: 1500)
         #expect(h.drone(.hovering).activities == [.flyingToTarget])
@@ -81,7 +81,7 @@ struct ControllerStateMachineTests {
         #expect(h.activity == .flyingToTarget)
     }
 
-    @Test("a flight command on every tick and every navigation update; sequence counts from 1; timestamp = now")
+    @Test("a flight command on every tick a period apart and every navigation update; sequence counts from 1; timestamp = now")
     func flightCommandCadence() {
         var h = ControllerHarness()
         h.landed()  // flight commands start once navdata says where the drone is (sequence 1 went out here)
@@ -93,10 +93,46 @@ struct ControllerStateMachineTests {
             #expect(flights.first?.timestampUs == h.nowUs)
             sequences += flights.map(\.sequence)
         }
+        h.advance(ms: 33)
         h.landed()
         h.target(ControllerHarness.point(northM: 10))
         sequences += h.navigation(distanceM: 10).flights.map(\.sequence)
         #expect(sequences == [2, 3, 4, 6])  // 5 went out with landed()'s tick
+    }
+
+    /// drone-link repeats the latest command every 30 ms on its own, so a tick right behind a navigation update's
+    /// command only doubles the traffic (60 commands/s instead of 30 in a flight).
+    @Test("a tick within 0.9 periods of the last command sends none; one that changes something, or after a late navigation update, does")
+    func tickSkipsARedundantCommand() {
+        var h = ControllerHarness()
+        h.flyingToTarget(northM: 50)
+        h.advance(ms: 40)
+        h.drone(.flying)
+        h.position()
+        #expect(h.navigation(distanceM: 50).flights.count == 1)
+        h.advance(ms: 10)
+        #expect(h.tick().flights.isEmpty, "10 ms after a command")
+        h.advance(ms: 19)
+        #expect(h.tick().flights.isEmpty, "29 ms after a command (0.9 periods is 30 ms)")
+        h.advance(ms: 1)
+        #expect(h.tick().flights.count == 1, "30 ms after a command")
+        // Navigation late: every tick sends.
+        for _ in 0..<3 {
+            h.advance(ms: 33)
+            h.drone(.flying)
+            #expect(h.tick().flights.count == 1)
+        }
+        // A change on the tick goes out at once, even right after a command: here the target's ttl runs out.
+        h.target(ControllerHarness.point(northM: 40), ttlS: 1)
+        h.advance(ms: 1000)
+        h.drone(.flying)
+        h.position()
+        #expect(h.navigation(distanceM: 40).flights.count == 1)
+        h.advance(ms: 1)
+        let expired = h.tick()
+        #expect(h.activity == .hovering && h.reason == "target-expired")
+        #expect(expired.flights.count == 1)
+        #expect(expired.flights.first?.progressive == false)
     }
 
     @Test("state is published on change only, not on every tick")
@@ -133,7 +169,7 @@ struct ControllerStateMachineTests {
         var h = ControllerHarness()
         h.reach(activity)
         #expect(h.activity == activity)
-        #expect(h.tick().flights.first?.refMode == refMode)
+        #expect(h.nextTick().flights.first?.refMode == refMode)
     }
 }
 
