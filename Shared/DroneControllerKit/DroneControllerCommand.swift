@@ -14,7 +14,7 @@ package struct DroneControllerCommand: AsyncParsableCommand, ServiceCommand {
 
     package func run() async throws {
         let configuration = try control.configuration()
-        let runtime = try ServiceRuntime(service: "drone-controller", options: common.resolve())
+        let runtime = try ServiceRuntime(service: "drone-controller", options: common.resolve(), handlersNeverBlock: true)
         try await runtime.run([ControllerService(runtime: runtime, configuration: configuration)])
     }
 }

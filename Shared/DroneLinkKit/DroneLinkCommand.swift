@@ -52,7 +52,7 @@ package struct DroneLink: AsyncParsableCommand, ServiceCommand {
 
     package func run() async throws {
         guard let drone = UDPEndpoint(dottedQuad: address, port: 0) else { throw ValidationError("--address") }
-        let runtime = try ServiceRuntime(service: "drone-link", options: common.resolve())
+        let runtime = try ServiceRuntime(service: "drone-link", options: common.resolve(), handlersNeverBlock: true)
         var timing = LinkTiming()
         timing.statusIntervalUs = Int64(statusInterval * 1_000_000)
         let settings = DroneLinkSettings(drone: drone, atPort: atPort, navdataPort: navdataPort, timing: timing,

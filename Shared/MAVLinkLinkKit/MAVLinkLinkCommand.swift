@@ -42,7 +42,7 @@ package struct MAVLinkLink: AsyncParsableCommand, ServiceCommand {
 
     package func run() async throws {
         guard let endpoint = ListenAddress(parsing: listen)?.endpoint else { throw ValidationError("--listen") }
-        let runtime = try ServiceRuntime(service: "mavlink-link", options: common.resolve())
+        let runtime = try ServiceRuntime(service: "mavlink-link", options: common.resolve(), handlersNeverBlock: true)
         let machine = CompanionStateMachine(
             systemId: systemId, componentId: componentId,
             scale: VelocityScale(maxHorizontalMps: maxSpeed, maxClimbMps: maxClimb, maxYawRateDegPerS: maxYawRate))

@@ -43,7 +43,7 @@ extension NavigatorCommand {
             let configuration = TargetFollowingNavigator.Configuration(
                 mountOffsetDeg: mountOffset, positionSource: try PositionSource(parsing: position),
                 maxFixAgeS: noFixTimeCheck ? nil : 3)
-            let runtime = try ServiceRuntime(service: "navigator", options: common.resolve())
+            let runtime = try ServiceRuntime(service: "navigator", options: common.resolve(), handlersNeverBlock: true)
             runtime.logger.info("position from \(configuration.positionSource)")
             try await runtime.run([NavigatorService(runtime: runtime, configuration: configuration)])
         }

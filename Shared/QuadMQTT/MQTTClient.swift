@@ -14,7 +14,8 @@ import Synchronization
 // - QoS 1 publishes made while offline are queued by the library and resent after reconnect: NO_CONN from
 //   them means "queued", not "failed" (retrying would duplicate), and we bound how many may wait;
 // - TCP_NODELAY is on (Nagle + delayed ACK otherwise add ~40 ms);
-// - every message goes through ONE ordered queue (`MQTTDispatcher`), so handlers see libmosquitto's order;
+// - every message goes through ONE ordered queue (`MQTTDispatcher`), so handlers see libmosquitto's order
+//   (or, `deliversOnNetworkThread`, straight to the handlers on the network thread, in that same order);
 // - loop_start/loop_stop run on one serial queue; shutdown is disconnect → loop_stop(force: false) → destroy,
 //   bounded in time (a thread stuck in a blocking reconnect is left to the process exit), never pthread_cancel.
 
@@ -96,7 +97,8 @@ public final class MQTTClient: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.onConnect = onConnect
-        dispatcher = MQTTDispatcher(bufferLimit: configuration.deliveryBufferLimit, matches: Self.matches)
+        dispatcher = MQTTDispatcher(bufferLimit: configuration.deliveryBufferLimit, matches: Self.matches,
+                                    direct: configuration.deliversOnNetworkThread)
         guard let mosq = mosquitto_new(configuration.clientId, true, nil) else {
             throw .library(operation: "mosquitto_new", code: MOSQ_ERR_NOMEM.rawValue, description: "out of memory")
         }
@@ -206,7 +208,7 @@ public final class MQTTClient: Sendable {
 
     /// Subscribes now (if connected) and after every reconnect. `handler` gets every message matching `filter`
     /// in the order this connection received them (across all its filters), on the client's one dispatcher
-    /// task; it must not block. Different filters that overlap are refused (see `MQTTDispatcher`).
+    /// task (the network thread with `deliversOnNetworkThread`); it must not block. Different filters that overlap are refused (see `MQTTDispatcher`).
     public func subscribe(_ filter: String, qos: Int32 = 1,
                           handler: @escaping MQTTDispatcher.Handler) throws(MQTTError) {
         guard try dispatcher.add(filter: filter, handler: handler) else { return }

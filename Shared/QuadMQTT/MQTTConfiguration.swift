@@ -70,6 +70,9 @@ public struct MQTTConfiguration: Sendable {
     /// Messages the connection's one delivery queue holds while its consumers fall behind (the oldest are then
     /// dropped and counted in `MQTTClient.droppedUnread`).
     public var deliveryBufferLimit: Int
+    /// Subscription handlers run on the network thread, with no delivery queue (`MQTTDispatcher`'s `direct`):
+    /// only for a connection whose every handler hands messages on without blocking.
+    public var deliversOnNetworkThread = false
 
     public init(host: String = "127.0.0.1", port: Int32 = 1883, clientId: String, username: String? = nil,
                 password: String? = nil, tls: TLS? = nil, keepAliveS: Int32 = 10,

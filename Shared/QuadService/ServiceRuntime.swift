@@ -26,8 +26,11 @@ public final class ServiceRuntime: Sendable {
     ///   - presenceName: the status topic below `quad/<id>/status/` when it is not `service` (several
     ///     location-broadcasters each need their own: `Topics.broadcasterPresenceName(senderId:)`).
     ///   - deliveryBufferLimit: messages the connection's one delivery queue holds for slow consumers.
+    ///   - handlersNeverBlock: every subscription of this service only hands messages on (`feed` into an
+    ///     `Inbox`, a link's wake-up queue): they then run on the network thread, one thread wake-up per message
+    ///     fewer (`MQTTConfiguration.deliversOnNetworkThread`). The board services say so.
     public init(service: String, options: CommonOptions.Resolved, presenceName: String? = nil,
-                deliveryBufferLimit: Int = 4096) throws {
+                deliveryBufferLimit: Int = 4096, handlersNeverBlock: Bool = false) throws {
         EarlyStop.install()
         Self.bootstrapLogging(level: options.logLevel)
         let presence = presenceName ?? service
@@ -42,13 +45,14 @@ public final class ServiceRuntime: Sendable {
         let statusTopic = Topics.status(service: presence, drone: options.drone)
         let offline = Self.statusPayload(state: .offline, service: presence, startedAtUs: startedAtUs)
         let online = Self.statusPayload(state: .online, service: presence, startedAtUs: startedAtUs)
-        let configuration = MQTTConfiguration(
+        var configuration = MQTTConfiguration(
             host: options.broker.host, port: options.broker.port,
             clientId: options.clientId ?? "\(shortName)-\(options.drone.rawValue)",
             username: options.username, password: options.password, tls: options.tls,
             protocolVersion: options.mqttVersion,
             will: .init(topic: statusTopic, payload: offline, qos: 1, retain: true),
             deliveryBufferLimit: deliveryBufferLimit, alternateBrokers: options.alternateBrokers)
+        configuration.deliversOnNetworkThread = handlersNeverBlock
         client = try MQTTClient(configuration: configuration, logger: logger) { client in
             // After every (re)connect, once subscriptions are re-made: announce ourselves.
             _ = try? client.publish(topic: statusTopic, payload: online, qos: 1, retain: true)

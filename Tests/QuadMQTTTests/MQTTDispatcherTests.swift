@@ -36,6 +36,45 @@ struct MQTTDispatcherTests {
         #expect(dispatcher.droppedCount == 0)
     }
 
+    @Test("direct: every handler has run, in delivery order and on the receiving thread, when receive returns")
+    func directRunsHandlersInReceive() async throws {
+        let dispatcher = MQTTDispatcher(bufferLimit: 1, matches: MQTTClient.matches, direct: true)
+        #expect(dispatcher.isDirect)
+        let seen = Seen()
+        let receiver = Mutex<pthread_t?>(nil)
+        let otherThread = Atomic<Int>(0)
+        try dispatcher.add(filter: "quad/d/pilot/claim") { seen.add("claim:" + String(decoding: $0.payload, as: UTF8.self)) }
+        try dispatcher.add(filter: "quad/d/status/#") { message in
+            if receiver.withLock({ $0.map { pthread_equal($0, pthread_self()) == 0 } ?? true }) {
+                otherThread.add(1, ordering: .relaxed)
+            }
+            seen.add("status:" + String(decoding: message.payload, as: UTF8.self))
+        }
+        // One plain thread plays libmosquitto's network thread; the buffer of 1 would drop nearly all if queued.
+        let done = Atomic<Bool>(false)
+        let thread = Thread {
+            receiver.withLock { $0 = pthread_self() }
+            for i in 0..<2000 {
+                let claim = i % 2 == 0
+                let topic = claim ? "quad/d/pilot/claim" : "quad/d/status/navigator"
+                dispatcher.receive(MQTTMessage(topic: topic, payload: Array("\(i)".utf8)))
+                if seen.all.count != i + 1 { otherThread.add(1000, ordering: .relaxed) }
+            }
+            dispatcher.receive(MQTTMessage(topic: "nobody/listens", payload: []))
+            done.store(true, ordering: .releasing)
+        }
+        thread.start()
+        let deadline = Date().addingTimeInterval(120)
+        while !done.load(ordering: .acquiring), Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        let expected = (0..<2000).map { ($0 % 2 == 0 ? "claim:" : "status:") + "\($0)" }
+        #expect(seen.all == expected)
+        #expect(otherThread.load(ordering: .relaxed) == 0, "a handler ran late or on another thread")
+        #expect(dispatcher.droppedCount == 0)
+        #expect(dispatcher.unroutedCount == 1)
+        dispatcher.finish()
+        await dispatcher.drained()
+    }
+
     @Test("the same filter twice: each handler gets each message once")
     func sameFilterTwice() async throws {
         let dispatcher = MQTTDispatcher(bufferLimit: 64, matches: MQTTClient.matches)
