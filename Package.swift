@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Library targets live in Shared/, executables in Services/, tests in Tests/.
-// Pure targets (TextSupport, QuadProtocol, ARDrone, Navigation, NavigatorCore, FlightControl, DroneSimulation,
-// FlightLog, LogSync, GroundStation) do no I/O and read no clock; the executables perform what they decide.
+// Pure targets (TextSupport, Randomness, QuadProtocol, ARDrone, Navigation, NavigatorCore, FlightControl,
+// DroneSimulation, FlightLog, LogSync, GroundStation) do no I/O and read no clock; the executables perform what they decide.
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
@@ -63,6 +63,8 @@ let package = Package(
         // Pure code: no sockets, no files, no clock reads.
         // Text helpers every layer may use (decimal numbers, cleaning untrusted text); depends on nothing.
         .target(name: "TextSupport", path: "Shared/TextSupport"),
+        // The seedable generator behind the simulator's noise and every property and fuzz test; depends on nothing.
+        .target(name: "Randomness", path: "Shared/Randomness"),
         // The two clocks (monotonic for durations, wall for stamps) as distinct types; read only by I/O code.
         .target(name: "Clocks", path: "Shared/Clocks"),
         .target(name: "QuadProtocol", path: "Shared/QuadProtocol"),
@@ -78,7 +80,8 @@ let package = Package(
         .target(name: "NavigatorCore", dependencies: ["Navigation", "QuadProtocol"], path: "Shared/NavigatorCore"),
         .target(name: "FlightControl", dependencies: ["QuadProtocol", "Navigation"], path: "Shared/FlightControl"),
         .target(name: "NetworkEndpoint", path: "Shared/NetworkEndpoint"),
-        .target(name: "DroneSimulation", dependencies: ["ARDrone", "Navigation", "NetworkEndpoint", "TextSupport"],
+        .target(name: "DroneSimulation", dependencies: ["ARDrone", "Navigation", "NetworkEndpoint", "Randomness",
+                                                       "TextSupport"],
                 path: "Shared/DroneSimulation"),
         .target(
             name: "FlightLog", dependencies: ["QuadProtocol", "Navigation", "TextSupport"], path: "Shared/FlightLog",
@@ -142,8 +145,8 @@ let package = Package(
         .testTarget(name: "ClocksTests", dependencies: ["Clocks"], path: "Tests/ClocksTests"),
         .testTarget(name: "QuadProtocolTests", dependencies: ["QuadProtocol"], path: "Tests/QuadProtocolTests",
                     exclude: ["Fixtures"]),
-        .testTarget(name: "ARDroneTests", dependencies: ["ARDrone", "QuadProtocol"], path: "Tests/ARDroneTests",
-                    exclude: ["Fixtures"]),
+        .testTarget(name: "ARDroneTests", dependencies: ["ARDrone", "QuadProtocol", "Randomness"],
+                    path: "Tests/ARDroneTests", exclude: ["Fixtures"]),
         .testTarget(name: "MAVLinkTests", dependencies: ["MAVLink"], path: "Tests/MAVLinkTests",
                     exclude: ["Fixtures", "generate_golden_frames.py"]),
         .testTarget(name: "MAVLinkCompanionTests", dependencies: ["MAVLinkCompanion", "MAVLink", "QuadProtocol"],
@@ -151,7 +154,7 @@ let package = Package(
         .testTarget(name: "MAVLinkSimulationTests",
                     dependencies: ["MAVLinkSimulation", "DroneSimulation", "MAVLink", "Navigation"],
                     path: "Tests/MAVLinkSimulationTests"),
-        .testTarget(name: "NavigationTests", dependencies: ["Navigation"], path: "Tests/NavigationTests",
+        .testTarget(name: "NavigationTests", dependencies: ["Navigation", "Randomness"], path: "Tests/NavigationTests",
                     exclude: ["Fixtures"]),
         .testTarget(name: "NavigatorCoreTests", dependencies: ["NavigatorCore", "Navigation", "QuadProtocol"],
                     path: "Tests/NavigatorCoreTests"),
@@ -209,7 +212,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["QuadMQTT", "QuadService", "QuadProtocol", "ARDrone", "Navigation", "FlightLog", "LogSync",
-                           "ProcessSupport"],
+                           "ProcessSupport", "Randomness"],
             path: "Tests/IntegrationTests",
             exclude: ["MAVLink", "Support/WallStep"]
         ),

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Randomness
 
 /// xoshiro256** seeded through SplitMix64: the same seed always gives the same sequence, on every platform,
 /// so a simulated flight can be replayed exactly.
@@ -15,20 +16,12 @@ public struct SeededRandom: RandomNumberGenerator, Sendable, Equatable {
     private var spareGaussian: Double?
 
     public init(seed: UInt64) {
-        var mixer = seed
-        s0 = SeededRandom.splitMix64(&mixer)
-        s1 = SeededRandom.splitMix64(&mixer)
-        s2 = SeededRandom.splitMix64(&mixer)
-        s3 = SeededRandom.splitMix64(&mixer)
+        var mixer = SplitMix64(seed: seed)
+        s0 = mixer.next()
+        s1 = mixer.next()
+        s2 = mixer.next()
+        s3 = mixer.next()
         spareGaussian = nil
-    }
-
-    static func splitMix64(_ state: inout UInt64) -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 
     public mutating func next() -> UInt64 {

@@ -1,4 +1,5 @@
 import ARDrone
+import Randomness
 import Testing
 
 /// Random and mutated datagrams through `ATParser.parse`: it must never trap, and whatever parses re-encodes to

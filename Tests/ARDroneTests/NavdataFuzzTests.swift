@@ -1,4 +1,5 @@
 import ARDrone
+import Randomness
 import Testing
 
 /// Random and mutated datagrams through `NavdataPacket.decode`: it must never trap, every failure is a

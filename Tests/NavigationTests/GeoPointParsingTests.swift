@@ -1,5 +1,6 @@
 import Testing
 @testable import Navigation
+import Randomness
 
 @Suite struct GeoPointParsingTests {
     @Test(arguments: [

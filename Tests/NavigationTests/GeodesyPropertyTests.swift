@@ -1,5 +1,6 @@
 import Testing
 @testable import Navigation
+import Randomness
 
 /// Seeded random properties of Geodesy (reproducible: SplitMix64 with fixed seeds).
 @Suite struct GeodesyPropertyTests {

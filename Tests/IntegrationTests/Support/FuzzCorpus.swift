@@ -1,5 +1,6 @@
 import Foundation
 import QuadProtocol
+import Randomness
 
 /// Invalid payloads for every topic a drone-side service subscribes to, reproducible from a seed: random bytes,
 /// truncated, mutated, wrong-version, wrong-type, NaN-carrying and over-long binary messages, and text.
@@ -125,18 +126,5 @@ struct FuzzCorpus: Sendable {
             bytes += (0..<Int.random(in: 1...8, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
         }
         return bytes
-    }
-}
-
-/// A small, fast, seedable generator (Steele, Lea, Flood 2014), so a failing corpus can be rebuilt.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

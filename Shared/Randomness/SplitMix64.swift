@@ -1,12 +1,13 @@
-/// Deterministic PRNG for the fuzz tests (Steele, Lea & Flood's SplitMix64), so failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
+/// SplitMix64 (Steele, Lea & Flood 2014): a tiny seedable generator. It seeds the simulator's `SeededRandom` and
+/// drives the property and fuzz tests, so the same seed always rebuilds the same sequence and a failure reproduces.
+public struct SplitMix64: RandomNumberGenerator, Sendable, Equatable {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -14,8 +15,8 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 
-    /// Eight bytes per draw; the fuzz tests make megabytes of these.
-    mutating func bytes(_ count: Int) -> [UInt8] {
+    /// `count` bytes, eight per draw, low byte first (fuzz inputs are megabytes of these).
+    public mutating func bytes(_ count: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count + 8)
         while bytes.count < count {
