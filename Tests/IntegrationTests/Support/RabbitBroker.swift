@@ -174,10 +174,28 @@ final class RabbitCluster: TestBroker, @unchecked Sendable {
         do {
             // A node whose port was taken starts again on new ports; it joins the others by its (unchanged) name.
             for node in nodes { try node.startAndWait(timeoutS: 180) }
+            try Self.mirrorMQTTQueues(on: nodes[0], home: directory)
         } catch {
             // A failed init runs no deinit: stop what was launched (by pid) before the caller tries again.
             DispatchQueue.concurrentPerform(iterations: nodes.count) { nodes[$0].stop(signal: SIGKILL) }
             throw error
+        }
+    }
+
+    /// The policy deploy/README tells a site to set on a RabbitMQ 3.10 cluster, word for word: every MQTT
+    /// subscription queue mirrored on every node. Without it a QoS 1 subscriber's queue
+    /// (`mqtt-subscription-<client id>qos1`, durable even for a clean session) lives on the node the client first
+    /// connected to, and when that node crashes the same client id is refused on the others ("home node … of
+    /// durable queue … is down") until it returns. With it a mirror takes over and the client re-subscribes at once.
+    static let mqttQueuePolicy = ["set_policy", "quad-mqtt-ha", "^mqtt-subscription-",
+                                  #"{"ha-mode":"all","ha-sync-mode":"automatic"}"#, "--apply-to", "queues"]
+
+    static func mirrorMQTTQueues(on node: RabbitNode, home: URL) throws {
+        let result = try runCommand("/usr/lib/rabbitmq/bin/rabbitmqctl", ["-n", node.nodeName] + mqttQueuePolicy,
+                                    logDirectory: home, timeoutS: 120,
+                                    environment: ["HOME": home.path, "RABBITMQ_CONF_ENV_FILE": "/dev/null"])
+        guard result.exitCode == 0 else {
+            throw TestEnvironmentError.timeout("rabbitmqctl set_policy exited \(result.exitCode): \(result.output)")
         }
     }
 
