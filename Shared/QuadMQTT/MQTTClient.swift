@@ -87,6 +87,11 @@ public final class MQTTClient: Sendable {
     private let diagnostics = DispatchQueue(label: "mqtt.diagnostics")
     private let supervisorTask = Mutex<Task<Void, Never>?>(nil)
     private let superviseQueued = Atomic<Bool>(false)
+    /// QoS 1 publishes begun or awaiting their PUBACK (entries of `pendingQoS1`, plus one being made). libmosquitto
+    /// calls `on_publish` on the network thread for every QoS 0 publish too, while the publishing thread may still
+    /// hold `state` across the library call: at zero the callback has nothing to look up and skips the lock (a
+    /// flight's 47 commands a second otherwise contend for it, each a futex wait and a context switch).
+    private let qos1InFlight = Atomic<Int>(0)
     private let dispatcher: MQTTDispatcher
 
     /// - Parameter onConnect: runs on the network thread after every CONNACK, after the subscriptions were
@@ -325,7 +330,10 @@ public final class MQTTClient: Sendable {
         }
         dispatcher.finish()
         let (streams, waiters, events) = state.withLock { s in
-            defer { s.streams = []; s.pendingQoS1 = [:]; s.eventContinuations = [] }
+            defer {
+                qos1InFlight.subtract(s.pendingQoS1.count, ordering: .sequentiallyConsistent)
+                s.streams = []; s.pendingQoS1 = [:]; s.eventContinuations = []
+            }
             return (s.streams, s.pendingQoS1.values.compactMap { $0 }, s.eventContinuations)
         }
         streams.forEach { $0.finish() }
@@ -352,6 +360,8 @@ public final class MQTTClient: Sendable {
             var mid: Int32 = 0
             var properties: OpaquePointer?
             defer { mosquitto_property_free_all(&properties) }
+            // Counted before the library call, so its PUBACK callback takes the lock and waits for the mid below.
+            if qos > 0 { qos1InFlight.add(1, ordering: .sequentiallyConsistent) }
             if let expiryS, s.speaksV5 {
                 _ = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MESSAGE_EXPIRY_INTERVAL.rawValue), expiryS)
             }
@@ -362,6 +372,7 @@ public final class MQTTClient: Sendable {
                 if qos == 0 { return .failure(.notConnected) }
                 // QoS 1 while offline: the library keeps it and resends after the reconnect.
             } else if rc != MOSQ_ERR_SUCCESS.rawValue {
+                if qos > 0 { qos1InFlight.subtract(1, ordering: .sequentiallyConsistent) }
                 return .failure(.library(operation: "publish to \(topic)", code: rc, description: errorText(rc)))
             }
             if qos > 0 { s.pendingQoS1[mid] = .some(waiter) }
@@ -656,8 +667,10 @@ public final class MQTTClient: Sendable {
     static let subscribeRetryMaxS = 30.0
 
     private func handlePublished(mid: Int32) {
+        guard qos1InFlight.load(ordering: .sequentiallyConsistent) > 0 else { return }
         let waiter = state.withLock { s -> CheckedContinuation<Void, any Error>? in
             guard let entry = s.pendingQoS1.removeValue(forKey: mid) else { return nil }
+            qos1InFlight.subtract(1, ordering: .sequentiallyConsistent)
             return entry
         }
         waiter?.resume()
