@@ -2,8 +2,7 @@
 import Glibc
 #endif
 
-/// A plain pthread for a loop whose timing must never wait on the Swift concurrency pool: the link loops, and the
-/// inbox's tick (`Inbox.tick`).
+/// A plain pthread for the link loop, so its timing never waits on the Swift concurrency pool.
 public enum LinkThread {
     private final class Body {
         let run: @Sendable () -> Void

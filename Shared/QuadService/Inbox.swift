@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import DatagramIO
 import QuadMQTT
 import Synchronization
 
@@ -39,33 +35,7 @@ public final class Inbox<Event: Sendable>: Sendable {
     }
 
     /// Adds `event(now)` every `intervalMs` until the inbox finishes; `now` is monotonic, like receive stamps.
-    /// A late tick is followed at once by the ones it missed, as with `Task.sleep(until:)`.
-    ///
-    /// On a thread of its own that sleeps to absolute monotonic deadlines: a `Task.sleep` costs a wake-up of
-    /// Dispatch's timer thread and one of the task pool per tick (drone-controller's 30 Hz tick: ~70 timer-thread
-    /// wake-ups a second, counted in a flight), where this thread wakes once. The thread ends at the first tick
-    /// after the inbox finishes. Where no thread can be made, a task ticks instead.
     public func tick(everyMs intervalMs: Int, _ event: @escaping @Sendable (_ nowUs: Int64) -> Event) {
-        let periodNs = Int64(max(1, intervalMs)) * 1_000_000
-        let continuation = continuation
-        do {
-            try LinkThread.start {
-                var deadline = timespec()
-                clock_gettime(CLOCK_MONOTONIC, &deadline)
-                while true {
-                    let nanoseconds = Int64(deadline.tv_nsec) + periodNs
-                    deadline.tv_sec += Int(nanoseconds / 1_000_000_000)
-                    deadline.tv_nsec = Int(nanoseconds % 1_000_000_000)
-                    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
-                    if case .terminated = continuation.yield(event(MonotonicClock.nowUs())) { return }
-                }
-            }
-        } catch {
-            tickOnTask(everyMs: intervalMs, event)
-        }
-    }
-
-    private func tickOnTask(everyMs intervalMs: Int, _ event: @escaping @Sendable (_ nowUs: Int64) -> Event) {
         Task {
             let clock = ContinuousClock()
             var next = clock.now
