@@ -44,10 +44,11 @@ final class BusFeed: Sendable {
     /// (for "did you mean" hints), and every feed in one process then subscribes the same filter — overlapping
     /// filters on one connection are refused (the broker would deliver a message once per matching filter).
     init(client: any MQTTConnection, drone: DroneID, telemetry: Bool = true) throws(MQTTError) {
-        let ownPrefix = "quad/\(drone.rawValue)/status/"
+        let ownPrefix = "\(Topics.presence.topic(for: drone))/"
         try pump(client, Topics.allStatusFilter) { feed, message in
             guard let status = try? ServiceStatus(json: message.payload) else { return }
-            if message.topic.hasSuffix("/status/drone-controller"), let other = DroneID(topic: message.topic) {
+            if let other = DroneID(topic: message.topic),
+               message.topic == Topics.status(service: "drone-controller", drone: other) {
                 feed.state.withLock { $0.controllers[other.rawValue] = status.state == .online }
             }
             guard message.topic.hasPrefix(ownPrefix), let name = message.topic.split(separator: "/").last else { return }

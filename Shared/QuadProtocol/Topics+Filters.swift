@@ -51,7 +51,7 @@ extension Topics {
     /// True for presence topics, `quad/<id>/status/<service>[/…]`.
     public static func isStatus(_ topic: String) -> Bool {
         let parts = topic.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
-        return parts.count >= 4 && parts[0] == "quad" && parts[2] == "status"
+        return parts.count >= 4 && parts[0] == "quad" && parts[2] == Topics.presence.path
     }
 
     /// `topic` with its drone level replaced (`quad/a/target` → `quad/b/target`); nil unless it is `quad/<id>/…`.

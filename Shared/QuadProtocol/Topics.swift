@@ -59,13 +59,17 @@ public enum Topics {
         "\(logSyncResponse.topic(for: drone))/\(requester)"
     }
 
-    /// Presence of each service: retained JSON text, `online` while running, `offline` after it stops or dies (LWT).
-    public static func status(service: String, drone: DroneID) -> String { "quad/\(drone.rawValue)/status/\(service)" }
+    /// Presence of each service, one level below per service: `status/<service>` (`status(service:drone:)`).
+    public static let presence = TopicSpec<ServiceStatus>(
+        path: "status", qos: .atLeastOnce, retain: true,
+        summary: "presence: retained JSON text, online while running, offline after it stops or dies (Last Will)")
+    /// One service's presence topic, e.g. `quad/drone1/status/navigator`.
+    public static func status(service: String, drone: DroneID) -> String { "\(presence.topic(for: drone))/\(service)" }
     /// Every service's presence for one drone, including location-broadcasters one level deeper.
-    public static func statusFilter(drone: DroneID) -> String { "quad/\(drone.rawValue)/status/#" }
+    public static func statusFilter(drone: DroneID) -> String { "\(presence.topic(for: drone))/#" }
     /// Every drone's presence (e.g. which drones have a drone-controller, for "did you mean" hints). It contains
     /// `statusFilter(drone:)`: subscribe to one or the other on a connection, never both (overlapping filters).
-    public static let allStatusFilter = "quad/+/status/#"
+    public static let allStatusFilter = "\(presence.anyDroneFilter)/#"
     /// Several location-broadcasters may run at once: each one's presence lives at
     /// `status/location-broadcaster/<sender-id>`, so the bridge and the ACL can match them all with one pattern.
     /// The controller knows a pilot by the last level (its sender id).

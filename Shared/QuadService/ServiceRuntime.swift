@@ -50,16 +50,19 @@ public final class ServiceRuntime: Sendable {
             clientId: options.clientId ?? "\(shortName)-\(options.drone.rawValue)",
             username: options.username, password: options.password, tls: options.tls,
             protocolVersion: options.mqttVersion,
-            will: .init(topic: statusTopic, payload: offline, qos: 1, retain: true),
+            will: .init(topic: statusTopic, payload: offline, qos: Topics.presence.qos.rawValue,
+                        retain: Topics.presence.retain),
             deliveryBufferLimit: deliveryBufferLimit, alternateBrokers: options.alternateBrokers)
         configuration.deliversOnNetworkThread = handlersNeverBlock
         client = try MQTTClient(configuration: configuration, logger: logger) { client in
             // After every (re)connect, once subscriptions are re-made: announce ourselves.
-            _ = try? client.publish(topic: statusTopic, payload: online, qos: 1, retain: true)
+            _ = try? client.publish(topic: statusTopic, payload: online, qos: Topics.presence.qos.rawValue,
+                                    retain: Topics.presence.retain)
         }
         announce = { [client] in
             guard client.isConnected else { return }
-            _ = try? client.publish(topic: statusTopic, payload: online, qos: 1, retain: true, expiryS: nil)
+            _ = try? client.publish(topic: statusTopic, payload: online, qos: Topics.presence.qos.rawValue,
+                                    retain: Topics.presence.retain, expiryS: nil)
         }
         announcesOnStart = false
         armsWatchdog = true
@@ -80,7 +83,8 @@ public final class ServiceRuntime: Sendable {
         let online = Self.statusPayload(state: .online, service: service, startedAtUs: startedAtUs)
         announce = { [connection] in
             guard connection.isConnected else { return }
-            _ = try? connection.publish(topic: statusTopic, payload: online, qos: 1, retain: true, expiryS: nil)
+            _ = try? connection.publish(topic: statusTopic, payload: online, qos: Topics.presence.qos.rawValue,
+                                        retain: Topics.presence.retain, expiryS: nil)
         }
         announcesOnStart = true
         // Its process is a test runner, not a service: `ShutdownWatchdog` would end it with exit 0 (and a test run
@@ -150,7 +154,8 @@ public final class ServiceRuntime: Sendable {
         let topic = Topics.status(service: service, drone: drone)
         let offline = Self.statusPayload(state: .offline, service: service, startedAtUs: startedAtUs)
         if client.isConnected {
-            try? await client.publishAndWait(topic: topic, payload: offline, qos: 1, retain: true, expiryS: nil,
+            try? await client.publishAndWait(topic: topic, payload: offline, qos: Topics.presence.qos.rawValue,
+                                             retain: Topics.presence.retain, expiryS: nil,
                                              timeoutS: 0.4)
         }
         client.shutdown(timeoutS: 0.5)
