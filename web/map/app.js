@@ -204,13 +204,14 @@
     const where = Q.parseTopic(topic);
     if (!where) return;
     try {
-      if (where.path.startsWith('status/')) {
+      const presencePrefix = Q.TOPICS.presence.path + '/';
+      if (where.path.startsWith(presencePrefix)) {
         if (bytes.length === 0) return;   // a cleared retained status
-        const service = where.path.slice('status/'.length).slice(0, 100);
+        const service = where.path.slice(presencePrefix.length).slice(0, 100);
         droneRecord(where.drone).presence[service] = Q.decodeStatus(bytes).state;
       } else {
         const spec = byPath[where.path];
-        if (!spec) return;
+        if (!spec || spec === Q.TOPICS.presence) return;
         const d = droneRecord(where.drone);
         apply(d, Q.decode(bytes, spec.type), retained);
       }
@@ -461,7 +462,7 @@
       onMessage,
     });
     client.subscribe('quad/+/telemetry/#', 1);
-    client.subscribe('quad/+/status/#', 1);
+    client.subscribe('quad/+/' + Q.TOPICS.presence.path + '/#', 1);
     client.start();
   }
   $('user').value = storage('quad-map-user') || params.user;

@@ -280,6 +280,8 @@
     flightCommand: { path: 'flight/command', type: 'flightCommand', qos: 0, retain: false },
     controlClaim: { path: 'pilot/claim', type: 'controlClaim', qos: 1, retain: false },
     groundBeacon: { path: 'ground/beacon', type: 'groundBeacon', qos: 0, retain: false },
+    // Presence: JSON text one level below, status/<service> (decodeStatus), not a binary payload.
+    presence: { path: 'status', type: 'serviceStatus', qos: 1, retain: true },
     // The log sync's own payloads (PROTOCOL.md "Log sync"), not decoded here: the map does not take part.
     logSyncRequest: { path: 'log/sync/request', type: 'logSyncRequestPayload', qos: 1, retain: false },
     logSyncResponse: { path: 'log/sync/response', type: 'logSyncResponsePayload', qos: 1, retain: false },
