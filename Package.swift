@@ -3,7 +3,8 @@ import PackageDescription
 
 // Library targets live in Shared/, executables in Services/, tests in Tests/.
 // Pure targets (TextSupport, Randomness, QuadProtocol, ARDrone, Navigation, NavigatorCore, FlightControl,
-// DroneSimulation, FlightLog, LogSync, GroundStation) do no I/O and read no clock; the executables perform what they decide.
+// DroneSimulation, FlightLog, LogSync, GroundStation) do no I/O and read no clock; the executables perform what
+// they decide.
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
