@@ -197,21 +197,22 @@
   }
 
   // ---- messages ----
+  // Binary payloads by path; presence (JSON text, one level deeper: status/<service>) is read apart.
   const byPath = {};
-  for (const key in Q.TOPICS) byPath[Q.TOPICS[key].path] = Q.TOPICS[key];
+  for (const key in Q.TOPICS) if (Q.TOPICS[key] !== Q.TOPICS.presence) byPath[Q.TOPICS[key].path] = Q.TOPICS[key];
+  const presencePrefix = Q.TOPICS.presence.path + '/';
 
   function onMessage(topic, bytes, retained) {
     const where = Q.parseTopic(topic);
     if (!where) return;
     try {
-      const presencePrefix = Q.TOPICS.presence.path + '/';
       if (where.path.startsWith(presencePrefix)) {
         if (bytes.length === 0) return;   // a cleared retained status
         const service = where.path.slice(presencePrefix.length).slice(0, 100);
         droneRecord(where.drone).presence[service] = Q.decodeStatus(bytes).state;
       } else {
         const spec = byPath[where.path];
-        if (!spec || spec === Q.TOPICS.presence) return;
+        if (!spec) return;
         const d = droneRecord(where.drone);
         apply(d, Q.decode(bytes, spec.type), retained);
       }
