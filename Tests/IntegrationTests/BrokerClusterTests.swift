@@ -53,6 +53,9 @@ struct NatsClusterTests {
     /// SUBSCRIBEs with 0x80 ("Unable to add JetStream consumer … timeout") for 10–30 s while JetStream elects new
     /// leaders; the services reconnect and ask again (a refused subscription is retried), but the controller is
     /// back later than 2 s and the flight may not finish in time. One run of three passed all but the 2 s.
+    /// The node logs say why: a clean-session CONNECT deletes the old session's consumers and a QoS 1 SUBSCRIBE
+    /// creates one, both through JetStream's metadata leader, re-elected ~5 s after the kill (4 s request timeouts
+    /// before that). `mqtt { consumer_replicas: 1, consumer_memory_storage: true }` gave the same timeouts (one run).
     static let jetStreamRecovery: Comment = """
         NATS 2.9: after a node dies, JetStream refuses MQTT sessions and subscriptions on the others for 10–30 s
         """
