@@ -97,21 +97,26 @@ extension ControllerStateMachine {
         return finish(actions, nowUs: nowUs)
     }
 
-    /// A navigator solution: arrival, hysteresis and resuming after a failsafe hover. Always answers with a
-    /// fresh flight command.
+    /// A navigator solution: arrival, hysteresis and resuming after a failsafe hover. The first solution for a
+    /// target, and one that changes the activity, answer with a flight command at once (target → PCMD latency);
+    /// the others leave it to the tick, which sends the latest at the control rate (`tickHz`). Solutions come in
+    /// pairs (heading, then position, from one navdata frame): a command on each doubled the flight commands, and
+    /// drone-link's PCMDs, with nothing the tick would not send ≤ one period later.
     public mutating func navigation(_ solution: NavigationSolution, nowUs: Int64) -> [ControllerAction] {
         if solution.bearingDeg.isFinite && solution.directionDifferenceDeg.isFinite {
             navigationHeadingDeg = Geodesy.wrapDeg360(solution.bearingDeg - solution.directionDifferenceDeg)
             navigationHeadingAtUs = nowUs
         }
-        guard target != nil else { return finish([], nowUs: nowUs, sendFlight: true) }
+        guard target != nil else { return finish([], nowUs: nowUs) }
         guard solutionMatchesTarget(solution) else {
-            return finish([.rejected(kind: "navigation", reason: "navigation-target-mismatch")],
-                          nowUs: nowUs, sendFlight: true)
+            return finish([.rejected(kind: "navigation", reason: "navigation-target-mismatch")], nowUs: nowUs)
         }
         guard solution.distanceM.isFinite, solution.distanceM >= 0, solution.directionDifferenceDeg.isFinite else {
-            return finish([.rejected(kind: "navigation", reason: "navigation-invalid")], nowUs: nowUs, sendFlight: true)
+            return finish([.rejected(kind: "navigation", reason: "navigation-invalid")], nowUs: nowUs)
         }
+        // A new target clears the last solution (`target(_:)`).
+        let firstForTarget = lastNavigation == nil
+        let activityBefore = activity
         lastNavigation = solution
         lastNavigationAtUs = nowUs
         var actions: [ControllerAction] = []
@@ -141,6 +146,7 @@ extension ControllerStateMachine {
                     + "best \(Int(bestM)) m): hovering, target dropped"))
             }
         }
-        return finish(actions, nowUs: nowUs, sendFlight: true)
+        return finish(actions, nowUs: nowUs,
+                      sendFlight: firstForTarget || activity != activityBefore || !actions.isEmpty)
     }
 }

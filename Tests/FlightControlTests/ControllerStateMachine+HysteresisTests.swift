@@ -54,7 +54,9 @@ struct ControllerHysteresisTests {
         h.flyingToTarget()
         h.advance(ms: 100)
         h.position()
-        let command = try #require(h.navigation(distanceM: distanceM, differenceDeg: 10).flights.first)
+        h.navigation(distanceM: distanceM, differenceDeg: 10)
+        h.advance(ms: 40)
+        let command = try #require(h.tick().flights.first, "the tick flies on the latest solution")
         #expect(abs(command.pitchFrac - pitchFrac) < 1e-6)
         #expect(abs(command.yawFrac - 0.1) < 1e-6)
     }
@@ -66,7 +68,9 @@ struct ControllerHysteresisTests {
         h.flyingToTarget()
         h.advance(ms: 100)
         h.position()
-        let command = try #require(h.navigation(distanceM: 50, differenceDeg: -10).flights.first)
+        h.navigation(distanceM: 50, differenceDeg: -10)
+        h.advance(ms: 40)
+        let command = try #require(h.tick().flights.first)
         #expect(abs(command.yawFrac - -0.2) < 1e-6)
         #expect(abs(command.pitchFrac - -0.3) < 1e-6)
     }

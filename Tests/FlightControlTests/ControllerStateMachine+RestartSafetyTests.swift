@@ -122,7 +122,9 @@ struct ControllerRestartSafetyTests {
         let ignored = h.navigation(distanceM: 0.5, for: old)
         #expect(ignored.rejections == ["navigation: navigation-target-mismatch"])
         #expect(h.activity == .flyingToTarget)
-        #expect(ignored.flights.first?.progressive == false)
+        #expect(ignored.flights.isEmpty, "another target's solution sends nothing; the tick sends at the control rate")
+        h.advance(ms: 40)
+        #expect(h.tick().flights.first?.progressive == false, "no solution for the new target yet: hover")
 
         // Same sequence but other coordinates is also a mismatch.
         var moved = try #require(h.lastTarget)

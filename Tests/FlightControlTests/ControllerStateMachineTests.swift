@@ -81,7 +81,7 @@ struct ControllerStateMachineTests {
         #expect(h.activity == .flyingToTarget)
     }
 
-    @Test("a flight command on every tick a period apart and every navigation update; sequence counts from 1; timestamp = now")
+    @Test("a flight command on every tick a period apart and on the first navigation update for a target; sequence counts from 1; timestamp = now")
     func flightCommandCadence() {
         var h = ControllerHarness()
         h.landed()  // flight commands start once navdata says where the drone is (sequence 1 went out here)
@@ -100,23 +100,33 @@ struct ControllerStateMachineTests {
         #expect(sequences == [2, 3, 4, 6])  // 5 went out with landed()'s tick
     }
 
-    /// drone-link repeats the latest command every 30 ms on its own, so a tick right behind a navigation update's
-    /// command only doubles the traffic (60 commands/s instead of 30 in a flight).
-    @Test("a tick within 0.9 periods of the last command sends none; one that changes something, or after a late navigation update, does")
+    /// drone-link repeats the latest command every 30 ms on its own, so a command right behind another only doubles
+    /// the traffic: navigation updates (two per navdata frame) leave the command to the tick, except the first for a
+    /// target (its latency is the one that counts), and the tick skips one within 0.9 periods of the last command.
+    @Test("navigation sends a command only for a new target or a change; the tick sends at the control rate, none within 0.9 periods of the last")
     func tickSkipsARedundantCommand() {
         var h = ControllerHarness()
         h.flyingToTarget(northM: 50)
         h.advance(ms: 40)
         h.drone(.flying)
         h.position()
-        #expect(h.navigation(distanceM: 50).flights.count == 1)
+        #expect(h.navigation(distanceM: 50).flights.isEmpty, "a second solution for the same target: the tick's turn")
+        h.advance(ms: 1)
+        #expect(h.tick().flights.count == 1, "the last command went out 41 ms ago")
         h.advance(ms: 10)
+        #expect(h.navigation(distanceM: 49).flights.isEmpty)
         #expect(h.tick().flights.isEmpty, "10 ms after a command")
         h.advance(ms: 19)
         #expect(h.tick().flights.isEmpty, "29 ms after a command (0.9 periods is 30 ms)")
         h.advance(ms: 1)
         #expect(h.tick().flights.count == 1, "30 ms after a command")
-        // Navigation late: every tick sends.
+        // The first solution for a new target goes out at once, and the tick right behind it sends nothing.
+        h.target(ControllerHarness.point(northM: 60))
+        h.advance(ms: 2)
+        #expect(h.navigation(distanceM: 60).flights.count == 1)
+        h.advance(ms: 5)
+        #expect(h.tick().flights.isEmpty)
+        // Navigation late: every tick a period apart sends.
         for _ in 0..<3 {
             h.advance(ms: 33)
             h.drone(.flying)
