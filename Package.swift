@@ -106,7 +106,8 @@ let package = Package(
         .target(name: "InMemoryMQTT", dependencies: ["QuadMQTT"], path: "Shared/InMemoryMQTT"),
         .target(
             name: "QuadService",
-            dependencies: ["QuadMQTT", "QuadProtocol", "Clocks", "NetworkEndpoint", argumentParser, logging, lifecycle],
+            dependencies: ["QuadMQTT", "QuadProtocol", "Clocks", "DatagramIO", "NetworkEndpoint", argumentParser, logging,
+                           lifecycle],
             path: "Shared/QuadService"
         ),
 

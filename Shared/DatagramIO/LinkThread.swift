@@ -2,7 +2,8 @@
 import Glibc
 #endif
 
-/// A plain pthread for the link loop, so its timing never waits on the Swift concurrency pool.
+/// A plain pthread for a loop whose timing must never wait on the Swift concurrency pool: the link loops, and the
+/// board services' inbox tick (`Inbox.tick`).
 public enum LinkThread {
     private final class Body {
         let run: @Sendable () -> Void

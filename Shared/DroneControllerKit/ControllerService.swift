@@ -4,6 +4,7 @@ import QuadMQTT
 import QuadProtocol
 import QuadService
 import ServiceLifecycle
+import Synchronization
 
 /// Feeds every input and a periodic tick into the pure `ControllerStateMachine` and performs its actions.
 struct ControllerService: Service {
@@ -21,7 +22,12 @@ struct ControllerService: Service {
     let runId = UInt32.random(in: 1...UInt32.max)
 
     func run() async throws {
-        let inbox = Inbox<Event>()
+        // The machine is driven right where each event arrives (`Inbox(handler:)`): on the network thread for a
+        // message, on the tick's thread for a tick, one at a time under the inbox's lock, in arrival order.
+        let loop = Mutex(Loop(machine: ControllerStateMachine(configuration: configuration, runId: runId)))
+        let inbox = Inbox<Event> { event in loop.withLock { handle(event, in: &$0) } }
+        runtime.logger.notice("controller run \(runId): acting on what is addressed to it, or unaddressed")
+        loop.withLock { perform($0.machine.currentState(nowUs: MonotonicClock.nowUs()).asAction, rejections: &$0.rejections) }
         for input in ControllerInput.allCases {
             try input.feed(inbox, from: runtime)
         }
@@ -30,38 +36,41 @@ struct ControllerService: Service {
         // another node learns the state only live. The state is published on every change, and repeated as often
         // as the presence; the same sequence, so a sender waiting for an answer never takes a repeat for one.
         inbox.tick(everyMs: Int(ServiceStatus.reannounceIntervalS * 1000)) { .repeatState(nowUs: $0) }
-        await cancelWhenGracefulShutdown {
-            var machine = ControllerStateMachine(configuration: configuration, runId: runId)
-            runtime.logger.notice("controller run \(runId): acting on what is addressed to it, or unaddressed")
-            var rejections = RejectionCounter()
-            perform(machine.currentState(nowUs: MonotonicClock.nowUs()).asAction, rejections: &rejections)
-            for await event in inbox.events {
-                let actions: [ControllerAction]
-                switch event {
-                case .tick(let nowUs):
-                    actions = machine.tick(nowUs: nowUs)
-                case .repeatState(let nowUs):
-                    var state = machine.currentState(nowUs: nowUs)
-                    state.timestampUs = WallClock.nowUs()
-                    do { try runtime.publish(Topics.controllerState, payload: state.encoded()) } catch {
-                        runtime.logger.debug("controller state not repeated: \(error)")
-                    }
-                    continue
-                case .message(let input, let message, let receivedAtUs):
-                    do {
-                        actions = try input.feed(message, into: &machine, nowUs: receivedAtUs)
-                    } catch {
-                        rejections.record(input.rawValue, reason: "\(error)", topic: message.topic, logger: runtime.logger)
-                        continue
-                    }
-                }
-                actions.forEach { perform($0, rejections: &rejections) }
-            }
-            runtime.logger.notice("""
-                rejected in total: \(rejections.total) (\(rejections.summary)); dropped unread: \(inbox.droppedCount)
-                """)
-        }
+        try? await gracefulShutdown()
         inbox.finish()
+        let rejections = loop.withLock { $0.rejections }
+        runtime.logger.notice("""
+            rejected in total: \(rejections.total) (\(rejections.summary)); dropped unread: \(inbox.droppedCount)
+            """)
+    }
+
+    /// What the event loop owns: the state machine and the count of what it refused.
+    struct Loop: ~Copyable {
+        var machine: ControllerStateMachine
+        var rejections = RejectionCounter()
+    }
+
+    private func handle(_ event: Event, in loop: inout Loop) {
+        let actions: [ControllerAction]
+        switch event {
+        case .tick(let nowUs):
+            actions = loop.machine.tick(nowUs: nowUs)
+        case .repeatState(let nowUs):
+            var state = loop.machine.currentState(nowUs: nowUs)
+            state.timestampUs = WallClock.nowUs()
+            do { try runtime.publish(Topics.controllerState, payload: state.encoded()) } catch {
+                runtime.logger.debug("controller state not repeated: \(error)")
+            }
+            return
+        case .message(let input, let message, let receivedAtUs):
+            do {
+                actions = try input.feed(message, into: &loop.machine, nowUs: receivedAtUs)
+            } catch {
+                loop.rejections.record(input.rawValue, reason: "\(error)", topic: message.topic, logger: runtime.logger)
+                return
+            }
+        }
+        actions.forEach { perform($0, rejections: &loop.rejections) }
     }
 
     private func perform(_ action: ControllerAction, rejections: inout RejectionCounter) {

@@ -20,10 +20,13 @@ public final class InMemoryBroker: Sendable {
 
     public init() {}
 
-    /// A new client connection; `will` is published if the connection is `kill`ed.
-    public func connect(clientId: String = "client", will: MQTTMessage? = nil, speaksMQTT5: Bool = true)
-        -> InMemoryConnection {
-        let connection = InMemoryConnection(broker: self, clientId: clientId, will: will, speaksMQTT5: speaksMQTT5)
+    /// A new client connection; `will` is published if the connection is `kill`ed. `deliversOnPublisherThread`: the
+    /// handlers run in the publisher's call, as a board service's run on the network thread (`MQTTDispatcher`'s
+    /// `direct`); such handlers must only hand messages on.
+    public func connect(clientId: String = "client", will: MQTTMessage? = nil, speaksMQTT5: Bool = true,
+                        deliversOnPublisherThread: Bool = false) -> InMemoryConnection {
+        let connection = InMemoryConnection(broker: self, clientId: clientId, will: will, speaksMQTT5: speaksMQTT5,
+                                            direct: deliversOnPublisherThread)
         state.withLock { $0.connections.append(connection) }
         return connection
     }

@@ -16,16 +16,19 @@ public final class InMemoryConnection: MQTTConnection {
     public let clientId: String
     private let broker: InMemoryBroker
     private let will: MQTTMessage?
-    private let dispatcher = MQTTDispatcher(bufferLimit: 4096, matches: MQTTClient.matches)
+    private let dispatcher: MQTTDispatcher
     private let state = Mutex(State())
     public let speaksMQTT5: Bool
 
-    init(broker: InMemoryBroker, clientId: String, will: MQTTMessage?, speaksMQTT5: Bool) {
+    init(broker: InMemoryBroker, clientId: String, will: MQTTMessage?, speaksMQTT5: Bool, direct: Bool) {
         self.broker = broker
         self.clientId = clientId
         self.will = will
         self.speaksMQTT5 = speaksMQTT5
+        dispatcher = MQTTDispatcher(bufferLimit: 4096, matches: MQTTClient.matches, direct: direct)
     }
+
+    public var deliversOnNetworkThread: Bool { dispatcher.isDirect }
 
     public func start() throws(MQTTError) {
         let continuations = state.withLock { s -> [AsyncStream<MQTTConnectionEvent>.Continuation] in

@@ -177,6 +177,8 @@ public final class MQTTClient: Sendable {
     // MARK: - Public API
 
     /// Connection changes from now on.
+    public var deliversOnNetworkThread: Bool { dispatcher.isDirect }
+
     public func events() -> AsyncStream<MQTTConnectionEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: MQTTConnectionEvent.self, bufferingPolicy: .bufferingNewest(64))
         state.withLock { $0.eventContinuations.append(continuation) }

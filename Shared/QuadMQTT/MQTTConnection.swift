@@ -22,6 +22,9 @@ public protocol MQTTConnection: AnyObject, Sendable {
                         timeoutS: Double) async throws
     /// Connection changes from now on.
     func events() -> AsyncStream<MQTTConnectionEvent>
+    /// Handlers run on the thread that receives the message, with no queue or task between (see `MQTTDispatcher`'s
+    /// `direct`): a message reaches them as soon as it is received.
+    var deliversOnNetworkThread: Bool { get }
     /// Messages dropped unread because the consumers fell behind.
     var droppedUnread: Int { get }
     /// Subscriptions the broker refused.
