@@ -46,6 +46,8 @@ let package = Package(
         .library(name: "DroneSimulation", targets: ["DroneSimulation"]),
         .library(name: "Navigation", targets: ["Navigation"]),
         .library(name: "ProcessSupport", targets: ["ProcessSupport"]),
+        // The fleet benchmark runs on the integration tests' RabbitMQ and NATS clusters.
+        .library(name: "BrokerNodes", targets: ["BrokerNodes"]),
         // The fleet benchmark counts what the logger's .qlog files hold.
         .library(name: "FlightLog", targets: ["FlightLog"]),
     ],
@@ -99,6 +101,9 @@ let package = Package(
                 path: "Shared/CommandLineSupport"),
         // Test and bench support (spawning and stopping processes by pid); never linked into a service.
         .target(name: "ProcessSupport", path: "Shared/ProcessSupport"),
+        // Test and bench support: private RabbitMQ and NATS nodes and 3-node clusters on free 127.0.0.1 ports (never
+        // the system's), free ports, the MQTT readiness probe; for IntegrationTests and quad-bench, never a service.
+        .target(name: "BrokerNodes", dependencies: ["ProcessSupport"], path: "Shared/BrokerNodes"),
         // I/O edge.
         .target(name: "DatagramIO", dependencies: ["NetworkEndpoint"], path: "Shared/DatagramIO"),
         .target(name: "QuadMQTT", dependencies: ["CMosquitto", "Clocks", logging], path: "Shared/QuadMQTT"),
@@ -214,7 +219,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["QuadMQTT", "QuadService", "QuadProtocol", "ARDrone", "Navigation", "FlightLog", "LogSync",
-                           "ProcessSupport", "Randomness"],
+                           "ProcessSupport", "BrokerNodes", "Randomness"],
             path: "Tests/IntegrationTests",
             exclude: ["MAVLink", "Support/WallStep"]
         ),

@@ -1,3 +1,4 @@
+import BrokerNodes
 import Foundation
 import ProcessSupport
 
@@ -15,10 +16,6 @@ final class BrokerProcess: @unchecked Sendable {
     var address: String { "127.0.0.1:\(port)" }
     var mapURL: String { "http://127.0.0.1:\(webSocketPort)/" }
 
-    /// Suites run in parallel: a "free" port can be taken by another suite's broker between finding it and
-    /// mosquitto binding it ("Address already in use"). Then this broker starts again on a new port.
-    static let portAttempts = 5
-
     /// - Parameter extraConfig: lines appended to the config (e.g. for ACL tests).
     init(configFile: URL = TestEnvironment.repoRoot.appendingPathComponent("mosquitto.conf"),
          extraConfig: String = "") throws {
@@ -30,7 +27,9 @@ final class BrokerProcess: @unchecked Sendable {
         webSocketPort = 0
         let webDirectory = TestEnvironment.repoRoot.appendingPathComponent("web/map").path
         var lastError: (any Error)?
-        for _ in 0..<Self.portAttempts {
+        // Suites run in parallel: a "free" port can be taken by another suite's broker between finding it and
+        // mosquitto binding it ("Address already in use"). Then this broker starts again on a new port.
+        for _ in 0..<BrokerStartError.portAttempts {
             port = try freeLoopbackPort()
             webSocketPort = try freeLoopbackPort()
             while webSocketPort == port { webSocketPort = try freeLoopbackPort() }
@@ -51,8 +50,6 @@ final class BrokerProcess: @unchecked Sendable {
         }
         throw lastError ?? TestEnvironmentError.timeout("mosquitto did not start")
     }
-
-    enum BrokerStartError: Error { case portTaken(String) }
 
     func start() throws {
         let mosquitto = try TestEnvironment.requireTool("mosquitto")

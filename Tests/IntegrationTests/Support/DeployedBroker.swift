@@ -1,3 +1,4 @@
+import BrokerNodes
 import Foundation
 import ProcessSupport
 

@@ -1,3 +1,4 @@
+import BrokerNodes
 import Foundation
 import Testing
 
@@ -33,14 +34,7 @@ enum TestEnvironment {
     }
 
     /// Absolute path of a system tool, searched on PATH plus the sbin directories.
-    static func tool(_ name: String) -> String? {
-        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "") + ":/usr/sbin:/sbin:/usr/local/sbin"
-        for dir in path.split(separator: ":") {
-            let candidate = "\(dir)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
+    static func tool(_ name: String) -> String? { SystemTool.path(name) }
 
     static func requireTool(_ name: String) throws -> String {
         guard let path = tool(name) else { throw TestEnvironmentError.missing("\(name) (run `make deps`)") }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// A free port on 127.0.0.1 for TCP (`udp: false`) or UDP, found by binding port 0 and reading it back.
-func freeLoopbackPort(udp: Bool = false) throws -> UInt16 {
+public func freeLoopbackPort(udp: Bool = false) throws -> UInt16 {
     let fd = socket(AF_INET, Int32(udp ? SOCK_DGRAM.rawValue : SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw TestEnvironmentError.missing("socket()") }
+    guard fd >= 0 else { throw BrokerNodeError.missing("socket()") }
     defer { close(fd) }
     var addr = sockaddr_in()
     addr.sin_family = sa_family_t(AF_INET)
@@ -15,12 +15,12 @@ func freeLoopbackPort(udp: Bool = false) throws -> UInt16 {
             bind(fd, ptr, len) == 0 && getsockname(fd, ptr, &len) == 0
         }
     }
-    guard bound else { throw TestEnvironmentError.missing("bind to a free port") }
+    guard bound else { throw BrokerNodeError.missing("bind to a free port") }
     return UInt16(bigEndian: addr.sin_port)
 }
 
 /// True when something accepts TCP connections on 127.0.0.1:port.
-func tcpPortAccepts(_ port: UInt16) -> Bool {
+public func tcpPortAccepts(_ port: UInt16) -> Bool {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return false }
     defer { close(fd) }
