@@ -11,10 +11,19 @@ enum BenchClient {
 
     /// `login`: an account of a deployed broker (the field layout's); nil = anonymous.
     static func connect(port: UInt16, clientId: String, login: BrokerLogin? = nil) async throws -> MQTTClient {
+        try await connect(ports: [port], clientId: clientId, login: login)
+    }
+
+    /// The nodes of a cluster on 127.0.0.1, tried in this order (the services' `--broker a,b,c`). MQTT 3.1.1, the
+    /// configuration's default: RabbitMQ and NATS speak nothing newer.
+    static func connect(ports: [UInt16], clientId: String, login: BrokerLogin? = nil) async throws -> MQTTClient {
         var logger = Logger(label: clientId)
         logger.logLevel = .warning
-        let configuration = MQTTConfiguration(port: Int32(port), clientId: clientId, username: login?.username,
-                                              password: login?.password)
+        let configuration = MQTTConfiguration(port: Int32(ports[0]), clientId: clientId, username: login?.username,
+                                              password: login?.password, protocolVersion: .v311,
+                                              alternateBrokers: ports.dropFirst().map {
+                                                  MQTTConfiguration.Endpoint(host: "127.0.0.1", port: Int32($0))
+                                              })
         let client = try MQTTClient(configuration: configuration, logger: logger)
         try client.start()
         guard await client.waitUntilConnected(timeoutS: 10) else { throw NotConnected(clientId: clientId) }

@@ -39,6 +39,12 @@ struct BenchOptions {
     var startupStarts: Int { quick ? 3 : 7 }
     /// Fleet: synthetic drones per step (0: the real drones alone, the latency's baseline), targets per real drone per step, generator run per step.
     var fleetSteps: [Int] { [0, 25, 50, 100, 150, 200, 300, 400, 500] }
+    /// On the 3-node clusters: smaller steps, and a time budget per cluster from its boot (steps stop at a missed
+    /// p99 there too); the steps then end, the drones land and the nodes stop within ~8 minutes.
+    var fleetClusterSteps: [Int] { quick ? [0, 10, 25, 50, 100] : [0, 10, 25, 50, 100, 150, 200, 300] }
+    var fleetClusterBudgetS: Double { quick ? 210 : 420 }
+    /// Seconds from a cluster step's generator end to its logger's stop (Mosquitto: 1 s): a node's queues drain later.
+    var fleetClusterSettleS: Double { 3 }
     var fleetTargets: Int { quick ? 100 : 200 }
     var fleetSeconds: Double { quick ? 10 : 14 }
 }

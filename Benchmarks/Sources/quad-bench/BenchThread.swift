@@ -26,3 +26,17 @@ enum BenchThread {
         pthread_detach(thread)
     }
 }
+
+extension BenchThread {
+    /// `body`'s result, computed on a thread of its own: for what blocks for long (booting a broker cluster), which
+    /// must not hold one of the concurrency pool's few threads.
+    static func result<T: Sendable>(of body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            do {
+                try start { continuation.resume(with: Result { try body() }) }
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+}

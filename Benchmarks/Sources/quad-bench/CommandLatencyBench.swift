@@ -5,12 +5,28 @@ import Navigation
 /// drone's heading, so the yaw sign of the PCMD tells which target it was computed for.
 struct CommandLatencyBench {
     let stack: ServiceStack
-    let port: UInt16
+    /// Where the stage observer subscribes: one broker, or a cluster's nodes in the order to try them.
+    let observerPorts: [UInt16]
     let targets: Int
     /// A random pause between targets, so publishing is not in step with the 30 Hz ticks. Through mavlink-link it
     /// spans a whole 50 ms setpoint period: the loop restarts right after a setpoint arrived, so a narrower range
     /// would publish at a biased phase of the link's timer.
     var pauseMs: ClosedRange<Int> = 10...40
+    /// No target is sent past this monotonic instant (the fleet's time budget on a cluster); nil: all `targets`.
+    var deadlineNs: Int64?
+
+    init(stack: ServiceStack, port: UInt16, targets: Int, pauseMs: ClosedRange<Int> = 10...40) {
+        self.init(stack: stack, observerPorts: [port], targets: targets, pauseMs: pauseMs)
+    }
+
+    init(stack: ServiceStack, observerPorts: [UInt16], targets: Int, pauseMs: ClosedRange<Int> = 10...40,
+         deadlineNs: Int64? = nil) {
+        self.stack = stack
+        self.observerPorts = observerPorts
+        self.targets = targets
+        self.pauseMs = pauseMs
+        self.deadlineNs = deadlineNs
+    }
 
     struct Result: Sendable {
         var latencies: Distribution
@@ -24,8 +40,10 @@ struct CommandLatencyBench {
     }
 
     func run() async throws -> Result {
-        let observer = try await StageObserver(port: port, login: stack.brokers.observerLogin,
-                                               watchTarget: stack.brokers.servicePort != stack.brokers.pilotPort,
+        // The target's own arrival is worth noting only where the observer sits on another broker than the pilot
+        // (the field layout's board broker).
+        let observer = try await StageObserver(ports: observerPorts, login: stack.brokers.observerLogin,
+                                               watchTarget: observerPorts.first != stack.brokers.pilotPort,
                                                drone: stack.droneId)
         defer { observer.shutdown() }
         var arrival: [Int64] = []
@@ -35,6 +53,7 @@ struct CommandLatencyBench {
         var timeouts = 0
         var generator = SystemRandomNumberGenerator()
         for index in 0..<targets {
+            if let deadlineNs, BenchClock.monotonicNs() > deadlineNs { break }
             if index % 100 == 0 { try stack.checkAlive() }
             let yawSign = index % 2 == 0 ? 1 : -1
             let snapshot = stack.drone.snapshot

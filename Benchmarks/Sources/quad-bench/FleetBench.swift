@@ -6,21 +6,31 @@ import QuadMQTT
 import QuadProtocol
 import Synchronization
 
-/// The fleet benchmark: on one broker, 5 drones flying for real (each its own FakeDrone + drone-link + navigator +
-/// drone-controller under its own drone id), one `telemetry-logger record` recording every drone, and the fleet
-/// generator adding N synthetic drones' traffic at a real drone's rates (measured from the first real drone before
-/// the steps). At each N: what the generator sent on recorded topics against what the logger's files hold, and
-/// target → PCMD of all 5 real drones at once (`CommandLatencyBench` on each). The steps stop after the first N that
-/// loses a message.
+/// The fleet benchmark: on one broker or one cluster, 5 drones flying for real (each its own FakeDrone + drone-link +
+/// navigator + drone-controller under its own drone id), one `telemetry-logger record` recording every drone, and the
+/// fleet generator adding N synthetic drones' traffic at a real drone's rates (measured from the first real drone
+/// before the steps). At each N: what the generator sent on recorded topics against what the logger's files hold,
+/// and target → PCMD of all 5 real drones at once (`CommandLatencyBench` on each). On a cluster the board's services
+/// take the nodes A,B,C and the ground side (pilot, observers, logger, generator) B,C,A (`StackBrokers`). The steps
+/// stop after the first N that loses a message; with `stopOnMissedP99` also after the first that misses the p99
+/// goal; and no step starts, nor target goes out, past `deadlineNs`.
 struct FleetBench {
     let binDir: String
-    let broker: Broker
+    /// "Mosquitto", "3-node RabbitMQ cluster": the report's broker column.
+    let label: String
+    let brokers: StackBrokers
     let workDirectory: String
     let steps: [Int]
     let realDrones: Int
     /// Targets per real drone per step.
     let targets: Int
     let generatorSeconds: Double
+    /// Cluster runs stop at a missed p99 too: their steps are slower, and the time is the cluster's budget.
+    var stopOnMissedP99 = false
+    /// Seconds between the generator's end and the logger's stop: what is still on its way then counts as lost.
+    var settleS = 1.0
+    /// Monotonic instant past which no step starts and no target goes out (a cluster's time budget); nil: none.
+    var deadlineNs: Int64?
     static let p99GoalNs: Int64 = 5_000_000
 
     struct Step: Sendable {
@@ -36,11 +46,17 @@ struct FleetBench {
         var lossless: Bool {
             (syntheticDrones == 0 || sentRecorded > 0) && logged == sentRecorded && loggerDropped ?? 0 == 0
         }
-        var met: Bool { lossless && latency.percentileNs(99) <= FleetBench.p99GoalNs && timeouts == 0 }
+        /// A step the time budget left without a single target measured meets nothing.
+        var met: Bool {
+            lossless && latency.count > 0 && latency.percentileNs(99) <= FleetBench.p99GoalNs && timeouts == 0
+        }
     }
 
     struct Result: Sendable {
+        var broker: String
         var steps: [Step]
+        /// Why the steps ended before the last one (a loss, a missed p99, the time budget); nil: all were run.
+        var stoppedBecause: String?
         /// What one real drone published, per topic path below `quad/<id>/` (messages/s): the generator's rates.
         var realRates: [(path: String, hz: Double)]
         var loadAtStart = ""
@@ -58,32 +74,52 @@ struct FleetBench {
             let directory = "\(workDirectory)/fleet-real-\(index)"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let id = DroneID(rawValue: "fleet-\(index)")!
-            stacks.append(try await ServiceStack(binDir: binDir, broker: broker, workDirectory: directory,
+            stacks.append(try await ServiceStack(binDir: binDir, brokers: brokers, workDirectory: directory,
                                                  droneId: id, logger: false))
         }
-        QuadBench.say("fleet: \(realDrones) real drones' services up; taking off")
+        QuadBench.say("fleet on \(label): \(realDrones) real drones' services up; taking off")
         for stack in stacks { try await stack.takeOff() }
         // Flying, not hovering, while the rates are measured: the navigator publishes only with a target.
         for stack in stacks {
             try stack.sendTarget(Geodesy.destination(from: stack.drone.home, bearingDeg: 45, distanceM: 150))
         }
         try await Task.sleep(for: .seconds(2))
-        let streams = try await Self.measureStreams(port: broker.port, drone: stacks[0].droneId, seconds: 5)
+        let streams = try await Self.measureStreams(ports: brokers.pilotPorts, drone: stacks[0].droneId, seconds: 5)
         QuadBench.say("fleet: one real drone publishes " + streams.map { "\($0.path) \(Units.fixed($0.rateHz, 1)) Hz" }
             .joined(separator: ", "))
         var done: [Step] = []
+        var stoppedBecause: String?
+        var lastStepNs: Int64 = 0
         for count in steps {
+            // A step takes about as long as the one before: start it only if it can end within the budget.
+            if let deadlineNs, BenchClock.monotonicNs() + lastStepNs > deadlineNs {
+                stoppedBecause = "time budget reached before N = \(count)"
+                break
+            }
+            let startNs = BenchClock.monotonicNs()
             let step = try await runStep(syntheticDrones: count, streams: streams, stacks: stacks)
+            lastStepNs = BenchClock.monotonicNs() - startNs
             done.append(step)
-            QuadBench.say("fleet: N=\(count): sent \(step.sentRecorded) recorded-topic messages, logged \(step.logged), "
+            QuadBench.say("fleet on \(label): N=\(count): sent \(step.sentRecorded) recorded-topic messages, logged \(step.logged), "
                           + "logger dropped \(step.loggerDropped.map(String.init) ?? "?"); target → PCMD p50 "
                           + "\(Units.auto(step.latency.percentileNs(50))) p99 \(Units.auto(step.latency.percentileNs(99))), "
                           + "\(step.timeouts) not seen; load \(step.loadAverage)")
-            // Latency is the machine's load as much as the fleet's: go on past a missed p99, stop at the first loss.
-            if !step.lossless { break }
+            // On one Mosquitto latency is the machine's load as much as the fleet's: go on past a missed p99, stop at
+            // the first loss. On a cluster stop at either. When the real drones alone (N = 0) already miss the p99,
+            // no N can meet it: then only a loss stops the steps, to find the largest lossless N.
+            if !step.lossless {
+                stoppedBecause = "messages lost at N = \(count)"
+                break
+            }
+            let baselineMet = done.first { $0.syntheticDrones == 0 }?.met ?? true
+            if stopOnMissedP99, count > 0, !step.met, baselineMet {
+                stoppedBecause = "target → PCMD p99 above 5 ms or a target not seen at N = \(count)"
+                break
+            }
         }
         for stack in stacks { await stack.land() }
-        return Result(steps: done, realRates: streams.map { ($0.path, $0.rateHz) })
+        return Result(broker: label, steps: done, stoppedBecause: stoppedBecause,
+                      realRates: streams.map { ($0.path, $0.rateHz) })
     }
 
     private func runStep(syntheticDrones: Int, streams: [FleetGenerator.Stream], stacks: [ServiceStack]) async throws
@@ -92,21 +128,25 @@ struct FleetBench {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         // A logger per step (its files and counters are this step's); no auto-sync: there is no board logger to ask.
         let logger = try ChildProcess("\(binDir)/telemetry-logger",
-                                      ["record", "--broker", broker.address, "--dir", directory, "--no-auto-sync"],
+                                      ["record", "--broker", brokers.pilotAddress, "--dir", directory, "--no-auto-sync"]
+                                          + brokers.serviceFlags,
                                       name: "telemetry-logger", logDirectory: directory)
         try await Task.sleep(for: .milliseconds(1500))
         let prefix = "n\(syntheticDrones)"
         // N = 0: the 5 real drones alone, the baseline of the latency.
         let generator = syntheticDrones == 0 ? nil : try ChildProcess(
             Tools.selfExecutable,
-            ["fleetgen", "--port", "\(broker.port)", "--prefix", prefix, "--drones", "\(syntheticDrones)",
+            ["fleetgen", "--port", brokers.pilotPorts.map(String.init).joined(separator: ","), "--prefix", prefix, "--drones", "\(syntheticDrones)",
              "--seconds", "\(generatorSeconds)"] + FleetGenerator.arguments(streams),
             name: "fleetgen", logDirectory: directory)
         try await Task.sleep(for: .seconds(2))
-        QuadBench.say("fleet: N=\(syntheticDrones): \(targets) targets to each real drone at once")
+        QuadBench.say("fleet on \(label): N=\(syntheticDrones): \(targets) targets to each real drone at once")
         let results = try await withThrowingTaskGroup(of: CommandLatencyBench.Result.self) { group in
             for stack in stacks {
-                group.addTask { try await CommandLatencyBench(stack: stack, port: broker.port, targets: targets).run() }
+                group.addTask {
+                    try await CommandLatencyBench(stack: stack, observerPorts: brokers.pilotPorts, targets: targets,
+                                                  deadlineNs: deadlineNs).run()
+                }
             }
             var all: [CommandLatencyBench.Result] = []
             for try await result in group { all.append(result) }
@@ -116,7 +156,7 @@ struct FleetBench {
         _ = generator?.waitForExit(timeoutS: generatorSeconds + 30)
         generator?.stop()
         let summary = generator.map { LoadGenerator.summary(from: $0.log().replacingOccurrences(of: "fleetgen ", with: "loadgen ")) } ?? [:]
-        try await Task.sleep(for: .seconds(1))
+        try await Task.sleep(for: .seconds(settleS))
         logger.stop()  // SIGTERM: drains, flushes and fsyncs; its last line has the final counters
         let counters = Self.finalCounters(logger.log())
         let logged = try Self.countRecords(directory: directory, topicPrefix: "quad/\(prefix)-")
@@ -128,8 +168,8 @@ struct FleetBench {
     }
 
     /// One real drone's topics for `seconds`: messages per second and the last payload of each path.
-    static func measureStreams(port: UInt16, drone: DroneID, seconds: Int) async throws -> [FleetGenerator.Stream] {
-        let client = try await BenchClient.connect(port: port, clientId: "bench-fleet-rates")
+    static func measureStreams(ports: [UInt16], drone: DroneID, seconds: Int) async throws -> [FleetGenerator.Stream] {
+        let client = try await BenchClient.connect(ports: ports, clientId: "bench-fleet-rates")
         defer { client.shutdown() }
         let seen = Mutex<[String: (count: Int, payload: [UInt8])]>([:])
         let stream = try client.subscribe(Topics.all(drone: drone), qos: 1, bufferLimit: 65536)

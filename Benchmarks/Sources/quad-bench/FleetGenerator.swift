@@ -8,6 +8,7 @@ import QuadProtocol
 /// so each drone gets its rate and the drones are out of phase. One MQTT connection carries all drones (a real
 /// fleet has four per drone: the broker's per-message work is the same, its per-connection work is not measured).
 /// Prints one summary line; `recorded_sent` counts what a telemetry-logger records (`telemetry/…`, `status/…`).
+/// `--port` takes one port, or a cluster's node ports in the order to try them (`--port 5001,5002,5000`).
 struct FleetGenerator {
     struct Stream: Sendable {
         var path: String
@@ -15,7 +16,7 @@ struct FleetGenerator {
         var payload: [UInt8]
     }
 
-    var port: UInt16
+    var ports: [UInt16]
     var prefix: String
     var drones: Int
     var seconds: Double
@@ -40,7 +41,7 @@ struct FleetGenerator {
     static func isRecorded(path: String) -> Bool { path.hasPrefix("telemetry/") || path.hasPrefix("status/") }
 
     func run() async throws {
-        let client = try await BenchClient.connect(port: port, clientId: "bench-fleetgen-\(prefix)")
+        let client = try await BenchClient.connect(ports: ports, clientId: "bench-fleetgen-\(prefix)")
         let topics = streams.map { stream in (0..<drones).map { "quad/\(prefix)-\($0)/\(stream.path)" } }
         let delivery = streams.map { Self.delivery(path: $0.path) }
         var sent = [Int](repeating: 0, count: streams.count)
@@ -76,8 +77,10 @@ struct FleetGenerator {
         for index in streams.indices where delivery[index].retain {
             for topic in topics[index] { _ = try? client.publish(topic: topic, payload: [], qos: 1, retain: true) }
         }
-        // QoS 1 messages still queued in libmosquitto go out before the disconnect.
+        // QoS 1 messages still queued in libmosquitto go out before the disconnect; a cluster node may take longer
+        // to acknowledge them all (the QoS 0 ones went out before the last acknowledged QoS 1: one socket, in order).
         try await Task.sleep(for: .seconds(2))
+        _ = await BenchClient.waitUntil(timeoutS: 10) { client.pendingAcknowledgements == 0 }
         let total = sent.reduce(0, +)
         let delivered = zip(sent, failed).map { $0 - $1 }
         let recorded = zip(streams, delivered).filter { Self.isRecorded(path: $0.0.path) }.reduce(0) { $0 + $1.1 }
@@ -87,12 +90,12 @@ struct FleetGenerator {
     }
 
     static func parse(_ arguments: ArraySlice<String>) throws -> FleetGenerator {
-        var generator = FleetGenerator(port: 1883, prefix: "gen", drones: 1, seconds: 10, streams: [])
+        var generator = FleetGenerator(ports: [1883], prefix: "gen", drones: 1, seconds: 10, streams: [])
         var rest = arguments
         while let flag = rest.popFirst() {
             guard let value = rest.popFirst() else { throw BenchOptions.Invalid(description: "\(flag) needs a value") }
             switch flag {
-            case "--port": generator.port = UInt16(value) ?? 0
+            case "--port": generator.ports = value.split(separator: ",").map { UInt16($0) ?? 0 }
             case "--prefix": generator.prefix = value
             case "--drones": generator.drones = max(1, Int(value) ?? 1)
             case "--seconds": generator.seconds = max(0.1, Double(value) ?? 1)
@@ -104,6 +107,9 @@ struct FleetGenerator {
                 generator.streams.append(Stream(path: parts[0], rateHz: rate, payload: payload))
             default: throw BenchOptions.Invalid(description: "unknown flag \(flag)")
             }
+        }
+        guard !generator.ports.isEmpty, !generator.ports.contains(0) else {
+            throw BenchOptions.Invalid(description: "--port: expected PORT or PORT,PORT,…")
         }
         return generator
     }

@@ -5,7 +5,7 @@ import Foundation
 /// `quad-bench mavlink-latency [--quick] --bin-dir DIR --repo-root DIR` runs only benchmark 1's MAVLink path and
 /// prints its rows (BENCHMARKS.md untouched); `quad-bench field-latency …` likewise the field layout (deploy/'s two
 /// brokers and the bridge, after a one-broker reference run); `quad-bench footprint …` the board footprint and
-/// `quad-bench fleet …` the fleet benchmark likewise; `quad-bench loadgen …` is the second publisher `run` starts,
+/// `quad-bench fleet …` the fleet benchmark (one Mosquitto, then a 3-node RabbitMQ and a 3-node NATS cluster) likewise; `quad-bench loadgen …` is the second publisher `run` starts,
 /// `quad-bench fleetgen …` the fleet's synthetic drones.
 @main
 struct QuadBench {
@@ -33,7 +33,7 @@ struct QuadBench {
                 print("       quad-bench field-latency [--quick] [--bin-dir DIR] [--repo-root DIR]")
                 print("       quad-bench footprint [--quick] [--bin-dir DIR] [--repo-root DIR]")
                 print("       quad-bench fleet [--quick] [--bin-dir DIR] [--repo-root DIR]")
-                print("       quad-bench fleetgen --port N --prefix P --drones N --seconds S --topic PATH=HZ=HEX…")
+                print("       quad-bench fleetgen --port N[,N…] --prefix P --drones N --seconds S --topic PATH=HZ=HEX…")
                 print("       quad-bench loadgen --port N --drone ID --rate MSG_PER_S --count N [--subscribe]")
                 exit(2)
             }
@@ -184,19 +184,64 @@ struct QuadBench {
                                         starts: options.startupStarts).run()
     }
 
-    /// The fleet benchmark on a broker of its own.
-    static func fleet(_ options: BenchOptions, work: String) async throws -> FleetBench.Result {
+    /// The fleet benchmark on a Mosquitto of its own, then on each cluster (`FleetCluster`).
+    static func fleet(_ options: BenchOptions, work: String) async throws -> [FleetRun] {
+        let mosquitto = try await fleetOnMosquitto(options, work: work)
+        var runs = [FleetRun(broker: FleetRun.mosquitto, result: mosquitto)]
+        for cluster in FleetCluster.allCases { runs.append(await fleet(on: cluster, options, work: work)) }
+        return runs
+    }
+
+    static func fleetOnMosquitto(_ options: BenchOptions, work: String) async throws -> FleetBench.Result {
         let directory = work + "/fleet"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let broker = try Broker(repoRoot: options.repoRoot, workDirectory: directory)
         defer { broker.stop() }
         let load = MachineInfo.loadAverage()
-        var result = try await FleetBench(binDir: options.binDir, broker: broker, workDirectory: directory,
+        var result = try await FleetBench(binDir: options.binDir, label: FleetRun.mosquitto,
+                                          brokers: StackBrokers(single: broker), workDirectory: directory,
                                           steps: options.fleetSteps, realDrones: 5, targets: options.fleetTargets,
                                           generatorSeconds: options.fleetSeconds).run()
         result.loadAtStart = load
         result.loadAtEnd = MachineInfo.loadAverage()
         return result
+    }
+
+    /// The fleet on a cluster booted for it and stopped after it, within `fleetClusterBudgetS` of the boot's start.
+    /// A broker not installed, a cluster that does not form or a run that fails is the report's row for it: the
+    /// rest of the bench goes on.
+    static func fleet(on cluster: FleetCluster, _ options: BenchOptions, work: String) async -> FleetRun {
+        if let missing = cluster.missing {
+            say("fleet on the \(cluster.label): not run, \(missing)")
+            return FleetRun(broker: cluster.label, notRun: "not run: \(missing)")
+        }
+        let directory = work + "/fleet-\(cluster.rawValue)"
+        let deadlineNs = BenchClock.monotonicNs() + Int64(options.fleetClusterBudgetS * 1e9)
+        let load = MachineInfo.loadAverage()
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            say("fleet: starting the \(cluster.label)")
+            let startedNs = BenchClock.monotonicNs()
+            let nodes = try await cluster.start(directory: directory)
+            defer { nodes.stop(signal: SIGTERM) }
+            say("fleet: \(cluster.label) answering MQTT on ports \(nodes.nodePorts.map(String.init).joined(separator: ", ")) "
+                + "after \(Units.fixed(Double(BenchClock.monotonicNs() - startedNs) / 1e9, 1)) s")
+            var bench = FleetBench(binDir: options.binDir, label: cluster.label, brokers: StackBrokers(cluster: nodes),
+                                   workDirectory: directory, steps: options.fleetClusterSteps, realDrones: 5,
+                                   targets: options.fleetTargets, generatorSeconds: options.fleetSeconds)
+            bench.stopOnMissedP99 = true
+            bench.settleS = options.fleetClusterSettleS
+            bench.deadlineNs = deadlineNs
+            var result = try await bench.run()
+            result.loadAtStart = load
+            result.loadAtEnd = MachineInfo.loadAverage()
+            return FleetRun(broker: cluster.label, result: result)
+        } catch {
+            say("fleet on the \(cluster.label) failed: \(error)")
+            // One line in a table cell: the error's first 300 characters, no newline or pipe.
+            let reason = String(String(describing: error).prefix(300).map { "\n|".contains($0) ? " " : $0 })
+            return FleetRun(broker: cluster.label, notRun: "failed: \(reason)")
+        }
     }
 
     static func footprintOnly(_ options: BenchOptions) async throws {

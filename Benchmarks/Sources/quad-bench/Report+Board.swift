@@ -33,17 +33,23 @@ extension Report {
                         "\(Units.auto(pinned.percentileNs(50))) / \(Units.auto(pinned.percentileNs(99)))", "p99 ≤ 5 ms",
                         pinned.percentileNs(99) <= FootprintBench.pinnedP99GoalNs && f.pinnedLatency.timeouts == 0)
         }
-        if let fleet {
-            let largest = fleet.largestMet
-            let allTried = fleet.steps.count == options.fleetSteps.count
-            text += row("7", "fleet on one Mosquitto: largest N synthetic drones (+ 5 real) with the logger losing nothing and target → PCMD p99 ≤ 5 ms; largest lossless N",
-                        (largest.map { "N = \($0)" } ?? "none of the steps") + "; lossless up to "
-                            + (fleet.largestLossless.map { "N = \($0)" } ?? "none") + (allTried && fleet.steps.last?.lossless == true ? " (the largest step tried: the limit is higher)" : ""),
-                        "N ≥ 100", (largest ?? 0) >= 100)
-            text += row("7", "fleet on a 3-node RabbitMQ / NATS cluster", "not run: quad-bench does not start clusters yet",
-                        "—", nil)
-        }
+        for run in fleet { text += fleetSummaryRow(run) }
         return text
+    }
+
+    /// Row 7 of one broker: Mosquitto against the issue's goal (N ≥ 100 on one Mosquitto); a cluster has none.
+    private func fleetSummaryRow(_ run: FleetRun) -> String {
+        let condition = "largest N synthetic drones (+ 5 real) with the logger losing nothing and target → PCMD p99 ≤ 5 ms; largest lossless N"
+        let what = run.isMosquitto ? "fleet on one Mosquitto: \(condition)"
+            : "fleet on a \(run.broker) (MQTT 3.1.1; board services on node A, ground on node B): \(condition)"
+        guard let result = run.result else { return row("7", what, run.notRun ?? "not run", "—", nil) }
+        let largest = result.largestMet
+        let allTried = result.steps.count == (run.isMosquitto ? options.fleetSteps : options.fleetClusterSteps).count
+        var figure = (largest.map { "N = \($0)" } ?? "none of the steps") + "; lossless up to "
+            + (result.largestLossless.map { "N = \($0)" } ?? "none")
+            + (allTried && result.steps.last?.lossless == true ? " (the largest step tried: the limit is higher)" : "")
+        if !run.isMosquitto, let reason = result.stoppedBecause { figure += "; steps stopped: \(reason)" }
+        return row("7", what, figure, run.isMosquitto ? "N ≥ 100" : "—", run.isMosquitto ? (largest ?? 0) >= 100 : nil)
     }
 
     func boardSection() -> String {
@@ -112,18 +118,19 @@ extension Report {
     }
 
     func fleetSection() -> String {
-        guard let fleet else { return "" }
-        let rates = fleet.realRates.map { "`\($0.path)` \(Units.fixed($0.hz, 1))" }.joined(separator: ", ")
+        guard let mosquitto = fleet.first(where: \.isMosquitto)?.result else { return "" }
+        let rates = mosquitto.realRates.map { "`\($0.path)` \(Units.fixed($0.hz, 1))" }.joined(separator: ", ")
         return """
             ## 7. Fleet
 
-            Issue 17's fleet benchmark on one Mosquitto (the repository's mosquitto.conf): 5 drones flying for real (each
-            its own bench AR.Drone, drone-link, navigator and drone-controller under drone ids `fleet-1`…`fleet-5`), one
-            `telemetry-logger record --no-auto-sync` recording every drone (`quad/+/…`, one file per drone id; no
-            auto-sync: there is no board logger to answer), and `quad-bench fleetgen` publishing N synthetic drones'
-            traffic from one process and one connection (drone ids `n<N>-<i>`). The generator's topics, rates and
-            payloads are those of the first real drone, measured for 5 s while it flew to a far target (messages/s
-            per drone): \(rates). QoS and retain from the topic table; presence retained at QoS 1. At each N, for
+            Issue 17's fleet benchmark on one Mosquitto (the repository's mosquitto.conf), then on a 3-node RabbitMQ and a
+            3-node NATS cluster: 5 drones flying for real (each its own bench AR.Drone, drone-link, navigator and
+            drone-controller under drone ids `fleet-1`…`fleet-5`), one `telemetry-logger record --no-auto-sync`
+            recording every drone (`quad/+/…`, one file per drone id; no auto-sync: there is no board logger to
+            answer), and `quad-bench fleetgen` publishing N synthetic drones' traffic from one process and one
+            connection (drone ids `n<N>-<i>`). The generator's topics, rates and payloads are those of the first real
+            drone, measured for 5 s while it flew to a far target (messages/s per drone, on Mosquitto; each cluster run
+            measures its own): \(rates). QoS and retain from the topic table; presence retained at QoS 1. At each N, for
             \(Units.fixed(options.fleetSeconds, 0)) s: a fresh logger, then the generator, then \(options.fleetTargets)
             targets to each real drone at once (section 1's method, all 5 concurrently; the percentiles pool them).
             N = 0 is the 5 real drones alone, the latency's baseline.
@@ -131,35 +138,69 @@ extension Report {
             reader) against what the generator sent on recorded topics (`telemetry/…`, `status/…`; `flight/command`
             loads the broker but is not recorded; the generator clears its retained topics after each step, and the
             empty records that leaves are not counted); "dropped" is the logger's own count of messages its connection
-            buffer dropped. The steps go on past a missed p99 (the latency follows the machine's load as much as the
-            fleet) and stop after the first one that loses a message. Load
-            average \(fleet.loadAtStart) at the start, \(fleet.loadAtEnd) at the end, on 2 cores shared with other
-            engineers: the figures move with it. The 3-node RabbitMQ and NATS clusters: **not run**, quad-bench does not
-            start clusters yet (the integration tests' RabbitBroker / NatsBroker live in a test target it cannot import).
+            buffer dropped. On Mosquitto the steps go on past a missed p99 (the latency follows the machine's load as
+            much as the fleet) and stop after the first one that loses a message.
+
+            The clusters are the integration tests' own (`Shared/BrokerNodes`): each node on free 127.0.0.1 ports with
+            its own data dir; RabbitMQ 3.10's nodes boot one after the other and its MQTT subscription queues are
+            mirrored (the `quad-mqtt-ha` policy of deploy/README); NATS 2.9 keeps the MQTT state in clustered
+            JetStream. Both speak MQTT 3.1.1 only: every service runs with `--mqtt-version 3.1.1`, and so do the
+            bench's own clients. As in BrokerClusterTests, the real drones' services take `--broker A,B,C` and the
+            ground side — the logger, the generator, the pilot publishing the targets and the bench's observers —
+            B,C,A. Smaller steps (\(options.fleetClusterSteps.map(String.init).joined(separator: ", "))); they stop
+            after the first one that loses a message or misses the p99 goal (unless N = 0 already misses it: then
+            only a loss stops them), and none starts, nor does a target go out, later than
+            \(Units.fixed(options.fleetClusterBudgetS, 0)) s after the cluster's boot began (a step is expected to take
+            as long as the one before it). The logger stops \(Units.fixed(options.fleetClusterSettleS, 0)) s after the
+            generator's end (1 s on Mosquitto): what has not reached it by then counts as lost.
+
+            Load average \(mosquitto.loadAtStart) at the start, \(mosquitto.loadAtEnd) at the end of the Mosquitto run,
+            on 2 cores shared with other engineers: the figures move with it (each cluster's is in the lines below the
+            table).
 
 
             """ + fleetRows()
     }
 
-    /// Section 7's table (also what `quad-bench fleet` prints).
+    /// Section 7's table (also what `quad-bench fleet` prints): every broker's steps, then one line per broker.
     func fleetRows() -> String {
-        guard let fleet else { return "" }
+        guard !fleet.isEmpty else { return "" }
         var text = "| broker | N synthetic | msg/s offered (all topics) | sent, recorded topics | logged | logger dropped "
             + "| real drones: targets | p50 | p99 | max | not seen within 1 s | load average | lossless and p99 ≤ 5 ms |\n"
             + "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
-        for step in fleet.steps {
-            let d = step.latency
-            let logged = step.logged == step.sentRecorded ? "\(step.logged) (all)"
-                : "\(step.logged) (\(step.logged < step.sentRecorded ? "lost \(step.sentRecorded - step.logged)" : "\(step.logged - step.sentRecorded) extra"))"
-            text += "| Mosquitto | \(step.syntheticDrones) | \(step.offeredMsgPerS) | \(step.sentRecorded) | \(logged) "
-                + "| \(step.loggerDropped.map(String.init) ?? "?") | \(d.count + step.timeouts) | \(Units.auto(d.percentileNs(50))) "
-                + "| \(Units.auto(d.percentileNs(99))) | \(Units.auto(d.maxNs)) | \(step.timeouts) | \(step.loadAverage) "
-                + "| \(step.met ? "yes" : "**no**") |\n"
+        for run in fleet {
+            guard let result = run.result else {
+                text += "| \(run.broker) | \(run.notRun ?? "not run") | | | | | | | | | | | |\n"
+                continue
+            }
+            for step in result.steps {
+                let d = step.latency
+                let logged = step.logged == step.sentRecorded ? "\(step.logged) (all)"
+                    : "\(step.logged) (\(step.logged < step.sentRecorded ? "lost \(step.sentRecorded - step.logged)" : "\(step.logged - step.sentRecorded) extra"))"
+                text += "| \(run.broker) | \(step.syntheticDrones) | \(step.offeredMsgPerS) | \(step.sentRecorded) | \(logged) "
+                    + "| \(step.loggerDropped.map(String.init) ?? "?") | \(d.count + step.timeouts) | \(Units.auto(d.percentileNs(50))) "
+                    + "| \(Units.auto(d.percentileNs(99))) | \(Units.auto(d.maxNs)) | \(step.timeouts) | \(step.loadAverage) "
+                    + "| \(step.met ? "yes" : "**no**") |\n"
+            }
         }
-        text += "| 3-node RabbitMQ cluster | not run | | | | | | | | | | | |\n"
-        text += "| 3-node NATS cluster | not run | | | | | | | | | | | |\n"
-        text += "\nLargest N lossless with p99 ≤ 5 ms: \(fleet.largestMet.map(String.init) ?? "none"); lossless: "
-            + "\(fleet.largestLossless.map(String.init) ?? "none") (goal N ≥ 100 on one Mosquitto).\n"
+        text += "\n"
+        for run in fleet {
+            guard let result = run.result else {
+                text += "\(run.broker): \(run.notRun ?? "not run").\n"
+                continue
+            }
+            let figures = "largest N lossless with p99 ≤ 5 ms: \(result.largestMet.map(String.init) ?? "none"); lossless: "
+                + "\(result.largestLossless.map(String.init) ?? "none")"
+            if run.isMosquitto {
+                text += "\(run.broker): \(figures) (goal N ≥ 100 on one Mosquitto).\n"
+            } else {
+                let rates = result.realRates.map { "`\($0.path)` \(Units.fixed($0.hz, 1))" }.joined(separator: ", ")
+                text += "\(run.broker): \(figures)"
+                    + (result.stoppedBecause.map { "; steps stopped: \($0)" } ?? "; every step run")
+                    + "; load average \(result.loadAtStart) at the start, \(result.loadAtEnd) at the end; one real"
+                    + " drone's rates (messages/s): \(rates).\n"
+            }
+        }
         return text
     }
 

@@ -16,7 +16,8 @@ struct Report {
     var ingest: [IngestBench.Row] = []
     /// Issue 17: the board's footprint and the fleet benchmark.
     var footprint: FootprintBench.Result?
-    var fleet: FleetBench.Result?
+    /// Mosquitto's run first, then each cluster's (figures, or why there are none).
+    var fleet: [FleetRun] = []
 
     init(options: BenchOptions, machine: MachineInfo) {
         self.options = options

@@ -60,7 +60,7 @@ final class ServiceStack: Sendable {
             drone = vehicle
             linkLaunch = ("mavlink-link", ["--listen", "127.0.0.1:\(vehicle.linkPort)"])
         }
-        let common = ["--broker", "127.0.0.1:\(brokers.servicePort)", "--drone", droneId.rawValue]
+        let common = ["--broker", brokers.serviceAddress, "--drone", droneId.rawValue] + brokers.serviceFlags
         let logDirectory = "\(workDirectory)/flight-log-\(link)"
         try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
         let launch: [(String, [String])] = [
@@ -75,7 +75,8 @@ final class ServiceStack: Sendable {
             return try ChildProcess("\(binDir)/\(name)", subcommand + common + (login ?? []) + rest, name: name,
                                     logDirectory: workDirectory)
         }
-        pilot = try await BenchClient.connect(port: brokers.pilotPort, clientId: "bench-pilot-\(droneId)", login: brokers.pilotLogin)
+        pilot = try await BenchClient.connect(ports: brokers.pilotPorts, clientId: "bench-pilot-\(droneId)",
+                                              login: brokers.pilotLogin)
         let states = try pilot.subscribe(Topics.controllerState.topic(for: droneId), qos: 1)
         watcher = Task { [controllerActivity] in
             for await message in states {
@@ -146,10 +147,15 @@ final class ActivityBox: Sendable {
 }
 
 /// The brokers of a stack: the services' (the board's) and the pilot's (the ground's in the field layout, else the
-/// same one), with the accounts to use where the broker authenticates (deploy/'s configurations).
+/// same one), with the accounts to use where the broker authenticates (deploy/'s configurations). On a cluster each
+/// side has every node, in its own order (board A,B,C; ground B,C,A), as `--broker a,b,c` lists them.
 struct StackBrokers: Sendable {
-    var servicePort: UInt16
-    var pilotPort: UInt16
+    /// The board's node(s), on 127.0.0.1, first tried first.
+    var servicePorts: [UInt16]
+    /// The ground's: the pilot, and in the fleet benchmark its observers, logger and generator.
+    var pilotPorts: [UInt16]
+    /// Flags every service gets besides `--broker` (`--mqtt-version 3.1.1` where the broker speaks nothing newer).
+    var serviceFlags: [String] = []
     /// Service name → its account; a service without one connects anonymously.
     var serviceLogins: [String: BrokerLogin] = [:]
     var pilotLogin: BrokerLogin?
@@ -158,9 +164,23 @@ struct StackBrokers: Sendable {
     var loggerArguments: [String] = []
 
     init(servicePort: UInt16, pilotPort: UInt16) {
-        self.servicePort = servicePort
-        self.pilotPort = pilotPort
+        self.init(servicePorts: [servicePort], pilotPorts: [pilotPort])
+    }
+
+    init(servicePorts: [UInt16], pilotPorts: [UInt16], serviceFlags: [String] = []) {
+        self.servicePorts = servicePorts
+        self.pilotPorts = pilotPorts
+        self.serviceFlags = serviceFlags
     }
 
     init(single broker: Broker) { self.init(servicePort: broker.port, pilotPort: broker.port) }
+
+    var servicePort: UInt16 { servicePorts[0] }
+    var pilotPort: UInt16 { pilotPorts[0] }
+    /// `--broker` for the services.
+    var serviceAddress: String { Self.address(servicePorts) }
+    /// `--broker` for the ground's tools (the fleet's logger).
+    var pilotAddress: String { Self.address(pilotPorts) }
+
+    static func address(_ ports: [UInt16]) -> String { ports.map { "127.0.0.1:\($0)" }.joined(separator: ",") }
 }

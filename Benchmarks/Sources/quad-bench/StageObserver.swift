@@ -22,9 +22,10 @@ final class StageObserver: Sendable {
     private let current = Mutex(Current())
     private let client: MQTTClient
 
-    /// `watchTarget`: also note when the target itself arrives (the field layout: on the board, across the bridge).
-    init(port: UInt16, login: BrokerLogin? = nil, watchTarget: Bool = false, drone: DroneID = .default) async throws {
-        let client = try await BenchClient.connect(port: port, clientId: "bench-observer-\(drone)", login: login)
+    /// `ports`: the broker's node, or a cluster's nodes in the order to try them. `watchTarget`: also note when the
+    /// target itself arrives (the field layout: on the board, across the bridge).
+    init(ports: [UInt16], login: BrokerLogin? = nil, watchTarget: Bool = false, drone: DroneID = .default) async throws {
+        let client = try await BenchClient.connect(ports: ports, clientId: "bench-observer-\(drone)", login: login)
         self.client = client
         if watchTarget { watch(targets: try client.subscribe(Topics.target.topic(for: drone), qos: 1)) }
         let navigation = try client.subscribe(Topics.navigation.topic(for: drone), qos: 0)

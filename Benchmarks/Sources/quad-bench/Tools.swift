@@ -1,3 +1,4 @@
+import BrokerNodes
 import Foundation
 
 /// Where the executables come from: the release build of the root package (`--bin-dir`) and the system PATH.
@@ -8,12 +9,8 @@ enum Tools {
     }
 
     static func path(_ name: String) throws -> String {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
-            + ["/usr/sbin", "/usr/local/sbin", "/sbin"]
-        for directory in directories where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
-            return "\(directory)/\(name)"
-        }
-        throw Missing(name: name)
+        guard let path = SystemTool.path(name) else { throw Missing(name: name) }
+        return path
     }
 
     /// This executable, to start the load generator as a second process.
