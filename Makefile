@@ -61,8 +61,9 @@ bench-field:
 bench-footprint:
 	@scripts/bench.sh --footprint
 
-# Only the fleet benchmark (issue 17): 5 real drones + N synthetic drones' telemetry on one Mosquitto, one logger
-# recording all; the largest N with nothing lost and target → PCMD p99 ≤ 5 ms; prints its rows.
+# Only the fleet benchmark (issue 17): 5 real drones + N synthetic drones' telemetry on one Mosquitto, then on a
+# 3-node RabbitMQ and a 3-node NATS cluster (smaller steps, ~8 min each; a row says "not run" when a broker is not
+# installed), one logger recording all; the largest N with nothing lost and target → PCMD p99 ≤ 5 ms; prints its rows.
 bench-fleet:
 	@scripts/bench.sh --fleet
 

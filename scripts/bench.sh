@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: release build, the codec benchmark (package-benchmark), then quad-bench (latency, cadence,
-# logger ingest, footprint, the board's footprint, the fleet) against the release binaries; writes BENCHMARKS.md.
+# logger ingest, footprint, the board's footprint, the fleet on Mosquitto and on the RabbitMQ and NATS clusters)
+# against the release binaries; writes BENCHMARKS.md.
 # `--quick` shortens the runs; `--mavlink-latency` runs only the MAVLink command latency, `--field-latency` only the
 # field layout's, `--footprint` only the board's footprint, `--fleet` only the fleet benchmark (these print their rows).
 set -euo pipefail
@@ -18,7 +19,8 @@ case ${1:-} in
   --field-latency) only_field=1 ;;
   # `make bench-footprint`: RSS, PSS, CPU and start-up of each board service, free and pinned to one core.
   --footprint) only=footprint ;;
-  # `make bench-fleet`: 5 real drones + N synthetic ones on one Mosquitto, the largest lossless N.
+  # `make bench-fleet`: 5 real drones + N synthetic ones on one Mosquitto, then on a 3-node RabbitMQ and a 3-node
+  # NATS cluster; the largest lossless N on each.
   --fleet) only=fleet ;;
 esac
 
