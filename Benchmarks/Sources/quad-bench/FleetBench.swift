@@ -40,11 +40,15 @@ struct FleetBench {
         var logged: Int
         var loggerDropped: Int?
         var loggerLost: Int?
+        /// Publishes the generator's client refused (not connected, or too many QoS 1 awaiting their PUBACK): not
+        /// in `sentRecorded`, yet the fleet's traffic all the same — a broker that cannot take the load is a loss.
+        var generatorFailed = 0
         var latency: Distribution
         var timeouts: Int
         var loadAverage: String
         var lossless: Bool {
             (syntheticDrones == 0 || sentRecorded > 0) && logged == sentRecorded && loggerDropped ?? 0 == 0
+                && generatorFailed == 0
         }
         /// A step the time budget left without a single target measured meets nothing.
         var met: Bool {
@@ -101,7 +105,8 @@ struct FleetBench {
             lastStepNs = BenchClock.monotonicNs() - startNs
             done.append(step)
             QuadBench.say("fleet on \(label): N=\(count): sent \(step.sentRecorded) recorded-topic messages, logged \(step.logged), "
-                          + "logger dropped \(step.loggerDropped.map(String.init) ?? "?"); target → PCMD p50 "
+                          + "logger dropped \(step.loggerDropped.map(String.init) ?? "?"), generator refused "
+                          + "\(step.generatorFailed); target → PCMD p50 "
                           + "\(Units.auto(step.latency.percentileNs(50))) p99 \(Units.auto(step.latency.percentileNs(99))), "
                           + "\(step.timeouts) not seen; load \(step.loadAverage)")
             // On one Mosquitto latency is the machine's load as much as the fleet's: go on past a missed p99, stop at
@@ -163,6 +168,7 @@ struct FleetBench {
         return Step(syntheticDrones: syntheticDrones, offeredMsgPerS: Int(summary["rate"] ?? 0),
                     sentRecorded: Int(summary["recorded_sent"] ?? 0), logged: logged,
                     loggerDropped: counters["dropped"], loggerLost: counters["lost"],
+                    generatorFailed: Int(summary["failed"] ?? 0),
                     latency: Distribution(results.flatMap(\.latencies.sortedNs)),
                     timeouts: results.reduce(0) { $0 + $1.timeouts }, loadAverage: loadAverage)
     }

@@ -138,7 +138,8 @@ extension Report {
             reader) against what the generator sent on recorded topics (`telemetry/…`, `status/…`; `flight/command`
             loads the broker but is not recorded; the generator clears its retained topics after each step, and the
             empty records that leaves are not counted); "dropped" is the logger's own count of messages its connection
-            buffer dropped. On Mosquitto the steps go on past a missed p99 (the latency follows the machine's load as
+            buffer dropped. A publish the generator's own client refused (not connected, or 1000 QoS 1 messages awaiting
+            their acknowledgement) is named in the "logged" cell and counts as a loss. On Mosquitto the steps go on past a missed p99 (the latency follows the machine's load as
             much as the fleet) and stop after the first one that loses a message.
 
             The clusters are the integration tests' own (`Shared/BrokerNodes`): each node on free 127.0.0.1 ports with
@@ -175,8 +176,9 @@ extension Report {
             }
             for step in result.steps {
                 let d = step.latency
-                let logged = step.logged == step.sentRecorded ? "\(step.logged) (all)"
+                var logged = step.logged == step.sentRecorded ? "\(step.logged) (all)"
                     : "\(step.logged) (\(step.logged < step.sentRecorded ? "lost \(step.sentRecorded - step.logged)" : "\(step.logged - step.sentRecorded) extra"))"
+                if step.generatorFailed > 0 { logged += "; generator: \(step.generatorFailed) publishes refused" }
                 text += "| \(run.broker) | \(step.syntheticDrones) | \(step.offeredMsgPerS) | \(step.sentRecorded) | \(logged) "
                     + "| \(step.loggerDropped.map(String.init) ?? "?") | \(d.count + step.timeouts) | \(Units.auto(d.percentileNs(50))) "
                     + "| \(Units.auto(d.percentileNs(99))) | \(Units.auto(d.maxNs)) | \(step.timeouts) | \(step.loadAverage) "
