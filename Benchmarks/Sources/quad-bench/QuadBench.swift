@@ -5,7 +5,8 @@ import Foundation
 /// `quad-bench mavlink-latency [--quick] --bin-dir DIR --repo-root DIR` runs only benchmark 1's MAVLink path and
 /// prints its rows (BENCHMARKS.md untouched); `quad-bench field-latency …` likewise the field layout (deploy/'s two
 /// brokers and the bridge, after a one-broker reference run); `quad-bench footprint …` the board footprint and
-/// `quad-bench fleet …` the fleet benchmark (one Mosquitto, then a 3-node RabbitMQ and a 3-node NATS cluster) likewise; `quad-bench loadgen …` is the second publisher `run` starts,
+/// `quad-bench fleet …` the fleet benchmark (one Mosquitto, then a 3-node RabbitMQ and a 3-node NATS cluster)
+/// likewise; `quad-bench loadgen …` is the second publisher `run` starts,
 /// `quad-bench fleetgen …` the fleet's synthetic drones.
 @main
 struct QuadBench {
@@ -224,7 +225,8 @@ struct QuadBench {
             let startedNs = BenchClock.monotonicNs()
             let nodes = try await cluster.start(directory: directory)
             defer { nodes.stop(signal: SIGTERM) }
-            say("fleet: \(cluster.label) answering MQTT on ports \(nodes.nodePorts.map(String.init).joined(separator: ", ")) "
+            let ports = nodes.nodePorts.map(String.init).joined(separator: ", ")
+            say("fleet: \(cluster.label) answering MQTT on ports \(ports) "
                 + "after \(Units.fixed(Double(BenchClock.monotonicNs() - startedNs) / 1e9, 1)) s")
             var bench = FleetBench(binDir: options.binDir, label: cluster.label, brokers: StackBrokers(cluster: nodes),
                                    workDirectory: directory, steps: options.fleetClusterSteps, realDrones: 5,
