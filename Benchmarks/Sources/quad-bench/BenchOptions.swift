@@ -43,7 +43,9 @@ struct BenchOptions {
     /// p99 there too); the steps then end, the drones land and the nodes stop within ~8 minutes.
     var fleetClusterSteps: [Int] { quick ? [0, 10, 25, 50, 100] : [0, 10, 25, 50, 100, 150, 200, 300] }
     var fleetClusterBudgetS: Double { quick ? 210 : 420 }
-    /// Seconds from a cluster step's generator end to its logger's stop (Mosquitto: 1 s): a node's queues drain later.
+    /// Seconds from a cluster step's logger start to its generator's (Mosquitto: 1.5 s), and from the generator's end
+    /// to the logger's stop (Mosquitto: 1 s): a cluster creates subscriptions and drains its queues later.
+    var fleetClusterWarmupS: Double { 4 }
     var fleetClusterSettleS: Double { 3 }
     var fleetTargets: Int { quick ? 100 : 200 }
     var fleetSeconds: Double { quick ? 10 : 14 }

@@ -27,6 +27,9 @@ struct FleetBench {
     let generatorSeconds: Double
     /// Cluster runs stop at a missed p99 too: their steps are slower, and the time is the cluster's budget.
     var stopOnMissedP99 = false
+    /// Seconds between the logger's start and the generator's: its subscriptions must be in place (on NATS each QoS 1
+    /// filter is a JetStream consumer the cluster creates first).
+    var loggerWarmupS = 1.5
     /// Seconds between the generator's end and the logger's stop: what is still on its way then counts as lost.
     var settleS = 1.0
     /// Monotonic instant past which no step starts and no target goes out (a cluster's time budget); nil: none.
@@ -136,7 +139,7 @@ struct FleetBench {
                                       ["record", "--broker", brokers.pilotAddress, "--dir", directory, "--no-auto-sync"]
                                           + brokers.serviceFlags,
                                       name: "telemetry-logger", logDirectory: directory)
-        try await Task.sleep(for: .milliseconds(1500))
+        try await Task.sleep(for: .seconds(loggerWarmupS))
         let prefix = "n\(syntheticDrones)"
         // N = 0: the 5 real drones alone, the baseline of the latency.
         let generator = syntheticDrones == 0 ? nil : try ChildProcess(

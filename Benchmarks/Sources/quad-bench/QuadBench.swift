@@ -232,9 +232,11 @@ struct QuadBench {
                                    workDirectory: directory, steps: options.fleetClusterSteps, realDrones: 5,
                                    targets: options.fleetTargets, generatorSeconds: options.fleetSeconds)
             bench.stopOnMissedP99 = true
+            bench.loggerWarmupS = options.fleetClusterWarmupS
             bench.settleS = options.fleetClusterSettleS
             bench.deadlineNs = deadlineNs
             var result = try await bench.run()
+            say("fleet on the \(cluster.label): " + (result.stoppedBecause.map { "steps stopped: \($0)" } ?? "every step run"))
             result.loadAtStart = load
             result.loadAtEnd = MachineInfo.loadAverage()
             return FleetRun(broker: cluster.label, result: result)

@@ -152,8 +152,10 @@ extension Report {
             after the first one that loses a message or misses the p99 goal (unless N = 0 already misses it: then
             only a loss stops them), and none starts, nor does a target go out, later than
             \(Units.fixed(options.fleetClusterBudgetS, 0)) s after the cluster's boot began (a step is expected to take
-            as long as the one before it). The logger stops \(Units.fixed(options.fleetClusterSettleS, 0)) s after the
-            generator's end (1 s on Mosquitto): what has not reached it by then counts as lost.
+            as long as the one before it). The generator starts \(Units.fixed(options.fleetClusterWarmupS, 0)) s after the
+            step's logger (1.5 s on Mosquitto: a cluster takes longer to set up its subscriptions), and the logger stops
+            \(Units.fixed(options.fleetClusterSettleS, 0)) s after the generator's end (1 s on Mosquitto): what has not
+            reached it by then counts as lost.
 
             Load average \(mosquitto.loadAtStart) at the start, \(mosquitto.loadAtEnd) at the end of the Mosquitto run,
             on 2 cores shared with other engineers: the figures move with it (each cluster's is in the lines below the
