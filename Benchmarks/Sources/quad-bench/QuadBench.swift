@@ -263,6 +263,7 @@ struct QuadBench {
         say("work directory \(work)")
         var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work, repoRoot: options.repoRoot))
         report.fleet = try await fleet(options, work: work)
+        print(report.fleetSummaryRows())
         print(report.fleetRows())
     }
 

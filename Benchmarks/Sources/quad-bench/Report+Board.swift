@@ -33,9 +33,12 @@ extension Report {
                         "\(Units.auto(pinned.percentileNs(50))) / \(Units.auto(pinned.percentileNs(99)))", "p99 ≤ 5 ms",
                         pinned.percentileNs(99) <= FootprintBench.pinnedP99GoalNs && f.pinnedLatency.timeouts == 0)
         }
-        for run in fleet { text += fleetSummaryRow(run) }
+        text += fleetSummaryRows()
         return text
     }
+
+    /// The summary's rows 7, one per broker (also what `quad-bench fleet` prints first).
+    func fleetSummaryRows() -> String { fleet.map(fleetSummaryRow).joined() }
 
     /// Row 7 of one broker: Mosquitto against the goal (N ≥ 100 on one Mosquitto); a cluster has none.
     private func fleetSummaryRow(_ run: FleetRun) -> String {
