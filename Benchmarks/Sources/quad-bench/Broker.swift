@@ -1,3 +1,4 @@
+import BrokerNodes
 import ProcessSupport
 import Foundation
 
@@ -18,7 +19,7 @@ final class Broker: Sendable {
     }
 
     init(repoRoot: String, workDirectory: String) throws {
-        let port = try LoopbackPort.free()
+        let port = try freeLoopbackPort()
         self.port = port
         let original = try String(contentsOfFile: "\(repoRoot)/mosquitto.conf", encoding: .utf8)
         let config = original.split(separator: "\n", omittingEmptySubsequences: false).compactMap { line -> String? in
@@ -30,7 +31,7 @@ final class Broker: Sendable {
         process = try ChildProcess(Tools.path("mosquitto"), ["-c", configPath], name: "mosquitto",
                                    logDirectory: workDirectory)
         let deadline = BenchClock.monotonicNs() + 5_000_000_000
-        while !LoopbackPort.acceptsTCP(port) {
+        while !tcpPortAccepts(port) {
             guard BenchClock.monotonicNs() < deadline, process.isRunning else {
                 throw Failure.notListening(port: port, log: process.log())
             }

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import BrokerNodes
 import Glibc
 #endif
 import DroneSimulation
@@ -28,8 +29,8 @@ final class FakeMAVLinkVehicle: BenchVehicle {
 
     init(home: GeoPoint) throws {
         socket = try DroneSocket()
-        var port = try LoopbackPort.free(udp: true)
-        while port == socket.port { port = try LoopbackPort.free(udp: true) }
+        var port = try freeLoopbackPort(udp: true)
+        while port == socket.port { port = try freeLoopbackPort(udp: true) }
         linkPort = port
         self.home = home
         shared = Mutex(Shared(snapshot: VehicleSnapshot(position: home, headingDeg: 0)))

@@ -1,3 +1,4 @@
+import BrokerNodes
 import ProcessSupport
 import Foundation
 import Synchronization
@@ -125,7 +126,7 @@ final class FieldBroker: Sendable {
     init(label: String, repoRoot: String, side: String, directory: String, bridgeToPort: UInt16?,
          bridgePassword: String?, extraConfig: String) throws {
         let original = try String(contentsOfFile: "\(repoRoot)/deploy/\(side)/mosquitto.conf", encoding: .utf8)
-        let port = try LoopbackPort.free()
+        let port = try freeLoopbackPort()
         var lines: [String] = []
         var listeners = 0
         var skippingWebsockets = false
@@ -160,7 +161,7 @@ final class FieldBroker: Sendable {
         process = try ChildProcess(Tools.path("mosquitto"), ["-c", configPath], name: "mosquitto-\(label)",
                                    logDirectory: directory)
         let deadline = BenchClock.monotonicNs() + 5_000_000_000
-        while !LoopbackPort.acceptsTCP(port) {
+        while !tcpPortAccepts(port) {
             guard BenchClock.monotonicNs() < deadline, process.isRunning else {
                 throw Failure.notListening(label, log: process.log())
             }

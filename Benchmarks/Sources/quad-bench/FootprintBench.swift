@@ -1,3 +1,4 @@
+import BrokerNodes
 import Foundation
 import Navigation
 import ProcessSupport
@@ -135,9 +136,9 @@ struct FootprintBench {
                 switch service {
                 case "drone-link":
                     // No drone answers: the link keeps trying; presence does not wait for it.
-                    arguments += ["--address", "127.0.0.1", "--at-port", "\(try LoopbackPort.free(udp: true))",
-                                  "--navdata-port", "\(try LoopbackPort.free(udp: true))"]
-                case "mavlink-link": arguments += ["--listen", "127.0.0.1:\(try LoopbackPort.free(udp: true))"]
+                    arguments += ["--address", "127.0.0.1", "--at-port", "\(try freeLoopbackPort(udp: true))",
+                                  "--navdata-port", "\(try freeLoopbackPort(udp: true))"]
+                case "mavlink-link": arguments += ["--listen", "127.0.0.1:\(try freeLoopbackPort(udp: true))"]
                 default: break
                 }
                 let startNs = BenchClock.monotonicNs()
