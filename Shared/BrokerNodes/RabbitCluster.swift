@@ -69,7 +69,8 @@ public final class RabbitCluster: BrokerCluster, @unchecked Sendable {
             do {
                 return try RabbitCluster(count: count, directory: makeDirectory())
             } catch {
-                print("rabbitmq cluster: attempt \(attempt) of \(attempts) did not form: \(String(describing: error).prefix(300))")
+                print("rabbitmq cluster: attempt \(attempt) of \(attempts) did not form: "
+                      + String(String(describing: error).prefix(300)))
                 lastError = error
             }
         }

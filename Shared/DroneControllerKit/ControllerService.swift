@@ -27,7 +27,9 @@ struct ControllerService: Service {
         let loop = Mutex(Loop(machine: ControllerStateMachine(configuration: configuration, runId: runId)))
         let inbox = Inbox<Event> { event in loop.withLock { handle(event, in: &$0) } }
         runtime.logger.notice("controller run \(runId): acting on what is addressed to it, or unaddressed")
-        loop.withLock { perform($0.machine.currentState(nowUs: MonotonicClock.nowUs()).asAction, rejections: &$0.rejections) }
+        loop.withLock { loop in
+            perform(loop.machine.currentState(nowUs: MonotonicClock.nowUs()).asAction, rejections: &loop.rejections)
+        }
         for input in ControllerInput.allCases {
             try input.feed(inbox, from: runtime)
         }

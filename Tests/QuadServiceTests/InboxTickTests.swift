@@ -31,7 +31,8 @@ struct InboxTickTests {
     }
 
     /// The first `count` ticks (and every message before the last of them).
-    static func collect(_ inbox: Inbox<Event>, ticks count: Int) async -> (ticks: [(nowUs: Int64, inTask: Bool)], messages: [String]) {
+    static func collect(_ inbox: Inbox<Event>, ticks count: Int)
+        async -> (ticks: [(nowUs: Int64, inTask: Bool)], messages: [String]) {
         var ticks: [(nowUs: Int64, inTask: Bool)] = []
         var messages: [String] = []
         for await event in inbox.events {
