@@ -47,7 +47,7 @@ struct ControllerService: Service {
     }
 
     /// What the event loop owns: the state machine and the count of what it refused.
-    struct Loop: ~Copyable {
+    struct Loop {
         var machine: ControllerStateMachine
         var rejections = RejectionCounter()
     }
