@@ -10,14 +10,8 @@ import Testing
 @Suite("Broker failover", .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
 struct BrokerFailoverTests {
     func watcher(_ broker: BrokerProcess, _ id: String) throws -> (MQTTClient, StatusLog) {
-        var logger = Logger(label: "watcher")
-        logger.logLevel = .critical
-        let client = try MQTTClient(configuration: .init(port: Int32(broker.port), clientId: id), logger: logger)
-        let log = StatusLog()
-        let subscription = try client.subscribe("quad/failover1/status/#")
-        try client.start()
-        Task { for await message in subscription { log.record(message) } }
-        return (client, log)
+        try StatusLog.watching(port: broker.port, clientId: id, filters: [("quad/failover1/status/#", 1)],
+                               logLevel: .critical)
     }
 
     @Test("a service given two brokers moves to the second when the first dies; its presence appears there")

@@ -25,13 +25,8 @@ struct ServicePresenceTests {
     }
 
     func statusWatcher() throws -> (MQTTClient, StatusLog) {
-        let client = try MQTTClient(configuration: .init(port: Int32(broker.port), clientId: "watcher-\(UInt32.random(in: 0...UInt32.max))"),
-                                    logger: Logger(label: "watcher"))
-        let log = StatusLog()
-        let subscription = try client.subscribe("quad/presence1/status/#")
-        try client.start()
-        Task { for await message in subscription { log.record(message) } }
-        return (client, log)
+        try StatusLog.watching(port: broker.port, clientId: "watcher-\(UInt32.random(in: 0...UInt32.max))",
+                               filters: [("quad/presence1/status/#", 1)])
     }
 
     @Test("SIGTERM: online, then offline and exit 0", arguments: services)
@@ -39,7 +34,13 @@ struct ServicePresenceTests {
         let (watcher, log) = try statusWatcher()
         defer { watcher.shutdown() }
         let child = try start(service)
-        try await eventually(timeoutS: 10, "\(service) online") { log.latest(service)?.contains(#""state":"online""#) == true }
+        do {
+            try await eventually(timeoutS: 10, "\(service) online") {
+                log.latest(service)?.contains(#""state":"online""#) == true
+            }
+        } catch {
+            throw TestEnvironmentError.timeout("\(service) online; it printed:\n\(child.output())")
+        }
         #expect(child.stop(signal: SIGTERM) == 0, "\(child.output())")
         try await eventually(timeoutS: 20, "\(service) offline") { log.latest(service)?.contains(#""state":"offline""#) == true }
     }
@@ -86,16 +87,4 @@ struct ServicePresenceTests {
             lateLog.latest("navigator")?.contains(#""state":"offline""#) == true
         }
     }
-}
-
-final class StatusLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var latestByService: [String: String] = [:]
-
-    func record(_ message: MQTTMessage) {
-        let service = String(message.topic.split(separator: "/").last ?? "")
-        lock.withLock { latestByService[service] = String(decoding: message.payload, as: UTF8.self) }
-    }
-
-    func latest(_ service: String) -> String? { lock.withLock { latestByService[service] } }
 }

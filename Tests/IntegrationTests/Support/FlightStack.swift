@@ -93,16 +93,10 @@ final class FlightStack: @unchecked Sendable {
     /// trace (so navdata flows). Commands published before that would be lost: they are not retained.
     func waitUntilReady(services: [String] = ["drone-link", "navigator", "drone-controller"],
                         timeoutS: Double = 120) async throws {
-        let watcher = try MQTTClient(configuration: .init(port: Int32(broker.port), clientId: "ready-\(drone)"),
-                                     logger: Logger(label: "ready"))
+        let (watcher, log) = try StatusLog.watching(
+            port: broker.port, clientId: "ready-\(drone)",
+            filters: [("quad/\(drone)/status/#", 1), ("quad/\(drone)/telemetry/drone", 0)])
         defer { watcher.shutdown() }
-        let log = StatusLog()
-        let subscription = try watcher.subscribe("quad/\(drone)/status/#")
-        let navdata = try watcher.subscribe("quad/\(drone)/telemetry/drone", qos: 0)
-        try watcher.start()
-        let reader = Task { for await message in subscription { log.record(message) } }
-        let navdataReader = Task { for await message in navdata { log.record(message) } }
-        defer { reader.cancel(); navdataReader.cancel() }
         try await eventually(timeoutS: timeoutS, "services online and navdata flowing\n\(logs())") {
             services.allSatisfy { log.latest($0)?.contains(#""state":"online""#) == true } && log.latest("drone") != nil
         }

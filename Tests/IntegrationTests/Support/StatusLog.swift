@@ -1,0 +1,32 @@
+import Foundation
+import Logging
+import QuadMQTT
+
+/// The latest payload per last topic level (`status/<service>` → service, `telemetry/drone` → drone).
+final class StatusLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var latestByService: [String: String] = [:]
+
+    func record(_ message: MQTTMessage) {
+        let service = String(message.topic.split(separator: "/").last ?? "")
+        lock.withLock { latestByService[service] = String(decoding: message.payload, as: UTF8.self) }
+    }
+
+    func latest(_ service: String) -> String? { lock.withLock { latestByService[service] } }
+
+    /// A started client that records every message on `filters` into a new log, on its network thread rather than
+    /// in a task: in a full `make test` the test process's two pool threads are often blocked (children being
+    /// waited for), and a reader task starved past a deadline read as "the service never came online" (seen in CI).
+    static func watching(port: UInt16, clientId: String, filters: [(filter: String, qos: Int32)],
+                         logLevel: Logger.Level = .info) throws -> (MQTTClient, StatusLog) {
+        var configuration = MQTTConfiguration(port: Int32(port), clientId: clientId)
+        configuration.deliversOnNetworkThread = true
+        var logger = Logger(label: clientId)
+        logger.logLevel = logLevel
+        let client = try MQTTClient(configuration: configuration, logger: logger)
+        let log = StatusLog()
+        for (filter, qos) in filters { try client.subscribe(filter, qos: qos) { log.record($0) } }
+        try client.start()
+        return (client, log)
+    }
+}
