@@ -57,6 +57,8 @@ struct NatsClusterTests {
     /// The node logs say why: a clean-session CONNECT deletes the old session's consumers and a QoS 1 SUBSCRIBE
     /// creates one, both through JetStream's metadata leader, re-elected ~5 s after the kill (4 s request timeouts
     /// before that). `mqtt { consumer_replicas: 1, consumer_memory_storage: true }` gave the same timeouts (one run).
+    /// No client can beat it: every CONNECT reads and writes its session in the replicated `$MQTT_sess` stream, and a
+    /// Raft follower waits 4–9 s (nats-server's election timeout, a constant) before replacing a dead leader.
     static let jetStreamRecovery: Comment = """
         NATS 2.9: after a node dies, JetStream refuses MQTT sessions and subscriptions on the others for 10–30 s
         """
