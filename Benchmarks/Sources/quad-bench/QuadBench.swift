@@ -83,8 +83,18 @@ struct QuadBench {
         say("logger ingest at \(options.ingestRates.map(String.init).joined(separator: ", ")) msg/s")
         report.ingest = try await IngestBench(binDir: options.binDir, broker: broker, workDirectory: work,
                                               rates: options.ingestRates, seconds: options.ingestSeconds).run()
-        try report.markdown().write(toFile: options.out, atomically: true, encoding: .utf8)
+        // The hand-kept part (`## Earlier runs` to the end) stays: a run rewrites only what it measured.
+        let kept = (try? String(contentsOfFile: options.out, encoding: .utf8)).flatMap(Self.handKeptTail) ?? ""
+        try (report.markdown() + kept).write(toFile: options.out, atomically: true, encoding: .utf8)
         say("wrote \(options.out)")
+    }
+
+    static let handKeptHeading = "## Earlier runs"
+
+    /// `## Earlier runs` to the end of an earlier BENCHMARKS.md, with a blank line before it; nil without one.
+    static func handKeptTail(_ text: String) -> String? {
+        guard let start = text.range(of: "\n" + handKeptHeading) else { return nil }
+        return "\n" + text[start.lowerBound...].drop { $0 == "\n" }
     }
 
     /// Benchmark 1 through mavlink-link: a stack of its own (navigator, controller, logger, mavlink-link) flying the
