@@ -18,11 +18,7 @@ final class BusRecorder: @unchecked Sendable {
     init(port: UInt16, id: String, filters: [String]) async throws {
         var logger = Logger(label: "test.\(id)")
         logger.logLevel = .warning
-        // Recorded on the network thread: a starved test-process pool (children being waited for) must not hold
-        // back what a test then looks for.
-        var configuration = MQTTConfiguration(port: Int32(port), clientId: id)
-        configuration.deliversOnNetworkThread = true
-        client = try MQTTClient(configuration: configuration, logger: logger)
+        client = try MQTTClient(configuration: .recording(port: port, clientId: id), logger: logger)
         for filter in filters {
             try client.subscribe(filter) { [weak self] message in self?.record(message) }
         }

@@ -19,8 +19,7 @@ final class StatusLog: @unchecked Sendable {
     /// waited for), and a reader task starved past a deadline read as "the service never came online" (seen in CI).
     static func watching(port: UInt16, clientId: String, filters: [(filter: String, qos: Int32)],
                          logLevel: Logger.Level = .info) throws -> (MQTTClient, StatusLog) {
-        var configuration = MQTTConfiguration(port: Int32(port), clientId: clientId)
-        configuration.deliversOnNetworkThread = true
+        let configuration = MQTTConfiguration.recording(port: port, clientId: clientId)
         var logger = Logger(label: clientId)
         logger.logLevel = logLevel
         let client = try MQTTClient(configuration: configuration, logger: logger)
@@ -28,5 +27,15 @@ final class StatusLog: @unchecked Sendable {
         for (filter, qos) in filters { try client.subscribe(filter, qos: qos) { log.record($0) } }
         try client.start()
         return (client, log)
+    }
+}
+
+extension MQTTConfiguration {
+    /// A test client whose handlers only record: they run on its network thread, so what arrived is there for the
+    /// test to see even while the test process's pool is starved.
+    static func recording(port: UInt16, clientId: String) -> MQTTConfiguration {
+        var configuration = MQTTConfiguration(port: Int32(port), clientId: clientId)
+        configuration.deliversOnNetworkThread = true
+        return configuration
     }
 }
