@@ -41,7 +41,8 @@ demo: deps
 	@VEHICLE="$(VEHICLE)" scripts/demo.sh
 
 # Figures, not pass/fail: builds release, runs the codec benchmark and quad-bench (a separate package in
-# Benchmarks/, never built by `make test`) and rewrites BENCHMARKS.md. `make bench BENCH_FLAGS=--quick` is shorter.
+# Benchmarks/, never built by `make test`) and rewrites BENCHMARKS.md above its hand-kept "Earlier runs" section.
+# `make bench BENCH_FLAGS=--quick` is shorter.
 bench:
 	@scripts/bench.sh $(BENCH_FLAGS)
 
