@@ -22,7 +22,7 @@ struct ConnectionTrouble {
         firstS = first
         if let last = lastReportS, nowS - last < Self.repeatAfterS { return nil }
         defer { lastReportS = nowS }
-        guard lastReportS != nil else { return "\(text); retrying every 1–2 s" }
+        guard lastReportS != nil else { return "\(text); retrying every 0.5–1 s" }
         return "still: \(text) (for \(Int(nowS - first)) s)"
     }
 }

@@ -16,6 +16,8 @@ import Synchronization
 // - TCP_NODELAY is on (Nagle + delayed ACK otherwise add ~40 ms);
 // - every message goes through ONE ordered queue (`MQTTDispatcher`), so handlers see libmosquitto's order
 //   (or, `deliversOnNetworkThread`, straight to the handlers on the network thread, in that same order);
+// - a connect_async that fails (broker not up yet) is never retried by libmosquitto: its thread waits for a
+//   state change only a connect call makes. The supervisor restarts the loop every `connectRetryS` until one works;
 // - loop_start/loop_stop run on one serial queue; shutdown is disconnect → loop_stop(force: false) → destroy,
 //   bounded in time (a thread stuck in a blocking reconnect is left to the process exit), never pthread_cancel.
 
@@ -72,6 +74,9 @@ public final class MQTTClient: Sendable {
         var attemptFailed = false
         /// The failure was the MQTT 5 refusal of `.auto`: ask the same broker again, in 3.1.1.
         var retrySameBroker = false
+        /// The loop's connect_async failed (refused, DNS): libmosquitto's thread then sleeps until some call
+        /// leaves the `new` state, and it makes none itself, so only our restart can connect.
+        var connectNotIssued = false
     }
 
     public let configuration: MQTTConfiguration
@@ -397,7 +402,10 @@ public final class MQTTClient: Sendable {
     private func startLoop() throws(MQTTError) {
         let c = configuration
         let endpoint = currentEndpoint
-        state.withLock { $0.attemptFailed = false }
+        state.withLock { s in
+            s.attemptFailed = false
+            s.connectNotIssued = false
+        }
         // Publishes are refused meanwhile (see `publish`); the flag is not held as a lock, so a publisher on a
         // real-time thread never waits for connect_async (DNS may take seconds).
         state.withLock { $0.startingLoop = true }
@@ -407,7 +415,10 @@ public final class MQTTClient: Sendable {
         // A refused or unreachable broker is not fatal here: the loop keeps trying. Say why at once.
         if rc != MOSQ_ERR_SUCCESS.rawValue {
             let reason = rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : errorText(rc)
-            state.withLock { $0.attemptFailed = true }
+            state.withLock { s in
+                s.attemptFailed = true
+                s.connectNotIssued = true
+            }
             reportTrouble("cannot reach broker \(endpoint): \(reason)")
         }
         try check("loop_start", mosquitto_loop_start(handle))
@@ -444,6 +455,8 @@ public final class MQTTClient: Sendable {
         let nowS = MonotonicClock.now().seconds
         let brokers = configuration.brokers
         let delayS = Double(configuration.reconnectDelayS)
+        // `routine`: a restart that is the retry itself (logged at debug; the trouble line already said why).
+        var routine = false
         let (restartReason, probe): (String?, Bool) = state.withLock { s in
             guard s.phase == .running, !s.connected else { return (nil, false) }
             let probe = nowS - s.lastProgressS >= 0.5 && s.trouble.probeDue(nowS: nowS)
@@ -460,6 +473,12 @@ public final class MQTTClient: Sendable {
                 let to = brokers[s.brokerIndex]
                 return ("no connection to \(from): trying \(to) (\(s.brokerIndex + 1) of \(brokers.count))", probe)
             }
+            // Our connect failed (a broker not up yet): libmosquitto never retries that one, and the 15 s restart
+            // below came too late (issue 24: services booted before mosquitto). A try costs one connect().
+            if brokers.count == 1, s.connectNotIssued, quietS >= configuration.connectRetryS {
+                routine = true
+                return ("connecting again", probe)
+            }
             // After a fatal error, restart at libmosquitto's own reconnect pace (not at every check).
             if s.fatalDisconnect, nowS - s.lastProgressS >= Double(configuration.reconnectDelayS) {
                 return ("libmosquitto stopped after a fatal error", probe)
@@ -471,7 +490,7 @@ public final class MQTTClient: Sendable {
         }
         if probe { probeBroker() }
         guard let restartReason else { return }
-        let loud = state.withLock { s in
+        let loud = !routine && state.withLock { s in
             defer { if nowS - s.lastRestartLogS >= ConnectionTrouble.repeatAfterS { s.lastRestartLogS = nowS } }
             return nowS - s.lastRestartLogS >= ConnectionTrouble.repeatAfterS
         }

@@ -61,9 +61,15 @@ public struct MQTTConfiguration: Sendable {
     /// Most QoS 1 publishes that may wait for their PUBACK (in flight or queued while offline). Beyond it
     /// `publish` throws `.offlineQueueFull` and the message is refused, never silently dropped.
     public var maxPendingQoS1: Int
-    /// libmosquitto's own reconnect delay grows linearly from `reconnectDelayS` to `reconnectDelayMaxS`.
+    /// libmosquitto's own reconnect delay (after a connection was lost) grows linearly from `reconnectDelayS` to
+    /// `reconnectDelayMaxS`, whole seconds. Both 1 by default: a broker back after any downtime is found within
+    /// about a second, never after a backoff grown during a long outage (a retry is one connect() to it).
     public var reconnectDelayS: UInt32
     public var reconnectDelayMaxS: UInt32
+    /// When a connect made by us fails (the first one, and every one after a loop restart: a broker not up yet),
+    /// the supervisor tries again this often; libmosquitto itself never retries that connect. One broker only
+    /// (a cluster moves on to the next broker at the reconnect pace instead).
+    public var connectRetryS = 0.5
     /// If no CONNACK has arrived for this long while we want a connection, the supervisor restarts the
     /// network loop (libmosquitto gives up for good on DNS, TLS, protocol and v5 auth errors).
     public var supervisorRestartAfterS: Double
@@ -77,7 +83,7 @@ public struct MQTTConfiguration: Sendable {
     public init(host: String = "127.0.0.1", port: Int32 = 1883, clientId: String, username: String? = nil,
                 password: String? = nil, tls: TLS? = nil, keepAliveS: Int32 = 10,
                 protocolVersion: ProtocolVersion = .v311, will: Will? = nil, maxPendingQoS1: Int = 1000,
-                reconnectDelayS: UInt32 = 1, reconnectDelayMaxS: UInt32 = 2, supervisorRestartAfterS: Double = 15,
+                reconnectDelayS: UInt32 = 1, reconnectDelayMaxS: UInt32 = 1, supervisorRestartAfterS: Double = 15,
                 deliveryBufferLimit: Int = 4096, alternateBrokers: [Endpoint] = []) {
         self.host = host
         self.port = port

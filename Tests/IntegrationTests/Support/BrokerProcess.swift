@@ -10,6 +10,8 @@ final class BrokerProcess: @unchecked Sendable {
     private(set) var webSocketPort: UInt16
     let directory: URL
     private(set) var child: ChildProcess?
+    /// When the last `start` first found the MQTT port accepting connections.
+    private(set) var acceptingSince: ContinuousClock.Instant?
     private let configURL: URL
     private let template: [String]
 
@@ -56,9 +58,15 @@ final class BrokerProcess: @unchecked Sendable {
         let started = try ChildProcess(executable: mosquitto, arguments: ["-c", configURL.path], name: "mosquitto",
                                        logDirectory: directory)
         child = started
+        acceptingSince = nil
         let deadline = Date().addingTimeInterval(TestEnvironment.readinessTimeoutS)
+        let mqttAccepts = { [self] () -> Bool in
+            guard tcpPortAccepts(port) else { return false }
+            if acceptingSince == nil { acceptingSince = .now }
+            return true
+        }
         // Our mosquitto must be the one listening: another suite's broker on the same port also accepts.
-        while !(tcpPortAccepts(port) && tcpPortAccepts(webSocketPort) && started.isRunning
+        while !(mqttAccepts() && tcpPortAccepts(webSocketPort) && started.isRunning
                 && !started.output().contains("Address already in use")) {
             let output = started.output()
             if output.contains("Address already in use") {

@@ -1,0 +1,101 @@
+import Foundation
+import Logging
+import ProcessSupport
+import QuadMQTT
+import Synchronization
+import Testing
+
+/// Issue 24, item 3: boot in any order. A service started before mosquitto (a board at power-on) has its session
+/// ≤ 2 s after the broker accepts connections, however long the broker was down. libmosquitto never retries a
+/// first connect that failed, so before the fix this took 12–15 s (the supervisor's restart).
+@Suite("Cold boot: services started before the broker", .serialized,
+       .enabled(if: TestEnvironment.available("mosquitto")))
+struct ColdBootTests {
+    static let services = ["navigator", "drone-controller", "drone-link", "telemetry-logger"]
+    static let drone = "coldboot1"
+    /// The requirement is 2 s; a loaded 2-core CI machine gets twice that. The measured figures are printed
+    /// (BENCHMARKS.md keeps them: timings belong to benchmarks, this only catches the 12–15 s of the bug).
+    static let boundS = 4.0
+
+    @Test("each board service started 0.3 s or 5 s before mosquitto is online soon after it accepts",
+          arguments: [0.3, 5.0])
+    func servicesBeforeBroker(headStartS: Double) async throws {
+        let broker = try BrokerProcess()
+        broker.stop()
+        defer {
+            broker.stop()
+            try? FileManager.default.removeItem(at: broker.directory)
+        }
+        let children = try Self.services.map { try start($0, broker: broker) }
+        defer { children.forEach { $0.stop(signal: SIGTERM) } }
+        try await Task.sleep(for: .seconds(headStartS))
+        try broker.start()
+        let accepted = try #require(broker.acceptingSince)
+        let (watcher, log) = try StatusLog.watching(port: broker.port, clientId: "coldboot-watcher",
+                                                    filters: [("quad/\(Self.drone)/status/#", 1)])
+        defer { watcher.shutdown() }
+        for (service, child) in zip(Self.services, children) {
+            do {
+                try await eventually(timeoutS: 20, "\(service) online") {
+                    log.latest(service)?.contains(#""state":"online""#) == true
+                }
+            } catch {
+                throw TestEnvironmentError.timeout("\(service) online; it printed:\n\(child.output())")
+            }
+        }
+        var figures: [String] = []
+        for (service, child) in zip(Self.services, children) {
+            // An upper bound: the retained `online` reaches the watcher once it subscribed, after the service did.
+            let delayS = try #require(log.receivedAt(service)) - accepted
+            figures.append("\(service) \(Self.format(delayS))")
+            #expect(delayS <= .seconds(Self.boundS), "\(service): \(delayS); it printed:\n\(child.output())")
+        }
+        print("cold boot: head start \(headStartS) s, online after the broker accepted: "
+              + figures.joined(separator: ", "))
+    }
+
+    /// Outage shorter than the supervisor's restart: libmosquitto's own reconnect (every 1 s, no backoff growth).
+    /// Longer: the supervisor restarted the loop while the broker was down, and that restart's connect failed —
+    /// the case that waited for the next restart before the fix (here 6 s later, so past the bound; 15 s by default).
+    @Test("a client whose broker was down finds it again soon after it accepts",
+          arguments: [(outageS: 2.5, restartAfterS: 15.0), (outageS: 7.0, restartAfterS: 6.0)])
+    func brokerBack(outageS: Double, restartAfterS: Double) async throws {
+        let broker = try BrokerProcess()
+        defer {
+            broker.stop()
+            try? FileManager.default.removeItem(at: broker.directory)
+        }
+        var configuration = MQTTConfiguration(port: Int32(broker.port), clientId: "coldboot-outage")
+        configuration.supervisorRestartAfterS = restartAfterS
+        let connectedAt = Mutex<ContinuousClock.Instant?>(nil)
+        let client = try MQTTClient(configuration: configuration, logger: Logger(label: "coldboot-outage")) { _ in
+            connectedAt.withLock { $0 = .now }
+        }
+        defer { client.shutdown() }
+        try client.start()
+        try await eventually(timeoutS: 10, "connected") { client.isConnected }
+        broker.stop()
+        try await eventually(timeoutS: 10, "disconnected") { !client.isConnected }
+        connectedAt.withLock { $0 = nil }
+        try await Task.sleep(for: .seconds(outageS))
+        try broker.start()
+        let accepted = try #require(broker.acceptingSince)
+        try await eventually(timeoutS: 20, "connected again") { connectedAt.withLock { $0 } != nil }
+        let delayS = try #require(connectedAt.withLock { $0 }) - accepted
+        print("cold boot: broker down \(outageS) s (loop restart after \(restartAfterS) s), "
+              + "connected \(Self.format(delayS)) after it accepted")
+        #expect(delayS <= .seconds(Self.boundS), "\(delayS)")
+    }
+
+    private func start(_ service: String, broker: BrokerProcess) throws -> ChildProcess {
+        // The logger records what it hears: keep its files in the broker's directory, removed at the end.
+        let logDir = service == "telemetry-logger" ? ["--dir", broker.directory.path] : []
+        return try ChildProcess(executable: TestEnvironment.executable(service).path,
+                                arguments: ["--broker", broker.address, "--drone", Self.drone] + logDir,
+                                logDirectory: broker.directory)
+    }
+
+    private static func format(_ duration: Duration) -> String {
+        "\(Int((duration / .milliseconds(1)).rounded())) ms"
+    }
+}
