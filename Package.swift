@@ -111,8 +111,8 @@ let package = Package(
         .target(name: "InMemoryMQTT", dependencies: ["QuadMQTT"], path: "Shared/InMemoryMQTT"),
         .target(
             name: "QuadService",
-            dependencies: ["QuadMQTT", "QuadProtocol", "Clocks", "DatagramIO", "NetworkEndpoint", argumentParser, logging,
-                           lifecycle],
+            dependencies: ["QuadMQTT", "QuadProtocol", "Clocks", "DatagramIO", "NetworkEndpoint", "CommandLineSupport",
+                           argumentParser, logging, lifecycle],
             path: "Shared/QuadService"
         ),
 

@@ -19,6 +19,9 @@ struct BroadcasterOptions: ParsableArguments {
         """)
     var commandTTL: Int = Int(MessageExpiry.defaultCommandS)
 
+    /// Every subcommand takes these too, so they may come before its name as well.
+    static let optionNames = CommonOptions.optionNames + ["--sender-id", "--command-ttl"]
+
     struct Resolved: Sendable {
         var common: CommonOptions.Resolved
         var senderId: String

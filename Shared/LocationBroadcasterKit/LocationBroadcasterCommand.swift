@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import GroundStation
 import QuadService
 
@@ -10,7 +11,8 @@ package struct LocationBroadcasterCommand: AsyncParsableCommand {
         abstract: "Sends the target and the pilot commands; shows whether the drone is online.",
         discussion: """
             Every subcommand takes the broker options (--broker, --drone, …, each also read from a QUAD_* \
-            environment variable) and --sender-id (env QUAD_SENDER_ID). Exit status 0 means the broker \
+            environment variable), --sender-id (env QUAD_SENDER_ID) and --command-ttl, before or after its name \
+            (one given on both sides must have the same value). Exit status 0 means the broker \
             acknowledged the message and the controller accepted it (target, pilot commands, release); a refusal \
             exits 1 with the controller's reason. `target --no-wait` only waits for the broker.
             """,
@@ -24,12 +26,14 @@ package struct LocationBroadcasterCommand: AsyncParsableCommand {
     package init() {}
 
     /// The executable's whole life: a mistyped subcommand exits 64 with a "did you mean" (before ArgumentParser,
-    /// whose message would not name the likely one), else the subcommand runs.
+    /// whose message would not name the likely one), else the subcommand runs. The options every subcommand
+    /// takes may come before its name too.
     package static func runFromCommandLine(_ arguments: [String]) async {
         let names = configuration.subcommands.compactMap { $0.configuration.commandName }
-        if let problem = SubcommandCheck.problem(arguments, known: names) {
+        let placement = CommonOptionPlacement(optionNames: BroadcasterOptions.optionNames, subcommands: names)
+        if let problem = SubcommandCheck.problem(Array(placement.afterLeadingOptions(arguments)), known: names) {
             exit(withError: ValidationError(problem))
         }
-        await launch()
+        await launch(arguments, commonOptions: BroadcasterOptions.optionNames)
     }
 }

@@ -1,5 +1,9 @@
-/// Body: refMode u8, flatTrim u8, progressive u8, rollFrac f32, pitchFrac f32, gazFrac f32, yawFrac f32.
+/// Body: refMode u8, flatTrim u8, progressive u8, rollFrac f32, pitchFrac f32, gazFrac f32, yawFrac f32; appended
+/// in format 1.3: takeoffId u32.
 extension FlightCommand {
+    /// The format minor that appended the takeoff id: older payloads end before it (and read as no takeoff).
+    public static let takeoffIdIntroducedInMinor: UInt8 = 3
+
     public func validate() throws(WireError) {
         try WireCheck.fraction(rollFrac, "rollFrac")
         try WireCheck.fraction(pitchFrac, "pitchFrac")
@@ -15,6 +19,7 @@ extension FlightCommand {
         writer.f32(pitchFrac)
         writer.f32(gazFrac)
         writer.f32(yawFrac)
+        writer.u32(takeoffId)
     }
 
     public init(sequence: UInt32, timestampUs: Int64, body: inout WireReader) throws(WireError) {
@@ -22,6 +27,9 @@ extension FlightCommand {
             sequence: sequence, timestampUs: timestampUs, refMode: try body.enumeration(RefMode.self, "refMode"),
             flatTrim: try body.bool("flatTrim"), progressive: try body.bool("progressive"), rollFrac: try body.f32(),
             pitchFrac: try body.f32(), gazFrac: try body.f32(), yawFrac: try body.f32())
+        // A 1.0–1.2 sender knows no takeoff id: its body ends here, and it never asks for a takeoff.
+        guard body.minor >= Self.takeoffIdIntroducedInMinor else { return }
+        takeoffId = try body.u32()
     }
 
     public func writeJSONFields(into object: inout JSONObjectWriter) {
@@ -32,5 +40,6 @@ extension FlightCommand {
         object.add("pitch_frac", pitchFrac)
         object.add("gaz_frac", gazFrac)
         object.add("yaw_frac", yawFrac)
+        object.add("takeoff_id", takeoffId)
     }
 }

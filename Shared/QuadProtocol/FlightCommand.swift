@@ -28,10 +28,13 @@ public struct FlightCommand: WireMessage {
     public var pitchFrac: Float
     public var gazFrac: Float
     public var yawFrac: Float
+    /// The takeoff this command asks for (1.3; 0 = none). `fly` alone only keeps a vehicle flying: a link arms a
+    /// vehicle it sees on the ground only for an id it first received after seeing it there (`TakeoffGate`).
+    public var takeoffId: UInt32
 
     public init(sequence: UInt32, timestampUs: Int64, refMode: RefMode, flatTrim: Bool = false,
                 progressive: Bool = false, rollFrac: Float = 0, pitchFrac: Float = 0, gazFrac: Float = 0,
-                yawFrac: Float = 0) {
+                yawFrac: Float = 0, takeoffId: UInt32 = 0) {
         self.sequence = sequence
         self.timestampUs = timestampUs
         self.refMode = refMode
@@ -41,5 +44,6 @@ public struct FlightCommand: WireMessage {
         self.pitchFrac = pitchFrac
         self.gazFrac = gazFrac
         self.yawFrac = yawFrac
+        self.takeoffId = takeoffId
     }
 }

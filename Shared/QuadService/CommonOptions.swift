@@ -47,6 +47,13 @@ public struct CommonOptions: ParsableArguments, Sendable {
 
     public init() {}
 
+    /// Every option above, as typed: a tool with subcommands also takes them before the subcommand name
+    /// (`AsyncParsableCommand.launch`). CommandLineTests checks the list against `--help`.
+    public static let optionNames = [
+        "--broker", "--drone", "--username", "--password-file", "--cafile", "--certfile", "--keyfile",
+        "--mqtt-version", "--client-id", "--log-level",
+    ]
+
     public struct Resolved: Sendable {
         /// The first of `brokers`.
         public var broker: BrokerAddress

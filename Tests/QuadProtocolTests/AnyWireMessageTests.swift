@@ -28,6 +28,26 @@ import Testing
         try expectOlderFixture("1.0/\(name)", minor: 0, decodesTo: expected)
     }
 
+    /// Format 1.2 payloads (no takeoff id) decode to the same values, asking for no takeoff.
+    @Test(arguments: SampleMessages.golden12.map(\.0))
+    func formatOneTwoFixtureStillDecodes(name: String) throws {
+        let expected = try #require(SampleMessages.golden12.first { $0.0 == name }?.1)
+        try expectOlderFixture("1.2/\(name)", minor: 2, decodesTo: expected)
+    }
+
+    /// The takeoff id is new in 1.3: a 1.2 FlightCommand carrying it is too long, a 1.3 one without it too short.
+    @Test func takeoffIdBelongsToFormatOneThree() throws {
+        let current = try FixtureFile.bytes("flight-command")
+        #expect(throws: WireError.bodyTooLong(type: .flightCommand, expectedBytes: 19, gotBytes: 23)) {
+            try FlightCommand(decoding: Bytes.patched(current, at: 3, [2]))
+        }
+        #expect(throws: WireError.bodyTooShort(type: .flightCommand, expectedAtLeastBytes: 23, gotBytes: 19)) {
+            try FlightCommand(decoding: Bytes.patched(FixtureFile.bytes("1.2/flight-command"), at: 3, [3]))
+        }
+        #expect(try FlightCommand(decoding: current).takeoffId == 7)
+        #expect(try FlightCommand(decoding: FixtureFile.bytes("1.2/flight-command")).takeoffId == 0)
+    }
+
     /// Format 1.1 payloads (no run ids) decode to the same values, unaddressed.
     @Test(arguments: SampleMessages.golden11.map(\.0))
     func formatOneOneFixtureStillDecodes(name: String) throws {

@@ -17,7 +17,7 @@ enum SampleMessages {
         headingAgeMs: 30, targetAgeMs: 800)
     static let flightCommand = FlightCommand(sequence: 1000, timestampUs: 1_700_000_001_030_000, refMode: .fly,
                                              flatTrim: false, progressive: true, rollFrac: 0, pitchFrac: -0.25,
-                                             gazFrac: 0.5, yawFrac: 0.125)
+                                             gazFrac: 0.5, yawFrac: 0.125, takeoffId: 7)
     static let droneState = DroneState(
         sequence: 5000, timestampUs: 1_700_000_001_040_000, navdataSequence: 123_456, stateBits: 0x8000_0001,
         controlState: .hovering, controlMinorState: 0, batteryPercent: 87, altitudeM: 1.5, pitchDeg: -2.5,
@@ -66,8 +66,11 @@ enum SampleMessages {
         ("ground-beacon", .groundBeacon(groundBeacon)),
     ]
 
+    /// The 1.2 fixtures: the same values as a 1.2 sender says them (no takeoff id).
+    static let golden12: [(String, AnyWireMessage)] = golden.map { ($0.0, $0.1.withoutTakeoffId) }
+
     /// The 1.1 fixtures: the same values as a 1.1 sender says them (`olderFormat`), without the 1.2-only ones.
-    static let golden11: [(String, AnyWireMessage)] = golden
+    static let golden11: [(String, AnyWireMessage)] = golden12
         .filter { !["link-status-no-ack", "ground-beacon"].contains($0.0) }
         .map { ($0.0, $0.1.olderFormat) }
 
@@ -88,6 +91,7 @@ enum SampleMessages {
             headingDeg: 359.999, directionDifferenceDeg: -180, positionAgeMs: .max, headingAgeMs: 0,
             targetAgeMs: 0)),
         .flightCommand(FlightCommand(sequence: 2, timestampUs: 2, refMode: .land)),
+        .flightCommand(FlightCommand(sequence: 4, timestampUs: 4, refMode: .fly, takeoffId: .max)),
         .flightCommand(FlightCommand(sequence: 3, timestampUs: 3, refMode: .emergencyRecover, flatTrim: true,
                                      progressive: true, rollFrac: -1, pitchFrac: 1, gazFrac: -1, yawFrac: 1)),
         .droneState(DroneState(sequence: 1, timestampUs: 1, navdataSequence: 0, stateBits: 0, controlState: .unknown,
@@ -122,6 +126,13 @@ enum SampleMessages {
 extension AnyWireMessage {
     /// What a 1.0/1.1 sender could say: the same message without the 1.2 fields (run ids, the LinkStatus
     /// acknowledgement).
+    /// What a 1.2 sender cannot say: the takeoff id (1.3).
+    var withoutTakeoffId: AnyWireMessage {
+        guard case .flightCommand(var m) = self else { return self }
+        m.takeoffId = 0
+        return .flightCommand(m)
+    }
+
     var olderFormat: AnyWireMessage {
         switch self {
         case .linkStatus(var m): m.commandAck = nil; return .linkStatus(m)

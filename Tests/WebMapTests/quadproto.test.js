@@ -30,7 +30,7 @@ const expected = {
     distanceM: 17.25, bearingDeg: 310.5, headingDeg: 300.25, directionDifferenceDeg: 10.25, positionAgeMs: 120,
     headingAgeMs: 30, targetAgeMs: 800 },
   'flight-command': { type: 'flightCommand', sequence: 1000, timestampUs: 1700000001030000, refMode: 'fly',
-    flatTrim: false, progressive: true, rollFrac: 0, pitchFrac: -0.25, gazFrac: 0.5, yawFrac: 0.125 },
+    flatTrim: false, progressive: true, rollFrac: 0, pitchFrac: -0.25, gazFrac: 0.5, yawFrac: 0.125, takeoffId: 7 },
   'drone-state': { type: 'droneState', sequence: 5000, timestampUs: 1700000001040000, navdataSequence: 123456,
     stateBits: 0x80000001, controlState: 'hovering', controlMinorState: 0, batteryPercent: 87, altitudeM: 1.5,
     pitchDeg: -2.5, rollDeg: 1.25, yawDeg: -90, velocityXMps: 0.5, velocityYMps: -0.25, velocityZMps: 0,
@@ -56,6 +56,7 @@ const expected = {
 // What a 1.0/1.1 sender says: no run ids (they read as 0, unaddressed), a LinkStatus without an acknowledgement.
 function older(fields) {
   const copy = { ...fields };
+  if ('takeoffId' in copy) copy.takeoffId = 0;
   for (const key of ['controllerRunId', 'runId']) if (key in copy) copy[key] = 0;
   for (const key of ['ackCommand', 'ackResult', 'ackAgeMs']) if (key in copy) copy[key] = null;
   return copy;
@@ -72,6 +73,22 @@ for (const [minor, names] of [[0, Object.keys(expected).filter((n) => n !== 'com
     });
   }
 }
+
+// Format 1.2 payloads (Fixtures/1.2) decode too: the same values but a FlightCommand asks for no takeoff.
+for (const name of Object.keys(expected)) {
+  test(`${name}: the format 1.2 fixture still decodes`, () => {
+    const fields = { ...expected[name] };
+    if ('takeoffId' in fields) fields.takeoffId = 0;
+    assert.deepEqual(Q.decode(fixture('1.2/' + name)), { ...fields, minor: 2 });
+  });
+}
+
+test('the FlightCommand takeoff id is 1.3: a 1.2 payload with it is too long, a 1.3 one without it too short', () => {
+  const current = Uint8Array.from(fixture('flight-command')); current[3] = 2;
+  assert.throws(() => Q.decode(current), { code: 'bodyTooLong' });
+  const old = Uint8Array.from(fixture('1.2/flight-command')); old[3] = 3;
+  assert.throws(() => Q.decode(old), { code: 'bodyTooShort' });
+});
 
 test('the LinkStatus acknowledgement is 1.2: a 1.1 payload with it is too long, a 1.2 one without it too short', () => {
   const current = Uint8Array.from(fixture('link-status')); current[3] = 1;

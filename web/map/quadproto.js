@@ -1,10 +1,10 @@
-// The bus's binary payloads (PROTOCOL.md, format 1.2) in plain JavaScript, for the live map and for node's test
+// The bus's binary payloads (PROTOCOL.md, format 1.3) in plain JavaScript, for the live map and for node's test
 // runner. decode() validates like the Swift decoder (header, then layout, then value ranges) and throws a
 // WireError; encode() runs the same validation first, so it never produces what decode() rejects.
 (function (root) {
   'use strict';
 
-  const MAJOR = 1, MINOR = 2, HEADER = 17;
+  const MAJOR = 1, MINOR = 3, HEADER = 17;
 
   class WireError extends Error {
     constructor(code, detail) { super(code + (detail ? ': ' + detail : '')); this.code = code; }
@@ -42,7 +42,9 @@
     4: { name: 'flightCommand', fields: [
       ['refMode', 'enum', { 0: 'land', 1: 'fly', 2: 'emergencyCutoff', 3: 'emergencyRecover' }],
       ['flatTrim', 'bool'], ['progressive', 'bool'], ['rollFrac', 'f32', unit], ['pitchFrac', 'f32', unit],
-      ['gazFrac', 'f32', unit], ['yawFrac', 'f32', unit]] },
+      ['gazFrac', 'f32', unit], ['yawFrac', 'f32', unit],
+      // 1.3: the takeoff this command asks for (0 = none).
+      ['takeoffId', 'u32', null, false, 3]] },
     5: { name: 'droneState', fields: [
       ['navdataSequence', 'u32'], ['stateBits', 'u32'],
       ['controlState', 'enum', { 0: 'unknown', 1: 'initializing', 2: 'landed', 3: 'flying', 4: 'hovering', 5: 'test',
