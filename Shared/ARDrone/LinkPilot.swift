@@ -3,10 +3,14 @@ import QuadProtocol
 /// Turns the latest flight command and the drone's reported state into the REF and PCMD of each datagram.
 ///
 /// Safety rules: a dead controller never lands the drone or cuts its motors (the fly bit is kept, PCMD falls back
-/// to hover); REF bit 8 is only asserted while it moves the drone the requested way (it toggles emergency).
+/// to hover); a landed drone takes off only for a takeoff the controller asked for after the link saw it landed;
+/// REF bit 8 is only asserted while it moves the drone the requested way (it toggles emergency).
 struct LinkPilot: Sendable, Equatable {
     private(set) var command: FlightCommand?
     private var freshness = CommandFreshness()
+    /// Which takeoff, if any, the command in force may start (a drone on the ground is never taken up otherwise).
+    private(set) var takeoff = TakeoffGate()
+    private var loggedRefusal: String?
     var lastCommandUs: Int64? { freshness.lastCommandUs }
     /// True from the command timeout until the next command.
     var fallbackHover: Bool { freshness.isStale }
@@ -16,6 +20,7 @@ struct LinkPilot: Sendable, Equatable {
         let wantsTrim = newCommand.flatTrim && !(command?.flatTrim ?? false)
         command = newCommand
         freshness.received(nowUs: nowUs)
+        takeoff.command(takeoffId: newCommand.takeoffId)
         return wantsTrim
     }
 
@@ -42,8 +47,10 @@ struct LinkPilot: Sendable, Equatable {
     }
 
     /// The REF value, or nil while it is unknown whether the drone should fly: before the first command and the
-    /// first navdata, so that restarting the link in flight does not land the drone.
-    func refBits(drone state: DroneStateFlags?) -> Int32? {
+    /// first navdata, so that restarting the link in flight does not land the drone. A drone on the ground gets the
+    /// takeoff bit only for a takeoff the gate allows (`TakeoffGate`): a continuing `fly` keeps a flying drone in
+    /// the air but never takes a landed one up. Mutating: starting a takeoff spends its id.
+    mutating func nextRef(drone state: DroneStateFlags?) -> Int32? {
         let inEmergency = state?.contains(.emergency)
         guard let command else {
             guard let state else { return nil }
@@ -53,13 +60,29 @@ struct LinkPilot: Sendable, Equatable {
         case .land:
             return ATRef.value(takeoff: false, emergency: false)
         case .fly:
-            return ATRef.value(takeoff: true, emergency: false)
+            guard let state else { return nil }
+            if state.contains(.flying) { return ATRef.value(takeoff: true, emergency: false) }
+            if takeoff.allowsTakeoff { takeoff.tookOff() }
+            return ATRef.value(takeoff: takeoff.holdsTakeoff, emergency: false)
         case .emergencyCutoff:
             // Once the drone reports emergency, holding bit 8 further would toggle it back.
             return ATRef.value(takeoff: false, emergency: inEmergency != true)
         case .emergencyRecover:
             return ATRef.value(takeoff: false, emergency: inEmergency == true)
         }
+    }
+
+    /// Why a `fly` command does not take the landed drone up, once per reason (nil otherwise or already said).
+    mutating func newTakeoffRefusal() -> String? {
+        let refusal = command?.refMode == .fly && takeoff.vehicleOnGround == true && !takeoff.holdsTakeoff
+            ? takeoff.refusal : nil
+        defer { loggedRefusal = refusal }
+        return refusal == loggedRefusal ? nil : refusal
+    }
+
+    /// Navdata's state word, in order with the commands: the takeoff gate's view of the drone.
+    mutating func observe(_ state: DroneStateFlags) {
+        takeoff.observe(onGround: !state.contains(.flying))
     }
 
     /// PCMD: the command's values when progressive and fresh, otherwise flag 0 (hover).

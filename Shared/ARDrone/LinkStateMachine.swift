@@ -149,6 +149,7 @@ public struct LinkStateMachine: Sendable {
             actions.append(.log(.info, "navdata flowing (sequence \(packet.sequence), state 0x\(stateHex))"))
         }
         droneState = packet.state
+        pilot.observe(packet.state)
         if packet.state.contains(.comWatchdog) {
             // SDK: on bit 30 reset the expected sequence and send COMWDG.
             intake.resetSequence()
@@ -173,10 +174,13 @@ public struct LinkStateMachine: Sendable {
         let handshake = configurator.commandsForDatagram(nowUs: nowUs)
         var commands = oneShots + handshake.commands
         oneShots = []
-        if let ref = pilot.refBits(drone: droneState) { commands.append(.ref(ref)) }
+        if let ref = pilot.nextRef(drone: droneState) { commands.append(.ref(ref)) }
         commands.append(pilot.pcmd)
         lastSendUs = nowUs
         var actions = handshake.logs
+        if let refusal = pilot.newTakeoffRefusal() {
+            actions.append(.log(.notice, "drone on the ground, flight command says fly: not taking off (\(refusal))"))
+        }
         do {
             actions += try sequencer.pack(commands).map { .sendAT($0) }
         } catch {

@@ -82,6 +82,10 @@ struct LinkHarness {
     func datagrams() -> [[UInt8]] {
         log.compactMap { if case .sendAT(let bytes) = $0.action { bytes } else { nil } }
     }
+
+    func logs() -> [String] {
+        log.compactMap { if case .log(_, let text) = $0.action { text } else { nil } }
+    }
 }
 
 /// The commands of an AT datagram without their sequence numbers, e.g. `["CTRL=5,0", "PCMD=0,0,0,0,0"]`.
@@ -105,9 +109,9 @@ func sequencesOf(_ text: String) -> [Int] {
 }
 
 func flight(_ mode: FlightCommand.RefMode = .fly, progressive: Bool = false, pitch: Float = 0, yaw: Float = 0,
-            flatTrim: Bool = false, sequence: UInt32 = 1) -> FlightCommand {
+            takeoffId: UInt32 = 0, flatTrim: Bool = false, sequence: UInt32 = 1) -> FlightCommand {
     FlightCommand(sequence: sequence, timestampUs: 0, refMode: mode, flatTrim: flatTrim, progressive: progressive,
-                  pitchFrac: pitch, yawFrac: yaw)
+                  pitchFrac: pitch, yawFrac: yaw, takeoffId: takeoffId)
 }
 
 enum REF {

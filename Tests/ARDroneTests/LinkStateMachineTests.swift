@@ -139,6 +139,7 @@ import Testing
     @Test func aNewCommandIsSentAtOnceAndRestartsTheCadence() throws {
         var link = LinkHarness()
         let up = link.bringUp()
+        link.navdata(LinkHarness.demoState.union(.flying), at: up + 1_000)  // in the air: fly keeps it there
         link.advance(to: up + 100_000)
         let at = up + 105_000
         let actions = link.command(flight(.fly, progressive: true, pitch: -0.2, yaw: 0.5), at: at)
@@ -153,10 +154,12 @@ import Testing
     @Test func commandTimeoutHoversKeepsTheFlyBitAndReportsWhy() throws {
         var link = LinkHarness()
         var t = link.bringUp() + 1_000
+        let flying = LinkHarness.demoState.union(.flying)
+        link.navdata(flying, at: t - 500)
         link.command(flight(.fly, progressive: true, pitch: -0.2), at: t)
         let lastCommand = t
         // Navdata keeps flowing; commands stop.
-        while t < lastCommand + 400_000 { t += 50_000; link.navdata(at: t) }
+        while t < lastCommand + 400_000 { t += 50_000; link.navdata(flying, at: t) }
         let hover = link.sent(from: lastCommand + 250_000)
         #expect(hover.first?.timeUs == lastCommand + 250_000)
         #expect(hover.allSatisfy { commandsOf($0.text).suffix(2) == [REF.fly, "PCMD=0,0,0,0,0"] })
@@ -316,6 +319,7 @@ import Testing
     @Test func stopSendsHoverKeepingTheFlyBitReportsDisconnectedAndEndsTheDeadlines() {
         var link = LinkHarness()
         let up = link.bringUp()
+        link.navdata(LinkHarness.demoState.union(.flying), at: up + 500)
         link.command(flight(.fly, progressive: true, pitch: -0.5), at: up + 1_000)
         let actions = link.machine.stop(nowUs: up + 2_000)
         let texts = actions.compactMap { action -> String? in
