@@ -10,11 +10,15 @@ public enum MAVLinkInbound: Sendable, Equatable {
     case commandLong(CommandLong)
     case commandAck(CommandAck)
     case setPositionTargetLocalNED(SetPositionTargetLocalNED)
+    case paramRequestRead(ParamRequestRead)
+    case paramValue(ParamValue)
+    case paramSet(ParamSet)
 
     /// Every known type; the parser takes CRC_EXTRA from here.
     public static let messageTypes: [any MAVLinkMessage.Type] = [
         Heartbeat.self, SysStatus.self, BatteryStatus.self, GlobalPositionInt.self, Attitude.self, GPSRawInt.self,
         ExtendedSysState.self, CommandLong.self, CommandAck.self, SetPositionTargetLocalNED.self,
+        ParamRequestRead.self, ParamValue.self, ParamSet.self,
     ]
 
     public static func crcExtra(messageId: UInt32) -> UInt8? {
@@ -35,6 +39,9 @@ public enum MAVLinkInbound: Sendable, Equatable {
         case CommandLong.messageId: self = .commandLong(CommandLong(payload: p))
         case CommandAck.messageId: self = .commandAck(CommandAck(payload: p))
         case SetPositionTargetLocalNED.messageId: self = .setPositionTargetLocalNED(SetPositionTargetLocalNED(payload: p))
+        case ParamRequestRead.messageId: self = .paramRequestRead(ParamRequestRead(payload: p))
+        case ParamValue.messageId: self = .paramValue(ParamValue(payload: p))
+        case ParamSet.messageId: self = .paramSet(ParamSet(payload: p))
         default: return nil
         }
     }

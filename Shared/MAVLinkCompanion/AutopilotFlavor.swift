@@ -56,8 +56,11 @@ public enum AutopilotFlavor: Sendable, Equatable {
         self == .px4 ? [0, 0, 0, .nan, .nan, .nan, .nan] : [0, 0, 0, 0, 0, 0, 0]
     }
 
+    /// The height ArduPilot's GUIDED takeoff climbs to (PX4 takes its own MIS_TAKEOFF_ALT, 2.5 m by default).
+    static let arduPilotTakeoffAltitudeM: Float = 2.5
+
     /// NAV_TAKEOFF params: PX4 reads param7 as AMSL (NaN = its MIS_TAKEOFF_ALT); ArduPilot as metres above home.
     var takeoffParams: [Float] {
-        self == .px4 ? [0, 0, 0, .nan, .nan, .nan, .nan] : [0, 0, 0, 0, 0, 0, 2.5]
+        self == .px4 ? [0, 0, 0, .nan, .nan, .nan, .nan] : [0, 0, 0, 0, 0, 0, Self.arduPilotTakeoffAltitudeM]
     }
 }

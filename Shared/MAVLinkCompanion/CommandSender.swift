@@ -52,6 +52,11 @@ struct CommandSender: Sendable {
     /// Forget everything (the autopilot went away: its answers would be stale).
     mutating func clear() { queue.removeAll() }
 
+    /// Drops the unsent commands of these kinds (one already sent keeps its place: its ACK is expected).
+    mutating func remove(kinds: Set<LinkStatus.AutopilotCommand>) {
+        queue.removeAll { kinds.contains($0.kind) && $0.attempts == 0 }
+    }
+
     /// When the head of the queue must be (re)sent: at once when never sent.
     func dueUs(retryUs: Int64) -> Int64? {
         guard let head = queue.first else { return nil }

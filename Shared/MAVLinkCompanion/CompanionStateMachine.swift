@@ -5,8 +5,10 @@ import QuadProtocol
 /// mavlink-link's session with one autopilot, as a companion computer. Pure: events in (each with the time of a
 /// monotonic clock), actions out; the executable does the UDP and MQTT I/O and calls `tick` at `nextDeadlineUs`.
 ///
-/// Flight commands map onto PX4 offboard control: `fly` from the ground → arm + NAV_TAKEOFF, then OFFBOARD once
-/// the autopilot reports it is in the air (ArduPilot: GUIDED, arm, NAV_TAKEOFF; see `AutopilotFlavor`); PCMD → body-frame velocity + yaw-rate setpoints streamed at 20 Hz
+/// Flight commands map onto PX4 offboard control: a takeoff (`fly` with a takeoff id the `TakeoffGate` allows) →
+/// arm + NAV_TAKEOFF, then OFFBOARD once the autopilot reports it is in the air (ArduPilot: GUIDED, arm,
+/// NAV_TAKEOFF, no setpoint until the climb is done; see `AutopilotFlavor`); PCMD → body-frame velocity + yaw-rate
+/// setpoints streamed at 20 Hz
 /// (zero velocity when the command is not progressive, or older than 250 ms), a changed one sent at once (50 Hz on
 /// average at most, `CompanionTiming.changedSetpointIntervalUs`); `land` → NAV_LAND; emergency → forced disarm.
 /// Setpoints never stop while the link runs, so the autopilot never sits in offboard without them.
@@ -33,8 +35,20 @@ public struct CompanionStateMachine: Sendable {
     private var lastStatusUs: Int64 = 0
     private var lastStatusKey: StatusKey?
     private var lastModeRequestUs: Int64 = .min / 2
-    /// Edge memory of the command's REF mode, so each takeoff/land/emergency is requested once per press.
+    /// Edge memory of the command's REF mode (log lines and the emergency's first request).
     private var handledRefMode: FlightCommand.RefMode?
+    /// Which takeoff, if any, the command in force may start: a vehicle on the ground is armed only for it.
+    private var takeoffGate = TakeoffGate()
+    /// The takeoff id the queued arm / NAV_TAKEOFF are for.
+    private var queuedTakeoffId: UInt32?
+    private var loggedTakeoffRefusal: String?
+    /// Land and emergency are levels, not presses: re-asked while the vehicle does not obey (at most once a second).
+    private var lastLandRequestUs: Int64 = .min / 2
+    private var lastDisarmRequestUs: Int64 = .min / 2
+    /// ArduPilot: from NAV_TAKEOFF until the climb is done no setpoint goes out (one in GUIDED cancels the takeoff).
+    private var arduPilotTakeoffSinceUs: Int64?
+    /// The autopilot's answers to the failsafe parameters read at connect.
+    private var failsafeParameters = FailsafeParameters()
     private var stateSequence: UInt32 = 0
     private var windowStartUs: Int64 = 0
     private var windowMessages = 0
@@ -77,6 +91,9 @@ public struct CompanionStateMachine: Sendable {
         if setpointChanged { deadline = min(deadline, setpointBudget.nextAllowedUs) }
         if let timeout = pilot.timeoutDeadlineUs(timeoutUs: timing.commandTimeoutUs) { deadline = min(deadline, timeout) }
         if wasConnected, let last = lastHeartbeatReceivedUs { deadline = min(deadline, last &+ timing.heartbeatLostUs) }
+        if wasConnected, failsafeParameters.flavor != nil, !failsafeParameters.reported {
+            deadline = min(deadline, failsafeParameters.lastRequestUs &+ FailsafeParameters.retryUs)
+        }
         return deadline
     }
 
@@ -108,9 +125,15 @@ public struct CompanionStateMachine: Sendable {
     public mutating func flightCommand(_ command: FlightCommand, nowUs: Int64) -> [CompanionAction] {
         let resumed = pilot.fallbackHover && pilot.command != nil
         pilot.accept(command, nowUs: nowUs)
+        if command.takeoffId != takeoffGate.currentId, command.takeoffId != queuedTakeoffId {
+            // The takeoff a queued arm was for is no longer asked for: it does not go out late.
+            commands.remove(kinds: [.arm, .takeoff])
+            queuedTakeoffId = nil
+        }
+        takeoffGate.command(takeoffId: command.takeoffId)
         guard isRunning else { return [] }
         var actions: [CompanionAction] = resumed ? [.log(.info, "flight commands resumed")] : []
-        if command.refMode != handledRefMode { actions += reconcileFlight(nowUs: nowUs) }
+        actions += reconcileFlight(nowUs: nowUs)
         // Like drone-link: a command that changes the setpoint reaches the vehicle now, not with the next tick.
         if setpointDue(nowUs: nowUs) { actions += setpointActions(nowUs: nowUs) }
         return actions + pumpCommands(nowUs: nowUs) + statusActions(nowUs: nowUs)
@@ -155,6 +178,7 @@ public struct CompanionStateMachine: Sendable {
         }
         if setpointDue(nowUs: nowUs) { actions += setpointActions(nowUs: nowUs) }
         actions += reconcileFlight(nowUs: nowUs)
+        actions += failsafeParameterActions(nowUs: nowUs)
         return actions + pumpCommands(nowUs: nowUs) + statusActions(nowUs: nowUs)
     }
 
@@ -198,13 +222,19 @@ public struct CompanionStateMachine: Sendable {
             if let oldMode, oldMode != telemetry.modeName {
                 actions.append(.log(.info, "autopilot mode \(oldMode) → \(telemetry.modeName)"))
             }
+            if failsafeParameters.flavor == nil { failsafeParameters.start(flavor: telemetry.flavor) }
+            observeVehicle()
         case .sysStatus(let status): telemetry.sysStatus = status
         case .batteryStatus(let battery): telemetry.battery = battery
         case .attitude(let attitude): telemetry.attitude = attitude
         case .gpsRawInt(let gps): telemetry.gps = gps
-        case .extendedSysState(let state): telemetry.extendedState = state
+        case .extendedSysState(let state):
+            telemetry.extendedState = state
+            observeVehicle()
+        case .paramValue(let value): failsafeParameters.receive(value)
         case .globalPositionInt(let position):
             telemetry.position = position
+            updateArduPilotTakeoff(nowUs: nowUs)
             stateSequence &+= 1
             if let state = telemetry.droneState(navdataSequence: stateSequence, moving: pilot.isMoving(scale: scale)) {
                 actions.append(.publishDroneState(state))
@@ -215,7 +245,7 @@ public struct CompanionStateMachine: Sendable {
             let label = commands.queue.first?.label
             actions += commands.acknowledge(ack, nowUs: nowUs).map { .log($0.0, $0.1) }
             if label == Self.emergencyLabel, ack.result == MAVResult.accepted.rawValue { telemetry.emergency = true }
-        case .commandLong, .setPositionTargetLocalNED:
+        case .commandLong, .setPositionTargetLocalNED, .paramRequestRead, .paramSet:
             // Commands addressed to a companion: nothing here acts on them.
             break
         }
@@ -232,8 +262,11 @@ public struct CompanionStateMachine: Sendable {
                     params: telemetry.flavor.setModeParams(hold: hold))
     }
 
-    /// Turns the command in force into autopilot commands: once per REF-mode change for takeoff, land and
-    /// emergency; OFFBOARD whenever flying in the air outside it (after takeoff, or after a failsafe let go).
+    /// Turns the command in force into autopilot commands. Fly: a vehicle on the ground is armed and taken off only
+    /// for a takeoff the gate allows (a continuing flight command never arms); in the air outside the setpoint mode
+    /// (after the takeoff, after a failsafe let go, after this link restarted) OFFBOARD/GUIDED is asked for. Land and
+    /// emergency are levels: asked for again, at most once a second, while the vehicle is armed and does not obey
+    /// (one asked before the autopilot reported armed is not used up with nothing sent).
     private mutating func reconcileFlight(nowUs: Int64) -> [CompanionAction] {
         guard let target, wasConnected, let command = pilot.command else { return [] }
         var actions: [CompanionAction] = []
@@ -246,25 +279,47 @@ public struct CompanionStateMachine: Sendable {
         switch command.refMode {
         case .fly:
             let flavor = telemetry.flavor
-            if newMode, !telemetry.isArmed {
-                if flavor == .ardupilot {
-                    // ArduPilot Copter takes off (and flies setpoints) in GUIDED, which must be set before arming.
-                    actions.append(.log(.notice, "takeoff: guided, arm, NAV_TAKEOFF to 2.5 m"))
-                    commands.enqueue(setMode(hold: false, target: target), kind: .setMode, label: flavor.setpointModeName)
+            if takeoffGate.allowsTakeoff {
+                takeoffGate.tookOff()
+                queuedTakeoffId = command.takeoffId
+                loggedTakeoffRefusal = nil
+                if !telemetry.isArmed {
+                    if flavor == .ardupilot {
+                        // ArduPilot Copter takes off (and flies setpoints) in GUIDED, which must be set before arming.
+                        actions.append(.log(.notice, "takeoff \(command.takeoffId): guided, arm, NAV_TAKEOFF to 2.5 m"))
+                        commands.enqueue(setMode(hold: false, target: target), kind: .setMode,
+                                         label: flavor.setpointModeName)
+                    } else {
+                        actions.append(.log(.notice,
+                                            "takeoff \(command.takeoffId): arm, NAV_TAKEOFF, then offboard once in the air"))
+                    }
+                    commands.enqueue(cmd(MAVCmd.componentArmDisarm, [1]), kind: .arm, label: "arm")
                 } else {
-                    actions.append(.log(.notice, "takeoff: arm, NAV_TAKEOFF, then offboard once in the air"))
+                    actions.append(.log(.notice, "takeoff \(command.takeoffId): armed on the ground, NAV_TAKEOFF"))
                 }
-                commands.enqueue(cmd(MAVCmd.componentArmDisarm, [1]), kind: .arm, label: "arm")
                 commands.enqueue(cmd(MAVCmd.navTakeoff, flavor.takeoffParams), kind: .takeoff, label: "takeoff")
+                if flavor == .ardupilot { arduPilotTakeoffSinceUs = nowUs }
+            } else if takeoffGate.vehicleOnGround == true, !takeoffGate.holdsTakeoff,
+                      let refusal = takeoffGate.refusal, refusal != loggedTakeoffRefusal {
+                loggedTakeoffRefusal = refusal
+                actions.append(.log(.notice, "vehicle on the ground, flight command says fly: not arming (\(refusal))"))
             } else if telemetry.isArmed, telemetry.landedState == .inAir, !telemetry.isInSetpointMode,
-                      !telemetry.isInLandMode, !pilot.fallbackHover, nowUs &- lastModeRequestUs >= 1_000_000,
+                      !telemetry.isInLandMode, !pilot.fallbackHover, arduPilotTakeoffSinceUs == nil,
+                      nowUs &- lastModeRequestUs >= 1_000_000,
                       !commands.queue.contains(where: { $0.label == flavor.setpointModeName }) {
                 // Setpoints have been streaming since the link started, as PX4 requires before the switch.
                 lastModeRequestUs = nowUs
                 commands.enqueue(setMode(hold: false, target: target), kind: .setMode, label: flavor.setpointModeName)
             }
         case .land:
-            if newMode, telemetry.isArmed {
+            if newMode {
+                // A takeoff not yet sent is void: land wins.
+                commands.remove(kinds: [.arm, .takeoff, .setMode])
+                arduPilotTakeoffSinceUs = nil
+            }
+            if telemetry.isArmed, !telemetry.isInLandMode, nowUs &- lastLandRequestUs >= 1_000_000,
+               !commands.queue.contains(where: { $0.kind == .land }) {
+                lastLandRequestUs = nowUs
                 commands.enqueue(cmd(MAVCmd.navLand, telemetry.flavor.landParams), kind: .land, label: "land",
                                  urgent: true)
             }
@@ -272,11 +327,49 @@ public struct CompanionStateMachine: Sendable {
             if newMode {
                 actions.append(.log(.warning, "emergency: forcing disarm (motors stop)"))
                 commands.clear()
+                arduPilotTakeoffSinceUs = nil
+                lastDisarmRequestUs = .min / 2
+            }
+            if newMode || telemetry.isArmed, nowUs &- lastDisarmRequestUs >= 1_000_000,
+               !commands.queue.contains(where: { $0.kind == .forceDisarm }) {
+                lastDisarmRequestUs = nowUs
                 commands.enqueue(cmd(MAVCmd.componentArmDisarm, [0, MAVCmd.forceArmDisarmMagic]),
                                  kind: .forceDisarm, label: Self.emergencyLabel, urgent: true)
             }
         case .emergencyRecover:
             telemetry.emergency = false
+        }
+        return actions
+    }
+
+    /// The takeoff gate's view of the vehicle, after each HEARTBEAT and EXTENDED_SYS_STATE.
+    private mutating func observeVehicle() {
+        guard telemetry.heartbeat != nil else { return }
+        takeoffGate.observe(onGround: !telemetry.isAirborne)
+    }
+
+    /// ArduPilot's takeoff climb is over (setpoints may flow again): near the takeoff altitude, or it never armed,
+    /// or it took too long.
+    private mutating func updateArduPilotTakeoff(nowUs: Int64) {
+        guard let since = arduPilotTakeoffSinceUs else { return }
+        let altitudeM = telemetry.position.map { Double($0.relativeAltMm) / 1000 } ?? 0
+        let elapsedUs = nowUs &- since
+        if altitudeM >= Double(AutopilotFlavor.arduPilotTakeoffAltitudeM) - 0.3
+            || (elapsedUs > 5_000_000 && !telemetry.isArmed) || elapsedUs > 20_000_000 {
+            arduPilotTakeoffSinceUs = nil
+        }
+    }
+
+    /// PARAM_REQUEST_READ for the failsafe parameters not yet answered, and the sentence once they are.
+    private mutating func failsafeParameterActions(nowUs: Int64) -> [CompanionAction] {
+        guard let target, wasConnected else { return [] }
+        var actions: [CompanionAction] = []
+        for name in failsafeParameters.due(nowUs: nowUs) {
+            actions.append(.send(encoder.encode(ParamRequestRead(paramId: name, targetSystem: target.system,
+                                                                 targetComponent: target.component))))
+        }
+        if let (level, text) = failsafeParameters.report(nowUs: nowUs, companionSystemId: encoder.systemId) {
+            actions.append(.log(level, text))
         }
         return actions
     }
@@ -302,7 +395,8 @@ public struct CompanionStateMachine: Sendable {
         // Before the autopilot is known there is no one to send to; the stream's clock still advances, so the
         // loop sleeps to the next period instead of spinning on a deadline in the past.
         lastSetpointUs = nowUs
-        guard let target else { return [] }
+        // ArduCopter drops its GUIDED takeoff for the first velocity setpoint: none until the climb is done.
+        guard let target, arduPilotTakeoffSinceUs == nil else { return [] }
         let v = pilot.velocity(scale: scale)
         lastSentVelocity = v
         setpointBudget.spend(nowUs: nowUs)

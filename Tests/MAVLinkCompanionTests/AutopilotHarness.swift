@@ -58,11 +58,21 @@ struct AutopilotHarness {
         feed(ExtendedSysState(landedState: landed))
     }
 
+    /// The controller's command while taking off: `fly` with a takeoff id (fly alone never arms).
+    static let takeoff = FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly, takeoffId: 42)
+
     mutating func command(_ command: FlightCommand.RefMode, progressive: Bool = false, pitch: Float = 0,
-                          roll: Float = 0, gaz: Float = 0, yaw: Float = 0) {
+                          roll: Float = 0, gaz: Float = 0, yaw: Float = 0, takeoffId: UInt32 = 0) {
         record(machine.flightCommand(FlightCommand(sequence: 1, timestampUs: 0, refMode: command,
                                                    progressive: progressive, rollFrac: roll, pitchFrac: pitch,
-                                                   gazFrac: gaz, yawFrac: yaw), nowUs: nowUs))
+                                                   gazFrac: gaz, yawFrac: yaw, takeoffId: takeoffId), nowUs: nowUs))
+    }
+
+    /// GLOBAL_POSITION_INT at this height above home (ArduPilot's takeoff climb ends near 2.5 m).
+    mutating func position(relativeAltM: Double) {
+        feed(GlobalPositionInt(timeBootMs: 0, latE7: 525_163_000, lonE7: 133_777_000, altMm: 34_000,
+                               relativeAltMm: Int32(relativeAltM * 1000), vxCmps: 0, vyCmps: 0, vzCmps: 0,
+                               hdgCdeg: 0))
     }
 
     /// Advances time, ticking at every deadline and answering commands (like the autopilot would, at once).

@@ -25,15 +25,15 @@ struct CompanionStateMachineTests {
 
     @Test func takeoffArmsTakesOffThenSwitchesToOffboard() {
         var h = Self.connected()
-        h.command(.fly)
-        h.run(forUs: 500_000, commandsEveryUs: 33_000, flight: FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly))
+        h.command(.fly, takeoffId: 42)
+        h.run(forUs: 500_000, commandsEveryUs: 33_000, flight: AutopilotHarness.takeoff)
         let numbers = h.commandsSent.map(\.command).filter { $0 != MAVCmd.setMessageInterval }
         #expect(numbers.prefix(2) == [MAVCmd.componentArmDisarm, MAVCmd.navTakeoff])
         #expect(h.commandsSent.first { $0.command == MAVCmd.navTakeoff }?.param(7).isNaN == true)
         #expect(!numbers.contains(MAVCmd.doSetMode), "no offboard before the autopilot is in the air")
         h.landed = .inAir
         h.mode = .hold
-        h.run(forUs: 1_500_000, commandsEveryUs: 33_000, flight: FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly))
+        h.run(forUs: 1_500_000, commandsEveryUs: 33_000, flight: AutopilotHarness.takeoff)
         let modes = h.commandsSent.filter { $0.command == MAVCmd.doSetMode }
         #expect(modes.count == 1 && modes.first?.param(2) == Float(PX4Mode.mainOffboard))
         #expect(h.mode == .offboard)
@@ -85,7 +85,7 @@ struct CompanionStateMachineTests {
         h.landed = .inAir
         h.mode = .offboard
         h.heartbeat()
-        h.command(.fly)
+        h.command(.fly, takeoffId: 42)
         h.command(.land)
         h.run(forUs: 100_000)
         #expect(h.commandsSent.last?.command == MAVCmd.navLand)
@@ -111,8 +111,8 @@ struct CompanionStateMachineTests {
         h.answer = { $0.command == MAVCmd.componentArmDisarm ? .denied : .accepted }
         h.heartbeat()
         h.run(forUs: 500_000)
-        h.command(.fly)
-        h.run(forUs: 500_000, commandsEveryUs: 33_000, flight: FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly))
+        h.command(.fly, takeoffId: 42)
+        h.run(forUs: 500_000, commandsEveryUs: 33_000, flight: AutopilotHarness.takeoff)
         #expect(h.logs.contains("arm (MAV_CMD 400): denied"))
         #expect(h.machine.lastCommandOutcome?.label == "takeoff")
     }
@@ -123,7 +123,7 @@ struct CompanionStateMachineTests {
         #expect(h.statuses.last?.commandAck?.command == .setMessageInterval)
         h.answer = { $0.command == MAVCmd.componentArmDisarm ? .denied : ($0.command == MAVCmd.navTakeoff ? .denied : .accepted) }
         let before = h.statuses.count
-        h.command(.fly)
+        h.command(.fly, takeoffId: 42)
         let acks = h.statuses[before...].compactMap(\.commandAck)
         #expect(acks.map(\.command) == [.arm, .takeoff])
         #expect(acks.allSatisfy { $0.result == .denied && $0.ageMs == 0 })
@@ -138,9 +138,9 @@ struct CompanionStateMachineTests {
     @Test func acceptedTakeoffShowsArmThenTakeoffThenOffboard() {
         var h = Self.connected()
         let before = h.statuses.count
-        h.command(.fly)
+        h.command(.fly, takeoffId: 42)
         h.landed = .inAir
-        h.run(forUs: 1_500_000, commandsEveryUs: 33_000, flight: FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly))
+        h.run(forUs: 1_500_000, commandsEveryUs: 33_000, flight: AutopilotHarness.takeoff)
         let acks = h.statuses[before...].compactMap(\.commandAck).filter { $0.ageMs == 0 }
         #expect(acks.map(\.command) == [.arm, .takeoff, .setMode])
         #expect(acks.allSatisfy { $0.result == .accepted })
@@ -213,17 +213,24 @@ struct CompanionStateMachineTests {
         h.autopilotType = MAVAutopilot.ardupilot
         h.heartbeat()
         h.run(forUs: 1_000_000)
-        h.command(.fly)
-        h.run(forUs: 300_000, commandsEveryUs: 33_000, flight: FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly))
+        h.command(.fly, takeoffId: 42)
+        h.run(forUs: 300_000, commandsEveryUs: 33_000, flight: AutopilotHarness.takeoff)
         let flight = h.commandsSent.filter { $0.command != MAVCmd.setMessageInterval }
         #expect(flight.map(\.command) == [MAVCmd.doSetMode, MAVCmd.componentArmDisarm, MAVCmd.navTakeoff])
         #expect(flight.first?.param(2) == 4, "GUIDED")
         #expect(flight.last?.param(7) == 2.5, "metres above home")
-        // Knocked out of GUIDED in the air (e.g. LOITER): asked back.
+        // No setpoint during the takeoff climb (one would cancel ArduCopter's takeoff), then setpoints again.
+        let setpointsBefore = h.setpoints.count
         h.landed = .inAir
+        h.run(forUs: 500_000, commandsEveryUs: 33_000, flight: AutopilotHarness.takeoff)
+        #expect(h.setpoints.count == setpointsBefore, "a setpoint during ArduPilot's takeoff climb")
+        h.position(relativeAltM: 2.4)
+        h.run(forUs: 500_000, commandsEveryUs: 33_000, flight: AutopilotHarness.takeoff)
+        #expect(h.setpoints.count > setpointsBefore + 5, "setpoints again after the climb")
+        // Knocked out of GUIDED in the air (e.g. LOITER): asked back.
         h.ardupilotMode = 5
         h.heartbeat()
-        h.run(forUs: 1_500_000, commandsEveryUs: 33_000, flight: FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly))
+        h.run(forUs: 1_500_000, commandsEveryUs: 33_000, flight: AutopilotHarness.takeoff)
         #expect(h.commandsSent.last?.command == MAVCmd.doSetMode && h.commandsSent.last?.param(2) == 4)
         h.command(.land)
         h.run(forUs: 100_000)
