@@ -32,6 +32,9 @@ extension ControllerStateMachine {
         if let pilotId, command.senderId != pilotId {
             return finish([refuse(kind: "command", reason: "not-pilot")], nowUs: nowUs)
         }
+        // Every order gets an answer the sender can see, even one that changes nothing (`land` while landed): a
+        // ground tool waiting for the controller must never time out on a command that was taken.
+        mustPublish = true
         let actions: [ControllerAction]
         switch command.kind {
         case .takeoff: actions = takeoff(nowUs: nowUs)
@@ -67,6 +70,10 @@ extension ControllerStateMachine {
     mutating func land(nowUs: Int64) -> [ControllerAction] {
         switch activity {
         case .emergency: return [refuse(kind: "command", reason: "land-refused-emergency")]
+        case .landed where lastDroneState == nil:
+            // Restarted, navdata not seen yet: the drone may be in the air. The order stands for when it shows.
+            landBeforeNavdata = true
+            return []
         case .landed, .landing: return []
         case .takingOff, .hovering, .flyingToTarget, .arrived, .returningHome:
             transition(to: .landing, reason: "land", nowUs: nowUs)
@@ -78,6 +85,10 @@ extension ControllerStateMachine {
     /// on at once; to continue, send a target again.
     mutating func hover(nowUs: Int64) -> [ControllerAction] {
         switch activity {
+        case .landing where vehicleIsAirborne:
+            // Landing with the vehicle still in the air: the operator may stop the descent and hold.
+            clearTarget()
+            transition(to: .hovering, reason: "hover", nowUs: nowUs)
         case .landed, .landing: return [refuse(kind: "command", reason: "hover-refused-not-airborne")]
         case .emergency: return [refuse(kind: "command", reason: "hover-refused-emergency")]
         case .returningHome: return [refuse(kind: "command", reason: "hover-refused-returning-home")]

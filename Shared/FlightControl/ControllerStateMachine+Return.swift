@@ -18,7 +18,11 @@ extension ControllerStateMachine {
     func returnRefusal() -> String? {
         switch activity {
         case .emergency: return "return-refused-emergency"
-        case .landed, .landing, .takingOff: return "return-refused-not-airborne"
+        case .landed: return "return-refused-not-airborne"
+        case .landing, .takingOff:
+            // Only a vehicle that navdata shows in the air can fly home; one on the ground has nowhere to return.
+            guard vehicleIsAirborne else { return "return-refused-not-airborne" }
+            return home == nil ? "return-refused-no-home" : nil
         case .hovering, .flyingToTarget, .arrived, .returningHome:
             if home == nil { return "return-refused-no-home" }
             // After a return lost ground the drone lands where it is; another try would lose ground again.

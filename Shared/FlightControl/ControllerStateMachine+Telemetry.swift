@@ -7,6 +7,7 @@ extension ControllerStateMachine {
     public mutating func droneState(_ state: DroneState, nowUs: Int64) -> [ControllerAction] {
         let firstObservation = lastDroneState == nil
         lastDroneState = state
+        defer { landBeforeNavdata = false }
         lastDroneStateAtUs = nowUs
         observeWind(state, nowUs: nowUs)
         droneLinkLostReported = false
@@ -43,8 +44,10 @@ extension ControllerStateMachine {
                 // First navdata after a (re)start shows the drone flying: we were restarted mid-flight. Hover and
                 // wait for a fresh target; never act on what came before. Later, a drone seen flying while we
                 // command land is landing.
-                transition(to: firstObservation ? .hovering : .landing,
-                           reason: firstObservation ? "resumed-in-flight" : "drone-airborne", nowUs: nowUs)
+                let resumed = firstObservation && !landBeforeNavdata
+                transition(to: resumed ? .hovering : .landing,
+                           reason: resumed ? "resumed-in-flight" : (landBeforeNavdata ? "land" : "drone-airborne"),
+                           nowUs: nowUs)
             }
         }
         observeBudget(state, nowUs: nowUs)
@@ -53,6 +56,12 @@ extension ControllerStateMachine {
             actions += lowBatteryFailsafe(state, nowUs: nowUs)
         }
         return finish(actions, nowUs: nowUs)
+    }
+
+    /// Navdata (fresh or not: the last word) shows the vehicle in the air, climbing or descending.
+    var vehicleIsAirborne: Bool {
+        guard let observed = lastDroneState?.observedFlight else { return false }
+        return observed == .airborne || observed == .landing || observed == .takingOff
     }
 
     /// Battery drain over the flight, and the ground speed while steering forward (the low-battery return's

@@ -9,6 +9,12 @@ extension ControllerStateMachine {
             transition(to: .landing, reason: "takeoff-timeout", nowUs: nowUs)
             actions.append(.log(.warning, "takeoff not seen in navdata within \(configuration.takeoffTimeoutS) s: landing"))
         }
+        if activity == .takingOff, !droneStateFresh(nowUs: nowUs) {
+            // Without navdata this takeoff cannot be watched; a link that comes back must not find it still asked
+            // for (its takeoff id would arm a vehicle nobody is watching). Land: it may already be off the ground.
+            transition(to: .landing, reason: "takeoff-aborted-drone-link-lost", nowUs: nowUs)
+            actions.append(.log(.warning, "no navdata while taking off: takeoff aborted, landing"))
+        }
         if activity.isAirborne, !droneLinkLostReported, !droneStateFresh(nowUs: nowUs) {
             // The link hovers on its own too; say so and keep the target for when navdata returns.
             droneLinkLostReported = true
@@ -84,7 +90,7 @@ extension ControllerStateMachine {
         case .emergency:
             command.refMode = recoveringFromEmergency ? .emergencyRecover : .emergencyCutoff
         case .takingOff:
-            break
+            command.takeoffId = takeoffId
         case .hovering, .arrived:
             holdAltitude(&command, nowUs: nowUs)
         case .flyingToTarget:

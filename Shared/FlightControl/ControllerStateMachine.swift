@@ -1,5 +1,6 @@
 import Navigation
 import QuadProtocol
+import Randomness
 
 /// The drone-controller's brain. Feed it events (navdata, positions, navigation solutions, targets, commands,
 /// claims, presence, ticks) with the time they were received; it returns what to publish. It never reads a
@@ -48,6 +49,14 @@ public struct ControllerStateMachine: Sendable {
 
     // Timers and flags.
     var takeoffStartedAtUs: Int64 = 0
+    /// The takeoff the flight commands ask the link for while taking off (0 at every other time): new for each
+    /// takeoff command this run accepts, so a link never arms a vehicle on a continuing command (`TakeoffGate`).
+    public internal(set) var takeoffId: UInt32 = 0
+    var takeoffCount: UInt32 = 0
+    /// `land` arrived before the first navdata of this run: obeyed as soon as navdata shows the drone in the air.
+    var landBeforeNavdata = false
+    /// Log lines a transition wants said, flushed with the next published actions (`finish`).
+    var pendingLogs: [ControllerAction] = []
     var flyingToTargetSinceUs: Int64 = 0
     var returnStartedAtUs: Int64 = 0
     var recoveringFromEmergency = false
@@ -130,7 +139,8 @@ public struct ControllerStateMachine: Sendable {
 
     /// Appends `publishState` if something visible changed, then (optionally) a fresh flight command.
     mutating func finish(_ actions: [ControllerAction], nowUs: Int64, sendFlight: Bool = false) -> [ControllerAction] {
-        var out = actions
+        var out = actions + pendingLogs
+        pendingLogs = []
         let fields = publishedFields
         if fields != lastPublished || mustPublish {
             lastPublished = fields
@@ -152,8 +162,19 @@ public struct ControllerStateMachine: Sendable {
         let previous = activity
         activity = next
         self.reason = reason
+        if next != .takingOff { takeoffId = 0 }
+        if (next == .landing || next == .landed), previous.isAirborne || previous == .takingOff, let target {
+            // The flight is over (a land command, a failsafe, or the vehicle landed by itself): its target is not
+            // flown again by the next takeoff. A target sent while landing or landed is kept for that takeoff.
+            clearTarget()
+            pendingLogs.append(.log(.info, "flight ended (\(reason)): target \(target.latitudeDeg),"
+                + "\(target.longitudeDeg) dropped; the next takeoff hovers until a new target comes"))
+        }
         switch next {
-        case .takingOff where previous != .takingOff: takeoffStartedAtUs = nowUs
+        case .takingOff where previous != .takingOff:
+            takeoffStartedAtUs = nowUs
+            takeoffCount &+= 1
+            takeoffId = Self.takeoffId(runId: runId, count: takeoffCount)
         case .flyingToTarget:
             flyingToTargetSinceUs = nowUs
             if previous != .flyingToTarget { targetProgress.reset() }
@@ -208,6 +229,16 @@ public struct ControllerStateMachine: Sendable {
         clearTarget()
         recoveringFromEmergency = false
         transition(to: .emergency, reason: reason, nowUs: nowUs)
+    }
+}
+
+extension ControllerStateMachine {
+    /// A takeoff id unique to this run and takeoff (non-zero): the run id's bits mixed with the count, so a
+    /// restarted controller's first takeoff does not repeat the id a link already used (chance 2^-32).
+    static func takeoffId(runId: UInt32, count: UInt32) -> UInt32 {
+        var mixer = SplitMix64(seed: UInt64(runId) << 32 | UInt64(count))
+        let id = UInt32(truncatingIfNeeded: mixer.next())
+        return id == 0 ? 1 : id
     }
 }
 

@@ -46,7 +46,8 @@ struct ControllerCommandTests {
         CommandCase(.hover, in: .hovering, .hovering),
         CommandCase(.hover, in: .flyingToTarget, .hovering),
         CommandCase(.hover, in: .arrived, .hovering),
-        CommandCase(.hover, in: .landing, .landing, "hover-refused-not-airborne"),
+        // Landing with navdata still showing the drone in the air: the operator may stop the descent.
+        CommandCase(.hover, in: .landing, .hovering),
         CommandCase(.hover, in: .emergency, .emergency, "hover-refused-emergency"),
         CommandCase(.hover, in: .returningHome, .returningHome, "hover-refused-returning-home"),
 
@@ -82,7 +83,7 @@ struct ControllerCommandTests {
         CommandCase(.returnHome, in: .hovering, .returningHome),
         CommandCase(.returnHome, in: .flyingToTarget, .returningHome),
         CommandCase(.returnHome, in: .arrived, .returningHome),
-        CommandCase(.returnHome, in: .landing, .landing, "return-refused-not-airborne"),
+        CommandCase(.returnHome, in: .landing, .returningHome),
         CommandCase(.returnHome, in: .emergency, .emergency, "return-refused-emergency"),
         CommandCase(.returnHome, in: .returningHome, .returningHome),
     ]

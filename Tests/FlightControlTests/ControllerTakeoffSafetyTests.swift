@@ -1,0 +1,97 @@
+import FlightControl
+import QuadProtocol
+import Randomness
+import Testing
+
+/// The controller's half of "never arm without a takeoff command", and "land is always obeyed", as properties over
+/// random sequences of commands, navdata (landed, taking off, flying, landing), positions, ticks, silences and
+/// controller restarts: a flight command carries a takeoff id only while this controller run takes off on a
+/// `takeoff` it received itself after navdata showed the drone on the ground; after an accepted `land` every
+/// flight command says land until another order.
+@Suite("ControllerStateMachine: takeoff ids and land, over random sequences")
+struct ControllerTakeoffSafetyTests {
+    @Test(arguments: 0..<30)
+    func takeoffIdsOnlyForAReceivedTakeoff(seed: UInt64) {
+        var random = SplitMix64(seed: 0x7A4E_0FF + seed)
+        var h = ControllerHarness(runId: 0x1234_0000 &+ UInt32(seed))
+        var takeoffsReceived = 0
+        var idsSeen: Set<UInt32> = []
+        var landOrderInForce = false
+        let states: [DroneState.ControlState] = [.landed, .takingOff, .hovering, .flying, .landing]
+        for step in 0..<400 {
+            h.advance(ms: Int64(random.next() % 400) + 1)
+            var actions: [ControllerAction] = []
+            switch random.next() % 12 {
+            case 0:
+                let landedBefore = h.activity == .landed || h.activity == .landing
+                actions = h.command(.takeoff)
+                if landedBefore, h.activity == .takingOff { takeoffsReceived += 1 }
+                landOrderInForce = false
+            case 1:
+                let before = h.activity
+                actions = h.command(.land)
+                landOrderInForce = before != .emergency
+            case 2: actions = h.command(.hover); landOrderInForce = landOrderInForce && h.activity == .landing
+            case 3: actions = h.command(.returnHome); landOrderInForce = landOrderInForce && h.activity == .landing
+            case 4...7: actions = h.drone(states[Int(random.next() % UInt64(states.count))])
+            case 8: actions = h.position()
+            case 9: h.advance(ms: 1_500)  // navdata silence: the link died
+            case 10:
+                // The controller restarts: a new run, a new run id.
+                h = ControllerHarness(runId: 0x5678_0000 &+ UInt32(step))
+                takeoffsReceived = 0
+                landOrderInForce = false
+            default: break
+            }
+            actions += h.tick()
+            for case .sendFlight(let flight) in actions {
+                if flight.takeoffId != 0 {
+                    #expect(h.activity == .takingOff, "seed \(seed): a takeoff id outside takingOff")
+                    #expect(takeoffsReceived > 0, "seed \(seed): a takeoff id with no takeoff command received")
+                    idsSeen.insert(flight.takeoffId)
+                }
+                if landOrderInForce, h.activity != .emergency {
+                    #expect(flight.refMode == .land, "seed \(seed): land ordered, flight command says \(flight.refMode) in \(h.activity) (\(h.reason))")
+                }
+            }
+            if h.activity == .emergency { landOrderInForce = false }
+        }
+        #expect(!idsSeen.contains(0))
+    }
+
+    /// A flight a failsafe ended (the drone landed by itself) drops its target and says so: the next takeoff
+    /// hovers until a new target comes.
+    @Test func aFlightTheVehicleEndedDropsItsTarget() {
+        var h = ControllerHarness()
+        h.reach(.flyingToTarget)
+        #expect(h.machine.target != nil)
+        let actions = h.drone(.landed)
+        #expect(h.activity == .landed && h.reason == "drone-landed")
+        #expect(h.machine.target == nil)
+        #expect(actions.contains { if case .log(_, let text) = $0 { text.contains("target") && text.contains("dropped") }
+                                   else { false } })
+        h.drone(.landed)
+        h.command(.takeoff)
+        h.drone(.hovering)
+        #expect(h.activity == .hovering)
+    }
+
+    /// A takeoff whose navdata stops is aborted (its id is not left in force for a link that comes back).
+    @Test func aTakeoffWithoutNavdataIsAborted() {
+        var h = ControllerHarness()
+        h.reach(.takingOff)
+        #expect(h.machine.takeoffId != 0)
+        h.advance(ms: 1_500)
+        let actions = h.tick()
+        #expect(h.activity == .landing && h.reason == "takeoff-aborted-drone-link-lost")
+        #expect(actions.allSatisfy { if case .sendFlight(let f) = $0 { f.takeoffId == 0 } else { true } })
+    }
+
+    /// Every accepted order is answered with a published state, even one that changes nothing.
+    @Test func landWhileLandedIsAnswered() {
+        var h = ControllerHarness()
+        h.reach(.landed)
+        let actions = h.command(.land)
+        #expect(actions.contains { if case .publishState(let s) = $0 { s.activity == .landed } else { false } })
+    }
+}
