@@ -99,7 +99,7 @@ public struct FleetBoard: Sendable {
         }
         line += TextFormat.pad(board.controller.map { $0.value.activity.name(separator: "-") } ?? "-", 18)
         line += TextFormat.pad(board.droneState.map { "\($0.value.batteryPercent)%" } ?? "-", 6)
-        line += TextFormat.pad(board.link.map { StatusBoard.linkWord($0.value) } ?? "-", 16)
+        line += TextFormat.pad(board.linkWord(nowUs: nowUs), 16)
         return line + TextFormat.age(us: lastHeardUs[id].map { nowUs &- $0 })
     }
 

@@ -88,6 +88,7 @@ extension StatusBoard {
     func linkLine(nowUs: Int64) -> String {
         guard let l = link else { return "  - (no link status)" }
         let s = l.value
+        if let dead = linkDeath(nowUs: nowUs) { return "  DEAD: " + dead + " (its last report below is history)" }
         var line = "  " + TextFormat.pad(s.connected ? "connected" : "DISCONNECTED", 13)
         line += "navdata " + TextFormat.fixed(Double(s.navdataPerSecond), digits: 1) + "/s  last "
             + "\(s.lastNavdataAgeMs) ms  " + Self.name(s.reason)
@@ -104,7 +105,33 @@ extension StatusBoard {
         return "  autopilot " + Self.name(ack.command) + " " + answer + " " + TextFormat.age(us: ageUs) + " ago"
     }
 
-    /// The link in one word, for one-line views (`status --line`, `status --all`): `ok`, `down`, `navdata-lost`, …
+    /// The link in one word now, for one-line views (`status --line`, `status --all`): `dead` when the link process
+    /// is gone or silent (its last retained report would say `ok` for ever), else its own report's word.
+    public func linkWord(nowUs: Int64) -> String {
+        guard let link else { return "-" }
+        return linkDeath(nowUs: nowUs) == nil ? Self.linkWord(link.value) : "dead"
+    }
+
+    /// Why the vehicle link is dead, or nil while it is alive: its presence says offline, or its status (published
+    /// at least every second while it runs) has not come for `linkSilentAfterUs`, timed on this machine's clock.
+    public func linkDeath(nowUs: Int64) -> String? {
+        guard let link else { return nil }
+        for name in Self.linkServices {
+            if let entry = services[name], !entry.presence.online {
+                return name + " offline " + TextFormat.age(us: max(0, nowUs &- entry.changedAtUs))
+            }
+        }
+        let silentUs = nowUs &- link.receivedAtUs
+        guard silentUs > Self.linkSilentAfterUs else { return nil }
+        return "no link status for " + TextFormat.age(us: silentUs)
+    }
+
+    /// The vehicle links' presence names (either may serve the drone).
+    public static let linkServices = ["drone-link", "mavlink-link"]
+    /// Both links publish their status at least once a second: two missed means the link is gone.
+    public static let linkSilentAfterUs: Int64 = 2_000_000
+
+    /// The word of one link report: `ok`, `down`, `navdata-lost`, …
     public static func linkWord(_ link: LinkStatus) -> String {
         guard link.connected else { return "down" }
         guard link.reason == .ok else { return String(link.reason.jsonName.map { $0 == "_" ? "-" : $0 }) }

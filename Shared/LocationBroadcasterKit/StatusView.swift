@@ -12,7 +12,6 @@ struct StatusView {
     private var board: StatusBoard
     private var controller: ControllerState?
     private var drone: DroneState?
-    private var link: LinkStatus?
     private var navigation: NavigationSolution?
 
     /// `presenceWaitUs`: how long a service not heard from is "waiting" (one re-announce interval and a half second).
@@ -36,7 +35,7 @@ struct StatusView {
                 + "logs and exports of the two hosts will not line up (sync them with chrony, see deploy/README.md)")
         } }
         let startUs = MonotonicClock.nowUs()
-        board.watchingSinceUs = WallClock.nowUs()
+        board.watchingSinceUs = MonotonicClock.nowUs()
         let endUs = timeoutS.map { startUs + Int64($0 * 1_000_000) }
         // Retained presence and controller state arrive at once; telemetry within a fraction of a second.
         try await Task.sleep(for: .milliseconds(watch ? 300 : 800))
@@ -67,7 +66,8 @@ struct StatusView {
 
     /// Returns whether the goal activity was seen (every controller state counts, also a short-lived one).
     private mutating func absorb(_ events: [BusFeed.Event]) -> Bool {
-        let now = WallClock.nowUs()
+        // Ages on this machine's monotonic clock (a wall clock may step under chrony).
+        let now = MonotonicClock.nowUs()
         var reached = false
         for event in events {
             switch event {
@@ -81,7 +81,6 @@ struct StatusView {
                 drone = s
                 board.update(drone: s, receivedAtUs: now)
             case .link(let s):
-                link = s
                 board.update(link: s, receivedAtUs: now)
             case .navigation(let s):
                 navigation = s
@@ -95,9 +94,9 @@ struct StatusView {
         if line {
             say(progressLine(elapsedUs: elapsedUs))
         } else if watch && clearScreen {
-            say("\u{1B}[H\u{1B}[2J" + board.render(nowUs: WallClock.nowUs()))
+            say("\u{1B}[H\u{1B}[2J" + board.render(nowUs: MonotonicClock.nowUs()))
         } else {
-            say(board.render(nowUs: WallClock.nowUs()) + (watch ? "\n" + String(repeating: "-", count: 40) : ""))
+            say(board.render(nowUs: MonotonicClock.nowUs()) + (watch ? "\n" + String(repeating: "-", count: 40) : ""))
         }
     }
 
@@ -114,5 +113,5 @@ struct StatusView {
         return text + "  link " + linkWord
     }
 
-    private var linkWord: String { link.map(StatusBoard.linkWord) ?? "-" }
+    private var linkWord: String { board.linkWord(nowUs: MonotonicClock.nowUs()) }
 }
