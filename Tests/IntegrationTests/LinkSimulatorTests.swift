@@ -8,6 +8,7 @@ import Testing
 @Suite("drone-link and drone-sim", .enabled(if: TestEnvironment.available("mosquitto")))
 struct LinkSimulatorTests {
     static let fly = FlightCommandPlayer.Setting(refMode: .fly)
+    static let takeoff = FlightCommandPlayer.Setting(refMode: .fly, takeoffId: 1)
     static let forward = FlightCommandPlayer.Setting(refMode: .fly, progressive: true, pitchFrac: -0.5)
     static let land = FlightCommandPlayer.Setting(refMode: .land)
 
@@ -147,7 +148,7 @@ private struct LinkRig {
     var logs: String { stack.logs() }
 
     func takeOff() async throws {
-        player.play(LinkSimulatorTests.fly)
+        player.play(LinkSimulatorTests.takeoff)
         try await eventually(timeoutS: 20, "hovering at ~1 m\n\(logs)") {
             stack.trace().last.map { $0.flightState == "hovering" && abs($0.altitudeM - 1) < 0.2 } == true
         }

@@ -110,7 +110,7 @@ struct MAVLinkFlightTests {
         try await eventually(timeoutS: 20, "battery critical\n\(stack.logs())") {
             (stack.trace().last?.batteryPct ?? 100) <= 4
         }
-        player.play(.init(refMode: .fly))
+        player.play(.init(refMode: .fly, takeoffId: 1))
         func acks() -> [LinkStatus.CommandAck] {
             bus.messages(on: linkTopic).compactMap { try? LinkStatus(decoding: $0.message.payload).commandAck }
         }
@@ -140,7 +140,7 @@ struct MAVLinkFlightTests {
             bus.messages(on: linkTopic).compactMap { try? LinkStatus(decoding: $0.message.payload) }
         }
 
-        player.play(.init(refMode: .fly))
+        player.play(.init(refMode: .fly, takeoffId: 1))
         try await eventually(timeoutS: 20, "hovering at 2.5 m\n\(stack.logs())") {
             stack.trace().last.map { $0.flightState == "hovering" && $0.altitudeM > 2.3 } == true
         }

@@ -15,6 +15,8 @@ final class FlightCommandPlayer: @unchecked Sendable {
         var rollFrac: Float = 0
         var pitchFrac: Float = 0
         var gazFrac: Float = 0
+        /// Non-zero: a takeoff (a link takes a landed vehicle up only for one; `fly` alone keeps it flying).
+        var takeoffId: UInt32 = 0
     }
 
     let client: MQTTClient
@@ -77,7 +79,8 @@ final class FlightCommandPlayer: @unchecked Sendable {
             sequence &+= 1
             return FlightCommand(sequence: sequence, timestampUs: Int64(Date().timeIntervalSince1970 * 1e6),
                                  refMode: setting.refMode, progressive: setting.progressive,
-                                 rollFrac: setting.rollFrac, pitchFrac: setting.pitchFrac, gazFrac: setting.gazFrac)
+                                 rollFrac: setting.rollFrac, pitchFrac: setting.pitchFrac, gazFrac: setting.gazFrac,
+                                 takeoffId: setting.takeoffId)
         }
         // QoS 0 as on the real bus; a publish refused while reconnecting is simply the next one's job.
         _ = try? client.publish(topic: topic, payload: command.encoded(), qos: Topics.flightCommand.qos.rawValue,
