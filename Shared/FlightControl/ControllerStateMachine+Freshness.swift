@@ -23,12 +23,13 @@ extension ControllerStateMachine {
         Int64(max(solution.positionAgeMs, solution.headingAgeMs)) <= configuration.staleAfterMs
     }
 
-    /// The solution was computed for the current target (not a leftover from before a target change).
+    /// The solution was computed for the current target's point (not a leftover from before a target change). By
+    /// the point, not the sequence: a navigator that restarted learns the target from this controller's state, and
+    /// the same point re-sent (a new sequence) keeps its solutions valid.
     func solutionMatchesTarget(_ solution: NavigationSolution) -> Bool {
         guard let target else { return false }
         let tolerance = configuration.targetMatchToleranceDeg
-        return solution.targetSequence == target.sequence
-            && abs(solution.targetLatitudeDeg - target.latitudeDeg) <= tolerance
+        return abs(solution.targetLatitudeDeg - target.latitudeDeg) <= tolerance
             && abs(solution.targetLongitudeDeg - target.longitudeDeg) <= tolerance
     }
 

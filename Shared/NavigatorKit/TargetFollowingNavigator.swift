@@ -74,9 +74,18 @@ struct TargetFollowingNavigator {
             let state = try ControllerState(decoding: message.payload)
             pilotId = state.pilotId
             guard let lat = state.targetLatitudeDeg, let lon = state.targetLongitudeDeg else { return nil }
-            if let current = solver.target?.value, Self.same(current, lat, lon) { return nil }
-            guard let accepted = recentTargets.last(where: { Self.same($0, lat, lon) }) else { return nil }
-            return solver.updateTarget(accepted, receivedAtUs: receivedAtUs)
+            if let current = solver.target?.value, Self.same(current, lat, lon),
+               state.targetSequence == 0 || current.sequence == state.targetSequence { return nil }
+            if let accepted = recentTargets.last(where: { Self.same($0, lat, lon) }),
+               state.targetSequence == 0 || accepted.sequence == state.targetSequence {
+                return solver.updateTarget(accepted, receivedAtUs: receivedAtUs)
+            }
+            // A target this navigator never received (it restarted, or it was sent while it was down): the
+            // controller's state is the one source of truth; it names the sequence its solutions must carry.
+            guard state.targetSequence != 0 else { return nil }
+            let adopted = Target(senderId: state.pilotId.isEmpty ? "controller" : state.pilotId,
+                                 sequence: state.targetSequence, timestampUs: 0, latitudeDeg: lat, longitudeDeg: lon)
+            return solver.updateTarget(adopted, receivedAtUs: receivedAtUs)
         }
     }
 

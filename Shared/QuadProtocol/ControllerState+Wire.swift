@@ -1,6 +1,10 @@
 /// Body: presence u8 (bit 0 targetLatitudeDeg, bit 1 targetLongitudeDeg, bit 2 distanceToTargetM), activity u8,
-/// reason str8, pilotId str8, targetLatitudeDeg f64, targetLongitudeDeg f64, distanceToTargetM f32, runId u32 (1.2).
+/// reason str8, pilotId str8, targetLatitudeDeg f64, targetLongitudeDeg f64, distanceToTargetM f32, runId u32 (1.2),
+/// targetSequence u32 (1.3).
 extension ControllerState {
+    /// The format minor that appended the target's sequence.
+    public static let targetSequenceIntroducedInMinor: UInt8 = 3
+
     public func validate() throws(WireError) {
         try WireCheck.string(reason, "reason", bytes: WireCheck.reasonBytes)
         try WireCheck.string(pilotId, "pilotId", bytes: WireCheck.reasonBytes)
@@ -18,6 +22,7 @@ extension ControllerState {
         writer.f64(targetLongitudeDeg)
         writer.f32(distanceToTargetM)
         writer.u32(runId)
+        writer.u32(targetSequence)
     }
 
     public init(sequence: UInt32, timestampUs: Int64, body: inout WireReader) throws(WireError) {
@@ -28,6 +33,8 @@ extension ControllerState {
             targetLatitudeDeg: try body.f64(ifPresent: present[0]),
             targetLongitudeDeg: try body.f64(ifPresent: present[1]),
             distanceToTargetM: try body.f32(ifPresent: present[2]), runId: try body.runId())
+        guard body.minor >= Self.targetSequenceIntroducedInMinor else { return }
+        targetSequence = try body.u32()
     }
 
     public func writeJSONFields(into object: inout JSONObjectWriter) {
@@ -38,5 +45,6 @@ extension ControllerState {
         object.add("target_longitude_deg", targetLongitudeDeg)
         object.add("distance_to_target_m", distanceToTargetM)
         object.add("run_id", runId)
+        object.add("target_sequence", targetSequence)
     }
 }

@@ -27,10 +27,13 @@ public struct ControllerState: WireMessage {
     /// This run of the controller: random, non-zero, new at every start; senders address commands, claims and
     /// targets to it. 0 = none (a 1.0/1.1 controller). Format 1.2.
     public var runId: UInt32
+    /// The sequence of the target the controller holds (1.3; 0 = none, or a 1.0–1.2 controller): a navigator that
+    /// restarted takes the target from this state and answers with solutions the controller recognises.
+    public var targetSequence: UInt32
 
     public init(sequence: UInt32, timestampUs: Int64, activity: Activity, reason: String = "", pilotId: String = "",
                 targetLatitudeDeg: Double? = nil, targetLongitudeDeg: Double? = nil, distanceToTargetM: Float? = nil,
-                runId: UInt32 = RunAddress.none) {
+                runId: UInt32 = RunAddress.none, targetSequence: UInt32 = 0) {
         self.sequence = sequence
         self.timestampUs = timestampUs
         self.activity = activity
@@ -40,5 +43,6 @@ public struct ControllerState: WireMessage {
         self.targetLongitudeDeg = targetLongitudeDeg
         self.distanceToTargetM = distanceToTargetM
         self.runId = runId
+        self.targetSequence = targetSequence
     }
 }

@@ -29,7 +29,7 @@ enum SampleMessages {
     static let controllerState = ControllerState(
         sequence: 12, timestampUs: 1_700_000_001_060_000, activity: .flyingToTarget, reason: "target",
         pilotId: "phone-anna", targetLatitudeDeg: 52.5163, targetLongitudeDeg: 13.3777, distanceToTargetM: 17.25,
-        runId: runId)
+        runId: runId, targetSequence: 7)
     static let linkStatus = LinkStatus(
         sequence: 3, timestampUs: 1_700_000_001_070_000, connected: true, fallbackHover: false, reason: .ok,
         navdataPerSecond: 200, checksumErrors: 1, malformedPackets: 0, lastNavdataAgeMs: 5, lastCommandAgeMs: 30,
@@ -66,8 +66,8 @@ enum SampleMessages {
         ("ground-beacon", .groundBeacon(groundBeacon)),
     ]
 
-    /// The 1.2 fixtures: the same values as a 1.2 sender says them (no takeoff id).
-    static let golden12: [(String, AnyWireMessage)] = golden.map { ($0.0, $0.1.withoutTakeoffId) }
+    /// The 1.2 fixtures: the same values as a 1.2 sender says them (no takeoff id, no target sequence).
+    static let golden12: [(String, AnyWireMessage)] = golden.map { ($0.0, $0.1.withoutMinorThree) }
 
     /// The 1.1 fixtures: the same values as a 1.1 sender says them (`olderFormat`), without the 1.2-only ones.
     static let golden11: [(String, AnyWireMessage)] = golden12
@@ -126,11 +126,13 @@ enum SampleMessages {
 extension AnyWireMessage {
     /// What a 1.0/1.1 sender could say: the same message without the 1.2 fields (run ids, the LinkStatus
     /// acknowledgement).
-    /// What a 1.2 sender cannot say: the takeoff id (1.3).
-    var withoutTakeoffId: AnyWireMessage {
-        guard case .flightCommand(var m) = self else { return self }
-        m.takeoffId = 0
-        return .flightCommand(m)
+    /// What a 1.2 sender cannot say: the takeoff id and the controller's target sequence (1.3).
+    var withoutMinorThree: AnyWireMessage {
+        switch self {
+        case .flightCommand(var m): m.takeoffId = 0; return .flightCommand(m)
+        case .controllerState(var m): m.targetSequence = 0; return .controllerState(m)
+        default: return self
+        }
     }
 
     var olderFormat: AnyWireMessage {

@@ -61,7 +61,7 @@ import Testing
         #expect(claim.jsonObjectText() == """
             {"type":"controller_state","sequence":1,"timestamp_us":2,"activity":"landed","reason":"say \\"hi\\"\\n",\
             "pilot_id":"","target_latitude_deg":null,"target_longitude_deg":null,"distance_to_target_m":null,\
-            "run_id":0}
+            "run_id":0,"target_sequence":0}
             """)
     }
 

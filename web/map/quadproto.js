@@ -61,7 +61,9 @@
       ['activity', 'enum', { 1: 'landed', 2: 'takingOff', 3: 'hovering', 4: 'flyingToTarget', 5: 'arrived',
         6: 'landing', 7: 'emergency', 8: 'returningHome' }],
       ['reason', 'str8', [0, 64]], ['pilotId', 'str8', [0, 64]], ['targetLatitudeDeg', 'f64', lat, true],
-      ['targetLongitudeDeg', 'f64', lon, true], ['distanceToTargetM', 'f32', atLeast0, true], ['runId', ...RUN_ID]] },
+      ['targetLongitudeDeg', 'f64', lon, true], ['distanceToTargetM', 'f32', atLeast0, true], ['runId', ...RUN_ID],
+      // 1.3: the held target's sequence (0 = none).
+      ['targetSequence', 'u32', null, false, 3]] },
     8: { name: 'linkStatus', fields: [
       ['connected', 'bool'], ['fallbackHover', 'bool'],
       ['reason', 'enum', { 0: 'ok', 1: 'navdataLost', 2: 'commandTimeout', 3: 'configuring' }],
