@@ -81,7 +81,7 @@ let package = Package(
         .target(name: "Navigation", dependencies: ["TextSupport"], path: "Shared/Navigation"),
         // The navigator's pure core: Target and positions in, NavigationSolution out.
         .target(name: "NavigatorCore", dependencies: ["Navigation", "QuadProtocol"], path: "Shared/NavigatorCore"),
-        .target(name: "FlightControl", dependencies: ["QuadProtocol", "Navigation", "Randomness"],
+        .target(name: "FlightControl", dependencies: ["QuadProtocol", "Navigation", "Randomness", "TextSupport"],
                 path: "Shared/FlightControl"),
         .target(name: "NetworkEndpoint", path: "Shared/NetworkEndpoint"),
         .target(name: "DroneSimulation", dependencies: ["ARDrone", "Navigation", "NetworkEndpoint", "Randomness",

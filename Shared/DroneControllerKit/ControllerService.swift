@@ -17,6 +17,8 @@ struct ControllerService: Service {
 
     let runtime: ServiceRuntime
     let configuration: ControllerConfiguration
+    /// Where the flight is kept for a restart (nil: not kept).
+    var memoryFile: FlightMemoryFile? = nil
     /// New at every start and published in every state, so what was sent to an earlier run is recognised without
     /// comparing clocks (the board may have none). Random: a board without storage cannot count its restarts.
     let runId = UInt32.random(in: 1...UInt32.max)
@@ -24,10 +26,21 @@ struct ControllerService: Service {
     func run() async throws {
         // The machine is driven right where each event arrives (`Inbox(handler:)`): on the network thread for a
         // message, on the tick's thread for a tick, one at a time under the inbox's lock, in arrival order.
-        let loop = Mutex(Loop(machine: ControllerStateMachine(configuration: configuration, runId: runId)))
+        var machine = ControllerStateMachine(configuration: configuration, runId: runId)
+        var restored: [ControllerAction] = []
+        if let memoryFile {
+            machine.bootId = FlightMemoryFile.bootId()
+            if let memory = memoryFile.load(logger: runtime.logger) {
+                restored = machine.restore(memory, nowUs: MonotonicClock.nowUs())
+            }
+        } else {
+            runtime.logger.info("no --state-dir: a restart of this controller will not resume the flight")
+        }
+        let loop = Mutex(Loop(machine: machine))
         let inbox = Inbox<Event> { event in loop.withLock { handle(event, in: &$0) } }
         runtime.logger.notice("controller run \(runId): acting on what is addressed to it, or unaddressed")
         loop.withLock { loop in
+            restored.forEach { perform($0, rejections: &loop.rejections) }
             perform(loop.machine.currentState(nowUs: MonotonicClock.nowUs()).asAction, rejections: &loop.rejections)
         }
         for input in ControllerInput.allCases {
@@ -92,6 +105,8 @@ struct ControllerService: Service {
             }
         case .rejected(let kind, let reason):
             rejections.record(kind, reason: reason, topic: kind, logger: logger)
+        case .rememberFlight(let memory):
+            memoryFile?.save(memory, logger: logger)
         case .log(let level, let text):
             switch level {
             case .debug: logger.debug("\(text)")

@@ -11,4 +11,6 @@ public enum ControllerAction: Sendable, Equatable {
     /// An input was refused; `kind` is `target`, `command`, `claim`, `navigation` or `position`.
     case rejected(kind: String, reason: String)
     case log(LogLevel, String)
+    /// Keep this on the board (nil: nothing to resume) so that a restarted controller goes on with the flight.
+    case rememberFlight(FlightMemory?)
 }

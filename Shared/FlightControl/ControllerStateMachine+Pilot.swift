@@ -31,6 +31,7 @@ extension ControllerStateMachine {
             }
             pilotId = nil
             reason = "control-released"
+            forgetResumableFlight(because: "its pilot released control")
         }
         return finish([], nowUs: nowUs)
     }

@@ -18,6 +18,7 @@ extension ControllerStateMachine {
         let previous = target
         target = newTarget
         targetReceivedAtUs = nowUs
+        forgetResumableFlight(because: "a new target came first")
         lastNavigation = nil
         if previous.map({ !isNear($0, newTarget) }) ?? true {
             arrivalFilter.reset()

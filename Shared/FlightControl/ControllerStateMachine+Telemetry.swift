@@ -7,7 +7,11 @@ extension ControllerStateMachine {
     public mutating func droneState(_ state: DroneState, nowUs: Int64) -> [ControllerAction] {
         let firstObservation = lastDroneState == nil
         lastDroneState = state
-        defer { landBeforeNavdata = false }
+        defer {
+            landBeforeNavdata = false
+            // The drone is on the ground (or the flight was resumed): the previous run's flight is over.
+            resumable = nil
+        }
         lastDroneStateAtUs = nowUs
         observeWind(state, nowUs: nowUs)
         droneLinkLostReported = false
@@ -44,10 +48,11 @@ extension ControllerStateMachine {
                 // First navdata after a (re)start shows the drone flying: we were restarted mid-flight. Hover and
                 // wait for a fresh target; never act on what came before. Later, a drone seen flying while we
                 // command land is landing.
-                let resumed = firstObservation && !landBeforeNavdata
-                transition(to: resumed ? .hovering : .landing,
-                           reason: resumed ? "resumed-in-flight" : (landBeforeNavdata ? "land" : "drone-airborne"),
-                           nowUs: nowUs)
+                if firstObservation && !landBeforeNavdata {
+                    resumeFlight(nowUs: nowUs)
+                } else {
+                    transition(to: .landing, reason: landBeforeNavdata ? "land" : "drone-airborne", nowUs: nowUs)
+                }
             }
         }
         observeBudget(state, nowUs: nowUs)

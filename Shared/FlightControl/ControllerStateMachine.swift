@@ -53,6 +53,11 @@ public struct ControllerStateMachine: Sendable {
     /// takeoff command this run accepts, so a link never arms a vehicle on a continuing command (`TakeoffGate`).
     public internal(set) var takeoffId: UInt32 = 0
     var takeoffCount: UInt32 = 0
+    /// Which boot of the board the monotonic times belong to (the service sets it; "" = no flight memory kept).
+    public var bootId = ""
+    /// The previous run's flight, waiting for the first navdata (`restore`, `resumeFlight`).
+    var resumable: FlightMemory?
+    var lastRemembered: FlightMemory?
     /// `land` arrived before the first navdata of this run: obeyed as soon as navdata shows the drone in the air.
     var landBeforeNavdata = false
     /// Log lines a transition wants said, flushed with the next published actions (`finish`).
@@ -120,10 +125,12 @@ public struct ControllerStateMachine: Sendable {
         ControllerState(
             sequence: stateSequence, timestampUs: nowUs, activity: activity, reason: reason, pilotId: pilotId ?? "",
             targetLatitudeDeg: target?.latitudeDeg, targetLongitudeDeg: target?.longitudeDeg,
-            distanceToTargetM: lastNavigation.map { Float($0.distanceM) }, runId: runId)
+            distanceToTargetM: lastNavigation.map { Float($0.distanceM) }, runId: runId,
+            targetSequence: target?.sequence ?? 0)
     }
 
-    /// The fields whose change triggers a publication (distance alone does not: it changes every update).
+    /// The fields whose change triggers a publication (distance alone does not: it changes every update; nor does
+    /// the target's sequence: the same point re-sent every second by `follow` is no news).
     struct PublishedFields: Equatable {
         var activity: Activity
         var reason: String
@@ -141,6 +148,7 @@ public struct ControllerStateMachine: Sendable {
     mutating func finish(_ actions: [ControllerAction], nowUs: Int64, sendFlight: Bool = false) -> [ControllerAction] {
         var out = actions + pendingLogs
         pendingLogs = []
+        out += rememberActions()
         let fields = publishedFields
         if fields != lastPublished || mustPublish {
             lastPublished = fields

@@ -1,0 +1,81 @@
+import Navigation
+import QuadProtocol
+
+/// The flight kept across the controller's own restart (`FlightMemory`): remembered on every change, found again
+/// at start, resumed when the first navdata shows the drone still in the air and the target is still valid (not
+/// expired, not replaced by a newer one, its pilot not released); otherwise the drone holds and the reason says why.
+extension ControllerStateMachine {
+    /// What a restarted controller would need to go on now; nil when there is nothing to go on with.
+    var currentMemory: FlightMemory? {
+        switch activity {
+        case .landed, .emergency, .takingOff: return nil
+        case .hovering, .flyingToTarget, .arrived, .returningHome, .landing:
+            return FlightMemory(bootId: bootId, activity: activity, pilotId: pilotId, target: target,
+                                targetReceivedAtUs: targetReceivedAtUs, home: home, wantedAltitudeM: wantedAltitudeM)
+        }
+    }
+
+    /// At start, before any event: the memory the previous run left. Its pilot keeps control now; the flight
+    /// itself waits for navdata.
+    public mutating func restore(_ memory: FlightMemory, nowUs: Int64) -> [ControllerAction] {
+        guard memory.bootId == bootId, !bootId.isEmpty else {
+            return [.log(.info, "flight memory from another boot (its clock times mean nothing now): ignored")]
+        }
+        resumable = memory
+        lastRemembered = memory
+        if pilotId == nil { pilotId = memory.pilotId }
+        let what = memory.target.map { "target \($0.latitudeDeg),\($0.longitudeDeg)" } ?? "no target"
+        return [.log(.info, "the previous run was \(memory.activity.jsonName) (\(what)"
+            + (memory.pilotId.map { ", pilot \($0)" } ?? "") + "): resumed if navdata shows the drone in the air")]
+    }
+
+    /// First navdata of this run shows the drone in the air: go on with the remembered flight, or hold.
+    mutating func resumeFlight(nowUs: Int64) {
+        guard let memory = resumable else {
+            transition(to: .hovering, reason: "resumed-in-flight", nowUs: nowUs)
+            return
+        }
+        resumable = nil
+        if home == nil { home = memory.home }
+        wantedAltitudeM = memory.wantedAltitudeM
+        switch memory.activity {
+        case .landing:
+            transition(to: .landing, reason: "resumed-landing", nowUs: nowUs)
+        case .returningHome where home != nil:
+            startReturn(goal: .home, reason: "resumed-return", nowUs: nowUs)
+        default:
+            guard let remembered = memory.target else {
+                transition(to: .hovering, reason: "resumed-in-flight", nowUs: nowUs)
+                return
+            }
+            let ttlUs = microseconds(fromSeconds: Double(remembered.ttlS))
+            if remembered.ttlS > 0, nowUs &- memory.targetReceivedAtUs > ttlUs {
+                transition(to: .hovering, reason: "resumed-target-expired", nowUs: nowUs)
+                pendingLogs.append(.log(.warning, "the previous run's target expired while no controller ran: hovering"))
+                return
+            }
+            target = remembered
+            targetReceivedAtUs = memory.targetReceivedAtUs
+            lastNavigation = nil
+            transition(to: .flyingToTarget, reason: "resumed-target", nowUs: nowUs)
+            pendingLogs.append(.log(.info, "resumed the previous run's flight to \(remembered.latitudeDeg),"
+                + "\(remembered.longitudeDeg)"))
+        }
+    }
+
+    /// A newer order (target, release) came before navdata: the remembered flight is not what is wanted any more.
+    mutating func forgetResumableFlight(because why: String) {
+        guard resumable != nil else { return }
+        resumable = nil
+        pendingLogs.append(.log(.info, "the previous run's flight is not resumed: \(why)"))
+    }
+
+    /// `.rememberFlight` when what a restart would need changed.
+    mutating func rememberActions() -> [ControllerAction] {
+        guard !bootId.isEmpty else { return [] }
+        let memory = currentMemory
+        guard memory != lastRemembered else { return [] }
+        lastRemembered = memory
+        return [.rememberFlight(memory)]
+    }
+}
