@@ -6,21 +6,24 @@ import QuadMQTT
 final class StatusLog: @unchecked Sendable {
     private let lock = NSLock()
     private var latestByService: [String: String] = [:]
-    private var receivedAtByService: [String: ContinuousClock.Instant] = [:]
+    private var firstReceivedAtByService: [String: ContinuousClock.Instant] = [:]
 
     func record(_ message: MQTTMessage) {
         let service = String(message.topic.split(separator: "/").last ?? "")
         let now = ContinuousClock.now
         lock.withLock {
             latestByService[service] = String(decoding: message.payload, as: UTF8.self)
-            receivedAtByService[service] = now
+            if firstReceivedAtByService[service] == nil { firstReceivedAtByService[service] = now }
         }
     }
 
     func latest(_ service: String) -> String? { lock.withLock { latestByService[service] } }
 
-    /// When the latest payload arrived (recorded on the network thread, so a starved test pool does not add to it).
-    func receivedAt(_ service: String) -> ContinuousClock.Instant? { lock.withLock { receivedAtByService[service] } }
+    /// When the first payload arrived (recorded on the network thread, so a starved test pool does not add to it;
+    /// a test that polls late would otherwise see a re-announce's time).
+    func firstReceivedAt(_ service: String) -> ContinuousClock.Instant? {
+        lock.withLock { firstReceivedAtByService[service] }
+    }
 
     /// A started client that records every message on `filters` into a new log, on its network thread rather than
     /// in a task: in a full `make test` the test process's two pool threads are often blocked (children being
