@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""An independent observer on a real autopilot's second MAVLink link (pymavlink, not our codec): the oracle of the
+real-autopilot scenarios. Prints one JSON object per observation on stdout, flushed at once:
+
+  {"t": 12.34, "kind": "position", "lat": 52.5, "lon": 13.3, "rel_alt": 2.98, "alt": 36.9}   GLOBAL_POSITION_INT
+  {"t": …, "kind": "heartbeat", "armed": true, "base_mode": 157, "custom_mode": 4}             on every change
+  {"t": …, "kind": "landed", "state": 2}                 EXTENDED_SYS_STATE landed_state, on every change
+  {"t": …, "kind": "statustext", "severity": 6, "text": "EKF3 IMU0 is using GPS"}
+  {"t": …, "kind": "home", "lat": …, "lon": …, "alt": …}                          HOME_POSITION, on change
+  {"t": …, "kind": "ekf", "flags": 831}                  EKF_STATUS_REPORT flags (ArduPilot), on change
+  {"t": …, "kind": "prearm", "ok": true}                 SYS_STATUS pre-arm health bit (PX4), on change
+  {"t": …, "kind": "ack", "command": 21, "result": 0}    COMMAND_ACK for what this observer sent
+  {"t": …, "kind": "hello", "system": 1, "autopilot": 12, "from": "127.0.0.1:18570"}
+
+`t` is seconds on this machine's monotonic clock (time.monotonic: the same clock as CLOCK_MONOTONIC in Swift).
+It says hello to the autopilot (a GCS HEARTBEAT every second) and asks for its streams with SET_MESSAGE_INTERVAL
+(and REQUEST_DATA_STREAM for ArduPilot, which streams nothing on a link until asked); PX4's GCS link, which streams
+50 Hz attitude and targets by default, is asked to stop those: the observer needs only what it reports.
+
+SIGUSR1: send MAV_CMD_NAV_LAND (resent every second until acknowledged): a second ground station bringing the
+vehicle down, for cleanup. SIGTERM ends it.
+
+usage: autopilot_observer.py LISTEN_PORT [AUTOPILOT_HOST:PORT]
+  LISTEN_PORT: the UDP port on 127.0.0.1 the autopilot's link sends to (0: any free port; then AUTOPILOT is needed).
+  AUTOPILOT: where to send first (PX4's GCS link: 127.0.0.1:18570+N; PX4 then answers whoever sent to it).
+  Without it the observer answers whoever sends to it (ArduPilot's udpclient serial port)."""
+import json
+import os
+import signal
+import socket
+import sys
+import time
+
+os.environ["MAVLINK20"] = "1"
+from pymavlink import mavutil  # noqa: E402
+
+C = mavutil.mavlink
+LISTEN_PORT = int(sys.argv[1])
+AUTOPILOT = None
+if len(sys.argv) > 2:
+    host, port = sys.argv[2].rsplit(":", 1)
+    AUTOPILOT = (host, int(port))
+
+sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+sock.bind(("127.0.0.1", LISTEN_PORT))
+sock.setblocking(False)
+mav = C.MAVLink(None, srcSystem=255, srcComponent=190)
+mav.robust_parsing = True
+peer = AUTOPILOT
+target = {"system": 1, "component": 1, "ardupilot": False}
+last = {}
+land_requested = [False]
+land_acked = [False]
+running = [True]
+
+
+def emit(kind, **fields):
+    print(json.dumps({"t": round(time.monotonic(), 3), "kind": kind, **fields}), flush=True)
+
+
+def changed(key, value):
+    if last.get(key) == value:
+        return False
+    last[key] = value
+    return True
+
+
+def send(msg):
+    if peer is None:
+        return
+    try:
+        sock.sendto(msg.pack(mav), peer)
+    except OSError:
+        pass
+
+
+def command(cmd, *params):
+    params = list(params) + [0.0] * (7 - len(params))
+    send(C.MAVLink_command_long_message(target["system"], target["component"], cmd, 0, *params))
+
+
+def ask_streams():
+    """What the observer reports, at the rates it needs; PX4's 50 Hz GCS extras off."""
+    wanted = {C.MAVLINK_MSG_ID_GLOBAL_POSITION_INT: 100_000, C.MAVLINK_MSG_ID_EXTENDED_SYS_STATE: 200_000,
+              C.MAVLINK_MSG_ID_HOME_POSITION: 1_000_000, C.MAVLINK_MSG_ID_SYS_STATUS: 1_000_000}
+    if target["ardupilot"]:
+        wanted[C.MAVLINK_MSG_ID_EKF_STATUS_REPORT] = 1_000_000
+        # Position, extended status (SYS_STATUS, EKF) and "extra3" streams: ArduPilot starts a link silent.
+        for stream, hz in ((C.MAV_DATA_STREAM_POSITION, 10), (C.MAV_DATA_STREAM_EXTENDED_STATUS, 2),
+                           (C.MAV_DATA_STREAM_EXTRA3, 2)):
+            send(C.MAVLink_request_data_stream_message(target["system"], target["component"], stream, hz, 1))
+    else:
+        for noisy in (C.MAVLINK_MSG_ID_POSITION_TARGET_LOCAL_NED, C.MAVLINK_MSG_ID_LOCAL_POSITION_NED,
+                      C.MAVLINK_MSG_ID_ATTITUDE, C.MAVLINK_MSG_ID_ATTITUDE_QUATERNION,
+                      C.MAVLINK_MSG_ID_ATTITUDE_TARGET, C.MAVLINK_MSG_ID_SERVO_OUTPUT_RAW,
+                      C.MAVLINK_MSG_ID_RC_CHANNELS, C.MAVLINK_MSG_ID_OPTICAL_FLOW_RAD):
+            command(C.MAV_CMD_SET_MESSAGE_INTERVAL, noisy, -1)
+    for message, interval in wanted.items():
+        command(C.MAV_CMD_SET_MESSAGE_INTERVAL, message, interval)
+
+
+def on_usr1(_signum, _frame):
+    land_requested[0] = True
+    land_acked[0] = False
+
+
+def on_term(_signum, _frame):
+    running[0] = False
+
+
+signal.signal(signal.SIGUSR1, on_usr1)
+signal.signal(signal.SIGTERM, on_term)
+
+
+def handle(msg, source):
+    global peer
+    kind = msg.get_type()
+    if kind == "BAD_DATA":
+        return
+    if kind == "HEARTBEAT":
+        if msg.type == C.MAV_TYPE_GCS:
+            return
+        if peer is None or "system" not in last:
+            peer = source
+            target["system"], target["component"] = msg.get_srcSystem(), msg.get_srcComponent()
+            target["ardupilot"] = msg.autopilot == C.MAV_AUTOPILOT_ARDUPILOTMEGA
+            last["system"] = target["system"]
+            emit("hello", system=target["system"], autopilot=msg.autopilot, **{"from": f"{source[0]}:{source[1]}"})
+            ask_streams()
+        if msg.get_srcSystem() != target["system"]:
+            return
+        armed = bool(msg.base_mode & C.MAV_MODE_FLAG_SAFETY_ARMED)
+        if changed("heartbeat", (armed, msg.custom_mode)):
+            emit("heartbeat", armed=armed, base_mode=msg.base_mode, custom_mode=msg.custom_mode,
+                 system_status=msg.system_status)
+        return
+    if msg.get_srcSystem() != target["system"]:
+        return
+    if kind == "GLOBAL_POSITION_INT":
+        emit("position", lat=msg.lat / 1e7, lon=msg.lon / 1e7, rel_alt=msg.relative_alt / 1000, alt=msg.alt / 1000)
+    elif kind == "EXTENDED_SYS_STATE":
+        if changed("landed", msg.landed_state):
+            emit("landed", state=msg.landed_state)
+    elif kind == "STATUSTEXT":
+        emit("statustext", severity=msg.severity, text=msg.text)
+    elif kind == "HOME_POSITION":
+        home = (msg.latitude, msg.longitude, msg.altitude)
+        if changed("home", home):
+            emit("home", lat=msg.latitude / 1e7, lon=msg.longitude / 1e7, alt=msg.altitude / 1000)
+    elif kind == "EKF_STATUS_REPORT":
+        if changed("ekf", msg.flags):
+            emit("ekf", flags=msg.flags)
+    elif kind == "SYS_STATUS":
+        # PX4 sets the pre-arm bit in the health field only (its first SYS_STATUS is all zeros).
+        ok = bool(msg.onboard_control_sensors_health & C.MAV_SYS_STATUS_PREARM_CHECK)
+        if changed("prearm", ok):
+            emit("prearm", ok=ok)
+    elif kind == "COMMAND_ACK":
+        if msg.command == C.MAV_CMD_NAV_LAND:
+            land_acked[0] = msg.result in (C.MAV_RESULT_ACCEPTED, C.MAV_RESULT_IN_PROGRESS)
+        if msg.command != C.MAV_CMD_SET_MESSAGE_INTERVAL:
+            emit("ack", command=msg.command, result=msg.result)
+
+
+next_hello = 0.0
+next_land = 0.0
+next_streams = time.monotonic() + 5
+while running[0]:
+    now = time.monotonic()
+    if now >= next_hello:
+        send(C.MAVLink_heartbeat_message(C.MAV_TYPE_GCS, C.MAV_AUTOPILOT_INVALID, 0, 0, 0, 3))
+        next_hello = now + 1
+    if now >= next_streams and "system" in last:
+        ask_streams()  # once more: a request lost while the autopilot was still starting
+        next_streams = float("inf")
+    if land_requested[0] and not land_acked[0] and now >= next_land:
+        emit("sent", command=C.MAV_CMD_NAV_LAND)
+        command(C.MAV_CMD_NAV_LAND, 0, 0, 0, float("nan"), float("nan"), float("nan"), float("nan"))
+        next_land = now + 1
+    try:
+        data, source = sock.recvfrom(65535)
+    except BlockingIOError:
+        time.sleep(0.01)
+        continue
+    except InterruptedError:
+        continue
+    for msg in mav.parse_buffer(data) or []:
+        handle(msg, source)

@@ -1,0 +1,159 @@
+import Foundation
+import Navigation
+import ProcessSupport
+
+/// The oracle of the real-autopilot scenarios: `MAVLink/autopilot_observer.py` (pymavlink, not our codec) on the
+/// autopilot's second MAVLink link, reporting the autopilot's own position, armed state, mode, landed state and
+/// STATUSTEXT as JSON lines, read here as they come. Its times are this machine's monotonic clock
+/// (`AutopilotObserver.nowS()`). It can also send a NAV_LAND of its own (`land()`): a second ground station.
+final class AutopilotObserver: @unchecked Sendable {
+    /// GLOBAL_POSITION_INT: the autopilot's own estimate.
+    struct Position: Sendable {
+        var timeS: Double
+        var point: GeoPoint
+        /// Above home (relative_alt).
+        var relativeAltitudeM: Double
+        func distanceM(to other: GeoPoint) -> Double { Geodesy.inverse(from: point, to: other).distanceM }
+    }
+
+    /// MAV_LANDED_STATE as EXTENDED_SYS_STATE reports it.
+    enum LandedState: Int, Sendable {
+        case undefined = 0, onGround, inAir, takeoff, landing
+    }
+
+    /// Everything observed so far.
+    struct Observations: Sendable {
+        var hello = false
+        var positions: [Position] = []
+        /// HEARTBEAT changes: (time, armed, custom_mode).
+        var heartbeats: [(timeS: Double, armed: Bool, customMode: UInt32)] = []
+        var landedStates: [(timeS: Double, state: LandedState)] = []
+        var texts: [(timeS: Double, text: String)] = []
+        var home: GeoPoint?
+        /// EKF_STATUS_REPORT flags (ArduPilot).
+        var ekfFlags: Int?
+        /// The SYS_STATUS pre-arm health bit (PX4).
+        var prearmOK: Bool?
+
+        var latest: Position? { positions.last }
+        var armed: Bool? { heartbeats.last?.armed }
+        var customMode: UInt32? { heartbeats.last?.customMode }
+        var landedState: LandedState? { landedStates.last?.state }
+        /// Disarmed and on the ground, as the autopilot says (its altitude estimate wanders ±0.5 m on the ground).
+        var isDisarmedOnGround: Bool { armed == false && landedState == .onGround }
+        func positions(from startS: Double, to endS: Double = .infinity) -> [Position] {
+            positions.filter { $0.timeS >= startS && $0.timeS <= endS }
+        }
+        func armedAt(since startS: Double) -> Double? {
+            heartbeats.first { $0.timeS >= startS && $0.armed }?.timeS
+        }
+        /// One line per change of armed state, mode, landed state and every STATUSTEXT since `startS`, in time order.
+        func story(since startS: Double = 0, relativeTo zeroS: Double? = nil) -> String {
+            let zero = zeroS ?? startS
+            var lines: [(Double, String)] = heartbeats.filter { $0.timeS >= startS }
+                .map { ($0.timeS, "\($0.armed ? "armed" : "disarmed") mode \($0.customMode)") }
+            lines += landedStates.filter { $0.timeS >= startS }.map { ($0.timeS, "landed state \($0.state)") }
+            lines += texts.filter { $0.timeS >= startS }.map { ($0.timeS, "\"\($0.text)\"") }
+            return lines.sorted { $0.0 < $1.0 }.map { String(format: "%+7.2f s  ", $0.0 - zero) + $0.1 }
+                .joined(separator: "\n")
+        }
+    }
+
+    let process: ChildProcess
+    private let outputURL: URL
+    private let lock = NSLock()
+    private var seen = Observations()
+    private var offset: UInt64 = 0
+    private var pending = Data()
+
+    /// - Parameters:
+    ///   - listenPort: where the autopilot's link sends (0: any free port, then `autopilot` must be given).
+    ///   - autopilot: where to say hello first (PX4's GCS link, which then answers whoever sent to it).
+    init(listenPort: UInt16, autopilot: String?, directory: URL) throws {
+        outputURL = directory.appendingPathComponent("observer.jsonl")
+        process = try ChildProcess(
+            executable: PythonTools.requirePython(),
+            arguments: [PythonTools.scripts.appendingPathComponent("autopilot_observer.py").path, "\(listenPort)"]
+                + (autopilot.map { [$0] } ?? []),
+            name: "autopilot-observer", logPath: directory.appendingPathComponent("observer.log").path,
+            stdoutPath: outputURL.path)
+    }
+
+    /// This machine's monotonic clock, the helper's `t` (Python's time.monotonic).
+    static func nowS() -> Double { FaultFlight.monotonicS() }
+
+    /// What was observed up to now (reads what the helper wrote since the last call).
+    var now: Observations {
+        lock.withLock {
+            readNewLines()
+            return seen
+        }
+    }
+
+    /// Waits until `condition` holds on the observations; the failure names `what` and the autopilot's story.
+    func wait(_ what: String, timeoutS: Double, context: @autoclosure () -> String = "",
+              _ condition: @escaping (Observations) -> Bool) async throws {
+        do {
+            try await eventually(timeoutS: timeoutS, what) { condition(now) }
+        } catch {
+            let seen = now
+            let position = seen.latest.map { String(format: "%.7f,%.7f alt %.2f m", $0.point.latitudeDeg,
+                                                    $0.point.longitudeDeg, $0.relativeAltitudeM) } ?? "none"
+            let armed = seen.armed.map { $0 ? "armed" : "disarmed" } ?? "armed state unknown"
+            throw TestEnvironmentError.timeout("""
+                \(what) (after \(timeoutS) s; the autopilot last at \(position), \(armed), landed state \
+                \(seen.landedState.map { "\($0)" } ?? "unknown"))
+                --- the autopilot's last minute
+                \(seen.story(since: Self.nowS() - 60, relativeTo: Self.nowS()))
+                \(context())
+                """)
+        }
+    }
+
+    /// Sends MAV_CMD_NAV_LAND from the observer (resent every second until acknowledged).
+    func land() { kill(process.pid, SIGUSR1) }
+
+    func stop() { process.stop() }
+
+    deinit { stop() }
+
+    private func readNewLines() {
+        guard let handle = try? FileHandle(forReadingFrom: outputURL) else { return }
+        defer { try? handle.close() }
+        try? handle.seek(toOffset: offset)
+        guard let data = try? handle.readToEnd(), !data.isEmpty else { return }
+        offset += UInt64(data.count)
+        pending.append(data)
+        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+            let line = pending[pending.startIndex..<newline]
+            pending.removeSubrange(pending.startIndex...newline)
+            if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] { record(object) }
+        }
+    }
+
+    private func record(_ o: [String: Any]) {
+        let t = o["t"] as? Double ?? 0
+        func point() -> GeoPoint? {
+            guard let lat = o["lat"] as? Double, let lon = o["lon"] as? Double else { return nil }
+            return GeoPoint(latitudeDeg: lat, longitudeDeg: lon)
+        }
+        switch o["kind"] as? String {
+        case "hello": seen.hello = true
+        case "position":
+            if let p = point() {
+                seen.positions.append(Position(timeS: t, point: p, relativeAltitudeM: o["rel_alt"] as? Double ?? 0))
+            }
+        case "heartbeat":
+            seen.heartbeats.append((t, o["armed"] as? Bool ?? false, UInt32(o["custom_mode"] as? Int ?? 0)))
+        case "landed":
+            seen.landedStates.append((t, LandedState(rawValue: o["state"] as? Int ?? 0) ?? .undefined))
+        case "statustext": seen.texts.append((t, o["text"] as? String ?? ""))
+        case "home": seen.home = point()
+        case "ekf": seen.ekfFlags = o["flags"] as? Int
+        case "prearm": seen.prearmOK = o["ok"] as? Bool
+        case "ack":
+            seen.texts.append((t, "(the observer's command \(o["command"] ?? "?") → result \(o["result"] ?? "?"))"))
+        default: break
+        }
+    }
+}
