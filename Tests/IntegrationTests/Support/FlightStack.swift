@@ -6,7 +6,8 @@ import Navigation
 import QuadMQTT
 
 /// The whole drone side on loopback: a private broker (or a shared one, for fleets; or RabbitMQ, NATS, a cluster),
-/// drone-sim (UDP), drone-link, navigator and drone-controller, all real executables. Stopped by pid.
+/// drone-sim (UDP), drone-link, navigator and drone-controller, all real executables. Stopped by pid. With
+/// `.autopilot` there is no drone-sim: mavlink-link flies a real autopilot (AutopilotSITL).
 final class FlightStack: @unchecked Sendable {
     let broker: any TestBroker
     /// The broker when it is the suite's mosquitto (the live map is served by it).
@@ -27,7 +28,8 @@ final class FlightStack: @unchecked Sendable {
     let serviceArguments: [String]
 
     enum Link: Sendable {
-        case ardrone, mavlink
+        /// mavlink-link with no drone-sim: a real autopilot sends to its `navdataPort` (AutopilotSITL.linkPort).
+        case ardrone, mavlink, autopilot
         var service: String { self == .ardrone ? "drone-link" : "mavlink-link" }
     }
 
@@ -53,6 +55,15 @@ final class FlightStack: @unchecked Sendable {
                       services: ["navigator", "drone-controller"], link: .ardrone, serviceArguments: serviceArguments)
     }
 
+    /// mavlink-link listening on 127.0.0.1:`linkPort`, where a real autopilot sends (AutopilotSITL), with navigator and
+    /// drone-controller on a broker of its own; no drone-sim, so `trace()` is empty: judge by the autopilot's observer.
+    convenience init(autopilotLinkPort linkPort: UInt16, home: GeoPoint, controllerArguments: [String] = [],
+                     linkArguments: [String] = []) throws {
+        try self.init(broker: BrokerProcess(), ownsBroker: true, drone: "drone1", home: home, simArguments: [],
+                      controllerArguments: controllerArguments, linkArguments: linkArguments,
+                      services: ["navigator", "drone-controller"], link: .autopilot, linkPort: linkPort)
+    }
+
     /// On a broker the caller owns (several drones on one bus); `stop()` does not stop it.
     convenience init(sharing broker: BrokerProcess, drone: String, home: GeoPoint, simArguments: [String] = [],
                      controllerArguments: [String] = [],
@@ -62,9 +73,11 @@ final class FlightStack: @unchecked Sendable {
     }
 
     /// - Parameter services: what runs besides drone-sim and drone-link (`[]`: the link alone, commanded by the test).
+    /// - Parameter linkPort: with `.autopilot`, where mavlink-link listens (nil: a free port).
     private init(broker: any TestBroker, ownsBroker: Bool, drone: String, home: GeoPoint, simArguments: [String],
                  controllerArguments: [String], linkArguments: [String], services: [String], link: Link,
-                 serviceEnvironment: [String: String] = [:], serviceArguments: [String] = []) throws {
+                 serviceEnvironment: [String: String] = [:], serviceArguments: [String] = [],
+                 linkPort: UInt16? = nil) throws {
         self.broker = broker
         self.serviceArguments = serviceArguments
         self.link = link
@@ -74,10 +87,10 @@ final class FlightStack: @unchecked Sendable {
         self.home = home
         traceURL = broker.directory.appendingPathComponent("trace-\(drone).csv")
         atPort = try freeLoopbackPort(udp: true)
-        var navdataPort = try freeLoopbackPort(udp: true)
+        var navdataPort = try linkPort ?? freeLoopbackPort(udp: true)
         while navdataPort == atPort { navdataPort = try freeLoopbackPort(udp: true) }
         self.navdataPort = navdataPort
-        try startSimulator(simArguments)
+        if link != .autopilot { try startSimulator(simArguments) }
         try startLink(linkArguments)
         for service in services {
             try start(service, service == "drone-controller" ? controllerArguments : [])
@@ -123,7 +136,7 @@ final class FlightStack: @unchecked Sendable {
         case .ardrone:
             try start("drone-link", ["--address", "127.0.0.1", "--at-port", "\(atPort)", "--navdata-port", "\(navdataPort)"]
                 + extra)
-        case .mavlink:
+        case .mavlink, .autopilot:
             try start("mavlink-link", ["--listen", "127.0.0.1:\(navdataPort)"] + extra)
         }
     }

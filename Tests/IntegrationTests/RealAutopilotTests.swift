@@ -1,0 +1,307 @@
+import Foundation
+import Navigation
+import QuadProtocol
+import Testing
+
+/// The product against the real flight stacks of `QUAD_AUTOPILOTS_DIR` (default `../shared/autopilots`): PX4 (SIH
+/// quad) and ArduCopter SITL, each started once for all of its scenarios (AutopilotFlight.Scope), flown as a user
+/// would (`location-broadcaster takeoff`, `target`, `land`, `return`) through mosquitto, navigator,
+/// drone-controller and mavlink-link. Every verdict is the autopilot's own: its position, armed state and landed
+/// state read by an independent pymavlink observer on its second MAVLink link, never our telemetry.
+///
+/// `make autopilots` runs it (QUAD_AUTOPILOTS=1); `make test` skips it. Where the autopilots are absent the suite
+/// prints a loud line saying the scenarios were NOT run and why and counts as skipped, never as passed — also under
+/// CI=true, where every other missing dependency (mosquitto, the Python venv) fails the run: the autopilots are a
+/// directory beside the repo that a clone elsewhere does not have (issue 23 asks for exactly this).
+///
+/// Each autopilot's scenarios run one after the other on its one start (`.serialized`); the two autopilots fly side
+/// by side (different instances and ports), so the suite takes as long as the slower one: ≤ 10 minutes of CI.
+@Suite("Real autopilots",
+       .enabled(if: RealAutopilotGate.enabled,
+                "QUAD_AUTOPILOTS=1 (make autopilots) and the autopilots of QUAD_AUTOPILOTS_DIR"))
+struct RealAutopilotTests {
+    static func flight() throws -> AutopilotFlight {
+        try #require(AutopilotFlight.current, "no autopilot started for this suite")
+    }
+
+    @Suite("PX4 SIH", .serialized, .autopilot(.px4))
+    struct PX4 {
+        @Test("takeoff reaches the cruise altitude and the controller hovers; `land`: disarmed on the ground")
+        func takeoffAndLand() async throws { try await Scenarios.takeoffAndLand(flight()) }
+
+        @Test("a 40 m target: arrives within 2 m; a target with --alt 6: 5.5–6.5 m")
+        func targets() async throws { try await Scenarios.targets(flight()) }
+
+        @Test("`return`: lands within 1 m of the takeoff point")
+        func returnHome() async throws { try await Scenarios.returnHome(flight()) }
+
+        @Test("controller --max-speed 2: a 30 m leg at 2 m/s ± 15 %")
+        func maxSpeed() async throws { try await Scenarios.maxSpeed(flight()) }
+
+        @Test("mavlink-link SIGKILLed mid-leg and restarted: no arming without a new takeoff command")
+        func linkKilled() async throws { try await Scenarios.linkKilledAndRestarted(flight()) }
+
+        @Test("navigator SIGKILLed mid-leg and restarted: the flight goes on and arrives")
+        func navigatorRestart() async throws { try await Scenarios.restartedMidLeg("navigator", flight()) }
+
+        @Test("drone-controller SIGKILLed mid-leg and restarted: the flight goes on and arrives")
+        func controllerRestart() async throws { try await Scenarios.restartedMidLeg("drone-controller", flight()) }
+    }
+
+    /// ArduCopter's GUIDED takeoff fails with today's mavlink-link (its zero-velocity setpoint stream cancels the
+    /// takeoff, issue 23): every scenario here fails at its takeoff until that is fixed.
+    @Suite("ArduCopter SITL", .serialized, .autopilot(.arducopter))
+    struct ArduCopter {
+        @Test("takeoff reaches the cruise altitude and the controller hovers; `land`: disarmed on the ground")
+        func takeoffAndLand() async throws { try await Scenarios.takeoffAndLand(flight()) }
+
+        @Test("a 40 m target: arrives within 2 m; a target with --alt 6: 5.5–6.5 m")
+        func targets() async throws { try await Scenarios.targets(flight()) }
+
+        @Test("`return`: lands within 1 m of the takeoff point")
+        func returnHome() async throws { try await Scenarios.returnHome(flight()) }
+
+        @Test("mavlink-link SIGKILLed mid-leg and restarted: no arming without a new takeoff command")
+        func linkKilled() async throws { try await Scenarios.linkKilledAndRestarted(flight()) }
+
+        @Test("navigator SIGKILLed mid-leg and restarted: the flight goes on and arrives")
+        func navigatorRestart() async throws { try await Scenarios.restartedMidLeg("navigator", flight()) }
+
+        @Test("drone-controller SIGKILLed mid-leg and restarted: the flight goes on and arrives")
+        func controllerRestart() async throws { try await Scenarios.restartedMidLeg("drone-controller", flight()) }
+    }
+}
+
+/// Whether the real-autopilot suite runs: QUAD_AUTOPILOTS=1 and the autopilots there; when they are not, it says so
+/// loudly (once).
+enum RealAutopilotGate {
+    static let enabled: Bool = {
+        guard ProcessInfo.processInfo.environment["QUAD_AUTOPILOTS"] == "1" else { return false }
+        if let missing = AutopilotSITL.missing {
+            let banner = String(repeating: "!", count: 100)
+            print("\(banner)\n!!! REAL-AUTOPILOT SCENARIOS NOT RUN (skipped, not passed): \(missing)\n\(banner)")
+            return false
+        }
+        return TestEnvironment.available("mosquitto", "mosquitto_pub") && PythonTools.available
+    }()
+}
+
+/// The scenarios, the same for both autopilots.
+enum Scenarios {
+    static func nowS() -> Double { AutopilotObserver.nowS() }
+
+    static func range(_ values: [Double]) -> String {
+        String(format: "%.2f–%.2f", values.min() ?? .nan, values.max() ?? .nan)
+    }
+
+    static func takeoffAndLand(_ flight: AutopilotFlight) async throws {
+        try await flight.scenario("takeoff+land") {
+            let cruise = AutopilotFlight.cruiseAltitudeM, tolerance = AutopilotFlight.altitudeToleranceM
+            let commandS = nowS()
+            try await flight.takeOff()
+            try await eventually(timeoutS: 20, "the controller reports hovering\n\(flight.controllerStory())") {
+                flight.controllerState()?.activity == .hovering
+            }
+            try await flight.observer.wait("at the cruise altitude \(cruise) ± \(tolerance) m", timeoutS: 20,
+                                           context: flight.controllerStory()) {
+                abs(($0.latest?.relativeAltitudeM ?? 0) - cruise) <= tolerance
+            }
+            let reachedS = nowS() - commandS
+            try await Task.sleep(for: .seconds(3))
+            let hover = flight.observer.now.positions(from: nowS() - 3).map(\.relativeAltitudeM)
+            flight.measured("takeoff", String(format: "%.1f s from `takeoff` to %.1f ± %.1f m; then 3 s of hover "
+                                              + "at %@ m", reachedS, cruise, tolerance, range(hover)))
+            #expect(!hover.isEmpty && hover.allSatisfy { abs($0 - cruise) <= tolerance },
+                    "hover altitude \(range(hover)) m, expected \(cruise) ± \(tolerance)")
+
+            let landS = nowS()
+            let land = try await flight.broadcaster(["land", "--timeout", "40"], timeoutS: 50)
+            #expect(land.code == 0, "land: exit \(land.code): \(land.output)")
+            try await flight.waitDisarmedOnGround("disarmed on the ground after `land`")
+            flight.measured("land", String(format: "disarmed on the ground %.1f s after `land`", nowS() - landS))
+        }
+    }
+
+    static func targets(_ flight: AutopilotFlight) async throws {
+        try await flight.scenario("targets") {
+            let origin = try await flight.takeOff()
+            let far = flight.point(from: origin, bearingDeg: 45, distanceM: 40)
+            let sentS = nowS()
+            try await flight.target(far)
+            let arrivedS = try await flight.waitArrived(at: far, radiusM: 2)
+            try await Task.sleep(for: .seconds(3))
+            let after = flight.observer.now.positions(from: arrivedS).map { $0.distanceM(to: far) }
+            flight.measured("40 m target", String(format: "within 2 m %.1f s after `target`; the next 3 s %@ m "
+                                                  + "from it", arrivedS - sentS, range(after)))
+
+            let high = flight.point(from: far, bearingDeg: 135, distanceM: 10)
+            try await flight.target(high, altitudeM: 6)
+            try await flight.waitArrived(at: high, radiusM: 2)
+            try await flight.observer.wait("climbed to 5.5 m", timeoutS: 30, context: flight.controllerStory()) {
+                ($0.latest?.relativeAltitudeM ?? 0) >= 5.5
+            }
+            try await Task.sleep(for: .seconds(4))
+            let held = flight.observer.now.positions(from: nowS() - 4).map(\.relativeAltitudeM)
+            flight.measured("--alt 6", "held at \(range(held)) m for 4 s")
+            #expect(!held.isEmpty && held.allSatisfy { (5.5...6.5).contains($0) }, "--alt 6: \(range(held)) m")
+        }
+    }
+
+    static func returnHome(_ flight: AutopilotFlight) async throws {
+        try await flight.scenario("return") {
+            let origin = try await flight.takeOff()
+            let out = flight.point(from: origin, bearingDeg: 200, distanceM: 20)
+            try await flight.target(out)
+            try await flight.waitArrived(at: out, radiusM: 2)
+            let returnS = nowS()
+            let run = try await flight.broadcaster(["return", "--timeout", "20"], timeoutS: 30)
+            #expect(run.code == 0, "return: exit \(run.code): \(run.output)")
+            try await flight.waitDisarmedOnGround("landed and disarmed after `return`", timeoutS: 120)
+            let landed = try #require(flight.observer.now.latest)
+            let missM = landed.distanceM(to: origin)
+            flight.measured("return", String(format: "disarmed on the ground %.1f s after `return`, %.2f m from "
+                                             + "the takeoff point", nowS() - returnS, missM))
+            #expect(missM < 1, "landed \(missM) m from the takeoff point")
+        }
+    }
+
+    /// The controller's `--max-speed`: the middle of a 30 m leg flown at that speed, by the autopilot's own track.
+    static func maxSpeed(_ flight: AutopilotFlight) async throws {
+        let speed = 2.0
+        try await flight.scenario("--max-speed", controllerArguments: ["--max-speed", "\(speed)"]) {
+            let origin = try await flight.takeOff()
+            let out = flight.point(from: origin, bearingDeg: 90, distanceM: 30)
+            let sentS = nowS()
+            try await flight.target(out)
+            try await flight.waitArrived(at: out, radiusM: 2)
+            // Cruise: from 8 m out to 8 m before the target (acceleration and the slowdown radius left out).
+            let track = flight.observer.now.positions(from: sentS).filter {
+                $0.distanceM(to: origin) > 8 && $0.distanceM(to: out) > 8
+            }
+            let first = try #require(track.first), last = try #require(track.last)
+            let mean = first.distanceM(to: last.point) / (last.timeS - first.timeS)
+            flight.measured("--max-speed \(speed)", String(format: "mean %.2f m/s over %.1f m of the leg", mean,
+                                                          first.distanceM(to: last.point)))
+            #expect(abs(mean - speed) <= 0.15 * speed, "mean ground speed \(mean) m/s")
+        }
+    }
+
+    /// Issue 23's fail-dangerous bug as a regression test: the link dies mid-leg, the autopilot does what its
+    /// configuration says (PX4 by default: offboard lost → Position mode → descends, lands, disarms; ArduCopter
+    /// GUIDED: stops and holds), the link comes back — and a vehicle that landed is armed only by a new takeoff
+    /// command, while one still in the air flies on to its target (issue 24) and `land` brings it down.
+    static func linkKilledAndRestarted(_ flight: AutopilotFlight) async throws {
+        try await flight.scenario("link killed") {
+            let origin = try await flight.takeOff()
+            let far = flight.point(from: origin, bearingDeg: 300, distanceM: 40)
+            try await flight.target(far)
+            try await flight.waitOut(from: origin, distanceM: 10)
+            let link = try #require(flight.stack.process("mavlink-link"))
+            let killS = nowS()
+            #expect(link.stop(signal: SIGKILL) == 128 + SIGKILL)
+
+            // What the autopilot does on its own: down and disarmed, or holding in the air (5 s within 1 m and
+            // 0.3 m of altitude).
+            try await flight.observer.wait("on the ground or holding after the link died", timeoutS: 90,
+                                           context: flight.controllerStory()) { seen in
+                if seen.isDisarmedOnGround { return true }
+                let recent = seen.positions(from: nowS() - 5)
+                guard seen.landedState == .inAir, let a = recent.first, let b = recent.last,
+                      b.timeS - a.timeS > 4.5 else { return false }
+                let altitudes = recent.map(\.relativeAltitudeM)
+                return recent.allSatisfy { $0.distanceM(to: b.point) < 1 }
+                    && (altitudes.max() ?? 0) - (altitudes.min() ?? 0) < 0.3
+            }
+            let settled = flight.observer.now
+            let onGround = settled.isDisarmedOnGround
+            flight.measured("link killed", String(format: "%@ %.1f s after the kill; the autopilot said:\n%@",
+                                                  onGround ? "disarmed on the ground" : "holding in the air",
+                                                  nowS() - killS, settled.story(since: killS)))
+
+            let restartS = nowS()
+            let restarted = Date()
+            try flight.stack.startLink()
+            try await flight.waitOnline("mavlink-link", since: restarted)
+            func report() {
+                let seen = flight.observer.now
+                let altitudes = range(seen.positions(from: restartS).map(\.relativeAltitudeM))
+                let controller = flight.controllerState().map { "\($0.activity) (\($0.reason))" } ?? "silent"
+                flight.measured("link restarted", "after the restart: \(altitudes) m, the controller \(controller);\n"
+                                + seen.story(since: restartS))
+            }
+            if onGround {
+                try await Task.sleep(for: .seconds(15))
+                report()
+                let seen = flight.observer.now
+                let altitudes = seen.positions(from: restartS).map(\.relativeAltitudeM)
+                #expect(seen.armedAt(since: restartS) == nil,
+                        "armed without a takeoff command after the link came back\n\(seen.story(since: killS))")
+                #expect(altitudes.allSatisfy { $0 < 1 }, "took off without a takeoff command: \(range(altitudes)) m")
+                #expect(flight.controllerState()?.activity == .landed,
+                        "the stack does not report the vehicle landed\n\(flight.controllerStory())")
+            } else {
+                let leftM = flight.observer.now.latest?.distanceM(to: far) ?? .nan
+                do {
+                    let arrivedS = try await flight.waitArrived(at: far, radiusM: 2, timeoutS: 30 + leftM * 1.5)
+                    flight.measured("link restarted", String(format: "%.1f m left; arrived %.1f s after the restart",
+                                                             leftM, arrivedS - restartS))
+                } catch {
+                    Issue.record("did not fly on to the target after the link came back (issue 24): \(error)")
+                }
+                report()
+                let land = try await flight.broadcaster(["land", "--timeout", "40"], timeoutS: 50)
+                #expect(land.code == 0, "land after the link came back: exit \(land.code): \(land.output)")
+                try await flight.waitDisarmedOnGround("down after `land`")
+            }
+        }
+    }
+
+    /// Issue 24: a board service dies mid-leg and is started again 1 s later (as systemd's Restart= does); the
+    /// vehicle flies on to the same target and arrives, with no ground action.
+    static func restartedMidLeg(_ service: String, _ flight: AutopilotFlight) async throws {
+        try await flight.scenario("\(service) restarted") {
+            let origin = try await flight.takeOff()
+            let far = flight.point(from: origin, bearingDeg: 120, distanceM: 40)
+            try await flight.target(far)
+            try await flight.waitOut(from: origin, distanceM: 10)
+            let process = try #require(flight.stack.process(service))
+            #expect(process.stop(signal: SIGKILL) == 128 + SIGKILL)
+            try await Task.sleep(for: .seconds(1))
+            let restarted = Date()
+            try flight.stack.start(service, [])
+            try await flight.waitOnline(service, since: restarted)
+            let backS = nowS()
+            let leftM = flight.observer.now.latest?.distanceM(to: far) ?? .nan
+            // "The hover during the gap ends ≤ 2 s after the service is back": from 2 s to 8 s after it, 3 m nearer
+            // the target (~6 m at the 1 m/s cruise; a hovering vehicle still coasts or drifts a metre or two) —
+            // else it is not flying on, and waiting for the arrival would only cost CI time.
+            try await Task.sleep(for: .seconds(2))
+            let twoSecondsM = flight.observer.now.latest?.distanceM(to: far) ?? .nan
+            do {
+                try await flight.observer.wait("3 m nearer the target from 2 s to 8 s after \(service) was back",
+                                               timeoutS: 6) {
+                    ($0.latest?.distanceM(to: far) ?? .infinity) < twoSecondsM - 3
+                }
+            } catch {
+                let closest = flight.observer.now.positions(from: backS).map { $0.distanceM(to: far) }.min() ?? .nan
+                flight.measured("\(service) restarted", String(
+                    format: "%.1f m left when it was back; 8 s later no nearer than %.1f m: not flying on; %@",
+                    leftM, closest, flight.controllerStory(since: restarted)))
+                Issue.record("the flight did not go on after \(service) restarted (issue 24): \(error)")
+                return
+            }
+            do {
+                let arrivedS = try await flight.waitArrived(at: far, radiusM: 2, timeoutS: 30 + leftM * 1.5)
+                flight.measured("\(service) restarted", String(format: "%.1f m left when it was back; arrived "
+                                                               + "%.1f s later", leftM, arrivedS - backS))
+            } catch {
+                let closest = flight.observer.now.positions(from: backS).map { $0.distanceM(to: far) }.min() ?? .nan
+                flight.measured("\(service) restarted", String(format: "%.1f m left when it was back; never "
+                                                               + "arrived (closest %.1f m); the controller: %@",
+                                                               leftM, closest,
+                                                               flight.controllerStory(since: restarted)))
+                Issue.record("did not fly on to the target after \(service) restarted: \(error)")
+            }
+        }
+    }
+}
