@@ -20,7 +20,7 @@ struct ControllerOptions: ParsableArguments {
     @Option(parsing: .signedNumber, help: "Give up a takeoff the drone has not confirmed after this many seconds.") var takeoffTimeout: Double = 10
     @Option(parsing: .signedNumber, help: "A return home or flight to a target that stays this many metres farther than its best distance…") var progressMargin: Double = 3
     @Option(parsing: .signedNumber, help: "…for this many seconds is abandoned: hover (a return home then lands).") var progressTimeout: Double = 3
-    @Option(parsing: .signedNumber, help: "After an abandoned return home, hover this many seconds, then land.") var abandonedReturnLandAfter: Double = 5
+    @Option(parsing: .signedNumber, help: "When a return home loses ground, hover this many seconds, then land (0: land at once, reason wind-too-strong).") var abandonedReturnLandAfter: Double = 0
     @Option(parsing: .signedNumber, help: "Arrival is judged on the mean distance of the fixes in this window, ms (at least 3 fixes).") var arrivalWindowMs: Int64 = 1000
     @Option(parsing: .signedNumber, help: "Altitude after takeoff and for targets without one, metres above ground.") var cruiseAltitude: Double = 3
     @Option(parsing: .signedNumber, help: "Ceiling, metres: higher targets are refused (target-refused-ceiling). Give drone-link the same value.") var maxAltitude: Double = 10

@@ -52,6 +52,8 @@ public struct ControllerConfiguration: Sendable, Equatable {
 
     /// Ground speed the cruise tilt gives in still air: what a return is assumed to make before it is measured.
     var cruiseSpeedMps: Double { controlLaw.cruiseForwardFrac * windCompensation.fullTiltSpeedMps }
+    /// Inside the slowdown radius: wanted ground speed per metre of position error (`PositionHold`), 1/s.
+    public var positionGainPerS: Double = 0.3
 
     public init(controlLaw: ControlLaw = ControlLaw(), windCompensation: WindCompensation = WindCompensation(),
                 altitude: AltitudeHold = AltitudeHold(), failsafes: FailsafePolicy = FailsafePolicy(),
@@ -59,7 +61,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
                 staleAfterMs: Int64 = 1000, droneStateTimeoutMs: Int64 = 1000, landBatteryPercent: UInt8 = 15,
                 geofenceRadiusM: Double = 200, geofenceReturnMarginM: Double = 10, geofenceBrakeS: Double = 1,
                 lostPilotLandAfterS: Double = 30, groundLinkTimeoutS: Double = 1.5, commandMaxAgeS: Double = 5, progressMarginM: Double = 3, progressTimeoutS: Double = 3,
-                abandonedReturnLandAfterS: Double = 5, arrivalWindowMs: Int64 = 1000, arrivalMinimumFixes: Int = 3,
+                abandonedReturnLandAfterS: Double = 0, arrivalWindowMs: Int64 = 1000, arrivalMinimumFixes: Int = 3,
                 targetMatchToleranceDeg: Double = 1e-7) {
         self.controlLaw = controlLaw
         self.windCompensation = windCompensation

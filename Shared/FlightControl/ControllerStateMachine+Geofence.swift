@@ -39,7 +39,8 @@ extension ControllerStateMachine {
                 transition(to: .landing, reason: "geofence", nowUs: nowUs)
             }
         case .returningHome:
-            return followReturn(distanceM: distanceM, at: point, nowUs: nowUs)
+            let toHome = Geodesy.inverse(from: point, to: home)
+            return followReturn(distanceM: distanceM, bearingDeg: toHome.initialBearingDeg, at: point, nowUs: nowUs)
         default:
             break
         }

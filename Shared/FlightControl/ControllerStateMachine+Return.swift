@@ -1,5 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Navigation
 import QuadProtocol
+import TextSupport
 
 /// Returning to the takeoff point: the `return` command and the failsafes that use it (low battery, lost pilot).
 /// Like every manoeuvre that commands motion, a return watches its progress (`ProgressWatch`, in
@@ -22,7 +26,8 @@ extension ControllerStateMachine {
         case .landing, .takingOff:
             // Only a vehicle that navdata shows in the air can fly home; one on the ground has nowhere to return.
             guard vehicleIsAirborne else { return "return-refused-not-airborne" }
-            return home == nil ? "return-refused-no-home" : nil
+            if home == nil { return "return-refused-no-home" }
+            return returnAbandoned ? "return-refused-not-progressing" : nil
         case .hovering, .flyingToTarget, .arrived, .returningHome:
             if home == nil { return "return-refused-no-home" }
             // After a return lost ground the drone lands where it is; another try would lose ground again.
@@ -39,7 +44,8 @@ extension ControllerStateMachine {
     }
 
     /// A position fix while returning: arrival (over home, or back inside the fence) and the progress watch.
-    mutating func followReturn(distanceM: Double, at point: GeoPoint, nowUs: Int64) -> [ControllerAction] {
+    mutating func followReturn(distanceM: Double, bearingDeg: Double, at point: GeoPoint,
+                               nowUs: Int64) -> [ControllerAction] {
         switch returnGoal {
         case .insideFence:
             if distanceM <= configuration.geofenceRadiusM - configuration.geofenceReturnMarginM {
@@ -49,7 +55,7 @@ extension ControllerStateMachine {
                 return []
             }
         case .home:
-            homeArrival.observe(distanceM: distanceM, latitudeDeg: point.latitudeDeg,
+            homeArrival.observe(distanceM: distanceM, bearingDeg: bearingDeg, latitudeDeg: point.latitudeDeg,
                                 longitudeDeg: point.longitudeDeg, atUs: nowUs)
             if let filteredM = homeArrival.filteredDistanceM, law.hasArrived(distanceM: filteredM) {
                 // Over home: hover to let the position settle, then land (see `tick`). A target sent meanwhile
@@ -65,10 +71,34 @@ extension ControllerStateMachine {
         let bestM = returnProgress.bestDistanceM
         clearTarget()
         returnAbandoned = true
+        if configuration.abandonedReturnLandAfterS <= 0 {
+            // The wind has won: every second of hover drifts further. Land now, where the drone is.
+            transition(to: .landing, reason: "wind-too-strong", nowUs: nowUs)
+            return [.log(.warning, "return home lost ground (\(Int(distanceM)) m from home, best \(Int(bestM)) m), "
+                + "\(windText): landing at once")]
+        }
         abandonedReturnLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.abandonedReturnLandAfterS)
         transition(to: .hovering, reason: "return-home-not-progressing", nowUs: nowUs)
         return [.log(.warning, "return home lost ground (\(Int(distanceM)) m from home, best \(Int(bestM)) m): "
             + "hovering, landing in \(configuration.abandonedReturnLandAfterS) s")]
+    }
+
+    /// The wind estimate in words, for the log lines that blame it.
+    var windText: String {
+        let speed = (wind.eastMps * wind.eastMps + wind.northMps * wind.northMps).squareRoot()
+        let fromDeg = Geodesy.wrapDeg360(atan2(-wind.eastMps, -wind.northMps) * 180 / .pi)
+        return "wind estimate \((DecimalText.fixed(speed, fractionDigits: 1) ?? "?")) m/s from \(Int(fromDeg.rounded()))°"
+    }
+
+    /// Wind stronger than the air speed a full tilt gives: no manoeuvre can hold or bring back the drone. Land at once.
+    mutating func checkWind(nowUs: Int64) -> [ControllerAction] {
+        guard activity.isAirborne else { return [] }
+        let speed = (wind.eastMps * wind.eastMps + wind.northMps * wind.northMps).squareRoot()
+        guard speed > configuration.windCompensation.fullTiltSpeedMps else { return [] }
+        clearTarget()
+        transition(to: .landing, reason: "wind-too-strong", nowUs: nowUs)
+        return [.log(.warning, "\(windText), above the \((DecimalText.fixed(configuration.windCompensation.fullTiltSpeedMps, fractionDigits: 1) ?? "?")) "
+            + "m/s a full tilt flies: landing at once")]
     }
 
     /// Battery below `--land-battery` in the air: home if what is left covers the way there, else land here.

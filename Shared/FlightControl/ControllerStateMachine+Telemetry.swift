@@ -56,6 +56,7 @@ extension ControllerStateMachine {
             }
         }
         observeBudget(state, nowUs: nowUs)
+        actions += checkWind(nowUs: nowUs)
         if (activity.isAirborne || activity == .takingOff) && isBatteryLow(state) && !batteryFailsafeFired {
             batteryFailsafeFired = true
             actions += lowBatteryFailsafe(state, nowUs: nowUs)
@@ -139,8 +140,9 @@ extension ControllerStateMachine {
                 // Hovering with a target only happens after a stale-input or link-loss hover.
                 transition(to: .flyingToTarget, reason: "navigation-resumed", nowUs: nowUs)
             }
-            arrivalFilter.observe(distanceM: solution.distanceM, latitudeDeg: solution.droneLatitudeDeg,
-                                  longitudeDeg: solution.droneLongitudeDeg, atUs: nowUs)
+            arrivalFilter.observe(distanceM: solution.distanceM, bearingDeg: solution.bearingDeg,
+                                  latitudeDeg: solution.droneLatitudeDeg, longitudeDeg: solution.droneLongitudeDeg,
+                                  atUs: nowUs)
             if let filteredM = arrivalFilter.filteredDistanceM {
                 // Arrival is 3-D: the horizontal radius and the altitude within its tolerance.
                 if activity == .flyingToTarget && law.hasArrived(distanceM: filteredM) && altitudeReached(nowUs: nowUs) {

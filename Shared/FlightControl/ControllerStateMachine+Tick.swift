@@ -94,14 +94,43 @@ extension ControllerStateMachine {
         case .hovering, .arrived:
             holdAltitude(&command, nowUs: nowUs)
         case .flyingToTarget:
-            apply(targetSteering(nowUs: nowUs), to: &command, nowUs: nowUs)
+            if navigationFresh(nowUs: nowUs), positionFresh(nowUs: nowUs),
+               holdPosition(arrivalFilter, into: &command, nowUs: nowUs) {
+            } else {
+                apply(targetSteering(nowUs: nowUs), to: &command, nowUs: nowUs)
+            }
             holdAltitude(&command, nowUs: nowUs)
         case .returningHome:
-            apply(returnHomeSteering(nowUs: nowUs), to: &command, nowUs: nowUs)
+            if nowUs &- returnStartedAtUs >= microseconds(fromSeconds: configuration.geofenceBrakeS),
+               returnGoal == .home, positionFresh(nowUs: nowUs),
+               holdPosition(homeArrival, into: &command, nowUs: nowUs) {
+            } else {
+                apply(returnHomeSteering(nowUs: nowUs), to: &command, nowUs: nowUs)
+            }
             holdAltitude(&command, nowUs: nowUs)
         }
         lastFlight = command
         return command
+    }
+
+    /// Inside the slowdown radius (by the filtered position): fly by the position error, hold the heading
+    /// (`PositionHold`). False outside it, or without a filtered position or a heading: the article's law decides.
+    mutating func holdPosition(_ filter: ArrivalFilter, into command: inout FlightCommand, nowUs: Int64) -> Bool {
+        guard let error = filter.meanErrorM, let distanceM = filter.filteredDistanceM,
+              distanceM < law.slowdownRadiusM, let headingDeg = bodyHeadingDeg(nowUs: nowUs) else { return false }
+        let state = droneStateFresh(nowUs: nowUs) ? lastDroneState : nil
+        let body = wind.bodyWind(headingDeg: headingDeg)
+        let hold = PositionHold(gainPerS: configuration.positionGainPerS, maxSpeedMps: configuration.cruiseSpeedMps,
+                                compensation: configuration.windCompensation)
+        let tilt = hold.steer(northM: error.northM, eastM: error.eastM, headingDeg: headingDeg,
+                              forwardMps: state.map { Double($0.velocityXMps) } ?? .nan,
+                              rightMps: state.map { Double($0.velocityYMps) } ?? .nan,
+                              windForwardMps: body.forwardMps, windRightMps: body.rightMps)
+        command.progressive = true
+        command.pitchFrac = tilt.pitchFrac
+        command.rollFrac = tilt.rollFrac
+        command.yawFrac = 0
+        return true
     }
 
     /// The control law on the latest matching solution, or hover when inputs are missing or stale.

@@ -29,9 +29,28 @@ struct ControllerProgressTests {
         return returnAgainstWind(driftMps: driftMps, seconds: seconds, from: &distanceM, h: &h)
     }
 
-    @Test("a return home that loses ground is abandoned within seconds (not 68 s later at 343 m): hover, then land")
-    func returnHomeAbandoned() {
+    @Test("a return home that loses ground is abandoned within seconds (not 68 s later at 343 m): lands at once")
+    func returnHomeAbandonedLandsAtOnce() {
         var h = ControllerHarness()
+        h.returningHome()
+        var distanceM = 250.0
+        var seconds = 0.0
+        var actions: [ControllerAction] = []
+        while h.activity == .returningHome && seconds < 60 {
+            actions += Self.returnAgainstWind(driftMps: 5, seconds: 0.1, from: &distanceM, h: &h)
+            seconds += 0.1
+        }
+        #expect(seconds < 5)
+        #expect(actions.activities == [.landing])
+        #expect(h.reason == "wind-too-strong")
+        #expect(h.nextTick().flights.first?.refMode == .land)
+    }
+
+    @Test("--abandoned-return-land-after 5: a return home that loses ground hovers, then lands")
+    func returnHomeAbandoned() {
+        var configuration = ControllerConfiguration()
+        configuration.abandonedReturnLandAfterS = 5
+        var h = ControllerHarness(configuration: configuration)
         h.returningHome()
         #expect(h.activity == .returningHome)
         var distanceM = 250.0

@@ -110,12 +110,26 @@ struct ControllerReturnTests {
         #expect(h.command(.returnHome).rejections == ["command: return-refused-emergency"])
     }
 
-    @Test("a return that loses ground (wind stronger than the drone) is abandoned: hover, then land")
+    @Test("a return that loses ground (wind stronger than the drone) lands at once: wind-too-strong")
     func returnWatchesProgress() {
         var h = Self.hoveringAway(northM: 80)
         h.command(.returnHome)
         h.advance(ms: 1100)
-        // Carried away at 3 m/s while steering home.
+        // Carried away at 3 m/s while steering home: every second of hover would drift another 3 m.
+        let actions = Self.fly(&h, fromM: 80, toM: 100, mps: 3)
+        #expect(actions.activities == [.landing])
+        #expect(h.reason == "wind-too-strong")
+        #expect(actions.contains { if case .log(_, let text) = $0 { text.contains("wind estimate") } else { false } })
+        #expect(h.command(.returnHome).rejections == ["command: return-refused-not-progressing"])
+    }
+
+    @Test("--abandoned-return-land-after 5: a return that loses ground hovers, then lands after 5 s")
+    func returnWatchesProgressWithAHover() {
+        var configuration = ControllerConfiguration()
+        configuration.abandonedReturnLandAfterS = 5
+        var h = Self.hoveringAway(northM: 80, configuration: configuration)
+        h.command(.returnHome)
+        h.advance(ms: 1100)
         let actions = Self.fly(&h, fromM: 80, toM: 100, mps: 3)
         #expect(actions.activities == [.hovering])
         #expect(h.reason == "return-home-not-progressing")
