@@ -36,3 +36,28 @@ struct TargetFollowingNavigatorTests {
         }
     }
 }
+
+/// A restarted navigator never received the target (issue 24): it takes it from the controller's retained state,
+/// and its solutions carry the sequence the controller names.
+@Suite("TargetFollowingNavigator: the target from the controller's state")
+struct NavigatorAdoptsControllerTargetTests {
+    @Test func aRestartedNavigatorFlowsOnWithTheControllersTarget() throws {
+        var navigator = TargetFollowingNavigator(configuration: .init())
+        let state = ControllerState(sequence: 4, timestampUs: 0, activity: .hovering, reason: "stale-navigation",
+                                    targetLatitudeDeg: 52.5175, targetLongitudeDeg: 13.38, runId: 9, targetSequence: 17)
+        var retained = MQTTMessage(topic: "quad/drone1/telemetry/controller", payload: try state.encoded())
+        retained.retain = true
+        #expect(try navigator.handle(.controller(retained, receivedAtUs: 1_000)) == nil)  // no position yet
+        let drone = DroneState(sequence: 1, timestampUs: 0, navdataSequence: 1, stateBits: 1, controlState: .hovering,
+                               batteryPercent: 80, altitudeM: 2, pitchDeg: 0, rollDeg: 0, yawDeg: 0, velocityXMps: 0,
+                               velocityYMps: 0, velocityZMps: 0, magnetoHeadingDeg: 10)
+        _ = try navigator.handle(.drone(MQTTMessage(topic: "quad/drone1/telemetry/drone", payload: try drone.encoded()),
+                                        receivedAtUs: 2_000))
+        let fix = PositionFix(sequence: 1, timestampUs: 1, latitudeDeg: 52.5163, longitudeDeg: 13.3777, source: .droneGPS)
+        let solution = try #require(try navigator.handle(.position(
+            MQTTMessage(topic: "quad/drone1/telemetry/position", payload: try fix.encoded()), receivedAtUs: 3_000)))
+        #expect(solution.targetSequence == 17)
+        #expect(solution.targetLatitudeDeg == 52.5175 && solution.targetLongitudeDeg == 13.38)
+        #expect(solution.distanceM > 100)
+    }
+}
