@@ -36,7 +36,7 @@ faults: deps
 	$(SWIFT) build --build-tests
 	QUAD_TEST_STALL_S=900 QUAD_FAULTS=1 QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" scripts/run-tests.sh --filter "FaultInjection|FieldRehearsal|BrokerCluster"
 
-# The real-autopilot scenarios (RealAutopilotTests, ~8 min): the product flying PX4 SIH and ArduCopter SITL from
+# The real-autopilot scenarios (RealAutopilotTests, ~7 min): the product flying PX4 SIH and ArduCopter SITL from
 # QUAD_AUTOPILOTS_DIR (default ../shared/autopilots), judged by an observer on each autopilot's second MAVLink link.
 # Skipped by `make test`, run here with QUAD_AUTOPILOTS=1; without the autopilots it says loudly that they were NOT
 # run, and they count as skipped.
