@@ -245,8 +245,8 @@ public struct CompanionStateMachine: Sendable {
             let label = commands.queue.first?.label
             actions += commands.acknowledge(ack, nowUs: nowUs).map { .log($0.0, $0.1) }
             if label == Self.emergencyLabel, ack.result == MAVResult.accepted.rawValue { telemetry.emergency = true }
-        case .commandLong, .setPositionTargetLocalNED, .paramRequestRead, .paramSet:
-            // Commands addressed to a companion: nothing here acts on them.
+        default:
+            // Commands addressed to a companion, and what the link does not use (home, versions, …): not acted on.
             break
         }
         return actions

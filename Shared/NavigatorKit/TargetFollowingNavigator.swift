@@ -81,8 +81,8 @@ struct TargetFollowingNavigator {
                 return solver.updateTarget(accepted, receivedAtUs: receivedAtUs)
             }
             // A target this navigator never received (it restarted, or it was sent while it was down): the
-            // controller's state is the one source of truth; it names the sequence its solutions must carry.
-            guard state.targetSequence != 0 else { return nil }
+            // controller's state is the one source of truth. Its sequence is 0 for a JSON target (unsequenced); the
+            // controller matches solutions by the target's point.
             let adopted = Target(senderId: state.pilotId.isEmpty ? "controller" : state.pilotId,
                                  sequence: state.targetSequence, timestampUs: 0, latitudeDeg: lat, longitudeDeg: lon)
             return solver.updateTarget(adopted, receivedAtUs: receivedAtUs)

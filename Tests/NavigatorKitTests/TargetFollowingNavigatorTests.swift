@@ -41,10 +41,11 @@ struct TargetFollowingNavigatorTests {
 /// and its solutions carry the sequence the controller names.
 @Suite("TargetFollowingNavigator: the target from the controller's state")
 struct NavigatorAdoptsControllerTargetTests {
-    @Test func aRestartedNavigatorFlowsOnWithTheControllersTarget() throws {
+    @Test(arguments: [UInt32(17), 0])
+    func aRestartedNavigatorFlowsOnWithTheControllersTarget(sequence: UInt32) throws {
         var navigator = TargetFollowingNavigator(configuration: .init())
         let state = ControllerState(sequence: 4, timestampUs: 0, activity: .hovering, reason: "stale-navigation",
-                                    targetLatitudeDeg: 52.5175, targetLongitudeDeg: 13.38, runId: 9, targetSequence: 17)
+                                    targetLatitudeDeg: 52.5175, targetLongitudeDeg: 13.38, runId: 9, targetSequence: sequence)
         var retained = MQTTMessage(topic: "quad/drone1/telemetry/controller", payload: try state.encoded())
         retained.retain = true
         #expect(try navigator.handle(.controller(retained, receivedAtUs: 1_000)) == nil)  // no position yet
@@ -56,7 +57,7 @@ struct NavigatorAdoptsControllerTargetTests {
         let fix = PositionFix(sequence: 1, timestampUs: 1, latitudeDeg: 52.5163, longitudeDeg: 13.3777, source: .droneGPS)
         let solution = try #require(try navigator.handle(.position(
             MQTTMessage(topic: "quad/drone1/telemetry/position", payload: try fix.encoded()), receivedAtUs: 3_000)))
-        #expect(solution.targetSequence == 17)
+        #expect(solution.targetSequence == sequence, "0: a JSON target (mosquitto_pub) is unsequenced")
         #expect(solution.targetLatitudeDeg == 52.5175 && solution.targetLongitudeDeg == 13.38)
         #expect(solution.distanceM > 100)
     }
