@@ -105,7 +105,7 @@ struct FaultInjectionTests {
         }
     }
 
-    @Test("navigator killed: hover once the solution is 1 s stale; a restarted navigator waits for a new target")
+    @Test("navigator killed: hover once the solution is 1 s stale; a restarted navigator takes the target from the controller and the flight goes on")
     func navigatorCrash() async throws {
         try await FlightSlots.run {
             let flight = try await FaultFlight()
@@ -127,24 +127,22 @@ struct FaultInjectionTests {
             #expect(flight.log("drone-controller").contains("hovering (stale-navigation)"))
             Self.measured("navigator", "hover \(delayS) s after the kill")
 
-            // A new navigator knows no target (it ignores the controller's retained one it never received
-            // itself), so it publishes nothing and the drone keeps hovering until the target is sent again.
-            let restartS = flight.simNowS()
+            // A new navigator takes the target from the controller's retained state (it never received the
+            // target itself): the flight goes on with no ground action.
             let restartedAt = Date()
             try flight.stack.start("navigator", [])
             try await flight.waitOnline(["navigator"], since: restartedAt)
-            try await Task.sleep(for: .seconds(2))
-            let waiting = flight.rows(from: restartS)
-            #expect(waiting.count >= 30 && waiting.allSatisfy { $0.pcmdFlag == 0 && $0.isAirborne },
-                    "the drone moved before a new target was sent (\(waiting.count) rows)")
-            try flight.fly(to: target)
+            let backS = flight.simNowS()
             try await flight.waitArrived(at: target)
+            let resumed = try #require(flight.rows(from: backS).first { $0.pcmdFlag == 1 }, "never steered again")
+            #expect(resumed.timeS - backS <= 2, "hovered \(resumed.timeS - backS) s after the navigator was back")
+            Self.measured("navigator restart", "steering again \(resumed.timeS - backS) s after it was back")
             try await flight.land()
             flight.expectInsideGeofence()
         }
     }
 
-    @Test("controller killed: the link hovers within 250 ms; a restarted controller hovers until a new target")
+    @Test("controller killed: the link hovers within 250 ms; a restarted controller resumes the same target from its flight memory")
     func controllerCrash() async throws {
         try await FlightSlots.run {
             let flight = try await FaultFlight()
@@ -164,26 +162,20 @@ struct FaultInjectionTests {
             #expect(orphaned.allSatisfy { $0.pcmdFlag == 0 && $0.isAirborne && !$0.linkLost },
                     "without a controller the drone must hover in the air (the link keeps sending)")
 
-            // The new controller sends nothing until navdata shows the drone flying, then hovers
-            // ("resumed-in-flight") without a target: it never steers on anything from before its start.
-            let restartS = flight.simNowS()
+            // The new controller sends nothing until navdata shows the drone flying, then resumes the flight its
+            // previous run kept in --state-dir (the same target; "resumed-target"), with no ground action.
             let restartedAt = Date()
             try flight.stack.start("drone-controller", flight.controllerArguments)
             try await flight.waitOnline(["drone-controller"], since: restartedAt)
-            try await Task.sleep(for: .seconds(2))
-            let waiting = flight.rows(from: restartS)
-            #expect(waiting.count >= 30 && waiting.allSatisfy { $0.pcmdFlag == 0 && $0.isAirborne && !$0.linkLost },
-                    "the restarted controller steered or landed before a new target (\(waiting.count) rows)")
-            let farthest = waiting.map { $0.distanceM(to: hover.position) }.max() ?? 0
-            #expect(farthest < 1.5, "moved \(farthest) m while hovering (braking from 1 m/s takes ~0.7 m)")
-            #expect(flight.log("drone-controller").contains("hovering (resumed-in-flight)"),
-                    "\(flight.log("drone-controller"))")
-            // A fresh target resumes the flight.
-            try flight.fly(to: target)
+            let backS = flight.simNowS()
             try await flight.waitArrived(at: target)
+            #expect(flight.log("drone-controller").contains("flying_to_target (resumed-target)"),
+                    "\(flight.log("drone-controller"))")
+            let resumed = try #require(flight.rows(from: backS).first { $0.pcmdFlag == 1 }, "never steered again")
+            #expect(resumed.timeS - backS <= 2, "hovered \(resumed.timeS - backS) s after the controller was back")
             try await flight.land()
-            Self.measured("controller", "hover \(delayS) s after the kill; after the restart it hovered in place "
-                + "(moved \(farthest) m) until a new target")
+            Self.measured("controller", "hover \(delayS) s after the kill; steering again "
+                + "\(resumed.timeS - backS) s after the restart")
             flight.expectInsideGeofence()
         }
     }
@@ -228,9 +220,12 @@ struct FaultInjectionTests {
             }
             #expect(flight.log("drone-sim").contains("link restored"))
             #expect(flight.rows(from: restartS + 1).allSatisfy { !$0.linkLost && $0.flightState == "landed" })
-            // The controller kept the target through the link-loss landing: a new takeoff finishes the flight,
-            // through the new link.
+            // The restarted link never took the landed drone up on its own (issue 23): it stayed landed above.
+            // The flight the vehicle ended dropped its target: a new takeoff hovers; the target sent again is
+            // flown, through the new link.
+            #expect(flight.log("drone-controller").contains("target") && flight.log("drone-controller").contains("dropped"))
             try await flight.takeOff()
+            try flight.fly(to: target)
             try await flight.waitArrived(at: target)
             try await flight.land()
             flight.expectInsideGeofence()

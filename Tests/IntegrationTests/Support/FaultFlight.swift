@@ -23,17 +23,17 @@ final class FaultFlight: @unchecked Sendable {
     ///   - serviceArguments: added to every board service's arguments (e.g. `--mqtt-version 3.1.1`).
     init(simArguments: [String] = [], controllerArguments: [String] = [], recordTelemetry: Bool = false,
          serviceEnvironment: [String: String] = [:], broker: (any TestBroker)? = nil,
-         serviceArguments: [String] = [], drone: String = "drone1") async throws {
+         serviceArguments: [String] = [], drone: String = "drone1", link: FlightStack.Link = .ardrone) async throws {
         let simArguments = ["--gps-noise", "\(Self.gpsNoiseM)"] + simArguments
         if let broker {
             stack = try FlightStack(on: broker, drone: drone, simArguments: simArguments, controllerArguments: controllerArguments,
                                     serviceArguments: serviceArguments)
         } else {
-            stack = try FlightStack(simArguments: simArguments, controllerArguments: controllerArguments,
+            stack = try FlightStack(simArguments: simArguments, controllerArguments: controllerArguments, link: link,
                                     serviceEnvironment: serviceEnvironment)
         }
         self.controllerArguments = controllerArguments
-        try await stack.waitUntilReady()
+        try await stack.waitUntilReady(services: [link.service, "navigator", "drone-controller"])
         let drone = DroneID(rawValue: stack.drone) ?? .default
         var filters = [Topics.controllerState.topic(for: drone), Topics.linkStatus.topic(for: drone),
                        Topics.statusFilter(drone: drone)]

@@ -142,8 +142,11 @@ final class FlightStack: @unchecked Sendable {
     }
 
     func start(_ service: String, _ extra: [String]) throws {
+        // The controller keeps its flight memory where a restart finds it, as deploy/'s StateDirectory does.
+        let stateDir = service == "drone-controller" && !extra.contains("--state-dir")
+            ? ["--state-dir", broker.directory.path] : []
         processes[service] = try ChildProcess(executable: TestEnvironment.executable(service).path,
-                                              arguments: common + serviceArguments + extra,
+                                              arguments: common + serviceArguments + stateDir + extra,
                                               logDirectory: broker.directory,
                                               environment: serviceEnvironment)
     }
