@@ -39,7 +39,7 @@ public struct CommonOptions: ParsableArguments, Sendable {
         """)
     public var mqttVersion: String?
 
-    @Option(help: "MQTT client id (env QUAD_CLIENT_ID; default <service>-<drone>).")
+    @Option(help: "MQTT client id (env QUAD_CLIENT_ID; default <service>-<drone>-<pid>; give each instance its own).")
     public var clientId: String?
 
     @Option(help: "trace, debug, info, notice, warning, error or critical (env QUAD_LOG_LEVEL; default info).")

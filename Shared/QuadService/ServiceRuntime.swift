@@ -47,7 +47,9 @@ public final class ServiceRuntime: Sendable {
         let online = Self.statusPayload(state: .online, service: presence, startedAtUs: startedAtUs)
         var configuration = MQTTConfiguration(
             host: options.broker.host, port: options.broker.port,
-            clientId: options.clientId ?? "\(shortName)-\(options.drone.rawValue)",
+            // The pid makes the default unique: a broker drops the older of two clients with one id, so a second
+            // instance (a logger beside a logger) would otherwise knock the first off every reconnect.
+            clientId: options.clientId ?? "\(shortName)-\(options.drone.rawValue)-\(getpid())",
             username: options.username, password: options.password, tls: options.tls,
             protocolVersion: options.mqttVersion,
             will: .init(topic: statusTopic, payload: offline, qos: Topics.presence.qos.rawValue,
