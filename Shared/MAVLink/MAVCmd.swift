@@ -1,11 +1,15 @@
 /// MAV_CMD numbers.
 public enum MAVCmd {
+    public static let navReturnToLaunch: UInt16 = 20
     public static let navLand: UInt16 = 21
     public static let navTakeoff: UInt16 = 22
     public static let doSetMode: UInt16 = 176
+    public static let doReposition: UInt16 = 192
+    public static let getHomePosition: UInt16 = 410
     public static let componentArmDisarm: UInt16 = 400
     public static let setMessageInterval: UInt16 = 511
     public static let requestMessage: UInt16 = 512
+    public static let requestAutopilotCapabilities: UInt16 = 520
     /// param2 of COMPONENT_ARM_DISARM that skips the autopilot's checks (disarm in flight = motors stop).
     public static let forceArmDisarmMagic: Float = 21196
 }

@@ -1,14 +1,20 @@
 /// The few common.xml enum values the link and the simulator use (MAV_CMD and MAV_RESULT have their own files).
 public enum MAVModeFlag {
     public static let customModeEnabled: UInt8 = 1
+    public static let autoEnabled: UInt8 = 4
     public static let guidedEnabled: UInt8 = 8
     public static let stabilizeEnabled: UInt8 = 16
+    public static let manualInputEnabled: UInt8 = 64
     public static let safetyArmed: UInt8 = 128
 }
 
 public enum MAVFrame {
     public static let localNED: UInt8 = 1
     public static let bodyNED: UInt8 = 8
+    public static let global: UInt8 = 0
+    public static let globalRelativeAlt: UInt8 = 3
+    public static let globalInt: UInt8 = 5
+    public static let globalRelativeAltInt: UInt8 = 6
 }
 
 /// MAV_TYPE / MAV_AUTOPILOT / MAV_STATE values.
@@ -27,4 +33,5 @@ public enum MAVAutopilot {
 public enum MAVState {
     public static let standby: UInt8 = 3
     public static let active: UInt8 = 4
+    public static let critical: UInt8 = 5
 }

@@ -13,12 +13,18 @@ public enum MAVLinkInbound: Sendable, Equatable {
     case paramRequestRead(ParamRequestRead)
     case paramValue(ParamValue)
     case paramSet(ParamSet)
+    case paramRequestList(ParamRequestList)
+    case homePosition(HomePosition)
+    case autopilotVersion(AutopilotVersion)
+    case statusText(StatusText)
+    case commandInt(CommandInt)
 
     /// Every known type; the parser takes CRC_EXTRA from here.
     public static let messageTypes: [any MAVLinkMessage.Type] = [
         Heartbeat.self, SysStatus.self, BatteryStatus.self, GlobalPositionInt.self, Attitude.self, GPSRawInt.self,
         ExtendedSysState.self, CommandLong.self, CommandAck.self, SetPositionTargetLocalNED.self,
-        ParamRequestRead.self, ParamValue.self, ParamSet.self,
+        ParamRequestRead.self, ParamValue.self, ParamSet.self, ParamRequestList.self, HomePosition.self,
+        AutopilotVersion.self, StatusText.self, CommandInt.self,
     ]
 
     public static func crcExtra(messageId: UInt32) -> UInt8? {
@@ -42,6 +48,11 @@ public enum MAVLinkInbound: Sendable, Equatable {
         case ParamRequestRead.messageId: self = .paramRequestRead(ParamRequestRead(payload: p))
         case ParamValue.messageId: self = .paramValue(ParamValue(payload: p))
         case ParamSet.messageId: self = .paramSet(ParamSet(payload: p))
+        case ParamRequestList.messageId: self = .paramRequestList(ParamRequestList(payload: p))
+        case HomePosition.messageId: self = .homePosition(HomePosition(payload: p))
+        case AutopilotVersion.messageId: self = .autopilotVersion(AutopilotVersion(payload: p))
+        case StatusText.messageId: self = .statusText(StatusText(payload: p))
+        case CommandInt.messageId: self = .commandInt(CommandInt(payload: p))
         default: return nil
         }
     }

@@ -16,11 +16,14 @@ public struct PX4Mode: Sendable, Hashable, CustomStringConvertible {
     public var customMode: UInt32 { UInt32(main) << 16 | UInt32(sub) << 24 }
 
     public static let mainManual: UInt8 = 1
+    public static let mainAltitudeControl: UInt8 = 2
     public static let mainPositionControl: UInt8 = 3
     public static let mainAuto: UInt8 = 4
     public static let mainOffboard: UInt8 = 6
     public static let subTakeoff: UInt8 = 2
     public static let subLoiter: UInt8 = 3
+    public static let subMission: UInt8 = 4
+    public static let subReturn: UInt8 = 5
     public static let subLand: UInt8 = 6
 
     public static let offboard = PX4Mode(main: mainOffboard)
@@ -28,6 +31,10 @@ public struct PX4Mode: Sendable, Hashable, CustomStringConvertible {
     public static let takeoff = PX4Mode(main: mainAuto, sub: subTakeoff)
     public static let land = PX4Mode(main: mainAuto, sub: subLand)
     public static let position = PX4Mode(main: mainPositionControl)
+    public static let altitude = PX4Mode(main: mainAltitudeControl)
+    public static let manual = PX4Mode(main: mainManual)
+    public static let returnToLaunch = PX4Mode(main: mainAuto, sub: subReturn)
+    public static let mission = PX4Mode(main: mainAuto, sub: subMission)
 
     public var isOffboard: Bool { main == PX4Mode.mainOffboard }
 
@@ -37,9 +44,16 @@ public struct PX4Mode: Sendable, Hashable, CustomStringConvertible {
         case (PX4Mode.mainAuto, PX4Mode.subLoiter): "hold"
         case (PX4Mode.mainAuto, PX4Mode.subTakeoff): "takeoff"
         case (PX4Mode.mainAuto, PX4Mode.subLand): "land"
+        case (PX4Mode.mainAuto, PX4Mode.subReturn): "return"
+        case (PX4Mode.mainAuto, PX4Mode.subMission): "mission"
         case (PX4Mode.mainPositionControl, _): "position"
+        case (PX4Mode.mainAltitudeControl, _): "altitude"
         case (PX4Mode.mainManual, _): "manual"
-        default: "mode \(main)/\(sub)"
+        case (5, _): "acro"
+        case (7, _): "stabilized"
+        case (PX4Mode.mainAuto, 7): "follow-target"
+        case (PX4Mode.mainAuto, 8): "precision-land"
+        default: "\(main)/\(sub)"
         }
     }
 }

@@ -31,7 +31,7 @@ struct GoldenFrameTests {
     }
 
     @Test func fixturesArePresent() {
-        #expect(GoldenFrames.all.count == 16)
+        #expect(GoldenFrames.all.count == 25)
     }
 
     @Test func heartbeats() throws {
@@ -111,6 +111,49 @@ struct GoldenFrameTests {
         #expect(SetPositionTargetLocalNED.velocityAndYawRateMask == 1479)
         try Self.roundTrip("set_position_target_body_velocity", setpoint, sequence: 13, systemId: 245,
                            componentId: 191)
+    }
+
+    @Test func parameterProtocol() throws {
+        try Self.roundTrip("param_request_read_by_name",
+                           ParamRequestRead(paramId: "COM_OF_LOSS_T", targetSystem: 1, targetComponent: 1),
+                           sequence: 14, systemId: 245, componentId: 191)
+        try Self.roundTrip("param_request_list", ParamRequestList(targetSystem: 1, targetComponent: 1), sequence: 15,
+                           systemId: 245, componentId: 191)
+        let int32 = ParamValue(paramId: "COM_OBL_RC_ACT", paramValue: Float(bitPattern: 5), paramType: 6,
+                               paramCount: 5, paramIndex: 1)
+        try Self.roundTrip("param_value_int32_bytewise", int32, sequence: 16)
+        #expect(int32.numericValue(bytewise: true) == 5)
+        try Self.roundTrip("param_value_real32_full_name",
+                           ParamValue(paramId: "MPC_XY_CRUISE_16", paramValue: 2.5, paramType: 9, paramCount: 901,
+                                      paramIndex: 600), sequence: 17)
+        try Self.roundTrip("param_set_real32",
+                           ParamSet(paramId: "MIS_TAKEOFF_ALT", paramValue: 5, paramType: 9, targetSystem: 1,
+                                    targetComponent: 1), sequence: 18, systemId: 245, componentId: 191)
+    }
+
+    @Test func homeVersionStatusText() throws {
+        try Self.roundTrip("home_position",
+                           HomePosition(latE7: 525_162_949, lonE7: 133_777_019, altMm: 34263, timeUs: 2_208_000),
+                           sequence: 19)
+        var version = AutopilotVersion(capabilities: 59647, flightSwVersion: 0x010F_00FF, uid: 5_283_920_058_631_409_238)
+        version.boardVersion = 1
+        version.flightCustomVersion = [0, 0, 0, 18, 22, 68, 110, 91]
+        version.uid2[0] = 7
+        try Self.roundTrip("autopilot_version", version, sequence: 20)
+        try Self.roundTrip("statustext_failsafe", StatusText(severity: 2, text: "Failsafe activated"), sequence: 21)
+    }
+
+    @Test func commandIntReposition() throws {
+        // param4 is NaN (keep the yaw): compare the bytes and the non-NaN fields.
+        let command = try Self.packet("command_int_do_reposition").frame.decode(CommandInt.self)
+        #expect(command.command == MAVCmd.doReposition && command.frame == MAVFrame.globalInt)
+        #expect(command.x == 525_163_000 && command.y == 133_780_000 && command.z == 36.5)
+        #expect(command.param(1) == -1 && command.param(2) == 1 && command.param(4).isNaN)
+        let frame = MAVLinkFrame(sequence: 22, systemId: 245, componentId: 191, messageId: CommandInt.messageId,
+                                 payload: CommandInt(command: MAVCmd.doReposition, frame: MAVFrame.globalInt,
+                                                     x: 525_163_000, y: 133_780_000, z: 36.5, targetSystem: 1,
+                                                     targetComponent: 1, params: [-1, 1, 0, .nan]).payload)
+        #expect(frame.encoded(crcExtra: CommandInt.crcExtra) == GoldenFrames.bytes("command_int_do_reposition"))
     }
 
     @Test func mavlink1FramesAreAccepted() throws {

@@ -3,6 +3,7 @@
 line as `name hex`. Run once with scripts/ensure-python-deps.sh's venv; the output is committed and the Swift tests
 decode and re-encode it byte for byte. The field values here are repeated in GoldenFrameTests.swift."""
 import os
+import struct
 import sys
 
 os.environ["MAVLINK20"] = "1"
@@ -58,6 +59,30 @@ def frames():
     yield "set_position_target_body_velocity", pack(c, c.MAVLink_set_position_target_local_ned_message(
         time_boot_ms=5000, target_system=1, target_component=1, coordinate_frame=8, type_mask=1479, x=0, y=0, z=0,
         vx=1.5, vy=-0.5, vz=-0.25, afx=0, afy=0, afz=0, yaw=0, yaw_rate=0.3), 13, 245, 191)
+    yield "param_request_read_by_name", pack(c, c.MAVLink_param_request_read_message(
+        target_system=1, target_component=1, param_id=b"COM_OF_LOSS_T", param_index=-1), 14, 245, 191)
+    yield "param_request_list", pack(c, c.MAVLink_param_request_list_message(target_system=1, target_component=1),
+                                     15, 245, 191)
+    # PX4 packs an INT32 bytewise in the float: COM_OBL_RC_ACT = 5 travels as the float with bit pattern 5.
+    yield "param_value_int32_bytewise", pack(c, c.MAVLink_param_value_message(
+        param_id=b"COM_OBL_RC_ACT", param_value=struct.unpack("<f", struct.pack("<i", 5))[0], param_type=6,
+        param_count=5, param_index=1), 16)
+    yield "param_value_real32_full_name", pack(c, c.MAVLink_param_value_message(
+        param_id=b"MPC_XY_CRUISE_16", param_value=2.5, param_type=9, param_count=901, param_index=600), 17)
+    yield "param_set_real32", pack(c, c.MAVLink_param_set_message(
+        target_system=1, target_component=1, param_id=b"MIS_TAKEOFF_ALT", param_value=5.0, param_type=9), 18, 245, 191)
+    yield "home_position", pack(c, c.MAVLink_home_position_message(
+        latitude=525162949, longitude=133777019, altitude=34263, x=0, y=0, z=0, q=[1, 0, 0, 0], approach_x=0,
+        approach_y=0, approach_z=0, time_usec=2208000), 19)
+    yield "autopilot_version", pack(c, c.MAVLink_autopilot_version_message(
+        capabilities=59647, flight_sw_version=0x010F00FF, middleware_sw_version=0, os_sw_version=0, board_version=1,
+        flight_custom_version=[0, 0, 0, 18, 22, 68, 110, 91], middleware_custom_version=[0] * 8,
+        os_custom_version=[0] * 8, vendor_id=0, product_id=0, uid=5283920058631409238, uid2=[7] + [0] * 17), 20)
+    yield "statustext_failsafe", pack(c, c.MAVLink_statustext_message(
+        severity=2, text=b"Failsafe activated", id=0, chunk_seq=0), 21)
+    yield "command_int_do_reposition", pack(c, c.MAVLink_command_int_message(
+        target_system=1, target_component=1, frame=5, command=192, current=0, autocontinue=0, param1=-1, param2=1,
+        param3=0, param4=NAN, x=525163000, y=133780000, z=36.5), 22, 245, 191)
     # MAVLink 1 framing of the same kinds of message (no extension fields, no truncation).
     yield "v1_heartbeat", pack(v1, v1.MAVLink_heartbeat_message(
         type=2, autopilot=12, base_mode=129, custom_mode=6 << 16, system_status=4, mavlink_version=3), 42)
