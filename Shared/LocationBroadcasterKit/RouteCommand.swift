@@ -28,6 +28,10 @@ struct RouteCommand: AsyncParsableCommand {
     @Flag(help: "Claim pilot control (and release it on exit).")
     var claim = false
 
+    func validate() throws {
+        guard arrivalTimeout.isFinite, arrivalTimeout >= 0 else { throw ValidationError("--arrival-timeout: >= 0") }
+    }
+
     func run() async throws {
         let resolved = try options.resolve()
         let route: RouteFile.Loaded
@@ -42,7 +46,6 @@ struct RouteCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         let waypoints = route.waypoints
-        guard arrivalTimeout.isFinite, arrivalTimeout >= 0 else { throw ValidationError("--arrival-timeout: >= 0") }
         say("route \(TextFormat.printable(file, width: 200)): \(route.summary)")
         let configuration = RouteStateMachine.Configuration(
             senderId: resolved.senderId, republishIntervalUs: max(50_000, interval.microseconds))

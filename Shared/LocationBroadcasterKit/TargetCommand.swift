@@ -43,19 +43,19 @@ struct TargetCommand: AsyncParsableCommand {
     @Argument(parsing: .allUnrecognized, help: "LAT LON or LAT,LON")
     var position: [String] = []
 
+    /// Bad values are usage errors (exit 64, README "Exit codes"), found before anything is sent.
+    func validate() throws {
+        do { _ = try CoordinateInput.parse(position) } catch { throw ValidationError("\(error)") }
+        if let alt, !(0...1000).contains(alt) { throw ValidationError("--alt \(alt): expected 0...1000 m") }
+        guard ttl.isFinite, (0...3600).contains(ttl) else { throw ValidationError("--ttl \(ttl): expected 0...3600 s") }
+        guard timeout.isFinite, timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout: 0 < S <= 3600") }
+        guard maxDistance.isFinite, maxDistance > 0 else { throw ValidationError("--max-distance: expected > 0 m") }
+    }
+
     func run() async throws {
         let resolved = try options.resolve()
         let point: GeoPoint
-        do {
-            point = try CoordinateInput.parse(position)
-            if let alt, !(0...1000).contains(alt) { throw CLIFailure("--alt \(alt): expected 0...1000 m") }
-            guard ttl.isFinite, (0...3600).contains(ttl) else { throw CLIFailure("--ttl \(ttl): expected 0...3600 s") }
-            guard timeout.isFinite, timeout > 0, timeout <= 3600 else { throw CLIFailure("--timeout: 0 < S <= 3600") }
-            guard maxDistance.isFinite, maxDistance > 0 else { throw CLIFailure("--max-distance: expected > 0 m") }
-        } catch {
-            printError("target: \(error)")
-            throw ExitCode.failure
-        }
+        do { point = try CoordinateInput.parse(position) } catch { throw ValidationError("\(error)") }
         let target = Target(
             senderId: resolved.senderId, sequence: 1, timestampUs: WallClock.nowUs(), latitudeDeg: point.latitudeDeg,
             longitudeDeg: point.longitudeDeg, altitudeM: alt.map { Float($0) }, ttlS: Float(ttl))

@@ -37,6 +37,9 @@ struct ExportCommand: ParsableCommand {
         if let drone, DroneID(rawValue: drone) == nil {
             throw ValidationError("--drone '\(drone)': expected 1–32 characters of a-z, 0-9 and '-'")
         }
+        guard arrivalRadius.isFinite, arrivalRadius > 0 else {
+            throw ValidationError("--arrival-radius: expected > 0 m")
+        }
     }
 
     func run() throws {

@@ -99,7 +99,7 @@ struct RecordCommand: AsyncParsableCommand, ServiceCommand {
         // A 3.1.1 broker (RabbitMQ, NATS) takes `$share/…` as a literal topic or refuses it: either way nothing would
         // be recorded, so refuse before connecting (`auto` may fall back to 3.1.1 too).
         if share != nil, options.mqttVersion != .v5 {
-            throw LoggerError.badOption("""
+            throw ValidationError("""
                 --share needs --mqtt-version 5: shared subscriptions are MQTT 5, and a 3.1.1 broker would deliver \
                 nothing to $share/… (got \(options.mqttVersion.rawValue))
                 """)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import FlightLog
 import QuadService
 
@@ -7,8 +8,8 @@ struct RecoverCommand: ParsableCommand {
         commandName: "recover",
         abstract: "Check a log: count the good records and list every problem (torn tail, corrupt ranges).",
         discussion: """
-            Exits 0 when the file could be read, whatever damage it has; 1 when it cannot be read or is no flight \
-            log at all (wrong magic and no record found by scanning).
+            Exits 0 when every file is whole; 65 when any could be read but has damage (a torn tail, a corrupt \
+            range); 1 when one cannot be read or is no flight log at all (wrong magic and no record found by scanning).
             """,
         aliases: ["check"])
 
@@ -16,6 +17,7 @@ struct RecoverCommand: ParsableCommand {
     var logs: [String]
 
     func run() throws {
+        var damaged = false
         for path in logs {
             let log = try LoadedLog(path: path)
             var text = ""
@@ -25,9 +27,11 @@ struct RecoverCommand: ParsableCommand {
                 text += header.note.isEmpty ? "\n" : ", note: \(header.note)\n"
             }
             let problems = log.problemLines
+            damaged = damaged || !problems.isEmpty
             text += "\(path): \(log.records.count) good records, \(problems.count) problem(s), \(log.fileBytes) bytes\n"
             for line in problems { text += "  \(line)\n" }
             try FileBytes.writeStandardOutput(text)
         }
+        if damaged { throw ExitStatus.completedWithDamage }
     }
 }

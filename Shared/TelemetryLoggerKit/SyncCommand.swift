@@ -19,7 +19,7 @@ struct SyncCommand: AsyncParsableCommand {
             quad/<drone>/log/sync/request and rewrites the file with the answers in place, marked recovered \
             (atomically: a temporary file renamed over it). Records already in the log are never added again. \
             A file `record` is still writing is skipped (it completes itself). Exit 0: nothing missing any more; \
-            1: no answer (the board's logger down or the bridge cut), or an error; 2: the board answered but its \
+            1: no answer (the board's logger down or the bridge cut), or an error; 65: the board answered but its \
             log lacks some of the missing records too (listed).
             """)
 
@@ -96,7 +96,7 @@ struct SyncCommand: AsyncParsableCommand {
             throw LoggerError.noSyncAnswer(drone: drone.rawValue, topic: Topics.logSyncRequest.topic(for: drone),
                                            attempts: SyncLimits().maxAttempts, timeoutMs: timeoutMs)
         }
-        if outcome.stillMissing > 0 { throw ExitCode(2) }
+        if outcome.stillMissing > 0 { throw ExitStatus.completedWithDamage }
     }
 
     private struct Outcome {

@@ -163,14 +163,14 @@ struct LocationBroadcasterExitCodeTests {
         #expect(!typo.output.contains("Unknown option"), "\(typo.output)")
 
         let degree = try await broadcaster(["target", "52.5°", "13.4"])
-        #expect(degree.code == 1)
+        #expect(degree.code == 64, "usage: \(degree.output)")
         #expect(degree.output.contains("latitude '52.5°' is not a decimal number; use decimal degrees: 52.5° is 52.5"),
                 "\(degree.output)")
         let dms = try await broadcaster(["target", "52°31'12\"N", "13°22'40\"E"])
-        #expect(dms.code == 1)
+        #expect(dms.code == 64, "usage: \(dms.output)")
         #expect(dms.output.contains("use decimal degrees: 52°31'12\"N is 52.52"), "\(dms.output)")
         let option = try await broadcaster(["target", "52.5", "13.4", "--forse"])
-        #expect(option.code == 1)
+        #expect(option.code == 64, "usage: \(option.output)")
         #expect(option.output.contains("unknown option '--forse'"), "\(option.output)")
     }
 }

@@ -1,0 +1,48 @@
+import Foundation
+import ProcessSupport
+import Testing
+
+/// README's rule, "Exit codes": an invalid value is a usage error, 64, found before anything is sent. The broker
+/// address is a closed port, so a value that slipped through to a connection attempt would exit 1 instead.
+@Suite("command line exit codes")
+struct CommandLineExitCodeTests {
+    static let noBroker = ["--broker", "127.0.0.1:1"]
+
+    static let badValues: [(String, [String])] = [
+        ("location-broadcaster", ["target", "--alt", "-1", "1", "2"]),
+        ("location-broadcaster", ["target", "--ttl", "-1", "1", "2"]),
+        ("location-broadcaster", ["target", "91", "2"]),
+        ("location-broadcaster", ["follow", "--ttl", "-1"]),
+        ("location-broadcaster", ["route", "missing.csv", "--arrival-timeout", "-1"]),
+        ("location-broadcaster", ["takeoff", "--timeout", "0"]),
+        ("location-broadcaster", ["land", "--timeout", "0"]),
+        ("location-broadcaster", ["hover", "--timeout", "0"]),
+        ("location-broadcaster", ["emergency", "--timeout", "0"]),
+        ("location-broadcaster", ["reset", "--timeout", "0"]),
+        ("location-broadcaster", ["flat-trim", "--timeout", "0"]),
+        ("location-broadcaster", ["return", "--timeout", "0"]),
+        ("location-broadcaster", ["status", "--until", "flyingg"]),
+        ("location-broadcaster", ["status", "--interval", "0"]),
+        ("location-broadcaster", ["claim", "--command-ttl", "0"]),
+        ("location-broadcaster", ["release", "--timeout", "0"]),
+        ("location-broadcaster", ["beacon", "--interval-ms", "1"]),
+        ("telemetry-logger", ["record", "--max-file-mb", "0"]),
+        ("telemetry-logger", ["record", "--share", "g"]),
+        ("telemetry-logger", ["tail", "--drone", "drone1", "--topic", "quad/other/#"]),
+        ("telemetry-logger", ["export", "missing.qlog", "--format", "svg", "--arrival-radius", "-1"]),
+        ("telemetry-logger", ["replay", "missing.qlog", "--speed", "-1"]),
+        ("telemetry-logger", ["recover"]),
+        ("telemetry-logger", ["sync", "missing.qlog", "--timeout-ms", "1"]),
+    ]
+
+    @Test("every subcommand given a bad value exits 64", arguments: badValues.indices)
+    func badValueIsUsage(_ index: Int) throws {
+        let (name, arguments) = Self.badValues[index]
+        let dir = try TestEnvironment.temporaryDirectory("exit-codes")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let child = try ChildProcess(executable: TestEnvironment.executable(name).path,
+                                     arguments: arguments + Self.noBroker, logDirectory: dir)
+        let code = child.waitForExit(timeoutS: 20) ?? child.stop(signal: SIGKILL)
+        #expect(code == 64, "\(name) \(arguments.joined(separator: " ")): exit \(code)\n\(child.output())")
+    }
+}
