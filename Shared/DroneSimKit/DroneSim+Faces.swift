@@ -26,7 +26,7 @@ extension DroneSim {
         loop.run()
     }
 
-    /// PX4-like: takeoff climbs to PX4's default MIS_TAKEOFF_ALT (2.5 m) at 1 m/s; setpoints are ground velocities.
+    /// PX4-like: takeoff climbs to MIS_TAKEOFF_ALT (2.5 m) at 1 m/s; setpoints are ground velocities.
     func runMAVLink(configuration base: SimulatorConfiguration, trace: TraceFile?) throws {
         var configuration = base
         configuration.parameters.takeoffAltitudeM = 2.5
@@ -41,8 +41,10 @@ extension DroneSim {
         let socket = try UDPSocket(binding: endpoint)
         print("drone-sim: MAVLink (PX4-like) on udp \(endpoint), telemetry to \(gcsEndpoint) and the last sender, home "
               + "\(home.point.latitudeDeg),\(home.point.longitudeDeg), seed \(seed)" + (self.trace.map { ", trace \($0)" } ?? ""))
+        var face = MAVLinkSimulatorSession(configuration: configuration, gcs: gcsEndpoint, nowUs: MonotonicClock.nowUs())
+        face.parameters = try px4Parameters()
         var loop = SimulatorLoop(
-            face: MAVLinkSimulatorSession(configuration: configuration, gcs: gcsEndpoint, nowUs: MonotonicClock.nowUs()),
+            face: face,
             sockets: [socket], replySocket: socket, trace: trace, dropper: DatagramDropper(rate: dropRate, seed: seed),
             physicsPeriodUs: Int64(1_000_000 / physicsHz))
         loop.run()

@@ -21,6 +21,9 @@ package struct DroneSim: ParsableCommand {
     var mavlinkPort: UInt16 = 14580
     @Option(help: "MAVLink telemetry also goes to this HOST:PORT (the offboard client's port), besides the last sender.")
     var gcs = "127.0.0.1:14540"
+    @Option(help: ArgumentHelp("A PX4 parameter NAME=VALUE (--protocol mavlink; repeatable), e.g. COM_OBL_RC_ACT=5: "
+                               + "hold instead of landing when offboard setpoints stop.", valueName: "name=value"))
+    var px4Param: [String] = []
     @Option(help: "IPv4 address to listen on.")
     var listen = ListenOption(argument: "127.0.0.1")!
     @Option(parsing: .signedNumber, help: "UDP port for AT commands.")
@@ -53,6 +56,22 @@ package struct DroneSim: ParsableCommand {
         guard physicsHz >= 10, physicsHz <= 1000 else { throw ValidationError("--physics-hz must be in 10…1000") }
         guard navdataHz >= 1, navdataHz <= 200 else { throw ValidationError("--navdata-hz must be in 1…200") }
         guard batteryMinutes > 0, gpsNoise >= 0, heading.isFinite else { throw ValidationError("bad number") }
+        _ = try px4Parameters()
+    }
+
+    /// PX4's defaults with `--px4-param` applied.
+    func px4Parameters() throws -> PX4Parameters {
+        var parameters = PX4Parameters()
+        for item in px4Param {
+            let parts = item.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, let value = Double(parts[1]) else {
+                throw ValidationError("--px4-param '\(item)': expected NAME=NUMBER")
+            }
+            do { try parameters.set(String(parts[0]), to: value) } catch {
+                throw ValidationError("--px4-param '\(item)': \(error)")
+            }
+        }
+        return parameters
     }
 
     package func run() throws {

@@ -1,54 +1,61 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import DroneSimulation
 import MAVLink
 import Navigation
 
 /// The simulated airframe behind a PX4-like MAVLink face (system 1, component 1), as a pure state machine:
-/// datagrams in, datagrams / trace rows / log lines out, time with every event.
+/// datagrams in, datagrams / trace rows / log lines out, time with every event. Measured against PX4 SITL
+/// (SIH, 2025-02): see README "Fly a PX4 or ArduPilot drone".
 ///
-/// What it does like PX4 SITL: HEARTBEAT at 1 Hz with PX4 `custom_mode`; arm (denied unless landed with battery),
-/// disarm (denied in the air unless forced with 21196, which cuts the motors); NAV_TAKEOFF to the takeoff altitude
-/// then hold; NAV_LAND, then disarm on touchdown; DO_SET_MODE to OFFBOARD (only armed, in the air and with
-/// setpoints streaming), hold, land; body- or local-frame velocity setpoints flown as ground velocities; offboard
-/// left for hold when setpoints stop for 0.5 s; SET_MESSAGE_INTERVAL; every COMMAND_LONG answered by COMMAND_ACK.
+/// What it does like PX4: HEARTBEAT at 1 Hz with PX4 `custom_mode` and base mode; a position estimate and home
+/// `positionReadyUs` after start (before it: no GLOBAL_POSITION_INT, no HOME_POSITION, arming temporarily
+/// rejected); arm (denied unless landed with battery), disarm (denied in the air unless forced with 21196, which
+/// cuts the motors); NAV_TAKEOFF to param7 (AMSL) or MIS_TAKEOFF_ALT, then hold; NAV_LAND; disarm COM_DISARM_LAND
+/// after touchdown; DO_SET_MODE to OFFBOARD (only armed, in the air and with setpoints streaming), hold, land,
+/// return; DO_REPOSITION (COMMAND_INT or COMMAND_LONG) flown in hold; RTL home, then land; offboard velocity or
+/// position setpoints; setpoints lost for COM_OF_LOSS_T → "Failsafe activated" and COM_OBL_RC_ACT's action
+/// (default Position mode, which without RC descends, lands and disarms); the parameter protocol for the few
+/// parameters in `PX4Parameters`; SET_MESSAGE_INTERVAL, REQUEST_MESSAGE; every command answered by COMMAND_ACK.
 public struct MAVLinkSimulatorSession: Sendable {
     public let configuration: SimulatorConfiguration
-    public private(set) var drone: SimulatedDrone
-    public private(set) var isArmed = false
-    public private(set) var mode = PX4Mode.hold
+    public internal(set) var drone: SimulatedDrone
+    public internal(set) var isArmed = false
+    public internal(set) var mode = PX4Mode.hold
     /// Where telemetry goes besides `gcs`: the latest sender.
     public private(set) var lastSender: UDPEndpoint?
     public let gcs: UDPEndpoint?
 
-    /// Setpoints older than this leave offboard (PX4's COM_OF_LOSS_T, here 0.5 s).
-    public var offboardLossUs: Int64 = 500_000
+    /// COM_OF_LOSS_T, COM_OBL_RC_ACT, MIS_TAKEOFF_ALT, … (PARAM_SET, or `--px4-param`).
+    public var parameters = PX4Parameters()
+    /// Time from start to a position estimate and home (PX4 SIH: ~2 s; the simulator's GPS needs no warm-up).
+    public var positionReadyUs: Int64 = 1_000_000
     /// Altitude above mean sea level of the home point (GLOBAL_POSITION_INT.alt).
     public var homeAltitudeAMSLM = 34.0
     /// PX4 disarms a vehicle armed on the ground that does not take off (COM_DISARM_PRFLT).
     public var preflightDisarmUs: Int64 = 10_000_000
 
-    private var parser = MAVLinkStreamParser()
+    var parser = MAVLinkStreamParser()
     /// Frames parsed and rejected so far.
     public var counters: MAVLinkStreamParser.Counters { parser.counters }
-    private var encoder = MAVLinkEncoder(systemId: 1, componentId: 1)
-    private var setpoint: OffboardSetpoint?
-    private var intervalsUs: [UInt32: Int64] = Self.defaultIntervalsUs
-    private var nextSendUs: [UInt32: Int64] = [:]
-    private var lastTickUs: Int64
-    private var startUs: Int64
-    private var nextTraceUs: Int64
-    private var armedOnGroundSinceUs: Int64?
-    private var lastReportedState: String
-    private var loggedUnsupported: Set<UInt16> = []
+    var encoder = MAVLinkEncoder(systemId: 1, componentId: 1)
+    var setpoint: OffboardSetpoint?
+    /// Where hold (after DO_REPOSITION) or return flies to; nil = stay.
+    var goal: GoalSteering?
+    /// The mode PX4 shows again once a failsafe landing has disarmed (measured: the one before the failsafe).
+    var modeBeforeFailsafe: PX4Mode?
+    var intervalsUs: [UInt32: Int64] = Self.defaultIntervalsUs
+    var nextSendUs: [UInt32: Int64] = [:]
+    var lastTickUs: Int64
+    let startUs: Int64
+    var nextTraceUs: Int64
+    var armedOnGroundSinceUs: Int64?
+    var landedSinceUs: Int64?
+    var lastReportedState: String
+    var loggedUnsupported: Set<UInt16> = []
 
     static let defaultIntervalsUs: [UInt32: Int64] = [
         Heartbeat.messageId: 1_000_000, GlobalPositionInt.messageId: 200_000, Attitude.messageId: 200_000,
         GPSRawInt.messageId: 500_000, ExtendedSysState.messageId: 500_000, SysStatus.messageId: 1_000_000,
-        BatteryStatus.messageId: 1_000_000,
+        BatteryStatus.messageId: 1_000_000, HomePosition.messageId: 2_000_000,
     ]
 
     public init(configuration: SimulatorConfiguration, gcs: UDPEndpoint?, nowUs: Int64) {
@@ -61,6 +68,9 @@ public struct MAVLinkSimulatorSession: Sendable {
         nextTraceUs = nowUs
         lastReportedState = drone.flightState.traceName
     }
+
+    func isPositionReady(nowUs: Int64) -> Bool { nowUs - startUs >= positionReadyUs }
+    var isAirborne: Bool { drone.flightState != .landed && !drone.isEmergency }
 
     // MARK: - Events
 
@@ -94,7 +104,7 @@ public struct MAVLinkSimulatorSession: Sendable {
         let state = drone.isEmergency ? "emergency" : drone.flightState.traceName
         if state != lastReportedState {
             let altitude = SimulatorSession.metres(drone.altitudeM)
-            actions.append(.log("state \(lastReportedState) → \(state) at \(altitude) m, mode \(mode)"))
+            actions.append(.log("\(lastReportedState) → \(state) at \(altitude) m in \(mode) mode"))
             lastReportedState = state
         }
         actions += telemetry(nowUs: nowUs)
@@ -105,241 +115,65 @@ public struct MAVLinkSimulatorSession: Sendable {
         return actions
     }
 
-    // MARK: - Commands
+    // MARK: - Messages
 
     private mutating func handle(_ packet: MAVLinkPacket, nowUs: Int64) -> [SimulatorAction] {
         switch packet.message {
         case .commandLong(let command):
-            guard command.targetSystem == 0 || command.targetSystem == encoder.systemId else { return [] }
-            let (result, note) = execute(command, nowUs: nowUs)
-            let ack = CommandAck(command: command.command, result: result, targetSystem: packet.systemId,
-                                 targetComponent: packet.componentId)
-            var actions = send(ack)
-            // Clients probe for much that is not simulated (MAVSDK asks for a dozen messages): log each kind once.
-            let firstOfItsKind = result != .unsupported || loggedUnsupported.insert(command.command).inserted
-            if let note, firstOfItsKind { actions.append(.log("MAV_CMD \(command.command): \(result) (\(note))")) }
-            return actions
+            guard isForUs(command.targetSystem) else { return [] }
+            return answer(command.command, execute(command, nowUs: nowUs), to: packet)
+        case .commandInt(let command):
+            guard isForUs(command.targetSystem) else { return [] }
+            return answer(command.command, execute(command, nowUs: nowUs), to: packet)
         case .setPositionTargetLocalNED(let target):
-            guard target.targetSystem == 0 || target.targetSystem == encoder.systemId else { return [] }
+            guard isForUs(target.targetSystem) else { return [] }
             if let setpoint = OffboardSetpoint(target, headingDeg: drone.headingDeg, nowUs: nowUs) {
                 self.setpoint = setpoint
             }
             return []
+        case .paramRequestRead(let request):
+            guard isForUs(request.targetSystem) else { return [] }
+            guard let value = parameters.read(request) else {
+                return [.log("PARAM_REQUEST_READ \(request.paramId.isEmpty ? "#\(request.paramIndex)" : request.paramId)"
+                             + ": no such parameter (not answered, as PX4)")]
+            }
+            return send(value)
+        case .paramRequestList(let request):
+            guard isForUs(request.targetSystem) else { return [] }
+            return parameters.all.flatMap { send($0) }
+        case .paramSet(let set):
+            guard isForUs(set.targetSystem) else { return [] }
+            do {
+                let value = try parameters.apply(set)
+                return send(value) + [.log("parameter \(set.paramId) set to \(parameters[set.paramId] ?? .nan)")]
+            } catch {
+                return [.log("PARAM_SET \(set.paramId) ignored: \(error)")]
+            }
         default:
             return []
         }
     }
 
-    private var isAirborne: Bool { drone.flightState != .landed && !drone.isEmergency }
+    private func isForUs(_ targetSystem: UInt8) -> Bool { targetSystem == 0 || targetSystem == encoder.systemId }
 
-    private mutating func execute(_ command: CommandLong, nowUs: Int64) -> (MAVResult, String?) {
-        switch command.command {
-        case MAVCmd.componentArmDisarm:
-            if command.param(1) == 1 {
-                guard !isArmed else { return (.accepted, nil) }
-                guard drone.flightState == .landed, drone.batteryPct > drone.parameters.criticalBatteryPct else {
-                    return (.denied, "not armable: \(drone.flightState.traceName), battery \(Int(drone.batteryPct)) %")
-                }
-                if drone.isEmergency { toggleEmergency() }
-                isArmed = true
-                armedOnGroundSinceUs = nowUs
-                mode = .hold
-                return (.accepted, "armed")
-            }
-            let forced = command.param(2) == MAVCmd.forceArmDisarmMagic
-            guard !isAirborne || forced else { return (.denied, "disarm refused in the air (not forced)") }
-            if isAirborne { toggleEmergency() }
-            disarm()
-            return (.accepted, forced ? "force disarm: motors stopped" : "disarmed")
-        case MAVCmd.navTakeoff:
-            return takeoff()
-        case MAVCmd.navLand:
-            guard isArmed, isAirborne else { return (.denied, "land refused: not flying") }
-            mode = .land
-            drone.applyReference(bits: 0)
-            return (.accepted, "landing")
-        case MAVCmd.doSetMode:
-            return setMode(PX4Mode(main: UInt8(clamping: Int(command.param(2).isFinite ? command.param(2) : 0)),
-                                   sub: UInt8(clamping: Int(command.param(3).isFinite ? command.param(3) : 0))),
-                           nowUs: nowUs)
-        case MAVCmd.setMessageInterval:
-            let id = command.param(1)
-            let interval = command.param(2)
-            guard id.isFinite, id >= 0, id < 16_777_216, interval.isFinite else { return (.denied, "bad parameters") }
-            let messageId = UInt32(id)
-            guard Self.defaultIntervalsUs[messageId] != nil else { return (.unsupported, "message \(messageId) not simulated") }
-            switch interval {
-            case -1: intervalsUs[messageId] = nil
-            case 0: intervalsUs[messageId] = Self.defaultIntervalsUs[messageId]
-            default: intervalsUs[messageId] = max(Int64(interval), 10_000)
-            }
-            nextSendUs[messageId] = nil
-            return (.accepted, nil)
-        default:
-            return (.unsupported, "not simulated")
-        }
-    }
-
-    private mutating func setMode(_ requested: PX4Mode, nowUs: Int64) -> (MAVResult, String?) {
-        switch requested {
-        case .offboard:
-            guard isArmed, isAirborne, drone.flightState != .landing else {
-                return (.denied, "offboard refused: not armed in the air")
-            }
-            guard let setpoint, nowUs - setpoint.receivedUs < offboardLossUs else {
-                return (.denied, "offboard refused: no setpoints streaming")
-            }
-            mode = .offboard
-            return (.accepted, "offboard")
-        case .takeoff:
-            return takeoff()
-        case .hold, .position:
-            mode = requested
-            return (.accepted, "\(requested)")
-        case .land:
-            guard isArmed, isAirborne else { return (.denied, "land refused: not flying") }
-            mode = .land
-            drone.applyReference(bits: 0)
-            return (.accepted, "landing")
-        default:
-            return (.unsupported, "mode \(requested) not simulated")
-        }
-    }
-
-    /// NAV_TAKEOFF or a switch to AUTO.TAKEOFF (what MAVSDK sends): climb to the takeoff altitude, then hold.
-    private mutating func takeoff() -> (MAVResult, String?) {
-        guard isArmed, drone.flightState == .landed else {
-            return (.denied, isArmed ? "already in the air" : "takeoff refused: not armed")
-        }
-        mode = .takeoff
-        drone.applyReference(bits: SimulatedDrone.flyBit)
-        armedOnGroundSinceUs = nil
-        return (.accepted, "taking off to \(drone.parameters.takeoffAltitudeM) m")
-    }
-
-    private mutating func toggleEmergency() {
-        // REF bit 8's 0→1 edge toggles the airframe's emergency; release it so the next edge is clean.
-        drone.applyReference(bits: SimulatedDrone.emergencyBit)
-        drone.applyReference(bits: 0)
-    }
-
-    private mutating func disarm() {
-        isArmed = false
-        armedOnGroundSinceUs = nil
-        drone.applyReference(bits: 0)
-        drone.applyProgressiveCommand(.hover)
-        if mode.isOffboard { mode = .hold }
-    }
-
-    // MARK: - Autopilot behaviour
-
-    private mutating func followFlightState(from old: FlightState, nowUs: Int64) -> [SimulatorAction] {
-        let new = drone.flightState
-        if old == .takingOff, new == .hovering, mode == .takeoff {
-            mode = .hold
-            return [.log("takeoff complete: hold")]
-        }
-        if old != .landed, new == .landed, isArmed {
-            disarm()
-            mode = .hold
-            return [.log("landed: disarmed")]
-        }
-        if isArmed, new == .landed, let since = armedOnGroundSinceUs, nowUs - since >= preflightDisarmUs {
-            disarm()
-            return [.log("disarmed: no takeoff within \(preflightDisarmUs / 1_000_000) s of arming")]
-        }
-        return []
-    }
-
-    /// Offboard: the setpoint as a velocity command, or hold when setpoints stopped. Any other mode: hover.
-    private mutating func control(nowUs: Int64) -> [SimulatorAction] {
-        guard isArmed, isAirborne else { return [] }
-        guard mode.isOffboard else {
-            if drone.command != .hover { drone.applyProgressiveCommand(.hover) }
-            return []
-        }
-        guard let setpoint, nowUs - setpoint.receivedUs < offboardLossUs else {
-            mode = .hold
-            drone.applyProgressiveCommand(.hover)
-            return [.log("offboard setpoints stopped for \(offboardLossUs / 1000) ms: leaving offboard, holding position")]
-        }
-        // A zero-velocity setpoint is position hold (PX4 holds position; the trace says hovering).
-        guard setpoint.forwardMps != 0 || setpoint.rightMps != 0 || setpoint.downMps != 0 || setpoint.yawRateRadps != 0
-        else {
-            drone.applyProgressiveCommand(.hover)
-            return []
-        }
-        let p = drone.parameters
-        drone.applyProgressiveCommand(ProgressiveCommand(
-            flag: 1, roll: setpoint.rightMps / p.maxSpeedMps, pitch: -setpoint.forwardMps / p.maxSpeedMps,
-            gaz: -setpoint.downMps / p.maxClimbRateMps, yaw: setpoint.yawRateRadps * 180 / .pi / p.maxYawRateDegPerS))
-        return []
-    }
-
-    // MARK: - Telemetry
-
-    private mutating func telemetry(nowUs: Int64) -> [SimulatorAction] {
-        var actions: [SimulatorAction] = []
-        for (id, interval) in intervalsUs.sorted(by: { $0.key < $1.key }) {
-            let due = nextSendUs[id] ?? nowUs
-            guard nowUs >= due else { continue }
-            nextSendUs[id] = max(due + interval, nowUs)
-            actions += message(id, nowUs: nowUs)
-        }
+    /// COMMAND_ACK, and a log line for what the command did (an unsupported kind once: clients probe a lot).
+    private mutating func answer(_ command: UInt16, _ outcome: (MAVResult, String?), to packet: MAVLinkPacket)
+        -> [SimulatorAction] {
+        let (result, note) = outcome
+        var actions = send(CommandAck(command: command, result: result, targetSystem: packet.systemId,
+                                      targetComponent: packet.componentId))
+        let firstOfItsKind = result != .unsupported || loggedUnsupported.insert(command).inserted
+        if let note, firstOfItsKind { actions.append(.log("MAV_CMD \(command): \(result) (\(note))")) }
+        actions += pendingReplies
+        pendingReplies = []
         return actions
     }
 
-    private mutating func message(_ id: UInt32, nowUs: Int64) -> [SimulatorAction] {
-        let timeBootMs = UInt32(truncatingIfNeeded: (nowUs - startUs) / 1000)
-        switch id {
-        case Heartbeat.messageId:
-            var base = MAVModeFlag.customModeEnabled
-            if isArmed { base |= MAVModeFlag.safetyArmed }
-            return send(Heartbeat(customMode: mode.customMode, type: MAVType.quadrotor, autopilot: MAVAutopilot.px4,
-                                  baseMode: base, systemStatus: isArmed ? MAVState.active : MAVState.standby))
-        case GlobalPositionInt.messageId:
-            let reading = drone.readSensors()
-            let altitudeM = drone.altitudeM
-            return send(GlobalPositionInt(
-                timeBootMs: timeBootMs, latE7: Self.e7(reading.gps.latitudeDeg), lonE7: Self.e7(reading.gps.longitudeDeg),
-                altMm: Int32(((homeAltitudeAMSLM + altitudeM) * 1000).rounded()),
-                relativeAltMm: Int32((altitudeM * 1000).rounded()), vxCmps: Self.cm(drone.velocityNorthMps),
-                vyCmps: Self.cm(drone.velocityEastMps), vzCmps: Self.cm(-drone.verticalSpeedMps),
-                hdgCdeg: UInt16((drone.headingDeg * 100).rounded()) % 36000))
-        case Attitude.messageId:
-            return send(Attitude(timeBootMs: timeBootMs, rollRad: Float(drone.rollDeg * .pi / 180),
-                                 pitchRad: Float(drone.pitchDeg * .pi / 180),
-                                 yawRad: Float(Geodesy.wrapDeg180(drone.headingDeg) * .pi / 180),
-                                 yawSpeedRadps: Float(drone.yawRateDegPerS * .pi / 180)))
-        case GPSRawInt.messageId:
-            let position = drone.truePosition
-            return send(GPSRawInt(timeUs: UInt64(max(0, nowUs - startUs)), latE7: Self.e7(position.latitudeDeg),
-                                  lonE7: Self.e7(position.longitudeDeg),
-                                  altMm: Int32(((homeAltitudeAMSLM + drone.altitudeM) * 1000).rounded()),
-                                  eph: 80, epv: 120, fixType: 3, satellitesVisible: 12,
-                                  hAccMm: UInt32(max(drone.parameters.gpsNoiseM, 0.1) * 1000)))
-        case ExtendedSysState.messageId:
-            let landed: ExtendedSysState.LandedState =
-                switch drone.flightState {
-                case .landed: .onGround
-                case .takingOff: .takeoff
-                case .landing: .landing
-                case .hovering, .flying: drone.isEmergency ? .onGround : .inAir
-                }
-            return send(ExtendedSysState(landedState: landed))
-        case SysStatus.messageId:
-            let pct = drone.batteryPct
-            return send(SysStatus(voltageBatteryMv: UInt16(Self.clamp(10_500 + 2_100 * pct / 100, 0, 65_000)),
-                                  batteryRemainingPct: Self.percent(pct)))
-        case BatteryStatus.messageId:
-            return send(BatteryStatus(batteryRemainingPct: Self.percent(drone.batteryPct)))
-        default:
-            return []
-        }
-    }
+    /// Messages a command asked for (REQUEST_MESSAGE), sent after its ACK.
+    var pendingReplies: [SimulatorAction] = []
 
     /// One frame to the configured ground station and to the latest sender (once if they are the same).
-    private mutating func send<M: MAVLinkMessage>(_ message: M) -> [SimulatorAction] {
+    mutating func send<M: MAVLinkMessage>(_ message: M) -> [SimulatorAction] {
         let bytes = encoder.encode(message)
         var destinations: [UDPEndpoint] = []
         if let gcs { destinations.append(gcs) }
@@ -347,8 +181,25 @@ public struct MAVLinkSimulatorSession: Sendable {
         return destinations.map { .sendDatagram(bytes, to: $0) }
     }
 
-    static func e7(_ degrees: Double) -> Int32 { Int32(clamp((degrees * 1e7).rounded(), -1.8e9, 1.8e9)) }
-    static func cm(_ metresPerSecond: Double) -> Int16 { Int16(clamp((metresPerSecond * 100).rounded(), -32_000, 32_000)) }
-    static func percent(_ pct: Double) -> Int8 { Int8(clamp(pct.rounded(.up), 0, 100)) }
-    static func clamp(_ value: Double, _ low: Double, _ high: Double) -> Double { value.isNaN ? low : min(high, max(low, value)) }
+    /// A STATUSTEXT, as PX4 says it, and the same words in the log. A text longer than one message goes in
+    /// 50-byte chunks sharing a non-zero id, as PX4 sends "Arming denied: Resolve system health failures first".
+    mutating func say(_ severity: UInt8, _ text: String) -> [SimulatorAction] {
+        let bytes = Array(text.utf8)
+        guard bytes.count > StatusText.textByteCount else {
+            return send(StatusText(severity: severity, text: text)) + [.log("says: \(text)")]
+        }
+        statusTextId = statusTextId == .max ? 1 : statusTextId + 1
+        var actions: [SimulatorAction] = []
+        for (index, start) in stride(from: 0, to: bytes.count, by: StatusText.textByteCount).enumerated() {
+            let chunk = bytes[start..<min(start + StatusText.textByteCount, bytes.count)]
+            var message = StatusText(severity: severity, text: String(decoding: chunk, as: UTF8.self))
+            message.id = statusTextId
+            message.chunkSeq = UInt8(truncatingIfNeeded: index)
+            actions += send(message)
+        }
+        return actions + [.log("says: \(text)")]
+    }
+
+    /// The id of the last chunked STATUSTEXT.
+    var statusTextId: UInt16 = 0
 }

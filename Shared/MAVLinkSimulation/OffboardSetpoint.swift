@@ -3,20 +3,31 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import DroneSimulation
 import MAVLink
 
-/// The latest velocity setpoint in the body frame, with when it arrived.
+/// The latest offboard setpoint, with when it arrived: a velocity in the body frame, or a position (LOCAL_NED,
+/// metres from home: PX4's local origin is where its estimator started, here home).
 struct OffboardSetpoint: Sendable, Equatable {
-    var forwardMps: Double
-    var rightMps: Double
-    var downMps: Double
-    var yawRateRadps: Double
+    var forwardMps: Double = 0
+    var rightMps: Double = 0
+    var downMps: Double = 0
+    var yawRateRadps: Double = 0
+    /// A position setpoint; the velocities are then unused.
+    var goal: GoalSteering?
     var receivedUs: Int64
 
-    /// Velocity fields of a SET_POSITION_TARGET_LOCAL_NED in BODY_NED, or LOCAL_NED turned by `headingDeg`;
-    /// nil for other frames or non-finite values (ignored fields count as zero).
+    /// x, y and z all used: a position; else the velocity fields in BODY_NED, or LOCAL_NED turned by
+    /// `headingDeg`. Nil for other frames or non-finite values (ignored fields count as zero).
     init?(_ target: SetPositionTargetLocalNED, headingDeg: Double, nowUs: Int64) {
         let mask = target.typeMask
+        receivedUs = nowUs
+        if mask & 0b111 == 0 {
+            guard target.coordinateFrame == MAVFrame.localNED, target.xM.isFinite, target.yM.isFinite,
+                  target.zM.isFinite else { return nil }
+            goal = GoalSteering(northM: Double(target.xM), eastM: Double(target.yM), altitudeM: -Double(target.zM))
+            return
+        }
         func use(_ bit: UInt16, _ value: Float) -> Double? {
             guard mask & bit == 0 else { return 0 }
             return value.isFinite ? Double(value) : nil
@@ -36,6 +47,13 @@ struct OffboardSetpoint: Sendable, Equatable {
         }
         downMps = vz
         yawRateRadps = yawRate
-        receivedUs = nowUs
+    }
+
+    /// The velocity as fractions of the airframe's limits; zero is position hold (the trace says hovering).
+    func command(parameters p: SimulationParameters) -> ProgressiveCommand {
+        guard forwardMps != 0 || rightMps != 0 || downMps != 0 || yawRateRadps != 0 else { return .hover }
+        return ProgressiveCommand(flag: 1, roll: rightMps / p.maxSpeedMps, pitch: -forwardMps / p.maxSpeedMps,
+                                  gaz: -downMps / p.maxClimbRateMps,
+                                  yaw: yawRateRadps * 180 / .pi / p.maxYawRateDegPerS)
     }
 }

@@ -40,7 +40,7 @@ struct MAVLinkFlightTests {
         deinit { process.stop() }
     }
 
-    @Test("pymavlink ground station: takeoff refused disarmed, arm, takeoff, offboard velocity, hold, land",
+    @Test("pymavlink ground station: parameters, arm after home, takeoff, offboard velocity, setpoints lost → failsafe lands",
           .enabled(if: PythonTools.available))
     func pymavlinkGroundStation() async throws {
         let sim = try Simulator(label: "pymavlink")
@@ -51,6 +51,19 @@ struct MAVLinkFlightTests {
         let rows = sim.rows
         #expect(rows.contains { $0.altitudeM > 2 && $0.flightState == "flying" }, "flew in offboard")
         #expect(rows.last?.flightState == "landed")
+        #expect(sim.process.output().contains("says: Failsafe activated"))
+    }
+
+    @Test("MAVSDK's examples: health all ok, parameters, set_takeoff_altitude, takeoff, goto_location, return_to_launch",
+          .enabled(if: PythonTools.available))
+    func mavsdkExamples() async throws {
+        let sim = try Simulator(label: "mavsdk-examples")
+        let run = try await PythonTools.run("gcs_mavsdk_examples.py", ["\(sim.clientPort)"], logDirectory: sim.directory,
+                                            timeoutS: 120)
+        #expect(run.status == 0, "\(run.output.suffix(4000))\n--- drone-sim\n\(sim.process.output().suffix(3000))")
+        #expect(run.output.contains("mavsdk-examples: ok"))
+        #expect(sim.rows.last?.flightState == "landed")
+        #expect(sim.process.output().contains("says: Disarmed by landing"))
     }
 
     @Test("MAVSDK: arm, takeoff, offboard body velocity, land, position", .enabled(if: PythonTools.available))

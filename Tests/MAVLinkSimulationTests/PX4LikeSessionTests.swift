@@ -50,6 +50,34 @@ struct PX4LikeSessionTests {
             return nil
         }
 
+        /// PX4 arms only with a position estimate and home: the simulator has them 1 s after start.
+        mutating func waitForPosition() { run(seconds: 1.1) }
+
+        mutating func setParameter(_ name: String, _ value: Float, type: UInt8) {
+            send(ParamSet(paramId: name, paramValue: value, paramType: type, targetSystem: 1, targetComponent: 1))
+        }
+
+        /// STATUSTEXTs, chunks (same non-zero id) joined.
+        var statusTexts: [String] {
+            var texts: [(id: UInt16, text: String)] = []
+            for case .statusText(let message) in received.map(\.message) {
+                if message.id != 0, message.chunkSeq > 0, texts.last?.id == message.id {
+                    texts[texts.count - 1].text += message.text
+                } else {
+                    texts.append((message.id, message.text))
+                }
+            }
+            return texts.map(\.text)
+        }
+
+        /// Runs until `condition` holds or `limitS` passed; whether it held.
+        @discardableResult
+        mutating func run(atMost limitS: Double, until condition: (MAVLinkSimulatorSession) -> Bool) -> Bool {
+            let endUs = nowUs + Int64(limitS * 1_000_000)
+            while nowUs < endUs, !condition(session) { run(seconds: 0.01) }
+            return condition(session)
+        }
+
         mutating func run(seconds: Double, setpointForwardMps: Float? = nil) {
             let endUs = nowUs + Int64(seconds * 1_000_000)
             while nowUs < endUs {
@@ -73,8 +101,11 @@ struct PX4LikeSessionTests {
         #expect(h.received.allSatisfy { $0.systemId == 1 && $0.componentId == 1 })
     }
 
-    @Test func armTakeoffHoldOffboardLossLandDisarm() {
+    @Test func armTakeoffHoldOffboardLossHoldLandDisarm() {
         var h = Harness()
+        h.waitForPosition()
+        h.setParameter("COM_OBL_RC_ACT", Float(bitPattern: 5), type: ParamValue.typeInt32)
+        #expect(h.session.parameters.offboardLossAction == 5)
         #expect(h.command(MAVCmd.navTakeoff, [0, 0, 0, .nan, .nan, .nan, .nan]) == .denied, "not armed")
         #expect(h.command(MAVCmd.componentArmDisarm, [1]) == .accepted)
         #expect(h.command(MAVCmd.navTakeoff, [0, 0, 0, .nan, .nan, .nan, .nan]) == .accepted)
@@ -89,16 +120,48 @@ struct PX4LikeSessionTests {
         let north0 = h.session.drone.northM
         h.run(seconds: 3, setpointForwardMps: 2)
         #expect(h.session.drone.northM - north0 > 4, "heading 0: forward is north")
-        h.run(seconds: 0.6)
-        #expect(h.session.mode == .hold, "offboard left 0.5 s after the last setpoint")
-        #expect(h.logs.contains { $0.contains("leaving offboard") })
+        h.run(seconds: 0.9)
+        #expect(h.session.mode == .offboard, "COM_OF_LOSS_T is 1 s")
+        h.run(seconds: 0.2)
+        #expect(h.session.mode == .hold, "COM_OBL_RC_ACT 5: hold")
+        #expect(h.statusTexts.contains("Failsafe activated"))
+        h.run(seconds: 3)
+        #expect(h.session.drone.altitudeM > 2.3 && h.session.isArmed, "holds in the air")
         #expect(h.command(MAVCmd.navLand, []) == .accepted)
-        h.run(seconds: 8)
+        #expect(h.run(atMost: 10) { $0.drone.flightState == .landed })
+        #expect(h.session.isArmed, "PX4 disarms 2 s after touchdown (COM_DISARM_LAND)")
+        h.run(seconds: 2.1)
+        #expect(!h.session.isArmed && h.statusTexts.contains("Disarmed by landing"))
+    }
+
+    /// PX4's defaults, as measured on PX4 SITL: 1 s without setpoints → "Failsafe activated", Position mode
+    /// (heartbeat 3/0, MAV_STATE_CRITICAL), which without RC descends and lands where it is, then disarms; the
+    /// disarmed vehicle shows the mode it was in before the failsafe.
+    @Test func offboardLossWithPX4DefaultsLandsWhereItIs() {
+        var h = Harness()
+        h.waitForPosition()
+        _ = h.command(MAVCmd.componentArmDisarm, [1])
+        _ = h.command(MAVCmd.navTakeoff, [])
+        h.run(seconds: 4)
+        h.run(seconds: 0.3, setpointForwardMps: 2)
+        #expect(h.command(MAVCmd.doSetMode, [1, Float(PX4Mode.mainOffboard), 0]) == .accepted)
+        h.run(seconds: 2, setpointForwardMps: 2)
+        let stopNorth = h.session.drone.northM
+        h.run(seconds: 1.1)
+        #expect(h.session.mode == .position && h.statusTexts.contains("Failsafe activated"))
+        let heartbeat = h.session.heartbeat
+        #expect(heartbeat.systemStatus == MAVState.critical && heartbeat.baseMode == 209, "as PX4: \(heartbeat)")
+        #expect(h.session.drone.flightState == .landing)
+        h.run(seconds: 7)
         #expect(h.session.drone.flightState == .landed && !h.session.isArmed)
+        #expect(abs(h.session.drone.northM - stopNorth) < 4, "landed where it was")
+        #expect(h.session.mode == .offboard && h.session.heartbeat.systemStatus == MAVState.standby)
+        #expect(h.logs.contains { $0.contains("position mode without RC: descending to land where it is") })
     }
 
     @Test func forceDisarmCutsTheMotors() {
         var h = Harness()
+        h.waitForPosition()
         _ = h.command(MAVCmd.componentArmDisarm, [1])
         _ = h.command(MAVCmd.navTakeoff, [])
         h.run(seconds: 4)
@@ -112,6 +175,7 @@ struct PX4LikeSessionTests {
 
     @Test func messageIntervalsAndUnsupportedCommands() {
         var h = Harness()
+        h.waitForPosition()
         #expect(h.command(MAVCmd.setMessageInterval, [Float(GlobalPositionInt.messageId), 50_000]) == .accepted)
         #expect(h.command(MAVCmd.setMessageInterval, [Float(Attitude.messageId), -1]) == .accepted)
         #expect(h.command(MAVCmd.setMessageInterval, [12345, 1000]) == .unsupported)
@@ -134,6 +198,7 @@ struct PX4LikeSessionTests {
             h.record(h.session.receive([0xFD] + bytes, from: h.client, nowUs: h.nowUs))
         }
         #expect(h.session.counters.errors > 0)
+        h.waitForPosition()
         #expect(h.command(MAVCmd.componentArmDisarm, [1]) == .accepted)
     }
 }

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""An independent ground station (pymavlink, strict CRC) flying drone-sim's MAVLink face:
-takeoff refused while disarmed, arm, takeoff, offboard body-velocity setpoints, offboard left when they stop,
-land, disarm on touchdown. Exits 0 and prints `pymavlink-gcs: ok …` on success, 1 with the reason otherwise.
+"""An independent ground station (pymavlink, strict CRC) flying drone-sim's MAVLink face as PX4 SITL behaves
+(measured): arming refused before HOME_POSITION, takeoff refused while disarmed, the parameter protocol (PX4's
+defaults COM_OF_LOSS_T 1 s and COM_OBL_RC_ACT 0, INT32 bytewise), arm, takeoff, offboard body-velocity setpoints;
+then the setpoints stop: "Failsafe activated" after ~1 s, Position mode, which without RC descends, lands where it
+is and disarms by itself. Exits 0 and prints `pymavlink-gcs: ok …` on success, 1 with the reason otherwise.
 
 usage: gcs_pymavlink.py LISTEN_PORT SIM_PORT   (drone-sim runs with --gcs 127.0.0.1:LISTEN_PORT)"""
 import os
 import socket
+import struct
 import sys
 import time
 
@@ -17,7 +20,8 @@ m = mavutil.mavlink_connection(f"udpin:127.0.0.1:{LISTEN_PORT}", source_system=2
 mav = m.mav
 mav.robust_parsing = False  # a bad CRC raises instead of being skipped
 C = mavutil.mavlink
-state = {"relative_alt": 0.0, "north": None, "start_north": None, "landed": None, "armed": False, "mode": None}
+state = {"relative_alt": 0.0, "north": None, "start_north": None, "landed": None, "armed": False, "mode": None,
+         "home": None, "texts": [], "params": {}}
 
 
 def fail(reason):
@@ -39,6 +43,15 @@ def pump(timeout=0.05):
             state["north"] = msg.lat / 1e7 * 111_320
         elif t == "EXTENDED_SYS_STATE":
             state["landed"] = msg.landed_state
+        elif t == "HOME_POSITION":
+            state["home"] = (msg.latitude / 1e7, msg.longitude / 1e7)
+        elif t == "STATUSTEXT":
+            state["texts"].append((time.time(), msg.text))
+        elif t == "PARAM_VALUE":
+            value = msg.param_value
+            if msg.param_type == C.MAV_PARAM_TYPE_INT32:  # PX4: the INT32's bytes in the float
+                value = struct.unpack("<i", struct.pack("<f", value))[0]
+            state["params"][msg.param_id] = value
         yield msg
         msg = m.recv_match(blocking=False)
 
@@ -86,6 +99,12 @@ m.mav.heartbeat_send(C.MAV_TYPE_GCS, C.MAV_AUTOPILOT_INVALID, 0, 0, 0)
 
 command(C.MAV_CMD_NAV_TAKEOFF, [0, 0, 0, float("nan"), float("nan"), float("nan"), float("nan")], C.MAV_RESULT_DENIED)
 command(C.MAV_CMD_SET_MESSAGE_INTERVAL, [C.MAVLINK_MSG_ID_GLOBAL_POSITION_INT, 50_000], C.MAV_RESULT_ACCEPTED)
+for name in ("COM_OF_LOSS_T", "COM_OBL_RC_ACT"):
+    m.mav.param_request_read_send(1, 1, name.encode(), -1)
+wait(lambda: len(state["params"]) == 2, "PARAM_VALUE for COM_OF_LOSS_T and COM_OBL_RC_ACT", 3)
+if state["params"] != {"COM_OF_LOSS_T": 1.0, "COM_OBL_RC_ACT": 0}:
+    fail(f"not PX4's defaults: {state['params']}")
+wait(lambda: state["home"] is not None, "HOME_POSITION (PX4 arms only with a position and home)", 10)
 command(C.MAV_CMD_COMPONENT_ARM_DISARM, [1], C.MAV_RESULT_ACCEPTED)
 wait(lambda: state["armed"], "armed heartbeat", 3)
 command(C.MAV_CMD_NAV_TAKEOFF, [0, 0, 0, float("nan"), float("nan"), float("nan"), float("nan")], C.MAV_RESULT_ACCEPTED)
@@ -115,9 +134,15 @@ if not 2.0 < moved < 5.5:
     fail(f"flew {moved:.2f} m north in 4 s at 1 m/s forward")
 if state["mode"] != (6, 0):
     fail(f"not in offboard while streaming: {state['mode']}")
-wait(lambda: state["mode"] == (4, 3), "hold after setpoints stopped", 2)
-command(C.MAV_CMD_NAV_LAND, [0, 0, 0, float("nan"), float("nan"), float("nan"), float("nan")], C.MAV_RESULT_ACCEPTED)
+stopped = time.time()
+stop_north = state["north"]
+wait(lambda: state["mode"] == (3, 0), "Position mode (the failsafe) after the setpoints stopped", 3)
+failsafe = [t for t, text in state["texts"] if text == "Failsafe activated"]
+if not failsafe or not 0.8 < failsafe[0] - stopped < 1.6:
+    fail(f"no 'Failsafe activated' about 1 s after the last setpoint: {state['texts']}")
 wait(lambda: state["landed"] == C.MAV_LANDED_STATE_ON_GROUND and not state["armed"], "landed and disarmed", 15)
+if abs(state["north"] - stop_north) > 4:
+    fail(f"landed {state['north'] - stop_north:.1f} m from where the setpoints stopped")
 if mav.total_receive_errors != 0:
     fail(f"{mav.total_receive_errors} receive errors")
 print(f"pymavlink-gcs: ok, flew {moved:.2f} m north, {mav.total_packets_received} packets, 0 CRC errors", flush=True)
