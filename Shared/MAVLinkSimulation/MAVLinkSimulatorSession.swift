@@ -163,10 +163,21 @@ public struct MAVLinkSimulatorSession: Sendable {
         var actions = send(CommandAck(command: command, result: result, targetSystem: packet.systemId,
                                       targetComponent: packet.componentId))
         let firstOfItsKind = result != .unsupported || loggedUnsupported.insert(command).inserted
-        if let note, firstOfItsKind { actions.append(.log("MAV_CMD \(command): \(result) (\(note))")) }
+        if let note, firstOfItsKind { actions.append(.log("\(Self.name(ofCommand: command)): \(result): \(note)")) }
         actions += pendingReplies
         pendingReplies = []
         return actions
+    }
+
+    /// A command as the log says it: its name and number ("takeoff (MAV_CMD 22)").
+    static func name(ofCommand command: UInt16) -> String {
+        let names: [UInt16: String] = [
+            MAVCmd.navReturnToLaunch: "return", MAVCmd.navLand: "land", MAVCmd.navTakeoff: "takeoff",
+            MAVCmd.doSetMode: "set mode", MAVCmd.doReposition: "reposition", MAVCmd.getHomePosition: "get home",
+            MAVCmd.componentArmDisarm: "arm/disarm", MAVCmd.setMessageInterval: "set message interval",
+            MAVCmd.requestMessage: "request message", MAVCmd.requestAutopilotCapabilities: "request capabilities",
+        ]
+        return names[command].map { "\($0) (MAV_CMD \(command))" } ?? "MAV_CMD \(command)"
     }
 
     /// Messages a command asked for (REQUEST_MESSAGE), sent after its ACK.
