@@ -54,10 +54,18 @@ struct LocationBroadcasterOptionTests {
         }
     }
 
-    @Test("--alt -5 is parsed, then refused by the range check in run()")
+    @Test("--alt -5 is parsed as a number, then refused by the range check: a usage error, exit 64")
     func altParsed() throws {
-        #expect(try TargetCommand.parse(["--alt", "-5", "1", "2"]).alt == -5)
-        #expect(try TargetCommand.parse(["--alt=-5", "1", "2"]).alt == -5)
+        #expect(try TargetCommand.parse(["--alt", "-0", "1", "2"]).alt == 0)
+        for arguments in [["--alt", "-5", "1", "2"], ["--alt=-5", "1", "2"]] {
+            do {
+                _ = try TargetCommand.parse(arguments)
+                Issue.record("\(arguments) accepted")
+            } catch {
+                #expect(TargetCommand.message(for: error).contains("--alt -5.0: expected 0...1000 m"))
+                #expect(TargetCommand.exitCode(for: error) == .validationFailure)
+            }
+        }
     }
 
     @Test("--help shows no Swift value dumps")
