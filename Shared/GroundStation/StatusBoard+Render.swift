@@ -1,6 +1,15 @@
 import QuadProtocol
 
 extension StatusBoard {
+    /// The `--line` distance field: `dist 31.2 m`. During a return the navigator and the controller still measure
+    /// to the dropped target, not to home; that is no distance to show over home.
+    public static func progressDistance(activity: ControllerState.Activity?, navigationM: Double?,
+                                        controllerM: Float?) -> String {
+        if activity == .returningHome { return "home dist -" }
+        let distance = navigationM ?? controllerM.map { Double($0) }
+        return "dist " + (distance.map { TextFormat.fixed($0, digits: 1) + " m" } ?? "-")
+    }
+
     /// One screen of plain text, lines joined by `\n`, each at most `StatusBoard.width` columns.
     public func render(nowUs: Int64) -> String {
         var lines: [String] = ["quadcopter \(drone.rawValue): status" + clockSuffix(), "", "SERVICES"]
@@ -26,10 +35,11 @@ extension StatusBoard {
         let p = entry.presence
         var line = label
         if p.online {
-            let uptime = p.startedAtUs.map { TextFormat.age(us: nowUs &- $0) } ?? TextFormat.age(us: nowUs &- entry.changedAtUs)
-            line += TextFormat.pad("online", 9) + TextFormat.pad("up " + uptime, 13)
+            let since = p.startedAtUs ?? entry.changedAtUs ?? nowUs
+            line += TextFormat.pad("online", 9) + TextFormat.pad("up " + TextFormat.age(us: nowUs &- since), 13)
         } else {
-            line += TextFormat.pad("OFFLINE", 9) + TextFormat.pad("for " + TextFormat.age(us: nowUs &- entry.changedAtUs), 13)
+            let since = entry.changedAtUs.map { "for " + TextFormat.age(us: nowUs &- $0) } ?? "already"
+            line += TextFormat.pad("OFFLINE", 9) + TextFormat.pad(since, 13)
         }
         if let version = p.version, !version.isEmpty { line += TextFormat.clean(version, width: 20) }
         return line
@@ -60,6 +70,9 @@ extension StatusBoard {
     }
 
     func targetLine(nowUs: Int64) -> String {
+        if controller?.value.activity == .returningHome {
+            return "  target    none: returning home (distance to home not reported)"
+        }
         if let n = navigation {
             let s = n.value
             return "  target    "
@@ -118,7 +131,8 @@ extension StatusBoard {
         guard let link else { return nil }
         for name in Self.linkServices {
             if let entry = services[name], !entry.presence.online {
-                return name + " offline " + TextFormat.age(us: max(0, nowUs &- entry.changedAtUs))
+                let age = entry.changedAtUs.map { " " + TextFormat.age(us: max(0, nowUs &- $0)) } ?? ""
+                return name + " offline" + age
             }
         }
         let silentUs = nowUs &- link.receivedAtUs

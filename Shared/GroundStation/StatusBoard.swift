@@ -20,8 +20,9 @@ public struct StatusBoard: Sendable {
 
     struct PresenceEntry: Sendable {
         var presence: ServicePresence
-        /// When the online/offline state last changed, as seen here.
-        var changedAtUs: Int64
+        /// When the online/offline state last changed, as seen here; nil for a service first seen offline: its
+        /// retained status says nothing of when it stopped (the Last Will is written at connect).
+        var changedAtUs: Int64?
     }
 
     public let drone: DroneID
@@ -56,7 +57,8 @@ public struct StatusBoard: Sendable {
             let changed = old.presence.online != presence.online ? receivedAtUs : old.changedAtUs
             services[presence.name] = PresenceEntry(presence: presence, changedAtUs: changed)
         } else if services.count < Self.maxServices || expectedServices.contains(presence.name) {
-            services[presence.name] = PresenceEntry(presence: presence, changedAtUs: receivedAtUs)
+            services[presence.name] = PresenceEntry(presence: presence,
+                                                    changedAtUs: presence.online ? receivedAtUs : nil)
         }
     }
 

@@ -104,10 +104,10 @@ struct StatusView {
     func progressLine(elapsedUs: Int64) -> String {
         let seconds = TextFormat.fixed(Double(elapsedUs) / 1e6, digits: 1)
         let activity = controller?.activity.cliName ?? "no-controller"
-        let distance = navigation.map { $0.distanceM } ?? controller?.distanceToTargetM.map { Double($0) }
         var text = String(repeating: " ", count: max(0, 6 - seconds.count)) + seconds + " s  "
         text += activity + String(repeating: " ", count: max(0, 16 - activity.count))
-        text += "  dist " + (distance.map { TextFormat.fixed($0, digits: 1) + " m" } ?? "-")
+        text += "  " + StatusBoard.progressDistance(activity: controller?.activity, navigationM: navigation?.distanceM,
+                                                    controllerM: controller?.distanceToTargetM)
         text += "  alt " + (drone.map { TextFormat.fixed(Double($0.altitudeM), digits: 1) + " m" } ?? "-")
         text += "  batt " + (drone.map { "\($0.batteryPercent)%" } ?? "-")
         return text + "  link " + linkWord

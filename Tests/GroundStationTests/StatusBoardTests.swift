@@ -119,6 +119,31 @@ import Testing
         #expect(text.contains("- (no link status)"))
     }
 
+    /// Over home after `return` both the navigator and the controller still measured to the dropped target (44 m).
+    @Test func returnShowsNoDistanceToTheDroppedTarget() {
+        var b = fullBoard()
+        b.update(controller: ControllerState(sequence: 2, timestampUs: t0, activity: .returningHome,
+                                             distanceToTargetM: 44), receivedAtUs: t0)
+        let text = b.render(nowUs: t0)
+        #expect(text.contains("target    none: returning home"), "\(text)")
+        #expect(!text.contains("distance 91.5 m"), "\(text)")
+        #expect(StatusBoard.progressDistance(activity: .returningHome, navigationM: 44, controllerM: 44)
+            == "home dist -")
+        #expect(StatusBoard.progressDistance(activity: .flyingToTarget, navigationM: 31.24, controllerM: 44)
+            == "dist 31.2 m")
+    }
+
+    /// `status` four minutes after a service stopped printed `OFFLINE for 0s`: the retained offline status came at
+    /// the subscription, and says nothing of when the service stopped.
+    @Test func offlineWhenFirstSeenHasNoMadeUpAge() {
+        var b = StatusBoard(drone: .default)
+        b.update(presence: ServicePresence(name: "navigator", online: false, startedAtUs: t0 - 300 * s),
+                 receivedAtUs: t0)
+        let text = b.render(nowUs: t0 + 2 * s)
+        #expect(text.contains("navigator              OFFLINE  already"), "\(text)")
+        #expect(!text.contains("for 0s") && !text.contains("for 2s"), "\(text)")
+    }
+
     @Test func controllerTargetIsShownWithoutNavigation() {
         var b = StatusBoard(drone: .default)
         b.update(controller: ControllerState(sequence: 1, timestampUs: 0, activity: .arrived, targetLatitudeDeg: 1.5,
