@@ -57,23 +57,24 @@ struct MAVLinkFlightTests {
     @Test("MAVSDK's examples: health all ok, parameters, set_takeoff_altitude, takeoff, goto_location, return_to_launch",
           .enabled(if: PythonTools.available))
     func mavsdkExamples() async throws {
-        let sim = try Simulator(label: "mavsdk-examples")
-        let run = try await PythonTools.run("gcs_mavsdk_examples.py", ["\(sim.clientPort)"], logDirectory: sim.directory,
-                                            timeoutS: 120)
-        #expect(run.status == 0, "\(run.output.suffix(4000))\n--- drone-sim\n\(sim.process.output().suffix(3000))")
-        #expect(run.output.contains("mavsdk-examples: ok"))
-        #expect(sim.rows.last?.flightState == "landed")
-        #expect(sim.process.output().contains("says: Disarmed by landing"))
+        let log = try await Self.runMAVSDK("gcs_mavsdk_examples.py", success: "mavsdk-examples: ok")
+        #expect(log.contains("says: Disarmed by landing"))
     }
 
     @Test("MAVSDK: arm, takeoff, offboard body velocity, land, position", .enabled(if: PythonTools.available))
     func mavsdk() async throws {
-        let sim = try Simulator(label: "mavsdk")
-        let run = try await PythonTools.run("gcs_mavsdk.py", ["\(sim.clientPort)"], logDirectory: sim.directory,
-                                      timeoutS: 120)
+        try await Self.runMAVSDK("gcs_mavsdk.py", success: "mavsdk: ok")
+    }
+
+    /// A MAVSDK script against a fresh simulator: it succeeds, and the drone ends landed; the simulator's log.
+    @discardableResult
+    static func runMAVSDK(_ script: String, success: String) async throws -> String {
+        let sim = try Simulator(label: String(script.prefix { $0 != "." }))
+        let run = try await PythonTools.run(script, ["\(sim.clientPort)"], logDirectory: sim.directory, timeoutS: 120)
         #expect(run.status == 0, "\(run.output.suffix(4000))\n--- drone-sim\n\(sim.process.output().suffix(3000))")
-        #expect(run.output.contains("mavsdk: ok"))
+        #expect(run.output.contains(success))
         #expect(sim.rows.last?.flightState == "landed")
+        return sim.process.output()
     }
 
     @Test("product over MAVLink: mosquitto_pub takeoff + JSON target → … → mavlink-link → drone-sim arrives within 2 m",

@@ -53,6 +53,14 @@ struct PX4LikeSessionTests {
         /// PX4 arms only with a position estimate and home: the simulator has them 1 s after start.
         mutating func waitForPosition() { run(seconds: 1.1) }
 
+        /// Arm, NAV_TAKEOFF to MIS_TAKEOFF_ALT, 4 s to climb there.
+        mutating func takeOff() {
+            waitForPosition()
+            _ = command(MAVCmd.componentArmDisarm, [1])
+            _ = command(MAVCmd.navTakeoff, [])
+            run(seconds: 4)
+        }
+
         mutating func setParameter(_ name: String, _ value: Float, type: UInt8) {
             send(ParamSet(paramId: name, paramValue: value, paramType: type, targetSystem: 1, targetComponent: 1))
         }
@@ -139,10 +147,7 @@ struct PX4LikeSessionTests {
     /// disarmed vehicle shows the mode it was in before the failsafe.
     @Test func offboardLossWithPX4DefaultsLandsWhereItIs() {
         var h = Harness()
-        h.waitForPosition()
-        _ = h.command(MAVCmd.componentArmDisarm, [1])
-        _ = h.command(MAVCmd.navTakeoff, [])
-        h.run(seconds: 4)
+        h.takeOff()
         h.run(seconds: 0.3, setpointForwardMps: 2)
         #expect(h.command(MAVCmd.doSetMode, [1, Float(PX4Mode.mainOffboard), 0]) == .accepted)
         h.run(seconds: 2, setpointForwardMps: 2)
@@ -161,10 +166,7 @@ struct PX4LikeSessionTests {
 
     @Test func forceDisarmCutsTheMotors() {
         var h = Harness()
-        h.waitForPosition()
-        _ = h.command(MAVCmd.componentArmDisarm, [1])
-        _ = h.command(MAVCmd.navTakeoff, [])
-        h.run(seconds: 4)
+        h.takeOff()
         #expect(h.command(MAVCmd.componentArmDisarm, [0, MAVCmd.forceArmDisarmMagic]) == .accepted)
         #expect(h.session.drone.isEmergency && !h.session.isArmed)
         h.run(seconds: 2)

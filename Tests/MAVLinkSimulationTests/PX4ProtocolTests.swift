@@ -73,10 +73,7 @@ struct PX4ProtocolTests {
 
     @Test func repositionByCommandIntThenReturnAndLand() {
         var h = Harness()
-        h.waitForPosition()
-        _ = h.command(MAVCmd.componentArmDisarm, [1])
-        _ = h.command(MAVCmd.navTakeoff, [])
-        h.run(seconds: 4)
+        h.takeOff()
         let goal = Geodesy.destination(from: h.session.drone.home, bearingDeg: 90, distanceM: 20)
         let before = h.received.count
         h.send(CommandInt(command: MAVCmd.doReposition, frame: MAVFrame.globalInt, x: Int32(goal.latitudeDeg * 1e7),
@@ -96,10 +93,7 @@ struct PX4ProtocolTests {
 
     @Test func offboardPositionSetpoint() {
         var h = Harness()
-        h.waitForPosition()
-        _ = h.command(MAVCmd.componentArmDisarm, [1])
-        _ = h.command(MAVCmd.navTakeoff, [])
-        h.run(seconds: 4)
+        h.takeOff()
         var target = SetPositionTargetLocalNED.bodyVelocity(timeBootMs: 0, forwardMps: 0, rightMps: 0, downMps: 0,
                                                             yawRateRadps: 0, targetSystem: 1, targetComponent: 1)
         target.coordinateFrame = MAVFrame.localNED

@@ -7,33 +7,16 @@ import math
 import sys
 import time
 
-from mavsdk import ComponentType, Configuration, Mavsdk
 from mavsdk.plugins.action import Action
 from mavsdk.plugins.offboard import Offboard, VelocityBodyYawspeed
 from mavsdk.plugins.telemetry import Telemetry
 
+from mavsdk_support import ComponentType, Script
+
 LISTEN_PORT = int(sys.argv[1])
-
-
-def fail(reason):
-    print(f"mavsdk: FAILED: {reason}", flush=True)
-    sys.exit(1)
-
-
-def wait(cond, what, timeout):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if cond():
-            return
-        time.sleep(0.1)
-    fail(f"timed out waiting for {what}")
-
-
-sdk = Mavsdk(Configuration.create_with_component_type(ComponentType.COMPANION_COMPUTER))
-sdk.add_any_connection(f"udpin://127.0.0.1:{LISTEN_PORT}")
-system = sdk.first_autopilot(15)
-if system is None:
-    fail("no autopilot discovered")
+script = Script("mavsdk")
+fail, wait = script.fail, script.wait
+sdk, system = script.autopilot(LISTEN_PORT, ComponentType.COMPANION_COMPUTER)
 action, telemetry, offboard = Action(system), Telemetry(system), Offboard(system)
 wait(lambda: not math.isnan(telemetry.position().latitude_deg), "a position", 10)
 home = telemetry.position()

@@ -9,40 +9,23 @@ import math
 import sys
 import time
 
-from mavsdk import ComponentType, Configuration, Mavsdk
 from mavsdk.plugins.action import Action
 from mavsdk.plugins.param import Param
 from mavsdk.plugins.telemetry import Telemetry
 
+from mavsdk_support import ComponentType, Script
+
 LISTEN_PORT = int(sys.argv[1])
 METRES_PER_DEG = 111_320
-
-
-def fail(reason):
-    print(f"mavsdk-examples: FAILED: {reason}", flush=True)
-    sys.exit(1)
-
-
-def wait(cond, what, timeout):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if cond():
-            return
-        time.sleep(0.1)
-    fail(f"timed out waiting for {what}")
-
-
+script = Script("mavsdk-examples")
+fail, wait = script.fail, script.wait
 def distance_m(a, b):
     north = (a.latitude_deg - b.latitude_deg) * METRES_PER_DEG
     east = (a.longitude_deg - b.longitude_deg) * METRES_PER_DEG * math.cos(math.radians(a.latitude_deg))
     return math.hypot(north, east)
 
 
-sdk = Mavsdk(Configuration.create_with_component_type(ComponentType.GROUND_STATION))
-sdk.add_any_connection(f"udpin://127.0.0.1:{LISTEN_PORT}")
-system = sdk.first_autopilot(15)
-if system is None:
-    fail("no autopilot discovered")
+sdk, system = script.autopilot(LISTEN_PORT, ComponentType.GROUND_STATION)
 action, telemetry, param = Action(system), Telemetry(system), Param(system)
 
 # MAVSDK's examples wait for this before arming.
