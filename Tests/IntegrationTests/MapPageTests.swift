@@ -66,6 +66,35 @@ struct MapPageTests {
         #expect(result.exitCode == 0, "\(result.output)")
     }
 
+    @Test("when the broker goes away the page shows what it knew as stale, one badge text, a counting countdown")
+    func staleWhenBrokerGone() async throws {
+        try Self.requireDependencies()
+        let broker = try BrokerProcess()
+        defer { broker.stop(); try? FileManager.default.removeItem(at: broker.directory) }
+        let handshake = broker.directory
+        let browser = try ChildProcess(
+            executable: MapBrowser.python,
+            arguments: [TestEnvironment.repoRoot.appendingPathComponent("Tests/WebMapTests/map_page_checks.py").path,
+                        "stale", "--url", broker.mapURL, "--mqtt-port", "\(broker.port)", "--handshake", handshake.path,
+                        "--failure-dir", handshake.path, "--chromedriver", try TestEnvironment.requireTool("chromedriver")],
+            name: "map-stale", logDirectory: handshake)
+        defer { browser.stop(signal: SIGKILL) }
+        let request = handshake.appendingPathComponent("stop-request").path
+        let deadline = Date().addingTimeInterval(180)
+        var stopped = false
+        while browser.isRunning, Date() < deadline {
+            if !stopped, FileManager.default.fileExists(atPath: request) {
+                broker.stop()
+                stopped = true
+                _ = FileManager.default.createFile(atPath: handshake.appendingPathComponent("stop-done").path, contents: nil)
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let code = try await onThread { browser.waitForExit(timeoutS: 5) }
+        #expect(code == 0, "map_page_checks.py stale: \(browser.output())")
+        #expect(stopped, "the broker was never stopped: \(browser.output())")
+    }
+
     @Test("on the deployed ground broker the page is refused anonymously and logs in as map")
     func loginOnDeployedBroker() async throws {
         try Self.requireDependencies()

@@ -4,16 +4,21 @@
   hostile --url URL --mqtt-port N     hostile URL parameters and a barrage of bad payloads and topics never break
                                       the page (no script runs, no exception, it keeps updating)
   login --url URL --password PW       on the deployed broker the page is refused anonymously, and logs in as `map`
+  stale --url URL --mqtt-port N --handshake DIR
+                                      the broker goes away (the test stops it on <DIR>/stop-request, then writes
+                                      <DIR>/stop-done): what the page knew is shown stale with its age, one badge
+                                      text, a countdown that counts
 Exit 0 = pass."""
-import argparse, random, time
+import argparse, os, random, re, time
 
 from mapdriver import Page, position_fix, step
 
 p = argparse.ArgumentParser()
-p.add_argument("mode", choices=["hostile", "login"])
+p.add_argument("mode", choices=["hostile", "login", "stale"])
 p.add_argument("--url", required=True)
 p.add_argument("--mqtt-port", type=int, default=0)
 p.add_argument("--password", default="")
+p.add_argument("--handshake", default="")
 p.add_argument("--failure-dir", default="/tmp")
 p.add_argument("--chromedriver", default="/usr/bin/chromedriver")
 args = p.parse_args()
@@ -73,4 +78,39 @@ def login():
     wait("logged in as map", 20, lambda: text("broker") == "online")
     step("logged in as map: online")
 
-page.run(hostile if args.mode == "hostile" else login)
+def stale():
+    driver.get(args.url)
+    wait("page connected", 20, lambda: text("broker") == "online")
+    page.publish("quad/drone1/status/navigator", '{"state":"online","service":"navigator","version":"","started_at":0,"pid":1}')
+    state = driver.execute_script("""return Array.from(QuadProto.encode({type: 'controllerState', sequence: 1,
+        timestampUs: Date.now() * 1000, activity: 'flyingToTarget', reason: '', pilotId: '', targetLatitudeDeg: 52.5,
+        targetLongitudeDeg: 13.4, distanceToTargetM: 10, runId: 1, targetSequence: 1}));""")
+    page.publish("quad/drone1/telemetry/controller", bytes(state))
+    page.publish("quad/drone1/telemetry/position", position_fix(52.5163, 13.3777))
+    wait("navigator online", 10, lambda: text("presence-navigator") == "online")
+    wait("flying to target", 10, lambda: text("activity") == "flying to target")
+    step("live: navigator online, controller flying to target")
+
+    open(os.path.join(args.handshake, "stop-request"), "w").close()
+    wait("the test stopped the broker", 20, lambda: os.path.exists(os.path.join(args.handshake, "stop-done")))
+    wait("broker shown offline", 10, lambda: (text("broker") or "").startswith("broker offline"))
+    badge = text("broker")
+    assert badge.count("broker offline") == 1, f"doubled badge text: {badge}"
+    presence = wait("navigator shown unknown", 5, lambda: (text("presence-navigator") or "").startswith("unknown") and text("presence-navigator"))
+    activity = wait("activity shown stale", 5, lambda: "stale" in (text("activity") or "") and text("activity"))
+    step(f"broker gone: badge '{badge}', navigator '{presence}', activity '{activity}'")
+
+    # The countdown counts: successive reads a quarter second apart go down many times (a frozen one only jumps).
+    counts, downs = [], 0
+    for _ in range(40):
+        m = re.search(r"retrying in (\d+) s", text("broker") or "")
+        if m: counts.append(int(m.group(1)))
+        time.sleep(0.25)
+    downs = sum(1 for a, b in zip(counts, counts[1:]) if b < a)
+    assert downs >= 4, f"the countdown did not count: {counts}"
+    aged = wait("the age grows", 5, lambda: text("presence-navigator") != presence and text("presence-navigator"))
+    step(f"countdown counted down {downs} times in 10 s; navigator now '{aged}'")
+    errors = page.page_errors()
+    assert not errors, f"browser errors: {errors}"
+
+page.run({"hostile": hostile, "login": login, "stale": stale}[args.mode])

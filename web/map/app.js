@@ -70,6 +70,8 @@
   // ---- state ----
   const drones = new Map();
   let selectedId = params.drone;
+  // The connection as last reported; downSince: when it went away (null while online).
+  let broker = { state: 'connecting', detail: '', retryAtMs: null, downSince: null };
   let badPayloads = 0;
   let pendingTarget = null;
   let actionWait = null;
@@ -303,7 +305,11 @@
     setText('drone-name', d ? d.id : '—');
     if (!d) return;
     const c = d.controller;
-    setText('activity', c ? ACTIVITY_TEXT[c.activity] || c.activity : '—', c && c.activity === 'emergency' ? 'bad' : '');
+    // Broker gone: nothing shown is current. Age from the drone's last live message (or from the loss).
+    const staleS = broker.downSince == null ? null : (Date.now() - Math.min(d.lastHeard || Infinity, broker.downSince)) / 1000;
+    const stale = staleS == null ? '' : ' — stale, ' + staleS.toFixed(0) + ' s old (broker offline)';
+    setText('activity', c ? (ACTIVITY_TEXT[c.activity] || c.activity) + stale : '—',
+      stale && c ? 'warn' : c && c.activity === 'emergency' ? 'bad' : '');
     setText('reason', c && c.reason ? c.reason : '', c && REFUSAL.test(c.reason) ? 'bad' : '');
     if (d.clockOffsetMs == null) setText('clock', '—');
     else {
@@ -341,8 +347,10 @@
       const row = table.insertRow();
       row.insertCell().textContent = service;
       const cell = row.insertCell();
-      cell.textContent = d.presence[service];
-      cell.className = d.presence[service] === 'online' ? 'ok' : d.presence[service] === 'offline' ? 'bad' : 'warn';
+      const known = d.presence[service];
+      const downS = broker.downSince == null ? null : (Date.now() - broker.downSince) / 1000;
+      cell.textContent = downS == null ? known : 'unknown (' + known + ' ' + downS.toFixed(0) + ' s ago)';
+      cell.className = downS != null ? 'warn' : known === 'online' ? 'ok' : known === 'offline' ? 'bad' : 'warn';
       cell.setAttribute('data-test', 'presence-' + service.replace(/[^a-z0-9-]/g, '-'));
     }
   }
@@ -443,6 +451,15 @@
 
   // ---- the broker ----
   let client = null, everOnline = false;
+  function renderBroker() {
+    const { state, detail, retryAtMs } = broker;
+    const retry = retryAtMs ? ' — retrying in ' + Math.max(0, Math.ceil((retryAtMs - Date.now()) / 1000)) + ' s' : '';
+    const text = state === 'online' ? 'online' : state === 'offline' ? 'broker offline — ' + detail + retry
+      : state === 'refused' ? 'refused: ' + detail + retry : 'connecting…';
+    setText('broker', text, state);
+  }
+  // The countdown counts: redrawn more often than the once-a-second render.
+  setInterval(() => { if (broker.retryAtMs) renderBroker(); }, 250);
   function connect() {
     if (client) client.stop();
     client = new MQTTClient({
@@ -450,14 +467,16 @@
       clientId: senderId + '-' + Math.floor(Math.random() * 1e6),
       username: storage('quad-map-user') || params.user,
       password: storage('quad-map-password'),
-      onStatus: (state, detail) => {
+      onStatus: (state, detail, retryAtMs) => {
         // After a reconnect the broker may have lost its retained presence (a restart without persistence): what
         // we knew is shown as unconfirmed until each service announces itself again.
         if (state === 'online' && everOnline) for (const d of drones.values()) for (const k in d.presence) d.presence[k] = 'unconfirmed';
         if (state === 'online') everOnline = true;
+        // Everything shown was heard before this moment: stale from here until the broker is back.
+        const downSince = state === 'online' ? null : broker.downSince || Date.now();
+        broker = { state, detail, retryAtMs, downSince };
+        renderBroker();
         scheduleRender();
-        const text = state === 'online' ? 'online' : state === 'offline' ? 'broker offline — ' + detail : state === 'refused' ? 'refused: ' + detail : 'connecting…';
-        setText('broker', text, state);
         if (state === 'refused') $('login').style.display = 'block';
       },
       onMessage,

@@ -17,7 +17,7 @@
   function concat(a, b) { const out = new Uint8Array(a.length + b.length); out.set(a); out.set(b, a.length); return out; }
 
   class MQTTClient {
-    // options: url, clientId, username, password, keepaliveS (30), onStatus(state, detail), onMessage(topic, bytes, retained)
+    // options: url, clientId, username, password, keepaliveS (30), onStatus(state, detail, retryAtMs), onMessage(topic, bytes, retained)
     constructor(options) {
       this.o = Object.assign({ keepaliveS: 30, minBackoffMs: 500, maxBackoffMs: 5000 }, options);
       this.subscriptions = [];
@@ -36,7 +36,9 @@
       if (this.ws) { try { if (this.connected) this.ws.send(Uint8Array.from([0xE0, 0])); this.ws.close(); } catch (e) { /* closing anyway */ } }
     }
 
-    status(state, detail) { try { this.o.onStatus && this.o.onStatus(state, detail || ''); } catch (e) { console.error(e); } }
+    status(state, detail, retryAtMs) {
+      try { this.o.onStatus && this.o.onStatus(state, detail || '', retryAtMs); } catch (e) { console.error(e); }
+    }
 
     open() {
       this.buffer = new Uint8Array(0);
@@ -59,7 +61,7 @@
         this.buffer = concat(this.buffer, new Uint8Array(event.data));
         try { this.drain(); } catch (e) { console.error('mqtt: bad packet', e); ws.close(); }
       };
-      ws.onclose = () => { if (ws === this.ws) this.lost(this.refusal || 'broker offline'); };
+      ws.onclose = () => { if (ws === this.ws) this.lost(this.refusal || 'connection closed'); };
       ws.onerror = () => { /* onclose follows */ };
     }
 
@@ -77,7 +79,8 @@
       if (this.stopped) return;
       const delay = Math.min(this.backoffMs, this.o.maxBackoffMs) * (0.75 + Math.random() * 0.5);
       this.backoffMs = Math.min(this.backoffMs * 2, this.o.maxBackoffMs);
-      this.status(this.refusal ? 'refused' : 'offline', reason + ' — retrying in ' + (delay / 1000).toFixed(1) + ' s');
+      // The retry time, not a text: the page counts down to it.
+      this.status(this.refusal ? 'refused' : 'offline', reason, Date.now() + delay);
       clearTimeout(this.retryTimer);
       this.retryTimer = setTimeout(() => this.open(), delay);
     }
