@@ -16,8 +16,11 @@ public enum CSVRouteParser {
             let fields = content.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
             if !sawRow, fields.allSatisfy({ Double($0) == nil }) {
                 columns = try header(fields, line: lineNumber)
-                expectedFieldCounts = fields.count...fields.count
+                // Altitude is optional per line (`lat,lon[,alt]`): a row may leave out a last alt column.
+                let altLast = columns.alt == fields.count - 1
+                expectedFieldCounts = (altLast ? fields.count - 1 : fields.count)...fields.count
                 expectedColumns = "'" + TextFormat.printable(fields.joined(separator: ","), width: 40) + "'"
+                    + (altLast ? " (alt may be left out)" : "")
                 sawRow = true
                 continue
             }

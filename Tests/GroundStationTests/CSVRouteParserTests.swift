@@ -28,6 +28,17 @@ import Testing
         ])
     }
 
+    /// README and --help say `lat,lon[,alt]` per line: under a `lat,lon,alt` header too.
+    @Test func headerWithAltitudeAllowsLinesWithout() throws {
+        #expect(try CSVRouteParser.parse("lat,lon,alt\n52.5,13.4,5\n52.6,13.5\n") == [
+            Waypoint(latitudeDeg: 52.5, longitudeDeg: 13.4, altitudeM: 5, line: 2),
+            Waypoint(latitudeDeg: 52.6, longitudeDeg: 13.5, line: 3),
+        ])
+        #expect(throws: RouteParseError.wrongFieldCount(line: 2, expected: "'alt,lat,lon'", found: 2)) {
+            try CSVRouteParser.parse("alt,lat,lon\n52.5,13.4\n")
+        }
+    }
+
     @Test func headerMayReorderColumns() throws {
         let points = try CSVRouteParser.parse("Longitude, Latitude\n13.4, 52.5\n")
         #expect(points == [Waypoint(latitudeDeg: 52.5, longitudeDeg: 13.4, line: 2)])
