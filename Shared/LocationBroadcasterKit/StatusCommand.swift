@@ -34,7 +34,8 @@ struct StatusCommand: AsyncParsableCommand {
     var timeout: Double?
 
     @Flag(help: """
-        Every drone on the broker, one line each (services, activity, battery, link), instead of --drone's screen;         without --watch printed once, after one presence re-announce interval (5 s).
+        Every drone on the broker, one line each (services, activity, battery, link), instead of --drone's screen; \
+        without --watch printed once, after one presence re-announce interval (5 s).
         """)
     var all = false
 
@@ -44,6 +45,10 @@ struct StatusCommand: AsyncParsableCommand {
             throw ValidationError("--until '\(until)': expected one of \(names)")
         }
         if let timeout, !(timeout.isFinite && timeout > 0) { throw ValidationError("--timeout: expected > 0") }
+        // A one-shot screen has nothing to stop: a --timeout there would be silently ignored.
+        if timeout != nil, !watch, until == nil {
+            throw ValidationError("--timeout stops --watch or --until; without either status prints once")
+        }
         guard interval.seconds >= 0.05 else { throw ValidationError("--interval: at least 50ms") }
         if all, until != nil { throw ValidationError("--all shows every drone; --until watches one (--drone ID)") }
         if all, line { throw ValidationError("--all prints a table; --line follows one drone (--drone ID)") }

@@ -30,15 +30,19 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "Only this drone's messages.")
     var drone: String?
 
-    @Option(parsing: .signedNumber, help: "Arrival radius drawn around targets in the svg plot, metres (the controller's default is 1).")
-    var arrivalRadius: Double = 1
+    @Option(parsing: .signedNumber,
+            help: "svg only: arrival radius drawn around targets, metres (default 1, the controller's).")
+    var arrivalRadius: Double?
 
     func validate() throws {
         if let drone, DroneID(rawValue: drone) == nil {
             throw ValidationError("--drone '\(drone)': expected 1–32 characters of a-z, 0-9 and '-'")
         }
-        guard arrivalRadius.isFinite, arrivalRadius > 0 else {
-            throw ValidationError("--arrival-radius: expected > 0 m")
+        if let arrivalRadius {
+            guard arrivalRadius.isFinite, arrivalRadius > 0 else {
+                throw ValidationError("--arrival-radius: expected > 0 m")
+            }
+            guard format == .svg else { throw ValidationError("--arrival-radius is drawn by --format svg only") }
         }
     }
 
@@ -52,6 +56,10 @@ struct ExportCommand: ParsableCommand {
                 entries.append(DecodedLogEntry(record: record))
             }
         }
+        // A header-only file would look like a flight with nothing in it: say which drones the logs hold.
+        if let drone, entries.isEmpty {
+            throw LoggerError.noRecordsForDrone(drone: drone, logs: logs, seen: try Self.drones(in: logs))
+        }
         let text: String
         switch format {
         case .csv: text = CSVExporter.export(entries)
@@ -62,7 +70,7 @@ struct ExportCommand: ParsableCommand {
             text = switch format {
             case .gpx: GPXExporter.export(track)
             case .kml: KMLExporter.export(track)
-            default: SVGTrackPlot.render(track, options: .init(arrivalRadiusM: arrivalRadius))
+            default: SVGTrackPlot.render(track, options: .init(arrivalRadiusM: arrivalRadius ?? 1))
             }
         }
         if let out {
@@ -70,5 +78,16 @@ struct ExportCommand: ParsableCommand {
         } else {
             try FileBytes.writeStandardOutput(text)
         }
+    }
+
+    /// The drones whose messages the logs hold, sorted.
+    private static func drones(in logs: [String]) throws -> [String] {
+        var seen = Set<String>()
+        for path in logs {
+            for record in try LoadedLog(path: path).records {
+                if let id = DroneID(topic: record.topic) { seen.insert(id.rawValue) }
+            }
+        }
+        return seen.sorted()
     }
 }

@@ -5,6 +5,8 @@ enum LoggerError: Error, Equatable, CustomStringConvertible {
     case notWritableDirectory(path: String, reason: String)
     /// gpx, kml and svg need at least one PositionFix.
     case noPositionFixes(logs: [String], drone: String?)
+    /// `export --drone ID` and the logs hold nothing of that drone.
+    case noRecordsForDrone(drone: String, logs: [String], seen: [String])
     /// Bytes that are no `.qlog` file at all (e.g. a CSV passed by mistake).
     case notAFlightLog(path: String, reason: String)
     /// `replay --live` while a drone's controller is online.
@@ -20,6 +22,9 @@ enum LoggerError: Error, Equatable, CustomStringConvertible {
         case let .notWritableDirectory(path, reason): "log directory \(path) is not usable: \(reason)"
         case let .noPositionFixes(logs, drone):
             "no position fixes\(drone.map { " for \($0)" } ?? "") in \(logs.joined(separator: ", "))"
+        case let .noRecordsForDrone(drone, logs, seen):
+            "no messages of drone \(drone) in \(logs.joined(separator: ", ")); "
+                + (seen.isEmpty ? "they hold no drone's" : "they hold \(seen.joined(separator: ", "))")
         case let .notAFlightLog(path, reason): "\(path): \(reason)"
         case let .liveReplayRefused(reason): "replay --live refused: \(reason)"
         case let .badOption(text): text
