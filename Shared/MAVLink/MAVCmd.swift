@@ -1,10 +1,12 @@
 /// MAV_CMD numbers.
 public enum MAVCmd {
+    public static let navWaypoint: UInt16 = 16
     public static let navReturnToLaunch: UInt16 = 20
     public static let navLand: UInt16 = 21
     public static let navTakeoff: UInt16 = 22
     public static let doSetMode: UInt16 = 176
     public static let doReposition: UInt16 = 192
+    public static let missionStart: UInt16 = 300
     public static let getHomePosition: UInt16 = 410
     public static let componentArmDisarm: UInt16 = 400
     public static let setMessageInterval: UInt16 = 511

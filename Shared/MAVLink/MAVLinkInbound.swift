@@ -18,13 +18,21 @@ public enum MAVLinkInbound: Sendable, Equatable {
     case autopilotVersion(AutopilotVersion)
     case statusText(StatusText)
     case commandInt(CommandInt)
+    case missionCount(MissionCount)
+    case missionRequestInt(MissionRequestInt)
+    case missionItemInt(MissionItemInt)
+    case missionAck(MissionAck)
+    case missionCurrent(MissionCurrent)
+    case missionItemReached(MissionItemReached)
+    case missionClearAll(MissionClearAll)
 
     /// Every known type; the parser takes CRC_EXTRA from here.
     public static let messageTypes: [any MAVLinkMessage.Type] = [
         Heartbeat.self, SysStatus.self, BatteryStatus.self, GlobalPositionInt.self, Attitude.self, GPSRawInt.self,
         ExtendedSysState.self, CommandLong.self, CommandAck.self, SetPositionTargetLocalNED.self,
         ParamRequestRead.self, ParamValue.self, ParamSet.self, ParamRequestList.self, HomePosition.self,
-        AutopilotVersion.self, StatusText.self, CommandInt.self,
+        AutopilotVersion.self, StatusText.self, CommandInt.self, MissionCount.self, MissionRequestInt.self,
+        MissionItemInt.self, MissionAck.self, MissionCurrent.self, MissionItemReached.self, MissionClearAll.self,
     ]
 
     public static func crcExtra(messageId: UInt32) -> UInt8? {
@@ -53,6 +61,13 @@ public enum MAVLinkInbound: Sendable, Equatable {
         case AutopilotVersion.messageId: self = .autopilotVersion(AutopilotVersion(payload: p))
         case StatusText.messageId: self = .statusText(StatusText(payload: p))
         case CommandInt.messageId: self = .commandInt(CommandInt(payload: p))
+        case MissionCount.messageId: self = .missionCount(MissionCount(payload: p))
+        case MissionRequestInt.messageId: self = .missionRequestInt(MissionRequestInt(payload: p))
+        case MissionItemInt.messageId: self = .missionItemInt(MissionItemInt(payload: p))
+        case MissionAck.messageId: self = .missionAck(MissionAck(payload: p))
+        case MissionCurrent.messageId: self = .missionCurrent(MissionCurrent(payload: p))
+        case MissionItemReached.messageId: self = .missionItemReached(MissionItemReached(payload: p))
+        case MissionClearAll.messageId: self = .missionClearAll(MissionClearAll(payload: p))
         default: return nil
         }
     }

@@ -6,6 +6,9 @@ import MAVLink
 extension MAVLinkSimulatorSession {
     mutating func followFlightState(from old: FlightState, nowUs: Int64) -> [SimulatorAction] {
         let new = drone.flightState
+        if old == .takingOff, new == .hovering, mode == .mission {
+            return [.log("takeoff complete: flying the mission")]
+        }
         if old == .takingOff, new == .hovering, mode == .takeoff {
             mode = .hold
             goal = GoalSteering(northM: drone.northM, eastM: drone.eastM, altitudeM: drone.altitudeM)
@@ -42,6 +45,8 @@ extension MAVLinkSimulatorSession {
                 drone.applyProgressiveCommand(setpoint.command(parameters: drone.parameters))
             }
             return []
+        case .mission:
+            return flyMission()
         case .hold, .returnToLaunch:
             guard let goal, drone.flightState != .takingOff else { return hover() }
             // Home: land once stopped over it (landing with speed left drifts off the spot).

@@ -23,6 +23,8 @@ extension MAVLinkSimulatorSession {
                 : nil
             let altitude = command.param(7).isFinite ? Double(command.param(7)) - homeAltitudeAMSLM : nil
             return reposition(to: point, altitudeM: altitude)
+        case MAVCmd.missionStart:
+            return startMission(nowUs: nowUs)
         case MAVCmd.setMessageInterval:
             return setInterval(messageId: command.param(1), intervalUs: command.param(2))
         case MAVCmd.requestMessage:
@@ -155,6 +157,8 @@ extension MAVLinkSimulatorSession {
             return land()
         case .returnToLaunch:
             return returnToLaunch()
+        case .mission:
+            return startMission(nowUs: nowUs)
         case .position, .altitude, .manual:
             // PX4's manual modes need manual control input; the simulator has no RC.
             return (.denied, "\(requested) mode refused: no manual control input (no RC)")

@@ -45,6 +45,8 @@ extension MAVLinkSimulatorSession {
         case AutopilotVersion.messageId:
             // 1.15.0 release (type 255), as PX4 packs major.minor.patch.type.
             return send(AutopilotVersion(capabilities: Self.capabilities, flightSwVersion: 0x010F_00FF, uid: 1))
+        case MissionCurrent.messageId:
+            return send(mission.currentMessage)
         case Attitude.messageId:
             return send(Attitude(timeBootMs: timeBootMs, rollRad: Float(drone.rollDeg * .pi / 180),
                                  pitchRad: Float(drone.pitchDeg * .pi / 180),

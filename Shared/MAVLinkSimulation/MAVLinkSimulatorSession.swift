@@ -40,6 +40,8 @@ public struct MAVLinkSimulatorSession: Sendable {
     var setpoint: OffboardSetpoint?
     /// Where hold (after DO_REPOSITION) or return flies to; nil = stay.
     var goal: GoalSteering?
+    /// The uploaded flight plan and where it is.
+    var mission = SimulatedMission()
     /// The mode PX4 shows again once a failsafe landing has disarmed (measured: the one before the failsafe).
     var modeBeforeFailsafe: PX4Mode?
     var intervalsUs: [UInt32: Int64] = Self.defaultIntervalsUs
@@ -55,7 +57,7 @@ public struct MAVLinkSimulatorSession: Sendable {
     static let defaultIntervalsUs: [UInt32: Int64] = [
         Heartbeat.messageId: 1_000_000, GlobalPositionInt.messageId: 200_000, Attitude.messageId: 200_000,
         GPSRawInt.messageId: 500_000, ExtendedSysState.messageId: 500_000, SysStatus.messageId: 1_000_000,
-        BatteryStatus.messageId: 1_000_000, HomePosition.messageId: 2_000_000,
+        BatteryStatus.messageId: 1_000_000, HomePosition.messageId: 2_000_000, MissionCurrent.messageId: 1_000_000,
     ]
 
     public init(configuration: SimulatorConfiguration, gcs: UDPEndpoint?, nowUs: Int64) {
@@ -131,6 +133,8 @@ public struct MAVLinkSimulatorSession: Sendable {
                 self.setpoint = setpoint
             }
             return []
+        case .missionCount, .missionItemInt, .missionClearAll:
+            return handleMission(packet.message, from: packet)
         case .paramRequestRead(let request):
             guard isForUs(request.targetSystem) else { return [] }
             guard let value = parameters.read(request) else {
@@ -154,7 +158,7 @@ public struct MAVLinkSimulatorSession: Sendable {
         }
     }
 
-    private func isForUs(_ targetSystem: UInt8) -> Bool { targetSystem == 0 || targetSystem == encoder.systemId }
+    func isForUs(_ targetSystem: UInt8) -> Bool { targetSystem == 0 || targetSystem == encoder.systemId }
 
     /// COMMAND_ACK, and a log line for what the command did (an unsupported kind once: clients probe a lot).
     private mutating func answer(_ command: UInt16, _ outcome: (MAVResult, String?), to packet: MAVLinkPacket)
@@ -172,10 +176,11 @@ public struct MAVLinkSimulatorSession: Sendable {
     /// A command as the log says it: its name and number ("takeoff (MAV_CMD 22)").
     static func name(ofCommand command: UInt16) -> String {
         let names: [UInt16: String] = [
-            MAVCmd.navReturnToLaunch: "return", MAVCmd.navLand: "land", MAVCmd.navTakeoff: "takeoff",
+            MAVCmd.navWaypoint: "waypoint", MAVCmd.navReturnToLaunch: "return", MAVCmd.navLand: "land", MAVCmd.navTakeoff: "takeoff",
             MAVCmd.doSetMode: "set mode", MAVCmd.doReposition: "reposition", MAVCmd.getHomePosition: "get home",
             MAVCmd.componentArmDisarm: "arm/disarm", MAVCmd.setMessageInterval: "set message interval",
             MAVCmd.requestMessage: "request message", MAVCmd.requestAutopilotCapabilities: "request capabilities",
+            MAVCmd.missionStart: "mission start",
         ]
         return names[command].map { "\($0) (MAV_CMD \(command))" } ?? "MAV_CMD \(command)"
     }

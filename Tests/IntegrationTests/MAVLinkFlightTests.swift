@@ -61,6 +61,13 @@ struct MAVLinkFlightTests {
         #expect(log.contains("says: Disarmed by landing"))
     }
 
+    @Test("MAVSDK's mission example: upload two waypoints, start from the ground, finished, return_to_launch",
+          .enabled(if: PythonTools.available))
+    func mavsdkMission() async throws {
+        let log = try await Self.runMAVSDK("gcs_mavsdk_mission.py", success: "mavsdk-mission: ok")
+        #expect(log.contains("mission item 1, waypoint (MAV_CMD 16), reached: mission complete"))
+    }
+
     @Test("MAVSDK: arm, takeoff, offboard body velocity, land, position", .enabled(if: PythonTools.available))
     func mavsdk() async throws {
         try await Self.runMAVSDK("gcs_mavsdk.py", success: "mavsdk: ok")

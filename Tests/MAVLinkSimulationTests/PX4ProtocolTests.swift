@@ -119,3 +119,48 @@ struct PX4ProtocolTests {
         #expect(battery.last.map { (12_500...12_600).contains($0.voltagesMv[0]) && $0.batteryFunction == 1 } == true)
     }
 }
+
+/// The mission protocol on simulated time: upload item by item (one out of turn is asked for again), start from the
+/// ground, each item reached, complete.
+@Suite("drone-sim MAVLink face: missions")
+struct PX4MissionTests {
+    @Test func uploadStartReachComplete() {
+        var h = PX4LikeSessionTests.Harness()
+        h.waitForPosition()
+        let home = h.session.drone.home
+        let points = [Geodesy.destination(from: home, bearingDeg: 90, distanceM: 10),
+                      Geodesy.destination(from: home, bearingDeg: 0, distanceM: 10)]
+        func item(_ seq: UInt16) -> MissionItemInt {
+            MissionItemInt(seq: seq, command: MAVCmd.navWaypoint, frame: MAVFrame.globalRelativeAltInt,
+                           x: Int32(points[Int(seq)].latitudeDeg * 1e7), y: Int32(points[Int(seq)].longitudeDeg * 1e7),
+                           z: 2.5, targetSystem: 1, targetComponent: 1, params: [0, 1, 0, .nan])
+        }
+        func requests() -> [UInt16] {
+            h.received.compactMap { if case .missionRequestInt(let r) = $0.message { r.seq } else { nil } }
+        }
+        #expect(h.command(MAVCmd.missionStart, [0, 0]) == .denied, "no mission yet")
+        h.send(MissionCount(count: 2, targetSystem: 1, targetComponent: 1, missionType: 1))
+        #expect(h.received.contains { $0.message == .missionAck(MissionAck(type: MissionAck.unsupported,
+                                                                             targetSystem: 255, targetComponent: 190,
+                                                                             missionType: 1)) }, "no fences")
+        h.send(MissionCount(count: 2, targetSystem: 1, targetComponent: 1))
+        h.send(item(1))
+        h.send(item(0))
+        h.send(item(1))
+        #expect(requests() == [0, 0, 1])
+        #expect(h.received.contains { $0.message == .missionAck(MissionAck(type: 0, targetSystem: 255,
+                                                                             targetComponent: 190)) })
+        _ = h.command(MAVCmd.componentArmDisarm, [1])
+        #expect(h.command(MAVCmd.doSetMode, [1, Float(PX4Mode.mainAuto), Float(PX4Mode.subMission)]) == .accepted)
+        func reachedCount() -> Int { h.received.filter { $0.frame.messageId == MissionItemReached.messageId }.count }
+        for _ in 0..<400 where reachedCount() < 2 { h.run(seconds: 0.1) }
+        #expect(h.session.mode == .mission && h.session.isArmed)
+        let reached = h.received.compactMap { if case .missionItemReached(let r) = $0.message { r.seq } else { nil } }
+        #expect(reached == [0, 1])
+        let end = Geodesy.inverse(from: h.session.drone.truePosition, to: points[1]).distanceM
+        #expect(end < 1.5, "at the last waypoint: \(end) m off")
+        h.run(seconds: 1.1)
+        let current = h.received.compactMap { if case .missionCurrent(let c) = $0.message { c } else { nil } }
+        #expect(current.last.map { $0.missionState == 5 && $0.total == 2 } == true, "complete")
+    }
+}

@@ -31,7 +31,7 @@ struct GoldenFrameTests {
     }
 
     @Test func fixturesArePresent() {
-        #expect(GoldenFrames.all.count == 25)
+        #expect(GoldenFrames.all.count == 32)
     }
 
     @Test func heartbeats() throws {
@@ -154,6 +154,28 @@ struct GoldenFrameTests {
                                                      x: 525_163_000, y: 133_780_000, z: 36.5, targetSystem: 1,
                                                      targetComponent: 1, params: [-1, 1, 0, .nan]).payload)
         #expect(frame.encoded(crcExtra: CommandInt.crcExtra) == GoldenFrames.bytes("command_int_do_reposition"))
+    }
+
+    @Test func missionProtocol() throws {
+        try Self.roundTrip("mission_count", MissionCount(count: 2, targetSystem: 1, targetComponent: 1), sequence: 23,
+                           systemId: 245, componentId: 191)
+        try Self.roundTrip("mission_request_int", MissionRequestInt(seq: 1, targetSystem: 245, targetComponent: 191),
+                           sequence: 24)
+        try Self.roundTrip("mission_ack_accepted", MissionAck(type: 0, targetSystem: 245, targetComponent: 191),
+                           sequence: 26)
+        try Self.roundTrip("mission_current", MissionCurrent(seq: 1, total: 2, missionState: 3), sequence: 27)
+        try Self.roundTrip("mission_item_reached", MissionItemReached(seq: 1), sequence: 28)
+        try Self.roundTrip("mission_clear_all", MissionClearAll(targetSystem: 1, targetComponent: 1), sequence: 29,
+                           systemId: 245, componentId: 191)
+        // param4 (yaw) is NaN: compare the bytes and the non-NaN fields.
+        let item = try Self.packet("mission_item_int_waypoint").frame.decode(MissionItemInt.self)
+        #expect(item.seq == 1 && item.command == MAVCmd.navWaypoint && item.frame == 6 && item.autocontinue == 1)
+        #expect(item.x == 525_163_000 && item.y == 133_780_000 && item.z == 2.5 && item.params[3].isNaN)
+        let frame = MAVLinkFrame(sequence: 25, systemId: 245, componentId: 191, messageId: MissionItemInt.messageId,
+                                 payload: MissionItemInt(seq: 1, command: MAVCmd.navWaypoint, frame: 6, x: 525_163_000,
+                                                         y: 133_780_000, z: 2.5, targetSystem: 1, targetComponent: 1,
+                                                         params: [0, 1, 0, .nan]).payload)
+        #expect(frame.encoded(crcExtra: MissionItemInt.crcExtra) == GoldenFrames.bytes("mission_item_int_waypoint"))
     }
 
     @Test func mavlink1FramesAreAccepted() throws {

@@ -83,6 +83,20 @@ def frames():
     yield "command_int_do_reposition", pack(c, c.MAVLink_command_int_message(
         target_system=1, target_component=1, frame=5, command=192, current=0, autocontinue=0, param1=-1, param2=1,
         param3=0, param4=NAN, x=525163000, y=133780000, z=36.5), 22, 245, 191)
+    yield "mission_count", pack(c, c.MAVLink_mission_count_message(
+        target_system=1, target_component=1, count=2, mission_type=0), 23, 245, 191)
+    yield "mission_request_int", pack(c, c.MAVLink_mission_request_int_message(
+        target_system=245, target_component=191, seq=1, mission_type=0), 24)
+    yield "mission_item_int_waypoint", pack(c, c.MAVLink_mission_item_int_message(
+        target_system=1, target_component=1, seq=1, frame=6, command=16, current=0, autocontinue=1, param1=0,
+        param2=1, param3=0, param4=NAN, x=525163000, y=133780000, z=2.5, mission_type=0), 25, 245, 191)
+    yield "mission_ack_accepted", pack(c, c.MAVLink_mission_ack_message(
+        target_system=245, target_component=191, type=0, mission_type=0), 26)
+    yield "mission_current", pack(c, c.MAVLink_mission_current_message(
+        seq=1, total=2, mission_state=3, mission_mode=0), 27)
+    yield "mission_item_reached", pack(c, c.MAVLink_mission_item_reached_message(seq=1), 28)
+    yield "mission_clear_all", pack(c, c.MAVLink_mission_clear_all_message(
+        target_system=1, target_component=1, mission_type=0), 29, 245, 191)
     # MAVLink 1 framing of the same kinds of message (no extension fields, no truncation).
     yield "v1_heartbeat", pack(v1, v1.MAVLink_heartbeat_message(
         type=2, autopilot=12, base_mode=129, custom_mode=6 << 16, system_status=4, mavlink_version=3), 42)
