@@ -25,7 +25,10 @@ extension StatusBoard {
     }
 
     func serviceLine(_ name: String, nowUs: Int64) -> String {
-        let label = "  " + TextFormat.pad(TextFormat.clean(name, width: 22), 23)
+        // A longer name (a broadcaster's sender id, location-broadcaster-<host>) pushes the columns right rather
+        // than being cut: it is what tells two pilots apart.
+        let shown = TextFormat.clean(name, width: 40)
+        let label = "  " + (shown.count >= 23 ? shown + " " : TextFormat.pad(shown, 23))
         guard let entry = services[name] else {
             if let since = watchingSinceUs, nowUs &- since < presenceWaitUs {
                 return label + "waiting  (no status yet; re-announced every \(Int(ServiceStatus.reannounceIntervalS)) s)"
@@ -78,7 +81,7 @@ extension StatusBoard {
             return "  target    "
                 + TextFormat.coordinate(latitudeDeg: s.targetLatitudeDeg, longitudeDeg: s.targetLongitudeDeg) + "  distance "
                 + TextFormat.fixed(s.distanceM, digits: 1) + " m  bearing "
-                + TextFormat.fixed(s.bearingDeg, digits: 0) + " deg" + staleMark(n.receivedAtUs, nowUs)
+                + TextFormat.bearing(s.bearingDeg) + " deg" + staleMark(n.receivedAtUs, nowUs)
         }
         if let c = controller, let lat = c.value.targetLatitudeDeg, let lon = c.value.targetLongitudeDeg {
             let distance = c.value.distanceToTargetM.map { TextFormat.fixed(Double($0), digits: 1) + " m" } ?? "-"

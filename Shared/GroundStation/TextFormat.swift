@@ -12,6 +12,13 @@ public enum TextFormat {
         fixed(latitudeDeg, digits: 6) + ", " + fixed(longitudeDeg, digits: 6)
     }
 
+    /// A bearing in whole degrees, 0–359: 359.6° rounds to 0, never to "360".
+    public static func bearing(_ degrees: Double) -> String {
+        guard degrees.isFinite, abs(degrees) < 1e9 else { return "-" }
+        let whole = Int(degrees.rounded()) % 360
+        return String(whole < 0 ? whole + 360 : whole)
+    }
+
     /// A compact age: `42s`, `3m05s`, `2h07m`, `4d03h`; `-` when negative or unknown.
     static func age(us: Int64?) -> String {
         guard let us, us >= 0 else { return "-" }

@@ -98,7 +98,7 @@ struct TargetCommand: AsyncParsableCommand {
                 if round == 1, let drone = Self.dronePosition(watch.feed.latest) {
                     let leg = Geodesy.inverse(from: drone, to: point)
                     say("from the drone: \(TextFormat.fixed(leg.distanceM, digits: 1)) m, bearing "
-                        + "\(TextFormat.fixed(leg.initialBearingDeg, digits: 0)) deg")
+                        + "\(TextFormat.bearing(leg.initialBearingDeg)) deg")
                 }
                 if noWait { return }
                 let reply = ControllerReply(request: .target(latitudeDeg: point.latitudeDeg,

@@ -144,6 +144,25 @@ import Testing
         #expect(!text.contains("for 0s") && !text.contains("for 2s"), "\(text)")
     }
 
+    /// `target` printed "bearing 360 deg" for a target just west of north.
+    @Test func bearingsAreZeroTo359() {
+        #expect(TextFormat.bearing(359.6) == "0")
+        #expect(TextFormat.bearing(359.4) == "359")
+        #expect(TextFormat.bearing(-0.4) == "0")
+        #expect(TextFormat.bearing(-90) == "270")
+        #expect(TextFormat.bearing(720.2) == "0")
+        #expect(TextFormat.bearing(.nan) == "-")
+    }
+
+    /// The default sender id's presence, `location-broadcaster-vm`, was cut to `location-broadcaster-v`.
+    @Test func longServiceNamesAreShownWhole() {
+        var b = StatusBoard(drone: .default)
+        b.update(presence: ServicePresence(name: "location-broadcaster-vm", online: true, startedAtUs: t0 - 3 * s),
+                 receivedAtUs: t0)
+        let text = b.render(nowUs: t0)
+        #expect(text.contains("  location-broadcaster-vm online   up 3s"), "\(text)")
+    }
+
     @Test func controllerTargetIsShownWithoutNavigation() {
         var b = StatusBoard(drone: .default)
         b.update(controller: ControllerState(sequence: 1, timestampUs: 0, activity: .arrived, targetLatitudeDeg: 1.5,

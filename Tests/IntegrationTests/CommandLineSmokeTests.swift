@@ -51,7 +51,8 @@ struct CommandLineSmokeTests {
     static let helps: [(String, [String])] = [
         ("drone-sim", []), ("drone-link", []), ("drone-controller", []), ("navigator", ["run"]), ("navigator", ["solve"]),
         ("location-broadcaster", ["target"]), ("location-broadcaster", ["follow"]), ("location-broadcaster", ["route"]),
-        ("location-broadcaster", ["takeoff"]), ("location-broadcaster", ["status"]), ("telemetry-logger", ["record"]),
+        ("location-broadcaster", ["takeoff"]), ("location-broadcaster", ["status"]),
+        ("location-broadcaster", ["status", "--all"]), ("telemetry-logger", ["record"]),
         ("telemetry-logger", ["tail"]), ("telemetry-logger", ["export"]), ("telemetry-logger", ["replay"]),
         ("telemetry-logger", ["sync"]),
     ]
@@ -65,5 +66,7 @@ struct CommandLineSmokeTests {
         #expect(!output.contains("Option("), "\(output)")
         #expect(output.range(of: #"\(default: [^)]*\("#, options: .regularExpression) == nil, "\(output)")
         #expect(output.range(of: #"[A-Za-z]+\([a-z]+: "#, options: .regularExpression) == nil, "\(output)")
+        // A multi-line help string without its trailing `\` leaves a run of spaces mid-sentence.
+        #expect(output.range(of: #"[a-z;,.] {4,}[a-z]"#, options: .regularExpression) == nil, "\(output)")
     }
 }
