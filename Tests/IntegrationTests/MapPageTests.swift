@@ -40,16 +40,8 @@ struct MapPageTests {
         let browser = try ChildProcess(executable: MapBrowser.python, arguments: arguments, name: "map-browser",
                                        logDirectory: handshake)
         defer { browser.stop(signal: SIGKILL) }
-        let request = handshake.appendingPathComponent("restart-request").path
-        let deadline = Date().addingTimeInterval(300)
-        var restarted = false
-        while browser.isRunning, Date() < deadline {
-            if !restarted, FileManager.default.fileExists(atPath: request) {
-                try stack.mosquitto?.restart(after: 1)
-                restarted = true
-                _ = FileManager.default.createFile(atPath: handshake.appendingPathComponent("restart-done").path, contents: nil)
-            }
-            try await Task.sleep(for: .milliseconds(100))
+        let restarted = try await MapBrowser.answer(browser, in: handshake, step: "restart", timeoutS: 300) {
+            try stack.mosquitto?.restart(after: 1)
         }
         let code = try await onThread { browser.waitForExit(timeoutS: 5) }
         #expect(code == 0, "map_browser_test.py: \(browser.output())\n\(stack.logs())")
@@ -79,17 +71,7 @@ struct MapPageTests {
                         "--failure-dir", handshake.path, "--chromedriver", try TestEnvironment.requireTool("chromedriver")],
             name: "map-stale", logDirectory: handshake)
         defer { browser.stop(signal: SIGKILL) }
-        let request = handshake.appendingPathComponent("stop-request").path
-        let deadline = Date().addingTimeInterval(180)
-        var stopped = false
-        while browser.isRunning, Date() < deadline {
-            if !stopped, FileManager.default.fileExists(atPath: request) {
-                broker.stop()
-                stopped = true
-                _ = FileManager.default.createFile(atPath: handshake.appendingPathComponent("stop-done").path, contents: nil)
-            }
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        let stopped = try await MapBrowser.answer(browser, in: handshake, step: "stop", timeoutS: 180) { broker.stop() }
         let code = try await onThread { browser.waitForExit(timeoutS: 5) }
         #expect(code == 0, "map_page_checks.py stale: \(browser.output())")
         #expect(stopped, "the broker was never stopped: \(browser.output())")
@@ -107,6 +89,25 @@ struct MapPageTests {
 }
 
 enum MapBrowser {
+    /// The file handshake of a browser script: when it writes `<dir>/<step>-request`, runs `action` once and writes
+    /// `<dir>/<step>-done`. Returns whether the step ran, once the script ended (or after `timeoutS`).
+    static func answer(_ browser: ChildProcess, in directory: URL, step: String, timeoutS: Double,
+                       action: () throws -> Void) async throws -> Bool {
+        let request = directory.appendingPathComponent("\(step)-request").path
+        let deadline = Date().addingTimeInterval(timeoutS)
+        var done = false
+        while browser.isRunning, Date() < deadline {
+            if !done, FileManager.default.fileExists(atPath: request) {
+                try action()
+                done = true
+                _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("\(step)-done").path,
+                                                   contents: nil)
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return done
+    }
+
     /// Tests/WebMapTests/map_page_checks.py MODE ARGS… (short browser checks), to completion.
     /// On a thread of its own (`onThread`): a browser run takes minutes.
     static func check(_ arguments: [String], logDirectory: URL) async throws -> CommandResult {
