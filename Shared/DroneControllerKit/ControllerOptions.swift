@@ -26,7 +26,7 @@ struct ControllerOptions: ParsableArguments {
     @Option(parsing: .signedNumber, help: "Ceiling, metres: higher targets are refused (target-refused-ceiling). Give drone-link the same value.") var maxAltitude: Double = 10
     @Option(parsing: .signedNumber, help: "Arrival needs the altitude within this many metres of the wanted one.") var altitudeTolerance: Double = 0.3
     @Option(parsing: .signedNumber, help: "Altitude of a return home, metres (default: the higher of the cruise and the current altitude).") var returnAltitude: Double?
-    @Option(parsing: .signedNumber, help: "Over home after a return, hover this many seconds, then land.") var returnHover: Double = 2
+    @Option(parsing: .signedNumber, help: "Over home after a return, hover this many seconds, then land (0: land at once; a hover drifts in wind).") var returnHover: Double = 0
     @Option(parsing: .signedNumber, help: "Cruise ground speed, m/s: the tilt follows the measured speed (replaces --forward-speed).") var maxSpeed: Double?
     @Option(help: "Failsafe, stale navigation or position while flying to a target: hover | land.") var onStaleNavigation = "hover"
     @Option(help: "Failsafe, battery below --land-battery: return (if the battery left covers the way home, else land) | land.") var onLowBattery = "return"

@@ -52,12 +52,15 @@ public struct ControllerConfiguration: Sendable, Equatable {
 
     /// Ground speed the cruise tilt gives in still air: what a return is assumed to make before it is measured.
     var cruiseSpeedMps: Double { controlLaw.cruiseForwardFrac * windCompensation.fullTiltSpeedMps }
+    /// Over home after a return the drone comes down to this height under the position law before it lands: the
+    /// landing's own descent is not steered and drifts with the wind (0.5 m/s down, ~5 % of the wind across).
+    public var returnApproachAltitudeM: Double = 1
     /// Inside the slowdown radius: wanted ground speed per metre of position error (`PositionHold`), 1/s.
     public var positionGainPerS: Double = 0.3
 
     public init(controlLaw: ControlLaw = ControlLaw(), windCompensation: WindCompensation = WindCompensation(),
                 altitude: AltitudeHold = AltitudeHold(), failsafes: FailsafePolicy = FailsafePolicy(),
-                returnAltitudeM: Double? = nil, returnHomeHoverS: Double = 2, tickHz: Double = 30, takeoffTimeoutS: Double = 10,
+                returnAltitudeM: Double? = nil, returnHomeHoverS: Double = 0, tickHz: Double = 30, takeoffTimeoutS: Double = 10,
                 staleAfterMs: Int64 = 1000, droneStateTimeoutMs: Int64 = 1000, landBatteryPercent: UInt8 = 15,
                 geofenceRadiusM: Double = 200, geofenceReturnMarginM: Double = 10, geofenceBrakeS: Double = 1,
                 lostPilotLandAfterS: Double = 30, groundLinkTimeoutS: Double = 1.5, commandMaxAgeS: Double = 5, progressMarginM: Double = 3, progressTimeoutS: Double = 3,

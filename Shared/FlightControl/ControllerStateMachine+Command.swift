@@ -59,7 +59,8 @@ extension ControllerStateMachine {
             guard !isBatteryLow(state) else { return [refuse(kind: "command", reason: "takeoff-refused-battery-low")] }
             transition(to: .takingOff, reason: "takeoff", nowUs: nowUs)
             if home == nil, let position = lastPosition, positionFresh(nowUs: nowUs) {
-                return setHome(position, nowUs: nowUs)
+                // The fixes of the last seconds on the ground, averaged: one fix is off by the GPS noise.
+                return setHome(groundPosition.mean ?? position, nowUs: nowUs)
             }
             return []
         case .takingOff, .hovering, .flyingToTarget, .arrived, .returningHome:

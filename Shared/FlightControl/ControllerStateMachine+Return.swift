@@ -57,7 +57,17 @@ extension ControllerStateMachine {
         case .home:
             homeArrival.observe(distanceM: distanceM, bearingDeg: bearingDeg, latitudeDeg: point.latitudeDeg,
                                 longitudeDeg: point.longitudeDeg, atUs: nowUs)
-            if let filteredM = homeArrival.filteredDistanceM, law.hasArrived(distanceM: filteredM) {
+            // Home is where the drone lands, not just a point to pass: the position law settles it to half the
+            // arrival radius (by the filtered position) before the hover and the landing.
+            if let filteredM = homeArrival.filteredDistanceM, filteredM < law.arrivalRadiusM / 2,
+               let altitudeM = currentAltitudeM(nowUs: nowUs),
+               altitudeM > configuration.returnApproachAltitudeM + configuration.altitude.toleranceM {
+                // The landing itself is not steered (the drone's own descent drifts with the wind): come down
+                // under the position law first, as autopilots do, and land from low.
+                wantedAltitudeM = configuration.returnApproachAltitudeM
+                return []
+            }
+            if let filteredM = homeArrival.filteredDistanceM, filteredM < law.arrivalRadiusM / 2 {
                 // Over home: hover to let the position settle, then land (see `tick`). A target sent meanwhile
                 // is a new order and cancels the landing; one stored during the return is not.
                 clearTarget()

@@ -104,6 +104,9 @@ extension ControllerStateMachine {
         let point = GeoPoint(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg)
         lastPosition = point
         lastPositionAtUs = nowUs
+        if activity == .landed { groundPosition.observe(point, atUs: nowUs) } else if activity != .takingOff {
+            groundPosition.reset()
+        }
         var actions: [ControllerAction] = []
         if home == nil && (activity.isAirborne || activity == .takingOff) {
             actions += setHome(point, nowUs: nowUs)

@@ -91,7 +91,15 @@ extension ControllerStateMachine {
             command.refMode = recoveringFromEmergency ? .emergencyRecover : .emergencyCutoff
         case .takingOff:
             command.takeoffId = takeoffId
-        case .hovering, .arrived:
+        case .arrived:
+            // The drone's own hover drifts a little with the wind: past half the arrival radius (filtered), the
+            // position law brings it back; closer, its own hover is steadier than any GPS.
+            if let distanceM = arrivalFilter.filteredDistanceM, distanceM > law.arrivalRadiusM / 2,
+               navigationFresh(nowUs: nowUs), positionFresh(nowUs: nowUs) {
+                _ = holdPosition(arrivalFilter, into: &command, nowUs: nowUs)
+            }
+            holdAltitude(&command, nowUs: nowUs)
+        case .hovering:
             holdAltitude(&command, nowUs: nowUs)
         case .flyingToTarget:
             if navigationFresh(nowUs: nowUs), positionFresh(nowUs: nowUs),

@@ -29,17 +29,24 @@ struct ControllerProgressTests {
         return returnAgainstWind(driftMps: driftMps, seconds: seconds, from: &distanceM, h: &h)
     }
 
-    @Test("a return home that loses ground is abandoned within seconds (not 68 s later at 343 m): lands at once")
-    func returnHomeAbandonedLandsAtOnce() {
-        var h = ControllerHarness()
-        h.returningHome()
-        var distanceM = 250.0
+    /// A return against 5 m/s, 0.1 s steps, until the controller gives it up: what it did and how long it took.
+    static func returnUntilItGivesUp(from distanceM: inout Double, h: inout ControllerHarness)
+        -> (actions: [ControllerAction], seconds: Double) {
         var seconds = 0.0
         var actions: [ControllerAction] = []
         while h.activity == .returningHome && seconds < 60 {
             actions += Self.returnAgainstWind(driftMps: 5, seconds: 0.1, from: &distanceM, h: &h)
             seconds += 0.1
         }
+        return (actions, seconds)
+    }
+
+    @Test("a return home that loses ground is abandoned within seconds (not 68 s later at 343 m): lands at once")
+    func returnHomeAbandonedLandsAtOnce() {
+        var h = ControllerHarness()
+        h.returningHome()
+        var distanceM = 250.0
+        let (actions, seconds) = Self.returnUntilItGivesUp(from: &distanceM, h: &h)
         #expect(seconds < 5)
         #expect(actions.activities == [.landing])
         #expect(h.reason == "wind-too-strong")
@@ -54,12 +61,7 @@ struct ControllerProgressTests {
         h.returningHome()
         #expect(h.activity == .returningHome)
         var distanceM = 250.0
-        var seconds = 0.0
-        var actions: [ControllerAction] = []
-        while h.activity == .returningHome && seconds < 60 {
-            actions += Self.returnAgainstWind(driftMps: 5, seconds: 0.1, from: &distanceM, h: &h)
-            seconds += 0.1
-        }
+        let (actions, seconds) = Self.returnUntilItGivesUp(from: &distanceM, h: &h)
         // Brake 1 s, 3 m beyond the best distance (0.6 s at 5 m/s), then 3 s of losing ground.
         #expect(seconds < 5)
         #expect(actions.activities == [.hovering])

@@ -43,10 +43,12 @@ struct ControllerReturnTests {
     }
 
     /// Fixes over home every 100 ms until the return ends there (arrival is judged on the mean of 1 s of fixes).
+    /// Over home: the controller asks for the approach height (1 m) before landing; the drone comes down to it.
     static func settleHome(_ h: inout ControllerHarness) -> [ControllerAction] {
         var actions: [ControllerAction] = []
-        for _ in 0..<20 where h.activity == .returningHome {
+        for _ in 0..<30 where h.activity == .returningHome {
             h.advance(ms: 100)
+            if h.machine.wantedAltitudeM == h.machine.configuration.returnApproachAltitudeM { h.altitudeM = 1 }
             actions += h.drone(.hovering, headingDeg: 180)
             actions += h.position(ControllerHarness.home)
             actions += h.tick()
@@ -54,9 +56,9 @@ struct ControllerReturnTests {
         return actions
     }
 
-    @Test("return: brake, fly home at the return altitude, hover over home, land there")
+    @Test("return --return-hover 2: brake, fly home at the return altitude, hover over home, land there")
     func returnCommandFliesHomeAndLands() throws {
-        var h = Self.hoveringAway(northM: 80)
+        var h = Self.hoveringAway(northM: 80, configuration: .with { $0.returnHomeHoverS = 2 })
         h.altitudeM = 5
         h.advance(ms: 100)
         h.drone(.hovering, headingDeg: 180)
@@ -81,6 +83,18 @@ struct ControllerReturnTests {
         #expect(landing.activities == [.landing])
         #expect(h.reason == "returned-home")
         #expect(landing.flights.last?.refMode == .land)
+    }
+
+    @Test("return with the default --return-hover 0: over home (half the arrival radius) it lands at once")
+    func returnLandsAtOnceOverHome() {
+        var h = Self.hoveringAway(northM: 30)
+        h.command(.returnHome)
+        h.advance(ms: 1100)
+        h.drone(.hovering, headingDeg: 180)
+        let flight = Self.fly(&h, fromM: 30, toM: 0.2, mps: 2) + Self.settleHome(&h)
+        #expect(flight.activities.first == .hovering && h.reason == "home-reached" || h.activity == .landing)
+        let landing = h.run(ms: 100, position: ControllerHarness.home)
+        #expect(h.activity == .landing && h.reason == "returned-home", "\(landing.activities)")
     }
 
     @Test("--return-altitude sets the return altitude (capped by the ceiling)")

@@ -43,7 +43,11 @@ struct ControllerStateMachineTests {
         #expect(arrival.activities == [.arrived])
         #expect(arrival.states.first?.reason == "arrived")
         #expect(arrival.states.first?.distanceToTargetM == 0.8)
-        #expect(arrival.flights.first?.progressive == false)
+        // 0.8 m out it still settles on the point, without yaw; within half the radius the drone's own hover.
+        #expect(arrival.flights.first?.yawFrac == 0)
+        h.settle(distanceM: 0.3)
+        #expect(h.activity == .arrived)
+        #expect(h.nextTick().flights.first?.progressive == false)
 
         // Land → landing until navdata says landed.
         #expect(h.command(.land).activities == [.landing])

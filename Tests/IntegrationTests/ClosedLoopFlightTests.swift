@@ -26,6 +26,19 @@ struct ClosedLoopFlightTests {
                  simArguments: ["--gps-noise", "0.3"]),
     ]
 
+    /// Issue 25: with drone-sim's own default GPS noise (1.5 m) a target is arrived at (the controller says so) and
+    /// `return` lands within 2 m of the takeoff point, ≤ 25 s after the drone came within 5 m of it; no full yaw near
+    /// either goal. Before, nothing ever arrived and the return danced around home for good.
+    @Test("default GPS noise (1.5 m): arrives, returns, lands within 2 m of home ≤ 25 s after within 5 m")
+    func arriveAndReturnWithDefaultNoise() async throws {
+        let flight = try await ReturnFlight.fly(simArguments: [])
+        print("closed loop: 1.5 m noise: \(flight)")
+        #expect(flight.arrivedWithinM < 2, "hovered up to \(flight.arrivedWithinM) m from the target after arrival")
+        #expect(flight.landedFromHomeM < 2, "landed \(flight.landedFromHomeM) m from home")
+        #expect(flight.landedAfterWithin5mS <= 25, "landed \(flight.landedAfterWithin5mS) s after within 5 m")
+        #expect(flight.maxYawNearGoal < 1, "full yaw near the goal")
+    }
+
     @Test("takeoff, fly 40 m to a JSON target, hover within the arrival radius, land", arguments: scenarios)
     func flyToTarget(scenario: Scenario) async throws {
         let stack = try FlightStack(home: scenario.home, simArguments: scenario.simArguments)

@@ -33,7 +33,10 @@ struct FaultInjectionRestartTests {
     @Test(arguments: cases)
     func restartMidLeg(_ row: Case) async throws {
         try await FlightSlots.run {
-            let flight = try await FaultFlight(link: row.service.link)
+            // PX4 with its defaults lands when the companion's setpoints stop for 1 s (COM_OBL_RC_ACT 0): a flight
+            // that must go on across a link restart is set up as README advises, Hold (5).
+            let simArguments = row.service == .mavlinkLink ? ["--px4-param", "COM_OBL_RC_ACT=5"] : []
+            let flight = try await FaultFlight(simArguments: simArguments, link: row.service.link)
             defer { flight.stop() }
             let logger = row.service == .telemetryLogger ? try Self.startLogger(flight) : nil
             defer { _ = logger?.stop() }

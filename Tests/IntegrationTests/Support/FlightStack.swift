@@ -208,6 +208,7 @@ struct TraceRow: Sendable {
     var pcmdRoll = 0.0
     var pcmdPitch = 0.0
     var pcmdGaz = 0.0
+    var pcmdYaw = 0.0
     var batteryPct = 100.0
 
     init?(_ line: Substring) {
@@ -228,6 +229,7 @@ struct TraceRow: Sendable {
             pcmdPitch = Double(f[13]) ?? 0
         }
         if f.count >= 15 { pcmdGaz = Double(f[14]) ?? 0 }
+        if f.count >= 16 { pcmdYaw = Double(f[15]) ?? 0 }
     }
 
     var isAirborne: Bool { ["taking_off", "hovering", "flying"].contains(flightState) }

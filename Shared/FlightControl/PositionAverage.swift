@@ -1,0 +1,35 @@
+import Navigation
+
+/// The mean of the distinct GPS fixes of the last `windowUs`: where the drone stands, with the noise averaged out.
+/// Home is set from it at takeoff (one fix is off by the receiver's noise — 1.5 m in drone-sim by default — and a
+/// return then lands that far from where the drone took off). Pure; times are the caller's monotonic clock.
+public struct PositionAverage: Sendable, Equatable {
+    public var windowUs: Int64
+    private var samples: [(atUs: Int64, point: GeoPoint)] = []
+
+    public init(windowUs: Int64) {
+        self.windowUs = windowUs
+    }
+
+    public static func == (a: PositionAverage, b: PositionAverage) -> Bool {
+        a.windowUs == b.windowUs && a.samples.map(\.atUs) == b.samples.map(\.atUs)
+            && a.samples.map(\.point) == b.samples.map(\.point)
+    }
+
+    public mutating func observe(_ point: GeoPoint, atUs: Int64) {
+        samples.removeAll { atUs &- $0.atUs > windowUs }
+        if samples.last?.point == point { return }
+        samples.append((atUs, point))
+    }
+
+    public mutating func reset() { samples.removeAll() }
+
+    /// The mean position (a plain mean of the coordinates: the fixes are metres apart, far from the poles and the
+    /// antimeridian a drone flies near), or nil without fixes.
+    public var mean: GeoPoint? {
+        guard !samples.isEmpty else { return nil }
+        let count = Double(samples.count)
+        return GeoPoint(latitudeDeg: samples.reduce(0) { $0 + $1.point.latitudeDeg } / count,
+                        longitudeDeg: samples.reduce(0) { $0 + $1.point.longitudeDeg } / count)
+    }
+}
