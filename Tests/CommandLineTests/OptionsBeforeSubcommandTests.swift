@@ -89,7 +89,8 @@ struct OptionsBeforeSubcommandTests {
                        "--client-id", "c1", "--log-level", "debug", "--sender-id", "me", "--command-ttl", "30"]
         for subcommand in LocationBroadcasterCommand.configuration.subcommands {
             let name = subcommand._commandName
-            let own = name == "route" ? ["r.csv"] : []
+            // What each needs to parse at all (target checks its position in validate(): a usage error, 64).
+            let own = name == "route" ? ["r.csv"] : name == "target" ? ["1", "2"] : []
             expectSameBroadcaster([options + [name] + own, [name] + own + options])
             #expect(outcome(LocationBroadcasterCommand.self, options + [name] + own,
                             common: BroadcasterOptions.optionNames).hasPrefix("parsed"), "\(name)")
