@@ -68,7 +68,8 @@ struct MapPageTests {
             executable: MapBrowser.python,
             arguments: [TestEnvironment.repoRoot.appendingPathComponent("Tests/WebMapTests/map_page_checks.py").path,
                         "stale", "--url", broker.mapURL, "--mqtt-port", "\(broker.port)", "--handshake", handshake.path,
-                        "--failure-dir", handshake.path, "--chromedriver", try TestEnvironment.requireTool("chromedriver")],
+                        "--failure-dir", handshake.path,
+                        "--chromedriver", try TestEnvironment.requireTool("chromedriver")],
             name: "map-stale", logDirectory: handshake)
         defer { browser.stop(signal: SIGKILL) }
         let stopped = try await MapBrowser.answer(browser, in: handshake, step: "stop", timeoutS: 180) { broker.stop() }

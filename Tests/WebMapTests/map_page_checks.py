@@ -81,7 +81,8 @@ def login():
 def stale():
     driver.get(args.url)
     wait("page connected", 20, lambda: text("broker") == "online")
-    page.publish("quad/drone1/status/navigator", '{"state":"online","service":"navigator","version":"","started_at":0,"pid":1}')
+    page.publish("quad/drone1/status/navigator",
+                 '{"state":"online","service":"navigator","version":"","started_at":0,"pid":1}')
     state = driver.execute_script("""return Array.from(QuadProto.encode({type: 'controllerState', sequence: 1,
         timestampUs: Date.now() * 1000, activity: 'flyingToTarget', reason: '', pilotId: '', targetLatitudeDeg: 52.5,
         targetLongitudeDeg: 13.4, distanceToTargetM: 10, runId: 1, targetSequence: 1}));""")
@@ -96,7 +97,8 @@ def stale():
     wait("broker shown offline", 10, lambda: (text("broker") or "").startswith("broker offline"))
     badge = text("broker")
     assert badge.count("broker offline") == 1, f"doubled badge text: {badge}"
-    presence = wait("navigator shown unknown", 5, lambda: (text("presence-navigator") or "").startswith("unknown") and text("presence-navigator"))
+    presence = wait("navigator shown unknown", 5,
+                    lambda: (text("presence-navigator") or "").startswith("unknown") and text("presence-navigator"))
     activity = wait("activity shown stale", 5, lambda: "stale" in (text("activity") or "") and text("activity"))
     step(f"broker gone: badge '{badge}', navigator '{presence}', activity '{activity}'")
 

@@ -306,7 +306,8 @@
     if (!d) return;
     const c = d.controller;
     // Broker gone: nothing shown is current. Age from the drone's last live message (or from the loss).
-    const staleS = broker.downSince == null ? null : (Date.now() - Math.min(d.lastHeard || Infinity, broker.downSince)) / 1000;
+    const staleS = broker.downSince == null ? null
+      : (Date.now() - Math.min(d.lastHeard || Infinity, broker.downSince)) / 1000;
     const stale = staleS == null ? '' : ' — stale, ' + staleS.toFixed(0) + ' s old (broker offline)';
     setText('activity', c ? (ACTIVITY_TEXT[c.activity] || c.activity) + stale : '—',
       stale && c ? 'warn' : c && c.activity === 'emergency' ? 'bad' : '');

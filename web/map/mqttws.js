@@ -17,7 +17,8 @@
   function concat(a, b) { const out = new Uint8Array(a.length + b.length); out.set(a); out.set(b, a.length); return out; }
 
   class MQTTClient {
-    // options: url, clientId, username, password, keepaliveS (30), onStatus(state, detail, retryAtMs), onMessage(topic, bytes, retained)
+    // options: url, clientId, username, password, keepaliveS (30), onStatus(state, detail, retryAtMs),
+    // onMessage(topic, bytes, retained)
     constructor(options) {
       this.o = Object.assign({ keepaliveS: 30, minBackoffMs: 500, maxBackoffMs: 5000 }, options);
       this.subscriptions = [];
