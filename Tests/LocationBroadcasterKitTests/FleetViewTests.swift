@@ -1,3 +1,4 @@
+import Foundation
 import CommandLineSupport
 import InMemoryMQTT
 import QuadMQTT
@@ -59,6 +60,13 @@ struct FleetViewTests {
         // (the table does not look at the flag) and the test does not depend on how fast a busy process delivers.
         try telemetry(drone: "drone1", batteryPercent: 87, linkConnected: true)
         try telemetry(drone: "drone2", linkConnected: false)
+        // A running link reports at least every second (a silent one is shown dead after 2 s): so do these, from a
+        // thread of their own (a starved task pool must not make them look dead).
+        let reporting = LinkReporter { [self] in
+            try? telemetry(drone: "drone1", linkConnected: true)
+            try? telemetry(drone: "drone2", linkConnected: false)
+        }
+        defer { reporting.stop() }
         let (_, console) = try await capturingConsole {
             var fleet = FleetView(watch: false, clearScreen: false)
             try await fleet.run(client: client, interval: DurationText(seconds: 1), timeoutS: nil)
@@ -105,4 +113,21 @@ struct FleetViewTests {
         #expect(throws: (any Error).self) { try StatusCommand.parse(["--all", "--line"]) }
         #expect((try? StatusCommand.parse(["--all", "--watch"]))?.all == true)
     }
+}
+
+/// Calls `report` every 300 ms on a thread of its own until `stop()`.
+final class LinkReporter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var running = true
+
+    init(_ report: @escaping @Sendable () -> Void) {
+        Thread { [self] in
+            while lock.withLock({ running }) {
+                report()
+                usleep(300_000)
+            }
+        }.start()
+    }
+
+    func stop() { lock.withLock { running = false } }
 }
