@@ -35,7 +35,7 @@ import Testing
         }
     }
 
-    @Test(arguments: 0..<40)
+    @Test(arguments: 0..<16)
     func takeoffBitOnlyForAFreshTakeoff(seed: UInt64) {
         var random = SplitMix64(seed: 0xA11_0000 + seed)
         var link = LinkHarness()

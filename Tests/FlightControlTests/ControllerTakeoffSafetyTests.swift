@@ -10,7 +10,7 @@ import Testing
 /// flight command says land until another order.
 @Suite("ControllerStateMachine: takeoff ids and land, over random sequences")
 struct ControllerTakeoffSafetyTests {
-    @Test(arguments: 0..<30)
+    @Test(arguments: 0..<16)
     func takeoffIdsOnlyForAReceivedTakeoff(seed: UInt64) {
         var random = SplitMix64(seed: 0x7A4E_0FF + seed)
         var h = ControllerHarness(runId: 0x1234_0000 &+ UInt32(seed))

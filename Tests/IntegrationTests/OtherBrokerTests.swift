@@ -191,7 +191,8 @@ struct BrokerChecks {
     func share() async throws {
         let dir = broker.directory.appendingPathComponent("share-\(drone)").path
         let implicit = try await run("telemetry-logger", ["record", "--share", "g", "--dir", dir] + ground, timeoutS: 20)
-        #expect(implicit.code == 1)
+        // A usage error (issue 27's one rule: bad flags exit 64, before anything is sent).
+        #expect(implicit.code == 64)
         #expect(implicit.output.contains("--share needs --mqtt-version 5"), "\(implicit.output)")
         let v5 = try await run("telemetry-logger", ["record", "--share", "g", "--dir", dir, "--mqtt-version", "5"] + ground,
                                timeoutS: 20)

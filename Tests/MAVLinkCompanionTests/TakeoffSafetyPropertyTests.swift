@@ -28,7 +28,7 @@ struct CompanionTakeoffSafetyTests {
         oracle.onGround = !(h.armed && h.landed != .onGround)
     }
 
-    @Test(arguments: 0..<40)
+    @Test(arguments: 0..<16)
     func armsOnlyForAFreshTakeoff(seed: UInt64) {
         var random = SplitMix64(seed: 0xC0FFEE + seed)
         var h = AutopilotHarness()
