@@ -76,7 +76,10 @@ extension ControllerStateMachine {
         guard activity.isAirborne else { battery.pauseSpeed(); return }
         battery.observe(percent: Double(state.batteryPercent), atUs: nowUs)
         let forwardCommanded = (lastFlight?.progressive ?? false) && (lastFlight?.pitchFrac ?? 0) < 0
-        let cruising = (activity == .flyingToTarget || activity == .returningHome) && forwardCommanded
+        // The settling near a goal (the position law, slowing to a stop) is no measure of the cruise speed home.
+        let filter = activity == .returningHome ? homeArrival : arrivalFilter
+        let settling = (filter.filteredDistanceM ?? .infinity) < law.slowdownRadiusM
+        let cruising = (activity == .flyingToTarget || activity == .returningHome) && forwardCommanded && !settling
         guard cruising else { battery.pauseSpeed(); return }
         let vx = Double(state.velocityXMps), vy = Double(state.velocityYMps)
         battery.observeSpeed(mps: (vx * vx + vy * vy).squareRoot(), atUs: nowUs)
