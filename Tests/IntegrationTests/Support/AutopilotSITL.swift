@@ -128,7 +128,10 @@ final class AutopilotSITL: @unchecked Sendable {
         stopped = true
         process.stop()
         observer.stop()
-        if kind == .px4 { try? FileManager.default.removeItem(atPath: "/tmp/px4-sock-\(instance)") }
+        if kind == .px4 {
+            try? FileManager.default.removeItem(atPath: "/tmp/px4-sock-\(instance)")
+            _ = Self.claimLock.withLock { Self.claimedPX4.remove(instance) }
+        }
         if ProcessInfo.processInfo.environment["QUAD_AUTOPILOT_KEEP"] == "1" {
             print("autopilot: \(kind) kept its working directory \(directory.path)")
         } else {
@@ -142,16 +145,24 @@ final class AutopilotSITL: @unchecked Sendable {
 
     /// PX4 instance N owns UDP 14580+N (offboard), 18570+N (GCS), 14280+N, 13030+N, 19450+N and the daemon socket
     /// /tmp/px4-sock-N; mavlink-link must be able to bind 14540+N.
+    /// Instances this test process has taken and not yet given back: two suites starting a PX4 at the same moment
+    /// (the scenarios and the parity test) both saw instance 0 free before either created its socket.
+    nonisolated(unsafe) private static var claimedPX4: Set<Int> = []
+    private static let claimLock = NSLock()
+
     private static func freePX4Instance() throws -> Int {
         let bases: [Int] = [14580, 18570, 14280, 13030, 19450, 14540]
-        let candidate = (0...9).first { (n: Int) -> Bool in
-            !FileManager.default.fileExists(atPath: "/tmp/px4-sock-\(n)")
-                && bases.allSatisfy { udpPortIsFree(UInt16($0 + n)) }
+        return try claimLock.withLock {
+            let candidate = (0...9).first { (n: Int) -> Bool in
+                !claimedPX4.contains(n) && !FileManager.default.fileExists(atPath: "/tmp/px4-sock-\(n)")
+                    && bases.allSatisfy { udpPortIsFree(UInt16($0 + n)) }
+            }
+            guard let candidate else {
+                throw TestEnvironmentError.missing("a free PX4 instance 0…9 (each has a /tmp/px4-sock-N or a port taken)")
+            }
+            claimedPX4.insert(candidate)
+            return candidate
         }
-        guard let candidate else {
-            throw TestEnvironmentError.missing("a free PX4 instance 0…9 (each has a /tmp/px4-sock-N or a port taken)")
-        }
-        return candidate
     }
 
     /// ArduCopter instance N: TCP 5760+10N…5763+10N (its serial ports' defaults) and RC-in UDP 5501+10N.
