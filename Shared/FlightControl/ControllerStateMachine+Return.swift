@@ -95,16 +95,13 @@ extension ControllerStateMachine {
 
     /// The wind estimate in words, for the log lines that blame it.
     var windText: String {
-        let speed = (wind.eastMps * wind.eastMps + wind.northMps * wind.northMps).squareRoot()
-        let fromDeg = Geodesy.wrapDeg360(atan2(-wind.eastMps, -wind.northMps) * 180 / .pi)
-        return "wind estimate \((DecimalText.fixed(speed, fractionDigits: 1) ?? "?")) m/s from \(Int(fromDeg.rounded()))°"
+        "wind estimate \(DecimalText.fixed(wind.speedMps, fractionDigits: 1) ?? "?") m/s from \(Int(wind.fromDeg.rounded()) % 360)°"
     }
 
     /// Wind stronger than the air speed a full tilt gives: no manoeuvre can hold or bring back the drone. Land at once.
     mutating func checkWind(nowUs: Int64) -> [ControllerAction] {
         guard activity.isAirborne else { return [] }
-        let speed = (wind.eastMps * wind.eastMps + wind.northMps * wind.northMps).squareRoot()
-        guard speed > configuration.windCompensation.fullTiltSpeedMps else { return [] }
+        guard wind.speedMps > configuration.windCompensation.fullTiltSpeedMps else { return [] }
         clearTarget()
         transition(to: .landing, reason: "wind-too-strong", nowUs: nowUs)
         return [.log(.warning, "\(windText), above the \((DecimalText.fixed(configuration.windCompensation.fullTiltSpeedMps, fractionDigits: 1) ?? "?")) "

@@ -36,6 +36,13 @@ public struct WindEstimator: Sendable, Equatable {
         northMps += alpha * (ground.north - air.north - northMps)
     }
 
+    /// The estimate's speed (m/s) and the direction it blows FROM (degrees, [0, 360)).
+    public var speedMps: Double { (eastMps * eastMps + northMps * northMps).squareRoot() }
+    public var fromDeg: Double {
+        let deg = atan2(-eastMps, -northMps) * 180 / .pi
+        return deg < 0 ? deg + 360 : deg
+    }
+
     /// Forget the timing (e.g. while hovering), keep the estimate.
     public mutating func pause() { lastUpdateUs = nil }
 
