@@ -122,13 +122,21 @@ public struct ControllerStateMachine: Sendable {
 
     var law: ControlLaw { configuration.controlLaw }
 
-    /// The state as it would be published now (does not count as a publication).
+    /// The state as it would be published now (does not count as a publication). While returning home the
+    /// distance is to home (the return's goal), not to a target: the ground tools label it so by the activity.
     public func currentState(nowUs: Int64) -> ControllerState {
         ControllerState(
             sequence: stateSequence, timestampUs: nowUs, activity: activity, reason: reason, pilotId: pilotId ?? "",
             targetLatitudeDeg: target?.latitudeDeg, targetLongitudeDeg: target?.longitudeDeg,
-            distanceToTargetM: lastNavigation.map { Float($0.distanceM) }, runId: runId,
-            targetSequence: target?.sequence ?? 0)
+            distanceToTargetM: activity == .returningHome ? distanceToHomeM(nowUs: nowUs)
+                : lastNavigation.map { Float($0.distanceM) },
+            runId: runId, targetSequence: target?.sequence ?? 0)
+    }
+
+    /// From the latest fresh position fix to home; nil without either.
+    func distanceToHomeM(nowUs: Int64) -> Float? {
+        guard let home, let lastPosition, positionFresh(nowUs: nowUs) else { return nil }
+        return Float(Geodesy.inverse(from: lastPosition, to: home).distanceM)
     }
 
     /// The fields whose change triggers a publication (distance alone does not: it changes every update; nor does

@@ -1,13 +1,16 @@
 import QuadProtocol
 
 extension StatusBoard {
-    /// The `--line` distance field: `dist 31.2 m`. During a return the navigator and the controller still measure
-    /// to the dropped target, not to home; that is no distance to show over home.
+    /// The `--line` distance field: `dist 31.2 m`. During a return, `home dist 44.0 m`: the controller's distance,
+    /// which is to home while it returns (the navigator's still measures to the dropped target).
     public static func progressDistance(activity: ControllerState.Activity?, navigationM: Double?,
                                         controllerM: Float?) -> String {
-        if activity == .returningHome { return "home dist -" }
-        let distance = navigationM ?? controllerM.map { Double($0) }
-        return "dist " + (distance.map { TextFormat.fixed($0, digits: 1) + " m" } ?? "-")
+        if activity == .returningHome { return "home dist " + metres(controllerM.map { Double($0) }) }
+        return "dist " + metres(navigationM ?? controllerM.map { Double($0) })
+    }
+
+    static func metres(_ distance: Double?) -> String {
+        distance.map { TextFormat.fixed($0, digits: 1) + " m" } ?? "-"
     }
 
     /// One screen of plain text, lines joined by `\n`, each at most `StatusBoard.width` columns.
@@ -73,8 +76,11 @@ extension StatusBoard {
     }
 
     func targetLine(nowUs: Int64) -> String {
-        if controller?.value.activity == .returningHome {
-            return "  target    none: returning home (distance to home not reported)"
+        if let c = controller, c.value.activity == .returningHome {
+            // The controller's distance is to home while it returns; the navigator's is to the dropped target.
+            let distance = c.value.distanceToTargetM.map { TextFormat.fixed(Double($0), digits: 1) + " m" }
+                ?? "- (no position)"
+            return "  home      distance " + distance + "  (returning home)" + staleMark(c.receivedAtUs, nowUs)
         }
         if let n = navigation {
             let s = n.value

@@ -119,18 +119,32 @@ import Testing
         #expect(text.contains("- (no link status)"))
     }
 
-    /// Over home after `return` both the navigator and the controller still measured to the dropped target (44 m).
-    @Test func returnShowsNoDistanceToTheDroppedTarget() {
+    /// Issue 27, item 3: over home after `return` the screen said "target … distance 91.5 m" (the navigator's, to the
+    /// dropped target). The controller's distance is to home while it returns: shown as the distance to home.
+    @Test func returnShowsTheDistanceToHome() {
         var b = fullBoard()
         b.update(controller: ControllerState(sequence: 2, timestampUs: t0, activity: .returningHome,
-                                             distanceToTargetM: 44), receivedAtUs: t0)
+                                             distanceToTargetM: 3.04), receivedAtUs: t0)
         let text = b.render(nowUs: t0)
-        #expect(text.contains("target    none: returning home"), "\(text)")
-        #expect(!text.contains("distance 91.5 m"), "\(text)")
-        #expect(StatusBoard.progressDistance(activity: .returningHome, navigationM: 44, controllerM: 44)
-            == "home dist -")
+        #expect(text.contains("  home      distance 3.0 m  (returning home)"), "\(text)")
+        #expect(!text.contains("distance 91.5 m") && !text.contains("  target  "), "\(text)")
+        #expect(StatusBoard.progressDistance(activity: .returningHome, navigationM: 44, controllerM: 3.04)
+            == "home dist 3.0 m")
         #expect(StatusBoard.progressDistance(activity: .flyingToTarget, navigationM: 31.24, controllerM: 44)
             == "dist 31.2 m")
+    }
+
+    /// A return without a fresh position fix (or from a controller that does not report it): no distance at all,
+    /// never the navigator's to the dropped target.
+    @Test func returnWithoutDistanceShowsNone() {
+        var b = fullBoard()
+        b.update(controller: ControllerState(sequence: 2, timestampUs: t0, activity: .returningHome),
+                 receivedAtUs: t0)
+        let text = b.render(nowUs: t0)
+        #expect(text.contains("  home      distance - (no position)  (returning home)"), "\(text)")
+        #expect(!text.contains("91.5"), "\(text)")
+        #expect(StatusBoard.progressDistance(activity: .returningHome, navigationM: 44, controllerM: nil)
+            == "home dist -")
     }
 
     /// `status` four minutes after a service stopped printed `OFFLINE for 0s`: the retained offline status came at

@@ -8,13 +8,15 @@
                                       the broker goes away (the test stops it on <DIR>/stop-request, then writes
                                       <DIR>/stop-done): what the page knew is shown stale with its age, one badge
                                       text, a countdown that counts
+  home --url URL --mqtt-port N        during a return the distance row says "to home" with the controller's
+                                      distance (issue 27, item 3), and "to target" again after it
 Exit 0 = pass."""
 import argparse, os, random, re, time
 
 from mapdriver import Page, position_fix, step
 
 p = argparse.ArgumentParser()
-p.add_argument("mode", choices=["hostile", "login", "stale"])
+p.add_argument("mode", choices=["hostile", "login", "stale", "home"])
 p.add_argument("--url", required=True)
 p.add_argument("--mqtt-port", type=int, default=0)
 p.add_argument("--password", default="")
@@ -115,4 +117,34 @@ def stale():
     errors = page.page_errors()
     assert not errors, f"browser errors: {errors}"
 
-page.run({"hostile": hostile, "login": login, "stale": stale}[args.mode])
+def home():
+    driver.get(args.url)
+    wait("page connected", 20, lambda: text("broker") == "online")
+    def controller(sequence, activity, distance, target):
+        lat, lon = target if target else (None, None)
+        js = """return Array.from(QuadProto.encode({type: 'controllerState', sequence: %d,
+            timestampUs: Date.now() * 1000, activity: '%s', reason: '', pilotId: '', targetLatitudeDeg: %s,
+            targetLongitudeDeg: %s, distanceToTargetM: %s, runId: 1, targetSequence: %d}));""" % (
+            sequence, activity, "null" if lat is None else lat, "null" if lon is None else lon,
+            "null" if distance is None else distance, 1 if target else 0)
+        page.publish("quad/drone1/telemetry/controller", bytes(driver.execute_script(js)))
+    page.publish("quad/drone1/telemetry/position", position_fix(52.5163, 13.3777))
+    controller(1, "flyingToTarget", 31.2, (52.5165, 13.379))
+    wait("flying to target", 10, lambda: text("activity") == "flying to target")
+    wait("distance to the target", 10, lambda: text("distance") == "31.2 m" and text("distance-label") == "to target")
+    step(f"flying: {text('distance-label')} {text('distance')}")
+    # `return`: the target is dropped; the controller's distance is now to home.
+    controller(2, "returningHome", 44.5, None)
+    wait("returning home", 10, lambda: text("activity") == "returning home")
+    label = wait("the distance labelled as to home", 10,
+                 lambda: text("distance-label") == "to home" and text("distance") == "44.5 m" and text("distance-label"))
+    step(f"returning: {label} {text('distance')}")
+    controller(3, "returningHome", None, None)
+    wait("no distance without one", 10, lambda: text("distance") == "—" and text("distance-label") == "to home")
+    controller(4, "hovering", None, None)
+    wait("label back to the target", 10, lambda: text("distance-label") == "to target")
+    step("after the return: 'to target' again")
+    errors = page.page_errors()
+    assert not errors, f"browser errors: {errors}"
+
+page.run({"hostile": hostile, "login": login, "stale": stale, "home": home}[args.mode])

@@ -339,8 +339,11 @@
     setText('altitude', s ? s.altitudeM.toFixed(1) + ' m' : '—');
     setText('speed', s ? Math.hypot(s.velocityXMps, s.velocityYMps).toFixed(1) + ' m/s' : '—');
     setText('position', d.position ? d.position[0].toFixed(6) + ', ' + d.position[1].toFixed(6) + (d.headingDeg != null ? ', heading ' + d.headingDeg.toFixed(0) + '°' : '') : '—');
+    // While returning home the controller's distance is to home; the navigator's is to the dropped target.
+    const returning = !!c && c.activity === 'returningHome';
     const toTarget = c && c.distanceToTargetM != null ? c.distanceToTargetM
-      : hasTargetNow(d) && d.navigation ? d.navigation.distanceM : null;
+      : !returning && hasTargetNow(d) && d.navigation ? d.navigation.distanceM : null;
+    setText('distance-label', returning ? 'to home' : 'to target');
     setText('distance', toTarget != null ? toTarget.toFixed(1) + ' m' : '—');
     const table = $('presence');
     table.textContent = '';
