@@ -25,6 +25,7 @@ public enum MAVLinkInbound: Sendable, Equatable {
     case missionCurrent(MissionCurrent)
     case missionItemReached(MissionItemReached)
     case missionClearAll(MissionClearAll)
+    case localPositionNED(LocalPositionNED)
 
     /// Every known type; the parser takes CRC_EXTRA from here.
     public static let messageTypes: [any MAVLinkMessage.Type] = [
@@ -33,6 +34,7 @@ public enum MAVLinkInbound: Sendable, Equatable {
         ParamRequestRead.self, ParamValue.self, ParamSet.self, ParamRequestList.self, HomePosition.self,
         AutopilotVersion.self, StatusText.self, CommandInt.self, MissionCount.self, MissionRequestInt.self,
         MissionItemInt.self, MissionAck.self, MissionCurrent.self, MissionItemReached.self, MissionClearAll.self,
+        LocalPositionNED.self,
     ]
 
     public static func crcExtra(messageId: UInt32) -> UInt8? {
@@ -68,6 +70,7 @@ public enum MAVLinkInbound: Sendable, Equatable {
         case MissionCurrent.messageId: self = .missionCurrent(MissionCurrent(payload: p))
         case MissionItemReached.messageId: self = .missionItemReached(MissionItemReached(payload: p))
         case MissionClearAll.messageId: self = .missionClearAll(MissionClearAll(payload: p))
+        case LocalPositionNED.messageId: self = .localPositionNED(LocalPositionNED(payload: p))
         default: return nil
         }
     }

@@ -6,6 +6,8 @@ public struct SetPositionTargetLocalNED: MAVLinkMessage {
 
     /// Only vx, vy, vz and yaw rate are used (positions, accelerations and yaw ignored).
     public static let velocityAndYawRateMask: UInt16 = 0b0000_0101_1100_0111
+    /// Only x, y, z and yaw are used (velocities, accelerations and yaw rate ignored).
+    public static let positionAndYawMask: UInt16 = 0b0000_1001_1111_1000
 
     public var timeBootMs: UInt32
     public var xM: Float = 0
@@ -31,6 +33,19 @@ public struct SetPositionTargetLocalNED: MAVLinkMessage {
         Self(timeBootMs: timeBootMs, vxMps: forwardMps, vyMps: rightMps, vzMps: downMps, yawRateRadps: yawRateRadps,
              typeMask: velocityAndYawRateMask, targetSystem: targetSystem, targetComponent: targetComponent,
              coordinateFrame: MAVFrame.bodyNED)
+    }
+
+    /// A position + yaw setpoint in the autopilot's local frame (metres north, east, down of its origin).
+    public static func localPosition(timeBootMs: UInt32, northM: Float, eastM: Float, downM: Float, yawRad: Float,
+                                     targetSystem: UInt8, targetComponent: UInt8) -> Self {
+        var setpoint = Self(timeBootMs: timeBootMs, vxMps: 0, vyMps: 0, vzMps: 0, yawRateRadps: 0,
+                            typeMask: positionAndYawMask, targetSystem: targetSystem,
+                            targetComponent: targetComponent, coordinateFrame: MAVFrame.localNED)
+        setpoint.xM = northM
+        setpoint.yM = eastM
+        setpoint.zM = downM
+        setpoint.yawRad = yawRad
+        return setpoint
     }
 
     public init(timeBootMs: UInt32, vxMps: Float, vyMps: Float, vzMps: Float, yawRateRadps: Float, typeMask: UInt16,

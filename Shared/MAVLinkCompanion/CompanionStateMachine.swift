@@ -8,9 +8,10 @@ import QuadProtocol
 /// Flight commands map onto PX4 offboard control: a takeoff (`fly` with a takeoff id the `TakeoffGate` allows) →
 /// arm + NAV_TAKEOFF, then OFFBOARD once the autopilot reports it is in the air (ArduPilot: GUIDED, arm,
 /// NAV_TAKEOFF, no setpoint until the climb is done; see `AutopilotFlavor`); PCMD → body-frame velocity + yaw-rate
-/// setpoints streamed at 20 Hz
-/// (zero velocity when the command is not progressive, or older than 250 ms), a changed one sent at once (50 Hz on
-/// average at most, `CompanionTiming.changedSetpointIntervalUs`); `land` → NAV_LAND; emergency → forced disarm.
+/// setpoints streamed at 20 Hz, a changed one sent at once (50 Hz on average at most,
+/// `CompanionTiming.changedSetpointIntervalUs`); a hover (a command that is not progressive, or older than 250 ms,
+/// or one that only climbs) → a position setpoint the autopilot holds (`HoverHold`); `land` → NAV_LAND;
+/// emergency → forced disarm.
 /// Setpoints never stop while the link runs, so the autopilot never sits in offboard without them.
 public struct CompanionStateMachine: Sendable {
     public let timing: CompanionTiming
@@ -24,6 +25,9 @@ public struct CompanionStateMachine: Sendable {
     private var telemetry = VehicleTelemetry()
     private var commands = CommandSender()
     private var pilot = SetpointPilot()
+    private var hover = HoverHold()
+    /// When the latest LOCAL_POSITION_NED arrived (monotonic): a hover holds a point only on a fresh position.
+    private var localPositionAtUs: Int64?
     private var startUs: Int64 = 0
     private var lastSetpointUs: Int64 = .min / 2
     /// The velocity of the last setpoint sent (nil before the first): a different one in force is sent early.
@@ -70,6 +74,7 @@ public struct CompanionStateMachine: Sendable {
     public static let streamIntervalsUs: [(messageId: UInt32, intervalUs: Float)] = [
         (GlobalPositionInt.messageId, 100_000), (Attitude.messageId, 100_000), (GPSRawInt.messageId, 200_000),
         (ExtendedSysState.messageId, 200_000), (SysStatus.messageId, 1_000_000), (BatteryStatus.messageId, 1_000_000),
+        (LocalPositionNED.messageId, 100_000),
     ]
 
     public init(systemId: UInt8 = 245, componentId: UInt8 = 191, timing: CompanionTiming = CompanionTiming(),
@@ -164,7 +169,7 @@ public struct CompanionStateMachine: Sendable {
         var actions: [CompanionAction] = []
         if pilot.checkTimeout(nowUs: nowUs, timeoutUs: timing.commandTimeoutUs) {
             actions.append(.log(.warning,
-                                "no flight command for \(timing.commandTimeoutUs / 1000) ms: zero-velocity setpoints"))
+                                "no flight command for \(timing.commandTimeoutUs / 1000) ms: holding position"))
         }
         if wasConnected, let last = lastHeartbeatReceivedUs, nowUs &- last >= timing.heartbeatLostUs {
             wasConnected = false
@@ -232,6 +237,9 @@ public struct CompanionStateMachine: Sendable {
             telemetry.extendedState = state
             observeVehicle()
         case .paramValue(let value): failsafeParameters.receive(value)
+        case .localPositionNED(let local):
+            telemetry.localPosition = local
+            localPositionAtUs = nowUs
         case .globalPositionInt(let position):
             telemetry.position = position
             updateArduPilotTakeoff(nowUs: nowUs)
@@ -401,9 +409,27 @@ public struct CompanionStateMachine: Sendable {
         lastSentVelocity = v
         setpointBudget.spend(nowUs: nowUs)
         let timeBootMs = UInt32(truncatingIfNeeded: max(0, nowUs &- startUs) / 1000)
-        return [.send(encoder.encode(SetPositionTargetLocalNED.bodyVelocity(
-            timeBootMs: timeBootMs, forwardMps: v.forwardMps, rightMps: v.rightMps, downMps: v.downMps,
-            yawRateRadps: v.yawRateRadps, targetSystem: target.system, targetComponent: target.component)))]
+        let wasHolding = hover.held != nil
+        let setpoint = hover.setpoint(for: v, local: telemetry.localPosition,
+                                      localAgeUs: localPositionAtUs.map { nowUs &- $0 },
+                                      yawRad: telemetry.attitude?.yawRad,
+                                      holding: telemetry.isAirborne && telemetry.isInSetpointMode)
+        var actions: [CompanionAction] = []
+        if let held = hover.held, !wasHolding {
+            actions.append(.log(.debug, "hover: the autopilot holds north \(held.northM) m east \(held.eastM) m "
+                                + "down \(held.downM) m"))
+        }
+        switch setpoint {
+        case .velocity(let v):
+            actions.append(.send(encoder.encode(SetPositionTargetLocalNED.bodyVelocity(
+                timeBootMs: timeBootMs, forwardMps: v.forwardMps, rightMps: v.rightMps, downMps: v.downMps,
+                yawRateRadps: v.yawRateRadps, targetSystem: target.system, targetComponent: target.component))))
+        case .position(let p):
+            actions.append(.send(encoder.encode(SetPositionTargetLocalNED.localPosition(
+                timeBootMs: timeBootMs, northM: p.northM, eastM: p.eastM, downM: p.downM, yawRad: p.yawRad,
+                targetSystem: target.system, targetComponent: target.component))))
+        }
+        return actions
     }
 
     private mutating func statusActions(nowUs: Int64, force: Bool = false) -> [CompanionAction] {

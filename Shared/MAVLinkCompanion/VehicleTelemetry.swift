@@ -14,6 +14,7 @@ struct VehicleTelemetry: Sendable {
     var battery: BatteryStatus?
     var position: GlobalPositionInt?
     var attitude: Attitude?
+    var localPosition: LocalPositionNED?
     var gps: GPSRawInt?
     var extendedState: ExtendedSysState?
     /// Set when our force-disarm was accepted; cleared by the next arm. Reported as the AR.Drone emergency bit.

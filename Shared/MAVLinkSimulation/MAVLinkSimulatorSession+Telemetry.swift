@@ -39,6 +39,11 @@ extension MAVLinkSimulatorSession {
                 altMm: Self.mm(homeAltitudeAMSLM + altitudeM), relativeAltMm: Self.mm(altitudeM),
                 vxCmps: Self.cm(drone.velocityNorthMps), vyCmps: Self.cm(drone.velocityEastMps),
                 vzCmps: Self.cm(-drone.verticalSpeedMps), hdgCdeg: UInt16((drone.headingDeg * 100).rounded()) % 36000))
+        case LocalPositionNED.messageId where ready:
+            // PX4's local origin is where its estimator started: here home.
+            return send(LocalPositionNED(timeBootMs: timeBootMs, xM: Float(drone.northM), yM: Float(drone.eastM),
+                                         zM: Float(-drone.altitudeM), vxMps: Float(drone.velocityNorthMps),
+                                         vyMps: Float(drone.velocityEastMps), vzMps: Float(-drone.verticalSpeedMps)))
         case HomePosition.messageId where ready:
             return send(HomePosition(latE7: Self.e7(drone.home.latitudeDeg), lonE7: Self.e7(drone.home.longitudeDeg),
                                      altMm: Self.mm(homeAltitudeAMSLM), timeUs: UInt64(max(0, nowUs - startUs))))
@@ -89,6 +94,7 @@ extension MAVLinkSimulatorSession {
     }
 
     public var heartbeat: Heartbeat {
+        if autopilot == .ardupilot { return arduCopterHeartbeat }
         // PX4's base mode: custom mode always; manual input in the manual modes; auto modes also guided and auto.
         var base = MAVModeFlag.customModeEnabled | MAVModeFlag.stabilizeEnabled
         switch mode.main {

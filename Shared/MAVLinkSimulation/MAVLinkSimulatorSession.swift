@@ -58,6 +58,8 @@ public struct MAVLinkSimulatorSession: Sendable {
         Heartbeat.messageId: 1_000_000, GlobalPositionInt.messageId: 200_000, Attitude.messageId: 200_000,
         GPSRawInt.messageId: 500_000, ExtendedSysState.messageId: 500_000, SysStatus.messageId: 1_000_000,
         BatteryStatus.messageId: 1_000_000, HomePosition.messageId: 2_000_000, MissionCurrent.messageId: 1_000_000,
+
+        LocalPositionNED.messageId: 200_000,
     ]
 
     public init(configuration: SimulatorConfiguration, gcs: UDPEndpoint?, nowUs: Int64) {

@@ -31,7 +31,7 @@ struct GoldenFrameTests {
     }
 
     @Test func fixturesArePresent() {
-        #expect(GoldenFrames.all.count == 32)
+        #expect(GoldenFrames.all.count == 34)
     }
 
     @Test func heartbeats() throws {
@@ -111,6 +111,19 @@ struct GoldenFrameTests {
         #expect(SetPositionTargetLocalNED.velocityAndYawRateMask == 1479)
         try Self.roundTrip("set_position_target_body_velocity", setpoint, sequence: 13, systemId: 245,
                            componentId: 191)
+    }
+
+    /// Hover: the autopilot's local position and a position + yaw setpoint in that frame.
+    @Test func localPositionAndPositionSetpoint() throws {
+        try Self.roundTrip("local_position_ned",
+                           LocalPositionNED(timeBootMs: 4200, xM: 12.5, yM: -3.25, zM: -5.0, vxMps: 0.5,
+                                            vyMps: -0.25, vzMps: 0.125), sequence: 30)
+        #expect(SetPositionTargetLocalNED.positionAndYawMask == 2552)
+        try Self.roundTrip("set_position_target_local_position_yaw",
+                           SetPositionTargetLocalNED.localPosition(timeBootMs: 6000, northM: 12.5, eastM: -3.25,
+                                                                   downM: -5.0, yawRad: 1.5, targetSystem: 1,
+                                                                   targetComponent: 1),
+                           sequence: 31, systemId: 245, componentId: 191)
     }
 
     @Test func parameterProtocol() throws {

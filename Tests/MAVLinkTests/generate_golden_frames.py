@@ -97,6 +97,11 @@ def frames():
     yield "mission_item_reached", pack(c, c.MAVLink_mission_item_reached_message(seq=1), 28)
     yield "mission_clear_all", pack(c, c.MAVLink_mission_clear_all_message(
         target_system=1, target_component=1, mission_type=0), 29, 245, 191)
+    yield "local_position_ned", pack(c, c.MAVLink_local_position_ned_message(
+        time_boot_ms=4200, x=12.5, y=-3.25, z=-5.0, vx=0.5, vy=-0.25, vz=0.125), 30)
+    yield "set_position_target_local_position_yaw", pack(c, c.MAVLink_set_position_target_local_ned_message(
+        time_boot_ms=6000, target_system=1, target_component=1, coordinate_frame=1, type_mask=2552, x=12.5, y=-3.25,
+        z=-5.0, vx=0, vy=0, vz=0, afx=0, afy=0, afz=0, yaw=1.5, yaw_rate=0), 31, 245, 191)
     # MAVLink 1 framing of the same kinds of message (no extension fields, no truncation).
     yield "v1_heartbeat", pack(v1, v1.MAVLink_heartbeat_message(
         type=2, autopilot=12, base_mode=129, custom_mode=6 << 16, system_status=4, mavlink_version=3), 42)
