@@ -49,7 +49,7 @@ cleanup() {
   trap - EXIT INT TERM
   for ((i=${#pids[@]}-1; i>=0; i--)); do kill -TERM "${pids[i]}" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  # PX4 leaves its daemon socket behind after SIGTERM (../shared/autopilots/README.md): ours is instance 0's.
+  # PX4 leaves its daemon socket (/tmp/px4-sock-N) behind after SIGTERM: ours is instance 0's.
   [[ $vehicle == px4 ]] && rm -f "${TMPDIR:-/tmp}/px4-sock-0"
   exit "$code"
 }

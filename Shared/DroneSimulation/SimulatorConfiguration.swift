@@ -2,8 +2,8 @@ import Navigation
 
 /// Everything the simulator session needs to start, as plain values.
 public struct SimulatorConfiguration: Sendable {
-    /// Pariser Platz, Berlin: drone-sim's default home, the one `make demo` and README's "Run it by hand" fly from
-    /// (README's example target lies ~45 m north of it, inside the controller's 200 m geofence).
+    /// Pariser Platz, Berlin: drone-sim's default home, the one `make demo` and docs/flying.md's "Run it by hand" fly
+    /// from (its example target lies ~45 m north of it, inside the controller's 200 m geofence).
     public static let defaultHome = GeoPoint(latitudeDeg: 52.5163, longitudeDeg: 13.3777)
 
     public var home: GeoPoint

@@ -1,4 +1,4 @@
-/// What each failsafe does (README, "Failsafes"): one row per rule, each set by a drone-controller flag.
+/// What each failsafe does (docs/flying.md, "Safety rules"): one row per rule, each set by a drone-controller flag.
 public struct FailsafePolicy: Sendable, Equatable {
     public enum StaleNavigation: String, Sendable, CaseIterable { case hover, land }
     public enum LowBattery: String, Sendable, CaseIterable {

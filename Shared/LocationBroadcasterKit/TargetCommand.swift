@@ -43,7 +43,7 @@ struct TargetCommand: AsyncParsableCommand {
     @Argument(parsing: .allUnrecognized, help: "LAT LON or LAT,LON")
     var position: [String] = []
 
-    /// Bad values are usage errors (exit 64, README "Exit codes"), found before anything is sent.
+    /// Bad values are usage errors (exit 64, docs/ground-tools.md "Exit codes"), found before anything is sent.
     func validate() throws {
         do { _ = try CoordinateInput.parse(position) } catch { throw ValidationError("\(error)") }
         if let alt, !(0...1000).contains(alt) { throw ValidationError("--alt \(alt): expected 0...1000 m") }

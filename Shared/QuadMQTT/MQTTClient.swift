@@ -7,7 +7,7 @@ import Clocks
 import Logging
 import Synchronization
 
-// The only file that imports libmosquitto. Rules it follows (see shared/reference/mqtt-libmosquitto.md §1–2):
+// The only file that imports libmosquitto. Rules it follows, from how libmosquitto behaves (its threaded loop):
 // - callbacks run on libmosquitto's loop thread while it holds its callback mutex: they copy what they need,
 //   hand it on without blocking, and never call a *_callback_set;
 // - subscriptions are re-made on every CONNACK (the library never restores them);

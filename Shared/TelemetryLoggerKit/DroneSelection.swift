@@ -41,7 +41,7 @@ enum DroneSelection: Equatable, Sendable {
     }
 
     /// FNV-1a (32 bit) of the id's UTF-8 bytes, modulo `count`: stable across processes, hosts and versions (the
-    /// README states it, so an operator can tell which logger has a drone).
+    /// docs/ground-tools.md states it, so an operator can tell which logger has a drone).
     static func shard(of drone: DroneID, count: Int) -> Int {
         var hash: UInt32 = 0x811C_9DC5
         for byte in drone.rawValue.utf8 {

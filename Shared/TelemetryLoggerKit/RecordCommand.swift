@@ -25,12 +25,12 @@ struct RecordCommand: AsyncParsableCommand, ServiceCommand {
             is reported by `recover`. Nothing is dropped silently: the connection buffers up to 65536 \
             messages, and messages dropped beyond that, records written, bytes and records lost to disk errors \
             are logged every 10 s and at shutdown (SIGTERM/SIGINT: drain, flush, fsync, exit 0).
-            Sync (README "Completing the ground's log"): on the ground, a gap in a telemetry topic's sequence numbers \
+            Sync (docs/ground-tools.md, "completing the ground's log"): on the ground, a gap in a telemetry topic's sequence numbers \
             is asked for from the board's logger --sync-delay-ms after it was seen (quad/<id>/log/sync/request), \
             and the records it answers are appended to the open file, marked recovered; recording never waits \
             for it. --no-auto-sync turns that off (also off with --share and with --answer-sync). On the board, \
             --answer-sync answers such requests from the files in --dir.
-            Fleet (README "Recording a fleet"): without --drone, or with --all or --drone +, every drone is \
+            Fleet (docs/ground-tools.md, "recording a fleet"): without --drone, or with --all or --drone +, every drone is \
             recorded, one file per drone. Several loggers split a fleet by drone with --drones a,b,c (exact \
             subscriptions) or --shard K/N (each of N loggers, K = 0…N-1, keeps the drones whose id hashes to K: \
             FNV-1a 32 of the id mod N; for brokers without shared subscriptions); each drone is then recorded by \

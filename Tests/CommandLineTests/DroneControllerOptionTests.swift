@@ -42,13 +42,14 @@ struct DroneControllerOptionTests {
         #expect(throws: ValidationError.self) { try ControllerOptions.parse(["--command-max-age", "-1"]).configuration() }
     }
 
-    /// README's table row for drone-controller: `--flag` (default) pairs must match what the code parses.
-    @Test("README documents the defaults the code has")
+    /// docs/flying.md's list of drone-controller's flags (README's table row until issue 28): `--flag` (default)
+    /// pairs must match what the code parses.
+    @Test("docs/flying.md documents the defaults the code has")
     func readmeDefaults() throws {
-        let readme = try String(contentsOf: repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let row = try #require(readme.split(separator: "\n").first { $0.hasPrefix("| `drone-controller` |") })
-        let documented = Self.documentedDefaults(String(row))
-        #expect(Set(documented.keys) == Set(Self.numeric), "README row lists \(documented.keys.sorted())")
+        let page = try String(contentsOf: repoRoot.appendingPathComponent("docs/flying.md"), encoding: .utf8)
+        let section = try #require(Self.section("## drone-controller's flags", of: page))
+        let documented = Self.documentedDefaults(section)
+        #expect(Set(documented.keys) == Set(Self.numeric), "docs/flying.md lists \(documented.keys.sorted())")
         let o = try ControllerOptions.parse([])
         let parsed: [String: Double] = [
             "--arrival-radius": o.arrivalRadius, "--yaw-gain": o.yawGain, "--forward-speed": o.forwardSpeed,
@@ -64,8 +65,17 @@ struct DroneControllerOptionTests {
             "--ground-link-timeout": o.groundLinkTimeout, "--command-max-age": o.commandMaxAge,
         ]
         for (flag, readmeValue) in documented {
-            #expect(parsed[flag] == readmeValue, "\(flag): README says \(readmeValue), the code \(parsed[flag] ?? .nan)")
+            #expect(parsed[flag] == readmeValue,
+                    "\(flag): docs/flying.md says \(readmeValue), the code \(parsed[flag] ?? .nan)")
         }
+    }
+
+    /// The lines under `heading` up to the next heading, joined into one line (the list wraps anywhere).
+    static func section(_ heading: String, of page: String) -> String? {
+        let lines = page.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(where: { $0 == heading }) else { return nil }
+        let body = lines[(start + 1)...].prefix { !$0.hasPrefix("#") }
+        return body.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
     }
 
     /// "`--arrival-radius` (1), `--wind-gain` (0.15; 0 = …)" → flag: number.

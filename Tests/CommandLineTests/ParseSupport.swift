@@ -48,6 +48,6 @@ func helpDefaults(_ help: String) -> [String] {
     return defaults
 }
 
-/// The repository (for README.md), from this file's path.
+/// The repository (for README.md and docs/), from this file's path.
 let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()

@@ -4,12 +4,17 @@ import Navigation
 import ProcessSupport
 import Testing
 
-/// README's "Run it by hand" block, read from README.md at test time and run line by line as a user would, with
-/// only what must differ on a shared machine substituted: the test's own mosquitto (free port, via `-p` and
-/// `QUAD_BROKER`), free UDP ports for drone-sim/drone-link, and the trace file in the test directory.
-@Suite("README: Run it by hand", .serialized,
+/// The "Run it by hand" block of docs/flying.md (README's until issue 28), read at test time and run line by line as a
+/// user would, with only what must differ on a shared machine substituted: the test's own mosquitto (free port, via
+/// `-p` and `QUAD_BROKER`), free UDP ports for drone-sim/drone-link, and the trace file in the test directory.
+@Suite("docs/flying.md: Run it by hand", .serialized,
        .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub", "mosquitto_sub")))
 struct ReadmeRunByHandTests {
+    /// The page that holds the block.
+    static func page() throws -> String {
+        try String(contentsOf: TestEnvironment.repoRoot.appendingPathComponent("docs/flying.md"), encoding: .utf8)
+    }
+
     /// The shell lines of the first ```sh block after "## Run it by hand", comments removed.
     static func commands(readme: String) throws -> [[String]] {
         let section = try #require(readme.range(of: "## Run it by hand"))
@@ -20,7 +25,7 @@ struct ReadmeRunByHandTests {
             .filter { !$0.isEmpty }
     }
 
-    /// Enough of sh for README lines: words split on blanks, '…' quoting, `#` after a blank starts a comment.
+    /// Enough of sh for the page's lines: words split on blanks, '…' quoting, `#` after a blank starts a comment.
     static func shellWords(_ line: String) -> [String] {
         var words: [String] = []
         var word: String?
@@ -46,7 +51,7 @@ struct ReadmeRunByHandTests {
 
     @Test("the block parses into the commands we know how to run")
     func parses() throws {
-        let readme = try String(contentsOf: TestEnvironment.repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try Self.page()
         let lines = try Self.commands(readme: readme)
         #expect(lines.first == ["swift", "build"])
         #expect(lines.contains(["mosquitto", "-c", "mosquitto.conf"]))
@@ -54,9 +59,9 @@ struct ReadmeRunByHandTests {
         #expect(Self.shellWords(#"mosquitto_pub -t a -m '{"lat":1}'  # x"#) == ["mosquitto_pub", "-t", "a", "-m", #"{"lat":1}"#])
     }
 
-    @Test("the drone takes off and reaches README's target (simulator ground truth)")
+    @Test("the drone takes off and reaches the page's target (simulator ground truth)")
     func flies() async throws {
-        let readme = try String(contentsOf: TestEnvironment.repoRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try Self.page()
         let lines = try Self.commands(readme: readme)
         var broker: BrokerProcess?
         defer { broker?.stop() }
@@ -80,7 +85,7 @@ struct ReadmeRunByHandTests {
                 broker = try BrokerProcess()  // the repo's mosquitto.conf on a free port
             case let path where path.hasPrefix(".build/debug/"):
                 let name = String(path.dropFirst(".build/debug/".count))
-                let dir = try #require(broker, "README starts \(name) before mosquitto").directory
+                let dir = try #require(broker, "the page starts \(name) before mosquitto").directory
                 if let i = arguments.firstIndex(of: "--trace") {
                     traceURL = dir.appendingPathComponent("readme-trace.csv")
                     arguments[i + 1] = traceURL!.path
@@ -99,9 +104,9 @@ struct ReadmeRunByHandTests {
                     name: "mosquitto_sub", logPath: dir.appendingPathComponent("readme-sub.log").path)
                 children.append(sub!)
             case "mosquitto_pub":
-                // A user publishes once the watch shows the services online and the drone talking. (The README's
+                // A user publishes once the watch shows the services online and the drone talking. (The page's
                 // mosquitto_sub writes to a file here, block-buffered, so ask with short-lived ones that exit.)
-                _ = try #require(sub, "README publishes before mosquitto_sub")
+                _ = try #require(sub, "the page publishes before mosquitto_sub")
                 let port = broker!.port
                 let dir = broker!.directory
                 try await eventually(timeoutS: 30, "services online") {
@@ -120,21 +125,21 @@ struct ReadmeRunByHandTests {
                     name: "mosquitto_pub", logPath: broker!.directory.appendingPathComponent("readme-pub.log").path)
                 #expect(pub.waitForExit(timeoutS: 10) == 0, "\(pub.output())")
             default:
-                Issue.record("README's Run it by hand has a command this test does not know: \(words)")
+                Issue.record("docs/flying.md's Run it by hand has a command this test does not know: \(words)")
             }
         }
 
-        let goal = try #require(target, "README sends no target")
-        let trace = try #require(traceURL, "README's drone-sim writes no --trace")
+        let goal = try #require(target, "the page sends no target")
+        let trace = try #require(traceURL, "the page's drone-sim writes no --trace")
         func logs() -> String { children.map { "--- \($0.name)\n\($0.output().suffix(1500))" }.joined(separator: "\n") }
         func rows() -> [TraceRow] {
             guard let text = try? String(contentsOf: trace, encoding: .utf8) else { return [] }
             return text.split(separator: "\n").dropFirst().compactMap(TraceRow.init)
         }
         let start = try #require(rows().first, "no trace\n\(logs())")
-        #expect(start.distanceM(to: goal) > 20, "README's target should be a real flight from drone-sim's home")
-        #expect(start.distanceM(to: goal) < 200, "README's target must lie inside the controller's geofence")
-        try await eventually(timeoutS: 150, "drone within 2 m of README's target\n\(logs())") {
+        #expect(start.distanceM(to: goal) > 20, "the page's target should be a real flight from drone-sim's home")
+        #expect(start.distanceM(to: goal) < 200, "the page's target must lie inside the controller's geofence")
+        try await eventually(timeoutS: 150, "drone within 2 m of the page's target\n\(logs())") {
             rows().contains { $0.isAirborne && $0.distanceM(to: goal) < 2 }
         }
         #expect(rows().contains { $0.flightState == "taking_off" })
