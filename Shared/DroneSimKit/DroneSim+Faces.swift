@@ -27,10 +27,12 @@ extension DroneSim {
     }
 
     /// PX4-like: takeoff climbs to MIS_TAKEOFF_ALT (2.5 m) at 1 m/s; setpoints are ground velocities.
+    /// ArduCopter-like (`--autopilot ardupilot`): its GUIDED takeoff climbs at 1.5 m/s (measured up to 1.8 m/s).
     func runMAVLink(configuration base: SimulatorConfiguration, trace: TraceFile?) throws {
+        let autopilot = self.autopilot ?? .px4
         var configuration = base
         configuration.parameters.takeoffAltitudeM = 2.5
-        configuration.parameters.takeoffClimbRateMps = 1  // PX4's MPC_TKO_SPEED is 1.5 m/s
+        configuration.parameters.takeoffClimbRateMps = autopilot == .ardupilot ? 1.5 : 1  // PX4's MPC_TKO_SPEED is 1.5 m/s
         configuration.parameters.holdsGroundVelocity = true
         let gcsParts = gcs.split(separator: ":")
         guard gcsParts.count == 2, let port = UInt16(gcsParts[1]),
@@ -39,12 +41,14 @@ extension DroneSim {
         }
         let endpoint = UDPEndpoint(address: listen.address, port: mavlinkPort)
         let socket = try UDPSocket(binding: endpoint)
-        print("drone-sim: MAVLink (PX4-like) on udp \(endpoint), telemetry to \(gcsEndpoint) and the last sender, home "
+        let face = autopilot == .ardupilot ? "ArduCopter-like" : "PX4-like"
+        print("drone-sim: MAVLink (\(face)) on udp \(endpoint), telemetry to \(gcsEndpoint) and the last sender, home "
               + "\(home.point.latitudeDeg),\(home.point.longitudeDeg), seed \(seed)" + (self.trace.map { ", trace \($0)" } ?? ""))
-        var face = MAVLinkSimulatorSession(configuration: configuration, gcs: gcsEndpoint, nowUs: MonotonicClock.nowUs())
-        face.parameters = try px4Parameters()
+        var session = MAVLinkSimulatorSession(configuration: configuration, gcs: gcsEndpoint,
+                                              nowUs: MonotonicClock.nowUs(), autopilot: autopilot)
+        session.parameters = try px4Parameters()
         var loop = SimulatorLoop(
-            face: face,
+            face: session,
             sockets: [socket], replySocket: socket, trace: trace, dropper: DatagramDropper(rate: dropRate, seed: seed),
             physicsPeriodUs: Int64(1_000_000 / physicsHz))
         loop.run()
@@ -54,3 +58,5 @@ extension DroneSim {
 enum SimulatorProtocol: String, ExpressibleByArgument {
     case ardrone, mavlink
 }
+
+extension SimulatedAutopilot: ExpressibleByArgument {}

@@ -17,6 +17,10 @@ package struct DroneSim: ParsableCommand {
 
     @Option(help: "ardrone (AT + navdata) or mavlink (PX4-like, UDP --mavlink-port).")
     var `protocol` = SimulatorProtocol.ardrone
+    @Option(help: ArgumentHelp("The autopilot the MAVLink face imitates (--protocol mavlink): px4, or ardupilot "
+                               + "(ArduCopter: HEARTBEAT autopilot 3, copter modes, GUIDED takeoff, arming after ~4 s).",
+                               valueName: "px4|ardupilot"))
+    var autopilot: SimulatedAutopilot?
     @Option(help: "UDP port for MAVLink (--protocol mavlink; PX4 SITL's offboard port).")
     var mavlinkPort: UInt16 = 14580
     @Option(help: "MAVLink telemetry also goes to this HOST:PORT (the offboard client's port), besides the last sender.")
@@ -57,6 +61,12 @@ package struct DroneSim: ParsableCommand {
         guard navdataHz >= 1, navdataHz <= 200 else { throw ValidationError("--navdata-hz must be in 1…200") }
         guard batteryMinutes > 0, gpsNoise >= 0, heading.isFinite else { throw ValidationError("bad number") }
         _ = try px4Parameters()
+        if autopilot != nil, `protocol` != .mavlink {
+            throw ValidationError("--autopilot needs --protocol mavlink")
+        }
+        if autopilot == .ardupilot, !px4Param.isEmpty {
+            throw ValidationError("--px4-param is for --autopilot px4")
+        }
     }
 
     /// PX4's defaults with `--px4-param` applied.

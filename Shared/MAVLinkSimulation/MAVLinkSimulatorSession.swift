@@ -20,6 +20,10 @@ public struct MAVLinkSimulatorSession: Sendable {
     public internal(set) var drone: SimulatedDrone
     public internal(set) var isArmed = false
     public internal(set) var mode = PX4Mode.hold
+    /// Which autopilot the face imitates: PX4, or ArduPilot Copter (`MAVLinkSimulatorSession+ArduCopter`).
+    public let autopilot: SimulatedAutopilot
+    /// The ArduCopter face's mode, parameters and takeoff (unused by the PX4 face).
+    public var arduCopter = ArduCopterState()
     /// Where telemetry goes besides `gcs`: the latest sender.
     public private(set) var lastSender: UDPEndpoint?
     public let gcs: UDPEndpoint?
@@ -58,12 +62,15 @@ public struct MAVLinkSimulatorSession: Sendable {
         Heartbeat.messageId: 1_000_000, GlobalPositionInt.messageId: 200_000, Attitude.messageId: 200_000,
         GPSRawInt.messageId: 500_000, ExtendedSysState.messageId: 500_000, SysStatus.messageId: 1_000_000,
         BatteryStatus.messageId: 1_000_000, HomePosition.messageId: 2_000_000, MissionCurrent.messageId: 1_000_000,
-
         LocalPositionNED.messageId: 200_000,
     ]
 
-    public init(configuration: SimulatorConfiguration, gcs: UDPEndpoint?, nowUs: Int64) {
+    public init(configuration: SimulatorConfiguration, gcs: UDPEndpoint?, nowUs: Int64,
+                autopilot: SimulatedAutopilot = .px4) {
         self.configuration = configuration
+        self.autopilot = autopilot
+        // ArduCopter SITL needs ~40 s for its EKF to use GPS; a few seconds keep the refusal visible, not slow.
+        if autopilot == .ardupilot { positionReadyUs = 4_000_000 }
         self.gcs = gcs
         drone = SimulatedDrone(home: configuration.home, headingDeg: configuration.headingDeg,
                                parameters: configuration.parameters, seed: configuration.seed)
@@ -103,12 +110,17 @@ public struct MAVLinkSimulatorSession: Sendable {
         let wasState = drone.flightState
         drone.advance(byUs: nowUs - lastTickUs, maxStepUs: configuration.maxPhysicsStepUs)
         lastTickUs = max(lastTickUs, nowUs)
-        actions += followFlightState(from: wasState, nowUs: nowUs)
-        actions += control(nowUs: nowUs)
+        if autopilot == .ardupilot {
+            actions += followArduCopter(from: wasState, nowUs: nowUs)
+            actions += controlArduCopter(nowUs: nowUs)
+        } else {
+            actions += followFlightState(from: wasState, nowUs: nowUs)
+            actions += control(nowUs: nowUs)
+        }
         let state = drone.isEmergency ? "emergency" : drone.flightState.traceName
         if state != lastReportedState {
             let altitude = SimulatorSession.metres(drone.altitudeM)
-            actions.append(.log("\(lastReportedState) → \(state) at \(altitude) m in \(mode) mode"))
+            actions.append(.log("\(lastReportedState) → \(state) at \(altitude) m in \(modeName) mode"))
             lastReportedState = state
         }
         actions += telemetry(nowUs: nowUs)
@@ -122,6 +134,7 @@ public struct MAVLinkSimulatorSession: Sendable {
     // MARK: - Messages
 
     private mutating func handle(_ packet: MAVLinkPacket, nowUs: Int64) -> [SimulatorAction] {
+        if autopilot == .ardupilot, let actions = handleArduCopter(packet, nowUs: nowUs) { return actions }
         switch packet.message {
         case .commandLong(let command):
             guard isForUs(command.targetSystem) else { return [] }
@@ -163,7 +176,7 @@ public struct MAVLinkSimulatorSession: Sendable {
     func isForUs(_ targetSystem: UInt8) -> Bool { targetSystem == 0 || targetSystem == encoder.systemId }
 
     /// COMMAND_ACK, and a log line for what the command did (an unsupported kind once: clients probe a lot).
-    private mutating func answer(_ command: UInt16, _ outcome: (MAVResult, String?), to packet: MAVLinkPacket)
+    mutating func answer(_ command: UInt16, _ outcome: (MAVResult, String?), to packet: MAVLinkPacket)
         -> [SimulatorAction] {
         let (result, note) = outcome
         var actions = send(CommandAck(command: command, result: result, targetSystem: packet.systemId,
