@@ -49,6 +49,8 @@ public struct CompanionStateMachine: Sendable {
     /// Land and emergency are levels, not presses: re-asked while the vehicle does not obey (at most once a second).
     private var lastLandRequestUs: Int64 = .min / 2
     private var lastDisarmRequestUs: Int64 = .min / 2
+    /// Whether the autopilot's return-to-launch was asked for because flight commands stopped (once per silence).
+    private var orphanReturnAsked = false
     /// ArduPilot: from NAV_TAKEOFF until the climb is done no setpoint goes out (one in GUIDED cancels the takeoff).
     private var arduPilotTakeoffSinceUs: Int64?
     /// The autopilot's answers to the failsafe parameters read at connect.
@@ -95,6 +97,7 @@ public struct CompanionStateMachine: Sendable {
         if let due = commands.dueUs(retryUs: timing.commandRetryUs) { deadline = min(deadline, max(due, startUs)) }
         if setpointChanged { deadline = min(deadline, setpointBudget.nextAllowedUs) }
         if let timeout = pilot.timeoutDeadlineUs(timeoutUs: timing.commandTimeoutUs) { deadline = min(deadline, timeout) }
+        if let orphan = orphanReturnDeadlineUs { deadline = min(deadline, orphan) }
         if wasConnected, let last = lastHeartbeatReceivedUs { deadline = min(deadline, last &+ timing.heartbeatLostUs) }
         if wasConnected, failsafeParameters.flavor != nil, !failsafeParameters.reported {
             deadline = min(deadline, failsafeParameters.lastRequestUs &+ FailsafeParameters.retryUs)
@@ -130,6 +133,7 @@ public struct CompanionStateMachine: Sendable {
     public mutating func flightCommand(_ command: FlightCommand, nowUs: Int64) -> [CompanionAction] {
         let resumed = pilot.fallbackHover && pilot.command != nil
         pilot.accept(command, nowUs: nowUs)
+        orphanReturnAsked = false
         if command.takeoffId != takeoffGate.currentId, command.takeoffId != queuedTakeoffId {
             // The takeoff a queued arm was for is no longer asked for: it does not go out late.
             commands.remove(kinds: [.arm, .takeoff])
@@ -183,6 +187,7 @@ public struct CompanionStateMachine: Sendable {
         }
         if setpointDue(nowUs: nowUs) { actions += setpointActions(nowUs: nowUs) }
         actions += reconcileFlight(nowUs: nowUs)
+        actions += orphanReturnActions(nowUs: nowUs)
         actions += failsafeParameterActions(nowUs: nowUs)
         return actions + pumpCommands(nowUs: nowUs) + statusActions(nowUs: nowUs)
     }
@@ -349,6 +354,30 @@ public struct CompanionStateMachine: Sendable {
         }
         return actions
     }
+
+    /// When the silence of flight commands hands a flying vehicle to the autopilot's return (nil: not armed for it).
+    private var orphanReturnDeadlineUs: Int64? {
+        guard timing.orphanReturnUs > 0, !orphanReturnAsked, wasConnected, telemetry.isAirborne,
+              (pilot.command?.refMode ?? .fly) == .fly else { return nil }
+        return (pilot.lastCommandUs ?? startUs) &+ timing.orphanReturnUs
+    }
+
+    /// No flight command for `orphanReturnUs` with the vehicle in the air: the controller is gone (a restart takes
+    /// seconds), so the autopilot's own return-to-launch brings the vehicle back rather than a hover that lasts until
+    /// its battery failsafe. A controller that comes back takes over again (its commands ask for OFFBOARD/GUIDED).
+    /// A last command of land or emergency is a level the link keeps asking for instead.
+    private mutating func orphanReturnActions(nowUs: Int64) -> [CompanionAction] {
+        guard let target, let dueUs = orphanReturnDeadlineUs, nowUs >= dueUs else { return [] }
+        orphanReturnAsked = true
+        commands.remove(kinds: [.arm, .takeoff, .setMode])
+        commands.enqueue(CommandLong(command: MAVCmd.navReturnToLaunch, targetSystem: target.system,
+                                     targetComponent: target.component, params: []),
+                         kind: .setMode, label: Self.orphanReturnLabel, urgent: true)
+        return [.log(.warning, "no flight command for \(timing.orphanReturnUs / 1_000_000) s with the vehicle in the "
+                     + "air: the autopilot's own return-to-launch takes over")]
+    }
+
+    static let orphanReturnLabel = "return to launch (no flight commands)"
 
     /// The takeoff gate's view of the vehicle, after each HEARTBEAT and EXTENDED_SYS_STATE.
     private mutating func observeVehicle() {

@@ -13,6 +13,10 @@ public struct CompanionTiming: Sendable, Equatable {
     public var changedSetpointBurst: Int = 3
     /// With no fresh flight command for this long the setpoints become zero velocity (hover).
     public var commandTimeoutUs: Int64 = 250_000
+    /// With no flight command at all for this long while the vehicle flies (the controller is gone, not merely
+    /// late), the autopilot's own return-to-launch takes over: it needs nothing from the board. 0 = never (hold the
+    /// position until the autopilot's own failsafes, e.g. its low battery, act).
+    public var orphanReturnUs: Int64 = 30_000_000
     /// No HEARTBEAT from the autopilot for this long: the link reports itself lost.
     public var heartbeatLostUs: Int64 = 3_000_000
     /// Our own HEARTBEAT (PX4 and ArduPilot watch it to detect a lost companion).

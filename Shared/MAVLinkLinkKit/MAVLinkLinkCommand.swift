@@ -6,7 +6,10 @@ import QuadService
 package struct MAVLinkLink: AsyncParsableCommand, ServiceCommand {
     package static let configuration = CommandConfiguration(
         commandName: "mavlink-link",
-        abstract: "The MAVLink link to a PX4/ArduPilot autopilot as a companion computer (UDP): the same topics as drone-link.")
+        abstract: """
+            The MAVLink link to a PX4/ArduPilot autopilot as a companion computer (UDP): the same topics as \
+            drone-link.
+            """)
 
     package init() {}
 
