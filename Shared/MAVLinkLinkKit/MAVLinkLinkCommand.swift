@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import DatagramIO
 import MAVLinkCompanion
 import QuadService
@@ -33,7 +34,25 @@ package struct MAVLinkLink: AsyncParsableCommand, ServiceCommand {
     @Option(help: "Yaw rate (deg/s) of a full PCMD yaw.")
     var maxYawRate: Float = 100
 
+    @Option(parsing: .signedNumber,
+            help: ArgumentHelp("With the vehicle in the air and no flight command at all for this long (the "
+                               + "controller is gone), the autopilot's own return-to-launch takes over; 0 = never "
+                               + "(hold position until the autopilot's own failsafes act).", valueName: "duration"))
+    var orphanReturnAfter = DurationText(seconds: 30)
+
+    /// The link's timing with the options applied.
+    package var timing: CompanionTiming {
+        var timing = CompanionTiming()
+        timing.orphanReturnUs = orphanReturnAfter.microseconds
+        return timing
+    }
+
     package func validate() throws {
+        let orphanS = orphanReturnAfter.seconds
+        guard orphanS == 0 || orphanS >= 2 else {
+            // A controller restart takes a second or two: a shorter silence is not an orphaned vehicle.
+            throw ValidationError("--orphan-return-after \(orphanReturnAfter): expected 0 (never) or at least 2s")
+        }
         guard ListenAddress(parsing: listen) != nil else {
             throw ValidationError("--listen '\(listen)': expected IPv4 HOST:PORT such as 0.0.0.0:14540")
         }
@@ -47,7 +66,7 @@ package struct MAVLinkLink: AsyncParsableCommand, ServiceCommand {
         guard let endpoint = ListenAddress(parsing: listen)?.endpoint else { throw ValidationError("--listen") }
         let runtime = try ServiceRuntime(service: "mavlink-link", options: common.resolve(), handlersNeverBlock: true)
         let machine = CompanionStateMachine(
-            systemId: systemId, componentId: componentId,
+            systemId: systemId, componentId: componentId, timing: timing,
             scale: VelocityScale(maxHorizontalMps: maxSpeed, maxClimbMps: maxClimb, maxYawRateDegPerS: maxYawRate))
         try await runtime.run([machine.service(runtime: runtime, listen: endpoint)])
     }
