@@ -2,7 +2,8 @@
 SWIFT ?= swift
 BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
 
-.PHONY: deps build release test test-unit test-integration test-web web-map demo bench bench-mavlink bench-field bench-footprint bench-fleet faults clean
+.PHONY: deps build release test test-unit test-integration test-web web-map demo bench bench-mavlink bench-field \
+	bench-footprint bench-fleet faults clean
 
 # ensure-broker-deps.sh: RabbitMQ and NATS for the other-broker suites (their own nodes; never the system's).
 deps:
@@ -34,7 +35,8 @@ web-map: deps
 # run here with QUAD_FAULTS=1.
 faults: deps
 	$(SWIFT) build --build-tests
-	QUAD_TEST_STALL_S=900 QUAD_FAULTS=1 QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" scripts/run-tests.sh --filter "FaultInjection|FieldRehearsal|BrokerCluster"
+	QUAD_TEST_STALL_S=900 QUAD_FAULTS=1 QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" \
+		scripts/run-tests.sh --filter "FaultInjection|FieldRehearsal|BrokerCluster"
 
 # The real-autopilot scenarios (RealAutopilotTests, ~7 min): the product flying PX4 SIH and ArduCopter SITL from
 # QUAD_AUTOPILOTS_DIR (default ../shared/autopilots), judged by an observer on each autopilot's second MAVLink link;
@@ -44,7 +46,8 @@ faults: deps
 .PHONY: autopilots
 autopilots: deps
 	$(SWIFT) build --build-tests
-	QUAD_AUTOPILOTS=1 QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" scripts/run-tests.sh --filter 'RealAutopilot|PX4Parity'
+	QUAD_AUTOPILOTS=1 QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" \
+		scripts/run-tests.sh --filter 'RealAutopilot|PX4Parity'
 
 # VEHICLE=mavlink: the same flight through mavlink-link and drone-sim's MAVLink face.
 demo: deps
@@ -74,7 +77,8 @@ bench-footprint:
 
 # Only the fleet benchmark (issue 17): 5 real drones + N synthetic drones' telemetry on one Mosquitto, then on a
 # 3-node RabbitMQ and a 3-node NATS cluster (smaller steps, ~8 min each; a row says "not run" when a broker is not
-# installed), one logger recording all; the largest N with nothing lost and target → PCMD p99 ≤ 5 ms; prints its rows.
+# installed), one logger recording all; the largest N with nothing lost and target → PCMD p99 ≤ 5 ms;
+# prints its rows.
 bench-fleet:
 	@scripts/bench.sh --fleet
 

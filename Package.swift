@@ -182,8 +182,8 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             dependencies: ["CommandLineSupport", "Navigation", "DroneSimulation", "QuadProtocol", argumentParser,
-                           "DroneSimKit", "NavigatorKit", "DroneControllerKit", "DroneLinkKit", "LocationBroadcasterKit",
-                           "TelemetryLoggerKit"],
+                           "DroneSimKit", "NavigatorKit", "DroneControllerKit", "DroneLinkKit",
+                           "LocationBroadcasterKit", "TelemetryLoggerKit"],
             path: "Tests/CommandLineTests"
         ),
         .testTarget(name: "QuadMQTTTests", dependencies: ["QuadMQTT"], path: "Tests/QuadMQTTTests"),

@@ -137,7 +137,8 @@ ensure_broker_account() {
 # user, so it is owned by mosquitto and private (2.0.16+ warns about anything looser).
 ensure_broker_password_file() {
     local path="$ROOT$MOSQUITTO_PASSWD_FILE"
-    [[ $DRY_RUN -eq 1 ]] || command -v mosquitto_passwd >/dev/null || die "install mosquitto first (apt-get install mosquitto)"
+    [[ $DRY_RUN -eq 1 ]] || command -v mosquitto_passwd >/dev/null \
+        || die "install mosquitto first (apt-get install mosquitto)"
     run install -d -m 0755 "$ROOT/etc/mosquitto/conf.d"
     if [[ $DRY_RUN -eq 1 ]]; then
         printf '+ create %s (mode 0600, mosquitto:mosquitto) unless it exists\n' "$path"

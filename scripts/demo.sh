@@ -29,7 +29,11 @@ target_bearing_deg=60 target_distance_m=50
 out="demo-output/$(date -u +%Y%m%d-%H%M%S)"
 
 say() { printf '\033[1m%s\033[0m\n' "$*"; }
-free_port() { python3 -c 'import socket,sys; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM if sys.argv[1]=="udp" else socket.SOCK_STREAM); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' "$1"; }
+free_port() {
+  python3 -c 'import socket,sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM if sys.argv[1] == "udp" else socket.SOCK_STREAM)
+s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' "$1"
+}
 
 say "Building ($config)…"
 if [[ $config == release ]]; then
@@ -106,7 +110,8 @@ common=(--broker "$broker" --drone "$drone" --log-level warning)
 if [[ $link == mavlink-link ]]; then
   start mavlink-link "$bin/mavlink-link" "${common[@]}" --listen "127.0.0.1:$navdata_port"
 else
-  start drone-link "$bin/drone-link" "${common[@]}" --address 127.0.0.1 --at-port "$at_port" --navdata-port "$navdata_port"
+  start drone-link "$bin/drone-link" "${common[@]}" --address 127.0.0.1 --at-port "$at_port" \
+    --navdata-port "$navdata_port"
 fi
 start navigator "$bin/navigator" "${common[@]}"
 start drone-controller "$bin/drone-controller" "${common[@]}"

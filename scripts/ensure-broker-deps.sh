@@ -19,7 +19,8 @@ fi
 policy=/usr/sbin/policy-rc.d
 ours=0
 if [[ ! -e $policy ]]; then
-  printf '#!/bin/sh\n# quad: ensure-broker-deps.sh keeps package daemons from starting while it installs\nexit 101\n' >"$policy"
+  printf '%s\n' '#!/bin/sh' '# quad: ensure-broker-deps.sh keeps package daemons from starting while it installs' \
+    'exit 101' >"$policy"
   chmod 755 "$policy"
   ours=1
 fi

@@ -11,7 +11,8 @@ public struct DurationText: ExpressibleByArgument, Sendable, CustomStringConvert
     public init?(argument: String) {
         let text = argument.lowercased()
         let (number, scale): (Substring, Double) =
-            text.hasSuffix("ms") ? (text.dropLast(2), 0.001) : text.hasSuffix("s") ? (text.dropLast(), 1) : (text[...], 1)
+            text.hasSuffix("ms") ? (text.dropLast(2), 0.001) : text.hasSuffix("s") ? (text.dropLast(), 1)
+                : (text[...], 1)
         guard let value = Double(number), value.isFinite, value >= 0, value <= 86_400 else { return nil }
         seconds = value * scale
     }

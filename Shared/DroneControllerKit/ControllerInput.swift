@@ -29,7 +29,8 @@ enum ControllerInput: String, CaseIterable, Sendable {
         }
     }
 
-    func feed(_ message: MQTTMessage, into machine: inout ControllerStateMachine, nowUs: Int64) throws -> [ControllerAction] {
+    func feed(_ message: MQTTMessage, into machine: inout ControllerStateMachine,
+        nowUs: Int64) throws -> [ControllerAction] {
         switch self {
         case .droneState: return machine.droneState(try DroneState(decoding: message.payload), nowUs: nowUs)
         case .position: return machine.position(try PositionFix(decoding: message.payload), nowUs: nowUs)

@@ -19,8 +19,10 @@ package struct DroneControllerCommand: AsyncParsableCommand, ServiceCommand {
 
     package func run() async throws {
         let configuration = try control.configuration()
-        let runtime = try ServiceRuntime(service: "drone-controller", options: common.resolve(), handlersNeverBlock: true)
-        let directory = stateDir ?? ProcessEnvironment.value("QUAD_STATE_DIR") ?? ProcessEnvironment.value("STATE_DIRECTORY")
+        let runtime = try ServiceRuntime(service: "drone-controller", options: common.resolve(),
+            handlersNeverBlock: true)
+        let directory = stateDir ?? ProcessEnvironment.value("QUAD_STATE_DIR")
+            ?? ProcessEnvironment.value("STATE_DIRECTORY")
         let memory = directory.flatMap { $0.isEmpty ? nil : FlightMemoryFile(directory: $0) }
         try await runtime.run([ControllerService(runtime: runtime, configuration: configuration, memoryFile: memory)])
     }

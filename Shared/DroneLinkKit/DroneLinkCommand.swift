@@ -26,10 +26,18 @@ package struct DroneLink: AsyncParsableCommand, ServiceCommand {
     @Option(parsing: .signedNumber, help: "Seconds between link status messages when nothing changes (0.1…60).")
     var statusInterval = 1.0
 
-    @Option(help: "Ceiling written into the drone's control:altitude_max at connect, metres (0.5…100; the controller's --max-altitude).")
+    @Option(
+        help: """
+            Ceiling written into the drone's control:altitude_max at connect, metres (0.5…100; the controller's \
+            --max-altitude).
+            """)
     var maxAltitude = 10.0
 
-    @Option(help: "Tilt PCMD ±1 stands for, written into the drone's control:euler_angle_max at connect, degrees (1…30).")
+    @Option(
+        help: """
+            Tilt PCMD ±1 stands for, written into the drone's control:euler_angle_max at connect, \
+            degrees (1…30).
+            """)
     var maxTilt = 12.0
 
     package func validate() throws {

@@ -49,9 +49,11 @@ struct DroneLinkDriver: LinkDriver {
                 if let fix = packet.positionFix(sequence: 0, timestampUs: 0) { publisher.position(fix) }
             case .publishLinkStatus(let health):
                 logger.debug("""
-                    link: connected \(health.connected), reason \(health.reason), fallback hover \(health.fallbackHover), \
+                    link: connected \(health.connected), reason \(health.reason), fallback hover \
+                    \(health.fallbackHover), \
                     navdata \(health.navdataPerSecond)/s, checksum errors \(health.checksumErrors), malformed \
-                    \(health.malformedPackets), stale \(health.stalePackets), MQTT drops \(publisher.droppedWhileDisconnected)
+                    \(health.malformedPackets), stale \(health.stalePackets), MQTT drops \
+                    \(publisher.droppedWhileDisconnected)
                     """)
                 publisher.linkStatus(health.linkStatus(sequence: 0, timestampUs: 0))
             case .log(let level, let text):

@@ -11,7 +11,8 @@ enum Base64 {
             var group: UInt32 = 0
             for (position, byte) in chunk.enumerated() { group |= UInt32(byte) << (16 - 8 * position) }
             for position in 0..<4 {
-                out.append(position <= chunk.count ? alphabet[Int((group >> (18 - 6 * position)) & 0x3F)] : UInt8(ascii: "="))
+                out.append(position <= chunk.count ? alphabet[Int((group >> (18 - 6 * position)) & 0x3F)]
+                    : UInt8(ascii: "="))
             }
             index += 3
         }

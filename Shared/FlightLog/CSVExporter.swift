@@ -24,7 +24,8 @@ public enum CSVExporter {
         case .message(let message):
             let position = MessageKeyFields.position(of: message)
             return time + [String(message.sequence), String(message.timestampUs),
-                           position.map { String($0.latitudeDeg) } ?? "", position.map { String($0.longitudeDeg) } ?? "",
+                           position.map { String($0.latitudeDeg) } ?? "", position.map { String($0.longitudeDeg) }
+                               ?? "",
                            position?.altitudeM.map { String($0) } ?? "",
                            MessageKeyFields.pairs(of: message).map { "\($0)=\($1)" }.joined(separator: " ")]
         case .text(let text):

@@ -55,7 +55,8 @@ public enum GPXExporter {
         return xml
     }
 
-    /// `lat="…" lon="…"` in the schema's ranges: latitude clamped to [−90, 90], longitude wrapped to [−180, 180).
+    /// `lat="…" lon="…"` in the schema's ranges: latitude clamped to [−90, 90], longitude wrapped to [−180,
+    /// 180).
     static func coordinates(_ position: GeoPoint) -> String {
         let latitude = DecimalText.format(min(90, max(-90, position.latitudeDeg)), fractionDigits: 8)
         var longitude = DecimalText.format(Geodesy.wrapDeg180(position.longitudeDeg), fractionDigits: 8)

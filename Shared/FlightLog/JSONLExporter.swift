@@ -22,7 +22,8 @@ public enum JSONLExporter {
         case .text(let text):
             return envelope + "\"type\":\"text\",\"text\":\(TextEscaping.jsonString(text))}"
         case .undecodable(let error):
-            return envelope + "\"type\":\"undecodable\",\"error\":\(TextEscaping.jsonString(String(describing: error))),"
+            return envelope
+                + "\"type\":\"undecodable\",\"error\":\(TextEscaping.jsonString(String(describing: error))),"
                 + "\"payload_base64\":\"\(Base64.encode(entry.payload))\"}"
         }
     }

@@ -44,7 +44,9 @@ public struct LogFileHeader: Sendable, Equatable {
 
     /// Parses the header at the start of `bytes`; returns it and the offset of the first record.
     public static func decode(_ bytes: [UInt8]) throws(LogHeaderError) -> (header: LogFileHeader, recordsOffset: Int) {
-        guard bytes.count >= magic.count else { throw .truncated(neededBytes: fixedBytes + 4, availableBytes: bytes.count) }
+        guard bytes.count >= magic.count else {
+            throw .truncated(neededBytes: fixedBytes + 4, availableBytes: bytes.count)
+        }
         guard bytes.hasBytes(magic, at: 0) else { throw .badMagic(found: Array(bytes[0..<magic.count])) }
         guard let version = bytes.bigEndianValue(UInt16.self, at: 8),
               let createdUs = bytes.bigEndianValue(Int64.self, at: 10),

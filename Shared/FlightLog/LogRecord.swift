@@ -4,7 +4,7 @@
 ///     0       4     sync marker 0xA5 'Q' 'R' 0x5A
 ///     4       4     body length N, UInt32 BE: bytes from offset 8 up to (not including) the CRC
 ///     8       8     receive time, µs since the Unix epoch (logger clock), Int64 BE
-///     16      1     flags: bit 0 retain, bits 1–2 QoS (0–2), bit 3 recovered, bits 4–7 reserved (written 0, ignored)
+/// 16      1     flags: bit 0 retain, bits 1–2 QoS (0–2), bit 3 recovered, bits 4–7 reserved (written 0, ignored)
 ///     17      2     topic length T, UInt16 BE
 ///     19      T     topic, UTF-8
 ///     19+T    P     payload, the raw MQTT payload byte for byte (P = N − 11 − T)

@@ -10,7 +10,8 @@ enum MessageKeyFields {
 
     static func position(of message: AnyWireMessage) -> Position? {
         switch message {
-        case .positionFix(let m): Position(latitudeDeg: m.latitudeDeg, longitudeDeg: m.longitudeDeg, altitudeM: m.altitudeM)
+        case .positionFix(let m):
+            Position(latitudeDeg: m.latitudeDeg, longitudeDeg: m.longitudeDeg, altitudeM: m.altitudeM)
         case .target(let m): Position(latitudeDeg: m.latitudeDeg, longitudeDeg: m.longitudeDeg, altitudeM: m.altitudeM)
         case .navigationSolution(let m): Position(latitudeDeg: m.droneLatitudeDeg, longitudeDeg: m.droneLongitudeDeg)
         default: nil
@@ -41,7 +42,8 @@ enum MessageKeyFields {
         case .linkStatus(let m):
             [("connected", String(m.connected)), ("reason", m.reason.jsonName),
              ("navdata_per_second", text(m.navdataPerSecond))]
-                + (m.commandAck.map { [("ack_command", $0.command.jsonName), ("ack_result", $0.result.jsonName)] } ?? [])
+                + (m.commandAck.map { [("ack_command", $0.command.jsonName), ("ack_result", $0.result.jsonName)] }
+                    ?? [])
         }
     }
 

@@ -39,8 +39,14 @@ extension SVGTrackPlot {
             svg += "<circle cx=\"\(n(centre.x))\" cy=\"\(n(centre.y))\" r=\"\(n(radius))\" fill=\"#dc2626\" "
                 + "fill-opacity=\"0.08\" stroke=\"#dc2626\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\n"
             svg += "<g stroke=\"#b91c1c\" stroke-width=\"2\">"
-                + "<line x1=\"\(n(centre.x - 9))\" y1=\"\(n(centre.y))\" x2=\"\(n(centre.x + 9))\" y2=\"\(n(centre.y))\"/>"
-                + "<line x1=\"\(n(centre.x))\" y1=\"\(n(centre.y - 9))\" x2=\"\(n(centre.x))\" y2=\"\(n(centre.y + 9))\"/>"
+                + """
+                    <line x1=\"\(n(centre.x - 9))\" y1=\"\(n(centre.y))\" x2=\"\(n(centre.x + 9))\" \
+                    y2=\"\(n(centre.y))\"/>
+                    """
+                + """
+                    <line x1=\"\(n(centre.x))\" y1=\"\(n(centre.y - 9))\" x2=\"\(n(centre.x))\" \
+                    y2=\"\(n(centre.y + 9))\"/>
+                    """
                 + "</g>\n"
             svg += "<circle cx=\"\(n(centre.x))\" cy=\"\(n(centre.y))\" r=\"4\" fill=\"#ffffff\" stroke=\"#b91c1c\" "
                 + "stroke-width=\"2\"/>\n"
@@ -74,9 +80,13 @@ extension SVGTrackPlot {
             lines += "<polyline points=\"\(list)\" stroke=\"\(ActivityStyle.colour(activity))\"/>\n"
             start = end + 1
         }
-        return "<g fill=\"none\" stroke=\"#ffffff\" stroke-width=\"7\" stroke-linejoin=\"round\" stroke-linecap=\"round\">\n"
+        return """
+            <g fill=\"none\" stroke=\"#ffffff\" stroke-width=\"7\" stroke-linejoin=\"round\" \
+            stroke-linecap=\"round\">\n
+            """
             + halo + "</g>\n"
-            + "<g fill=\"none\" stroke-width=\"3\" stroke-linejoin=\"round\" stroke-linecap=\"round\">\n" + lines + "</g>\n"
+            + "<g fill=\"none\" stroke-width=\"3\" stroke-linejoin=\"round\" stroke-linecap=\"round\">\n" + lines
+                + "</g>\n"
     }
 
     static func takeoffAndEnd(_ track: FlightTrack, projection: LocalProjection) -> String {
@@ -102,7 +112,9 @@ extension SVGTrackPlot {
                        (x: mapBox.x + mapBox.size - 20 - length, y: mapBox.y + mapBox.size - 34),
                        (x: mapBox.x + 20, y: mapBox.y + 40)]
         let covered = corners.map { corner in
-            points.filter { $0.x > corner.x - 30 && $0.x < corner.x + length + 30 && $0.y > corner.y - 40 && $0.y < corner.y + 30 }
+            points.filter {
+                $0.x > corner.x - 30 && $0.x < corner.x + length + 30 && $0.y > corner.y - 40 && $0.y < corner.y + 30
+            }
                 .count
         }
         let best = covered.indices.min { covered[$0] < covered[$1] } ?? 0
@@ -110,9 +122,11 @@ extension SVGTrackPlot {
         var svg = "<rect x=\"\(n(x - 8))\" y=\"\(n(y - 22))\" width=\"\(n(length + 16))\" height=\"36\" rx=\"4\" "
             + "fill=\"#ffffff\" fill-opacity=\"0.85\"/>\n"
         svg += "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(length / 2))\" height=\"6\" fill=\"#1f2328\"/>\n"
-        svg += "<rect x=\"\(n(x + length / 2))\" y=\"\(n(y))\" width=\"\(n(length / 2))\" height=\"6\" fill=\"#ffffff\" "
+        svg += "<rect x=\"\(n(x + length / 2))\" y=\"\(n(y))\" width=\"\(n(length / 2))\" height=\"6\" "
+            + "fill=\"#ffffff\" "
             + "stroke=\"#1f2328\"/>\n"
-        svg += "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(length))\" height=\"6\" fill=\"none\" stroke=\"#1f2328\"/>\n"
+        svg += "<rect x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(length))\" height=\"6\" fill=\"none\" "
+            + "stroke=\"#1f2328\"/>\n"
         svg += text(distanceText(metres), x: x + length / 2, y: y - 6, size: 12, weight: "bold", anchor: "middle")
         return svg
     }
@@ -120,7 +134,8 @@ extension SVGTrackPlot {
     static func northArrow() -> String {
         let x = mapBox.x + mapBox.size - 32, y = mapBox.y + 22
         return "<circle cx=\"\(n(x))\" cy=\"\(n(y + 16))\" r=\"20\" fill=\"#ffffff\" fill-opacity=\"0.85\"/>\n"
-            + "<path d=\"M \(n(x)) \(n(y)) L \(n(x + 8)) \(n(y + 24)) L \(n(x)) \(n(y + 18)) L \(n(x - 8)) \(n(y + 24)) Z\" "
+            + "<path d=\"M \(n(x)) \(n(y)) L \(n(x + 8)) \(n(y + 24)) L \(n(x)) \(n(y + 18)) L \(n(x - 8)) "
+            + "\(n(y + 24)) Z\" "
             + "fill=\"#1f2328\"/>\n"
             + text("N", x: x, y: y + 36, size: 11, weight: "bold", anchor: "middle")
     }

@@ -19,7 +19,10 @@ extension SVGTrackPlot {
         y += 36
         svg += text("Markers", x: panelX, y: y, size: 14, weight: "bold")
         y += 24
-        svg += "<circle cx=\"\(n(panelX + 14))\" cy=\"\(n(y - 4))\" r=\"7\" fill=\"#16a34a\" stroke=\"#ffffff\" stroke-width=\"2\"/>\n"
+        svg += """
+            <circle cx=\"\(n(panelX + 14))\" cy=\"\(n(y - 4))\" r=\"7\" fill=\"#16a34a\" stroke=\"#ffffff\" \
+            stroke-width=\"2\"/>\n
+            """
         svg += text("takeoff point (origin)", x: panelX + 38, y: y, size: 13)
         y += 24
         svg += "<g stroke=\"#b91c1c\" stroke-width=\"2\"><line x1=\"\(n(panelX + 6))\" y1=\"\(n(y - 4))\" "
@@ -41,7 +44,8 @@ extension SVGTrackPlot {
         let rows: [(String, String)] = [
             ("Distance flown", distanceText(summary.distanceFlownM)),
             ("Duration", durationText(summary.durationS)),
-            ("Max height", summary.maxHeightM.map { DecimalText.format(Double($0), fractionDigits: 1) + " m" } ?? "—"),
+            ("Max height", summary.maxHeightM.map { DecimalText.format(Double($0), fractionDigits: 1) + " m" }
+                ?? "—"),
             ("Min battery", summary.minBatteryPercent.map { "\($0) %" } ?? "—"),
             ("Position fixes", String(summary.fixCount)),
             ("Targets", String(targetCount)),

@@ -32,12 +32,19 @@ extension SVGTrackPlot {
             svg += text("target \(DecimalText.format(Double(altitude), fractionDigits: 1)) m", x: left + 2, y: y - 3,
                         size: 10, colour: "#b91c1c")
         }
-        svg += "<line x1=\"\(n(left))\" y1=\"\(n(chartTop))\" x2=\"\(n(right))\" y2=\"\(n(chartTop))\" stroke=\"#dde3ea\"/>\n"
+        svg += """
+            <line x1=\"\(n(left))\" y1=\"\(n(chartTop))\" x2=\"\(n(right))\" y2=\"\(n(chartTop))\" \
+            stroke=\"#dde3ea\"/>\n
+            """
         svg += "<line x1=\"\(n(left))\" y1=\"\(n(chartBottom))\" x2=\"\(n(right))\" y2=\"\(n(chartBottom))\" "
             + "stroke=\"#aeb7c2\"/>\n"
-        svg += "<polygon points=\"\(n(left)),\(n(chartBottom)) \(line) \(n(right)),\(n(chartBottom))\" fill=\"#2563eb\" "
+        svg += "<polygon points=\"\(n(left)),\(n(chartBottom)) \(line) \(n(right)),\(n(chartBottom))\" "
+            + "fill=\"#2563eb\" "
             + "fill-opacity=\"0.12\"/>\n"
-        svg += "<polyline points=\"\(line)\" fill=\"none\" stroke=\"#2563eb\" stroke-width=\"2\" stroke-linejoin=\"round\"/>\n"
+        svg += """
+            <polyline points=\"\(line)\" fill=\"none\" stroke=\"#2563eb\" stroke-width=\"2\" \
+            stroke-linejoin=\"round\"/>\n
+            """
         svg += text(distanceText(maxHeight), x: right, y: chartTop - 3, size: 10, colour: "#8c959f", anchor: "end")
         svg += text("0 s", x: left, y: chartBottom + 14, size: 10, colour: "#8c959f")
         svg += text(durationText(spanUs / 1_000_000), x: right, y: chartBottom + 14, size: 10, colour: "#8c959f",

@@ -30,7 +30,8 @@ public enum SVGTrackPlot {
 
             """
         svg += title(track)
-        svg += "<rect x=\"\(n(mapBox.x))\" y=\"\(n(mapBox.y))\" width=\"\(n(mapBox.size))\" height=\"\(n(mapBox.size))\" "
+        svg += "<rect x=\"\(n(mapBox.x))\" y=\"\(n(mapBox.y))\" width=\"\(n(mapBox.size))\" "
+            + "height=\"\(n(mapBox.size))\" "
             + "fill=\"#f6f8fa\" stroke=\"#c9d1d9\"/>\n"
         if let takeoff = track.takeoff {
             var projection = LocalProjection(origin: takeoff.position, box: mapBox)
@@ -77,8 +78,9 @@ public enum SVGTrackPlot {
 
     static func text(_ content: String, x: Double, y: Double, size: Double, weight: String = "normal",
                      colour: String = "#1f2328", anchor: String = "start", halo: Bool = false) -> String {
-        let haloAttributes = halo ? " stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\"" : ""
-        return "<text x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"\(n(size))\" font-weight=\"\(weight)\" fill=\"\(colour)\" "
-            + "text-anchor=\"\(anchor)\"\(haloAttributes)>\(TextEscaping.xml(content))</text>\n"
+        let haloAttributes = halo
+            ? " stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\"" : ""
+        return "<text x=\"\(n(x))\" y=\"\(n(y))\" font-size=\"\(n(size))\" font-weight=\"\(weight)\" "
+            + "fill=\"\(colour)\" text-anchor=\"\(anchor)\"\(haloAttributes)>\(TextEscaping.xml(content))</text>\n"
     }
 }

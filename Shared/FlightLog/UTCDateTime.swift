@@ -39,7 +39,8 @@ public struct UTCDateTime: Sendable, Equatable {
 
     /// `20240501-123456`, for file names.
     public var compactStamp: String {
-        "\(Self.pad(year, 4))\(Self.pad(month, 2))\(Self.pad(day, 2))-\(Self.pad(hour, 2))\(Self.pad(minute, 2))\(Self.pad(second, 2))"
+        "\(Self.pad(year, 4))\(Self.pad(month, 2))\(Self.pad(day, 2))"
+            + "-\(Self.pad(hour, 2))\(Self.pad(minute, 2))\(Self.pad(second, 2))"
     }
 
     /// `2024-05-01 12:34 UTC`, for titles.

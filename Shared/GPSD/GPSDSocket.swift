@@ -4,9 +4,9 @@ import Synchronization
 import Glibc
 #endif
 
-/// A TCP connection to gpsd (POSIX sockets); `GPSDClient` keeps one up. Blocking calls run on a dispatch queue of their own, never on the
-/// cooperative thread pool; received bytes arrive as an AsyncStream, with a `.idle` every poll interval so the
-/// consumer can run its timers even when gpsd is silent.
+/// A TCP connection to gpsd (POSIX sockets); `GPSDClient` keeps one up. Blocking calls run on a dispatch queue of their
+/// own, never on the cooperative thread pool; received bytes arrive as an AsyncStream, with a `.idle` every poll
+/// interval so the consumer can run its timers even when gpsd is silent.
 public final class GPSDSocket: Sendable {
     public enum Input: Sendable, Equatable {
         case bytes([UInt8])

@@ -12,7 +12,8 @@ extension GPSFix {
         }
         return PositionFix(
             sequence: sequence, timestampUs: timestampUs, latitudeDeg: latitudeDeg, longitudeDeg: longitudeDeg,
-            altitudeM: float(altitudeM), headingDeg: (speedMps ?? 0) >= minHeadingSpeedMps ? float(trackDeg) : nil, horizontalAccuracyM: float(horizontalErrorM),
+            altitudeM: float(altitudeM), headingDeg: (speedMps ?? 0) >= minHeadingSpeedMps ? float(trackDeg)
+                : nil, horizontalAccuracyM: float(horizontalErrorM),
             satellites: UInt8(clamping: satellites ?? 0), source: .gpsd)
     }
 }

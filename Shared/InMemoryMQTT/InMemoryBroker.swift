@@ -52,7 +52,11 @@ public final class InMemoryBroker: Sendable {
         let targets = state.withLock { s -> [InMemoryConnection] in
             s.published.append(message)
             if message.retain {
-                if message.payload.isEmpty { s.retained[message.topic] = nil } else { s.retained[message.topic] = message }
+                if message.payload.isEmpty {
+                    s.retained[message.topic] = nil
+                } else {
+                    s.retained[message.topic] = message
+                }
             }
             return s.connections
         }

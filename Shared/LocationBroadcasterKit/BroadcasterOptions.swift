@@ -37,7 +37,8 @@ struct BroadcasterOptions: ParsableArguments {
         guard (1...3600).contains(commandTTL) else {
             throw ValidationError("--command-ttl \(commandTTL): expected 1–3600 seconds")
         }
-        let text = senderId ?? ProcessEnvironment.value("QUAD_SENDER_ID") ?? SenderID.defaultValue(hostname: SenderID.hostname())
+        let text = senderId ?? ProcessEnvironment.value("QUAD_SENDER_ID")
+            ?? SenderID.defaultValue(hostname: SenderID.hostname())
         let id: String
         do { id = try SenderID.validated(text) } catch { throw ValidationError("--sender-id: \(error)") }
         let explicitLevel = self.common.logLevel != nil || ProcessEnvironment.value("QUAD_LOG_LEVEL") != nil

@@ -51,7 +51,8 @@ final class BusFeed: Sendable {
                message.topic == Topics.status(service: "drone-controller", drone: other) {
                 feed.state.withLock { $0.controllers[other.rawValue] = status.state == .online }
             }
-            guard message.topic.hasPrefix(ownPrefix), let name = message.topic.split(separator: "/").last else { return }
+            guard message.topic.hasPrefix(ownPrefix), let name = message.topic.split(separator: "/")
+                .last else { return }
             feed.record(.presence(name: String(name), status: status)) { $0.presences[String(name)] = status }
         }
         try pump(client, Topics.controllerState.topic(for: drone)) { feed, message in

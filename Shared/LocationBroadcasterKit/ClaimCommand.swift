@@ -27,7 +27,9 @@ struct ClaimCommand: AsyncParsableCommand, ServiceCommand {
 struct ReleaseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "release",
-        abstract: "Release pilot control held under this sender id (exit 1 when the controller refuses: not the pilot).")
+        abstract: """
+            Release pilot control held under this sender id (exit 1 when the controller refuses: not the pilot).
+            """)
 
     @OptionGroup var options: BroadcasterOptions
 

@@ -11,7 +11,8 @@ struct ControllerWatch {
     let drone: DroneID
 
     /// Subscribes and waits (at most `settleS`) for the retained presence and controller state.
-    static func open(client: any MQTTConnection, drone: DroneID, telemetry: Bool = false, settleS: Double = 0.5) async throws
+    static func open(client: any MQTTConnection, drone: DroneID, telemetry: Bool = false,
+        settleS: Double = 0.5) async throws
         -> ControllerWatch {
         let feed = try BusFeed(client: client, drone: drone, telemetry: telemetry)
         let watch = ControllerWatch(feed: feed, inbox: feed.inbox(), drone: drone)
@@ -88,7 +89,8 @@ struct ControllerWatch {
         if reply.acceptanceIsSilent { return nil }
         let status = latest.map { "the controller's last state: \($0.summary), pilot \(Self.pilot($0))" }
             ?? "no controller state received (is drone-controller running?)"
-        throw CLIFailure("\(what): no answer from the controller within \(TextFormat.fixed(timeoutS, digits: 1)) s; \(status)")
+        throw CLIFailure(
+            "\(what): no answer from the controller within \(TextFormat.fixed(timeoutS, digits: 1)) s; \(status)")
     }
 
     /// The controller refused what we sent as addressed to an earlier run: it restarted after we read its state.

@@ -46,8 +46,10 @@ struct FleetView {
         inbox.tick(everyMs: 50) { .tick(nowUs: $0) }
         for await event in inbox.events {
             switch event {
-            case .presence(let drone, let presence, let at): board.update(presence: presence, drone: drone, receivedAtUs: at)
-            case .controller(let drone, let state, let at): board.update(controller: state, drone: drone, receivedAtUs: at)
+            case .presence(let drone, let presence, let at):
+                board.update(presence: presence, drone: drone, receivedAtUs: at)
+            case .controller(let drone, let state, let at):
+                board.update(controller: state, drone: drone, receivedAtUs: at)
             case .drone(let drone, let state, let at): board.update(drone: state, drone: drone, receivedAtUs: at)
             case .link(let drone, let status, let at): board.update(link: status, drone: drone, receivedAtUs: at)
             case .ignored: break
@@ -71,7 +73,8 @@ struct FleetView {
                   let status = try? ServiceStatus(json: message.payload) else { return .ignored }
             return .presence(drone, ServicePresence(name: String(name), status: status), receivedAtUs: at)
         }
-        try inbox.feed(client, filter: Topics.controllerState.anyDroneFilter, qos: Topics.controllerState.qos.rawValue) {
+        try inbox.feed(client, filter: Topics.controllerState.anyDroneFilter,
+            qos: Topics.controllerState.qos.rawValue) {
             message, at in
             guard let drone = DroneID(topic: message.topic), let state = try? ControllerState(decoding: message.payload)
             else { return .ignored }

@@ -17,7 +17,8 @@ struct FollowCommand: AsyncParsableCommand, ServiceCommand {
     @Option(parsing: .signedNumber, help: "How often to send the target, e.g. 1s or 500ms.")
     var interval = DurationText(seconds: 1)
 
-    @Option(parsing: .signedNumber, help: "Seconds the target stays valid; the drone drops it if the broadcaster goes quiet.")
+    @Option(parsing: .signedNumber,
+        help: "Seconds the target stays valid; the drone drops it if the broadcaster goes quiet.")
     var ttl: Double = 5
 
     @Flag(help: "Do not judge fixes by their own timestamps at all, and say nothing about them (gpsfake replays).")

@@ -71,7 +71,10 @@ struct GPSFollower: Sendable {
                     + "sending it as the target")
             case .reportNoFix(let reason, let last):
                 let keeping = last.map {
-                    "keeping the last target \(TextFormat.coordinate(latitudeDeg: $0.latitudeDeg, longitudeDeg: $0.longitudeDeg))"
+                    """
+                        keeping the last target \
+                        \(TextFormat.coordinate(latitudeDeg: $0.latitudeDeg, longitudeDeg: $0.longitudeDeg))
+                        """
                 } ?? "no target sent yet"
                 say("no GPS fix (\(Self.describe(reason))); \(keeping)")
             case .reportStaleFix(let problem, let sending, let last):
@@ -86,12 +89,17 @@ struct GPSFollower: Sendable {
         let what: String
         switch problem {
         case .offClock(let ageS) where ageS >= 0: what = "gps fix is \(TextFormat.fixed(ageS, digits: 0)) s old"
-        case .offClock(let ageS): what = "gps fix is \(TextFormat.fixed(-ageS, digits: 0)) s ahead of this computer's clock"
-        case .jumped(let jumpS): what = "gps fix time jumped \(TextFormat.fixed(jumpS, digits: 0)) s from the previous fix"
+        case .offClock(let ageS):
+            what = "gps fix is \(TextFormat.fixed(-ageS, digits: 0)) s ahead of this computer's clock"
+        case .jumped(let jumpS):
+            what = "gps fix time jumped \(TextFormat.fixed(jumpS, digits: 0)) s from the previous fix"
         }
         let action = sending ? "sending it anyway (--accept-stale)" : "not sending it (--accept-stale would); "
             + (lastTarget.map {
-                "keeping the last target \(TextFormat.coordinate(latitudeDeg: $0.latitudeDeg, longitudeDeg: $0.longitudeDeg))"
+                """
+                    keeping the last target \
+                    \(TextFormat.coordinate(latitudeDeg: $0.latitudeDeg, longitudeDeg: $0.longitudeDeg))
+                    """
             } ?? "no target sent yet")
         return "\(what) — receiver clock or a replayed log?; \(action)"
     }

@@ -9,14 +9,17 @@ enum PilotCommand {
     struct Options: ParsableArguments {
         @OptionGroup var options: BroadcasterOptions
 
-        @Option(parsing: .signedNumber, help: "Seconds to wait for the controller to report the result (exit 1 after it).")
+        @Option(parsing: .signedNumber,
+            help: "Seconds to wait for the controller to report the result (exit 1 after it).")
         var timeout: Double = 15
 
         @Flag(help: "Claim pilot control first (and release it on exit).")
         var claim = false
 
         func validate() throws {
-            guard timeout.isFinite, timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout: 0 < S <= 3600") }
+            guard timeout.isFinite, timeout > 0, timeout <= 3600 else {
+                throw ValidationError("--timeout: 0 < S <= 3600")
+            }
         }
     }
 
@@ -24,7 +27,8 @@ enum PilotCommand {
         let resolved = try flags.options.resolve()
         let deadlineUs = MonotonicClock.nowUs() + Int64(flags.timeout * 1_000_000)
         let exchange = CommandExchange(kind: kind, senderId: resolved.senderId, drone: resolved.common.drone,
-                                       expiryS: resolved.commandExpiryS, timeoutS: flags.timeout, deadlineUs: deadlineUs)
+                                       expiryS: resolved.commandExpiryS, timeoutS: flags.timeout,
+                                       deadlineUs: deadlineUs)
         guard flags.claim else {
             try await BusSession.oneShot(resolved) { try await exchange.run(client: $0) }
             return

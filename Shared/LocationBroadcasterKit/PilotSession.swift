@@ -78,7 +78,8 @@ final class PilotSession: Sendable {
             say("pilot control granted: \(runtime.service) is the pilot")
         case .lostControl(let pilot):
             say(pilot.isEmpty
-                ? "pilot control lost: nobody is the pilot" : "pilot control lost to \(TextFormat.clean(pilot, width: 64))")
+                ? "pilot control lost: nobody is the pilot"
+                    : "pilot control lost to \(TextFormat.clean(pilot, width: 64))")
         case .waitingForPilot(let pilot):
             say("\(TextFormat.clean(pilot, width: 64)) holds pilot control; waiting for it to be released")
         case .waitingForController:

@@ -19,7 +19,8 @@ struct RouteCommand: AsyncParsableCommand {
         """)
     var file: String
 
-    @Option(parsing: .signedNumber, help: "Give up (exit 1) when a waypoint is not reached within this many seconds; 0 = wait forever.")
+    @Option(parsing: .signedNumber,
+        help: "Give up (exit 1) when a waypoint is not reached within this many seconds; 0 = wait forever.")
     var arrivalTimeout: Double = 0
 
     @Option(parsing: .signedNumber, help: "How often the current waypoint is re-sent, e.g. 1s.")

@@ -14,7 +14,8 @@ struct RouteFlight {
     private var currentSinceUs: Int64 = 0
     private var lastController: ControllerState?
 
-    init(runtime: ServiceRuntime, inbox: FeedQueue, arrivalTimeoutUs: Int64, broker: String, machine: RouteStateMachine) {
+    init(runtime: ServiceRuntime, inbox: FeedQueue, arrivalTimeoutUs: Int64, broker: String,
+        machine: RouteStateMachine) {
         self.runtime = runtime
         self.broker = broker
         self.inbox = inbox

@@ -31,7 +31,8 @@ struct StatusView {
     mutating func run(feed: BusFeed, interval: DurationText, timeoutS: Double?) async throws {
         let inbox = feed.inbox()
         defer { if let offsetUs = feed.latest.clockOffsetUs, abs(offsetUs) > ClockOffsetEstimator.warnAboveUs {
-            say("warning: the board's clock is \(TextFormat.fixed(Double(offsetUs) / 1e6, digits: 1)) s from this laptop's; "
+            say("warning: the board's clock is \(TextFormat.fixed(Double(offsetUs) / 1e6, digits: 1)) s "
+                + "from this laptop's; "
                 + "logs and exports of the two hosts will not line up (sync them with chrony, see deploy/README.md)")
         } }
         let startUs = MonotonicClock.nowUs()
@@ -57,7 +58,8 @@ struct StatusView {
             if let endUs, MonotonicClock.nowUs() >= endUs {
                 guard let goal else { return }
                 let state = controller.map { "controller: \($0.summary)" } ?? "no controller state received"
-                throw CLIFailure("status: \(goal.cliName) not reached within \(TextFormat.fixed(timeoutS ?? 0, digits: 1)) s "
+                throw CLIFailure(
+                    "status: \(goal.cliName) not reached within \(TextFormat.fixed(timeoutS ?? 0, digits: 1)) s "
                     + "(\(state))")
             }
             try await Task.sleep(for: .microseconds(interval.microseconds))

@@ -21,19 +21,27 @@ struct TargetCommand: AsyncParsableCommand {
 
     @OptionGroup var options: BroadcasterOptions
 
-    @Option(parsing: .signedNumber, help: "Altitude above ground to fly there, metres (default: the controller's cruise altitude).")
+    @Option(parsing: .signedNumber,
+        help: "Altitude above ground to fly there, metres (default: the controller's cruise altitude).")
     var alt: Double?
 
-    @Option(parsing: .signedNumber, help: "Seconds the target stays valid, counted from its receipt on the board: the drone drops it (hovers) when nobody re-sends it in time. Default 0: valid until reached or replaced (at the 1 m/s cruise a 45 m leg takes most of a minute); it may still wait only --command-ttl in a broker queue.")
+    @Option(parsing: .signedNumber,
+        help: """
+            Seconds the target stays valid, counted from its receipt on the board: the drone drops it (hovers) when \
+            nobody re-sends it in time. Default 0: valid until reached or replaced (at the 1 m/s cruise a 45 m leg \
+            takes most of a minute); it may still wait only --command-ttl in a broker queue.
+            """)
     var ttl: Double = 0
 
-    @Option(parsing: .signedNumber, help: "Seconds to wait for the controller to accept or refuse the target (exit 1 after it).")
+    @Option(parsing: .signedNumber,
+        help: "Seconds to wait for the controller to accept or refuse the target (exit 1 after it).")
     var timeout: Double = 5
 
     @Flag(help: "Exit 0 once the broker acknowledged the target; no check that a controller took it (scripts).")
     var noWait = false
 
-    @Option(parsing: .signedNumber, help: "Refuse (without --force) a target farther than this from the drone's last position, metres.")
+    @Option(parsing: .signedNumber,
+        help: "Refuse (without --force) a target farther than this from the drone's last position, metres.")
     var maxDistance: Double = TargetPlausibility.defaultLimitM
 
     @Flag(help: "Send a target even when it is implausibly far (a warning is still printed).")
@@ -105,7 +113,8 @@ struct TargetCommand: AsyncParsableCommand {
                                                              longitudeDeg: point.longitudeDeg),
                                             before: before, addressedRunId: sent.controllerRunId)
                 do {
-                    if try await watch.answer(reply, what: "target", timeoutS: timeoutS, deadlineUs: deadlineUs) == nil {
+                    if try await watch.answer(reply, what: "target", timeoutS: timeoutS,
+                        deadlineUs: deadlineUs) == nil {
                         say("controller: target accepted (it already had this target: \(before?.summary ?? "-"))")
                     } else {
                         say("controller: target accepted")

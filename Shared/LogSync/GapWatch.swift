@@ -64,7 +64,8 @@ public struct GapWatch: Sendable {
     /// One range, or two when the counter wrapped from UInt32.max to 1 inside the gap.
     private static func ranges(topic: String, before: Last, after: Last) -> [MissingRange] {
         func range(_ first: UInt32, _ last: UInt32) -> MissingRange {
-            MissingRange(topic: topic, first: first, last: last, notBeforeUs: min(before.timestampUs, after.timestampUs),
+            MissingRange(topic: topic, first: first, last: last, notBeforeUs: min(before.timestampUs,
+                after.timestampUs),
                          notAfterUs: max(before.timestampUs, after.timestampUs),
                          clockOffsetUs: before.receiveTimeUs &- before.timestampUs,
                          earliestReceiveUs: before.receiveTimeUs, latestReceiveUs: after.receiveTimeUs)

@@ -43,7 +43,9 @@ struct SyncByteReader {
     }
 
     mutating func raw(_ count: Int) throws(SyncWireError) -> ArraySlice<UInt8> {
-        guard count >= 0, remaining >= count else { throw .truncated(neededBytes: offset + count, gotBytes: bytes.count) }
+        guard count >= 0, remaining >= count else {
+            throw .truncated(neededBytes: offset + count, gotBytes: bytes.count)
+        }
         defer { offset += count }
         return bytes[offset..<(offset + count)]
     }

@@ -84,8 +84,10 @@ public struct SyncRequest: Sendable, Equatable {
         var ranges: [Range] = []
         for _ in 0..<count {
             let path = try reader.string(Int(try reader.integer(UInt8.self)), field: "topic path")
-            ranges.append(Range(path: path, first: try reader.integer(UInt32.self), last: try reader.integer(UInt32.self),
-                                notBeforeUs: try reader.integer(Int64.self), notAfterUs: try reader.integer(Int64.self)))
+            ranges.append(Range(path: path, first: try reader.integer(UInt32.self),
+                                last: try reader.integer(UInt32.self),
+                                notBeforeUs: try reader.integer(Int64.self),
+                                notAfterUs: try reader.integer(Int64.self)))
         }
         guard reader.remaining == 0 else { throw .trailingBytes(reader.remaining) }
         try Self.validate(requester: requester, ranges: ranges)

@@ -71,12 +71,14 @@ public struct SyncResponse: Sendable, Equatable {
         try reader.header(magic: Self.magic, version: Self.version)
         requestId = try reader.integer(UInt32.self)
         let statusByte = try reader.integer(UInt8.self)
-        guard let status = Status(rawValue: statusByte) else { throw .invalidValue(field: "status", got: Int(statusByte)) }
+        guard let status = Status(
+            rawValue: statusByte) else { throw .invalidValue(field: "status", got: Int(statusByte)) }
         self.status = status
         chunkIndex = try reader.integer(UInt16.self)
         chunkCount = try reader.integer(UInt16.self)
         guard chunkCount >= 1, chunkIndex < chunkCount else {
-            throw .outOfRange(field: "chunk index", expected: "0…chunk count − 1 (\(chunkCount))", got: Int(chunkIndex))
+            throw .outOfRange(field: "chunk index", expected: "0…chunk count − 1 (\(chunkCount))",
+                got: Int(chunkIndex))
         }
         let count = Int(try reader.integer(UInt16.self))
         guard count <= Self.maxRecords else {

@@ -153,7 +153,8 @@ public struct SyncSession: Sendable {
     public mutating func add(_ ranges: [MissingRange], nowUs: Int64) {
         for range in ranges {
             guard range.drone != nil, Topics.isSyncable(range.topic), range.first <= range.last else { continue }
-            guard pending.count + outstanding.values.reduce(0, { $0 + $1.ranges.count }) < limits.maxTrackedRanges else {
+            guard pending.count + outstanding.values.reduce(0,
+                { $0 + $1.ranges.count }) < limits.maxTrackedRanges else {
                 rangesDropped += 1
                 continue
             }
@@ -176,7 +177,8 @@ public struct SyncSession: Sendable {
             let parts = pending[index].range.removing(key.sequence)
             let template = pending[index]
             pending.remove(at: index)
-            pending.insert(contentsOf: parts.map { Pending(range: $0, attempts: template.attempts, dueUs: template.dueUs) },
+            pending.insert(
+                contentsOf: parts.map { Pending(range: $0, attempts: template.attempts, dueUs: template.dueUs) },
                            at: index)
             filled = true
             break
@@ -186,7 +188,8 @@ public struct SyncSession: Sendable {
                 guard let index = request.ranges.firstIndex(where: {
                     $0.contains(topic: key.topic, sequence: key.sequence, timestampUs: key.timestampUs)
                 }) else { continue }
-                outstanding[id]?.ranges.replaceSubrange(index...index, with: request.ranges[index].removing(key.sequence))
+                outstanding[id]?.ranges.replaceSubrange(index...index, with: request.ranges[index]
+                    .removing(key.sequence))
                 filled = true
                 break
             }
@@ -286,7 +289,8 @@ public struct SyncSession: Sendable {
             remember(key)
             request.recovered += 1
             recordsRecovered += 1
-            receipt.records.append(record.asRecovered(receiveTimeUs: range.receiveTime(senderTimestampUs: key.timestampUs)))
+            receipt.records.append(record.asRecovered(receiveTimeUs: range.receiveTime(
+                senderTimestampUs: key.timestampUs)))
         }
         if request.chunksSeen.count == Int(response.chunkCount) {
             outstanding[id] = nil

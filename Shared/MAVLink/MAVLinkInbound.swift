@@ -54,7 +54,8 @@ public enum MAVLinkInbound: Sendable, Equatable {
         case ExtendedSysState.messageId: self = .extendedSysState(ExtendedSysState(payload: p))
         case CommandLong.messageId: self = .commandLong(CommandLong(payload: p))
         case CommandAck.messageId: self = .commandAck(CommandAck(payload: p))
-        case SetPositionTargetLocalNED.messageId: self = .setPositionTargetLocalNED(SetPositionTargetLocalNED(payload: p))
+        case SetPositionTargetLocalNED.messageId:
+            self = .setPositionTargetLocalNED(SetPositionTargetLocalNED(payload: p))
         case ParamRequestRead.messageId: self = .paramRequestRead(ParamRequestRead(payload: p))
         case ParamValue.messageId: self = .paramValue(ParamValue(payload: p))
         case ParamSet.messageId: self = .paramSet(ParamSet(payload: p))

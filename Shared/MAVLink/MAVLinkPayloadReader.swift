@@ -5,7 +5,8 @@ public struct MAVLinkPayloadReader: Sendable {
     private var offset = 0
 
     public init(_ payload: [UInt8], fullLength: Int) {
-        bytes = payload.count >= fullLength ? payload : payload + [UInt8](repeating: 0, count: fullLength - payload.count)
+        bytes = payload.count >= fullLength ? payload : payload + [UInt8](repeating: 0,
+            count: fullLength - payload.count)
     }
 
     public mutating func read<T: FixedWidthInteger>(_: T.Type = T.self) -> T {

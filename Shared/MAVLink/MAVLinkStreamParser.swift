@@ -78,8 +78,11 @@ public struct MAVLinkStreamParser: Sendable {
                 counters.skippedBytes += start
                 buffer.removeFirst(start)
             }
-            let headerLength = buffer[0] == MAVLinkFrame.magicV2 ? MAVLinkFrame.headerLengthV2 : MAVLinkFrame.headerLengthV1
-            guard buffer.count >= headerLength, let total = pendingFrameLength, buffer.count >= total else { return nil }
+            let headerLength = buffer[0] == MAVLinkFrame.magicV2 ? MAVLinkFrame.headerLengthV2
+                : MAVLinkFrame.headerLengthV1
+            guard buffer.count >= headerLength, let total = pendingFrameLength, buffer.count >= total else {
+                return nil
+            }
             let result = parseFrame(totalLength: total)
             switch result {
             case .success(let packet):
@@ -111,7 +114,9 @@ public struct MAVLinkStreamParser: Sendable {
         let frame: MAVLinkFrame
         if isV2 {
             let incompat = buffer[2]
-            guard incompat & ~MAVLinkFrame.incompatSigned == 0 else { return .failure(.unsupportedIncompatFlags(incompat)) }
+            guard incompat & ~MAVLinkFrame.incompatSigned == 0 else {
+                return .failure(.unsupportedIncompatFlags(incompat))
+            }
             let id = UInt32(buffer[7]) | UInt32(buffer[8]) << 8 | UInt32(buffer[9]) << 16
             frame = MAVLinkFrame(version: .v2, sequence: buffer[4], systemId: buffer[5], componentId: buffer[6],
                                  messageId: id, payload: Array(buffer[headerLength..<(headerLength + payloadLength)]),
@@ -127,7 +132,9 @@ public struct MAVLinkStreamParser: Sendable {
         let crcAt = headerLength + payloadLength
         let expected = MAVLinkCRC.frameChecksum(headerAndPayload: buffer[1..<crcAt], crcExtra: crcExtra)
         let got = UInt16(buffer[crcAt]) | UInt16(buffer[crcAt + 1]) << 8
-        guard expected == got else { return .failure(.badCRC(messageId: frame.messageId, expected: expected, got: got)) }
+        guard expected == got else {
+            return .failure(.badCRC(messageId: frame.messageId, expected: expected, got: got))
+        }
         guard let message = MAVLinkInbound(frame) else { return .failure(.unknownMessage(messageId: frame.messageId)) }
         return .success(MAVLinkPacket(frame: frame, message: message))
     }

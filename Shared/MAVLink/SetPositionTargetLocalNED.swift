@@ -82,7 +82,8 @@ public struct SetPositionTargetLocalNED: MAVLinkMessage {
 
     public func write(to p: inout MAVLinkPayloadWriter) {
         p.write(timeBootMs)
-        for value in [xM, yM, zM, vxMps, vyMps, vzMps, afxMps2, afyMps2, afzMps2, yawRad, yawRateRadps] { p.float(value) }
+        for value in [xM, yM, zM, vxMps, vyMps, vzMps, afxMps2, afyMps2, afzMps2, yawRad,
+            yawRateRadps] { p.float(value) }
         p.write(typeMask)
         p.write(targetSystem)
         p.write(targetComponent)

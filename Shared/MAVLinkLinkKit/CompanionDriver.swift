@@ -42,7 +42,8 @@ struct CompanionDriver: LinkDriver {
         let c = machine.counters
         logger.notice("""
             MAVLink frames \(c.frames), bad CRC \(c.badCRC), unknown ids \(c.unknownMessage), truncated \
-            \(c.truncated), bad flags \(c.unsupportedFlags), skipped bytes \(c.skippedBytes), send errors \(sendErrors.count)
+            \(c.truncated), bad flags \(c.unsupportedFlags), skipped bytes \(c.skippedBytes), send errors \
+            \(sendErrors.count)
             """)
     }
 

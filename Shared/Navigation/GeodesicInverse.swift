@@ -33,7 +33,8 @@ enum GeodesicInverse {
         return (a1 * (sig12 + b1), m12b)
     }
 
-    /// Positive root k of the astroid equation k⁴ + 2k³ − (x² + y² − 1)k² − 2y²k − y² = 0 (Karney 2013, eq. 55).
+    /// Positive root k of the astroid equation k⁴ + 2k³ − (x² + y² − 1)k² − 2y²k − y² = 0 (Karney 2013,
+    /// eq. 55).
     private static func astroid(_ x: Double, _ y: Double) -> Double {
         let p = x * x, q = y * y
         let r = (p + q - 1) / 6

@@ -63,7 +63,8 @@ public enum Geodesy {
 
     /// Which way to turn: wrapDeg180(bearing − heading − mountOffset); positive = the target is clockwise (to the
     /// right). `mountOffsetDeg` is the heading sensor's angle to the nose (objc.io taped the iPhone at 90°).
-    public static func directionDifferenceDeg(bearingDeg: Double, headingDeg: Double, mountOffsetDeg: Double) -> Double {
+    public static func directionDifferenceDeg(bearingDeg: Double, headingDeg: Double,
+        mountOffsetDeg: Double) -> Double {
         wrapDeg180(bearingDeg - headingDeg - mountOffsetDeg)
     }
 

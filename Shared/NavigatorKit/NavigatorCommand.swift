@@ -20,7 +20,8 @@ extension NavigatorCommand {
 
         @OptionGroup var common: CommonOptions
 
-        @Option(parsing: .signedNumber, help: "Angle of the heading sensor relative to the drone's nose, degrees (objc.io taped its phone at 90).")
+        @Option(parsing: .signedNumber,
+            help: "Angle of the heading sensor relative to the drone's nose, degrees (objc.io taped its phone at 90).")
         var mountOffset: Double = 0
 
         @Option(help: """
@@ -55,7 +56,8 @@ extension NavigatorCommand {
 
         @Option(parsing: .signedNumber, help: "Drone position LAT,LON (degrees).") var from: String
         @Option(parsing: .signedNumber, help: "Target position LAT,LON (degrees).") var to: String
-        @Option(parsing: .signedNumber, help: "Drone heading, degrees clockwise from true north.") var heading: Double = 0
+        @Option(parsing: .signedNumber, help: "Drone heading, degrees clockwise from true north.")
+        var heading: Double = 0
         @Option(parsing: .signedNumber, help: "Heading sensor mount offset, degrees.") var mountOffset: Double = 0
 
         func run() throws {

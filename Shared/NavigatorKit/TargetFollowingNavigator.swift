@@ -54,7 +54,9 @@ struct TargetFollowingNavigator {
             guard positionFromTelemetry else { return nil }
             let fix = try PositionFix(decoding: message.payload)
             let point = GeoPoint(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg)
-            if !hasCompass, let heading = fix.headingDeg { _ = solver.updateHeading(Double(heading), atUs: receivedAtUs) }
+            if !hasCompass, let heading = fix.headingDeg {
+                _ = solver.updateHeading(Double(heading), atUs: receivedAtUs)
+            }
             return solver.updatePosition(point, atUs: receivedAtUs)
         case .drone(let message, let receivedAtUs):
             let state = try DroneState(decoding: message.payload)

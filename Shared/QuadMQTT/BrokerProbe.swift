@@ -17,7 +17,8 @@ enum BrokerProbe {
         var entry: UnsafeMutablePointer<addrinfo>? = list
         while let address = entry?.pointee {
             entry = address.ai_next
-            let fd = socket(address.ai_family, address.ai_socktype | Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue),
+            let fd = socket(address.ai_family, address.ai_socktype | Int32(
+                SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue),
                             address.ai_protocol)
             guard fd >= 0 else { reason = String(cString: strerror(errno)); continue }
             defer { close(fd) }

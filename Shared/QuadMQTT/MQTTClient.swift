@@ -135,7 +135,8 @@ public final class MQTTClient: Sendable {
         let v5 = c.protocolVersion != .v311
         state.withLock { $0.speaksV5 = v5 }
         try check("protocol version",
-                  mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311)))
+                  mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION,
+                      Int32(v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311)))
         try check("TCP_NODELAY", mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1))
         // With several brokers the supervisor does every reconnect (to the next broker, by restarting the loop):
         // libmosquitto's own would retry the dead node, in a blocking connect that a silent host holds for minutes.
@@ -185,7 +186,8 @@ public final class MQTTClient: Sendable {
     public var deliversOnNetworkThread: Bool { dispatcher.isDirect }
 
     public func events() -> AsyncStream<MQTTConnectionEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: MQTTConnectionEvent.self, bufferingPolicy: .bufferingNewest(64))
+        let (stream, continuation) = AsyncStream.makeStream(of: MQTTConnectionEvent.self,
+            bufferingPolicy: .bufferingNewest(64))
         state.withLock { $0.eventContinuations.append(continuation) }
         return stream
     }
@@ -220,7 +222,8 @@ public final class MQTTClient: Sendable {
 
     /// Subscribes now (if connected) and after every reconnect. `handler` gets every message matching `filter`
     /// in the order this connection received them (across all its filters), on the client's one dispatcher
-    /// task (the network thread with `deliversOnNetworkThread`); it must not block. Different filters that overlap are refused (see `MQTTDispatcher`).
+    /// task (the network thread with `deliversOnNetworkThread`); it must not block. Different filters that overlap are
+    /// refused (see `MQTTDispatcher`).
     public func subscribe(_ filter: String, qos: Int32 = 1,
                           handler: @escaping MQTTDispatcher.Handler) throws(MQTTError) {
         guard try dispatcher.add(filter: filter, handler: handler) else { return }
@@ -242,7 +245,8 @@ public final class MQTTClient: Sendable {
     /// The same as an AsyncSequence, for one-filter tools and tests (a service feeds an `Inbox` instead:
     /// separate sequences drained by separate tasks lose the order across filters). `bufferLimit` bounds the
     /// messages held for a slow consumer (the oldest are dropped and counted).
-    public func subscribe(_ filter: String, qos: Int32 = 1, bufferLimit: Int = 1024) throws(MQTTError) -> MQTTSubscription {
+    public func subscribe(_ filter: String, qos: Int32 = 1,
+        bufferLimit: Int = 1024) throws(MQTTError) -> MQTTSubscription {
         let subscription = MQTTSubscription(filter: filter, qos: qos, bufferLimit: bufferLimit)
         state.withLock { $0.streams.append(subscription) }
         try subscribe(filter, qos: qos) { subscription.deliver($0) }
@@ -370,7 +374,8 @@ public final class MQTTClient: Sendable {
             // Counted before the library call, so its PUBACK callback takes the lock and waits for the mid below.
             if qos > 0 { qos1InFlight.add(1, ordering: .sequentiallyConsistent) }
             if let expiryS, s.speaksV5 {
-                _ = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MESSAGE_EXPIRY_INTERVAL.rawValue), expiryS)
+                _ = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MESSAGE_EXPIRY_INTERVAL.rawValue),
+                    expiryS)
             }
             let rc = payload.withUnsafeBytes {
                 mosquitto_publish_v5(handle, &mid, topic, Int32($0.count), $0.baseAddress, qos, retain, properties)
@@ -636,7 +641,8 @@ public final class MQTTClient: Sendable {
                 (RabbitMQ 3.10) does: Unsupported Protocol Version? (--mqtt-version 3.1.1 or auto)
                 """)
         }
-        let text = code == MOSQ_ERR_KEEPALIVE.rawValue ? "no answer from the broker within the keepalive" : errorText(code)
+        let text = code == MOSQ_ERR_KEEPALIVE.rawValue ? "no answer from the broker within the keepalive"
+            : errorText(code)
         // Losing a connection is news; a failed attempt while the trouble is being reported is not.
         if code != 0 {
             if wasConnected { logger.warning("disconnected: \(text)") } else { logger.debug("attempt ended: \(text)") }

@@ -15,7 +15,8 @@ public final class MQTTSubscription: AsyncSequence, Sendable {
     public init(filter: String, qos: Int32, bufferLimit: Int) {
         self.filter = filter
         self.qos = qos
-        (stream, continuation) = AsyncStream.makeStream(of: MQTTMessage.self, bufferingPolicy: .bufferingNewest(bufferLimit))
+        (stream, continuation) = AsyncStream.makeStream(of: MQTTMessage.self,
+            bufferingPolicy: .bufferingNewest(bufferLimit))
     }
 
     /// Messages dropped because the consumer was too slow.

@@ -93,9 +93,11 @@ public struct CommonOptions: ParsableArguments, Sendable {
         else { throw ValidationError("--mqtt-version '\(versionText)': expected 3.1.1, 5 or auto") }
         let levelText = logLevel ?? env("QUAD_LOG_LEVEL") ?? "info"
         guard let level = Logger.Level(rawValue: levelText) else {
-            throw ValidationError("--log-level '\(levelText)': expected trace, debug, info, notice, warning, error or critical")
+            throw ValidationError(
+                "--log-level '\(levelText)': expected trace, debug, info, notice, warning, error or critical")
         }
-        return Resolved(broker: addresses[0], brokers: addresses, drone: droneID, username: username ?? env("QUAD_USERNAME"),
+        return Resolved(broker: addresses[0], brokers: addresses, drone: droneID,
+            username: username ?? env("QUAD_USERNAME"),
                         password: password, tls: tls, mqttVersion: version, clientId: clientId ?? env("QUAD_CLIENT_ID"),
                         logLevel: level)
     }

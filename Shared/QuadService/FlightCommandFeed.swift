@@ -19,7 +19,8 @@ extension ServiceRuntime {
                     // Bad payloads never reach the link; the first and every 100th are logged.
                     let rejected = rejections.add(1, ordering: .relaxed).newValue
                     if rejected % 100 == 1 {
-                        logger.warning("rejected flight command #\(rejected) (\(message.payload.count) bytes): \(error)")
+                        logger.warning(
+                            "rejected flight command #\(rejected) (\(message.payload.count) bytes): \(error)")
                     }
                 }
             }

@@ -10,7 +10,8 @@ public struct RejectionCounter: Sendable {
 
     /// Every kind with its count, e.g. `drone-state 12, target 3` (sorted by kind); `none` when nothing was refused.
     public var summary: String {
-        counts.isEmpty ? "none" : counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        counts.isEmpty ? "none" : counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            .joined(separator: ", ")
     }
 
     public mutating func record(_ kind: String, reason: String, topic: String, logger: Logger) {

@@ -119,7 +119,8 @@ public final class ServiceRuntime: Sendable {
 
     /// Publishes raw bytes on one topic of the table for this drone, with the table's QoS and retain flag.
     /// `expiryS`: MQTT 5 Message Expiry (see `MessageExpiry`), ignored on a 3.1.1 connection.
-    public func publish<Payload>(_ spec: TopicSpec<Payload>, payload: [UInt8], expiryS: UInt32? = nil) throws(MQTTError) {
+    public func publish<Payload>(_ spec: TopicSpec<Payload>, payload: [UInt8],
+        expiryS: UInt32? = nil) throws(MQTTError) {
         try client.publish(topic: spec.topic(for: drone), payload: payload, qos: spec.qos.rawValue, retain: spec.retain,
                            expiryS: expiryS)
     }

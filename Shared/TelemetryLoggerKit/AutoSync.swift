@@ -104,8 +104,10 @@ final class AutoSync: Sendable {
     /// Says once per range what the board could not supply or did not answer for.
     private func reportGivenUp() {
         let (unanswered, unavailable) = state.withLock { s -> ([MissingRange], [MissingRange]) in
-            let newUnanswered = Array(s.session.unanswered.dropFirst(min(s.reportedUnanswered, s.session.unanswered.count)))
-            let newUnavailable = Array(s.session.unavailable.dropFirst(min(s.reportedUnavailable, s.session.unavailable.count)))
+            let newUnanswered = Array(s.session.unanswered.dropFirst(min(s.reportedUnanswered,
+                s.session.unanswered.count)))
+            let newUnavailable = Array(s.session.unavailable.dropFirst(min(s.reportedUnavailable,
+                s.session.unavailable.count)))
             s.reportedUnanswered = s.session.unanswered.count
             s.reportedUnavailable = s.session.unavailable.count
             return (newUnanswered, newUnavailable)

@@ -30,7 +30,10 @@ enum LoggerError: Error, Equatable, CustomStringConvertible {
         case let .badOption(text): text
         case let .noSyncAnswer(drone, topic, attempts, timeoutMs):
             "no answer from the board's logger for drone \(drone): asked \(attempts) times on \(topic), waiting "
-                + "\(timeoutMs) ms each (is `telemetry-logger record --answer-sync` running on the board, and the bridge up?)"
+                + """
+                    \(timeoutMs) ms each (is `telemetry-logger record --answer-sync` running on the board, and the \
+                    bridge up?)
+                    """
         }
     }
 }

@@ -12,11 +12,15 @@ import Glibc
 struct RecordCommand: AsyncParsableCommand, ServiceCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
-        abstract: "Record every message of every drone (or of --drone ID, --drones, --shard) to .qlog files (the default command).",
+        abstract: """
+            Record every message of every drone (or of --drone ID, --drones, --shard) to .qlog files (the default \
+            command).
+            """,
         discussion: """
             Subscribes to quad/+/telemetry/#, quad/+/status/#, quad/+/target, quad/+/command and quad/+/pilot/# \
             (QoS 1; with --drone ID given on the command line quad/ID/… only, else every drone; QUAD_DRONE only \
-            names the logger's own presence topic) and appends each message, byte for byte with its receive time, topic, QoS and retain flag, \
+            names the logger's own presence topic) and appends each message, byte for byte with its receive time, \
+            topic, QoS and retain flag, \
             to <dir>/<drone>-<UTC yyyyMMdd-HHmmss>.qlog: one open file per drone id seen. A new file is started \
             at logger start, at each takeoff (DroneState) and before a file would pass --max-file-mb.
             Durability: records are buffered in memory and written with write(2) at least every 100 ms (sooner \
@@ -25,12 +29,14 @@ struct RecordCommand: AsyncParsableCommand, ServiceCommand {
             is reported by `recover`. Nothing is dropped silently: the connection buffers up to 65536 \
             messages, and messages dropped beyond that, records written, bytes and records lost to disk errors \
             are logged every 10 s and at shutdown (SIGTERM/SIGINT: drain, flush, fsync, exit 0).
-            Sync (docs/ground-tools.md, "completing the ground's log"): on the ground, a gap in a telemetry topic's sequence numbers \
+            Sync (docs/ground-tools.md, "completing the ground's log"): on the ground, a gap in a telemetry topic's \
+            sequence numbers \
             is asked for from the board's logger --sync-delay-ms after it was seen (quad/<id>/log/sync/request), \
             and the records it answers are appended to the open file, marked recovered; recording never waits \
             for it. --no-auto-sync turns that off (also off with --share and with --answer-sync). On the board, \
             --answer-sync answers such requests from the files in --dir.
-            Fleet (docs/ground-tools.md, "recording a fleet"): without --drone, or with --all or --drone +, every drone is \
+            Fleet (docs/ground-tools.md, "recording a fleet"): without --drone, or with --all or --drone +, every \
+            drone is \
             recorded, one file per drone. Several loggers split a fleet by drone with --drones a,b,c (exact \
             subscriptions) or --shard K/N (each of N loggers, K = 0…N-1, keeps the drones whose id hashes to K: \
             FNV-1a 32 of the id mod N; for brokers without shared subscriptions); each drone is then recorded by \
@@ -63,13 +69,19 @@ struct RecordCommand: AsyncParsableCommand, ServiceCommand {
     @Option(parsing: .signedNumber, help: "fsync the open files at least this often, ms (0: at every 100 ms write).")
     var fsyncIntervalMs = 1000
 
-    @Flag(inversion: .prefixedNo, help: "Ask the board's logger for telemetry missing from the log (gaps in sequence numbers).")
+    @Flag(inversion: .prefixedNo,
+        help: "Ask the board's logger for telemetry missing from the log (gaps in sequence numbers).")
     var autoSync = true
 
-    @Flag(help: "Answer other loggers' sync requests from the log files in --dir (the board's logger); no automatic sync.")
+    @Flag(
+        help: """
+            Answer other loggers' sync requests from the log files in --dir (the board's logger); \
+            no automatic sync.
+            """)
     var answerSync = false
 
-    @Option(parsing: .signedNumber, help: "Wait this long after a gap before asking for it, ms (late QoS 1 messages fill it).")
+    @Option(parsing: .signedNumber,
+        help: "Wait this long after a gap before asking for it, ms (late QoS 1 messages fill it).")
     var syncDelayMs = 2000
 
     func validate() throws {
@@ -112,7 +124,8 @@ struct RecordCommand: AsyncParsableCommand, ServiceCommand {
                                          deliveryBufferLimit: Self.subscriptionBuffer)
         let recording = try recording(directory: directory, options: options)
         if case let .shard(index, count) = recording.drones {
-            runtime.logger.info("shard \(index)/\(count): recording the drones whose FNV-1a id hash mod \(count) is \(index)")
+            runtime.logger.info(
+                "shard \(index)/\(count): recording the drones whose FNV-1a id hash mod \(count) is \(index)")
         }
         try await recording.run(runtime)
     }
@@ -133,7 +146,8 @@ struct RecordCommand: AsyncParsableCommand, ServiceCommand {
     func droneSelection() throws -> DroneSelection {
         if let drone = common.drone, drone != Self.everyDrone {
             guard let id = DroneID(rawValue: drone) else {
-                throw ValidationError("--drone '\(drone)': expected 1–32 characters of a-z, 0-9 and '-', or + (every drone)")
+                throw ValidationError(
+                    "--drone '\(drone)': expected 1–32 characters of a-z, 0-9 and '-', or + (every drone)")
             }
             return .only([id])
         }

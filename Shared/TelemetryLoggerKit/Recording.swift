@@ -53,7 +53,8 @@ struct Recording {
         }
         var helpers: [Task<Void, Never>] = []
         if let autoSync {
-            let responses = try client.subscribe(AutoSync.responseFilter(drone: drones.singleDrone, requester: autoSync.requester),
+            let responses = try client.subscribe(AutoSync.responseFilter(drone: drones.singleDrone,
+                requester: autoSync.requester),
                                                  qos: 1, bufferLimit: AutoSync.responseBuffer)
             helpers.append(Task { await autoSync.runRequests(client: client) })
             helpers.append(Task { await autoSync.runResponses(responses, recorder: recorder) })

@@ -33,7 +33,11 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: "Publish under this drone id instead of the recorded one.")
     var droneOverride: String?
 
-    @Flag(help: "Publish on the live topics (quad/<id>/…) instead of replay/…; refused while the controller is online.")
+    @Flag(
+        help: """
+            Publish on the live topics (quad/<id>/…) instead of replay/…; \
+            refused while the controller is online.
+            """)
     var live = false
 
     func validate() throws {
@@ -110,7 +114,8 @@ struct ReplayCommand: AsyncParsableCommand {
     /// Publishes (never retained), waiting while the client's QoS 1 window is full or the connection is
     /// momentarily down. Returns the broker library's refusal of this one message (e.g. a malformed topic from
     /// a damaged log) so the replay goes on.
-    private static func publish(_ client: any MQTTConnection, topic: String, record: LogRecord) async throws -> MQTTError? {
+    private static func publish(_ client: any MQTTConnection, topic: String,
+        record: LogRecord) async throws -> MQTTError? {
         while true {
             do {
                 try client.publish(topic: topic, payload: record.payload, qos: Int32(record.qos),

@@ -69,7 +69,8 @@ struct SyncAnswerer {
         let deadline = MonotonicClock.nowUs() + Int64(Self.publishPatienceMs) * 1000
         while true {
             do {
-                try client.publish(topic: topic, payload: payload, qos: Topics.logSyncResponse.qos.rawValue, retain: false)
+                try client.publish(topic: topic, payload: payload, qos: Topics.logSyncResponse.qos.rawValue,
+                    retain: false)
                 return true
             } catch .offlineQueueFull, .notConnected {
                 guard MonotonicClock.nowUs() < deadline, !Task.isCancelled else { break }

@@ -12,7 +12,9 @@ import Glibc
 struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Complete finished logs from the board's logger: ask for the telemetry missing from them, merge it in.",
+        abstract: """
+            Complete finished logs from the board's logger: ask for the telemetry missing from them, merge it in.
+            """,
         discussion: """
             For each log (the files given, and with --log-dir every <drone>-*.qlog there), finds the gaps in each \
             telemetry topic's sequence numbers, asks the board's logger (`record --answer-sync`) for them on \
@@ -166,7 +168,9 @@ struct SyncCommand: AsyncParsableCommand {
                 .map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
         }
         text += "\n"
-        for range in session.unavailable { text += "  still missing (not in the board's log either): \(range.summary)\n" }
+        for range in session.unavailable {
+            text += "  still missing (not in the board's log either): \(range.summary)\n"
+        }
         for range in session.unanswered { text += "  still missing (no answer): \(range.summary)\n" }
         try FileBytes.writeStandardOutput(text)
     }

@@ -32,7 +32,8 @@ public enum DecimalText {
         return text + "." + String(repeating: "0", count: width - fractionText.count) + fractionText
     }
 
-    /// An integer with at least `width` digits, zero-padded after any sign: 7 at width 2 is "07", −7 at width 3 "-007".
+    /// An integer with at least `width` digits, zero-padded after any sign: 7 at width 2 is "07", −7 at width 3
+    /// "-007".
     public static func zeroPadded(_ value: Int, width: Int) -> String {
         let digits = String(value.magnitude)
         let padded = String(repeating: "0", count: max(0, width - digits.count)) + digits

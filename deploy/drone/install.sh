@@ -28,7 +28,8 @@ while [[ $# -gt 0 ]]; do
         --root) [[ $# -ge 2 ]] || die "--root needs a directory"; ROOT="${2%/}"; shift 2 ;;
         --prebuilt) [[ $# -ge 2 ]] || die "--prebuilt needs a directory"; PREBUILT="$2"; shift 2 ;;
         --ground-address) [[ $# -ge 2 ]] || die "--ground-address needs HOST[:PORT]"; GROUND_ADDRESS="$2"; shift 2 ;;
-        --bridge-password-file) [[ $# -ge 2 ]] || die "--bridge-password-file needs a file"; BRIDGE_PASSWORD_FILE="$2"; shift 2 ;;
+        --bridge-password-file)
+            [[ $# -ge 2 ]] || die "--bridge-password-file needs a file"; BRIDGE_PASSWORD_FILE="$2"; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) usage >&2; die "unknown option $1" ;;
     esac

@@ -29,7 +29,8 @@ while [[ $# -gt 0 ]]; do
         --dry-run) DRY_RUN=1; shift ;;
         --root) [[ $# -ge 2 ]] || die "--root needs a directory"; ROOT="${2%/}"; shift 2 ;;
         --prebuilt) [[ $# -ge 2 ]] || die "--prebuilt needs a directory"; PREBUILT="$2"; shift 2 ;;
-        --bridge-password-file) [[ $# -ge 2 ]] || die "--bridge-password-file needs a file"; BRIDGE_PASSWORD_FILE="$2"; shift 2 ;;
+        --bridge-password-file)
+            [[ $# -ge 2 ]] || die "--bridge-password-file needs a file"; BRIDGE_PASSWORD_FILE="$2"; shift 2 ;;
         --radio-subnet) [[ $# -ge 2 ]] || die "--radio-subnet needs a CIDR"; RADIO_SUBNETS+=("$2"); shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) usage >&2; die "unknown option $1" ;;

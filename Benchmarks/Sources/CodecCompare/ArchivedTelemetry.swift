@@ -46,7 +46,8 @@ final class ArchivedDroneState: NSObject, NSSecureCoding {
     let yawDeg: Float, velocityXMps: Float, velocityYMps: Float, velocityZMps: Float, magnetoHeadingDeg: Float?
 
     init(_ m: DroneState) {
-        (sequence, timestampUs, navdataSequence, stateBits) = (m.sequence, m.timestampUs, m.navdataSequence, m.stateBits)
+        (sequence, timestampUs, navdataSequence, stateBits) = (m.sequence, m.timestampUs, m.navdataSequence,
+            m.stateBits)
         (controlState, controlMinorState, batteryPercent) =
             (m.controlState.rawValue, m.controlMinorState, m.batteryPercent)
         (altitudeM, pitchDeg, rollDeg, yawDeg) = (m.altitudeM, m.pitchDeg, m.rollDeg, m.yawDeg)
@@ -56,7 +57,8 @@ final class ArchivedDroneState: NSObject, NSSecureCoding {
 
     func encode(with c: NSCoder) {
         c.put(sequence, "sequence"); c.put(timestampUs, "timestampUs"); c.put(navdataSequence, "navdataSequence")
-        c.put(stateBits, "stateBits"); c.put(controlState, "controlState"); c.put(controlMinorState, "controlMinorState")
+        c.put(stateBits, "stateBits"); c.put(controlState, "controlState"); c.put(controlMinorState,
+            "controlMinorState")
         c.put(batteryPercent, "batteryPercent"); c.put(altitudeM, "altitudeM"); c.put(pitchDeg, "pitchDeg")
         c.put(rollDeg, "rollDeg"); c.put(yawDeg, "yawDeg"); c.put(velocityXMps, "velocityXMps")
         c.put(velocityYMps, "velocityYMps"); c.put(velocityZMps, "velocityZMps")
@@ -138,7 +140,8 @@ final class ArchivedLinkStatus: NSObject, NSSecureCoding {
     init(_ m: LinkStatus) {
         (sequence, timestampUs, connected, fallbackHover, reason) =
             (m.sequence, m.timestampUs, m.connected, m.fallbackHover, m.reason.rawValue)
-        (navdataPerSecond, checksumErrors, malformedPackets) = (m.navdataPerSecond, m.checksumErrors, m.malformedPackets)
+        (navdataPerSecond, checksumErrors, malformedPackets) = (m.navdataPerSecond, m.checksumErrors,
+            m.malformedPackets)
         (lastNavdataAgeMs, lastCommandAgeMs) = (m.lastNavdataAgeMs, m.lastCommandAgeMs)
     }
 

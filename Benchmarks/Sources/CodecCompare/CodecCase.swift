@@ -58,7 +58,8 @@ public struct CodecCase: Sendable {
                 return data.count
             },
             CodecCase(message: name, codec: .keyedArchive) {
-                let data = try NSKeyedArchiver.archivedData(withRootObject: archived(message), requiringSecureCoding: true)
+                let data = try NSKeyedArchiver.archivedData(withRootObject: archived(message),
+                    requiringSecureCoding: true)
                 guard try NSKeyedUnarchiver.unarchivedObject(ofClass: A.self, from: data) != nil else {
                     throw CodecCaseError.roundTripChanged(name)
                 }

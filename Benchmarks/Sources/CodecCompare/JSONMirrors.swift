@@ -13,7 +13,9 @@ struct JSONTarget: Codable, Equatable {
 
 struct JSONCommand: Codable, Equatable {
     var senderId: String, sequence: UInt32, timestampUs: Int64, kind: UInt8
-    init(_ m: Command) { (senderId, sequence, timestampUs, kind) = (m.senderId, m.sequence, m.timestampUs, m.kind.rawValue) }
+    init(_ m: Command) {
+        (senderId, sequence, timestampUs, kind) = (m.senderId, m.sequence, m.timestampUs, m.kind.rawValue)
+    }
 }
 
 struct JSONControlClaim: Codable, Equatable {
@@ -53,7 +55,8 @@ struct JSONDroneState: Codable, Equatable {
     var controlMinorState: UInt16, batteryPercent: UInt8, altitudeM: Float, pitchDeg: Float, rollDeg: Float
     var yawDeg: Float, velocityXMps: Float, velocityYMps: Float, velocityZMps: Float, magnetoHeadingDeg: Float?
     init(_ m: DroneState) {
-        (sequence, timestampUs, navdataSequence, stateBits) = (m.sequence, m.timestampUs, m.navdataSequence, m.stateBits)
+        (sequence, timestampUs, navdataSequence, stateBits) = (m.sequence, m.timestampUs, m.navdataSequence,
+            m.stateBits)
         (controlState, controlMinorState, batteryPercent) =
             (m.controlState.rawValue, m.controlMinorState, m.batteryPercent)
         (altitudeM, pitchDeg, rollDeg, yawDeg) = (m.altitudeM, m.pitchDeg, m.rollDeg, m.yawDeg)
@@ -90,7 +93,8 @@ struct JSONLinkStatus: Codable, Equatable {
     init(_ m: LinkStatus) {
         (sequence, timestampUs, connected, fallbackHover, reason) =
             (m.sequence, m.timestampUs, m.connected, m.fallbackHover, m.reason.rawValue)
-        (navdataPerSecond, checksumErrors, malformedPackets) = (m.navdataPerSecond, m.checksumErrors, m.malformedPackets)
+        (navdataPerSecond, checksumErrors, malformedPackets) = (m.navdataPerSecond, m.checksumErrors,
+            m.malformedPackets)
         (lastNavdataAgeMs, lastCommandAgeMs) = (m.lastNavdataAgeMs, m.lastCommandAgeMs)
     }
 }

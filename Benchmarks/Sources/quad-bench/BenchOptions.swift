@@ -37,7 +37,8 @@ struct BenchOptions {
     /// Board footprint: flight window per run (free, pinned, MAVLink), and starts per service for start-up.
     var footprintSeconds: Int { quick ? 15 : 30 }
     var startupStarts: Int { quick ? 3 : 7 }
-    /// Fleet: synthetic drones per step (0: the real drones alone, the latency's baseline), targets per real drone per step, generator run per step.
+    /// Fleet: synthetic drones per step (0: the real drones alone, the latency's baseline), targets per real drone per
+    /// step, generator run per step.
     var fleetSteps: [Int] { [0, 25, 50, 100, 150, 200, 300, 400, 500] }
     /// On the 3-node clusters: smaller steps, and a time budget per cluster from its boot (steps stop at a missed
     /// p99 there too); the steps then end, the drones land and the nodes stop within ~8 minutes.

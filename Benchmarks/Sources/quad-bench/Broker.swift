@@ -23,7 +23,8 @@ final class Broker: Sendable {
         self.port = port
         let original = try String(contentsOfFile: "\(repoRoot)/mosquitto.conf", encoding: .utf8)
         let config = original.split(separator: "\n", omittingEmptySubsequences: false).compactMap { line -> String? in
-            if ["listener 9001", "protocol websockets", "http_dir "].contains(where: { line.hasPrefix($0) }) { return nil }
+            if ["listener 9001", "protocol websockets", "http_dir "].contains(
+                where: { line.hasPrefix($0) }) { return nil }
             return line.hasPrefix("listener 1883") ? "listener \(port) 127.0.0.1" : String(line)
         }.joined(separator: "\n")
         let configPath = "\(workDirectory)/mosquitto.conf"

@@ -1,7 +1,7 @@
 import Navigation
 
-/// Benchmark 1: a target published by a real MQTT client → broker → navigator → broker → controller → broker →
-/// drone-link → the first UDP PCMD at the drone that reflects it. Targets alternate 90° left and right of the
+/// Benchmark 1: a target published by a real MQTT client → broker → navigator → broker → controller → broker
+/// → drone-link → the first UDP PCMD at the drone that reflects it. Targets alternate 90° left and right of the
 /// drone's heading, so the yaw sign of the PCMD tells which target it was computed for.
 struct CommandLatencyBench {
     let stack: ServiceStack

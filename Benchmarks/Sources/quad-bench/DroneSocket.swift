@@ -14,7 +14,8 @@ final class DroneSocket: @unchecked Sendable {
         var address = LoopbackPort.loopback(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self,
+                capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
         guard ok else {
             close(fd)
@@ -33,11 +34,13 @@ final class DroneSocket: @unchecked Sendable {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let count = buffer.withUnsafeMutableBytes { raw in
             withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(descriptor, raw.baseAddress, raw.count, 0, $0, &length) }
+                $0.withMemoryRebound(to: sockaddr.self,
+                    capacity: 1) { recvfrom(descriptor, raw.baseAddress, raw.count, 0, $0, &length) }
             }
         }
         guard count >= 0 else { return nil }
-        let from = UDPEndpoint(address: UInt32(bigEndian: address.sin_addr.s_addr), port: UInt16(bigEndian: address.sin_port))
+        let from = UDPEndpoint(address: UInt32(bigEndian: address.sin_addr.s_addr),
+            port: UInt16(bigEndian: address.sin_port))
         return (Array(buffer.prefix(count)), from)
     }
 

@@ -34,7 +34,8 @@ final class FieldLayout: Sendable {
         ground = try FieldBroker(label: "ground", repoRoot: repoRoot, side: "ground", directory: groundDirectory,
                                  bridgeToPort: nil, bridgePassword: nil, extraConfig: "")
         board = try FieldBroker(label: "board", repoRoot: repoRoot, side: "drone", directory: boardDirectory,
-                                bridgeToPort: ground.port, bridgePassword: bridgePassword, extraConfig: extraBoardConfig)
+                                bridgeToPort: ground.port, bridgePassword: bridgePassword,
+                                extraConfig: extraBoardConfig)
         self.groundLogins = groundLogins
         self.boardLogins = boardLogins
     }
@@ -89,7 +90,8 @@ final class FieldLayout: Sendable {
         var logins: [String: BrokerLogin] = [:]
         for name in names {
             var generator = SystemRandomNumberGenerator()
-            let password = (0..<24).map { _ in String("abcdefghijkmnpqrstuvwxyz23456789".randomElement(using: &generator)!) }
+            let password = (0..<24)
+                .map { _ in String("abcdefghijkmnpqrstuvwxyz23456789".randomElement(using: &generator)!) }
                 .joined()
             let file = "\(directory)/\(name).password"
             try (password + "\n").write(toFile: file, atomically: true, encoding: .utf8)

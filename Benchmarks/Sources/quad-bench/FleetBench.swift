@@ -71,7 +71,9 @@ struct FleetBench {
         /// The largest N meeting both conditions.
         var largestMet: Int? { steps.filter { $0.met && $0.syntheticDrones > 0 }.map(\.syntheticDrones).max() }
         /// The largest N at which the logger lost nothing, whatever the latency.
-        var largestLossless: Int? { steps.filter { $0.lossless && $0.syntheticDrones > 0 }.map(\.syntheticDrones).max() }
+        var largestLossless: Int? {
+            steps.filter { $0.lossless && $0.syntheticDrones > 0 }.map(\.syntheticDrones).max()
+        }
     }
 
     func run() async throws -> Result {
@@ -107,10 +109,13 @@ struct FleetBench {
             let step = try await runStep(syntheticDrones: count, streams: streams, stacks: stacks)
             lastStepNs = BenchClock.monotonicNs() - startNs
             done.append(step)
-            QuadBench.say("fleet on \(label): N=\(count): sent \(step.sentRecorded) recorded-topic messages, logged \(step.logged), "
+            QuadBench.say(
+                "fleet on \(label): N=\(count): sent \(step.sentRecorded) recorded-topic messages, "
+                          + "logged \(step.logged), "
                           + "logger dropped \(step.loggerDropped.map(String.init) ?? "?"), generator refused "
                           + "\(step.generatorFailed); target → PCMD p50 "
-                          + "\(Units.auto(step.latency.percentileNs(50))) p99 \(Units.auto(step.latency.percentileNs(99))), "
+                          + "\(Units.auto(step.latency.percentileNs(50))) p99 "
+                          + "\(Units.auto(step.latency.percentileNs(99))), "
                           + "\(step.timeouts) not seen; load \(step.loadAverage)")
             // On one Mosquitto latency is the machine's load as much as the fleet's: go on past a missed p99, stop at
             // the first loss. On a cluster stop at either. When the real drones alone (N = 0) already miss the p99,
@@ -144,7 +149,8 @@ struct FleetBench {
         // N = 0: the 5 real drones alone, the baseline of the latency.
         let generator = syntheticDrones == 0 ? nil : try ChildProcess(
             Tools.selfExecutable,
-            ["fleetgen", "--port", brokers.pilotPorts.map(String.init).joined(separator: ","), "--prefix", prefix, "--drones", "\(syntheticDrones)",
+            ["fleetgen", "--port", brokers.pilotPorts.map(String.init).joined(separator: ","), "--prefix", prefix,
+                "--drones", "\(syntheticDrones)",
              "--seconds", "\(generatorSeconds)"] + FleetGenerator.arguments(streams),
             name: "fleetgen", logDirectory: directory)
         try await Task.sleep(for: .seconds(2))
@@ -163,7 +169,9 @@ struct FleetBench {
         let loadAverage = MachineInfo.loadAverage()
         _ = generator?.waitForExit(timeoutS: generatorSeconds + 30)
         generator?.stop()
-        let summary = generator.map { LoadGenerator.summary(from: $0.log().replacingOccurrences(of: "fleetgen ", with: "loadgen ")) } ?? [:]
+        let summary = generator.map {
+            LoadGenerator.summary(from: $0.log().replacingOccurrences(of: "fleetgen ", with: "loadgen "))
+        } ?? [:]
         try await Task.sleep(for: .seconds(settleS))
         logger.stop()  // SIGTERM: drains, flushes and fsyncs; its last line has the final counters
         let counters = Self.finalCounters(logger.log())
@@ -226,7 +234,8 @@ struct FleetBench {
             guard let data = FileManager.default.contents(atPath: "\(directory)/\(name)"),
                   let reader = try? LogReader(bytes: [UInt8](data)) else { continue }
             // Empty records: the generator clearing its retained topics after the step.
-            for case .record(let record, _) in reader where record.topic.hasPrefix(topicPrefix) && !record.payload.isEmpty {
+            for case .record(let record, _) in reader where record.topic.hasPrefix(topicPrefix)
+                && !record.payload.isEmpty {
                 count += 1
             }
         }

@@ -85,7 +85,8 @@ struct FleetGenerator {
         let delivered = zip(sent, failed).map { $0 - $1 }
         let recorded = zip(streams, delivered).filter { Self.isRecorded(path: $0.0.path) }.reduce(0) { $0 + $1.1 }
         print("fleetgen sent=\(total) recorded_sent=\(recorded) failed=\(failed.reduce(0, +))"
-              + " seconds=\(Units.fixed(elapsedS, 3)) rate=\(Int(Double(total) / max(elapsedS, 1e-9))) start_us=\(startUs)")
+              + " seconds=\(Units.fixed(elapsedS, 3)) rate=\(Int(Double(total) / max(elapsedS, 1e-9))) "
+              + "start_us=\(startUs)")
         client.shutdown()
     }
 

@@ -66,7 +66,8 @@ struct FootprintBench {
         // The broker stays pinned for the MAVLink flight; mavlink-link's stack is not pinned.
         let directory = workDirectory + "/footprint-mavlink"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let mavlinkStack = try await ServiceStack(binDir: binDir, broker: broker, workDirectory: directory, link: .mavlink)
+        let mavlinkStack = try await ServiceStack(binDir: binDir, broker: broker, workDirectory: directory,
+            link: .mavlink)
         defer { mavlinkStack.stop() }
         try await mavlinkStack.takeOff()
         QuadBench.say("footprint: MAVLink flight, \(seconds) s")

@@ -84,7 +84,8 @@ struct IngestBench {
             .filter { $0.hasSuffix(".qlog") }.map { "\(directory)/\($0)" }
         guard !logs.isEmpty else { return (0, nil) }
         let out = "\(directory)/export.jsonl"
-        let export = try ChildProcess("\(binDir)/telemetry-logger", ["export"] + logs + ["--format", "jsonl", "--out", out],
+        let export = try ChildProcess("\(binDir)/telemetry-logger", ["export"] + logs
+            + ["--format", "jsonl", "--out", out],
                                       name: "export", logDirectory: directory)
         _ = export.waitForExit(timeoutS: 120)
         let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""

@@ -9,7 +9,8 @@ struct MachineInfo {
         var info = MachineInfo()
         info.rows.append(("CPUs (`nproc`)", "\(sysconf(Int32(_SC_NPROCESSORS_ONLN)))"))
         info.rows.append(("CPU model", firstValue(file: "/proc/cpuinfo", key: "model name") ?? "unknown"))
-        if let kib = firstValue(file: "/proc/meminfo", key: "MemTotal")?.split(separator: " ").first.flatMap({ Double($0) }) {
+        if let kib = firstValue(file: "/proc/meminfo", key: "MemTotal")?.split(separator: " ")
+            .first.flatMap({ Double($0) }) {
             info.rows.append(("memory", Units.fixed(kib / 1024 / 1024, 1) + " GiB"))
         }
         var names = utsname()

@@ -29,12 +29,17 @@ struct QuadBench {
             case "fleetgen":
                 try await FleetGenerator.parse(arguments.dropFirst()).run()
             default:
-                print("usage: quad-bench run [--quick] [--bin-dir DIR] [--repo-root DIR] [--out FILE] [--codec-results FILE]")
+                print(
+                    """
+                        usage: quad-bench run [--quick] [--bin-dir DIR] [--repo-root DIR] [--out FILE] \
+                        [--codec-results FILE]
+                        """)
                 print("       quad-bench mavlink-latency [--quick] [--bin-dir DIR] [--repo-root DIR]")
                 print("       quad-bench field-latency [--quick] [--bin-dir DIR] [--repo-root DIR]")
                 print("       quad-bench footprint [--quick] [--bin-dir DIR] [--repo-root DIR]")
                 print("       quad-bench fleet [--quick] [--bin-dir DIR] [--repo-root DIR]")
-                print("       quad-bench fleetgen --port N[,N…] --prefix P --drones N --seconds S --topic PATH=HZ=HEX…")
+                print("       quad-bench fleetgen --port N[,N…] --prefix P --drones N --seconds S "
+                      + "--topic PATH=HZ=HEX…")
                 print("       quad-bench loadgen --port N --drone ID --rate MSG_PER_S --count N [--subscribe]")
                 exit(2)
             }
@@ -48,7 +53,8 @@ struct QuadBench {
         let work = NSTemporaryDirectory() + "quad-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         say("work directory \(work)")
-        var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work, repoRoot: options.repoRoot))
+        var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work,
+            repoRoot: options.repoRoot))
         let codecMarkdown = options.codecResults.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
         report.codec = try CodecFigures(benchmarkMarkdown: codecMarkdown)
 
@@ -62,8 +68,10 @@ struct QuadBench {
             say("services up; taking off")
             try await stack.takeOff()
             say("command latency, \(options.targets) targets")
-            report.latency = try await CommandLatencyBench(stack: stack, port: broker.port, targets: options.targets).run()
-            let cadence = CadenceBench(stack: stack, broker: broker, workDirectory: work, seconds: options.cadenceSeconds)
+            report.latency = try await CommandLatencyBench(stack: stack, port: broker.port, targets: options.targets)
+                .run()
+            let cadence = CadenceBench(stack: stack, broker: broker, workDirectory: work,
+                seconds: options.cadenceSeconds)
             say("PCMD cadence, idle broker, \(options.cadenceSeconds) s")
             report.cadenceIdle = try await cadence.run(targetBearingDeg: 0, load: false)
             say("PCMD cadence, broker under 10k msg/s, \(options.cadenceSeconds) s")
@@ -121,7 +129,8 @@ struct QuadBench {
         say("work directory \(work)")
         let broker = try Broker(repoRoot: options.repoRoot, workDirectory: work)
         defer { broker.stop() }
-        var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work, repoRoot: options.repoRoot))
+        var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work,
+            repoRoot: options.repoRoot))
         report.mavlinkLatency = try await mavlinkLatency(options, broker: broker, work: work)
         print(report.mavlinkRows())
     }
@@ -134,10 +143,14 @@ struct QuadBench {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let layout = try FieldLayout(repoRoot: options.repoRoot, workDirectory: directory)
         defer { layout.stop() }
-        say("field layout: ground broker on 127.0.0.1:\(layout.ground.port), board broker on 127.0.0.1:\(layout.board.port); waiting for the bridge")
+        say("""
+            field layout: ground broker on 127.0.0.1:\(layout.ground.port), board broker on \
+            127.0.0.1:\(layout.board.port); waiting for the bridge
+            """)
         try await layout.waitForBridge()
         say("bridge up; ground → bridge → board hop, \(options.targets) messages")
-        let hopBench = BrokerHopBench(port: layout.ground.port, messages: options.targets, subscriberPort: layout.board.port,
+        let hopBench = BrokerHopBench(port: layout.ground.port, messages: options.targets,
+            subscriberPort: layout.board.port,
                                       publisherLogin: layout.groundLogins["location-broadcaster"],
                                       subscriberLogin: layout.boardLogins["monitor"],
                                       topic: "quad/drone1/status/location-broadcaster/bench-hop")
@@ -145,17 +158,20 @@ struct QuadBench {
         // The other direction, as telemetry goes (QoS 0, `out 0`): a bench client logged in as the navigator (not
         // running yet) publishes on the board, a monitor on the ground receives.
         say("board → bridge → ground hop (QoS 0 telemetry topic), \(options.targets) messages")
-        let upBench = BrokerHopBench(port: layout.board.port, messages: options.targets, subscriberPort: layout.ground.port,
+        let upBench = BrokerHopBench(port: layout.board.port, messages: options.targets,
+            subscriberPort: layout.ground.port,
                                      publisherLogin: layout.boardLogins["navigator"],
                                      subscriberLogin: layout.groundLogins["monitor"],
                                      topic: "quad/drone1/telemetry/navigation", qos: 0)
         let upHop = try await upBench.run()
-        let stack = try await ServiceStack(binDir: options.binDir, brokers: layout.stackBrokers, workDirectory: directory)
+        let stack = try await ServiceStack(binDir: options.binDir, brokers: layout.stackBrokers,
+            workDirectory: directory)
         defer { stack.stop() }
         say("field layout services up; taking off")
         try await stack.takeOff()
         say("field layout command latency, \(options.targets) targets")
-        let latency = try await CommandLatencyBench(stack: stack, port: layout.board.port, targets: options.targets).run()
+        let latency = try await CommandLatencyBench(stack: stack, port: layout.board.port, targets: options.targets)
+            .run()
         await stack.land()
         return FieldResult(bridgeHop: hop, upHop: upHop, latency: latency)
     }
@@ -164,7 +180,8 @@ struct QuadBench {
         let work = NSTemporaryDirectory() + "quad-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         say("work directory \(work)")
-        var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work, repoRoot: options.repoRoot))
+        var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work,
+            repoRoot: options.repoRoot))
         let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
         // The one-broker figure beside it, measured in the same minutes (the machine's load changes by the minute).
         let broker = try Broker(repoRoot: options.repoRoot, workDirectory: work)
@@ -174,14 +191,19 @@ struct QuadBench {
             say("one broker (mosquitto.conf): services up; taking off")
             try await stack.takeOff()
             say("one broker: command latency, \(options.targets) targets")
-            report.latency = try await CommandLatencyBench(stack: stack, port: broker.port, targets: options.targets).run()
+            report.latency = try await CommandLatencyBench(stack: stack, port: broker.port, targets: options.targets)
+                .run()
             await stack.land()
         }
         broker.stop()
         report.field = try await fieldLatency(options, work: work)
         let loadAfter = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
         print(report.fieldRows())
-        print("load average (1/5/15 min) at start: \(load.split(separator: " ").prefix(3).joined(separator: " ")), at end: \(loadAfter.split(separator: " ").prefix(3).joined(separator: " "))")
+        print(
+            """
+                load average (1/5/15 min) at start: \(load.split(separator: " ").prefix(3).joined(separator: " ")), \
+                at end: \(loadAfter.split(separator: " ").prefix(3).joined(separator: " "))
+                """)
     }
 
     /// The board footprint on a broker of its own (the pinned run pins it).
@@ -246,7 +268,8 @@ struct QuadBench {
             bench.settleS = options.fleetClusterSettleS
             bench.deadlineNs = deadlineNs
             var result = try await bench.run()
-            say("fleet on the \(cluster.label): " + (result.stoppedBecause.map { "steps stopped: \($0)" } ?? "every step run"))
+            say("fleet on the \(cluster.label): " + (result.stoppedBecause.map { "steps stopped: \($0)" }
+                ?? "every step run"))
             result.loadAtStart = load
             result.loadAtEnd = MachineInfo.loadAverage()
             return FleetRun(broker: cluster.label, result: result)
@@ -262,7 +285,8 @@ struct QuadBench {
         let work = NSTemporaryDirectory() + "quad-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         say("work directory \(work)")
-        var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work, repoRoot: options.repoRoot))
+        var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work,
+            repoRoot: options.repoRoot))
         report.footprint = try await footprint(options, work: work)
         print(report.footprintRows())
     }
@@ -271,7 +295,8 @@ struct QuadBench {
         let work = NSTemporaryDirectory() + "quad-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         say("work directory \(work)")
-        var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work, repoRoot: options.repoRoot))
+        var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work,
+            repoRoot: options.repoRoot))
         report.fleet = try await fleet(options, work: work)
         print(report.fleetSummaryRows())
         print(report.fleetRows())

@@ -71,7 +71,8 @@ final class ServiceStack: Sendable {
         services = try launch.map { name, arguments in
             let subcommand = arguments.first == "record" ? ["record"] : []
             let rest = arguments.first == "record" ? Array(arguments.dropFirst()) : arguments
-            let login = brokers.serviceLogins[name].map { ["--username", $0.username, "--password-file", $0.passwordFile] }
+            let login = brokers.serviceLogins[name]
+                .map { ["--username", $0.username, "--password-file", $0.passwordFile] }
             return try ChildProcess("\(binDir)/\(name)", subcommand + common + (login ?? []) + rest, name: name,
                                     logDirectory: workDirectory)
         }
@@ -119,7 +120,9 @@ final class ServiceStack: Sendable {
         let deadline = BenchClock.monotonicNs() + 30_000_000_000
         while activity != .takingOff && activity != .hovering {
             try checkAlive()
-            guard BenchClock.monotonicNs() < deadline else { throw Failure.timeout("takeoff (activity \(String(describing: activity)))") }
+            guard BenchClock.monotonicNs() < deadline else {
+                throw Failure.timeout("takeoff (activity \(String(describing: activity)))")
+            }
             if drone.snapshot.isAirborne == false { try? send(.takeoff) }
             _ = await BenchClient.waitUntil(timeoutS: 1) { activity == .takingOff || activity == .hovering }
         }

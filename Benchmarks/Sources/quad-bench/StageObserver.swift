@@ -24,7 +24,8 @@ final class StageObserver: Sendable {
 
     /// `ports`: the broker's node, or a cluster's nodes in the order to try them. `watchTarget`: also note when the
     /// target itself arrives (the field layout: on the board, across the bridge).
-    init(ports: [UInt16], login: BrokerLogin? = nil, watchTarget: Bool = false, drone: DroneID = .default) async throws {
+    init(ports: [UInt16], login: BrokerLogin? = nil, watchTarget: Bool = false,
+        drone: DroneID = .default) async throws {
         let client = try await BenchClient.connect(ports: ports, clientId: "bench-observer-\(drone)", login: login)
         self.client = client
         if watchTarget { watch(targets: try client.subscribe(Topics.target.topic(for: drone), qos: 1)) }
@@ -40,7 +41,9 @@ final class StageObserver: Sendable {
                 let arrivedNs = BenchClock.monotonicNs()
                 guard let target = try? Target(decoding: message.payload) else { continue }
                 current.withLock { c in
-                    if target.sequence == c.targetSequence, c.stages.targetNs == nil { c.stages.targetNs = arrivedNs - c.startNs }
+                    if target.sequence == c.targetSequence, c.stages.targetNs == nil {
+                        c.stages.targetNs = arrivedNs - c.startNs
+                    }
                 }
             }
         }
