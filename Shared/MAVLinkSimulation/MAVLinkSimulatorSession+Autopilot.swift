@@ -40,6 +40,8 @@ extension MAVLinkSimulatorSession {
                 return offboardLost(nowUs: nowUs)
             }
             if let position = setpoint.goal {
+                // At the point: the trace says hovering, as PX4 holds a position setpoint it has reached.
+                guard !position.isReached(by: drone) else { return hover() }
                 drone.applyProgressiveCommand(position.command(for: drone))
             } else {
                 drone.applyProgressiveCommand(setpoint.command(parameters: drone.parameters))
