@@ -7,6 +7,11 @@
 # runs past QUAD_TEST_LIMIT_S (default 1800), is hung (one CI run sat silent for over an hour until CI's own limit
 # killed it, with nothing to say where). The watchdog then prints the tests that started and never ended (from
 # swift-testing's event stream), every thread's stack (gdb), the process tree, and kills the run: exit 124.
+#
+# Nothing left behind: what the run leaves running is named and stopped; what its test processes leave in the
+# temporary directory (TMPDIR, else /tmp) fails the run, named, then removed. Every entry a test makes there is named
+# quad-<what>-<pid of the test process>-… (TestEnvironment.temporaryDirectory and the Kit tests' helpers), so the
+# check is exact: entries of this run's test processes (found by pid while it runs) that were not there before it.
 set -uo pipefail
 stall_s=${QUAD_TEST_STALL_S:-600}
 limit_s=${QUAD_TEST_LIMIT_S:-1800}
@@ -17,6 +22,9 @@ events="$work/events.jsonl"
 trap '[[ -n "${QUAD_TEST_EVENTS:-}" && -f "$events" ]] && cp "$events" "$QUAD_TEST_EVENTS"; rm -rf "$work"' EXIT
 runner=""
 trap '[[ -n "$runner" ]] && pkill -TERM -s "$runner"; exit 130' INT TERM
+tmp_root=${TMPDIR:-/tmp}
+tmp_entries() { ls -A "$tmp_root" 2>/dev/null | LC_ALL=C sort; }
+tmp_entries > "$work/tmp-before"
 
 # Its own session, so that a hung run is killed with the brokers and services it started. Its output goes to a
 # file, shown as it grows, never through a pipe: children that outlive a test process that died (a crash) would
@@ -30,6 +38,24 @@ shower=$!
 
 # The xctest process under `swift test` (the one whose threads say where a hang is).
 test_process() { pgrep -f -s "$runner" 'PackageTests\.xctest' | head -1; }
+
+# Every test process of the run (swift test starts one for XCTest, then one for swift-testing), by pid.
+test_pids=""
+note_test_pids() {
+  local pid
+  for pid in $(pgrep -f -s "$runner" 'PackageTests\.xctest'); do
+    [[ " $test_pids " == *" $pid "* ]] || test_pids+=" $pid"
+  done
+}
+
+# Entries of the run's test processes in the temporary directory that were not there before the run.
+left_in_tmp() {
+  local pids
+  pids=$(echo $test_pids | tr ' ' '|')
+  [[ -n "$pids" ]] || return 0
+  tmp_entries | LC_ALL=C comm -13 "$work/tmp-before" - | grep -E "^quad-.*-($pids)-" \
+    | { [[ "${QUAD_AUTOPILOT_KEEP:-}" == 1 ]] && grep -v '^quad-autopilot-' || cat; }
+}
 
 unfinished() {
   # Tests whose testStarted has no testEnded, by id (parameterised cases are counted under their test).
@@ -79,7 +105,8 @@ last_size=-1
 last_change_s=$SECONDS
 status=""
 while kill -0 "$runner" 2>/dev/null; do
-  sleep 5
+  # Five times a second: a short test process must be seen by pid too (note_test_pids).
+  for _ in {1..25}; do note_test_pids; kill -0 "$runner" 2>/dev/null || break; sleep 0.2; done
   size=$(stat -c %s "$events" 2>/dev/null || echo 0)
   if (( size != last_size )); then last_size=$size; last_change_s=$SECONDS; fi
   if (( SECONDS - last_change_s >= stall_s )); then
@@ -98,6 +125,13 @@ if pgrep -s "$runner" >/dev/null; then
   echo "run-tests: processes the test run left running (stopped now):" >&2
   ps -o pid,etimes,args -s "$runner" >&2 || true
   pkill -TERM -s "$runner"; sleep 2; pkill -KILL -s "$runner"
+fi
+left=$(left_in_tmp)
+if [[ -n "$left" ]]; then
+  echo "run-tests: the test run left these in $tmp_root (removed now):" >&2
+  sed 's/^/  /' <<< "$left" >&2
+  while IFS= read -r entry; do rm -rf -- "${tmp_root:?}/$entry"; done <<< "$left"
+  (( status != 0 )) || status=1
 fi
 if (( status != 0 )); then
   if (( status != 124 )) && [[ -f "$events" ]] && ! grep -q '"kind":"runEnded"' "$events"; then

@@ -33,13 +33,16 @@ enum ExternalTool {
         return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }
 
-    /// Writes `text` to a file in a per-run scratch directory (kept for inspection) and returns its path.
-    static func write(_ text: String, name: String) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flightlog-tests")
+    /// `body` with the path of a file holding `text`, in a directory of its own in TMPDIR that is removed afterwards
+    /// (with what the tool wrote beside it).
+    static func withFile<T>(_ text: String, name: String, _ body: (String) throws -> T) throws -> T {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("quad-flightlog-tests-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent(name)
         try Data(text.utf8).write(to: url)
-        return url.path
+        return try body(url.path)
     }
 
     static func fixturePath(_ name: String) -> String {

@@ -5,16 +5,18 @@ import Navigation
 struct GPXExporterTests {
     @Test(.enabled(if: ExternalTool.available("xmllint"), "xmllint not installed: skipped (CI=true makes it required)"))
     func validatesAgainstTheGPX11Schema() throws {
-        let path = try ExternalTool.write(GPXExporter.export(FlightTrack(entries: SampleFlight.entries())),
-                                          name: "track.gpx")
-        let result = try ExternalTool.run("xmllint", ["--noout", "--schema", ExternalTool.fixturePath("gpx-1.1.xsd"), path])
+        let result = try ExternalTool.withFile(GPXExporter.export(FlightTrack(entries: SampleFlight.entries())),
+                                               name: "track.gpx") { path in
+            try ExternalTool.run("xmllint", ["--noout", "--schema", ExternalTool.fixturePath("gpx-1.1.xsd"), path])
+        }
         #expect(result.status == 0, "\(result.output)")
     }
 
     @Test(.enabled(if: ExternalTool.available("xmllint"), "xmllint not installed: skipped (CI=true makes it required)"))
     func trackWithoutPositionsStillValidates() throws {
-        let path = try ExternalTool.write(GPXExporter.export(FlightTrack(entries: [])), name: "empty.gpx")
-        let result = try ExternalTool.run("xmllint", ["--noout", "--schema", ExternalTool.fixturePath("gpx-1.1.xsd"), path])
+        let result = try ExternalTool.withFile(GPXExporter.export(FlightTrack(entries: [])), name: "empty.gpx") { path in
+            try ExternalTool.run("xmllint", ["--noout", "--schema", ExternalTool.fixturePath("gpx-1.1.xsd"), path])
+        }
         #expect(result.status == 0, "\(result.output)")
     }
 

@@ -4,9 +4,8 @@ import FlightLog
 struct KMLExporterTests {
     @Test(.enabled(if: ExternalTool.available("xmllint"), "xmllint not installed: skipped (CI=true makes it required)"))
     func isWellFormed() throws {
-        let path = try ExternalTool.write(KMLExporter.export(FlightTrack(entries: SampleFlight.entries())),
-                                          name: "track.kml")
-        let result = try ExternalTool.run("xmllint", ["--noout", path])
+        let result = try ExternalTool.withFile(KMLExporter.export(FlightTrack(entries: SampleFlight.entries())),
+                                               name: "track.kml") { path in try ExternalTool.run("xmllint", ["--noout", path]) }
         #expect(result.status == 0, "\(result.output)")
     }
 

@@ -7,8 +7,9 @@ struct SVGTrackPlotTests {
 
     @Test(.enabled(if: ExternalTool.available("rsvg-convert"), "rsvg-convert not installed: skipped (CI=true makes it required)"))
     func rendersWithRsvgConvert() throws {
-        let path = try ExternalTool.write(Self.svg, name: "track.svg")
-        let result = try ExternalTool.run("rsvg-convert", ["-o", path + ".png", path])
+        let result = try ExternalTool.withFile(Self.svg, name: "track.svg") { path in
+            try ExternalTool.run("rsvg-convert", ["-o", path + ".png", path])
+        }
         #expect(result.status == 0, "\(result.output)")
     }
 
@@ -16,15 +17,17 @@ struct SVGTrackPlotTests {
     func emptyTrackRendersAMessage() throws {
         let svg = SVGTrackPlot.render(FlightTrack(entries: []))
         #expect(svg.contains("nothing to plot"))
-        let path = try ExternalTool.write(svg, name: "empty.svg")
-        let result = try ExternalTool.run("rsvg-convert", ["-o", path + ".png", path])
+        let result = try ExternalTool.withFile(svg, name: "empty.svg") { path in
+            try ExternalTool.run("rsvg-convert", ["-o", path + ".png", path])
+        }
         #expect(result.status == 0, "\(result.output)")
     }
 
     @Test(.enabled(if: ExternalTool.available("xmllint"), "xmllint not installed: skipped (CI=true makes it required)"))
     func isWellFormedXML() throws {
-        let path = try ExternalTool.write(Self.svg, name: "track-xml.svg")
-        let result = try ExternalTool.run("xmllint", ["--noout", path])
+        let result = try ExternalTool.withFile(Self.svg, name: "track-xml.svg") { path in
+            try ExternalTool.run("xmllint", ["--noout", path])
+        }
         #expect(result.status == 0, "\(result.output)")
     }
 

@@ -10,6 +10,7 @@ struct BrokerTroubleLogTests {
     func expectLine(_ executable: String, _ arguments: [String], containing expected: [String],
                     withinS: Double = 2) async throws {
         let directory = try TestEnvironment.temporaryDirectory("trouble")
+        defer { TestEnvironment.removeTemporaryDirectory(directory) }
         let started = Date()
         let child = try ChildProcess(executable: TestEnvironment.executable(executable).path, arguments: arguments,
                                      logDirectory: directory)
@@ -67,6 +68,7 @@ struct BrokerTroubleLogTests {
           arguments: [("3.1.1", "not authorised"), ("5", "Not authorized")])
     func wrongPassword(version: String, reason: String) async throws {
         let directory = try TestEnvironment.temporaryDirectory("passwd")
+        defer { TestEnvironment.removeTemporaryDirectory(directory) }
         let passwords = directory.appendingPathComponent("passwd")
         try "".write(to: passwords, atomically: true, encoding: .utf8)
         let made = try runCommand(TestEnvironment.requireTool("mosquitto_passwd"),

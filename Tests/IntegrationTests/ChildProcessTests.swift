@@ -13,6 +13,7 @@ struct ChildProcessTests {
         try #require(pipe(&fds) == 0)  // pipe(), not pipe2(O_CLOEXEC): inheritable, as a runner's output pipe is
         defer { fds.forEach { close($0) } }
         let directory = try TestEnvironment.temporaryDirectory("child-fds")
+        defer { TestEnvironment.removeTemporaryDirectory(directory) }
         // The shell lists its open descriptors; `exec` keeps the list to the shell's own (no `ls` in between).
         let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "cd /proc/$$/fd && echo *"],
                                      name: "fds", logDirectory: directory)

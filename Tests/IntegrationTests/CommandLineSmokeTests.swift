@@ -8,6 +8,7 @@ import Testing
 struct CommandLineSmokeTests {
     func run(_ name: String, _ arguments: [String], timeoutS: Double = 20) throws -> (Int32?, String) {
         let dir = try TestEnvironment.temporaryDirectory("cli")
+        defer { TestEnvironment.removeTemporaryDirectory(dir) }
         let child = try ChildProcess(executable: TestEnvironment.executable(name).path, arguments: arguments,
                                      logDirectory: dir)
         let code = child.waitForExit(timeoutS: timeoutS)
@@ -26,6 +27,7 @@ struct CommandLineSmokeTests {
     @Test("drone-sim starts with --home -16.5,179.99985 and --heading -90")
     func droneSimHome() async throws {
         let dir = try TestEnvironment.temporaryDirectory("cli-sim")
+        defer { TestEnvironment.removeTemporaryDirectory(dir) }
         let at = try freeLoopbackPort(udp: true)
         var nav = try freeLoopbackPort(udp: true)
         while nav == at { nav = try freeLoopbackPort(udp: true) }

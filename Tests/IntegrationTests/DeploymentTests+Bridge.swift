@@ -29,6 +29,8 @@ extension DeploymentTests {
         deinit {
             drone.stop()
             ground.stop()
+            droneInstall.remove()
+            groundInstall.remove()
         }
 
         /// A connection as `account` with its install-generated password, subscribed to `filters`.

@@ -34,6 +34,7 @@ extension DeploymentTests {
         @Test("--dry-run prints the plan and changes nothing", arguments: sides)
         func dryRun(side: String) throws {
             let install = try StagedInstall(side: side)
+            defer { install.remove() }
             // No --prebuilt: the build must only be printed, too.
             let result = try runCommand(TestEnvironment.requireTool("bash"),
                                         [install.script, "--dry-run", "--root", install.root.path],
@@ -52,6 +53,7 @@ extension DeploymentTests {
               arguments: sides)
         func stagedInstall(side: String) throws {
             let install = try StagedInstall(side: side)
+            defer { install.remove() }
             let result = try install.run(side == "drone" ? ["--ground-address", "laptop.example:1884"] : [])
             try #require(result.exitCode == 0, "\(result.output)")
             for service in install.services {
@@ -98,7 +100,7 @@ extension DeploymentTests {
                 #expect(conf == deployConf)
                 // The live map: the page as in the repo, Leaflet from libjs-leaflet, where http_dir points.
                 #expect(conf.contains("\nhttp_dir /usr/share/quadcopter/map\n"))
-                for file in ["index.html", "app.js", "mqttws.js", "quadproto.js"] {
+                for file in ["index.html", "app.js", "mqttws.js", "quadproto.js", "reasons.js"] {
                     #expect(try install.text("/usr/share/quadcopter/map/\(file)")
                             == String(contentsOf: TestEnvironment.repoRoot.appendingPathComponent("web/map/\(file)"), encoding: .utf8))
                     #expect(try install.mode("/usr/share/quadcopter/map/\(file)") == 0o644)
@@ -115,6 +117,7 @@ extension DeploymentTests {
         func chrony() throws {
             let chronyd = try TestEnvironment.requireTool("chronyd")
             let drone = try StagedInstall(side: "drone")
+            defer { drone.remove() }
             try #require(try drone.run(["--ground-address", "10.77.0.1:1883"]).exitCode == 0)
             let board = try drone.text("/etc/chrony/conf.d/quadcopter.conf")
             #expect(board.contains("\nserver 10.77.0.1 iburst minpoll 0 maxpoll 4 prefer\n"))
@@ -122,6 +125,7 @@ extension DeploymentTests {
             #expect(!board.contains("ground.local"))
 
             let groundInstall = try StagedInstall(side: "ground")
+            defer { groundInstall.remove() }
             try #require(try groundInstall.run(["--radio-subnet", "10.77.0.0/24"]).exitCode == 0)
             let ground = try groundInstall.text("/etc/chrony/conf.d/quadcopter.conf")
             #expect(ground.contains("\nallow 10.77.0.0/24\n"))
@@ -138,6 +142,7 @@ extension DeploymentTests {
             }
             // A bad subnet never reaches chrony's configuration.
             let bad = try StagedInstall(side: "ground")
+            defer { bad.remove() }
             let refused = try bad.run(["--radio-subnet", "10.0.0.0/8\nallow all"])
             #expect(refused.exitCode != 0)
             #expect(refused.output.contains("bad --radio-subnet"))
@@ -147,6 +152,7 @@ extension DeploymentTests {
               arguments: sides)
         func idempotent(side: String) throws {
             let install = try StagedInstall(side: side)
+            defer { install.remove() }
             try #require(try install.run(side == "drone" ? ["--ground-address", "10.0.0.2:1883"] : []).exitCode == 0)
             let firstTree = try Self.tree(install)
             let passwords = try Self.accounts(side).sorted().map { try install.password($0) }
@@ -168,13 +174,16 @@ extension DeploymentTests {
         @Test("the ground takes the board's bridge password; bad input is refused before anything is written")
         func bridgePasswordAndBadInput() throws {
             let drone = try StagedInstall(side: "drone")
+            defer { drone.remove() }
             try #require(try drone.run().exitCode == 0)
             let ground = try StagedInstall(side: "ground")
+            defer { ground.remove() }
             let bridgeFile = drone.url("/etc/quadcopter/drone1-bridge.password").path
             try #require(try ground.run(["--bridge-password-file", bridgeFile]).exitCode == 0)
             #expect(try ground.password("drone1-bridge") == drone.password("drone1-bridge"))
 
             let bad = try StagedInstall(side: "drone")
+            defer { bad.remove() }
             let injected = try bad.run(["--ground-address", "x.example:1883\nlistener 1884"])
             #expect(injected.exitCode != 0)
             let unsafe = bad.logDirectory.appendingPathComponent("unsafe.password")
@@ -182,6 +191,7 @@ extension DeploymentTests {
             #expect(try FileManager.default.contentsOfDirectory(atPath: bad.root.path).isEmpty)
             for side in Self.sides {
                 let refusing = try StagedInstall(side: side)
+                defer { refusing.remove() }
                 #expect(try refusing.run(["--bridge-password-file", unsafe.path]).exitCode != 0)
                 #expect(try FileManager.default.contentsOfDirectory(atPath: refusing.root.path).isEmpty, "\(side)")
             }

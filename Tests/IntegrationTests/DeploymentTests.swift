@@ -59,6 +59,7 @@ struct DeploymentTests {
           .enabled(if: TestEnvironment.available("systemd-analyze")))
     func unitsVerify() throws {
         let directory = try TestEnvironment.temporaryDirectory("units")
+        defer { TestEnvironment.removeTemporaryDirectory(directory) }
         var paths: [String] = []
         // telemetry-logger runs on both sides: one unit name, so each side's copies go into their own folder.
         for side in ["drone", "ground"] {

@@ -158,9 +158,8 @@ struct EnvelopeFlightTests {
               ("location-broadcaster", ["target", "52.5", "13.4", "--alt", "nan"], "--alt nan: expected 0...1000 m"),
           ])
     func badValuesAtTheCommandLine(executable: String, arguments: [String], message: String) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("envelope-cli-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TestEnvironment.temporaryDirectory("envelope-cli")
+        defer { TestEnvironment.removeTemporaryDirectory(directory) }
         // A port nobody listens on: each must fail on its arguments before it needs a broker.
         let run = try await runToEnd(executable, arguments + ["--broker", "127.0.0.1:1"], logDirectory: directory,
                                      timeoutS: 20)

@@ -66,6 +66,7 @@ struct FaultInjectionTests {
     func boardWallClockStep() async throws {
         try await FlightSlots.run {
             let directory = try TestEnvironment.temporaryDirectory("wallstep")
+            defer { TestEnvironment.removeTemporaryDirectory(directory) }
             let shim = directory.appendingPathComponent("libwallstep.so").path
             let compiler = try TestEnvironment.tool("clang") ?? TestEnvironment.requireTool("cc")
             let source = TestEnvironment.repoRoot.appendingPathComponent("Tests/IntegrationTests/Support/WallStep/wallstep.c")

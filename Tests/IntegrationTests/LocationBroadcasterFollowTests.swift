@@ -25,7 +25,8 @@ struct LocationBroadcasterFollowTests {
         let gpsfake = try ChildProcess(
             executable: TestEnvironment.requireTool("gpsfake"),
             arguments: ["-P", "\(gpsdPort)", "-1", "-q", "-c", "0.2", Self.walk.path],
-            name: "gpsfake", logDirectory: broker.directory)
+            name: "gpsfake", logDirectory: broker.directory,
+            environment: ["TMPDIR": broker.directory.path])  // its control socket goes with the directory
         let follow = try ChildProcess(
             executable: TestEnvironment.executable("location-broadcaster").path,
             arguments: ["follow", "--broker", broker.address, "--drone", drone, "--sender-id", "walker",

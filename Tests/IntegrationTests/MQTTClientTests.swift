@@ -149,6 +149,7 @@ struct MQTTClientTests {
     func messageExpiry() async throws {
         let sub = try TestEnvironment.requireTool("mosquitto_sub")
         let directory = try TestEnvironment.temporaryDirectory("expiry")
+        defer { TestEnvironment.removeTemporaryDirectory(directory) }
         func keeper(_ extra: [String]) throws -> ChildProcess {
             try ChildProcess(executable: sub, arguments: ["-h", "127.0.0.1", "-p", String(broker.port), "-V", "311",
                                                           "-c", "-i", "keeper", "-q", "1", "-t", "exp/#"] + extra,

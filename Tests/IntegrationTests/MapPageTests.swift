@@ -14,6 +14,7 @@ struct MapPageTests {
         let leaflet = TestEnvironment.repoRoot.appendingPathComponent("web/map/vendor/leaflet/leaflet.js")
         if !FileManager.default.fileExists(atPath: leaflet.path) {
             let directory = try TestEnvironment.temporaryDirectory("web-map-assets")
+            defer { TestEnvironment.removeTemporaryDirectory(directory) }
             let result = try runCommand(TestEnvironment.requireTool("bash"),
                                         [TestEnvironment.repoRoot.appendingPathComponent("scripts/web-map-assets.sh").path],
                                         logDirectory: directory)
@@ -29,6 +30,7 @@ struct MapPageTests {
         defer { stack.stop() }
         try await stack.waitUntilReady()
         let handshake = try TestEnvironment.temporaryDirectory("map-handshake")
+        defer { TestEnvironment.removeTemporaryDirectory(handshake) }
         var arguments = [TestEnvironment.repoRoot.appendingPathComponent("Tests/WebMapTests/map_browser_test.py").path,
                          "--url", try #require(stack.mosquitto).mapURL, "--mqtt-port", "\(stack.broker.port)",
                          "--trace", stack.traceURL.path, "--drone", stack.drone, "--handshake", handshake.path,
@@ -37,8 +39,10 @@ struct MapPageTests {
         if let shot = ProcessInfo.processInfo.environment["QUAD_MAP_SCREENSHOT"], !shot.isEmpty {
             arguments += ["--screenshot", shot]
         }
+        let browserTemporary = try TestEnvironment.temporaryDirectory("chrome")
+        defer { TestEnvironment.removeTemporaryDirectory(browserTemporary) }
         let browser = try ChildProcess(executable: MapBrowser.python, arguments: arguments, name: "map-browser",
-                                       logDirectory: handshake)
+                                       logDirectory: handshake, environment: MapBrowser.environment(browserTemporary))
         defer { browser.stop(signal: SIGKILL) }
         let restarted = try await MapBrowser.answer(browser, in: handshake, step: "restart", timeoutS: 300) {
             try stack.mosquitto?.restart(after: 1)
@@ -64,18 +68,30 @@ struct MapPageTests {
         let broker = try BrokerProcess()
         defer { broker.stop(); try? FileManager.default.removeItem(at: broker.directory) }
         let handshake = broker.directory
+        let browserTemporary = try TestEnvironment.temporaryDirectory("chrome")
+        defer { TestEnvironment.removeTemporaryDirectory(browserTemporary) }
         let browser = try ChildProcess(
             executable: MapBrowser.python,
             arguments: [TestEnvironment.repoRoot.appendingPathComponent("Tests/WebMapTests/map_page_checks.py").path,
                         "stale", "--url", broker.mapURL, "--mqtt-port", "\(broker.port)", "--handshake", handshake.path,
                         "--failure-dir", handshake.path,
                         "--chromedriver", try TestEnvironment.requireTool("chromedriver")],
-            name: "map-stale", logDirectory: handshake)
+            name: "map-stale", logDirectory: handshake, environment: MapBrowser.environment(browserTemporary))
         defer { browser.stop(signal: SIGKILL) }
         let stopped = try await MapBrowser.answer(browser, in: handshake, step: "stop", timeoutS: 180) { broker.stop() }
         let code = try await onThread { browser.waitForExit(timeoutS: 5) }
         #expect(code == 0, "map_page_checks.py stale: \(browser.output())")
         #expect(stopped, "the broker was never stopped: \(browser.output())")
+    }
+
+    @Test("during a return the distance row says 'to home' with the controller's distance (issue 27, item 3)")
+    func returnShowsTheDistanceToHome() async throws {
+        try Self.requireDependencies()
+        let broker = try BrokerProcess()
+        defer { broker.stop() }
+        let result = try await MapBrowser.check(["home", "--url", broker.mapURL, "--mqtt-port", "\(broker.port)"],
+                                                logDirectory: broker.directory)
+        #expect(result.exitCode == 0, "\(result.output)")
     }
 
     @Test("on the deployed ground broker the page is refused anonymously and logs in as map")
@@ -113,11 +129,18 @@ enum MapBrowser {
     /// On a thread of its own (`onThread`): a browser run takes minutes.
     static func check(_ arguments: [String], logDirectory: URL) async throws -> CommandResult {
         let chromedriver = try TestEnvironment.requireTool("chromedriver")
+        let browserTemporary = try TestEnvironment.temporaryDirectory("chrome")
+        defer { TestEnvironment.removeTemporaryDirectory(browserTemporary) }
         return try await onThread { try runCommand(python, [TestEnvironment.repoRoot.appendingPathComponent("Tests/WebMapTests/map_page_checks.py").path]
                        + arguments + ["--failure-dir", logDirectory.path,
                                       "--chromedriver", chromedriver],
-                       logDirectory: logDirectory, timeoutS: 180) }
+                       logDirectory: logDirectory, timeoutS: 180, environment: environment(browserTemporary)) }
     }
+
+    /// Chromium and chromedriver keep their profile and singleton socket in TMPDIR, and leave them behind when
+    /// killed: in a directory of the test's own (`temporaryDirectory("chrome")`, removed after it) they go with it.
+    /// A short path, directly in the temporary directory: the singleton socket's must fit a unix socket address.
+    static func environment(_ directory: URL) -> [String: String] { ["TMPDIR": directory.path] }
 
     /// Debian's python3-selenium lives in the system python (a pyenv or venv python3 on PATH would not see it).
     static let python = "/usr/bin/python3"

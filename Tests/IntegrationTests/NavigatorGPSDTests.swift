@@ -28,11 +28,12 @@ struct NavigatorGPSDTests {
         let bus = try await BusRecorder(port: broker.port, id: "rec-gpsnav",
                                         filters: [topic("telemetry/navigation"), topic("status/navigator")])
         let gpsdPort = try freeLoopbackPort()
-        // gpsfake waits for a client before replaying; -1 replays once.
+        // gpsfake waits for a client before replaying; -1 replays once. Its control socket (TMPDIR/gpsfake-PID.sock)
+        // stays when it is stopped: in the broker's directory it goes with it.
         let gpsfake = try ChildProcess(
             executable: TestEnvironment.requireTool("gpsfake"),
             arguments: ["-P", "\(gpsdPort)", "-1", "-q", "-c", "0.2", Self.walk.path],
-            name: "gpsfake", logDirectory: broker.directory)
+            name: "gpsfake", logDirectory: broker.directory, environment: ["TMPDIR": broker.directory.path])
         defer { gpsfake.stop(signal: SIGTERM) }
         let navigator = try ChildProcess(
             executable: TestEnvironment.executable("navigator").path,
@@ -144,6 +145,7 @@ struct NavigatorPositionOptionTests {
     ])
     func rejectsGarbage(value: String, message: String) async throws {
         let directory = try TestEnvironment.temporaryDirectory("navigator-options")
+        defer { TestEnvironment.removeTemporaryDirectory(directory) }
         // Port 9 (discard): nothing is listening, and nothing must be tried before the options are validated.
         let run = try await runToEnd("navigator", ["--broker", "127.0.0.1:9", "--position", value],
                                      logDirectory: directory, timeoutS: 30)

@@ -19,6 +19,8 @@ struct RunTestsScriptTests {
           leave) sleep 600 & echo $! > "$FAKE_CHILD_PID"; event testEnded "stuck()"; echo "✔ Test run with 1 test in 1 suite passed after 0.1 seconds."; exit 0 ;;
           pass) event testEnded "stuck()"; echo "✔ Test run with 1 test in 1 suite passed after 0.1 seconds."; exit 0 ;;
           quiet-exit) event testEnded "stuck()"; exit 0 ;;
+          litter) bash -c 'mkdir "${TMPDIR:-/tmp}/quad-litter-$$-1"; sleep 3; exit 0' PackageTests.xctest
+                  event testEnded "stuck()"; echo "✔ Test run with 1 test in 1 suite passed after 3.1 seconds."; exit 0 ;;
         esac
         """#
 
@@ -61,6 +63,7 @@ struct RunTestsScriptTests {
     @Test("QUAD_TEST_STALL_S: no test starts or ends for that long → the stuck test named, the run stopped, exit 124")
     func stall() async throws {
         let run = try await run("hang", ["QUAD_TEST_STALL_S": "3"])
+        defer { TestEnvironment.removeTemporaryDirectory(run.directory) }
         #expect(run.exitCode == 124, "\(run.output)")
         #expect(run.output.contains("no test started or ended for 3 s"), "\(run.output)")
         #expect(run.output.contains("never ended: Fake.stuck()"), "\(run.output)")
@@ -70,6 +73,7 @@ struct RunTestsScriptTests {
     @Test("QUAD_TEST_LIMIT_S: a run still going (tests keep ending) past the limit is stopped, exit 124")
     func limit() async throws {
         let run = try await run("overrun", ["QUAD_TEST_LIMIT_S": "6"])
+        defer { TestEnvironment.removeTemporaryDirectory(run.directory) }
         #expect(run.exitCode == 124, "\(run.output)")
         #expect(run.output.contains("still running after 6 s"), "\(run.output)")
     }
@@ -77,6 +81,7 @@ struct RunTestsScriptTests {
     @Test("a test process that dies: its exit code and the tests it was running")
     func death() async throws {
         let run = try await run("die")
+        defer { TestEnvironment.removeTemporaryDirectory(run.directory) }
         #expect(run.exitCode == 137, "\(run.output)")
         #expect(run.output.contains("ended (exit 137) before its run did"), "\(run.output)")
         #expect(run.output.contains("never ended: Fake.stuck()"), "\(run.output)")
@@ -85,6 +90,7 @@ struct RunTestsScriptTests {
     @Test("what a passing run leaves running is named and stopped; the run still passes")
     func leftovers() async throws {
         let run = try await run("leave")
+        defer { TestEnvironment.removeTemporaryDirectory(run.directory) }
         #expect(run.exitCode == 0, "\(run.output)")
         #expect(run.output.contains("processes the test run left running (stopped now)"), "\(run.output)")
         #expect(run.output.contains("sleep 600"), "\(run.output)")
@@ -94,15 +100,35 @@ struct RunTestsScriptTests {
     @Test("exit 0 without the summary line fails: the test process ended early")
     func noSummary() async throws {
         let run = try await run("quiet-exit")
+        defer { TestEnvironment.removeTemporaryDirectory(run.directory) }
         #expect(run.exitCode == 1, "\(run.output)")
         #expect(run.output.contains("exited 0 without the test run's summary"), "\(run.output)")
+    }
+
+    @Test("what a passing run's test process leaves in TMPDIR fails the run, named, then removed; the rest is kept")
+    func leftInTemporaryDirectory() async throws {
+        let tmp = try TestEnvironment.temporaryDirectory("run-tests-tmp")
+        defer { TestEnvironment.removeTemporaryDirectory(tmp) }
+        // Not the run's: there before it, and a name of another process's.
+        let before = tmp.appendingPathComponent("quad-before-1-1")
+        try FileManager.default.createDirectory(at: before, withIntermediateDirectories: true)
+        let run = try await run("litter", ["TMPDIR": tmp.path])
+        defer { TestEnvironment.removeTemporaryDirectory(run.directory) }
+        #expect(run.exitCode == 1, "\(run.output)")
+        #expect(run.output.contains("the test run left these in \(tmp.path) (removed now):"), "\(run.output)")
+        #expect(run.output.contains("  quad-litter-"), "\(run.output)")
+        #expect(!run.output.contains("quad-before"), "\(run.output)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: tmp.path)
+        #expect(left == ["quad-before-1-1"], "\(left)")
     }
 
     @Test("QUAD_TEST_EVENTS keeps the event stream; a passing run exits 0 and shows swift test's output")
     func keepsEvents() async throws {
         let directory = try TestEnvironment.temporaryDirectory("run-tests-events")
+        defer { TestEnvironment.removeTemporaryDirectory(directory) }
         let events = directory.appendingPathComponent("events.jsonl")
         let run = try await run("pass", ["QUAD_TEST_EVENTS": events.path])
+        defer { TestEnvironment.removeTemporaryDirectory(run.directory) }
         #expect(run.exitCode == 0, "\(run.output)")
         #expect(run.output.contains("Test run with 1 test in 1 suite passed"), "\(run.output)")
         let kept = try String(contentsOf: events, encoding: .utf8)

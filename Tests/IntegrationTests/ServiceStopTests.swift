@@ -39,6 +39,7 @@ struct ServiceStopTests {
     @Test("10 SIGTERMs per service, broker up / killed / restarting / unreachable: each stops gracefully, exit 0")
     func repeatedStops() async throws {
         let directory = try TestEnvironment.temporaryDirectory("stops")
+        defer { TestEnvironment.removeTemporaryDirectory(directory) }
         let burners = try (0..<2).map { _ in
             try ChildProcess(executable: "/bin/sh", arguments: ["-c", "while :; do :; done"], name: "burner",
                              logDirectory: directory)

@@ -11,12 +11,15 @@ import Synchronization
 import Glibc
 #endif
 
-/// A temporary directory for one test's log files, removed with its files at `remove()`.
+/// A temporary directory (in TMPDIR, else /tmp) for one test's log files, removed with everything in it at
+/// `remove()`.
 struct TemporaryDirectory {
     let path: String
 
     init() {
-        var template = Array("/tmp/logger-kit-test-XXXXXX".utf8CString)
+        let tmpdir = getenv("TMPDIR").map { String(cString: $0) } ?? ""
+        let base = tmpdir.isEmpty ? "/tmp" : tmpdir
+        var template = Array("\(base)/quad-logger-kit-test-\(getpid())-XXXXXX".utf8CString)
         path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
     }
 
@@ -30,8 +33,13 @@ struct TemporaryDirectory {
         try logs.filter { $0.hasPrefix("\(drone)-") }.flatMap { try LoadedLog(path: path + "/" + $0).records }
     }
 
-    func remove() {
-        for name in FileBytes.directoryEntries(path) { unlink(path + "/" + name) }
+    func remove() { Self.removeTree(path) }
+
+    private static func removeTree(_ path: String) {
+        for name in FileBytes.directoryEntries(path) {
+            let entry = path + "/" + name
+            if unlink(entry) != 0 { removeTree(entry) }  // unlink refuses a directory
+        }
         rmdir(path)
     }
 }

@@ -133,9 +133,10 @@ final class AutopilotSITL: @unchecked Sendable {
             _ = Self.claimLock.withLock { Self.claimedPX4.remove(instance) }
         }
         if ProcessInfo.processInfo.environment["QUAD_AUTOPILOT_KEEP"] == "1" {
+            TemporaryDirectories.keep(directory)
             print("autopilot: \(kind) kept its working directory \(directory.path)")
         } else {
-            try? FileManager.default.removeItem(at: directory)
+            TestEnvironment.removeTemporaryDirectory(directory)
         }
     }
 

@@ -101,5 +101,8 @@ final class BrokerProcess: @unchecked Sendable {
         try start()
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        TestEnvironment.removeTemporaryDirectory(directory)
+    }
 }

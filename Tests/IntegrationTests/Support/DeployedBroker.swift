@@ -113,7 +113,10 @@ final class DeployedBroker: @unchecked Sendable {
 
     func output() -> String { child?.output() ?? "" }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        TestEnvironment.removeTemporaryDirectory(directory)
+    }
 }
 
 enum DeployedBrokerError: Error, CustomStringConvertible {

@@ -140,5 +140,10 @@ final class FieldRehearsal: @unchecked Sendable {
         radio.remove()
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        droneInstall.remove()
+        groundInstall.remove()
+        TestEnvironment.removeTemporaryDirectory(directory)
+    }
 }

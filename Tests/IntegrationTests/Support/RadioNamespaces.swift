@@ -81,7 +81,10 @@ final class RadioNamespaces: @unchecked Sendable {
         for namespace in [ground, board] { _ = try? runCommand(ip, ["netns", "del", namespace], logDirectory: logDirectory) }
     }
 
-    deinit { remove() }
+    deinit {
+        remove()
+        TestEnvironment.removeTemporaryDirectory(logDirectory)
+    }
 
     private func run(_ arguments: [String]) throws {
         let result = try runCommand(ip, arguments, logDirectory: logDirectory, timeoutS: 10)

@@ -51,6 +51,9 @@ struct StagedInstall: Sendable {
 
     var services: [String] { side == "drone" ? Self.droneServices : Self.groundServices }
 
+    /// Removes the staging root, the stubs and the logs (its temporary directory).
+    func remove() { TestEnvironment.removeTemporaryDirectory(logDirectory) }
+
     /// `install.sh --root <root> --prebuilt <stubs> <extra>`.
     @discardableResult
     func run(_ extra: [String] = []) throws -> CommandResult {

@@ -47,11 +47,53 @@ enum TestEnvironment {
         isCI || tools.allSatisfy { tool($0) != nil }
     }
 
+    /// A new directory `quad-<label>-<pid>-<random>` in the temporary directory (TMPDIR, else /tmp). Its owner
+    /// removes it when done: a test with `defer { removeTemporaryDirectory(…) }`, an object (a broker, a
+    /// simulator) when it is released. Whatever is still there when the test process exits (a
+    /// suite-wide broker's, one a failed `init` never handed over) is removed then (`TemporaryDirectories`).
     static func temporaryDirectory(_ label: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("quad-\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        TemporaryDirectories.register(url)
         return url
+    }
+
+    /// Removes a directory made by `temporaryDirectory`, with everything in it.
+    static func removeTemporaryDirectory(_ url: URL) {
+        TemporaryDirectories.remove(url)
+    }
+}
+
+/// Every directory `TestEnvironment.temporaryDirectory` made and nobody has removed yet; those left are removed when
+/// the test process exits (after the suite brokers that write in them are stopped: atexit hooks run in reverse order
+/// and this one is installed with the first directory, before any broker).
+enum TemporaryDirectories {
+    nonisolated(unsafe) private static var live: Set<String> = []
+    private static let lock = NSLock()
+    private static let installHook: Void = { atexit { TemporaryDirectories.removeAll() } }()
+
+    static func register(_ url: URL) {
+        _ = installHook
+        lock.withLock { _ = live.insert(url.standardizedFileURL.path) }
+    }
+
+    static func remove(_ url: URL) {
+        lock.withLock { _ = live.remove(url.standardizedFileURL.path) }
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// Left in place at exit (kept for inspection on request, e.g. QUAD_AUTOPILOT_KEEP=1).
+    static func keep(_ url: URL) {
+        lock.withLock { _ = live.remove(url.standardizedFileURL.path) }
+    }
+
+    static func removeAll() {
+        let all = lock.withLock { () -> Set<String> in
+            defer { live = [] }
+            return live
+        }
+        for path in all { try? FileManager.default.removeItem(atPath: path) }
     }
 }
 
