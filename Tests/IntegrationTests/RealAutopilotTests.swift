@@ -169,14 +169,9 @@ enum Scenarios {
             let missM = landed.distanceM(to: origin)
             flight.measured("return", String(format: "disarmed on the ground %.1f s after `return`, %.2f m from "
                                              + "the takeoff point", nowS() - returnS, missM))
-            // Issue 25 asks for 1 m on the real PX4 too; measured 0.51–1.39 m (0.99, 1.14 in this session's runs):
-            // PX4's own landing drifts a few decimetres after our settle. Recorded as a known, intermittent miss
-            // (it still fails beyond 2 m), not as a pass, until the landing is steered by the autopilot itself.
-            #expect(missM < 2, "landed \(missM) m from the takeoff point")
-            withKnownIssue("real PX4: the return lands 0.5–1.4 m from the takeoff point, not yet always < 1 m",
-                           isIntermittent: true) {
-                #expect(missM < 1, "landed \(missM) m from the takeoff point")
-            }
+            // Issue 25's 1 m on the real PX4 too: with zero-velocity hover PX4 drifted during the settle and
+            // landed 0.51–1.39 m off; with hover as its own position hold (issue 23 item 4): 0.20, 0.51, 0.52 m.
+            #expect(missM < 1, "landed \(missM) m from the takeoff point")
         }
     }
 
