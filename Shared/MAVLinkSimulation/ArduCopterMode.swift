@@ -43,6 +43,13 @@ public enum ArduCopterMode: UInt32, Sendable, CaseIterable, CustomStringConverti
             .contains(self)
     }
 
+    /// Needs a position estimate to arm in (ArduCopter's requires_GPS(); measured: SITL arms in STABILIZE before
+    /// its EKF uses GPS, not in GUIDED).
+    var requiresPosition: Bool {
+        [.auto, .guided, .loiter, .rtl, .circle, .posHold, .brake, .throwMode, .smartRTL, .follow, .zigzag, .autoRTL,
+         .drift].contains(self)
+    }
+
     /// What the simulator does in the mode in the air: the modes that hold a position by themselves hold it; the
     /// pilot's modes (no RC here) hover where they are; RTL, LAND and GUIDED do their own thing.
     var holdsPosition: Bool { [.loiter, .posHold, .brake, .circle, .follow, .zigzag, .smartRTL].contains(self) }

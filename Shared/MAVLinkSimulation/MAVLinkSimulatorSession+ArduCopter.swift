@@ -3,8 +3,8 @@ import MAVLink
 import Navigation
 
 /// The ArduCopter face (`--autopilot ardupilot`), measured against ArduCopter SITL (V4.7.0-dev, 2025-05): HEARTBEAT
-/// autopilot 3 with ArduCopter's `custom_mode` numbers; arming refused (FAILED, "Arm: Need Position Estimate")
-/// until the position estimate is there ("EKF3 IMU0 is using GPS"); NAV_TAKEOFF only armed on the ground in GUIDED
+/// autopilot 3 with ArduCopter's `custom_mode` numbers; arming in GUIDED (any mode that needs a position) refused
+/// (FAILED, "Arm: Need Position Estimate") until the position estimate is there ("EKF3 IMU0 is using GPS"); NAV_TAKEOFF only armed on the ground in GUIDED
 /// (param7 metres above home); any SET_POSITION_TARGET_LOCAL_NED during that climb cancels it: the copter switches
 /// to the setpoint and stays where it is; GUIDED velocity setpoints fly until GUID_TIMEOUT after the last one, then
 /// it stops and holds (it does not land); LOITER, BRAKE, POSHOLD hold; LAND lands and disarms; RTL climbs to RTL_ALT
@@ -80,7 +80,7 @@ extension MAVLinkSimulatorSession {
 
     private mutating func armCopter(nowUs: Int64) -> (MAVResult, String?) {
         guard !isArmed else { return (.accepted, nil) }
-        guard isPositionReady(nowUs: nowUs) else {
+        guard isPositionReady(nowUs: nowUs) || !arduCopter.mode.requiresPosition else {
             pendingReplies += say(StatusText.critical, "Arm: Need Position Estimate")
             return (.failed, "not armed: no position estimate yet")
         }
@@ -196,6 +196,8 @@ extension MAVLinkSimulatorSession {
             what = !airborne ? "on the ground"
                 : requested.holdsPosition ? "holding its position" : "no RC in the simulator: hovering where it is"
         }
+        // ArduCopter sends a HEARTBEAT at once after a mode change (measured: the same millisecond as the ACK).
+        pendingReplies += send(arduCopterHeartbeat)
         return (.accepted, "\(old) → \(requested): \(what)" + (wasTakingOff ? " (the GUIDED takeoff ended)" : ""))
     }
 

@@ -67,6 +67,16 @@ struct ArduCopterSessionTests {
         #expect(h.session.isArmed && h.statusTexts.last == "Arming motors")
     }
 
+    @Test("STABILIZE arms without a position estimate, as ArduCopter SITL does (no GPS needed in that mode)")
+    func stabilizeArmsEarly() {
+        var h = Self.harness()
+        h.run(seconds: 1)
+        #expect(h.command(MAVCmd.componentArmDisarm, [1]) == .accepted)
+        #expect(h.command(MAVCmd.navTakeoff, [0, 0, 0, 0, 0, 0, 2.5]) == .failed, "not in GUIDED")
+        #expect(h.command(MAVCmd.componentArmDisarm, [0]) == .accepted)
+        #expect(!h.session.isArmed && h.statusTexts.last == "Disarming motors")
+    }
+
     @Test("NAV_TAKEOFF only in GUIDED and armed; the climb ends at param7 above home and holds in GUIDED")
     func takeoffOnlyInGuided() {
         var h = Self.harness()
