@@ -99,12 +99,12 @@ struct ControllerService: Service {
             }
         case .publishState(var state):
             state.timestampUs = WallClock.nowUs()
-            logger.info("\(state.activity.jsonName)\(state.reason.isEmpty ? "" : " (\(state.reason))")")
+            logger.info("\(state.activity.jsonName)\(state.reason == .unspecified ? "" : " (\(state.reason.code))")")
             do { try runtime.publish(Topics.controllerState, payload: state.encoded()) } catch {
                 logger.warning("controller state not published: \(error)")
             }
         case .rejected(let kind, let reason):
-            rejections.record(kind, reason: reason, topic: kind, logger: logger)
+            rejections.record(kind, reason: reason.code, topic: kind, logger: logger)
         case .rememberFlight(let memory):
             memoryFile?.save(memory, logger: logger)
         case .log(let level, let text):

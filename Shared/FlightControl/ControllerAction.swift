@@ -9,7 +9,7 @@ public enum ControllerAction: Sendable, Equatable {
     /// Publish on `telemetry/controller` (retained); only when activity, reason, pilot or target changed.
     case publishState(ControllerState)
     /// An input was refused; `kind` is `target`, `command`, `claim`, `navigation` or `position`.
-    case rejected(kind: String, reason: String)
+    case rejected(kind: String, reason: Reason)
     case log(LogLevel, String)
     /// Keep this on the board (nil: nothing to resume) so that a restarted controller goes on with the flight.
     case rememberFlight(FlightMemory?)

@@ -23,10 +23,10 @@ extension ControllerStateMachine {
     }
 
     /// Why a target's altitude is not acceptable, or nil.
-    func altitudeRefusal(_ candidate: Target) -> String? {
+    func altitudeRefusal(_ candidate: Target) -> Reason? {
         guard let altitude = candidate.altitudeM else { return nil }
-        guard altitude.isFinite, altitude >= 0 else { return "target-invalid-altitude" }
-        return Double(altitude) > altitudeHold.maxAltitudeM ? "target-refused-ceiling" : nil
+        guard altitude.isFinite, altitude >= 0 else { return .targetInvalidAltitude }
+        return Double(altitude) > altitudeHold.maxAltitudeM ? .targetRefusedCeiling : nil
     }
 
     /// Return altitude: the configured one, else the higher of cruise and current, never above the ceiling.

@@ -8,29 +8,29 @@ extension ControllerStateMachine {
     /// emergency would cut the motors of every later flight the moment the controller subscribes.
     public mutating func command(_ command: Command, retained: Bool = false, nowUs: Int64) -> [ControllerAction] {
         if retained {
-            return finish([refuse(kind: "command", reason: "command-retained")], nowUs: nowUs)
+            return finish([refuse(kind: "command", reason: .commandRetained)], nowUs: nowUs)
         }
         // Emergency included: one queued for an earlier run would cut the motors whenever the queue drains.
-        if let refusal = previousRunRefusal(kind: "command", what: command.kind.word, from: command.senderId,
-                                            addressedTo: command.controllerRunId) {
+        if let refusal = previousRunRefusal(kind: "command", reason: .commandForPreviousRun, what: command.kind.word,
+                                            from: command.senderId, addressedTo: command.controllerRunId) {
             return finish(refusal, nowUs: nowUs)
         }
         // Emergency is exempt (from anyone, always); any other order that waited in a queue is not what was meant.
         if command.kind != .emergency,
            let ageUs = senderClocks.ageUs(senderId: command.senderId, stampUs: command.timestampUs, nowUs: nowUs),
            ageUs > microseconds(fromSeconds: configuration.commandMaxAgeS) {
-            return finish([refuse(kind: "command", reason: "command-expired-in-queue"),
+            return finish([refuse(kind: "command", reason: .commandExpiredInQueue),
                            .log(.warning, "\(command.kind.word) from '\(command.senderId)' is \(ageUs / 1000) ms old by "
                                + "its sender's clock (> \(configuration.commandMaxAgeS) s): refused")], nowUs: nowUs)
         }
         if command.kind == .emergency {
             if activity != .emergency || recoveringFromEmergency {
-                enterEmergency(reason: "emergency", nowUs: nowUs)
+                enterEmergency(reason: .emergency, nowUs: nowUs)
             }
             return finish([.log(.warning, "emergency from '\(command.senderId)': motors cut")], nowUs: nowUs)
         }
         if let pilotId, command.senderId != pilotId {
-            return finish([refuse(kind: "command", reason: "not-pilot")], nowUs: nowUs)
+            return finish([refuse(kind: "command", reason: .notPilot)], nowUs: nowUs)
         }
         // Every order gets an answer the sender can see, even one that changes nothing (`land` while landed): a
         // ground tool waiting for the controller must never time out on a command that was taken.
@@ -51,13 +51,13 @@ extension ControllerStateMachine {
     mutating func takeoff(nowUs: Int64) -> [ControllerAction] {
         switch activity {
         case .emergency:
-            return [refuse(kind: "command", reason: "takeoff-refused-emergency")]
+            return [refuse(kind: "command", reason: .takeoffRefusedEmergency)]
         case .landed, .landing:
             guard let state = lastDroneState, droneStateFresh(nowUs: nowUs) else {
-                return [refuse(kind: "command", reason: "takeoff-refused-no-drone-state")]
+                return [refuse(kind: "command", reason: .takeoffRefusedNoDroneState)]
             }
-            guard !isBatteryLow(state) else { return [refuse(kind: "command", reason: "takeoff-refused-battery-low")] }
-            transition(to: .takingOff, reason: "takeoff", nowUs: nowUs)
+            guard !isBatteryLow(state) else { return [refuse(kind: "command", reason: .takeoffRefusedBatteryLow)] }
+            transition(to: .takingOff, reason: .takeoff, nowUs: nowUs)
             if home == nil, let position = lastPosition, positionFresh(nowUs: nowUs) {
                 // The fixes of the last seconds on the ground, averaged: one fix is off by the GPS noise.
                 return setHome(groundPosition.mean ?? position, nowUs: nowUs)
@@ -70,14 +70,14 @@ extension ControllerStateMachine {
 
     mutating func land(nowUs: Int64) -> [ControllerAction] {
         switch activity {
-        case .emergency: return [refuse(kind: "command", reason: "land-refused-emergency")]
+        case .emergency: return [refuse(kind: "command", reason: .landRefusedEmergency)]
         case .landed where lastDroneState == nil:
             // Restarted, navdata not seen yet: the drone may be in the air. The order stands for when it shows.
             landBeforeNavdata = true
             return []
         case .landed, .landing: return []
         case .takingOff, .hovering, .flyingToTarget, .arrived, .returningHome:
-            transition(to: .landing, reason: "land", nowUs: nowUs)
+            transition(to: .landing, reason: .land, nowUs: nowUs)
             return []
         }
     }
@@ -89,32 +89,32 @@ extension ControllerStateMachine {
         case .landing where vehicleIsAirborne:
             // Landing with the vehicle still in the air: the operator may stop the descent and hold.
             clearTarget()
-            transition(to: .hovering, reason: "hover", nowUs: nowUs)
-        case .landed, .landing: return [refuse(kind: "command", reason: "hover-refused-not-airborne")]
-        case .emergency: return [refuse(kind: "command", reason: "hover-refused-emergency")]
-        case .returningHome: return [refuse(kind: "command", reason: "hover-refused-returning-home")]
+            transition(to: .hovering, reason: .hover, nowUs: nowUs)
+        case .landed, .landing: return [refuse(kind: "command", reason: .hoverRefusedNotAirborne)]
+        case .emergency: return [refuse(kind: "command", reason: .hoverRefusedEmergency)]
+        case .returningHome: return [refuse(kind: "command", reason: .hoverRefusedReturningHome)]
         case .takingOff:
             clearTarget()
-            reason = "hover"
+            reason = .hover
         case .hovering, .flyingToTarget, .arrived:
             clearTarget()
-            transition(to: .hovering, reason: "hover", nowUs: nowUs)
+            transition(to: .hovering, reason: .hover, nowUs: nowUs)
         }
         return []
     }
 
     /// Holds emergencyRecover until navdata shows the emergency bit cleared (see `droneState`).
     mutating func reset() -> [ControllerAction] {
-        guard activity == .emergency else { return [refuse(kind: "command", reason: "reset-refused-not-in-emergency")] }
+        guard activity == .emergency else { return [refuse(kind: "command", reason: .resetRefusedNotInEmergency)] }
         recoveringFromEmergency = true
-        reason = "reset"
+        reason = .reset
         return []
     }
 
     mutating func flatTrim() -> [ControllerAction] {
-        guard activity == .landed else { return [refuse(kind: "command", reason: "flat-trim-refused-not-landed")] }
+        guard activity == .landed else { return [refuse(kind: "command", reason: .flatTrimRefusedNotLanded)] }
         pendingFlatTrim = true
-        reason = "flat-trim"
+        reason = .flatTrim
         return []
     }
 }

@@ -10,10 +10,10 @@ extension ControllerStateMachine {
         else { return [] }
         clearTarget()
         if activity == .flyingToTarget || activity == .arrived {
-            transition(to: .hovering, reason: "target-refused-geofence", nowUs: nowUs)
-            return [.rejected(kind: "target", reason: "target-refused-geofence")]
+            transition(to: .hovering, reason: .targetRefusedGeofence, nowUs: nowUs)
+            return [.rejected(kind: "target", reason: .targetRefusedGeofence)]
         }
-        return [refuse(kind: "target", reason: "target-refused-geofence")]
+        return [refuse(kind: "target", reason: .targetRefusedGeofence)]
     }
 
     /// Measured from home, or from the drone's position while there is no home (on the ground).
@@ -33,10 +33,10 @@ extension ControllerStateMachine {
             guard distanceM > configuration.geofenceRadiusM && !returnAbandoned else { return [] }
             switch configuration.failsafes.geofence {
             case .returnInside:
-                startReturn(goal: .insideFence, reason: "geofence", nowUs: nowUs)
+                startReturn(goal: .insideFence, reason: .geofence, nowUs: nowUs)
             case .land:
                 clearTarget()
-                transition(to: .landing, reason: "geofence", nowUs: nowUs)
+                transition(to: .landing, reason: .geofence, nowUs: nowUs)
             }
         case .returningHome:
             let toHome = Geodesy.inverse(from: point, to: home)

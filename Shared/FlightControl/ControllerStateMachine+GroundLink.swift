@@ -13,12 +13,12 @@ extension ControllerStateMachine {
         guard isGroundLinkLost else { return [] }
         isGroundLinkLost = false
         var actions: [ControllerAction] = [.log(.info, "ground link back")]
-        if lossReason == "ground-link-lost" {
+        if lossReason == .groundLinkLost {
             // A return or landing already under way runs its course; pending timers are cancelled and the drone
             // keeps hovering until the ground sends a new target.
             pilotLostReturnAtUs = nil
             if activity != .returningHome, activity != .landing { pilotLostLandAtUs = nil }
-            if activity == .hovering { reason = "ground-link-back" }
+            if activity == .hovering { reason = .groundLinkBack }
             actions.append(.log(.info, "hovering until a new target"))
         }
         return finish(actions, nowUs: nowUs)
@@ -37,13 +37,13 @@ extension ControllerStateMachine {
         // Whatever came from the ground is stale now; the drone must not fly on towards it unsupervised.
         clearTarget()
         if activity == .flyingToTarget || activity == .arrived {
-            transition(to: .hovering, reason: "ground-link-lost", nowUs: nowUs)
+            transition(to: .hovering, reason: .groundLinkLost, nowUs: nowUs)
         } else {
-            reason = "ground-link-lost"
+            reason = .groundLinkLost
         }
         let goingHome = (activity == .returningHome && returnGoal == .home) || activity == .landing
         if !goingHome {
-            lossReason = "ground-link-lost"
+            lossReason = .groundLinkLost
             pilotLostLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.lostPilotLandAfterS)
             if let returnAfterS = configuration.failsafes.lostPilotReturnAfterS,
                returnAfterS < configuration.lostPilotLandAfterS {

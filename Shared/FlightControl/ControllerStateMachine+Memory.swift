@@ -32,7 +32,7 @@ extension ControllerStateMachine {
     /// First navdata of this run shows the drone in the air: go on with the remembered flight, or hold.
     mutating func resumeFlight(nowUs: Int64) {
         guard let memory = resumable else {
-            transition(to: .hovering, reason: "resumed-in-flight", nowUs: nowUs)
+            transition(to: .hovering, reason: .resumedInFlight, nowUs: nowUs)
             return
         }
         resumable = nil
@@ -40,24 +40,24 @@ extension ControllerStateMachine {
         wantedAltitudeM = memory.wantedAltitudeM
         switch memory.activity {
         case .landing:
-            transition(to: .landing, reason: "resumed-landing", nowUs: nowUs)
+            transition(to: .landing, reason: .resumedLanding, nowUs: nowUs)
         case .returningHome where home != nil:
-            startReturn(goal: .home, reason: "resumed-return", nowUs: nowUs)
+            startReturn(goal: .home, reason: .resumedReturn, nowUs: nowUs)
         default:
             guard let remembered = memory.target else {
-                transition(to: .hovering, reason: "resumed-in-flight", nowUs: nowUs)
+                transition(to: .hovering, reason: .resumedInFlight, nowUs: nowUs)
                 return
             }
             let ttlUs = microseconds(fromSeconds: Double(remembered.ttlS))
             if remembered.ttlS > 0, nowUs &- memory.targetReceivedAtUs > ttlUs {
-                transition(to: .hovering, reason: "resumed-target-expired", nowUs: nowUs)
+                transition(to: .hovering, reason: .resumedTargetExpired, nowUs: nowUs)
                 pendingLogs.append(.log(.warning, "the previous run's target expired while no controller ran: hovering"))
                 return
             }
             target = remembered
             targetReceivedAtUs = memory.targetReceivedAtUs
             lastNavigation = nil
-            transition(to: .flyingToTarget, reason: "resumed-target", nowUs: nowUs)
+            transition(to: .flyingToTarget, reason: .resumedTarget, nowUs: nowUs)
             pendingLogs.append(.log(.info, "resumed the previous run's flight to \(remembered.latitudeDeg),"
                 + "\(remembered.longitudeDeg)"))
         }

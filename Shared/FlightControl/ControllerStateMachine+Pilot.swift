@@ -6,31 +6,32 @@ extension ControllerStateMachine {
     /// `retained`: a retained claim is left over from an earlier session and never grants control.
     public mutating func controlClaim(_ claim: ControlClaim, retained: Bool = false, nowUs: Int64) -> [ControllerAction] {
         guard !claim.senderId.isEmpty else {
-            return finish([refuse(kind: "claim", reason: "claim-invalid-sender")], nowUs: nowUs)
+            return finish([refuse(kind: "claim", reason: .claimInvalidSender)], nowUs: nowUs)
         }
         guard !retained else {
-            return finish([refuse(kind: "claim", reason: "claim-retained")], nowUs: nowUs)
+            return finish([refuse(kind: "claim", reason: .claimRetained)], nowUs: nowUs)
         }
         // A release too: one queued for an earlier run would take control from a pilot that claimed it again.
-        if let refusal = previousRunRefusal(kind: "claim", what: "\(claim.action.jsonName) of pilot control",
+        if let refusal = previousRunRefusal(kind: "claim", reason: .claimForPreviousRun,
+                                            what: "\(claim.action.jsonName) of pilot control",
                                             from: claim.senderId, addressedTo: claim.controllerRunId) {
             return finish(refusal, nowUs: nowUs)
         }
         switch claim.action {
         case .claim:
             if pilotId == claim.senderId { return finish([], nowUs: nowUs) }
-            if pilotId != nil { return finish([refuse(kind: "claim", reason: "claim-refused")], nowUs: nowUs) }
+            if pilotId != nil { return finish([refuse(kind: "claim", reason: .claimRefused)], nowUs: nowUs) }
             pilotId = claim.senderId
             lostPilotId = nil
             pilotLostLandAtUs = nil
             pilotLostReturnAtUs = nil
-            reason = "control-granted"
+            reason = .controlGranted
         case .release:
             guard pilotId == claim.senderId else {
-                return finish([refuse(kind: "claim", reason: "not-pilot")], nowUs: nowUs)
+                return finish([refuse(kind: "claim", reason: .notPilot)], nowUs: nowUs)
             }
             pilotId = nil
-            reason = "control-released"
+            reason = .controlReleased
             forgetResumableFlight(because: "its pilot released control")
         }
         return finish([], nowUs: nowUs)
@@ -45,18 +46,18 @@ extension ControllerStateMachine {
                 lostPilotId = nil
                 pilotLostLandAtUs = nil
                 pilotLostReturnAtUs = nil
-                reason = "pilot-back"
+                reason = .pilotBack
             }
         } else if let pilot = pilotId, pilot == serviceName {
             pilotId = nil
             lostPilotId = pilot
-            reason = "pilot-lost"
-            lossReason = "pilot-lost"
+            reason = .pilotLost
+            lossReason = .pilotLost
             if activity.isAirborne || activity == .takingOff {
                 // The target came from the lost pilot; stop at once and land unless a pilot returns in time.
                 clearTarget()
                 if activity == .flyingToTarget || activity == .arrived {
-                    transition(to: .hovering, reason: "pilot-lost", nowUs: nowUs)
+                    transition(to: .hovering, reason: .pilotLost, nowUs: nowUs)
                 }
                 // Already on the way home (it lands there): no timer may land it half-way.
                 let goingHome = activity == .returningHome && returnGoal == .home

@@ -10,7 +10,7 @@ import TextSupport
 /// `followReturn`): one that loses ground is abandoned — hover, then land.
 extension ControllerStateMachine {
     /// Starts (or re-aims) a return; the target is dropped, the altitude becomes the return altitude.
-    mutating func startReturn(goal: ReturnGoal, reason: String, nowUs: Int64) {
+    mutating func startReturn(goal: ReturnGoal, reason: Reason, nowUs: Int64) {
         returnGoal = goal
         clearTarget()
         wantedAltitudeM = returnAltitudeM(nowUs: nowUs)
@@ -19,19 +19,19 @@ extension ControllerStateMachine {
     }
 
     /// Why a return home cannot start now, or nil.
-    func returnRefusal() -> String? {
+    func returnRefusal() -> Reason? {
         switch activity {
-        case .emergency: return "return-refused-emergency"
-        case .landed: return "return-refused-not-airborne"
+        case .emergency: return .returnRefusedEmergency
+        case .landed: return .returnRefusedNotAirborne
         case .landing, .takingOff:
             // Only a vehicle that navdata shows in the air can fly home; one on the ground has nowhere to return.
-            guard vehicleIsAirborne else { return "return-refused-not-airborne" }
-            if home == nil { return "return-refused-no-home" }
-            return returnAbandoned ? "return-refused-not-progressing" : nil
+            guard vehicleIsAirborne else { return .returnRefusedNotAirborne }
+            if home == nil { return .returnRefusedNoHome }
+            return returnAbandoned ? .returnRefusedNotProgressing : nil
         case .hovering, .flyingToTarget, .arrived, .returningHome:
-            if home == nil { return "return-refused-no-home" }
+            if home == nil { return .returnRefusedNoHome }
             // After a return lost ground the drone lands where it is; another try would lose ground again.
-            if returnAbandoned { return "return-refused-not-progressing" }
+            if returnAbandoned { return .returnRefusedNotProgressing }
             return nil
         }
     }
@@ -39,7 +39,7 @@ extension ControllerStateMachine {
     /// The `return` command.
     mutating func returnHome(nowUs: Int64) -> [ControllerAction] {
         if let refusal = returnRefusal() { return [refuse(kind: "command", reason: refusal)] }
-        startReturn(goal: .home, reason: "return", nowUs: nowUs)
+        startReturn(goal: .home, reason: .returnHome, nowUs: nowUs)
         return []
     }
 
@@ -50,7 +50,7 @@ extension ControllerStateMachine {
         case .insideFence:
             if distanceM <= configuration.geofenceRadiusM - configuration.geofenceReturnMarginM {
                 // A target accepted during the return (it was checked against the fence) is flown to next.
-                transition(to: target == nil ? .hovering : .flyingToTarget, reason: "back-inside-geofence",
+                transition(to: target == nil ? .hovering : .flyingToTarget, reason: .backInsideGeofence,
                            nowUs: nowUs)
                 return []
             }
@@ -71,7 +71,7 @@ extension ControllerStateMachine {
                 // Over home: hover to let the position settle, then land (see `tick`). A target sent meanwhile
                 // is a new order and cancels the landing; one stored during the return is not.
                 clearTarget()
-                transition(to: .hovering, reason: "home-reached", nowUs: nowUs)
+                transition(to: .hovering, reason: .homeReached, nowUs: nowUs)
                 homeReachedLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.returnHomeHoverS)
                 return []
             }
@@ -83,12 +83,12 @@ extension ControllerStateMachine {
         returnAbandoned = true
         if configuration.abandonedReturnLandAfterS <= 0 {
             // The wind has won: every second of hover drifts further. Land now, where the drone is.
-            transition(to: .landing, reason: "wind-too-strong", nowUs: nowUs)
+            transition(to: .landing, reason: .windTooStrong, nowUs: nowUs)
             return [.log(.warning, "return home lost ground (\(Int(distanceM)) m from home, best \(Int(bestM)) m), "
                 + "\(windText): landing at once")]
         }
         abandonedReturnLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.abandonedReturnLandAfterS)
-        transition(to: .hovering, reason: "return-home-not-progressing", nowUs: nowUs)
+        transition(to: .hovering, reason: .returnHomeNotProgressing, nowUs: nowUs)
         return [.log(.warning, "return home lost ground (\(Int(distanceM)) m from home, best \(Int(bestM)) m): "
             + "hovering, landing in \(configuration.abandonedReturnLandAfterS) s")]
     }
@@ -103,7 +103,7 @@ extension ControllerStateMachine {
         guard activity.isAirborne else { return [] }
         guard wind.speedMps > configuration.windCompensation.fullTiltSpeedMps else { return [] }
         clearTarget()
-        transition(to: .landing, reason: "wind-too-strong", nowUs: nowUs)
+        transition(to: .landing, reason: .windTooStrong, nowUs: nowUs)
         return [.log(.warning, "\(windText), above the \((DecimalText.fixed(configuration.windCompensation.fullTiltSpeedMps, fractionDigits: 1) ?? "?")) "
             + "m/s a full tilt flies: landing at once")]
     }
@@ -113,12 +113,12 @@ extension ControllerStateMachine {
         let percent = Double(state.batteryPercent)
         guard configuration.failsafes.lowBattery == .returnIfReachable, returnRefusal() == nil, let home,
               let position = lastPosition, positionFresh(nowUs: nowUs) else {
-            transition(to: .landing, reason: "battery-low", nowUs: nowUs)
+            transition(to: .landing, reason: .batteryLow, nowUs: nowUs)
             return [.log(.warning, "battery \(state.batteryPercent)% below \(configuration.landBatteryPercent)%: landing")]
         }
         let distanceM = Geodesy.inverse(from: position, to: home).distanceM
         if law.hasArrived(distanceM: distanceM) {
-            transition(to: .landing, reason: "battery-low", nowUs: nowUs)
+            transition(to: .landing, reason: .batteryLow, nowUs: nowUs)
             return [.log(.warning, "battery \(state.batteryPercent)% low at home: landing")]
         }
         let neededPercent = battery.percentNeeded(
@@ -128,10 +128,10 @@ extension ControllerStateMachine {
         let figures = "\(Int(distanceM)) m from home needs ~\(Int(neededPercent.rounded(.up)))%, "
             + "\(state.batteryPercent)% left (reserve \(Int(configuration.failsafes.batteryReservePercent))%)"
         guard neededPercent <= sparePercent else {
-            transition(to: .landing, reason: "battery-low-cannot-return", nowUs: nowUs)
+            transition(to: .landing, reason: .batteryLowCannotReturn, nowUs: nowUs)
             return [.log(.warning, "battery low: \(figures): landing where the drone is")]
         }
-        startReturn(goal: .home, reason: "battery-low-return", nowUs: nowUs)
+        startReturn(goal: .home, reason: .batteryLowReturn, nowUs: nowUs)
         return [.log(.warning, "battery low: \(figures): returning home")]
     }
 }

@@ -8,7 +8,8 @@ extension ControllerStateMachine {
     /// is for logs only.
     public mutating func target(_ newTarget: Target, retained: Bool, nowUs: Int64) -> [ControllerAction] {
         // Before the pilot and range checks: a target for an earlier run is no order of this one's pilot either.
-        if !retained, let refusal = previousRunRefusal(kind: "target", what: "target", from: newTarget.senderId,
+        if !retained, let refusal = previousRunRefusal(kind: "target", reason: .targetForPreviousRun,
+                                                       what: "target", from: newTarget.senderId,
                                                        addressedTo: newTarget.controllerRunId) {
             return finish(refusal, nowUs: nowUs)
         }
@@ -27,34 +28,34 @@ extension ControllerStateMachine {
         if activity.isAirborne && activity != .returningHome { wantedAltitudeM = wantedAltitude(for: newTarget) }
         switch activity {
         case .hovering, .flyingToTarget:
-            transition(to: .flyingToTarget, reason: "new-target", nowUs: nowUs)
+            transition(to: .flyingToTarget, reason: .newTarget, nowUs: nowUs)
         case .arrived:
             // A re-sent or slightly moved target keeps the drone arrived; the next solution decides (hysteresis).
             if let previous, !isNear(previous, newTarget) {
-                transition(to: .flyingToTarget, reason: "new-target", nowUs: nowUs)
+                transition(to: .flyingToTarget, reason: .newTarget, nowUs: nowUs)
             }
         case .landed, .landing, .takingOff, .returningHome, .emergency:
             // Stored: flown to after takeoff / after returning inside the fence. Never a reason to take off.
-            reason = "target-stored"
+            reason = .targetStored
         }
         return finish([], nowUs: nowUs)
     }
 
     /// Why a target is not acted on, or nil to accept it.
-    func targetRefusal(_ candidate: Target, retained: Bool, nowUs: Int64) -> String? {
-        if let pilotId, candidate.senderId != pilotId { return "not-pilot" }
+    func targetRefusal(_ candidate: Target, retained: Bool, nowUs: Int64) -> Reason? {
+        if let pilotId, candidate.senderId != pilotId { return .notPilot }
         // A retained target was left on the broker by an earlier session; only a live delivery is an order.
-        if retained { return "target-retained" }
-        if expiredInQueue(candidate, nowUs: nowUs) { return "target-expired-in-queue" }
+        if retained { return .targetRetained }
+        if expiredInQueue(candidate, nowUs: nowUs) { return .targetExpiredInQueue }
         guard isValidCoordinate(latitudeDeg: candidate.latitudeDeg, longitudeDeg: candidate.longitudeDeg) else {
-            return "target-invalid"
+            return .targetInvalid
         }
         if let refusal = altitudeRefusal(candidate) { return refusal }
-        if activity == .emergency { return "target-refused-emergency" }
+        if activity == .emergency { return .targetRefusedEmergency }
         // The low-battery rule is returning home or landing: a new target would fly away on what is left.
-        if batteryFailsafeFired { return "target-refused-battery-low" }
+        if batteryFailsafeFired { return .targetRefusedBatteryLow }
         if isOutsideGeofence(latitudeDeg: candidate.latitudeDeg, longitudeDeg: candidate.longitudeDeg) {
-            return "target-refused-geofence"
+            return .targetRefusedGeofence
         }
         return nil
     }

@@ -19,7 +19,7 @@ extension ControllerStateMachine {
 
         if state.isEmergency {
             if activity != .emergency {
-                enterEmergency(reason: "drone-emergency", nowUs: nowUs)
+                enterEmergency(reason: .droneEmergency, nowUs: nowUs)
                 actions.append(.log(.error, "drone reports emergency (state bit 31)"))
             }
             return finish(actions, nowUs: nowUs)
@@ -28,21 +28,21 @@ extension ControllerStateMachine {
         switch activity {
         case .emergency:
             // Only a reset leaves emergency, and only once navdata shows the bit cleared.
-            if recoveringFromEmergency { transition(to: .landed, reason: "reset-complete", nowUs: nowUs) }
+            if recoveringFromEmergency { transition(to: .landed, reason: .resetComplete, nowUs: nowUs) }
         case .takingOff:
             if observed == .airborne {
                 // Takeoff ends at ~1 m: climb to the (stored) target's altitude, else the cruise altitude.
                 wantedAltitudeM = wantedAltitude(for: target)
-                transition(to: target == nil ? .hovering : .flyingToTarget, reason: "airborne", nowUs: nowUs)
+                transition(to: target == nil ? .hovering : .flyingToTarget, reason: .airborne, nowUs: nowUs)
             }
         case .hovering, .flyingToTarget, .arrived, .returningHome:
             if observed == .landing {
-                transition(to: .landing, reason: "drone-landing", nowUs: nowUs)
+                transition(to: .landing, reason: .droneLanding, nowUs: nowUs)
             } else if observed == .onGround {
-                transition(to: .landed, reason: "drone-landed", nowUs: nowUs)
+                transition(to: .landed, reason: .droneLanded, nowUs: nowUs)
             }
         case .landing:
-            if observed == .onGround { transition(to: .landed, reason: "landed", nowUs: nowUs) }
+            if observed == .onGround { transition(to: .landed, reason: .landed, nowUs: nowUs) }
         case .landed:
             if observed == .airborne {
                 // First navdata after a (re)start shows the drone flying: we were restarted mid-flight. Hover and
@@ -51,7 +51,7 @@ extension ControllerStateMachine {
                 if firstObservation && !landBeforeNavdata {
                     resumeFlight(nowUs: nowUs)
                 } else {
-                    transition(to: .landing, reason: landBeforeNavdata ? "land" : "drone-airborne", nowUs: nowUs)
+                    transition(to: .landing, reason: landBeforeNavdata ? .land : .droneAirborne, nowUs: nowUs)
                 }
             }
         }
@@ -102,7 +102,7 @@ extension ControllerStateMachine {
     /// A GPS fix of the drone: freshness, home, and the geofence.
     public mutating func position(_ fix: PositionFix, nowUs: Int64) -> [ControllerAction] {
         guard isValidCoordinate(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg) else {
-            return finish([.rejected(kind: "position", reason: "position-invalid")], nowUs: nowUs)
+            return finish([.rejected(kind: "position", reason: .positionInvalid)], nowUs: nowUs)
         }
         let point = GeoPoint(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg)
         lastPosition = point
@@ -130,10 +130,10 @@ extension ControllerStateMachine {
         }
         guard target != nil else { return finish([], nowUs: nowUs) }
         guard solutionMatchesTarget(solution) else {
-            return finish([.rejected(kind: "navigation", reason: "navigation-target-mismatch")], nowUs: nowUs)
+            return finish([.rejected(kind: "navigation", reason: .navigationTargetMismatch)], nowUs: nowUs)
         }
         guard solution.distanceM.isFinite, solution.distanceM >= 0, solution.directionDifferenceDeg.isFinite else {
-            return finish([.rejected(kind: "navigation", reason: "navigation-invalid")], nowUs: nowUs)
+            return finish([.rejected(kind: "navigation", reason: .navigationInvalid)], nowUs: nowUs)
         }
         // A new target clears the last solution (`target(_:)`).
         let firstForTarget = lastNavigation == nil
@@ -144,7 +144,7 @@ extension ControllerStateMachine {
         if solutionAgesFresh(solution) {
             if activity == .hovering && positionFresh(nowUs: nowUs) && droneStateFresh(nowUs: nowUs) {
                 // Hovering with a target only happens after a stale-input or link-loss hover.
-                transition(to: .flyingToTarget, reason: "navigation-resumed", nowUs: nowUs)
+                transition(to: .flyingToTarget, reason: .navigationResumed, nowUs: nowUs)
             }
             arrivalFilter.observe(distanceM: solution.distanceM, bearingDeg: solution.bearingDeg,
                                   latitudeDeg: solution.droneLatitudeDeg, longitudeDeg: solution.droneLongitudeDeg,
@@ -152,9 +152,9 @@ extension ControllerStateMachine {
             if let filteredM = arrivalFilter.filteredDistanceM {
                 // Arrival is 3-D: the horizontal radius and the altitude within its tolerance.
                 if activity == .flyingToTarget && law.hasArrived(distanceM: filteredM) && altitudeReached(nowUs: nowUs) {
-                    transition(to: .arrived, reason: "arrived", nowUs: nowUs)
+                    transition(to: .arrived, reason: .arrived, nowUs: nowUs)
                 } else if activity == .arrived && law.hasLeftArrival(distanceM: filteredM) {
-                    transition(to: .flyingToTarget, reason: "left-arrival-radius", nowUs: nowUs)
+                    transition(to: .flyingToTarget, reason: .leftArrivalRadius, nowUs: nowUs)
                 }
             }
             if activity == .flyingToTarget,
@@ -163,7 +163,7 @@ extension ControllerStateMachine {
                 // drifts far less. The target is dropped; the pilot decides what next.
                 let bestM = targetProgress.bestDistanceM
                 clearTarget()
-                transition(to: .hovering, reason: "target-not-progressing", nowUs: nowUs)
+                transition(to: .hovering, reason: .targetNotProgressing, nowUs: nowUs)
                 actions.append(.log(.warning, "flying to the target lost ground (now \(Int(solution.distanceM)) m, "
                     + "best \(Int(bestM)) m): hovering, target dropped"))
             }

@@ -6,27 +6,28 @@ extension ControllerStateMachine {
         var actions: [ControllerAction] = []
         if activity == .takingOff,
            nowUs &- takeoffStartedAtUs > microseconds(fromSeconds: configuration.takeoffTimeoutS) {
-            transition(to: .landing, reason: "takeoff-timeout", nowUs: nowUs)
-            actions.append(.log(.warning, "takeoff not seen in navdata within \(configuration.takeoffTimeoutS) s: landing"))
+            transition(to: .landing, reason: .takeoffTimeout, nowUs: nowUs)
+            actions.append(.log(.warning,
+                                "takeoff not seen in navdata within \(configuration.takeoffTimeoutS) s: landing"))
         }
         if activity == .takingOff, !droneStateFresh(nowUs: nowUs) {
             // Without navdata this takeoff cannot be watched; a link that comes back must not find it still asked
             // for (its takeoff id would arm a vehicle nobody is watching). Land: it may already be off the ground.
-            transition(to: .landing, reason: "takeoff-aborted-drone-link-lost", nowUs: nowUs)
+            transition(to: .landing, reason: .takeoffAbortedDroneLinkLost, nowUs: nowUs)
             actions.append(.log(.warning, "no navdata while taking off: takeoff aborted, landing"))
         }
         if activity.isAirborne, !droneLinkLostReported, !droneStateFresh(nowUs: nowUs) {
             // The link hovers on its own too; say so and keep the target for when navdata returns.
             droneLinkLostReported = true
-            transition(to: .hovering, reason: "drone-link-lost", nowUs: nowUs)
+            transition(to: .hovering, reason: .droneLinkLost, nowUs: nowUs)
         }
         if activity == .flyingToTarget, nowUs &- flyingToTargetSinceUs > staleAfterUs {
             // The failsafe table's row: hover (default: wait for fresh input, keep the target) or land.
             let action: Activity = configuration.failsafes.staleNavigation == .land ? .landing : .hovering
             if !positionFresh(nowUs: nowUs) {
-                transition(to: action, reason: "stale-position", nowUs: nowUs)
+                transition(to: action, reason: .stalePosition, nowUs: nowUs)
             } else if !navigationFresh(nowUs: nowUs) {
-                transition(to: action, reason: "stale-navigation", nowUs: nowUs)
+                transition(to: action, reason: .staleNavigation, nowUs: nowUs)
             }
         }
         actions += checkGroundLink(nowUs: nowUs)
@@ -35,14 +36,15 @@ extension ControllerStateMachine {
             if activity != .returningHome, returnRefusal() == nil {
                 // The return ends with a landing at home, so the lost-pilot landing timer is not needed.
                 pilotLostLandAtUs = nil
-                startReturn(goal: .home, reason: "\(lossReason)-return", nowUs: nowUs)
-                actions.append(.log(.warning, lossReason == "pilot-lost" ? "pilot still offline: returning home"
+                let reason: Reason = lossReason == .groundLinkLost ? .groundLinkLostReturn : .pilotLostReturn
+                startReturn(goal: .home, reason: reason, nowUs: nowUs)
+                actions.append(.log(.warning, lossReason == .pilotLost ? "pilot still offline: returning home"
                     : "ground still unreachable: returning home"))
             }
         }
         if let landAtUs = homeReachedLandAtUs, nowUs >= landAtUs, activity == .hovering {
             homeReachedLandAtUs = nil
-            transition(to: .landing, reason: "returned-home", nowUs: nowUs)
+            transition(to: .landing, reason: .returnedHome, nowUs: nowUs)
         }
         if let landAtUs = pilotLostLandAtUs, nowUs >= landAtUs {
             pilotLostLandAtUs = nil
@@ -50,16 +52,16 @@ extension ControllerStateMachine {
         }
         if let landAtUs = abandonedReturnLandAtUs, nowUs >= landAtUs, activity.isAirborne {
             abandonedReturnLandAtUs = nil
-            transition(to: .landing, reason: "return-home-not-progressing", nowUs: nowUs)
+            transition(to: .landing, reason: .returnHomeNotProgressing, nowUs: nowUs)
             actions.append(.log(.warning, "return home was abandoned: landing where the drone is"))
         }
         if targetExpired(nowUs: nowUs) {
             // The sender stopped refreshing it (follow ended, ground out of range): never fly on an expired order.
             clearTarget()
             if activity == .flyingToTarget || activity == .arrived {
-                transition(to: .hovering, reason: "target-expired", nowUs: nowUs)
+                transition(to: .hovering, reason: .targetExpired, nowUs: nowUs)
             } else {
-                reason = "target-expired"
+                reason = .targetExpired
             }
             actions.append(.log(.info, "target expired (ttl counted from receipt): dropped"))
         }

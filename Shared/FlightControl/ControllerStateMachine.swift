@@ -19,8 +19,8 @@ public struct ControllerStateMachine: Sendable {
     public let runId: UInt32
 
     public internal(set) var activity: Activity = .landed
-    /// Short kebab-case reason for the last change or refusal.
-    public internal(set) var reason: String = ""
+    /// Why the last change or refusal.
+    public internal(set) var reason: Reason = .unspecified
     /// Sender id of the broadcaster holding control; nil while anyone may steer.
     public internal(set) var pilotId: String?
     /// The accepted target (flown to when airborne, kept for after takeoff when landed, until its ttl runs out).
@@ -81,8 +81,8 @@ public struct ControllerStateMachine: Sendable {
     var homeReachedLandAtUs: Int64?
     /// Pilot lost: start a return home at this time.
     var pilotLostReturnAtUs: Int64?
-    /// What set the two timers above: `pilot-lost` or `ground-link-lost` (their reasons say which).
-    var lossReason = "pilot-lost"
+    /// What set the two timers above: `.pilotLost` or `.groundLinkLost` (their reasons say which).
+    var lossReason: Reason = .pilotLost
     /// Receipt of the latest ground beacon (monotonic); nil until the first, which arms the ground-link rule.
     var lastGroundBeaconAtUs: Int64?
     /// Each beacon sender's own clock, as its latest beacon showed it (see `senderAgeUs`).
@@ -143,7 +143,7 @@ public struct ControllerStateMachine: Sendable {
     /// the target's sequence: the same point re-sent every second by `follow` is no news).
     struct PublishedFields: Equatable {
         var activity: Activity
-        var reason: String
+        var reason: Reason
         var pilotId: String?
         var targetLatitudeDeg: Double?
         var targetLongitudeDeg: Double?
@@ -176,7 +176,7 @@ public struct ControllerStateMachine: Sendable {
     }
 
     /// Changes activity and reason and starts or clears the timers that belong to the new activity.
-    mutating func transition(to next: Activity, reason: String, nowUs: Int64) {
+    mutating func transition(to next: Activity, reason: Reason, nowUs: Int64) {
         let previous = activity
         activity = next
         self.reason = reason
@@ -219,7 +219,7 @@ public struct ControllerStateMachine: Sendable {
     }
 
     /// Records a refusal: visible in the state's reason and returned for the executable to log and count.
-    mutating func refuse(kind: String, reason: String) -> ControllerAction {
+    mutating func refuse(kind: String, reason: Reason) -> ControllerAction {
         self.reason = reason
         mustPublish = true
         return .rejected(kind: kind, reason: reason)
@@ -227,11 +227,11 @@ public struct ControllerStateMachine: Sendable {
 
     /// The refusal of a message addressed to another run than this one, or nil (addressed here, or unaddressed:
     /// those keep the rules of before addressing). Logged with both ids: the sender saw an older state.
-    mutating func previousRunRefusal(kind: String, what: String, from senderId: String,
+    mutating func previousRunRefusal(kind: String, reason: Reason, what: String, from senderId: String,
                                      addressedTo addressed: UInt32) -> [ControllerAction]? {
         guard !RunAddress.accepts(addressed: addressed, current: runId) else { return nil }
         return [
-            refuse(kind: kind, reason: "\(kind)-for-previous-run"),
+            refuse(kind: kind, reason: reason),
             .log(.warning, "\(what) from '\(senderId)' was sent to controller run \(addressed), this is run \(runId): "
                 + "not acted on (queued across a restart?)"),
         ]
@@ -243,7 +243,7 @@ public struct ControllerStateMachine: Sendable {
         arrivalFilter.reset()
     }
 
-    mutating func enterEmergency(reason: String, nowUs: Int64) {
+    mutating func enterEmergency(reason: Reason, nowUs: Int64) {
         clearTarget()
         recoveringFromEmergency = false
         transition(to: .emergency, reason: reason, nowUs: nowUs)

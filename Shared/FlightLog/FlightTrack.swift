@@ -102,7 +102,7 @@ struct FlightTrackBuilder {
         case .controllerState(let controller):
             if controller.activity != activity {
                 track.activityChanges.append(FlightTrack.ActivityChange(
-                    receiveTimeUs: receiveTimeUs, activity: controller.activity, reason: controller.reason))
+                    receiveTimeUs: receiveTimeUs, activity: controller.activity, reason: controller.reason.code))
             }
             activity = controller.activity
             if let latitude = controller.targetLatitudeDeg, let longitude = controller.targetLongitudeDeg {

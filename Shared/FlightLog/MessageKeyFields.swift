@@ -37,7 +37,7 @@ enum MessageKeyFields {
             [("heading_deg", m.headingDeg.map(text) ?? ""), ("satellites", String(m.satellites)),
              ("source", m.source.jsonName)]
         case .controllerState(let m):
-            [("activity", m.activity.jsonName), ("reason", m.reason), ("pilot_id", m.pilotId),
+            [("activity", m.activity.jsonName), ("reason", m.reason.code), ("pilot_id", m.pilotId),
              ("distance_to_target_m", m.distanceToTargetM.map(text) ?? "")]
         case .linkStatus(let m):
             [("connected", String(m.connected)), ("reason", m.reason.jsonName),

@@ -16,7 +16,7 @@ public struct ControllerReply: Sendable {
         case pending
         case accepted
         /// Refused, or failed after being accepted (`takeoff-timeout`): the controller's reason.
-        case refused(reason: String)
+        case refused(reason: Reason)
     }
 
     public let request: Request
@@ -31,16 +31,11 @@ public struct ControllerReply: Sendable {
         self.addressedRunId = addressedRunId
     }
 
-    /// Reasons with which the controller refuses a target (ControllerStateMachine.targetRefusal).
-    static let targetRefusals: Set<String> = [
-        "not-pilot", "target-retained", "target-expired", "target-invalid", "target-for-previous-run",
-    ]
-
     /// The run to send again to, when the controller refused what we sent as addressed to another run: it
     /// restarted after we read its state (its answer names the new run). nil for any other state, and when the
     /// answer names the run we addressed (then the refusal stands).
     public func restartedRun(in state: ControllerState) -> UInt32? {
-        guard state.reason.hasSuffix("-for-previous-run"), state.runId != RunAddress.none,
+        guard state.reason.isForPreviousRun, state.runId != RunAddress.none,
               state.runId != addressedRunId else { return nil }
         return state.runId
     }
@@ -57,24 +52,20 @@ public struct ControllerReply: Sendable {
     public func judge(_ state: ControllerState, retained: Bool) -> Verdict {
         guard isNewer(state, retained: retained) else { return .pending }
         let reason = state.reason
+        // Refused, or taken and then given up (`takeoff-timeout`, `target-expired`): the reason says which request.
+        if reason.isRefusal || reason.isFailure, reason.answers(request.answeredBy) { return .refused(reason: reason) }
         switch request {
         case .command(let kind):
-            if reason == "not-pilot" || reason == "command-for-previous-run" || reason.hasPrefix("\(kind.word)-refused")
-                || reason == "\(kind.word)-timeout" {
-                return .refused(reason: reason)
-            }
-            if kind == .flatTrim { return reason == "flat-trim" ? .accepted : .pending }
+            if kind == .flatTrim { return reason == .flatTrim ? .accepted : .pending }
             if Self.goal(kind).contains(state.activity) { return .accepted }
-            if state.activity == .emergency, kind != .reset { return .refused(reason: reason.isEmpty ? "emergency" : reason) }
+            if state.activity == .emergency, kind != .reset {
+                return .refused(reason: reason == .unspecified ? .emergency : reason)
+            }
             return .pending
         case .target(let lat, let lon):
-            if Self.targetRefusals.contains(reason) || reason.hasPrefix("target-refused") {
-                return .refused(reason: reason)
-            }
             return Self.hasTarget(state, lat, lon) ? .accepted : .pending
         case .release(let senderId):
-            if reason == "not-pilot" || reason.hasPrefix("claim-") { return .refused(reason: reason) }
-            return state.pilotId != senderId && (reason == "control-released" || before?.pilotId == senderId)
+            return state.pilotId != senderId && (reason == .controlReleased || before?.pilotId == senderId)
                 ? .accepted : .pending
         }
     }
@@ -85,7 +76,7 @@ public struct ControllerReply: Sendable {
         guard let before else { return false }
         switch request {
         case .target(let lat, let lon): return Self.hasTarget(before, lat, lon)
-        case .command(.flatTrim): return before.activity == .landed && before.reason == "flat-trim"
+        case .command(.flatTrim): return before.activity == .landed && before.reason == .flatTrim
         case .command, .release: return false
         }
     }
@@ -123,5 +114,16 @@ public enum ControllerAvailability {
         let name = TextFormat.printable(drone, width: 32)
         return online == false ? "drone-controller for drone '\(name)' is offline (\(seen))"
             : "no drone-controller online for drone '\(name)' (\(seen))"
+    }
+}
+
+extension ControllerReply.Request {
+    /// The request as the controller's reasons name what they answer (a release is answered as a claim).
+    public var answeredBy: Reason.Request {
+        switch self {
+        case .command(let kind): .command(kind)
+        case .target: .target
+        case .release: .claim
+        }
     }
 }

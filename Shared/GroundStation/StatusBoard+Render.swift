@@ -55,7 +55,7 @@ extension StatusBoard {
         var lines: [String] = []
         if let c = controller {
             var line = "  activity  " + TextFormat.pad(Self.name(c.value.activity), 17)
-            if !c.value.reason.isEmpty { line += "(" + TextFormat.clean(c.value.reason, width: 24) + ") " }
+            if c.value.reason != .unspecified { line += "(" + TextFormat.clean(c.value.reason.code, width: 24) + ") " }
             line += "pilot " + (c.value.pilotId.isEmpty ? "none" : TextFormat.clean(c.value.pilotId, width: 16))
             lines.append(line + staleMark(c.receivedAtUs, nowUs))
         } else {

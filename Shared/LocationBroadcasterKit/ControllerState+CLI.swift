@@ -15,6 +15,6 @@ extension ControllerState.Activity {
 extension ControllerState {
     /// `hovering (takeoff)`, or just the activity when there is no reason.
     var summary: String {
-        reason.isEmpty ? activity.cliName : "\(activity.cliName) (\(TextFormat.clean(reason, width: 64)))"
+        reason == .unspecified ? activity.cliName : "\(activity.cliName) (\(TextFormat.clean(reason.code, width: 64)))"
     }
 }

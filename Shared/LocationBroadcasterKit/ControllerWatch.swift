@@ -76,9 +76,8 @@ struct ControllerWatch {
                     throw RunChanged(state: state, runId: reply.restartedRun(in: state) ?? RunAddress.none)
                 case .refused(let reason):
                     // `takeoff-timeout`: accepted first, then given up by the controller itself.
-                    let verdict = reason.hasSuffix("-timeout") ? "failed, the controller reports"
-                        : "refused by the controller:"
-                    throw CLIFailure("\(what) \(verdict) \(TextFormat.clean(reason, width: 64)) "
+                    let verdict = reason.isFailure ? "failed, the controller reports" : "refused by the controller:"
+                    throw CLIFailure("\(what) \(verdict) \(TextFormat.clean(reason.code, width: 64)) "
                         + "(activity \(state.activity.cliName), pilot \(Self.pilot(state)))")
                 case .pending: break
                 }

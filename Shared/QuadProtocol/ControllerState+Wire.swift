@@ -6,7 +6,7 @@ extension ControllerState {
     public static let targetSequenceIntroducedInMinor: UInt8 = 3
 
     public func validate() throws(WireError) {
-        try WireCheck.string(reason, "reason", bytes: WireCheck.reasonBytes)
+        try WireCheck.string(reason.code, "reason", bytes: WireCheck.reasonBytes)
         try WireCheck.string(pilotId, "pilotId", bytes: WireCheck.reasonBytes)
         try WireCheck.latitude(targetLatitudeDeg, "targetLatitudeDeg")
         try WireCheck.longitude(targetLongitudeDeg, "targetLongitudeDeg")
@@ -16,7 +16,7 @@ extension ControllerState {
     public func encodeBody(into writer: inout WireWriter) {
         writer.presence([targetLatitudeDeg != nil, targetLongitudeDeg != nil, distanceToTargetM != nil])
         writer.enumeration(activity)
-        writer.string(reason)
+        writer.string(reason.code)
         writer.string(pilotId)
         writer.f64(targetLatitudeDeg)
         writer.f64(targetLongitudeDeg)
@@ -29,7 +29,7 @@ extension ControllerState {
         let present = try body.presence(count: 3)
         self.init(
             sequence: sequence, timestampUs: timestampUs, activity: try body.enumeration(Activity.self, "activity"),
-            reason: try body.string("reason"), pilotId: try body.string("pilotId"),
+            reason: Reason(code: try body.string("reason")), pilotId: try body.string("pilotId"),
             targetLatitudeDeg: try body.f64(ifPresent: present[0]),
             targetLongitudeDeg: try body.f64(ifPresent: present[1]),
             distanceToTargetM: try body.f32(ifPresent: present[2]), runId: try body.runId())
@@ -39,7 +39,7 @@ extension ControllerState {
 
     public func writeJSONFields(into object: inout JSONObjectWriter) {
         object.add("activity", activity.jsonName)
-        object.add("reason", reason)
+        object.add("reason", reason.code)
         object.add("pilot_id", pilotId)
         object.add("target_latitude_deg", targetLatitudeDeg)
         object.add("target_longitude_deg", targetLongitudeDeg)

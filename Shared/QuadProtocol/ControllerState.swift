@@ -16,9 +16,9 @@ public struct ControllerState: WireMessage {
     public var sequence: UInt32
     public var timestampUs: Int64
     public var activity: Activity
-    /// Short machine-readable reason for the last change or refusal (e.g. `arrived`, `stale-navigation`,
-    /// `geofence`, `battery-low`, `pilot-lost`); at most 64 bytes, empty when none.
-    public var reason: String
+    /// Why the last change or refusal (`Reason`; on the wire its code, e.g. `arrived`, `stale-navigation`,
+    /// `geofence`, `battery-low`, `pilot-lost`; at most 64 bytes, empty when none).
+    public var reason: Reason
     /// The sender id of the broadcaster holding control; empty when nobody does.
     public var pilotId: String
     public var targetLatitudeDeg: Double?
@@ -31,7 +31,8 @@ public struct ControllerState: WireMessage {
     /// restarted takes the target from this state and answers with solutions the controller recognises.
     public var targetSequence: UInt32
 
-    public init(sequence: UInt32, timestampUs: Int64, activity: Activity, reason: String = "", pilotId: String = "",
+    public init(sequence: UInt32, timestampUs: Int64, activity: Activity, reason: Reason = .unspecified,
+                pilotId: String = "",
                 targetLatitudeDeg: Double? = nil, targetLongitudeDeg: Double? = nil, distanceToTargetM: Float? = nil,
                 runId: UInt32 = RunAddress.none, targetSequence: UInt32 = 0) {
         self.sequence = sequence

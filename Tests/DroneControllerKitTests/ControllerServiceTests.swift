@@ -104,9 +104,9 @@ struct ControllerServiceTests {
 
         // No more solutions; navdata and position go on. A starved round can let the position go stale first
         // (`stale-position`): then one fresh solution resumes the flight and navigation stops again.
-        try await publish(ground, until: { try states().contains { $0.reason == "stale-navigation" } }) {
+        try await publish(ground, until: { try states().contains { $0.reason == .staleNavigation } }) {
             var inputs = [try droneState(.hovering), try position()]
-            if let last = try states().last, last.activity == .hovering, last.reason == "stale-position" {
+            if let last = try states().last, last.activity == .hovering, last.reason == .stalePosition {
                 sequence += 1
                 inputs.append(try navigation(for: target, sequence: sequence))
             }
@@ -116,7 +116,7 @@ struct ControllerServiceTests {
         running.cancel()
         _ = try? await running.value
 
-        let stale = try #require(try states().last { $0.reason == "stale-navigation" })
+        let stale = try #require(try states().last { $0.reason == .staleNavigation })
         #expect(stale.activity == .hovering)
         let last = try #require(try flightCommands().last)
         #expect(last.refMode == .fly && last.pitchFrac == 0 && last.rollFrac == 0)

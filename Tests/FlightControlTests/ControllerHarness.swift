@@ -166,7 +166,7 @@ struct ControllerHarness {
     }
 
     var activity: ControllerState.Activity { machine.activity }
-    var reason: String { machine.reason }
+    var reason: Reason { machine.reason }
 
     // MARK: Reaching each activity through events only.
 

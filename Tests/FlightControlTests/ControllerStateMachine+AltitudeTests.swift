@@ -91,9 +91,9 @@ struct ControllerAltitudeTests {
     }
 
     @Test("targets above --max-altitude are refused with their reason; negative or non-finite ones are invalid",
-          arguments: [(Float(10.5), "target-refused-ceiling"), (-1, "target-invalid-altitude"),
-                      (.nan, "target-invalid-altitude"), (.infinity, "target-invalid-altitude")])
-    func ceiling(altitudeM: Float, reason: String) {
+          arguments: [(Float(10.5), Reason.targetRefusedCeiling), (-1, .targetInvalidAltitude),
+                      (.nan, .targetInvalidAltitude), (.infinity, .targetInvalidAltitude)])
+    func ceiling(altitudeM: Float, reason: Reason) {
         var h = Self.airborne(at: 3)
         let actions = h.target(ControllerHarness.point(northM: 20), altitudeM: altitudeM)
         #expect(actions.rejections == ["target: \(reason)"])
@@ -129,7 +129,7 @@ struct ControllerAltitudeTests {
         var h = ControllerHarness()
         h.altitudeM = 1
         h.drone(.hovering)
-        #expect(h.reason == "resumed-in-flight")
+        #expect(h.reason == .resumedInFlight)
         #expect(h.machine.wantedAltitudeM == nil)
         #expect(h.nextTick().flights.first?.progressive == false)
     }

@@ -27,11 +27,11 @@ struct ControllerArbitrationTests {
         h.landed()
         let granted = h.claim("phone-a")
         #expect(granted.states.map(\.pilotId) == ["phone-a"])
-        #expect(h.reason == "control-granted")
+        #expect(h.reason == .controlGranted)
 
         let refused = h.claim("phone-b")
         #expect(refused.rejections == ["claim: claim-refused"])
-        #expect(refused.states.map(\.reason) == ["claim-refused"])
+        #expect(refused.states.map(\.reason) == [.claimRefused])
         #expect(h.machine.pilotId == "phone-a")
         #expect(h.claim("phone-a").rejections.isEmpty)  // re-claiming is harmless
 
@@ -50,7 +50,7 @@ struct ControllerArbitrationTests {
         #expect(h.activity == .hovering)
         let target = h.target(ControllerHarness.point(northM: 10), from: "laptop")
         #expect(target.rejections == ["target: not-pilot"])
-        #expect(target.states.map(\.reason) == ["not-pilot"])
+        #expect(target.states.map(\.reason) == [.notPilot])
         #expect(h.command(.land, from: "").rejections == ["command: not-pilot"])
         #expect(h.activity == .hovering)
         #expect(h.target(ControllerHarness.point(northM: 10), from: "phone").rejections.isEmpty)
@@ -73,7 +73,7 @@ struct ControllerArbitrationTests {
         h.navigation(distanceM: 50)
         let lost = h.presence("phone", online: false)
         #expect(lost.activities == [.hovering])
-        #expect(lost.states.first?.reason == "pilot-lost")
+        #expect(lost.states.first?.reason == .pilotLost)
         #expect(lost.states.first?.pilotId == "")
         #expect(h.machine.target == nil)
         #expect(h.nextTick().flights.first?.progressive == false)
@@ -83,7 +83,7 @@ struct ControllerArbitrationTests {
         #expect(h.activity == .hovering)
         let landing = h.run(ms: 100)
         #expect(landing.activities == [.landing])
-        #expect(h.reason == "pilot-lost")
+        #expect(h.reason == .pilotLost)
         #expect(landing.flights.last?.refMode == .land)
     }
 
@@ -96,7 +96,7 @@ struct ControllerArbitrationTests {
         h.run(ms: 10_000)
         let back = h.presence("phone", online: true)
         #expect(back.states.map(\.pilotId) == ["phone"])
-        #expect(h.reason == "pilot-back")
+        #expect(h.reason == .pilotBack)
         #expect(h.run(ms: 40_000).states.isEmpty)
         #expect(h.activity == .hovering)
     }

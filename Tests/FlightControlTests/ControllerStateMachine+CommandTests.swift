@@ -7,10 +7,10 @@ struct CommandCase: Sendable, CustomTestStringConvertible {
     var kind: Command.Kind
     var activity: ControllerState.Activity
     var after: ControllerState.Activity
-    var refusal: String?
+    var refusal: Reason?
 
     init(_ kind: Command.Kind, in activity: ControllerState.Activity, _ after: ControllerState.Activity,
-         _ refusal: String? = nil) {
+         _ refusal: Reason? = nil) {
         self.kind = kind
         self.activity = activity
         self.after = after
@@ -29,7 +29,7 @@ struct ControllerCommandTests {
         CommandCase(.takeoff, in: .flyingToTarget, .flyingToTarget),
         CommandCase(.takeoff, in: .arrived, .arrived),
         CommandCase(.takeoff, in: .landing, .takingOff),
-        CommandCase(.takeoff, in: .emergency, .emergency, "takeoff-refused-emergency"),
+        CommandCase(.takeoff, in: .emergency, .emergency, .takeoffRefusedEmergency),
         CommandCase(.takeoff, in: .returningHome, .returningHome),
 
         CommandCase(.land, in: .landed, .landed),
@@ -38,18 +38,18 @@ struct ControllerCommandTests {
         CommandCase(.land, in: .flyingToTarget, .landing),
         CommandCase(.land, in: .arrived, .landing),
         CommandCase(.land, in: .landing, .landing),
-        CommandCase(.land, in: .emergency, .emergency, "land-refused-emergency"),
+        CommandCase(.land, in: .emergency, .emergency, .landRefusedEmergency),
         CommandCase(.land, in: .returningHome, .landing),
 
-        CommandCase(.hover, in: .landed, .landed, "hover-refused-not-airborne"),
+        CommandCase(.hover, in: .landed, .landed, .hoverRefusedNotAirborne),
         CommandCase(.hover, in: .takingOff, .takingOff),
         CommandCase(.hover, in: .hovering, .hovering),
         CommandCase(.hover, in: .flyingToTarget, .hovering),
         CommandCase(.hover, in: .arrived, .hovering),
         // Landing with navdata still showing the drone in the air: the operator may stop the descent.
         CommandCase(.hover, in: .landing, .hovering),
-        CommandCase(.hover, in: .emergency, .emergency, "hover-refused-emergency"),
-        CommandCase(.hover, in: .returningHome, .returningHome, "hover-refused-returning-home"),
+        CommandCase(.hover, in: .emergency, .emergency, .hoverRefusedEmergency),
+        CommandCase(.hover, in: .returningHome, .returningHome, .hoverRefusedReturningHome),
 
         CommandCase(.emergency, in: .landed, .emergency),
         CommandCase(.emergency, in: .takingOff, .emergency),
@@ -60,31 +60,31 @@ struct ControllerCommandTests {
         CommandCase(.emergency, in: .emergency, .emergency),
         CommandCase(.emergency, in: .returningHome, .emergency),
 
-        CommandCase(.reset, in: .landed, .landed, "reset-refused-not-in-emergency"),
-        CommandCase(.reset, in: .takingOff, .takingOff, "reset-refused-not-in-emergency"),
-        CommandCase(.reset, in: .hovering, .hovering, "reset-refused-not-in-emergency"),
-        CommandCase(.reset, in: .flyingToTarget, .flyingToTarget, "reset-refused-not-in-emergency"),
-        CommandCase(.reset, in: .arrived, .arrived, "reset-refused-not-in-emergency"),
-        CommandCase(.reset, in: .landing, .landing, "reset-refused-not-in-emergency"),
+        CommandCase(.reset, in: .landed, .landed, .resetRefusedNotInEmergency),
+        CommandCase(.reset, in: .takingOff, .takingOff, .resetRefusedNotInEmergency),
+        CommandCase(.reset, in: .hovering, .hovering, .resetRefusedNotInEmergency),
+        CommandCase(.reset, in: .flyingToTarget, .flyingToTarget, .resetRefusedNotInEmergency),
+        CommandCase(.reset, in: .arrived, .arrived, .resetRefusedNotInEmergency),
+        CommandCase(.reset, in: .landing, .landing, .resetRefusedNotInEmergency),
         CommandCase(.reset, in: .emergency, .emergency),
-        CommandCase(.reset, in: .returningHome, .returningHome, "reset-refused-not-in-emergency"),
+        CommandCase(.reset, in: .returningHome, .returningHome, .resetRefusedNotInEmergency),
 
         CommandCase(.flatTrim, in: .landed, .landed),
-        CommandCase(.flatTrim, in: .takingOff, .takingOff, "flat-trim-refused-not-landed"),
-        CommandCase(.flatTrim, in: .hovering, .hovering, "flat-trim-refused-not-landed"),
-        CommandCase(.flatTrim, in: .flyingToTarget, .flyingToTarget, "flat-trim-refused-not-landed"),
-        CommandCase(.flatTrim, in: .arrived, .arrived, "flat-trim-refused-not-landed"),
-        CommandCase(.flatTrim, in: .landing, .landing, "flat-trim-refused-not-landed"),
-        CommandCase(.flatTrim, in: .emergency, .emergency, "flat-trim-refused-not-landed"),
-        CommandCase(.flatTrim, in: .returningHome, .returningHome, "flat-trim-refused-not-landed"),
+        CommandCase(.flatTrim, in: .takingOff, .takingOff, .flatTrimRefusedNotLanded),
+        CommandCase(.flatTrim, in: .hovering, .hovering, .flatTrimRefusedNotLanded),
+        CommandCase(.flatTrim, in: .flyingToTarget, .flyingToTarget, .flatTrimRefusedNotLanded),
+        CommandCase(.flatTrim, in: .arrived, .arrived, .flatTrimRefusedNotLanded),
+        CommandCase(.flatTrim, in: .landing, .landing, .flatTrimRefusedNotLanded),
+        CommandCase(.flatTrim, in: .emergency, .emergency, .flatTrimRefusedNotLanded),
+        CommandCase(.flatTrim, in: .returningHome, .returningHome, .flatTrimRefusedNotLanded),
 
-        CommandCase(.returnHome, in: .landed, .landed, "return-refused-not-airborne"),
-        CommandCase(.returnHome, in: .takingOff, .takingOff, "return-refused-not-airborne"),
+        CommandCase(.returnHome, in: .landed, .landed, .returnRefusedNotAirborne),
+        CommandCase(.returnHome, in: .takingOff, .takingOff, .returnRefusedNotAirborne),
         CommandCase(.returnHome, in: .hovering, .returningHome),
         CommandCase(.returnHome, in: .flyingToTarget, .returningHome),
         CommandCase(.returnHome, in: .arrived, .returningHome),
         CommandCase(.returnHome, in: .landing, .returningHome),
-        CommandCase(.returnHome, in: .emergency, .emergency, "return-refused-emergency"),
+        CommandCase(.returnHome, in: .emergency, .emergency, .returnRefusedEmergency),
         CommandCase(.returnHome, in: .returningHome, .returningHome),
     ]
 
@@ -126,7 +126,7 @@ struct ControllerCommandTests {
         h.landed()
         h.drone(.landed, bits: 1 << 31)
         #expect(h.activity == .emergency)
-        #expect(h.reason == "drone-emergency")
+        #expect(h.reason == .droneEmergency)
         h.command(.reset)
         #expect(h.nextTick().flights.first?.refMode == .emergencyRecover)
         h.advance(ms: 30)
@@ -136,7 +136,7 @@ struct ControllerCommandTests {
         h.advance(ms: 30)
         let cleared = h.drone(.landed)
         #expect(cleared.activities == [.landed])
-        #expect(h.reason == "reset-complete")
+        #expect(h.reason == .resetComplete)
         #expect(h.nextTick().flights.first?.refMode == .land)
     }
 
@@ -193,7 +193,7 @@ struct ControllerCommandTests {
         h.advance(ms: 100)
         h.drone(.hovering, battery: 9, bits: lowBit)
         #expect(h.activity == .landing)
-        #expect(h.reason == "battery-low")
+        #expect(h.reason == .batteryLow)
     }
 
     @Test("takeoff without fresh navdata is refused")

@@ -15,7 +15,7 @@ struct ControllerFailsafeTests {
         h.advance(ms: 200)
         let timedOut = h.tick()
         #expect(timedOut.activities == [.landing])
-        #expect(h.reason == "takeoff-timeout")
+        #expect(h.reason == .takeoffTimeout)
         #expect(timedOut.flights.first?.refMode == .land)
         #expect(h.drone(.landed).activities == [.landed])
     }
@@ -26,12 +26,12 @@ struct ControllerFailsafeTests {
         h.flyingToTarget()
         let stale = h.run(ms: 1100, drone: .hovering, position: ControllerHarness.home)
         #expect(stale.activities == [.hovering])
-        #expect(h.reason == "stale-navigation")
+        #expect(h.reason == .staleNavigation)
         #expect(stale.flights.last?.progressive == false)
         #expect(h.machine.target != nil)  // kept for when navigation returns
         let resumed = h.navigation(distanceM: 90)
         #expect(resumed.activities == [.flyingToTarget])
-        #expect(h.reason == "navigation-resumed")
+        #expect(h.reason == .navigationResumed)
         #expect(resumed.flights.first?.progressive == true)
     }
 
@@ -48,7 +48,7 @@ struct ControllerFailsafeTests {
         h.drone(.hovering)
         h.position()
         h.tick()
-        #expect(h.reason == "stale-navigation")
+        #expect(h.reason == .staleNavigation)
     }
 
     @Test("stale position while flying to target → hover")
@@ -63,7 +63,7 @@ struct ControllerFailsafeTests {
             actions += h.tick()
         }
         #expect(actions.activities == [.hovering])
-        #expect(h.reason == "stale-position")
+        #expect(h.reason == .stalePosition)
         #expect(actions.flights.last?.progressive == false)
     }
 
@@ -78,7 +78,7 @@ struct ControllerFailsafeTests {
         h.advance(ms: 30)
         let actions = h.drone(activity == .takingOff ? .takingOff : .hovering, battery: 14)
         #expect(actions.activities == [.landing])
-        #expect(h.reason == "battery-low")
+        #expect(h.reason == .batteryLow)
         #expect(h.nextTick().flights.first?.refMode == .land)
     }
 
@@ -88,7 +88,7 @@ struct ControllerFailsafeTests {
         h.flyingToTarget()
         let lost = h.run(ms: 1100, drone: nil, position: ControllerHarness.home)
         #expect(lost.activities == [.hovering])
-        #expect(h.reason == "drone-link-lost")
+        #expect(h.reason == .droneLinkLost)
         #expect(h.run(ms: 500, drone: nil).states.isEmpty)  // not re-reported every tick
         h.drone(.hovering)
         h.position()
@@ -101,7 +101,7 @@ struct ControllerFailsafeTests {
         h.flyingToTarget()
         h.advance(ms: 100)
         #expect(h.drone(.landing).activities == [.landing])
-        #expect(h.reason == "drone-landing")
+        #expect(h.reason == .droneLanding)
         #expect(h.drone(.landed).activities == [.landed])
     }
 
@@ -113,7 +113,7 @@ struct ControllerFailsafeTests {
         // 150 m further north is 300 m from home: refused even though the drone is near it.
         let far = h.target(ControllerHarness.point(northM: 300))
         #expect(far.rejections == ["target: target-refused-geofence"])
-        #expect(far.states.map(\.reason) == ["target-refused-geofence"])
+        #expect(far.states.map(\.reason) == [.targetRefusedGeofence])
         #expect(h.activity == .hovering)
         #expect(h.target(ControllerHarness.point(northM: 190)).rejections.isEmpty)
     }
@@ -145,7 +145,7 @@ struct ControllerFailsafeTests {
         let outside = ControllerHarness.point(northM: 210)
         let breach = h.position(outside)
         #expect(breach.activities == [.returningHome])
-        #expect(h.reason == "geofence")
+        #expect(h.reason == .geofence)
         #expect(h.machine.target == nil)
 
         // First the brake: hover.
@@ -173,7 +173,7 @@ struct ControllerFailsafeTests {
         #expect(h.position(ControllerHarness.point(northM: 195)).states.isEmpty)
         let inside = h.position(ControllerHarness.point(northM: 185))
         #expect(inside.activities == [.hovering])
-        #expect(h.reason == "back-inside-geofence")
+        #expect(h.reason == .backInsideGeofence)
     }
 
     @Test("returning home uses the navigator's heading when navdata has no compass")

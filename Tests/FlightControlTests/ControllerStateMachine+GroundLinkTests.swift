@@ -20,7 +20,7 @@ import Testing
         #expect(h.hold(distanceM: 100, ms: 1400).states.isEmpty)
         let lost = h.hold(distanceM: 100, ms: 200)
         #expect(lost.activities == [.hovering])
-        #expect(h.reason == "ground-link-lost")
+        #expect(h.reason == .groundLinkLost)
         #expect(h.machine.isGroundLinkLost)
         #expect(lost.logs.contains { $0.contains("ground link lost") })
         // The target is gone: navigation towards it does not resume the flight.
@@ -37,10 +37,10 @@ import Testing
         h.drone(.hovering, headingDeg: 180)
         h.position(ControllerHarness.point(northM: 50))
         h.run(ms: 1600, position: ControllerHarness.point(northM: 50))
-        #expect(h.reason == "ground-link-lost")
+        #expect(h.reason == .groundLinkLost)
         #expect(h.run(ms: 3800, position: ControllerHarness.point(northM: 50)).states.isEmpty)
         #expect(h.run(ms: 300, position: ControllerHarness.point(northM: 50)).activities == [.returningHome])
-        #expect(h.reason == "ground-link-lost-return")
+        #expect(h.reason == .groundLinkLostReturn)
     }
 
     @Test("return disabled → land after --lost-pilot-land-after (ground-link-lost)")
@@ -52,7 +52,7 @@ import Testing
         h.run(ms: 1600)
         #expect(h.run(ms: 4900).activities.isEmpty)
         #expect(h.run(ms: 200).activities == [.landing])
-        #expect(h.reason == "ground-link-lost")
+        #expect(h.reason == .groundLinkLost)
     }
 
     @Test("the ground back before the timers: they are cancelled, it hovers until a new target (ground-link-back)")
@@ -62,7 +62,7 @@ import Testing
         #expect(h.activity == .hovering)
         let back = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs, nowUs: h.nowUs)
         #expect(back.logs.contains("ground link back"))
-        #expect(h.reason == "ground-link-back")
+        #expect(h.reason == .groundLinkBack)
         #expect(!h.machine.isGroundLinkLost)
         // Beacons keep coming; nothing fires later.
         for _ in 0..<60 {
@@ -126,7 +126,7 @@ import Testing
         var h = Self.hoveringWithBeacon()
         h.advance(ms: 8000)  // no beacon since (the radio was cut): the sender's clock is still known
         let actions = h.machine.target(Self.target(h, stampedAgoS: 6, ttlS: 3), retained: false, nowUs: h.nowUs)
-        #expect(actions.states.last?.reason == "target-expired-in-queue")
+        #expect(actions.states.last?.reason == .targetExpiredInQueue)
         #expect(h.activity == .hovering)
     }
 
@@ -152,7 +152,7 @@ import Testing
         var h = Self.hoveringWithBeacon()
         h.advance(ms: 7000)
         let stale = Command(senderId: "laptop", sequence: 3, timestampUs: h.nowUs + Self.skewUs - 6_000_000, kind: .land)
-        #expect(h.machine.command(stale, nowUs: h.nowUs).states.last?.reason == "command-expired-in-queue")
+        #expect(h.machine.command(stale, nowUs: h.nowUs).states.last?.reason == .commandExpiredInQueue)
         #expect(h.activity == .hovering)
         let fresh = Command(senderId: "laptop", sequence: 4, timestampUs: h.nowUs + Self.skewUs - 1_000_000, kind: .land)
         _ = h.machine.command(fresh, nowUs: h.nowUs)
@@ -178,7 +178,7 @@ import Testing
                                        nowUs: h.nowUs)
         }
         let late = Command(senderId: "laptop", sequence: 3, timestampUs: cutAtUs + Self.skewUs + 500_000, kind: .land)
-        #expect(h.machine.command(late, nowUs: h.nowUs).states.last?.reason == "command-expired-in-queue")
+        #expect(h.machine.command(late, nowUs: h.nowUs).states.last?.reason == .commandExpiredInQueue)
         // The sender's clock steps back an hour: its next beacon is believed, and its fresh orders are taken.
         h.advance(ms: 100)
         _ = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs, nowUs: h.nowUs)
@@ -208,6 +208,6 @@ import Testing
         _ = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs, nowUs: h.nowUs)
         h.advance(ms: 3000)
         let command = Command(senderId: "laptop", sequence: 3, timestampUs: h.nowUs - 2_500_000, kind: .land)
-        #expect(h.machine.command(command, nowUs: h.nowUs).states.last?.reason == "command-expired-in-queue")
+        #expect(h.machine.command(command, nowUs: h.nowUs).states.last?.reason == .commandExpiredInQueue)
     }
 }

@@ -24,7 +24,7 @@ struct ControllerHysteresisTests {
             left = h.navigation(distanceM: 2.6)
         }
         #expect(left.activities == [.flyingToTarget])
-        #expect(h.reason == "left-arrival-radius")
+        #expect(h.reason == .leftArrivalRadius)
         #expect(left.flights.first?.progressive == true)
     }
 

@@ -41,7 +41,7 @@ struct ControllerMemoryTests {
         var h = Self.restarted(memory, atUs: run.nowUs + 2_000_000)
         #expect(h.machine.pilotId == "anna", "the pilot keeps control across the restart")
         h.drone(.flying)
-        #expect(h.activity == .flyingToTarget && h.reason == "resumed-target")
+        #expect(h.activity == .flyingToTarget && h.reason == .resumedTarget)
         #expect(h.machine.target == run.machine.target)
     }
 
@@ -49,7 +49,7 @@ struct ControllerMemoryTests {
         let (run, memory) = Self.flyingRun(ttlS: 5)
         var h = Self.restarted(memory, atUs: run.nowUs + 6_000_000)
         h.drone(.flying)
-        #expect(h.activity == .hovering && h.reason == "resumed-target-expired" && h.machine.target == nil)
+        #expect(h.activity == .hovering && h.reason == .resumedTargetExpired && h.machine.target == nil)
     }
 
     @Test func aNewerTargetOrAReleaseWins() {
@@ -61,14 +61,14 @@ struct ControllerMemoryTests {
         var released = Self.restarted(memory, atUs: run.nowUs + 1_000_000)
         released.claim("anna", .release)
         released.drone(.flying)
-        #expect(released.activity == .hovering && released.reason == "resumed-in-flight")
+        #expect(released.activity == .hovering && released.reason == .resumedInFlight)
     }
 
     @Test func anotherBootOrADroneOnTheGroundIsNotResumed() {
         let (run, memory) = Self.flyingRun()
         var otherBoot = Self.restarted(memory, atUs: run.nowUs + 1_000_000, boot: "boot-b")
         otherBoot.drone(.flying)
-        #expect(otherBoot.reason == "resumed-in-flight" && otherBoot.machine.target == nil)
+        #expect(otherBoot.reason == .resumedInFlight && otherBoot.machine.target == nil)
         var onGround = Self.restarted(memory, atUs: run.nowUs + 1_000_000)
         onGround.drone(.landed)
         onGround.drone(.flying)
@@ -82,6 +82,6 @@ struct ControllerMemoryTests {
         #expect(memory?.activity == .landing)
         var h = Self.restarted(memory!, atUs: run.nowUs + 1_000_000)
         h.drone(.flying)
-        #expect(h.activity == .landing && h.reason == "resumed-landing")
+        #expect(h.activity == .landing && h.reason == .resumedLanding)
     }
 }

@@ -49,7 +49,7 @@ struct ControllerProgressTests {
         let (actions, seconds) = Self.returnUntilItGivesUp(from: &distanceM, h: &h)
         #expect(seconds < 5)
         #expect(actions.activities == [.landing])
-        #expect(h.reason == "wind-too-strong")
+        #expect(h.reason == .windTooStrong)
         #expect(h.nextTick().flights.first?.refMode == .land)
     }
 
@@ -65,14 +65,14 @@ struct ControllerProgressTests {
         // Brake 1 s, 3 m beyond the best distance (0.6 s at 5 m/s), then 3 s of losing ground.
         #expect(seconds < 5)
         #expect(actions.activities == [.hovering])
-        #expect(h.reason == "return-home-not-progressing")
+        #expect(h.reason == .returnHomeNotProgressing)
         #expect(h.nextTick().flights.first?.progressive == false)
         // Still outside the fence, drifting slowly in hover: never another return; lands after 5 s.
         let later = Self.returnAgainstWind(driftMps: 0.4, seconds: 4.8, from: &distanceM, h: &h)
         #expect(later.activities.isEmpty)
         let landing = Self.returnAgainstWind(driftMps: 0.4, seconds: 0.4, from: &distanceM, h: &h)
         #expect(landing.activities == [.landing])
-        #expect(h.reason == "return-home-not-progressing")
+        #expect(h.reason == .returnHomeNotProgressing)
         #expect(h.nextTick().flights.first?.refMode == .land)
     }
 
@@ -81,7 +81,7 @@ struct ControllerProgressTests {
         var h = ControllerHarness()
         h.returningHome()
         let closer = Self.returnAgainstWind(driftMps: -3, seconds: 10, h: &h)
-        #expect(!closer.activities.contains(.hovering) || h.reason == "back-inside-geofence")
+        #expect(!closer.activities.contains(.hovering) || h.reason == .backInsideGeofence)
         var g = ControllerHarness()
         g.returningHome()
         // While turning toward home the drone drifts 0.4 m/s for a few seconds: below the 3 m margin.
@@ -101,7 +101,7 @@ struct ControllerProgressTests {
             actions += h.hold(distanceM: distanceM, ms: 100)
         }
         #expect(actions.activities == [.hovering])
-        #expect(h.reason == "target-not-progressing")
+        #expect(h.reason == .targetNotProgressing)
         #expect(h.machine.target == nil)
         #expect(h.nextTick().flights.first?.progressive == false)
     }

@@ -37,7 +37,7 @@ struct ControllerRestartSafetyTests {
         #expect(h.activity == .flyingToTarget)
         let expiry = h.hold(distanceM: 50, ms: 400)
         #expect(expiry.activities == [.hovering])
-        #expect(h.reason == "target-expired")
+        #expect(h.reason == .targetExpired)
         #expect(h.machine.target == nil)
         #expect(h.nextTick().flights.first?.progressive == false)
     }
@@ -47,10 +47,10 @@ struct ControllerRestartSafetyTests {
         var h = ControllerHarness()
         h.landed()
         h.target(ControllerHarness.point(northM: 30), ttlS: 10)
-        #expect(h.reason == "target-stored")
+        #expect(h.reason == .targetStored)
         h.run(ms: 11_000, drone: .landed, position: ControllerHarness.home)
         #expect(h.machine.target == nil)
-        #expect(h.reason == "target-expired")
+        #expect(h.reason == .targetExpired)
         h.command(.takeoff)
         h.advance(ms: 500)
         #expect(h.drone(.hovering).activities == [.hovering])
@@ -107,8 +107,8 @@ struct ControllerRestartSafetyTests {
         h.hovering()
         let first = h.command(.flatTrim)
         let second = h.command(.flatTrim)
-        #expect(first.states.map(\.reason) == ["flat-trim-refused-not-landed"])
-        #expect(second.states.map(\.reason) == ["flat-trim-refused-not-landed"])
+        #expect(first.states.map(\.reason) == [.flatTrimRefusedNotLanded])
+        #expect(second.states.map(\.reason) == [.flatTrimRefusedNotLanded])
         #expect(second.states[0].sequence > first.states[0].sequence)
     }
 
@@ -139,7 +139,7 @@ struct ControllerRestartSafetyTests {
         #expect(h.nextTick().flights.isEmpty)  // drone-link holds the drone as it is meanwhile
         let seen = h.drone(.hovering)
         #expect(seen.activities == [.hovering])
-        #expect(h.reason == "resumed-in-flight")
+        #expect(h.reason == .resumedInFlight)
         #expect(h.machine.target == nil)
         let flight = h.nextTick().flights.first
         #expect(flight?.refMode == .fly)
@@ -151,7 +151,7 @@ struct ControllerRestartSafetyTests {
         var h = ControllerHarness()
         h.landed()
         #expect(h.drone(.hovering).activities == [.landing])
-        #expect(h.reason == "drone-airborne")
+        #expect(h.reason == .droneAirborne)
     }
 
     @Test("an emergency goes out even before any navdata")

@@ -64,7 +64,7 @@ struct ControllerReturnTests {
         h.drone(.hovering, headingDeg: 180)
         let start = h.command(.returnHome)
         #expect(start.activities == [.returningHome])
-        #expect(h.reason == "return")
+        #expect(h.reason == .returnHome)
         #expect(h.machine.wantedAltitudeM == 5)  // max(cruise 3, current 5)
         #expect(h.nextTick().flights.first?.progressive == false)  // braking
         h.advance(ms: 1100)
@@ -75,13 +75,13 @@ struct ControllerReturnTests {
 
         let flight = Self.fly(&h, fromM: 79, toM: 0.2, mps: 2) + Self.settleHome(&h)
         #expect(flight.activities == [.hovering])
-        #expect(h.reason == "home-reached")
+        #expect(h.reason == .homeReached)
         #expect(h.machine.target == nil)
         let hover = h.run(ms: 1900, position: ControllerHarness.home)
         #expect(hover.states.isEmpty)
         let landing = h.run(ms: 200, position: ControllerHarness.home)
         #expect(landing.activities == [.landing])
-        #expect(h.reason == "returned-home")
+        #expect(h.reason == .returnedHome)
         #expect(landing.flights.last?.refMode == .land)
     }
 
@@ -92,9 +92,9 @@ struct ControllerReturnTests {
         h.advance(ms: 1100)
         h.drone(.hovering, headingDeg: 180)
         let flight = Self.fly(&h, fromM: 30, toM: 0.2, mps: 2) + Self.settleHome(&h)
-        #expect(flight.activities.first == .hovering && h.reason == "home-reached" || h.activity == .landing)
+        #expect(flight.activities.first == .hovering && h.reason == .homeReached || h.activity == .landing)
         let landing = h.run(ms: 100, position: ControllerHarness.home)
-        #expect(h.activity == .landing && h.reason == "returned-home", "\(landing.activities)")
+        #expect(h.activity == .landing && h.reason == .returnedHome, "\(landing.activities)")
     }
 
     @Test("--return-altitude sets the return altitude (capped by the ceiling)")
@@ -110,7 +110,7 @@ struct ControllerReturnTests {
         h.command(.returnHome)
         h.advance(ms: 1100)
         _ = Self.fly(&h, fromM: 3, toM: 0, mps: 2) + Self.settleHome(&h)
-        #expect(h.reason == "home-reached")
+        #expect(h.reason == .homeReached)
         #expect(h.run(ms: 4800, position: ControllerHarness.home).states.isEmpty)
         #expect(h.run(ms: 300, position: ControllerHarness.home).activities == [.landing])
     }
@@ -132,7 +132,7 @@ struct ControllerReturnTests {
         // Carried away at 3 m/s while steering home: every second of hover would drift another 3 m.
         let actions = Self.fly(&h, fromM: 80, toM: 100, mps: 3)
         #expect(actions.activities == [.landing])
-        #expect(h.reason == "wind-too-strong")
+        #expect(h.reason == .windTooStrong)
         #expect(actions.contains { if case .log(_, let text) = $0 { text.contains("wind estimate") } else { false } })
         #expect(h.command(.returnHome).rejections == ["command: return-refused-not-progressing"])
     }
@@ -146,7 +146,7 @@ struct ControllerReturnTests {
         h.advance(ms: 1100)
         let actions = Self.fly(&h, fromM: 80, toM: 100, mps: 3)
         #expect(actions.activities == [.hovering])
-        #expect(h.reason == "return-home-not-progressing")
+        #expect(h.reason == .returnHomeNotProgressing)
         #expect(h.command(.returnHome).rejections == ["command: return-refused-not-progressing"])
         #expect(h.run(ms: 5100, position: ControllerHarness.point(northM: 100)).activities == [.landing])
     }
@@ -160,12 +160,12 @@ struct ControllerReturnTests {
         let actions = h.drone(.hovering, battery: 14, headingDeg: 180)
         // 60 m at the 1 m/s cruise speed + hover + descent ≈ 70 s × 0.14 %/s ≈ 10 %; 14 − 6 % reserve = 8 %: no.
         #expect(actions.activities == [.landing])
-        #expect(h.reason == "battery-low-cannot-return")
+        #expect(h.reason == .batteryLowCannotReturn)
 
         var near = Self.hoveringAway(northM: 40)
         near.advance(ms: 30)
         #expect(near.drone(.hovering, battery: 14, headingDeg: 180).activities == [.returningHome])
-        #expect(near.reason == "battery-low-return")
+        #expect(near.reason == .batteryLowReturn)
         // A new target would fly away on what is left.
         #expect(near.target(ControllerHarness.point(northM: 10)).rejections == ["target: target-refused-battery-low"])
     }
@@ -191,14 +191,14 @@ struct ControllerReturnTests {
     }
 
     /// (setting, distance from home, reason): each setting turns a low battery into a landing in place.
-    static let lowBatteryLandings: [(String, Double, String)] = [
-        ("--on-low-battery land", 10, "battery-low"),
-        ("--battery-reserve 12", 40, "battery-low-cannot-return"),  // 40 m is within reach with the 6 % default
+    static let lowBatteryLandings: [(String, Double, Reason)] = [
+        ("--on-low-battery land", 10, .batteryLow),
+        ("--battery-reserve 12", 40, .batteryLowCannotReturn),  // 40 m is within reach with the 6 % default
     ]
 
     @Test("--on-low-battery land, or a larger --battery-reserve: the low battery lands in place",
           arguments: lowBatteryLandings)
-    func lowBatteryLandingOptions(setting: String, northM: Double, reason: String) {
+    func lowBatteryLandingOptions(setting: String, northM: Double, reason: Reason) {
         var configuration = ControllerConfiguration()
         if setting.hasPrefix("--on-low-battery") {
             configuration.failsafes.lowBattery = .land
@@ -215,12 +215,12 @@ struct ControllerReturnTests {
     func pilotLostReturns() {
         var h = Self.hoveringAway(northM: 50, configuration: .with { $0.failsafes.lostPilotReturnAfterS = 4 })
         h.claim("phone")
-        #expect(h.presence("phone", online: false).states.map(\.reason) == ["pilot-lost"])
+        #expect(h.presence("phone", online: false).states.map(\.reason) == [.pilotLost])
         let waiting = h.run(ms: 3900, position: ControllerHarness.point(northM: 50))
         #expect(waiting.states.isEmpty)
         let going = h.run(ms: 200, position: ControllerHarness.point(northM: 50))
         #expect(going.activities == [.returningHome])
-        #expect(h.reason == "pilot-lost-return")
+        #expect(h.reason == .pilotLostReturn)
         // The lost-pilot landing timer does not land it half-way home.
         #expect(h.run(ms: 27_000, position: ControllerHarness.point(northM: 50)).states.isEmpty)
     }
@@ -235,7 +235,7 @@ struct ControllerReturnTests {
         h.claim("phone")
         h.presence("phone", online: false)
         #expect(h.run(ms: 5100, position: ControllerHarness.point(northM: 50)).activities == [.landing])
-        #expect(h.reason == "pilot-lost")
+        #expect(h.reason == .pilotLost)
     }
 
     @Test("--on-stale-navigation land: stale navigation lands instead of hovering")
@@ -244,7 +244,7 @@ struct ControllerReturnTests {
         h.flyingToTarget()
         let stale = h.run(ms: 1100, drone: .hovering, position: ControllerHarness.home)
         #expect(stale.activities == [.landing])
-        #expect(h.reason == "stale-navigation")
+        #expect(h.reason == .staleNavigation)
     }
 
     @Test("--on-geofence land: leaving the fence lands instead of returning")
@@ -253,6 +253,6 @@ struct ControllerReturnTests {
         h.flyingToTarget(northM: 190)
         h.advance(ms: 100)
         #expect(h.position(ControllerHarness.point(northM: 210)).activities == [.landing])
-        #expect(h.reason == "geofence")
+        #expect(h.reason == .geofence)
     }
 }

@@ -24,7 +24,7 @@ import Testing
         h.landed()
         let refused = h.command(.takeoff, from: "phone", toRun: Self.previousRun)
         #expect(refused.rejections == ["command: command-for-previous-run"])
-        #expect(refused.states.map(\.reason) == ["command-for-previous-run"])
+        #expect(refused.states.map(\.reason) == [.commandForPreviousRun])
         #expect(refused.states.first?.runId == Self.run)
         #expect(refused.logs.contains { $0.contains("run \(Self.previousRun)") && $0.contains("run \(Self.run)") })
         #expect(h.activity == .landed)
@@ -76,7 +76,7 @@ import Testing
     func targetAddressed() {
         var h = ControllerHarness(runId: Self.run)
         _ = h.drone(.hovering)
-        #expect(h.reason == "resumed-in-flight")
+        #expect(h.reason == .resumedInFlight)
         let old = h.target(ControllerHarness.point(northM: 30), toRun: Self.previousRun)
         #expect(old.rejections == ["target: target-for-previous-run"])
         #expect(h.machine.target == nil)

@@ -22,7 +22,7 @@ struct ControllerStateMachineTests {
         #expect(stillTakingOff.flights.first?.refMode == .fly)
         #expect(stillTakingOff.flights.first?.progressive == false)
         #expect(h.drone(.hovering).activities == [.hovering])
-        #expect(h.reason == "airborne")
+        #expect(h.reason == .airborne)
 
         // Target → flying; the law steers on every solution.
         h.position()
@@ -41,7 +41,7 @@ struct ControllerStateMachineTests {
         h.position()
         let arrival = h.settle(distanceM: 0.8)
         #expect(arrival.activities == [.arrived])
-        #expect(arrival.states.first?.reason == "arrived")
+        #expect(arrival.states.first?.reason == .arrived)
         #expect(arrival.states.first?.distanceToTargetM == 0.8)
         // 0.8 m out it still settles on the point, without yaw; within half the radius the drone's own hover.
         #expect(arrival.flights.first?.yawFrac == 0)
@@ -64,7 +64,7 @@ struct ControllerStateMachineTests {
         var h = ControllerHarness()
         h.landed()
         let stored = h.target(ControllerHarness.point(northM: 50))
-        #expect(stored.states.map(\.reason) == ["target-stored"])
+        #expect(stored.states.map(\.reason) == [.targetStored])
         #expect(h.activity == .landed)
         #expect(h.nextTick().flights.first?.refMode == .land)
         h.command(.takeoff)
@@ -144,7 +144,7 @@ struct ControllerStateMachineTests {
         #expect(h.navigation(distanceM: 40).flights.count == 1)
         h.advance(ms: 1)
         let expired = h.tick()
-        #expect(h.activity == .hovering && h.reason == "target-expired")
+        #expect(h.activity == .hovering && h.reason == .targetExpired)
         #expect(expired.flights.count == 1)
         #expect(expired.flights.first?.progressive == false)
     }

@@ -51,7 +51,8 @@ struct ControllerTakeoffSafetyTests {
                     idsSeen.insert(flight.takeoffId)
                 }
                 if landOrderInForce, h.activity != .emergency {
-                    #expect(flight.refMode == .land, "seed \(seed): land ordered, flight command says \(flight.refMode) in \(h.activity) (\(h.reason))")
+                    let says = "\(flight.refMode) in \(h.activity) (\(h.reason))"
+                    #expect(flight.refMode == .land, "seed \(seed): land ordered, flight command says \(says)")
                 }
             }
             if h.activity == .emergency { landOrderInForce = false }
@@ -66,10 +67,11 @@ struct ControllerTakeoffSafetyTests {
         h.reach(.flyingToTarget)
         #expect(h.machine.target != nil)
         let actions = h.drone(.landed)
-        #expect(h.activity == .landed && h.reason == "drone-landed")
+        #expect(h.activity == .landed && h.reason == .droneLanded)
         #expect(h.machine.target == nil)
-        #expect(actions.contains { if case .log(_, let text) = $0 { text.contains("target") && text.contains("dropped") }
-                                   else { false } })
+        #expect(actions.contains {
+            if case .log(_, let text) = $0 { text.contains("target") && text.contains("dropped") } else { false }
+        })
         h.drone(.landed)
         h.command(.takeoff)
         h.drone(.hovering)
@@ -83,7 +85,7 @@ struct ControllerTakeoffSafetyTests {
         #expect(h.machine.takeoffId != 0)
         h.advance(ms: 1_500)
         let actions = h.tick()
-        #expect(h.activity == .landing && h.reason == "takeoff-aborted-drone-link-lost")
+        #expect(h.activity == .landing && h.reason == .takeoffAbortedDroneLinkLost)
         #expect(actions.allSatisfy { if case .sendFlight(let f) = $0 { f.takeoffId == 0 } else { true } })
     }
 

@@ -21,7 +21,7 @@ enum SampleFlight {
             entries.append(DecodedLogEntry(receiveTimeUs: startUs + offsetMs * 1000, topic: "quad/drone1/\(path)",
                                            message: message))
         }
-        func activity(_ ms: Int64, _ activity: ControllerState.Activity, reason: String = "") {
+        func activity(_ ms: Int64, _ activity: ControllerState.Activity, reason: Reason = .unspecified) {
             sequence += 1
             add(ms, "telemetry/controller", ControllerState(
                 sequence: sequence, timestampUs: startUs + ms * 1000, activity: activity, reason: reason,
@@ -51,7 +51,7 @@ enum SampleFlight {
                 activity(ms + 20, .takingOff)
             }
             if ms == 5000 { activity(ms + 20, .flyingToTarget) }
-            if ms == 25_000 { activity(ms + 20, .arrived, reason: "arrived") }
+            if ms == 25_000 { activity(ms + 20, .arrived, reason: .arrived) }
             if ms == 28_000 { activity(ms + 20, .landing) }
             if ms == 30_000 { activity(ms + 20, .landed) }
         }

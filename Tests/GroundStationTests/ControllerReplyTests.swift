@@ -3,19 +3,19 @@ import Testing
 @testable import GroundStation
 
 @Suite struct ControllerReplyTests {
-    static func state(_ sequence: UInt32, _ activity: ControllerState.Activity, _ reason: String = "",
+    static func state(_ sequence: UInt32, _ activity: ControllerState.Activity, _ reason: Reason = .unspecified,
                       pilot: String = "", target: (Double, Double)? = nil, run: UInt32 = 0) -> ControllerState {
         ControllerState(sequence: sequence, timestampUs: 1, activity: activity, reason: reason, pilotId: pilot,
                         targetLatitudeDeg: target?.0, targetLongitudeDeg: target?.1, runId: run)
     }
 
     @Test func onlyAStateNewerThanTheOneSeenBeforeCounts() {
-        let before = Self.state(7, .hovering, "flat-trim-refused-not-landed")
+        let before = Self.state(7, .hovering, .flatTrimRefusedNotLanded)
         let reply = ControllerReply(request: .command(.flatTrim), before: before)
         // The same refusal re-published by the controller carries a new sequence; the old one is not an answer.
         #expect(reply.judge(before, retained: false) == .pending)
-        #expect(reply.judge(Self.state(8, .hovering, "flat-trim-refused-not-landed"), retained: false)
-            == .refused(reason: "flat-trim-refused-not-landed"))
+        #expect(reply.judge(Self.state(8, .hovering, .flatTrimRefusedNotLanded), retained: false)
+            == .refused(reason: .flatTrimRefusedNotLanded))
         #expect(reply.isNewer(Self.state(0, .landed), retained: false) == false)
         // Serial-number order across the wrap.
         let wrapped = ControllerReply(request: .command(.land), before: Self.state(UInt32.max, .landing))
@@ -27,19 +27,19 @@ import Testing
     }
 
     @Test(arguments: [
-        (Command.Kind.flatTrim, ControllerState.Activity.landed, "flat-trim", ControllerReply.Verdict.accepted),
-        (.flatTrim, .hovering, "flat-trim-refused-not-landed", .refused(reason: "flat-trim-refused-not-landed")),
-        (.flatTrim, .landed, "control-granted", .pending),
-        (.takeoff, .takingOff, "takeoff", .pending),
-        (.takeoff, .landing, "takeoff-timeout", .refused(reason: "takeoff-timeout")),
-        (.takeoff, .hovering, "airborne", .accepted),
-        (.takeoff, .emergency, "drone-emergency", .refused(reason: "drone-emergency")),
-        (.land, .hovering, "not-pilot", .refused(reason: "not-pilot")),
-        (.reset, .emergency, "reset", .pending),
-        (.emergency, .emergency, "emergency", .accepted),
-        (.takeoff, .landed, "command-for-previous-run", .refused(reason: "command-for-previous-run")),
+        (Command.Kind.flatTrim, ControllerState.Activity.landed, Reason.flatTrim, ControllerReply.Verdict.accepted),
+        (.flatTrim, .hovering, .flatTrimRefusedNotLanded, .refused(reason: .flatTrimRefusedNotLanded)),
+        (.flatTrim, .landed, .controlGranted, .pending),
+        (.takeoff, .takingOff, .takeoff, .pending),
+        (.takeoff, .landing, .takeoffTimeout, .refused(reason: .takeoffTimeout)),
+        (.takeoff, .hovering, .airborne, .accepted),
+        (.takeoff, .emergency, .droneEmergency, .refused(reason: .droneEmergency)),
+        (.land, .hovering, .notPilot, .refused(reason: .notPilot)),
+        (.reset, .emergency, .reset, .pending),
+        (.emergency, .emergency, .emergency, .accepted),
+        (.takeoff, .landed, .commandForPreviousRun, .refused(reason: .commandForPreviousRun)),
     ])
-    func commands(_ kind: Command.Kind, _ activity: ControllerState.Activity, _ reason: String,
+    func commands(_ kind: Command.Kind, _ activity: ControllerState.Activity, _ reason: Reason,
                   _ verdict: ControllerReply.Verdict) {
         let reply = ControllerReply(request: .command(kind), before: Self.state(1, .hovering))
         #expect(reply.judge(Self.state(2, activity, reason), retained: false) == verdict)
@@ -49,19 +49,19 @@ import Testing
         let ours = (-33.86, 151.2)
         let reply = ControllerReply(request: .target(latitudeDeg: ours.0, longitudeDeg: ours.1),
                                     before: Self.state(4, .hovering, target: (52.5, 13.4)))
-        #expect(reply.judge(Self.state(5, .flyingToTarget, "new-target", target: ours), retained: false) == .accepted)
-        #expect(reply.judge(Self.state(5, .landed, "target-stored", target: ours), retained: false) == .accepted)
-        #expect(reply.judge(Self.state(5, .hovering, "stale-navigation", target: (52.5, 13.4)), retained: false)
+        #expect(reply.judge(Self.state(5, .flyingToTarget, .newTarget, target: ours), retained: false) == .accepted)
+        #expect(reply.judge(Self.state(5, .landed, .targetStored, target: ours), retained: false) == .accepted)
+        #expect(reply.judge(Self.state(5, .hovering, .staleNavigation, target: (52.5, 13.4)), retained: false)
             == .pending)
-        for reason in ["target-refused-geofence", "not-pilot", "target-expired", "target-for-previous-run",
-                       "target-invalid", "target-refused-emergency"] {
+        for reason: Reason in [.targetRefusedGeofence, .notPilot, .targetExpired, .targetForPreviousRun,
+                       .targetInvalid, .targetRefusedEmergency] {
             #expect(reply.judge(Self.state(5, .hovering, reason, target: (52.5, 13.4)), retained: false)
                 == .refused(reason: reason))
         }
         #expect(!reply.acceptanceIsSilent)
         // Re-sending the target the controller already has publishes nothing new when accepted.
         let resend = ControllerReply(request: .target(latitudeDeg: ours.0, longitudeDeg: ours.1),
-                                     before: Self.state(4, .flyingToTarget, "new-target", target: ours))
+                                     before: Self.state(4, .flyingToTarget, .newTarget, target: ours))
         #expect(resend.acceptanceIsSilent)
     }
 
@@ -70,25 +70,25 @@ import Testing
     @Test func aRefusalFromARestartedControllerNamesItsNewRun() {
         let reply = ControllerReply(request: .command(.takeoff), before: Self.state(1, .landed, run: 10),
                                     addressedRunId: 10)
-        #expect(reply.restartedRun(in: Self.state(1, .landed, "command-for-previous-run", run: 11)) == 11)
-        #expect(reply.restartedRun(in: Self.state(2, .landed, "command-for-previous-run", run: 10)) == nil)
-        #expect(reply.restartedRun(in: Self.state(2, .landed, "command-for-previous-run", run: 0)) == nil)
-        #expect(reply.restartedRun(in: Self.state(2, .landed, "not-pilot", run: 11)) == nil)
+        #expect(reply.restartedRun(in: Self.state(1, .landed, .commandForPreviousRun, run: 11)) == 11)
+        #expect(reply.restartedRun(in: Self.state(2, .landed, .commandForPreviousRun, run: 10)) == nil)
+        #expect(reply.restartedRun(in: Self.state(2, .landed, .commandForPreviousRun, run: 0)) == nil)
+        #expect(reply.restartedRun(in: Self.state(2, .landed, .notPilot, run: 11)) == nil)
         let target = ControllerReply(request: .target(latitudeDeg: 1, longitudeDeg: 2), before: nil, addressedRunId: 10)
-        #expect(target.restartedRun(in: Self.state(1, .hovering, "target-for-previous-run", run: 12)) == 12)
+        #expect(target.restartedRun(in: Self.state(1, .hovering, .targetForPreviousRun, run: 12)) == 12)
         // The new run counts its sequence from 1: its states are news all the same.
-        #expect(reply.judge(Self.state(1, .landed, "command-for-previous-run", run: 11), retained: false)
-            == .refused(reason: "command-for-previous-run"))
-        #expect(reply.judge(Self.state(1, .hovering, "airborne", run: 11), retained: true) == .accepted)
+        #expect(reply.judge(Self.state(1, .landed, .commandForPreviousRun, run: 11), retained: false)
+            == .refused(reason: .commandForPreviousRun))
+        #expect(reply.judge(Self.state(1, .hovering, .airborne, run: 11), retained: true) == .accepted)
     }
 
     @Test func releaseAcceptedOnlyWhenThisSenderLetGo() {
         let held = ControllerReply(request: .release(senderId: "pb"), before: Self.state(2, .hovering, pilot: "pb"))
-        #expect(held.judge(Self.state(3, .hovering, "control-released"), retained: false) == .accepted)
+        #expect(held.judge(Self.state(3, .hovering, .controlReleased), retained: false) == .accepted)
         let notHeld = ControllerReply(request: .release(senderId: "pb"), before: Self.state(2, .hovering, pilot: "pa"))
-        #expect(notHeld.judge(Self.state(3, .hovering, "not-pilot", pilot: "pa"), retained: false)
-            == .refused(reason: "not-pilot"))
-        #expect(notHeld.judge(Self.state(3, .hovering, "stale-navigation", pilot: "pa"), retained: false) == .pending)
+        #expect(notHeld.judge(Self.state(3, .hovering, .notPilot, pilot: "pa"), retained: false)
+            == .refused(reason: .notPilot))
+        #expect(notHeld.judge(Self.state(3, .hovering, .staleNavigation, pilot: "pa"), retained: false) == .pending)
         #expect(!notHeld.acceptanceIsSilent)
     }
 

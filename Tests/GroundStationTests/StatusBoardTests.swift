@@ -14,7 +14,7 @@ import Testing
         b.update(presence: ServicePresence(name: "drone-controller", online: true), receivedAtUs: t0 - 50 * s)
         b.update(presence: ServicePresence(name: "drone-controller", online: false), receivedAtUs: t0 - 12 * s)
         b.update(controller: ControllerState(sequence: 1, timestampUs: t0, activity: .flyingToTarget,
-                                             reason: "target", pilotId: "laptop"), receivedAtUs: t0)
+                                             reason: Reason(code: "target"), pilotId: "laptop"), receivedAtUs: t0)
         b.update(drone: DroneState(sequence: 1, timestampUs: t0, navdataSequence: 1, stateBits: 1,
                                    controlState: .flying, batteryPercent: 87, altitudeM: 3.24, pitchDeg: 0,
                                    rollDeg: 0, yawDeg: 0, velocityXMps: 0, velocityYMps: 0, velocityZMps: 0),

@@ -27,7 +27,7 @@ struct LocationBroadcasterExitCodeTests {
         let fake = try await FakeController(bus: BusRecorder(port: broker.port, id: id, filters: paths.map(topic)),
                                             drone: Self.drone)
         try await fake.announce()
-        try await fake.publish(activity, reason: "", pilot: pilot, retain: true)
+        try await fake.publish(activity, reason: .unspecified, pilot: pilot, retain: true)
         return fake
     }
 
@@ -37,9 +37,9 @@ struct LocationBroadcasterExitCodeTests {
         let received = SequenceBox()
         let responder = fake.answer(on: "command") { _ in
             if received.next() == 1 {
-                try await fake.publish(.hovering, reason: "flat-trim-refused-not-landed")
+                try await fake.publish(.hovering, reason: .flatTrimRefusedNotLanded)
             } else {
-                try await fake.publish(.landed, reason: "flat-trim")
+                try await fake.publish(.landed, reason: .flatTrim)
             }
         }
         defer { responder.cancel() }
@@ -48,7 +48,7 @@ struct LocationBroadcasterExitCodeTests {
         #expect(refused.output.contains("flat-trim refused by the controller: flat-trim-refused-not-landed "
             + "(activity hovering"), "\(refused.output)")
 
-        try await fake.publish(.landed, reason: "drone-landed")
+        try await fake.publish(.landed, reason: .droneLanded)
         let accepted = try await broadcaster(["flat-trim", "--timeout=60"])
         #expect(accepted.code == 0, "\(accepted.output)")
         #expect(accepted.output.contains("controller: landed (flat-trim)"), "\(accepted.output)")
@@ -58,8 +58,8 @@ struct LocationBroadcasterExitCodeTests {
     func takeoffTimeout() async throws {
         let fake = try await controller("ctl-takeoff", .landed, paths: ["command"])
         let responder = fake.answer(on: "command") { _ in
-            try await fake.publish(.takingOff, reason: "takeoff")
-            try await fake.publish(.landing, reason: "takeoff-timeout")
+            try await fake.publish(.takingOff, reason: .takeoff)
+            try await fake.publish(.landing, reason: .takeoffTimeout)
         }
         defer { responder.cancel() }
         let run = try await broadcaster(["takeoff", "--timeout", "60"])
@@ -75,9 +75,9 @@ struct LocationBroadcasterExitCodeTests {
         let responder = fake.answer(on: "pilot/claim") { payload in
             let claim = try ControlClaim(decoding: payload)
             if claim.senderId == "pa" {
-                try await fake.publish(.hovering, reason: "control-released", pilot: "")
+                try await fake.publish(.hovering, reason: .controlReleased, pilot: "")
             } else {
-                try await fake.publish(.hovering, reason: "not-pilot", pilot: "pa")
+                try await fake.publish(.hovering, reason: .notPilot, pilot: "pa")
             }
         }
         defer { responder.cancel() }
@@ -96,9 +96,9 @@ struct LocationBroadcasterExitCodeTests {
         let responder = fake.answer(on: "target") { payload in
             let target = try Target(decoding: payload)
             if target.latitudeDeg > 0 {
-                try await fake.publish(.hovering, reason: "target-refused-geofence")
+                try await fake.publish(.hovering, reason: .targetRefusedGeofence)
             } else {
-                try await fake.publish(.flyingToTarget, reason: "new-target",
+                try await fake.publish(.flyingToTarget, reason: .newTarget,
                                        target: (target.latitudeDeg, target.longitudeDeg))
             }
         }

@@ -30,14 +30,14 @@ struct LocationBroadcasterRunAddressTests {
     @Test("a takeoff goes to the run in the controller's state; refused as for a previous run, once more to the new run")
     func resendToTheRestartedRun() async throws {
         let fake = try await fake("ra1")
-        try await fake.publish(.landed, reason: "", runId: 10)
+        try await fake.publish(.landed, reason: .unspecified, runId: 10)
         let responder = fake.answer(on: "command") { payload in
             guard let command = try? Command(decoding: payload) else { return }
             if command.controllerRunId == 10 {
                 // Restarted after the broadcaster read run 10: the new run refuses and names itself.
-                try await fake.publish(.landed, reason: "command-for-previous-run", runId: 11)
+                try await fake.publish(.landed, reason: .commandForPreviousRun, runId: 11)
             } else if command.controllerRunId == 11 {
-                try await fake.publish(.hovering, reason: "airborne", runId: 11)
+                try await fake.publish(.hovering, reason: .airborne, runId: 11)
             }
         }
         defer { responder.cancel() }
@@ -52,9 +52,9 @@ struct LocationBroadcasterRunAddressTests {
     @Test("the same refusal naming the run we addressed stands: exit 1 with the reason, sent once")
     func refusalForTheAddressedRunStands() async throws {
         let fake = try await fake("ra2")
-        try await fake.publish(.landed, reason: "", runId: 20)
+        try await fake.publish(.landed, reason: .unspecified, runId: 20)
         let responder = fake.answer(on: "command") { _ in
-            try await fake.publish(.landed, reason: "command-for-previous-run", runId: 20)
+            try await fake.publish(.landed, reason: .commandForPreviousRun, runId: 20)
         }
         defer { responder.cancel() }
         let run = try await broadcaster(["takeoff", "--timeout", "60"], drone: "ra2")

@@ -54,8 +54,8 @@ struct LocationBroadcasterTests {
         let controller = try await FakeController(bus: BusRecorder(port: broker.port, id: "ctl-expiry",
                                                                    filters: [topic("command")]),
                                                   drone: Self.drone)
-        try await controller.publish(.hovering, reason: "", retain: true)
-        let responder = controller.respond { $0.kind == .land ? [(.landing, "land"), (.landed, "landed")] : [] }
+        try await controller.publish(.hovering, reason: .unspecified, retain: true)
+        let responder = controller.respond { $0.kind == .land ? [(.landing, .land), (.landed, .landed)] : [] }
         defer { responder.cancel() }
         let land = try await broadcaster(["land"], ["--command-ttl", "3", "--timeout", "20"])
         #expect(land.code == 0, "\(land.output)")
@@ -126,7 +126,7 @@ struct LocationBroadcasterTests {
     func commandUnanswered() async throws {
         let controller = try await FakeController(bus: BusRecorder(port: broker.port, id: "ctl-mute", filters: []),
                                                   drone: Self.drone)
-        try await controller.publish(.landed, reason: "", retain: true)
+        try await controller.publish(.landed, reason: .unspecified, retain: true)
         let run = try await broadcaster(["takeoff"], ["--timeout", "2"])
         #expect(run.code == 1)
         #expect(run.output.contains("takeoff sent"), "\(run.output)")
@@ -139,9 +139,9 @@ struct LocationBroadcasterTests {
         let controller = try await FakeController(bus: BusRecorder(port: broker.port, id: "ctl-ok",
                                                                    filters: [topic("command")]),
                                                   drone: Self.drone)
-        try await controller.publish(.landed, reason: "", retain: true)
+        try await controller.publish(.landed, reason: .unspecified, retain: true)
         let responder = controller.respond { command in
-            command.kind == .takeoff ? [(.takingOff, "takeoff"), (.hovering, "airborne")] : []
+            command.kind == .takeoff ? [(.takingOff, .takeoff), (.hovering, .airborne)] : []
         }
         defer { responder.cancel() }
         let run = try await broadcaster(["takeoff"], ["--timeout", "20"])
@@ -154,8 +154,8 @@ struct LocationBroadcasterTests {
         let controller = try await FakeController(bus: BusRecorder(port: broker.port, id: "ctl-refuse",
                                                                    filters: [topic("command")]),
                                                   drone: Self.drone)
-        try await controller.publish(.hovering, reason: "airborne", pilot: "someone-else", retain: true)
-        let responder = controller.respond { _ in [(.hovering, "not-pilot")] }
+        try await controller.publish(.hovering, reason: .airborne, pilot: "someone-else", retain: true)
+        let responder = controller.respond { _ in [(.hovering, .notPilot)] }
         defer { responder.cancel() }
         let run = try await broadcaster(["land"], ["--timeout", "20"])
         #expect(run.code == 1)
@@ -175,7 +175,7 @@ struct LocationBroadcasterTests {
             arguments: ["claim", "--broker", broker.address, "--drone", Self.drone, "--sender-id", "pilot-a"],
             logDirectory: broker.directory)
         defer { pilot.stop() }
-        try await FakeController(bus: bus, drone: Self.drone).publish(.hovering, reason: "airborne", retain: true)
+        try await FakeController(bus: bus, drone: Self.drone).publish(.hovering, reason: .airborne, retain: true)
         var run: (code: Int32, output: String) = (0, "")
         try await eventually(timeoutS: 20, "pilot-a online on the status screen") {
             run = try await broadcaster(["status"])
@@ -197,10 +197,10 @@ struct LocationBroadcasterTests {
     func statusUntil() async throws {
         let controller = try await FakeController(bus: BusRecorder(port: broker.port, id: "ctl-until", filters: []),
                                                   drone: Self.drone)
-        try await controller.publish(.flyingToTarget, reason: "new-target", distanceM: 31.2, retain: true)
+        try await controller.publish(.flyingToTarget, reason: .newTarget, distanceM: 31.2, retain: true)
         let script = Task {
             try await Task.sleep(for: .seconds(2))
-            try await controller.publish(.arrived, reason: "arrived", distanceM: 0.4, retain: true)
+            try await controller.publish(.arrived, reason: .arrived, distanceM: 0.4, retain: true)
         }
         defer { script.cancel() }
         let run = try await broadcaster(["status"], ["--until", "arrived", "--timeout", "30", "--line",

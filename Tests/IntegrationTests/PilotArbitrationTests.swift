@@ -63,14 +63,14 @@ struct PilotArbitrationTests {
 
         // 1. The first claim is granted.
         var seen = try await awaitState(after: 0, "a is the pilot") { $0.pilotId == "a" }
-        #expect(try states()[seen].reason == "control-granted")
+        #expect(try states()[seen].reason == .controlGranted)
         try await eventually(timeoutS: 10, "a hears it holds control\n\(logs())") {
             a.output().contains("pilot control granted")
         }
 
         // 2. A second claimer is refused while a holds control, and says it is waiting.
         b = try claimer("b")
-        seen = try await awaitState(after: seen, "b's claim refused") { $0.reason == "claim-refused" }
+        seen = try await awaitState(after: seen, "b's claim refused") { $0.reason == .claimRefused }
         #expect(try states()[seen].pilotId == "a")
         try await eventually(timeoutS: 10, "b waits for a\n\(logs())") {
             b?.output().contains("a holds pilot control; waiting for it to be released") == true
@@ -81,20 +81,20 @@ struct PilotArbitrationTests {
         #expect(hover.code == 1, "\(hover.output)")
         #expect(hover.output.contains("hover refused by the controller: not-pilot (activity landed, pilot a)"),
                 "\(hover.output)")
-        seen = try await awaitState(after: seen, "b's hover refused") { $0.reason == "not-pilot" }
+        seen = try await awaitState(after: seen, "b's hover refused") { $0.reason == .notPilot }
 
         // 4. The pilot's target is accepted (stored: the drone is landed); b's target is refused and changes nothing.
         let fromA = try await broadcaster(["target", "52.5163", "13.3777", "--sender-id", "a"])
         #expect(fromA.code == 0, "\(fromA.output)")
         seen = try await awaitState(after: seen, "a's target stored") {
-            $0.reason == "target-stored" && $0.targetLatitudeDeg == 52.5163
+            $0.reason == .targetStored && $0.targetLatitudeDeg == 52.5163
         }
         let fromB = try await broadcaster(["target", "52.5170", "13.3790", "--sender-id", "b"])
         // The broker took it; the controller refused it, and the command says so.
         #expect(fromB.code == 1, "\(fromB.output)")
         #expect(fromB.output.contains("target refused by the controller: not-pilot (activity landed, pilot a)"),
                 "\(fromB.output)")
-        seen = try await awaitState(after: seen, "b's target refused") { $0.reason == "not-pilot" }
+        seen = try await awaitState(after: seen, "b's target refused") { $0.reason == .notPilot }
         let refused = try states()[seen]
         #expect(refused.pilotId == "a")
         #expect(refused.targetLatitudeDeg == 52.5163 && refused.targetLongitudeDeg == 13.3777)
@@ -108,17 +108,17 @@ struct PilotArbitrationTests {
 
         // 6. a dies without releasing: the broker's Last Will says it is offline, control is free, b takes it.
         #expect(a.stop(signal: SIGKILL) == 128 + SIGKILL)
-        seen = try await awaitState(after: seen, "a lost") { $0.reason == "pilot-lost" }
+        seen = try await awaitState(after: seen, "a lost") { $0.reason == .pilotLost }
         #expect(try states()[seen].pilotId == "")
         seen = try await awaitState(after: seen, "b is the pilot") { $0.pilotId == "b" }
-        #expect(try states()[seen].reason == "control-granted")
+        #expect(try states()[seen].reason == .controlGranted)
         try await eventually(timeoutS: 10, "b hears it holds control\n\(logs())") {
             b?.output().contains("pilot control granted") == true
         }
 
         // 7. b stops gracefully and gives control back.
         #expect(b?.stop(signal: SIGTERM) == 0, "\(logs())")
-        seen = try await awaitState(after: seen, "b released") { $0.reason == "control-released" }
+        seen = try await awaitState(after: seen, "b released") { $0.reason == .controlReleased }
         #expect(try states()[seen].pilotId == "")
     }
 

@@ -43,7 +43,7 @@ struct RunAddressFlightTests {
                            kind: .takeoff, controllerRunId: oldRun)
         try await bus.publish("quad/\(stack.drone)/command", late.encoded())
         try await eventually(timeoutS: 5, "the refusal in the controller's state\n\(stack.logs())") {
-            states().contains { $0.runId == newRun && $0.reason == "command-for-previous-run" }
+            states().contains { $0.runId == newRun && $0.reason == .commandForPreviousRun }
         }
         try await Task.sleep(for: .seconds(2))
         #expect(states().last?.activity == .landed)

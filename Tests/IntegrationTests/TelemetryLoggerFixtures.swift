@@ -64,7 +64,7 @@ extension TelemetryLoggerTests {
         func controller(_ activity: ControllerState.Activity, _ reason: String) -> (String, [UInt8]) {
             sequence += 1
             let message = ControllerState(sequence: sequence, timestampUs: t0 + Int64(sequence) * 100_000,
-                                          activity: activity, reason: reason, pilotId: "ground",
+                                          activity: activity, reason: Reason(code: reason), pilotId: "ground",
                                           targetLatitudeDeg: 52.5203, targetLongitudeDeg: 13.4053)
             return (Topics.controllerState.topic(for: drone), (try? message.encoded()) ?? [])
         }

@@ -50,7 +50,7 @@ struct CommandExchangeTests {
     @Test("a refusal reason of the controller's own (the command's `-refused…`) is passed on")
     func refusedWithItsReason() async throws {
         let controller = FakeController(broker: broker)
-        controller.answerCommands(.refuse(reason: "takeoff-refused-battery"))
+        controller.answerCommands(.refuse(reason: .takeoffRefusedBatteryLow))
         try controller.start()
         let error = await #expect(throws: CLIFailure.self) {
             try await capturingConsole { try await exchange(.takeoff).run(client: try groundConnection(self.broker)) }

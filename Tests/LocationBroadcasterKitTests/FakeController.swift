@@ -10,7 +10,7 @@ import Synchronization
 final class FakeController: Sendable {
     enum Answer: Sendable, Equatable {
         case accept
-        case refuse(reason: String)
+        case refuse(reason: Reason)
         /// Publishes nothing (a controller that hangs, or a bridge that lost the message).
         case ignore
     }
@@ -18,7 +18,7 @@ final class FakeController: Sendable {
     private struct State {
         var sequence: UInt32 = 0
         var activity: ControllerState.Activity
-        var reason = ""
+        var reason = Reason.unspecified
         var pilot: String
         var target: (Double, Double)?
         var commandAnswer = Answer.accept
@@ -85,12 +85,12 @@ final class FakeController: Sendable {
 
     private func handle(_ command: Command) {
         let publish = state.withLock { s -> Bool in
-            if let refusal = Self.addressRefusal(command.controllerRunId, runId, what: "command") {
+            if let refusal = Self.addressRefusal(command.controllerRunId, runId, refusal: .commandForPreviousRun) {
                 s.reason = refusal
                 return true
             }
             if command.kind != .emergency, !s.pilot.isEmpty, s.pilot != command.senderId {
-                s.reason = "not-pilot"
+                s.reason = .notPilot
                 return true
             }
             switch s.commandAnswer {
@@ -105,12 +105,12 @@ final class FakeController: Sendable {
 
     private func handle(_ target: Target) {
         let (publish, arrive) = state.withLock { s -> (Bool, Bool) in
-            if let refusal = Self.addressRefusal(target.controllerRunId, runId, what: "target") {
+            if let refusal = Self.addressRefusal(target.controllerRunId, runId, refusal: .targetForPreviousRun) {
                 s.reason = refusal
                 return (true, false)
             }
             if !s.pilot.isEmpty, s.pilot != target.senderId {
-                s.reason = "not-pilot"
+                s.reason = .notPilot
                 return (true, false)
             }
             switch s.targetAnswer {
@@ -118,33 +118,33 @@ final class FakeController: Sendable {
             case .refuse(let reason): s.reason = reason
             case .accept:
                 s.target = (target.latitudeDeg, target.longitudeDeg)
-                (s.activity, s.reason) = (.flyingToTarget, "new-target")
+                (s.activity, s.reason) = (.flyingToTarget, .newTarget)
             }
             return (true, s.targetAnswer == .accept && s.arrivesAtTargets)
         }
         if publish { publishState() }
         if arrive {
-            state.withLock { ($0.activity, $0.reason) = (.arrived, "arrived") }
+            state.withLock { ($0.activity, $0.reason) = (.arrived, .arrived) }
             publishState()
         }
     }
 
     private func handle(_ claim: ControlClaim) {
         state.withLock { s in
-            if let refusal = Self.addressRefusal(claim.controllerRunId, runId, what: "claim") {
+            if let refusal = Self.addressRefusal(claim.controllerRunId, runId, refusal: .claimForPreviousRun) {
                 s.reason = refusal
                 return
             }
             switch claim.action {
             case .claim:
                 if s.pilot.isEmpty || s.pilot == claim.senderId || s.offlineBroadcasters.contains(s.pilot) {
-                    (s.pilot, s.reason) = (claim.senderId, "control-granted")
+                    (s.pilot, s.reason) = (claim.senderId, .controlGranted)
                 } else {
-                    s.reason = "claim-refused"
+                    s.reason = .claimRefused
                 }
             case .release:
-                if s.pilot == claim.senderId { (s.pilot, s.reason) = ("", "control-released") } else {
-                    s.reason = "not-pilot"
+                if s.pilot == claim.senderId { (s.pilot, s.reason) = ("", .controlReleased) } else {
+                    s.reason = .notPilot
                 }
             }
         }
@@ -152,21 +152,21 @@ final class FakeController: Sendable {
     }
 
     /// `<what>-for-previous-run` when addressed to another run (RunAddress.none = unaddressed, accepted).
-    private static func addressRefusal(_ addressed: UInt32, _ runId: UInt32, what: String) -> String? {
-        addressed == RunAddress.none || addressed == runId ? nil : "\(what)-for-previous-run"
+    private static func addressRefusal(_ addressed: UInt32, _ runId: UInt32, refusal: Reason) -> Reason? {
+        addressed == RunAddress.none || addressed == runId ? nil : refusal
     }
 
     /// Where an accepted command ends (the real controller passes through taking-off, landing, … first).
     private static func result(of kind: Command.Kind, from activity: ControllerState.Activity)
-        -> (ControllerState.Activity, String) {
+        -> (ControllerState.Activity, Reason) {
         switch kind {
-        case .takeoff: (.hovering, "takeoff")
-        case .land: (.landed, "land")
-        case .hover: (.hovering, "hover")
-        case .emergency: (.emergency, "emergency")
-        case .reset: (.landed, "reset")
-        case .flatTrim: (activity, "flat-trim")
-        case .returnHome: (.returningHome, "return")
+        case .takeoff: (.hovering, .takeoff)
+        case .land: (.landed, .land)
+        case .hover: (.hovering, .hover)
+        case .emergency: (.emergency, .emergency)
+        case .reset: (.landed, .reset)
+        case .flatTrim: (activity, .flatTrim)
+        case .returnHome: (.returningHome, .returnHome)
         }
     }
 

@@ -44,7 +44,7 @@ struct NavigatorAdoptsControllerTargetTests {
     @Test(arguments: [UInt32(17), 0])
     func aRestartedNavigatorFlowsOnWithTheControllersTarget(sequence: UInt32) throws {
         var navigator = TargetFollowingNavigator(configuration: .init())
-        let state = ControllerState(sequence: 4, timestampUs: 0, activity: .hovering, reason: "stale-navigation",
+        let state = ControllerState(sequence: 4, timestampUs: 0, activity: .hovering, reason: .staleNavigation,
                                     targetLatitudeDeg: 52.5175, targetLongitudeDeg: 13.38, runId: 9, targetSequence: sequence)
         var retained = MQTTMessage(topic: "quad/drone1/telemetry/controller", payload: try state.encoded())
         retained.retain = true

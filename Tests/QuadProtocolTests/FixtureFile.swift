@@ -19,6 +19,25 @@ enum FixtureFile {
         return try readText(parts.dropLast(3).joined(separator: "/") + "/PROTOCOL.md")
     }
 
+    /// A file of the repository, by its path from the root (`web/map/reasons.js`).
+    static func repositoryText(_ path: String, filePath: String = #filePath) throws -> String {
+        try readText(repositoryPath(path, filePath: filePath))
+    }
+
+    /// Replaces a file of the repository (the generated tables, on request).
+    static func writeRepositoryText(_ path: String, _ text: String, filePath: String = #filePath) throws {
+        let full = repositoryPath(path, filePath: filePath)
+        guard let file = fopen(full, "wb") else { throw FixtureError.cannotOpen(full) }
+        defer { fclose(file) }
+        let bytes = Array(text.utf8)
+        guard fwrite(bytes, 1, bytes.count, file) == bytes.count else { throw FixtureError.cannotOpen(full) }
+    }
+
+    private static func repositoryPath(_ path: String, filePath: String) -> String {
+        let parts = filePath.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.dropLast(3).joined(separator: "/") + "/" + path
+    }
+
     static func parseHex(_ text: String) throws -> [UInt8] {
         var bytes: [UInt8] = []
         for line in text.split(separator: "\n") {

@@ -27,7 +27,7 @@ enum SampleMessages {
         sequence: 77, timestampUs: 1_700_000_001_050_000, latitudeDeg: 52.5162, longitudeDeg: 13.3775,
         altitudeM: 34.5, headingDeg: 300.25, horizontalAccuracyM: 2.5, satellites: 9, source: .gpsd)
     static let controllerState = ControllerState(
-        sequence: 12, timestampUs: 1_700_000_001_060_000, activity: .flyingToTarget, reason: "target",
+        sequence: 12, timestampUs: 1_700_000_001_060_000, activity: .flyingToTarget, reason: Reason(code: "target"),
         pilotId: "phone-anna", targetLatitudeDeg: 52.5163, targetLongitudeDeg: 13.3777, distanceToTargetM: 17.25,
         runId: runId, targetSequence: 7)
     static let linkStatus = LinkStatus(
@@ -106,7 +106,7 @@ enum SampleMessages {
                                  satellites: .max, source: .droneGPS)),
         .controllerState(ControllerState(sequence: 1, timestampUs: 1, activity: .landed)),
         .controllerState(ControllerState(sequence: 2, timestampUs: 2, activity: .returningHome,
-                                         reason: String(repeating: "r", count: 64), pilotId: "",
+                                         reason: Reason(code: String(repeating: "r", count: 64)), pilotId: "",
                                          targetLatitudeDeg: 1, targetLongitudeDeg: nil, distanceToTargetM: 0)),
         .linkStatus(LinkStatus(sequence: 1, timestampUs: 1, connected: false, fallbackHover: true,
                                reason: .navdataLost, navdataPerSecond: 0, checksumErrors: .max,

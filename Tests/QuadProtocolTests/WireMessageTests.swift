@@ -57,7 +57,8 @@ import Testing
             "latitude_deg":52.5163,"longitude_deg":13.3777,"altitude_m":3.5,"ttl_s":5.0,\
             "controller_run_id":1592590337}
             """)
-        let claim = ControllerState(sequence: 1, timestampUs: 2, activity: .landed, reason: "say \"hi\"\n")
+        let claim = ControllerState(sequence: 1, timestampUs: 2, activity: .landed,
+                                    reason: Reason(code: "say \"hi\"\n"))
         #expect(claim.jsonObjectText() == """
             {"type":"controller_state","sequence":1,"timestamp_us":2,"activity":"landed","reason":"say \\"hi\\"\\n",\
             "pilot_id":"","target_latitude_deg":null,"target_longitude_deg":null,"distance_to_target_m":null,\

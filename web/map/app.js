@@ -6,9 +6,9 @@
   const Q = window.QuadProto;
   const $ = (id) => document.getElementById(id);
   const haveLeaflet = typeof window.L !== 'undefined';
-  const REFUSAL = /refused|^not-pilot$|-retained$|invalid-sender|-for-previous-run$/;
-  const ANSWER = { takeoff: /^takeoff/, land: /^land/, hover: /^hover/, emergency: /^emergency/, target: /target/,
-    release: /./, reset: /^reset/ };
+  // The controller's reasons (reasons.js, generated from the Swift table): what a reason answers and whether it
+  // refuses, asked of the table, never read from the code's spelling.
+  const REASONS = window.QuadReasons;
   const ACTIVITY_TEXT = { landed: 'landed', takingOff: 'taking off', hovering: 'hovering', flyingToTarget: 'flying to target',
     arrived: 'arrived', landing: 'landing', emergency: 'EMERGENCY', returningHome: 'returning home' };
 
@@ -263,12 +263,15 @@
         const before = d.controller && d.controller.activity;
         if (before === 'landed' && m.activity === 'takingOff' && d.position) d.home = d.position;
         d.controller = m;
-        // The answer to our action: its own reason (takeoff, land, new-target…) or a refusal; other states that
-        // happen to arrive meanwhile (a failsafe, a progress update) are not taken for it.
+        // The answer to our action: a reason that answers it (takeoff, land, new-target, its refusals…); other
+        // states that happen to arrive meanwhile (a failsafe, a progress update) are not taken for it.
         if (actionWait && actionWait.drone === d.id && actionWait.acked && !retained &&
-            (REFUSAL.test(m.reason) || ANSWER[actionWait.what].test(m.reason))) {
-          const refused = REFUSAL.test(m.reason);
-          showResult(actionWait.what + ': ' + (refused ? 'refused — ' + m.reason : 'controller ' + (ACTIVITY_TEXT[m.activity] || m.activity) + (m.reason ? ' (' + m.reason + ')' : '')), refused ? 'bad' : 'ok');
+            REASONS.answers(m.reason, actionWait.what)) {
+          const refused = REASONS.isRefusal(m.reason), failed = REASONS.isFailure(m.reason);
+          const said = refused ? 'refused — ' + m.reason + ': ' + REASONS.text(m.reason)
+            : failed ? 'failed — ' + m.reason + ': ' + REASONS.text(m.reason)
+            : 'controller ' + (ACTIVITY_TEXT[m.activity] || m.activity) + (m.reason ? ' (' + m.reason + ')' : '');
+          showResult(actionWait.what + ': ' + said, refused || failed ? 'bad' : 'ok');
           actionWait = null;
         }
         break;
@@ -311,7 +314,8 @@
     const stale = staleS == null ? '' : ' — stale, ' + staleS.toFixed(0) + ' s old (broker offline)';
     setText('activity', c ? (ACTIVITY_TEXT[c.activity] || c.activity) + stale : '—',
       stale && c ? 'warn' : c && c.activity === 'emergency' ? 'bad' : '');
-    setText('reason', c && c.reason ? c.reason : '', c && REFUSAL.test(c.reason) ? 'bad' : '');
+    setText('reason', c && c.reason ? c.reason : '', c && REASONS.isRefusal(c.reason) ? 'bad' : '');
+    $('reason').title = c && c.reason ? REASONS.text(c.reason) : '';
     if (d.clockOffsetMs == null) setText('clock', '—');
     else {
       const offsetS = d.clockOffsetMs / 1000;

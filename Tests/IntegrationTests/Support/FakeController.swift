@@ -14,7 +14,7 @@ struct FakeController: Sendable {
         self.drone = drone
     }
 
-    func publish(_ activity: ControllerState.Activity, reason: String, pilot: String = "", distanceM: Float? = nil,
+    func publish(_ activity: ControllerState.Activity, reason: Reason, pilot: String = "", distanceM: Float? = nil,
                  target: (Double, Double)? = nil, retain: Bool = true, runId: UInt32 = 0) async throws {
         let state = ControllerState(sequence: sequence.next(), timestampUs: Int64(Date().timeIntervalSince1970 * 1e6),
                                     activity: activity, reason: reason, pilotId: pilot,
@@ -47,7 +47,7 @@ struct FakeController: Sendable {
     }
 
     /// For every command received, publishes the scripted states in order.
-    func respond(_ script: @escaping @Sendable (Command) -> [(ControllerState.Activity, String)]) -> Task<Void, Never> {
+    func respond(_ script: @escaping @Sendable (Command) -> [(ControllerState.Activity, Reason)]) -> Task<Void, Never> {
         Task {
             var handled = 0
             while !Task.isCancelled {
@@ -75,9 +75,9 @@ struct FakeController: Sendable {
                    last.map({ $0 != (target.latitudeDeg, target.longitudeDeg) }) ?? true {
                     let position = (target.latitudeDeg, target.longitudeDeg)
                     last = position
-                    try? await publish(.flyingToTarget, reason: "new-target", target: position)
+                    try? await publish(.flyingToTarget, reason: .newTarget, target: position)
                     try? await Task.sleep(for: .milliseconds(300))
-                    try? await publish(.arrived, reason: "arrived", target: position)
+                    try? await publish(.arrived, reason: .arrived, target: position)
                 }
                 try? await Task.sleep(for: .milliseconds(50))
             }

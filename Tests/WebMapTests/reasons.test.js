@@ -1,0 +1,45 @@
+// The map page's reasons (web/map/reasons.js, generated from the Swift Reason.table; ReasonTableTests checks the
+// file is what the table generates). Here: the questions app.js asks of it answer as the Swift type does.
+// Run: node --test Tests/WebMapTests/   (part of `make test`)
+'use strict';
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const R = require('../../web/map/reasons.js');
+
+test('what a reason answers, as Reason.answers', () => {
+  assert.equal(R.answers('not-pilot', 'land'), true);
+  assert.equal(R.answers('not-pilot', 'target'), true);
+  assert.equal(R.answers('not-pilot', 'release'), true);
+  assert.equal(R.answers('command-for-previous-run', 'hover'), true);
+  assert.equal(R.answers('command-for-previous-run', 'target'), false);
+  assert.equal(R.answers('takeoff-refused-battery-low', 'takeoff'), true);
+  assert.equal(R.answers('takeoff-refused-battery-low', 'land'), false);
+  assert.equal(R.answers('takeoff-timeout', 'takeoff'), true);
+  assert.equal(R.answers('land', 'land'), true);
+  assert.equal(R.answers('landed', 'land'), false);
+  assert.equal(R.answers('new-target', 'target'), true);
+  assert.equal(R.answers('target-refused-geofence', 'target'), true);
+  assert.equal(R.answers('control-released', 'release'), true);
+  assert.equal(R.answers('claim-refused', 'takeoff'), false);
+  assert.equal(R.answers('stale-navigation', 'target'), false);
+});
+
+test('refusals, failures and texts', () => {
+  assert.equal(R.isRefusal('target-refused-geofence'), true);
+  assert.equal(R.isRefusal('claim-invalid-sender'), true);
+  assert.equal(R.isRefusal('takeoff-timeout'), false);
+  assert.equal(R.isFailure('takeoff-timeout'), true);
+  assert.equal(R.isFailsafe('pilot-lost-return'), true);
+  assert.equal(R.text('target-refused-geofence'), 'target refused: outside the geofence');
+});
+
+test('a code unknown to this version answers nothing and is shown as it came', () => {
+  for (const code of ['future-failsafe', 'target', undefined, null, 7]) {
+    assert.equal(R.known(code), false);
+    assert.equal(R.isRefusal(code), false);
+    assert.equal(R.answers(code, 'takeoff'), false);
+  }
+  assert.equal(R.text('future-failsafe'), "reason 'future-failsafe' (unknown to this version)");
+  assert.equal(R.known('__proto__'), false);
+  assert.equal(R.known('toString'), false);
+});
