@@ -40,14 +40,16 @@ faults: deps
 
 # The real-autopilot scenarios (RealAutopilotTests, ~7 min): the product flying PX4 SIH and ArduCopter SITL from
 # QUAD_AUTOPILOTS_DIR (default ../shared/autopilots), judged by an observer on each autopilot's second MAVLink link;
-# and PX4ParityTests: one scenario on the real PX4 and on drone-sim, the same acks, modes and failsafe.
+# and PX4ParityTests: one scenario on the real PX4 and on drone-sim, the same acks, modes and failsafe; and
+# ArduPilotParityTests: a GUIDED takeoff cancelled by a setpoint on the real ArduCopter and on drone-sim (~70 s,
+# beside the scenarios).
 # Skipped by `make test`, run here with QUAD_AUTOPILOTS=1; without the autopilots it says loudly that they were NOT
 # run, and they count as skipped.
 .PHONY: autopilots
 autopilots: deps
 	$(SWIFT) build --build-tests
 	QUAD_AUTOPILOTS=1 QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" \
-		scripts/run-tests.sh --filter 'RealAutopilot|PX4Parity'
+		scripts/run-tests.sh --filter 'RealAutopilot|PX4Parity|ArduPilotParity'
 
 # VEHICLE=mavlink: the same flight through mavlink-link and drone-sim's MAVLink face.
 demo: deps

@@ -73,6 +73,11 @@ final class AutopilotSITL: @unchecked Sendable {
         return sitl
     }
 
+    /// Starts it and returns at once, before it is ready (a test that watches its start; `waitReady()` waits).
+    static func launch(_ kind: Kind, home: GeoPoint) throws -> AutopilotSITL {
+        try AutopilotSITL(kind, home: home)
+    }
+
     private init(_ kind: Kind, home: GeoPoint) throws {
         self.kind = kind
         self.home = home
@@ -104,7 +109,7 @@ final class AutopilotSITL: @unchecked Sendable {
         }
     }
 
-    private func waitReady() async throws {
+    func waitReady() async throws {
         try await observer.wait("\(kind) ready to arm", timeoutS: kind.readyTimeoutS, context: log()) { seen in
             guard seen.hello, seen.home != nil else { return false }
             switch self.kind {
@@ -131,6 +136,8 @@ final class AutopilotSITL: @unchecked Sendable {
         if kind == .px4 {
             try? FileManager.default.removeItem(atPath: "/tmp/px4-sock-\(instance)")
             _ = Self.claimLock.withLock { Self.claimedPX4.remove(instance) }
+        } else {
+            _ = Self.claimLock.withLock { Self.claimedArduCopter.remove(instance) }
         }
         if ProcessInfo.processInfo.environment["QUAD_AUTOPILOT_KEEP"] == "1" {
             TemporaryDirectories.keep(directory)
@@ -149,6 +156,8 @@ final class AutopilotSITL: @unchecked Sendable {
     /// Instances this test process has taken and not yet given back: two suites starting a PX4 at the same moment
     /// (the scenarios and the parity test) both saw instance 0 free before either created its socket.
     nonisolated(unsafe) private static var claimedPX4: Set<Int> = []
+    /// The same for ArduCopter (the scenarios and the ArduCopter parity test start one each at the same moment).
+    nonisolated(unsafe) private static var claimedArduCopter: Set<Int> = []
     private static let claimLock = NSLock()
 
     private static func freePX4Instance() throws -> Int {
@@ -168,12 +177,15 @@ final class AutopilotSITL: @unchecked Sendable {
 
     /// ArduCopter instance N: TCP 5760+10N…5763+10N (its serial ports' defaults) and RC-in UDP 5501+10N.
     private static func freeArduCopterInstance() throws -> Int {
-        let candidate = (1...9).first { (n: Int) -> Bool in
-            let tcp = (5760...5763).allSatisfy { tcpPortIsFree(UInt16($0 + 10 * n)) }
-            return tcp && udpPortIsFree(UInt16(5501 + 10 * n))
+        try claimLock.withLock {
+            let candidate = (1...9).first { (n: Int) -> Bool in
+                let tcp = (5760...5763).allSatisfy { tcpPortIsFree(UInt16($0 + 10 * n)) }
+                return !claimedArduCopter.contains(n) && tcp && udpPortIsFree(UInt16(5501 + 10 * n))
+            }
+            guard let candidate else { throw TestEnvironmentError.missing("a free ArduCopter instance 1…9") }
+            claimedArduCopter.insert(candidate)
+            return candidate
         }
-        guard let candidate else { throw TestEnvironmentError.missing("a free ArduCopter instance 1…9") }
-        return candidate
     }
 
     static func udpPortIsFree(_ port: UInt16) -> Bool { canBind(port, type: SOCK_DGRAM) }
