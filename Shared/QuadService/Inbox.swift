@@ -5,12 +5,17 @@ import DatagramIO
 import QuadMQTT
 import Synchronization
 
-/// Funnels a connection's subscriptions (and timers) into one ordered stream of events, so a service's state lives
-/// in one loop and needs no locks. Messages keep the order the connection received them in, across all filters:
-/// the client's one dispatcher calls each filter's transform in that order and the result goes straight in here.
+/// The one inbox: funnels a connection's subscriptions (and timers, and any other source) into one ordered stream of
+/// events, so a service's state lives in one loop and needs no locks. Messages keep the order the connection received
+/// them in, across all filters: the client's one dispatcher calls each filter's transform in that order and the
+/// result goes straight in here. One connection's messages are never split over several inboxes or queues.
 ///
-/// Two ways to take the events: `events`, an AsyncSequence read by one task; or a handler given at init, called on
-/// the sending thread, one event at a time under a lock, in the order they were sent (`init(handler:)`).
+/// Three ways to take the events, chosen at init (docs/architecture.md, "Event loops"):
+/// - `Inbox()`: `events`, an AsyncSequence read by one task (navigator, ground tools, the logger's sync);
+/// - `Inbox.polled()`: `take()`, drained by a plain thread that sleeps in poll() on its sockets and on
+///   `wakeDescriptor`, which becomes readable when events wait (the vehicle links' thread);
+/// - `Inbox(handler:)`: a handler called on the sending thread, one event at a time under a lock, in the order they
+///   were sent (drone-controller).
 public final class Inbox<Event: Sendable>: Sendable {
     public let events: AsyncStream<Event>
     private let continuation: AsyncStream<Event>.Continuation
@@ -19,10 +24,13 @@ public final class Inbox<Event: Sendable>: Sendable {
     private let handler: (@Sendable (Event) -> Void)?
     /// Held while the handler runs; true once the inbox finished.
     private let handling = Mutex(false)
+    /// `polled()` only: the queue `take()` drains and the pipe that wakes its thread.
+    private let queue: PolledQueue?
 
     public init(bufferLimit: Int = 4096) {
         (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(bufferLimit))
         handler = nil
+        queue = nil
     }
 
     /// Every event goes to `handle` at once, on the thread that sends it (for a board service's connection: the
@@ -34,6 +42,35 @@ public final class Inbox<Event: Sendable>: Sendable {
         (events, continuation) = AsyncStream.makeStream(of: Event.self)
         continuation.finish()
         handler = handle
+        queue = nil
+    }
+
+    private init(queue: PolledQueue) {
+        (events, continuation) = AsyncStream.makeStream(of: Event.self)
+        continuation.finish()
+        handler = nil
+        self.queue = queue
+    }
+
+    /// An inbox for a thread that also waits on sockets: it polls `wakeDescriptor` with them and calls `take()`
+    /// after every wake-up (a sent event wakes it within about a millisecond). Past `limit` waiting events the
+    /// oldest go, counted (only the newest flight command matters to a vehicle); `events` stays empty.
+    public static func polled(limit: Int = 256) throws(SocketFailure) -> Inbox {
+        Inbox(queue: try PolledQueue(limit: limit))
+    }
+
+    /// `polled()` only (-1 otherwise, which poll() ignores): readable while events wait or once the inbox finished.
+    public var wakeDescriptor: Int32 { queue?.readDescriptor ?? -1 }
+
+    /// `polled()` only: every waiting event, in order, and whether the inbox finished (the thread's cue to stop,
+    /// after handling these).
+    public func take() -> (events: [Event], finished: Bool) {
+        guard let queue else { return ([], true) }
+        queue.drainPipe()
+        return queue.state.withLock { state in
+            defer { state.events = [] }
+            return (state.events, state.finished)
+        }
     }
 
     /// Subscribes `client` to `filter` and adds every message as `transform(message, receivedAtUs)`, stamped with
@@ -109,6 +146,22 @@ public final class Inbox<Event: Sendable>: Sendable {
 
     /// Hands `event` on; false once the inbox finished.
     private func deliver(_ event: Event) -> Bool {
+        if let queue {
+            let (accepted, wake) = queue.state.withLock { state -> (Bool, Bool) in
+                guard !state.finished else { return (false, false) }
+                let wasEmpty = state.events.isEmpty
+                if state.events.count >= queue.limit {
+                    state.events.removeFirst()
+                    dropped.add(1, ordering: .relaxed)
+                }
+                state.events.append(event)
+                return (true, wasEmpty)
+            }
+            // One wake-up per batch: `take()` drains the pipe before it takes the events, so an event added to a
+            // queue that was not empty is taken with the ones before it.
+            if wake { queue.wake() }
+            return accepted
+        }
         if let handler {
             return handling.withLock { finished in
                 guard !finished else { return false }
@@ -128,5 +181,50 @@ public final class Inbox<Event: Sendable>: Sendable {
     public func finish() {
         handling.withLock { $0 = true }
         continuation.finish()
+        if let queue {
+            queue.state.withLock { $0.finished = true }
+            queue.wake()
+        }
+    }
+
+    /// What `polled()` adds: the waiting events, and a non-blocking self-pipe whose read end the thread polls.
+    private final class PolledQueue: Sendable {
+        struct State {
+            var events: [Event] = []
+            var finished = false
+        }
+
+        let state = Mutex(State())
+        let limit: Int
+        let readDescriptor: Int32
+        private let writeDescriptor: Int32
+
+        init(limit: Int) throws(SocketFailure) {
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { throw SocketFailure(call: "pipe", errorNumber: errno) }
+            for fd in ends {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+            readDescriptor = ends[0]
+            writeDescriptor = ends[1]
+            self.limit = max(1, limit)
+        }
+
+        deinit {
+            close(readDescriptor)
+            close(writeDescriptor)
+        }
+
+        func wake() {
+            // A full pipe (EAGAIN) already means "wake up".
+            var byte: UInt8 = 1
+            _ = write(writeDescriptor, &byte, 1)
+        }
+
+        func drainPipe() {
+            var drain = [UInt8](repeating: 0, count: 64)
+            while drain.withUnsafeMutableBytes({ read(readDescriptor, $0.baseAddress, $0.count) }) > 0 {}
+        }
     }
 }

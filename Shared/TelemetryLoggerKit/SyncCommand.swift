@@ -55,8 +55,11 @@ struct SyncCommand: AsyncParsableCommand {
                 .sorted().map { logDir + "/" + $0 }
         }
         let requester = "sync-\(getpid())"
-        var connection: (client: any MQTTConnection, inbox: ResponseInbox)?
-        defer { connection?.client.shutdown() }
+        var connection: (client: any MQTTConnection, inbox: Inbox<SyncEvent>)?
+        defer {
+            connection?.inbox.finish()
+            connection?.client.shutdown()
+        }
         var outcome = Outcome()
         for path in paths {
             guard let lock = FileBytes.tryLock(path) else {
@@ -119,12 +122,20 @@ struct SyncCommand: AsyncParsableCommand {
         var recoveredRecords: [LogRecord]
     }
 
-    /// Connected and subscribed to this run's answers (the SUBACK back before the first request goes out).
+    /// What the request loop takes from its inbox: an answer, or its 50 ms tick (time to ask again or give up).
+    enum SyncEvent: Sendable {
+        case response([UInt8])
+        case tick
+    }
+
+    /// Connected and subscribed to this run's answers (the SUBACK back before the first request goes out); the
+    /// inbox ticks every 50 ms from then on.
     private func connect(_ options: CommonOptions.Resolved, requester: String) async throws
-        -> (client: any MQTTConnection, inbox: ResponseInbox) {
+        -> (client: any MQTTConnection, inbox: Inbox<SyncEvent>) {
         let client = try PlainClient.make(options, role: "sync")
-        let responses = try client.subscribe(Topics.logSyncResponse(drone: options.drone, requester: requester), qos: 1,
-                                             bufferLimit: 256)
+        let inbox = Inbox<SyncEvent>()
+        try inbox.feed(client, filter: Topics.logSyncResponse(drone: options.drone, requester: requester),
+                       qos: 1) { message, _ in .response(message.payload) }
         try client.start()
         guard await client.waitUntilConnected(timeoutS: 10) else {
             client.shutdown()
@@ -132,17 +143,19 @@ struct SyncCommand: AsyncParsableCommand {
         }
         // Subscriptions are made on CONNACK; give the SUBACK a moment so a quick answer is not missed.
         try await Task.sleep(for: .milliseconds(200))
-        return (client, ResponseInbox(responses))
+        inbox.tick(everyMs: 50) { _ in .tick }
+        return (client, inbox)
     }
 
     /// The request/response loop for one file's gaps, until every range is answered or given up.
     private func exchange(_ missing: [MissingRange], requester: String, client: any MQTTConnection,
-                          inbox: ResponseInbox) async throws -> Exchange {
+                          inbox: Inbox<SyncEvent>) async throws -> Exchange {
         var session = SyncSession(requester: requester,
                                   limits: SyncLimits(responseTimeoutUs: Int64(timeoutMs) * 1000),
                                   firstRequestId: UInt32.random(in: 1...UInt32.max / 2))
         session.add(missing, nowUs: MonotonicClock.nowUs())
         var recovered: [LogRecord] = []
+        var events = inbox.events.makeAsyncIterator()
         while !session.isIdle {
             for outgoing in session.poll(nowUs: MonotonicClock.nowUs()) {
                 let payload = try outgoing.request.encoded()
@@ -150,12 +163,13 @@ struct SyncCommand: AsyncParsableCommand {
                 _ = try? client.publish(topic: Topics.logSyncRequest.topic(for: outgoing.drone), payload: payload,
                                         qos: Topics.logSyncRequest.qos.rawValue, retain: false)
             }
-            for payload in await inbox.take(waitingMs: 50) {
-                let receipt = session.receive(payload, nowUs: MonotonicClock.nowUs())
-                recovered += receipt.records
-                for rejection in receipt.rejections {
-                    FileBytes.writeStandardError("warning: sync: rejected: \(rejection)\n")
-                }
+            // An answer, or at most 50 ms later the tick: either way the session is polled again.
+            guard let event = await events.next() else { break }
+            guard case .response(let payload) = event else { continue }
+            let receipt = session.receive(payload, nowUs: MonotonicClock.nowUs())
+            recovered += receipt.records
+            for rejection in receipt.rejections {
+                FileBytes.writeStandardError("warning: sync: rejected: \(rejection)\n")
             }
         }
         return Exchange(state: session, recoveredRecords: recovered)
@@ -173,33 +187,5 @@ struct SyncCommand: AsyncParsableCommand {
         }
         for range in session.unanswered { text += "  still missing (no answer): \(range.summary)\n" }
         try FileBytes.writeStandardOutput(text)
-    }
-}
-
-/// Response payloads collected from a subscription, taken in batches by the request loop.
-actor ResponseInbox {
-    private var payloads: [[UInt8]] = []
-    private var reader: Task<Void, Never>?
-
-    init(_ subscription: MQTTSubscription) {
-        Task { await self.start(subscription) }
-    }
-
-    private func start(_ subscription: MQTTSubscription) {
-        reader = Task { [weak self] in
-            for await message in subscription { await self?.add(message.payload) }
-        }
-    }
-
-    private func add(_ payload: [UInt8]) { payloads.append(payload) }
-
-    /// What arrived so far, waiting up to `waitingMs` for the first.
-    func take(waitingMs: Int) async -> [[UInt8]] {
-        let deadline = MonotonicClock.nowUs() + Int64(waitingMs) * 1000
-        while payloads.isEmpty, MonotonicClock.nowUs() < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        defer { payloads.removeAll() }
-        return payloads
     }
 }

@@ -42,8 +42,8 @@ extension LinkDriver {
 /// The link's own thread: sleeps in poll() until the state machine's next deadline, a datagram or a flight command
 /// (self-pipe), feeds the event in and performs the actions. Nothing here waits for the broker.
 package enum LinkRunLoop {
-    /// Runs until `inbox.requestStop()`; the driver's `stop` sends the last datagram.
-    package static func run<Driver: LinkDriver>(_ driver: inout Driver, inbox: WakeInbox<FlightCommand>) {
+    /// Runs until `inbox.finish()` (an `Inbox.polled()`); the driver's `stop` sends the last datagram.
+    package static func run<Driver: LinkDriver>(_ driver: inout Driver, inbox: Inbox<FlightCommand>) {
         driver.starting()
         driver.perform(driver.machine.start(nowUs: MonotonicClock.nowUs()))
         while true {

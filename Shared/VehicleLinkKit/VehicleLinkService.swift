@@ -8,7 +8,7 @@ import ServiceLifecycle
 package struct VehicleLinkService: Service {
     /// Opens the link's sockets (a failure ends the service) and returns what the link thread runs until the
     /// inbox asks it to stop.
-    package typealias Open = @Sendable (ServiceRuntime, WakeInbox<FlightCommand>) throws -> @Sendable () -> Void
+    package typealias Open = @Sendable (ServiceRuntime, Inbox<FlightCommand>) throws -> @Sendable () -> Void
 
     package let runtime: ServiceRuntime
     package let open: Open
@@ -19,15 +19,15 @@ package struct VehicleLinkService: Service {
     }
 
     package func run() async throws {
-        let inbox = try WakeInbox<FlightCommand>()
+        let inbox = try Inbox<FlightCommand>.polled()
         let body = try open(runtime, inbox)
         let (finished, finish) = AsyncStream<Void>.makeStream()
         try LinkThread.start {
             body()
             finish.finish()
         }
-        await runtime.forwardFlightCommands(droppedElsewhere: { inbox.droppedCount }) { inbox.post($0) }
-        inbox.requestStop()
+        await runtime.forwardFlightCommands(droppedElsewhere: { inbox.droppedCount }) { inbox.send($0) }
+        inbox.finish()
         for await _ in finished {}
     }
 }
