@@ -18,7 +18,7 @@ package struct DroneSim: ParsableCommand {
     @Option(help: "ardrone (AT + navdata) or mavlink (PX4-like, UDP --mavlink-port).")
     var `protocol` = SimulatorProtocol.ardrone
     @Option(help: ArgumentHelp("The autopilot the MAVLink face imitates (--protocol mavlink): px4, or ardupilot "
-                               + "(ArduCopter: HEARTBEAT autopilot 3, copter modes, GUIDED takeoff, arming after ~4 s).",
+                               + "(ArduCopter: HEARTBEAT autopilot 3, copter modes, GUIDED takeoff, a position 4 s after start).",
                                valueName: "px4|ardupilot"))
     var autopilot: SimulatedAutopilot?
     @Option(help: "UDP port for MAVLink (--protocol mavlink; PX4 SITL's offboard port).")

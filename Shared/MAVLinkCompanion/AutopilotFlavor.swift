@@ -29,15 +29,15 @@ public enum AutopilotFlavor: Sendable, Equatable {
     func modeName(customMode: UInt32) -> String {
         switch self {
         case .px4: "\(PX4Mode(customMode: customMode))"
-        case .ardupilot:
-            switch customMode {
-            case Self.copterGuided: "guided"
-            case Self.copterLoiter: "loiter"
-            case Self.copterLand: "land"
-            default: "copter mode \(customMode)"
-            }
+        case .ardupilot: Self.copterModeNames[customMode] ?? "copter mode \(customMode)"
         }
     }
+
+    /// ArduCopter's mode names, as its ground stations say them (lower case, like PX4's here).
+    static let copterModeNames: [UInt32: String] = [
+        0: "stabilize", 1: "acro", 2: "alt_hold", 3: "auto", copterGuided: "guided", copterLoiter: "loiter", 6: "rtl",
+        7: "circle", copterLand: "land", 11: "drift", 13: "sport", 16: "poshold", 17: "brake", 21: "smart_rtl",
+    ]
 
     /// DO_SET_MODE params for the setpoint mode (`hold` false) or position hold (`hold` true).
     func setModeParams(hold: Bool) -> [Float] {
