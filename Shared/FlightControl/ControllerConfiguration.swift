@@ -19,6 +19,10 @@ public struct ControllerConfiguration: Sendable, Equatable {
     public var staleAfterMs: Int64
     /// No DroneState for longer than this while airborne counts as a lost drone link.
     public var droneStateTimeoutMs: Int64
+    /// No DroneState for this long while taking off aborts the takeoff (lands): longer than `droneStateTimeoutMs`,
+    /// because aborting is not benign like a hover, and a busy board can stall navdata for a second (measured with
+    /// the real PX4 on a loaded 2-core machine); a dead link is reported within 2 s, and mavlink-link's is at 3 s.
+    public var takeoffNavdataLossMs: Int64 = 3000
     /// Below this battery level the drone lands and may not take off. This threshold rules: the AR.Drone's own
     /// VBAT_LOW bit (set by its firmware at about 20 %) is only reported, so a lower value means what it says.
     public var landBatteryPercent: UInt8

@@ -10,7 +10,8 @@ extension ControllerStateMachine {
             actions.append(.log(.warning,
                                 "takeoff not seen in navdata within \(configuration.takeoffTimeoutS) s: landing"))
         }
-        if activity == .takingOff, !droneStateFresh(nowUs: nowUs) {
+        if activity == .takingOff,
+           lastDroneState == nil || nowUs &- lastDroneStateAtUs > configuration.takeoffNavdataLossMs &* 1000 {
             // Without navdata this takeoff cannot be watched; a link that comes back must not find it still asked
             // for (its takeoff id would arm a vehicle nobody is watching). Land: it may already be off the ground.
             transition(to: .landing, reason: .takeoffAbortedDroneLinkLost, nowUs: nowUs)
