@@ -8,7 +8,7 @@ import Testing
 /// The product flying drone-sim's ArduCopter face (`--autopilot ardupilot`) through mavlink-link, as it flies the
 /// real ArduCopter (issue 26, item 3): mosquitto_pub takeoff (GUIDED, arm, NAV_TAKEOFF, no setpoint during the
 /// climb) → JSON target → land, judged on the simulator's ground truth.
-@Suite("MAVLink flights: ArduCopter face", .serialized)
+@Suite("MAVLink flights: ArduCopter face", .offPool, .serialized)
 struct ArduPilotFlightTests {
     @Test("product over MAVLink on `drone-sim --autopilot ardupilot`: takeoff climbs to 2 m and more, a 30 m target within 2 m, land disarms",
           .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))

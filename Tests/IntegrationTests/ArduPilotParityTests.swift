@@ -10,7 +10,7 @@ import Testing
 /// the mode/armed and landed-state sequences and the STATUSTEXT story must be the same, and on both the setpoint must
 /// cancel the takeoff (the copter stays near where it was, far below the 10 m asked). Needs the real autopilot:
 /// `make autopilots` (QUAD_AUTOPILOTS=1) runs it; `make test` skips it; without the autopilots it says so loudly.
-@Suite("Parity: drone-sim's ArduCopter face and the real ArduCopter SITL", .serialized,
+@Suite("Parity: drone-sim's ArduCopter face and the real ArduCopter SITL", .offPool, .serialized,
        .enabled(if: RealAutopilotGate.enabled && PythonTools.available))
 struct ArduPilotParityTests {
     struct Refusal: Decodable, Equatable {

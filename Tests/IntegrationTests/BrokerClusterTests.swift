@@ -10,7 +10,7 @@ import Testing
 /// per suite, started by its first test (RabbitMQ's nodes one after the other: `RabbitCluster`), reused. Slow:
 /// `make faults` runs it (QUAD_FAULTS=1); each test holds a flight slot (`FlightSlots`, shared with the fault
 /// flights) so that a cluster does not boot beside two fault flights.
-@Suite("RabbitMQ cluster", .serialized,
+@Suite("RabbitMQ cluster", .offPool, .serialized,
        .enabled(if: ProcessInfo.processInfo.environment["QUAD_FAULTS"] == "1"
                 && TestEnvironment.available("mosquitto_pub") && (TestEnvironment.isCI || RabbitNode.isInstalled)))
 struct RabbitClusterTests {
@@ -34,7 +34,7 @@ struct RabbitClusterTests {
     func failover() async throws { try await FlightSlots.run { try await checks("rcfail").failover() } }
 }
 
-@Suite("NATS cluster", .serialized,
+@Suite("NATS cluster", .offPool, .serialized,
        .enabled(if: ProcessInfo.processInfo.environment["QUAD_FAULTS"] == "1"
                 && TestEnvironment.available("mosquitto_pub", "nats-server")))
 struct NatsClusterTests {

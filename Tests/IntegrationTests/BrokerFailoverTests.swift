@@ -7,7 +7,7 @@ import QuadProtocol
 import Testing
 
 /// `--broker a,b` (and QUAD_BROKER): the nodes of a cluster, tried in turn when the connection is lost or refused.
-@Suite("Broker failover", .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
+@Suite("Broker failover", .offPool, .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
 struct BrokerFailoverTests {
     func watcher(_ broker: BrokerProcess, _ id: String) throws -> (MQTTClient, StatusLog) {
         try StatusLog.watching(port: broker.port, clientId: id, filters: [("quad/failover1/status/#", 1)],

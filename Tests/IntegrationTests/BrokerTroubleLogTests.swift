@@ -4,7 +4,7 @@ import Testing
 
 /// A broker that cannot be reached, or that refuses us, is reported within a second or two with the real
 /// reason — not after the supervisor's 15 s, and never as "unknown reason".
-@Suite("Broker trouble in the log", .enabled(if: TestEnvironment.available("mosquitto")))
+@Suite("Broker trouble in the log", .offPool, .enabled(if: TestEnvironment.available("mosquitto")))
 struct BrokerTroubleLogTests {
     /// Starts `arguments` and returns its output once it contains `expected`, or fails after `withinS` seconds.
     func expectLine(_ executable: String, _ arguments: [String], containing expected: [String],

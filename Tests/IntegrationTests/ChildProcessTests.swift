@@ -3,7 +3,7 @@ import ProcessSupport
 import Testing
 
 /// What a child started by the tests (or the bench) inherits from its parent.
-@Suite("ChildProcess")
+@Suite("ChildProcess", .offPool)
 struct ChildProcessTests {
     /// A child that outlives its parent must not hold the parent's pipes: a test runner whose output pipe was held by
     /// brokers orphaned by a dead test process waited for them for over an hour.

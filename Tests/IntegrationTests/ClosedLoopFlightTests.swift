@@ -5,7 +5,8 @@ import Testing
 /// The whole drone side over real processes: mosquitto + drone-sim + drone-link + navigator + drone-controller.
 /// A user's mosquitto_pub takeoff and JSON target fly the simulated drone there; `land` lands it. Asserts on the
 /// simulator's ground truth.
-@Suite("Closed-loop flight", .serialized, .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))
+@Suite("Closed-loop flight", .offPool,
+       .serialized, .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))
 struct ClosedLoopFlightTests {
     struct Scenario: Sendable, CustomTestStringConvertible {
         var name: String

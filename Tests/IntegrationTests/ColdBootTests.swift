@@ -8,7 +8,7 @@ import Testing
 /// Issue 24, item 3: boot in any order. A service started before mosquitto (a board at power-on) has its session
 /// ≤ 2 s after the broker accepts connections, however long the broker was down. libmosquitto never retries a
 /// first connect that failed, so before the fix this took 12–15 s (the supervisor's restart).
-@Suite("Cold boot: services started before the broker", .serialized,
+@Suite("Cold boot: services started before the broker", .offPool, .serialized,
        .enabled(if: TestEnvironment.available("mosquitto")))
 struct ColdBootTests {
     static let services = ["navigator", "drone-controller", "drone-link", "telemetry-logger"]

@@ -4,7 +4,7 @@ import ProcessSupport
 import Testing
 
 /// The executables as a shell runs them: negative numbers on the command line, and `--help` text.
-@Suite("command line smoke")
+@Suite("command line smoke", .offPool)
 struct CommandLineSmokeTests {
     func run(_ name: String, _ arguments: [String], timeoutS: Double = 20) throws -> (Int32?, String) {
         let dir = try TestEnvironment.temporaryDirectory("cli")

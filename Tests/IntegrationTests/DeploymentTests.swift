@@ -4,7 +4,7 @@ import Testing
 
 /// The deployment files in deploy/: systemd units, install.sh, the brokers' ACLs and the drone ↔ ground bridge.
 /// Everything runs under a temporary directory; nothing touches the system's /etc or its mosquitto.
-@Suite("Deployment", .serialized)
+@Suite("Deployment", .offPool, .serialized)
 struct DeploymentTests {
     /// deploy/<side>/<name>.service, e.g. ("drone", "navigator").
     struct Unit: Sendable, CustomTestStringConvertible {

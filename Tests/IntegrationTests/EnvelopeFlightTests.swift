@@ -4,7 +4,7 @@ import Testing
 
 /// The flight envelope flown for real (drone-sim's ground truth is the judge): altitude, ceiling, speed in m/s,
 /// return home and the low-battery rule.
-@Suite("Envelope flights", .serialized, .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))
+@Suite("Envelope flights", .offPool, .serialized, .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))
 struct EnvelopeFlightTests {
     static let quietGPS = ["--gps-noise", "0.2"]
 

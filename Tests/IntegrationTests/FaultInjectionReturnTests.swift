@@ -5,7 +5,7 @@ import Testing
 /// return lands within 1 m of the takeoff point with GPS noise 0.2 and 0.5 m (2 m with the default 1.5 m: the
 /// closed-loop suite), ≤ 25 s after the drone came within 5 m of it, in still air and in 3 m/s wind from 0°, 90°,
 /// 180° and 270°; the yaw is never at full scale near the goal. Slow: `make faults` (QUAD_FAULTS=1) runs it.
-@Suite("Fault injection: arrive and return in wind and GPS noise",
+@Suite("Fault injection: arrive and return in wind and GPS noise", .offPool,
        .enabled(if: ProcessInfo.processInfo.environment["QUAD_FAULTS"] == "1"
                 && TestEnvironment.available("mosquitto", "mosquitto_pub")))
 struct FaultInjectionReturnTests {

@@ -8,7 +8,7 @@ import Testing
 /// + navigator + drone-controller, target ~35 m away); a fault is injected and the simulator's ground-truth trace
 /// is judged: when the drone hovers, whether it lands, that it never leaves the 200 m geofence.
 /// Slow (a few minutes): `make faults` runs it (QUAD_FAULTS=1); `make test` skips it.
-@Suite("Fault injection",
+@Suite("Fault injection", .offPool,
        .enabled(if: ProcessInfo.processInfo.environment["QUAD_FAULTS"] == "1"
                 && TestEnvironment.available("mosquitto", "mosquitto_pub")))
 struct FaultInjectionTests {

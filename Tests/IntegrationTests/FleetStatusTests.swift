@@ -4,7 +4,7 @@ import Testing
 
 /// `location-broadcaster status --all` against real services: two drone ids on one broker, each with its own
 /// navigator and drone-controller (their presence and the controller's retained state are all the table needs).
-@Suite("location-broadcaster status --all", .enabled(if: TestEnvironment.available("mosquitto")))
+@Suite("location-broadcaster status --all", .offPool, .enabled(if: TestEnvironment.available("mosquitto")))
 struct FleetStatusTests {
     @Test("lists both drones with their services and activity; a stopped navigator shows OFF")
     func twoDrones() async throws {

@@ -6,7 +6,7 @@ import Testing
 /// Three drones on one broker, as `make demo` and a fleet deployment run them: three drone-sims (own UDP ports
 /// and homes a few hundred metres apart) each with its drone-link, navigator and drone-controller, plus one
 /// telemetry-logger recording them all. Each flies to its own target; the logs export each flight separately.
-@Suite("Fleet on one broker", .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))
+@Suite("Fleet on one broker", .offPool, .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))
 struct FleetTests {
     struct Member {
         let stack: FlightStack

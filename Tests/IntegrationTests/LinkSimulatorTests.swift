@@ -5,7 +5,7 @@ import Testing
 
 /// drone-link against drone-sim over real UDP, with no controller: the test publishes the FlightCommands itself
 /// (binary, QoS 0, ~30 Hz) and checks the simulator's ground truth and the link's telemetry.
-@Suite("drone-link and drone-sim", .enabled(if: TestEnvironment.available("mosquitto")))
+@Suite("drone-link and drone-sim", .offPool, .enabled(if: TestEnvironment.available("mosquitto")))
 struct LinkSimulatorTests {
     static let fly = FlightCommandPlayer.Setting(refMode: .fly)
     static let takeoff = FlightCommandPlayer.Setting(refMode: .fly, takeoffId: 1)

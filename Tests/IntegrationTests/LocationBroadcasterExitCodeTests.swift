@@ -6,7 +6,7 @@ import Testing
 
 /// location-broadcaster exits 0 only when the controller accepted what it sent; a refusal, an unknown drone or a
 /// mistyped input exits non-zero with a sentence that points the right way. The controller is a FakeController.
-@Suite("location-broadcaster exit codes", .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
+@Suite("location-broadcaster exit codes", .offPool, .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
 struct LocationBroadcasterExitCodeTests {
     static let drone = "lb2"
     let broker: BrokerProcess

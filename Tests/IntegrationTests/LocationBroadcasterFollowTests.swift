@@ -7,7 +7,7 @@ import Testing
 
 /// `follow` against a real gpsd fed by gpsfake from walk.nmea: 30 one-second epochs walking east, then north-east,
 /// with no fix in epochs 12–16. gpsfake replays one sentence every 0.2 s, i.e. one epoch every 0.4 s.
-@Suite("location-broadcaster follow", .serialized,
+@Suite("location-broadcaster follow", .offPool, .serialized,
        .enabled(if: TestEnvironment.available("mosquitto", "gpsfake", "gpsd")))
 struct LocationBroadcasterFollowTests {
     static let walk = TestEnvironment.repoRoot.appendingPathComponent("Tests/GroundStationTests/Fixtures/walk.nmea")

@@ -5,7 +5,8 @@ import Testing
 
 /// location-broadcaster addresses what it sends to the controller run named in the controller's state (format
 /// 1.2). The controller is a FakeController; each test has a drone of its own (retained states stay on the broker).
-@Suite("location-broadcaster run addressing", .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
+@Suite("location-broadcaster run addressing", .offPool,
+       .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
 struct LocationBroadcasterRunAddressTests {
     let broker: BrokerProcess
 

@@ -6,7 +6,7 @@ import QuadProtocol
 import Testing
 
 /// location-broadcaster's one-shot subcommands against a real mosquitto; the controller is played by the test.
-@Suite("location-broadcaster", .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
+@Suite("location-broadcaster", .offPool, .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
 struct LocationBroadcasterTests {
     static let drone = "lb1"
     let broker: BrokerProcess

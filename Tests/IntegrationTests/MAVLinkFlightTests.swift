@@ -8,7 +8,7 @@ import Testing
 /// drone-sim's MAVLink face checked by independent clients (pymavlink with strict CRC, MAVSDK's C++ core), then
 /// the whole product flying it through mavlink-link: mosquitto_pub takeoff + JSON target → navigator →
 /// drone-controller → mavlink-link → drone-sim, judged on the simulator's ground truth.
-@Suite("MAVLink flights", .serialized)
+@Suite("MAVLink flights", .offPool, .serialized)
 struct MAVLinkFlightTests {
     /// drone-sim --protocol mavlink on free ports; the client listens on `clientPort`.
     final class Simulator {

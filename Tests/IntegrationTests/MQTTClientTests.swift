@@ -4,7 +4,8 @@ import ProcessSupport
 import QuadMQTT
 import Testing
 
-@Suite("MQTTClient against a real mosquitto", .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
+@Suite("MQTTClient against a real mosquitto", .offPool,
+       .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
 struct MQTTClientTests {
     let broker: BrokerProcess
 

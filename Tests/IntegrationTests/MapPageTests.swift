@@ -5,7 +5,7 @@ import Testing
 /// The live map (web/map) in headless Chromium, driven by Selenium (Tests/WebMapTests/map_browser_test.py), against
 /// the repo's mosquitto.conf (websockets listener + http_dir on free ports), the real services and drone-sim. This
 /// test owns the flight stack; the script asks it to restart the broker through a file handshake.
-@Suite("live map in a browser", .serialized,
+@Suite("live map in a browser", .offPool, .serialized,
        .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub", "chromium", "chromedriver")
                 && (TestEnvironment.isCI || MapBrowser.seleniumInstalled)))
 struct MapPageTests {

@@ -8,7 +8,7 @@ import Testing
 
 /// `navigator --position gpsd:HOST:PORT`: the drone's position comes from a real gpsd (gpsfake replaying
 /// walk.nmea, one epoch every 0.4 s), the heading from navdata; `telemetry/position` is ignored.
-@Suite("navigator --position gpsd", .serialized,
+@Suite("navigator --position gpsd", .offPool, .serialized,
        .enabled(if: TestEnvironment.available("mosquitto", "gpsfake", "gpsd")))
 struct NavigatorGPSDTests {
     static let drone = "gpsnav1"
@@ -135,7 +135,7 @@ struct NavigatorGPSDTests {
 }
 
 /// `--position` is checked before anything connects: garbage exits non-zero with a message naming the problem.
-@Suite("navigator --position parsing")
+@Suite("navigator --position parsing", .offPool)
 struct NavigatorPositionOptionTests {
     @Test("bad --position values are refused clearly", arguments: [
         ("garbage", "--position: expected telemetry, gpsd or gpsd:HOST:PORT, got 'garbage'"),

@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 24, item 5, as a shell runs the tools: the common options before the subcommand name reach it (the real
 /// executable talks to the broker and the drone those options name).
-@Suite("common options before the subcommand, run for real", .serialized,
+@Suite("common options before the subcommand, run for real", .offPool, .serialized,
        .enabled(if: TestEnvironment.available("mosquitto")))
 struct OptionsFirstSmokeTests {
     static let drone = "optsfirst1"

@@ -7,7 +7,7 @@ import Testing
 
 /// A service's inbox sees a connection's messages in the order the broker delivered them, across filters
 /// (the pilot-arbitration failure: a `release` claim handled after its sender's `offline` presence).
-@Suite("Ordered inbox", .enabled(if: TestEnvironment.available("mosquitto")))
+@Suite("Ordered inbox", .offPool, .enabled(if: TestEnvironment.available("mosquitto")))
 struct OrderedInboxTests {
     enum Event: Sendable, Equatable {
         case a(String)

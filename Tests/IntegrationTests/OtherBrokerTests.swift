@@ -8,7 +8,7 @@ import Testing
 /// The product on the other MQTT brokers of the compatibility table (README "Brokers"): a RabbitMQ 3.10 node (MQTT
 /// plugin) and a NATS 2.9 node (MQTT over JetStream), both MQTT 3.1.1 only, each started by the suite on its own
 /// ports. The board's services run with `--mqtt-version 3.1.1`; the ground tools with their default, `auto`.
-@Suite("RabbitMQ one node", .serialized,
+@Suite("RabbitMQ one node", .offPool, .serialized,
        .enabled(if: TestEnvironment.available("mosquitto_pub") && (TestEnvironment.isCI || RabbitNode.isInstalled)))
 struct RabbitSingleNodeTests {
     static let broker = SuiteBroker { try RabbitNode.single() }
@@ -31,7 +31,7 @@ struct RabbitSingleNodeTests {
     func share() async throws { try await checks("rmqshare").share() }
 }
 
-@Suite("NATS one node", .serialized,
+@Suite("NATS one node", .offPool, .serialized,
        .enabled(if: TestEnvironment.available("mosquitto_pub", "nats-server")))
 struct NatsSingleNodeTests {
     static let broker = SuiteBroker { try NatsNode.single() }

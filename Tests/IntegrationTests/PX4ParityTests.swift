@@ -7,7 +7,7 @@ import Testing
 /// flown against the real PX4 SITL and against drone-sim; the acknowledgements, the mode/armed sequence, the story
 /// told in STATUSTEXT and the failsafe's delay must be the same. Needs the real autopilot: `make autopilots`
 /// (QUAD_AUTOPILOTS=1) runs it; `make test` skips it.
-@Suite("Parity: drone-sim's PX4 face and the real PX4 SITL", .serialized,
+@Suite("Parity: drone-sim's PX4 face and the real PX4 SITL", .offPool, .serialized,
        .enabled(if: ProcessInfo.processInfo.environment["QUAD_AUTOPILOTS"] == "1" && AutopilotSITL.available
                 && PythonTools.available))
 struct PX4ParityTests {

@@ -7,7 +7,7 @@ import Testing
 /// Pilot arbitration end to end: the real drone-controller decides, two real `location-broadcaster claim`
 /// processes ask. Claims need no drone (the controller grants them while landed without navdata), so no simulator
 /// runs. Everything is judged from the retained ControllerState the controller publishes.
-@Suite("Pilot arbitration", .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
+@Suite("Pilot arbitration", .offPool, .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
 struct PilotArbitrationTests {
     static let drone = "arb1"
     let broker: BrokerProcess

@@ -7,7 +7,7 @@ import Testing
 /// The "Run it by hand" block of docs/flying.md (README's until issue 28), read at test time and run line by line as a
 /// user would, with only what must differ on a shared machine substituted: the test's own mosquitto (free port, via
 /// `-p` and `QUAD_BROKER`), free UDP ports for drone-sim/drone-link, and the trace file in the test directory.
-@Suite("docs/flying.md: Run it by hand", .serialized,
+@Suite("docs/flying.md: Run it by hand", .offPool, .serialized,
        .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub", "mosquitto_sub")))
 struct ReadmeRunByHandTests {
     /// The page that holds the block.

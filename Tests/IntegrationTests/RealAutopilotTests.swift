@@ -16,7 +16,7 @@ import Testing
 ///
 /// Each autopilot's scenarios run one after the other on its one start (`.serialized`); the two autopilots fly side
 /// by side (different instances and ports), so the suite takes as long as the slower one: ≤ 10 minutes of CI.
-@Suite("Real autopilots",
+@Suite("Real autopilots", .offPool,
        .enabled(if: RealAutopilotGate.enabled,
                 "QUAD_AUTOPILOTS=1 (make autopilots) and the autopilots of QUAD_AUTOPILOTS_DIR"))
 struct RealAutopilotTests {

@@ -5,7 +5,7 @@ import Testing
 /// Field-ready: a command sent to an earlier run of drone-controller (queued in the board's bridge while the
 /// controller restarted) is never acted on, whatever the sender's clock says. The real controller, drone-link and
 /// drone-sim; the simulator's ground truth judges whether the drone moved.
-@Suite("Run addressing", .serialized, .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))
+@Suite("Run addressing", .offPool, .serialized, .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))
 struct RunAddressFlightTests {
     /// `skewS`: the sender's clock against the board's (a year ahead, ten minutes behind, none): the stamp of the
     /// late takeoff may make it look as fresh or as old as anything; only its address decides.

@@ -4,7 +4,7 @@ import Testing
 
 /// scripts/run-tests.sh, `make test`'s runner and watchdog, around a fake `swift` (first on PATH) that behaves like a
 /// test run that hangs, dies, overruns, leaves a child behind or passes. What it must say and how it must end.
-@Suite("run-tests.sh watchdog", .enabled(if: TestEnvironment.available("bash", "python3", "pkill")))
+@Suite("run-tests.sh watchdog", .offPool, .enabled(if: TestEnvironment.available("bash", "python3", "pkill")))
 struct RunTestsScriptTests {
     /// The fake: writes a testStarted event to the path it is given, then does what FAKE_MODE says.
     static let fakeSwift = #"""

@@ -3,7 +3,7 @@ import Navigation
 import Testing
 
 /// The safety bugs a user found, flown for real (drone-sim's ground truth is the judge).
-@Suite("Safety flights", .serialized, .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))
+@Suite("Safety flights", .offPool, .serialized, .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))
 struct SafetyFlightTests {
     /// `drone-sim --wind 8,270`, a 10 m geofence: the drone drifts out while hovering; returning home at full
     /// tilt against 8 m/s carried it 343 m away in 68 s. Now the return is abandoned when it loses ground, or the

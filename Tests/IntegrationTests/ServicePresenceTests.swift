@@ -7,7 +7,7 @@ import Testing
 
 /// Every service announces itself with a retained `online` status and leaves `offline` behind — by its
 /// goodbye on SIGTERM (exit 0), or by the broker's Last Will on SIGKILL.
-@Suite("Service presence", .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
+@Suite("Service presence", .offPool, .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
 struct ServicePresenceTests {
     static let services = ["navigator", "drone-controller", "drone-link", "telemetry-logger", "location-broadcaster"]
     let broker: BrokerProcess

@@ -11,7 +11,7 @@ import Testing
 /// far below the minutes of the bug and far above the ~1 s a stop takes: a busy run (two more burners and compilers
 /// beside this test's) stretched the wall time from SIGTERM to the reaped exit to 2.8 s while the service's own log
 /// said `stopped` within 1 s. The slowest stop is printed.
-@Suite("Service stop", .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
+@Suite("Service stop", .offPool, .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
 struct ServiceStopTests {
     static let services = ["drone-link", "navigator", "drone-controller", "location-broadcaster", "telemetry-logger"]
     static let hangLimitS = 6.0

@@ -8,7 +8,7 @@ import Testing
 /// work: the controller measures every age from receipt on its own monotonic clock and never compares a stamp
 /// written on the laptop with its own clock. (libfaketime was tried for this and is not usable: Dispatch timers
 /// under a shifted clock hang.)
-@Suite("Skewed clocks", .serialized, .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))
+@Suite("Skewed clocks", .offPool, .serialized, .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))
 struct SkewedClockTests {
     /// A ground station whose wall clock is `skewS` off the board's.
     struct SkewedGround {

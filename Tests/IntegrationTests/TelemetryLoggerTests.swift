@@ -8,7 +8,7 @@ import Testing
 
 /// The real telemetry-logger binary against a private mosquitto: lossless recording, crash recovery, export,
 /// live tail.
-@Suite("telemetry-logger", .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
+@Suite("telemetry-logger", .offPool, .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
 struct TelemetryLoggerTests {
     let broker: BrokerProcess
     let logDir: URL

@@ -5,7 +5,8 @@ import Testing
 /// Two instances of every broker client, default client ids, one private broker: the broker drops the older of two
 /// clients with one id, so a shared default id shows as "disconnected" in a child's log and "already connected"
 /// in mosquitto's.
-@Suite("two instances of each service and tool", .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
+@Suite("two instances of each service and tool", .offPool,
+       .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
 struct TwoInstancesTests {
     static let commands: [(String, [String])] = [
         ("navigator", ["run"]), ("drone-controller", []), ("drone-link", []),
