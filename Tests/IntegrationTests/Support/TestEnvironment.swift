@@ -108,13 +108,16 @@ enum TestEnvironmentError: Error, CustomStringConvertible {
     }
 }
 
-/// Polls `condition` every 20 ms until it holds or `timeoutS` passes.
-func eventually(timeoutS: Double, _ what: String, _ condition: () async throws -> Bool) async throws {
+/// Polls `condition` every 20 ms until it holds or `timeoutS` passes. `what` (the failure's message, usually with the
+/// processes' logs) is read at the timeout: read at the call it showed the logs from before the wait — a SkewedClock
+/// failure said every service's log was empty when they were only empty at the start.
+func eventually(timeoutS: Double, _ what: @autoclosure () throws -> String, _ condition: () async throws -> Bool)
+    async throws {
     let deadline = Date().addingTimeInterval(timeoutS)
     while Date() < deadline {
         if try await condition() { return }
         try await Task.sleep(for: .milliseconds(20))
     }
     if try await condition() { return }
-    throw TestEnvironmentError.timeout(what)
+    throw TestEnvironmentError.timeout(try what())
 }
