@@ -10,6 +10,11 @@ final class CuttableProxy: @unchecked Sendable {
     private let targetPort: UInt16
     private let listener: Int32
     private let state = Mutex<(cut: Bool, stopped: Bool, sockets: [Int32])>((false, false, []))
+    private let refused = Atomic<Int>(0)
+
+    /// Connections refused while cut so far: one more after `cut()` means the client (a bridge) noticed the cut and
+    /// is reconnecting — it no longer takes messages for the link as sent.
+    var refusedConnections: Int { refused.load(ordering: .sequentiallyConsistent) }
 
     init(to targetPort: UInt16) throws {
         self.targetPort = targetPort
@@ -74,6 +79,7 @@ final class CuttableProxy: @unchecked Sendable {
                 return true
             }
             guard admitted else {
+                refused.add(1, ordering: .sequentiallyConsistent)
                 close(client)
                 close(upstream)
                 continue
