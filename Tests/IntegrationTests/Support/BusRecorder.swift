@@ -24,7 +24,9 @@ final class BusRecorder: @unchecked Sendable {
         }
         try client.start()
         guard await client.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS) else { throw TestEnvironmentError.timeout("connect \(id)") }
-        try await Task.sleep(for: .milliseconds(200))  // SUBACKs
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "SUBACKs for \(id)") {
+            client.subscriptionsAnswered
+        }
     }
 
     private func record(_ message: MQTTMessage) {

@@ -22,7 +22,7 @@ final class MessageRecorder: @unchecked Sendable {
     private var messages: [MQTTMessage] = []
     private var task: Task<Void, Never>?
 
-    /// Connects as `username` and subscribes to `filters` (QoS 1); returns once the SUBACKs can have arrived.
+    /// Connects as `username` and subscribes to `filters` (QoS 1); returns once the broker answered them.
     init(port: UInt16, username: String, password: String, filters: [String]) async throws {
         client = try authenticatedClient(port: port, username: username, password: password)
         // Handlers on the client's one ordered queue: arrival order across filters, as the broker sent it.
@@ -34,7 +34,9 @@ final class MessageRecorder: @unchecked Sendable {
         guard await client.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS) else {
             throw TestEnvironmentError.timeout("\(username) connecting to port \(port)")
         }
-        try await Task.sleep(for: .milliseconds(200))  // SUBACK
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "SUBACKs for \(username)") {
+            client.subscriptionsAnswered
+        }
     }
 
     var all: [MQTTMessage] { lock.withLock { messages } }
