@@ -4,7 +4,6 @@ import QuadMQTT
 import QuadProtocol
 import QuadService
 import ServiceLifecycle
-import Synchronization
 
 /// Feeds every input and a periodic tick into the pure `ControllerStateMachine` and performs its actions.
 struct ControllerService: Service {
@@ -24,8 +23,8 @@ struct ControllerService: Service {
     let runId = UInt32.random(in: 1...UInt32.max)
 
     func run() async throws {
-        // The machine is driven right where each event arrives (`Inbox(handler:)`): on the network thread for a
-        // message, on the tick's thread for a tick, one at a time under the inbox's lock, in arrival order.
+        // One thread of the controller's own owns the machine (`OwnThread`): it sleeps in poll() on the inbox until
+        // an event waits or the next tick is due, then takes every waiting event in arrival order and ticks.
         var machine = ControllerStateMachine(configuration: configuration, runId: runId)
         var restored: [ControllerAction] = []
         if let memoryFile {
@@ -36,33 +35,60 @@ struct ControllerService: Service {
         } else {
             runtime.logger.info("no --state-dir: a restart of this controller will not resume the flight")
         }
-        let loop = Mutex(Loop(machine: machine))
-        let inbox = Inbox<Event> { event in loop.withLock { handle(event, in: &$0) } }
+        var loop = Loop(machine: machine)
         runtime.logger.notice("controller run \(runId): acting on what is addressed to it, or unaddressed")
-        loop.withLock { loop in
-            restored.forEach { perform($0, rejections: &loop.rejections) }
-            perform(loop.machine.currentState(nowUs: MonotonicClock.nowUs()).asAction, rejections: &loop.rejections)
-        }
+        restored.forEach { perform($0, rejections: &loop.rejections) }
+        perform(loop.machine.currentState(nowUs: MonotonicClock.nowUs()).asAction, rejections: &loop.rejections)
+        let inbox = try Inbox<Event>.polled(limit: 4096)
         for input in ControllerInput.allCases {
             try input.feed(inbox, from: runtime)
         }
-        inbox.tick(everyMs: max(1, Int((1000 / configuration.tickHz).rounded()))) { .tick(nowUs: $0) }
-        // RabbitMQ keeps a retained message on the node that got it and hands none to a wildcard: a ground tool on
-        // another node learns the state only live. The state is published on every change, and repeated as often
-        // as the presence; the same sequence, so a sender waiting for an answer never takes a repeat for one.
-        inbox.tick(everyMs: Int(ServiceStatus.reannounceIntervalS * 1000)) { .repeatState(nowUs: $0) }
+        let started = loop
+        let thread = try OwnThread { [self] in
+            var loop = started
+            drive(&loop, from: inbox)
+            return loop.rejections
+        }
         try? await gracefulShutdown()
         inbox.finish()
-        let rejections = loop.withLock { $0.rejections }
+        let rejections = await thread.value ?? loop.rejections
         runtime.logger.notice("""
             rejected in total: \(rejections.total) (\(rejections.summary)); dropped unread: \(inbox.droppedCount)
             """)
     }
 
     /// What the event loop owns: the state machine and the count of what it refused.
-    struct Loop {
+    struct Loop: Sendable {
         var machine: ControllerStateMachine
         var rejections = RejectionCounter()
+    }
+
+    /// The controller's thread, until the inbox finishes: every waiting event in arrival order, then the ticks due.
+    /// A late tick is followed at once by the ones it missed (deadlines are absolute, on the monotonic clock).
+    private func drive(_ loop: inout Loop, from inbox: Inbox<Event>) {
+        let tickUs = Int64(max(1, Int((1000 / configuration.tickHz).rounded()))) * 1000
+        // RabbitMQ keeps a retained message on the node that got it and hands none to a wildcard: a ground tool on
+        // another node learns the state only live. The state is published on every change, and repeated as often
+        // as the presence; the same sequence, so a sender waiting for an answer never takes a repeat for one.
+        let repeatUs = Int64(ServiceStatus.reannounceIntervalS * 1_000_000)
+        let startUs = MonotonicClock.nowUs()
+        var nextTickUs = startUs + tickUs
+        var nextRepeatUs = startUs + repeatUs
+        while true {
+            inbox.wait(untilUs: min(nextTickUs, nextRepeatUs))
+            let (events, finished) = inbox.take()
+            // Nothing is handled once the service stops.
+            if finished { return }
+            for event in events { handle(event, in: &loop) }
+            while MonotonicClock.nowUs() >= nextTickUs {
+                handle(.tick(nowUs: MonotonicClock.nowUs()), in: &loop)
+                nextTickUs += tickUs
+            }
+            if MonotonicClock.nowUs() >= nextRepeatUs {
+                handle(.repeatState(nowUs: MonotonicClock.nowUs()), in: &loop)
+                nextRepeatUs += repeatUs
+            }
+        }
     }
 
     private func handle(_ event: Event, in loop: inout Loop) {

@@ -10,45 +10,27 @@ import Synchronization
 /// them in, across all filters: the client's one dispatcher calls each filter's transform in that order and the
 /// result goes straight in here. One connection's messages are never split over several inboxes or queues.
 ///
-/// Three ways to take the events, chosen at init (docs/architecture.md, "Event loops"):
+/// Two ways to take the events, chosen at init (docs/architecture.md, "Event loops"):
 /// - `Inbox()`: `events`, an AsyncSequence read by one task (navigator, ground tools, the logger's sync);
-/// - `Inbox.polled()`: `take()`, drained by a plain thread that sleeps in poll() on its sockets and on
-///   `wakeDescriptor`, which becomes readable when events wait (the vehicle links' thread);
-/// - `Inbox(handler:)`: a handler called on the sending thread, one event at a time under a lock, in the order they
-///   were sent (drone-controller).
+/// - `Inbox.polled()`: `take()`, drained by a thread of the loop's own (`OwnThread`) that sleeps in `wait` — poll()
+///   on `wakeDescriptor`, readable while events wait, and on its sockets — until an event, a datagram or its next
+///   deadline (drone-controller, the vehicle links).
 public final class Inbox<Event: Sendable>: Sendable {
     public let events: AsyncStream<Event>
     private let continuation: AsyncStream<Event>.Continuation
     private let clients = Mutex<[any MQTTConnection]>([])
     private let dropped = Atomic<Int>(0)
-    private let handler: (@Sendable (Event) -> Void)?
-    /// Held while the handler runs; true once the inbox finished.
-    private let handling = Mutex(false)
     /// `polled()` only: the queue `take()` drains and the pipe that wakes its thread.
     private let queue: PolledQueue?
 
     public init(bufferLimit: Int = 4096) {
         (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(bufferLimit))
-        handler = nil
-        queue = nil
-    }
-
-    /// Every event goes to `handle` at once, on the thread that sends it (for a board service's connection: the
-    /// network thread; for its tick: the tick thread), never two at a time, until `finish()`; `events` stays empty.
-    /// A message then costs no wake-up of a task-pool thread: in drone-controller's 30 Hz flight that was the
-    /// larger part of its CPU (perf: the pool thread's wake-ups and AsyncStream). `handle` must not block for long
-    /// (it holds up the connection's network thread) and must not send into this inbox.
-    public init(handler handle: @escaping @Sendable (Event) -> Void) {
-        (events, continuation) = AsyncStream.makeStream(of: Event.self)
-        continuation.finish()
-        handler = handle
         queue = nil
     }
 
     private init(queue: PolledQueue) {
         (events, continuation) = AsyncStream.makeStream(of: Event.self)
         continuation.finish()
-        handler = nil
         self.queue = queue
     }
 
@@ -61,6 +43,12 @@ public final class Inbox<Event: Sendable>: Sendable {
 
     /// `polled()` only (-1 otherwise, which poll() ignores): readable while events wait or once the inbox finished.
     public var wakeDescriptor: Int32 { queue?.readDescriptor ?? -1 }
+
+    /// `polled()` only: sleeps until an event waits, the inbox finished, one of `descriptors` is readable or the
+    /// monotonic `deadlineUs` passed (at most 1 ms late: poll() counts milliseconds); then call `take()`.
+    public func wait(untilUs deadlineUs: Int64, alsoOn descriptors: [Int32] = []) {
+        PollWait.untilReadable(descriptors + [wakeDescriptor], timeoutUs: deadlineUs - MonotonicClock.nowUs())
+    }
 
     /// `polled()` only: every waiting event, in order, and whether the inbox finished (the thread's cue to stop,
     /// after handling these).
@@ -94,10 +82,11 @@ public final class Inbox<Event: Sendable>: Sendable {
     }
 
     /// Adds `event(now)` every `intervalMs` until the inbox finishes; `now` is monotonic, like receive stamps. A late
-    /// tick is followed at once by the ones it missed. Call it after the `feed`s.
+    /// tick is followed at once by the ones it missed. Call it after the `feed`s. (A `polled()` loop keeps its own
+    /// deadlines: it sleeps in `wait` until the next one.)
     ///
-    /// When every connection fed into this inbox hands its messages over on its network thread (the board services:
-    /// `MQTTConnection.deliversOnNetworkThread`), the tick runs on a plain thread sleeping to absolute monotonic
+    /// When every connection fed into this inbox hands its messages over on its network thread
+    /// (`MQTTConnection.deliversOnNetworkThread`), the tick runs on a plain thread sleeping to absolute monotonic
     /// deadlines. A `Task.sleep` tick wakes Dispatch's timer thread and a pool thread every time: 15 % of
     /// drone-controller's CPU samples in a flight (perf). Anywhere else it stays a task: there a message waits for
     /// its dispatcher's task in the same pool before it reaches the inbox, and a thread's tick would overtake it (a
@@ -162,13 +151,6 @@ public final class Inbox<Event: Sendable>: Sendable {
             if wake { queue.wake() }
             return accepted
         }
-        if let handler {
-            return handling.withLock { finished in
-                guard !finished else { return false }
-                handler(event)
-                return true
-            }
-        }
         switch continuation.yield(event) {
         case .terminated: return false
         case .dropped: dropped.add(1, ordering: .relaxed)
@@ -177,9 +159,8 @@ public final class Inbox<Event: Sendable>: Sendable {
         return true
     }
 
-    /// No event is handed on after this returns (a handler running now ends first).
+    /// No event is handed on after this returns.
     public func finish() {
-        handling.withLock { $0 = true }
         continuation.finish()
         if let queue {
             queue.state.withLock { $0.finished = true }

@@ -48,8 +48,7 @@ package enum LinkRunLoop {
         driver.perform(driver.machine.start(nowUs: MonotonicClock.nowUs()))
         while true {
             let deadlineUs = driver.machine.nextDeadlineUs ?? MonotonicClock.nowUs() + 1_000_000
-            PollWait.untilReadable(driver.descriptors + [inbox.wakeDescriptor],
-                                   timeoutUs: deadlineUs - MonotonicClock.nowUs())
+            inbox.wait(untilUs: deadlineUs, alsoOn: driver.descriptors)
             driver.drainDatagrams()
             let (commands, stop) = inbox.take()
             for command in commands {

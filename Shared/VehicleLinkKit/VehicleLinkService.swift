@@ -21,13 +21,9 @@ package struct VehicleLinkService: Service {
     package func run() async throws {
         let inbox = try Inbox<FlightCommand>.polled()
         let body = try open(runtime, inbox)
-        let (finished, finish) = AsyncStream<Void>.makeStream()
-        try LinkThread.start {
-            body()
-            finish.finish()
-        }
+        let thread = try OwnThread(body)
         await runtime.forwardFlightCommands(droppedElsewhere: { inbox.droppedCount }) { inbox.send($0) }
         inbox.finish()
-        for await _ in finished {}
+        _ = await thread.value
     }
 }
