@@ -10,7 +10,7 @@ import QuadProtocol
 /// NAV_TAKEOFF, no setpoint until the climb is done; see `AutopilotFlavor`); PCMD → body-frame velocity + yaw-rate
 /// setpoints streamed at 20 Hz, a changed one sent at once (50 Hz on average at most,
 /// `CompanionTiming.changedSetpointIntervalUs`); a hover (a command that is not progressive, or older than 250 ms,
-/// or one that only climbs) → a position setpoint the autopilot holds (`HoverHold`); `land` → NAV_LAND;
+/// or one that only climbs or nudges) → a position setpoint the autopilot holds (`HoverHold`); `land` → NAV_LAND;
 /// emergency → forced disarm.
 /// Setpoints never stop while the link runs, so the autopilot never sits in offboard without them.
 public struct CompanionStateMachine: Sendable {
@@ -442,7 +442,7 @@ public struct CompanionStateMachine: Sendable {
         let setpoint = hover.setpoint(for: v, local: telemetry.localPosition,
                                       localAgeUs: localPositionAtUs.map { nowUs &- $0 },
                                       yawRad: telemetry.attitude?.yawRad,
-                                      holding: telemetry.isAirborne && telemetry.isInSetpointMode)
+                                      holding: telemetry.isAirborne && telemetry.isInSetpointMode, nowUs: nowUs)
         var actions: [CompanionAction] = []
         if let held = hover.held, !wasHolding {
             actions.append(.log(.debug, "hover: the autopilot holds north \(held.northM) m east \(held.eastM) m "
