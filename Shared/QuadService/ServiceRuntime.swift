@@ -27,7 +27,7 @@ public final class ServiceRuntime: Sendable {
     ///     location-broadcasters each need their own: `Topics.broadcasterPresenceName(senderId:)`).
     ///   - deliveryBufferLimit: messages the connection's one delivery queue holds for slow consumers.
     ///   - handlersNeverBlock: every subscription of this service only hands messages on (`feed` into an
-    ///     `Inbox`, a link's wake-up queue): they then run on the network thread, one thread wake-up per message
+    ///     `Inbox`): they then run on the network thread, one thread wake-up per message
     ///     fewer (`MQTTConfiguration.deliversOnNetworkThread`). The board services say so.
     public init(service: String, options: CommonOptions.Resolved, presenceName: String? = nil,
                 deliveryBufferLimit: Int = 4096, handlersNeverBlock: Bool = false) throws {
