@@ -32,7 +32,7 @@ final class BusFeed: Sendable {
         var presences: [String: ServiceStatus] = [:]
         /// Drone id → whether its drone-controller is online (only with `controllers: true`).
         var controllers: [String: Bool] = [:]
-        var inboxes: [FeedQueue] = []
+        var inboxes: [Inbox<Event>] = []
         var clock = ClockOffsetEstimator()
     }
 
@@ -90,21 +90,34 @@ final class BusFeed: Sendable {
     /// Drones whose drone-controller is online.
     var dronesWithController: [String] { state.withLock { $0.controllers.filter(\.value).map(\.key) } }
 
-    /// A queue of every event from now on, starting with what is already known (retained messages may have
+    /// An inbox of every event from now on, starting with what is already known (retained messages may have
     /// arrived before the consumer asked).
-    func inbox() -> FeedQueue {
-        let inbox = FeedQueue()
+    func inbox() -> Inbox<Event> {
+        let inbox = Self.consumerInbox()
         state.withLock { s in
             for (name, status) in s.presences.sorted(by: { $0.key < $1.key }) {
-                inbox.append(.presence(name: name, status: status))
+                inbox.send(.presence(name: name, status: status))
             }
-            if let c = s.latest.controller { inbox.append(.controller(c, retained: true)) }
-            if let d = s.latest.drone { inbox.append(.drone(d)) }
-            if let l = s.latest.link { inbox.append(.link(l)) }
-            if let n = s.latest.navigation { inbox.append(.navigation(n)) }
+            if let c = s.latest.controller { inbox.send(.controller(c, retained: true)) }
+            if let d = s.latest.drone { inbox.send(.drone(d)) }
+            if let l = s.latest.link { inbox.send(.link(l)) }
+            if let n = s.latest.navigation { inbox.send(.navigation(n)) }
             s.inboxes.append(inbox)
         }
         return inbox
+    }
+
+    /// Events each consumer may leave waiting.
+    static let consumerLimit = 1024
+
+    /// One consumer's events, in arrival order, taken by a loop that keeps its own time (route, pilot session,
+    /// one-shot commands: `Inbox.drained`). Bounded so a stalled consumer cannot grow memory: past `consumerLimit`
+    /// the oldest go, counted; the first drop and every 1024th after it are logged.
+    static func consumerInbox(logger: Logger = Logger(label: "location-broadcaster")) -> Inbox<Event> {
+        .drained(limit: consumerLimit) { dropped in
+            guard dropped % consumerLimit == 1 else { return }
+            logger.warning("a bus consumer fell behind: \(dropped) event(s) dropped so far, the oldest first")
+        }
     }
 
     private func record(_ event: Event, _ update: (inout State) -> Void) {
@@ -112,7 +125,7 @@ final class BusFeed: Sendable {
             update(&s)
             return s.inboxes
         }
-        inboxes.forEach { $0.append(event) }
+        inboxes.forEach { $0.send(event) }
     }
 
     private func pump(_ client: any MQTTConnection, _ filter: String, qos: Int32 = 1,
@@ -120,51 +133,6 @@ final class BusFeed: Sendable {
         try client.subscribe(filter, qos: qos) { [weak self] message in
             guard let self else { return }
             handle(self, message)
-        }
-    }
-}
-
-/// Events for one consumer, in arrival order; bounded so a stalled consumer cannot grow memory. Drained by polling
-/// loops (route, pilot session, one-shot commands) that also keep their own time; not QuadService's `Inbox`, an
-/// AsyncStream that one service loop awaits (FleetView uses that one): these loops check a deadline between
-/// drains, which a stream they would await cannot give them without a second task. Both shapes count what they drop.
-final class FeedQueue: Sendable {
-    static let limit = 1024
-    private struct State {
-        var events: [BusFeed.Event] = []
-        var dropped = 0
-    }
-    private let state = Mutex(State())
-    private let logger: Logger
-
-    init(logger: Logger = Logger(label: "location-broadcaster")) {
-        self.logger = logger
-    }
-
-    /// Past `limit` the oldest event goes; the first drop and every 1024th after it are logged.
-    func append(_ event: BusFeed.Event) {
-        let dropped: Int? = state.withLock {
-            var dropped: Int?
-            if $0.events.count >= Self.limit {
-                $0.events.removeFirst()
-                $0.dropped += 1
-                if $0.dropped % Self.limit == 1 { dropped = $0.dropped }
-            }
-            $0.events.append(event)
-            return dropped
-        }
-        if let dropped {
-            logger.warning("a bus consumer fell behind: \(dropped) event(s) dropped so far, the oldest first")
-        }
-    }
-
-    /// Events dropped because this consumer fell behind.
-    var droppedCount: Int { state.withLock { $0.dropped } }
-
-    func drain() -> [BusFeed.Event] {
-        state.withLock { s in
-            defer { s.events.removeAll() }
-            return s.events
         }
     }
 }

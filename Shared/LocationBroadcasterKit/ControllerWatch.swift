@@ -7,7 +7,7 @@ import QuadService
 /// at all, and its answer afterwards (judged by ControllerReply).
 struct ControllerWatch {
     let feed: BusFeed
-    let inbox: FeedQueue
+    let inbox: Inbox<BusFeed.Event>
     let drone: DroneID
 
     /// Subscribes and waits (at most `settleS`) for the retained presence and controller state.
@@ -57,7 +57,7 @@ struct ControllerWatch {
     }
 
     /// Forgets what arrived so far: only states after the publication are answers.
-    func markPublished() { _ = inbox.drain() }
+    func markPublished() { _ = inbox.take().events }
 
     /// Waits for the controller's verdict on `reply` until `deadlineUs` (monotonic). Prints each new state.
     /// Returns the accepting state (nil when acceptance was silent); throws on refusal or when nothing came.
@@ -66,7 +66,7 @@ struct ControllerWatch {
         let silentUntilUs = MonotonicClock.nowUs() + Self.silentGraceUs
         var latest = reply.before
         while MonotonicClock.nowUs() < deadlineUs {
-            for case .controller(let state, let retained) in inbox.drain() {
+            for case .controller(let state, let retained) in inbox.take().events {
                 guard reply.isNewer(state, retained: retained) else { continue }
                 latest = state
                 say("controller: \(state.summary)")

@@ -8,7 +8,7 @@ import Synchronization
 final class PilotSession: Sendable {
     private let claimer: Mutex<PilotClaimer>
     private let runtime: ServiceRuntime
-    private let inbox: FeedQueue
+    private let inbox: Inbox<BusFeed.Event>
     /// MQTT 5 Message Expiry of every claim and release (`--command-ttl`).
     private let expiryS: UInt32
 
@@ -30,7 +30,7 @@ final class PilotSession: Sendable {
             var actions: [PilotClaimer.Action] = []
             if connected, !wasConnected { actions += claimer.withLock { $0.connected(nowUs: now) } }
             wasConnected = connected
-            for event in inbox.drain() {
+            for event in inbox.take().events {
                 switch event {
                 case .controller(let state, _):
                     actions += claimer.withLock { $0.controllerState(state, nowUs: now) }

@@ -5,7 +5,7 @@ import QuadService
 /// Performs what RouteStateMachine decides and prints the progress.
 struct RouteFlight {
     let runtime: ServiceRuntime
-    let inbox: FeedQueue
+    let inbox: Inbox<BusFeed.Event>
     let arrivalTimeoutUs: Int64
     /// `host:port`, for messages.
     let broker: String
@@ -14,7 +14,7 @@ struct RouteFlight {
     private var currentSinceUs: Int64 = 0
     private var lastController: ControllerState?
 
-    init(runtime: ServiceRuntime, inbox: FeedQueue, arrivalTimeoutUs: Int64, broker: String,
+    init(runtime: ServiceRuntime, inbox: Inbox<BusFeed.Event>, arrivalTimeoutUs: Int64, broker: String,
         machine: RouteStateMachine) {
         self.runtime = runtime
         self.broker = broker
@@ -32,7 +32,7 @@ struct RouteFlight {
         // The retained controller state first: the targets are addressed to its run.
         let settleUntilUs = MonotonicClock.nowUs() + 500_000
         while lastController == nil, MonotonicClock.nowUs() < settleUntilUs {
-            for case .controller(let state, _) in inbox.drain() {
+            for case .controller(let state, _) in inbox.take().events {
                 lastController = state
                 _ = machine.controllerState(state, nowUs: WallClock.nowUs())
             }
@@ -47,7 +47,7 @@ struct RouteFlight {
             try await Task.sleep(for: .milliseconds(100))
             let now = WallClock.nowUs()
             var actions: [RouteStateMachine.Action] = []
-            for case .controller(let state, _) in inbox.drain() {
+            for case .controller(let state, _) in inbox.take().events {
                 lastController = state
                 actions += machine.controllerState(state, nowUs: now)
             }

@@ -44,13 +44,13 @@ struct StatusView {
             // A broker that withholds retained statuses from a wildcard subscription (RabbitMQ) still shows each
             // running service within one re-announce interval: wait that long before calling one "unknown".
             while !board.unseenExpectedServices.isEmpty, MonotonicClock.nowUs() - startUs < board.presenceWaitUs {
-                _ = absorb(inbox.drain())
+                _ = absorb(inbox.take().events)
                 if board.unseenExpectedServices.isEmpty { break }
                 try await Task.sleep(for: .milliseconds(100))
             }
         }
         while true {
-            let reached = absorb(inbox.drain())
+            let reached = absorb(inbox.take().events)
             let elapsedUs = MonotonicClock.nowUs() - startUs
             board.update(clockOffsetUs: feed.latest.clockOffsetUs)
             show(elapsedUs: elapsedUs)

@@ -14,13 +14,14 @@ import Synchronization
 /// - `Inbox()`: `events`, an AsyncSequence read by one task (navigator, ground tools, the logger's sync);
 /// - `Inbox.polled()`: `take()`, drained by a thread of the loop's own (`OwnThread`) that sleeps in `wait` — poll()
 ///   on `wakeDescriptor`, readable while events wait, and on its sockets — until an event, a datagram or its next
-///   deadline (drone-controller, the vehicle links).
+///   deadline (drone-controller, the vehicle links); `Inbox.drained()`, the same without the pipe, for a loop
+///   that takes between deadlines of its own (location-broadcaster's one-shot commands: one per `BusFeed` consumer).
 public final class Inbox<Event: Sendable>: Sendable {
     public let events: AsyncStream<Event>
     private let continuation: AsyncStream<Event>.Continuation
     private let clients = Mutex<[any MQTTConnection]>([])
     private let dropped = Atomic<Int>(0)
-    /// `polled()` only: the queue `take()` drains and the pipe that wakes its thread.
+    /// `polled()` and `drained()` only: the queue `take()` drains (`polled()`: and the pipe that wakes the thread).
     private let queue: PolledQueue?
 
     public init(bufferLimit: Int = 4096) {
@@ -36,9 +37,17 @@ public final class Inbox<Event: Sendable>: Sendable {
 
     /// An inbox for a thread that also waits on sockets: it polls `wakeDescriptor` with them and calls `take()`
     /// after every wake-up (a sent event wakes it within about a millisecond). Past `limit` waiting events the
-    /// oldest go, counted (only the newest flight command matters to a vehicle); `events` stays empty.
-    public static func polled(limit: Int = 256) throws(SocketFailure) -> Inbox {
-        Inbox(queue: try PolledQueue(limit: limit))
+    /// oldest go, counted (only the newest flight command matters to a vehicle), and `dropping` hears the running
+    /// total after each (outside the inbox's lock); `events` stays empty.
+    public static func polled(limit: Int = 256, dropping: @escaping @Sendable (_ total: Int) -> Void = { _ in })
+        throws(SocketFailure) -> Inbox {
+        Inbox(queue: try PolledQueue(limit: limit, dropping: dropping))
+    }
+
+    /// `polled()` without the wake pipe (`wakeDescriptor` is -1): for a loop that sleeps by its own deadlines and
+    /// calls `take()` between them (location-broadcaster's one-shot commands, through `BusFeed`).
+    public static func drained(limit: Int, dropping: @escaping @Sendable (_ total: Int) -> Void = { _ in }) -> Inbox {
+        Inbox(queue: PolledQueue(limit: limit, dropping: dropping, descriptors: (-1, -1)))
     }
 
     /// `polled()` only (-1 otherwise, which poll() ignores): readable while events wait or once the inbox finished.
@@ -50,7 +59,7 @@ public final class Inbox<Event: Sendable>: Sendable {
         PollWait.untilReadable(descriptors + [wakeDescriptor], timeoutUs: deadlineUs - MonotonicClock.nowUs())
     }
 
-    /// `polled()` only: every waiting event, in order, and whether the inbox finished (the thread's cue to stop,
+    /// `polled()` and `drained()` only: every waiting event, in order, and whether the inbox finished (the thread's cue to stop,
     /// after handling these).
     public func take() -> (events: [Event], finished: Bool) {
         guard let queue else { return ([], true) }
@@ -136,16 +145,18 @@ public final class Inbox<Event: Sendable>: Sendable {
     /// Hands `event` on; false once the inbox finished.
     private func deliver(_ event: Event) -> Bool {
         if let queue {
-            let (accepted, wake) = queue.state.withLock { state -> (Bool, Bool) in
-                guard !state.finished else { return (false, false) }
+            let (accepted, wake, droppedTotal) = queue.state.withLock { state -> (Bool, Bool, Int?) in
+                guard !state.finished else { return (false, false, nil) }
                 let wasEmpty = state.events.isEmpty
+                var droppedTotal: Int?
                 if state.events.count >= queue.limit {
                     state.events.removeFirst()
-                    dropped.add(1, ordering: .relaxed)
+                    droppedTotal = dropped.add(1, ordering: .relaxed).newValue
                 }
                 state.events.append(event)
-                return (true, wasEmpty)
+                return (true, wasEmpty, droppedTotal)
             }
+            if let droppedTotal { queue.dropping(droppedTotal) }
             // One wake-up per batch: `take()` drains the pipe before it takes the events, so an event added to a
             // queue that was not empty is taken with the ones before it.
             if wake { queue.wake() }
@@ -177,33 +188,42 @@ public final class Inbox<Event: Sendable>: Sendable {
 
         let state = Mutex(State())
         let limit: Int
+        let dropping: @Sendable (_ total: Int) -> Void
         let readDescriptor: Int32
         private let writeDescriptor: Int32
 
-        init(limit: Int) throws(SocketFailure) {
+        convenience init(limit: Int, dropping: @escaping @Sendable (_ total: Int) -> Void) throws(SocketFailure) {
             var ends: [Int32] = [0, 0]
             guard pipe(&ends) == 0 else { throw SocketFailure(call: "pipe", errorNumber: errno) }
             for fd in ends {
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
                 _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             }
-            readDescriptor = ends[0]
-            writeDescriptor = ends[1]
+            self.init(limit: limit, dropping: dropping, descriptors: (ends[0], ends[1]))
+        }
+
+        /// `descriptors`: the pipe's read and write ends, or -1 and -1 for none.
+        init(limit: Int, dropping: @escaping @Sendable (_ total: Int) -> Void, descriptors: (Int32, Int32)) {
+            (readDescriptor, writeDescriptor) = descriptors
             self.limit = max(1, limit)
+            self.dropping = dropping
         }
 
         deinit {
+            guard readDescriptor >= 0 else { return }
             close(readDescriptor)
             close(writeDescriptor)
         }
 
         func wake() {
+            guard writeDescriptor >= 0 else { return }
             // A full pipe (EAGAIN) already means "wake up".
             var byte: UInt8 = 1
             _ = write(writeDescriptor, &byte, 1)
         }
 
         func drainPipe() {
+            guard readDescriptor >= 0 else { return }
             var drain = [UInt8](repeating: 0, count: 64)
             while drain.withUnsafeMutableBytes({ read(readDescriptor, $0.baseAddress, $0.count) }) > 0 {}
         }

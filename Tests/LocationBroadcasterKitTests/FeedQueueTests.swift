@@ -5,7 +5,7 @@ import Testing
 @testable import LocationBroadcasterKit
 
 /// A consumer that falls behind loses the oldest bus events, never memory, and never in silence.
-@Suite("location-broadcaster's per-consumer feed queue")
+@Suite("location-broadcaster's per-consumer inbox")
 struct FeedQueueTests {
     /// Keeps every message logged through it.
     final class Lines: Sendable {
@@ -31,19 +31,20 @@ struct FeedQueueTests {
     @Test("past 1024 events the oldest go, each counted; the first drop and every 1024th are logged")
     func dropsTheOldestAndSaysSo() throws {
         let handler = CapturingHandler(lines: Lines())
-        let queue = FeedQueue(logger: Logger(label: "test") { _ in handler })
-        for index in 0..<(FeedQueue.limit + 6) { queue.append(presence(index)) }
+        let queue = BusFeed.consumerInbox(logger: Logger(label: "test") { _ in handler })
+        for index in 0..<(BusFeed.consumerLimit + 6) { queue.send(presence(index)) }
         #expect(queue.droppedCount == 6)
-        let events = queue.drain()
-        #expect(events.count == FeedQueue.limit)
+        let events = queue.take().events
+        #expect(events.count == BusFeed.consumerLimit)
         guard case .presence(let first, _) = try #require(events.first) else { Issue.record("not a presence"); return }
         #expect(first == "s6")
-        #expect(handler.lines.value.withLock { $0 } == ["warning: a bus consumer fell behind: 1 event(s) dropped so far, the oldest first"])
+        #expect(handler.lines.value.withLock { $0 }
+            == ["warning: a bus consumer fell behind: 1 event(s) dropped so far, the oldest first"])
 
-        for index in 0..<(2 * FeedQueue.limit) { queue.append(presence(index)) }
-        #expect(queue.droppedCount == 6 + FeedQueue.limit)
+        for index in 0..<(2 * BusFeed.consumerLimit) { queue.send(presence(index)) }
+        #expect(queue.droppedCount == 6 + BusFeed.consumerLimit)
         #expect(handler.lines.value.withLock { $0.count } == 2)
-        #expect(queue.drain().count == FeedQueue.limit)
-        #expect(queue.drain().isEmpty)
+        #expect(queue.take().events.count == BusFeed.consumerLimit)
+        #expect(queue.take().events.isEmpty)
     }
 }
