@@ -10,7 +10,10 @@ import Testing
 /// radio returns the bridge resumes by itself, the drone hovers until a new target, which it flies; the ground's
 /// log is completed from the board's (no gap, no duplicate). Run a second time with the ground's clock 1 h ahead.
 /// In `make faults` (QUAD_FAULTS=1); needs root for the namespaces (under CI=true a missing capability fails).
-@Suite("Field rehearsal: two hosts, a radio that drops", .serialized,
+/// Not serialized: each rehearsal has namespaces, installs and directories of its own, and `FlightSlots` bounds what
+/// flies at once (serialized, its 2nd and 3rd flights queued behind every other fault flight and flew alone at the
+/// end of `make faults`, one slot idle for ~2 minutes).
+@Suite("Field rehearsal: two hosts, a radio that drops", .offPool,
        .enabled(if: ProcessInfo.processInfo.environment["QUAD_FAULTS"] == "1"
                 && TestEnvironment.available("mosquitto", "ip", "bash", "mosquitto_passwd", "systemctl")))
 struct FieldRehearsalTests {
