@@ -32,7 +32,8 @@ extension DroneSim {
         let autopilot = self.autopilot ?? .px4
         var configuration = base
         configuration.parameters.takeoffAltitudeM = 2.5
-        configuration.parameters.takeoffClimbRateMps = autopilot == .ardupilot ? 1.5 : 1  // PX4's MPC_TKO_SPEED is 1.5 m/s
+        // PX4's MPC_TKO_SPEED is 1.5 m/s
+        configuration.parameters.takeoffClimbRateMps = autopilot == .ardupilot ? 1.5 : 1
         configuration.parameters.holdsGroundVelocity = true
         let gcsParts = gcs.split(separator: ":")
         guard gcsParts.count == 2, let port = UInt16(gcsParts[1]),
@@ -43,7 +44,8 @@ extension DroneSim {
         let socket = try UDPSocket(binding: endpoint)
         let face = autopilot == .ardupilot ? "ArduCopter-like" : "PX4-like"
         print("drone-sim: MAVLink (\(face)) on udp \(endpoint), telemetry to \(gcsEndpoint) and the last sender, home "
-              + "\(home.point.latitudeDeg),\(home.point.longitudeDeg), seed \(seed)" + (self.trace.map { ", trace \($0)" } ?? ""))
+              + "\(home.point.latitudeDeg),\(home.point.longitudeDeg), seed \(seed)"
+                  + (self.trace.map { ", trace \($0)" } ?? ""))
         var session = MAVLinkSimulatorSession(configuration: configuration, gcs: gcsEndpoint,
                                               nowUs: MonotonicClock.nowUs(), autopilot: autopilot)
         session.parameters = try px4Parameters()
