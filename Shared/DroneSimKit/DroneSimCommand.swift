@@ -18,12 +18,14 @@ package struct DroneSim: ParsableCommand {
     @Option(help: "ardrone (AT + navdata) or mavlink (PX4-like, UDP --mavlink-port).")
     var `protocol` = SimulatorProtocol.ardrone
     @Option(help: ArgumentHelp("The autopilot the MAVLink face imitates (--protocol mavlink): px4, or ardupilot "
-                               + "(ArduCopter: HEARTBEAT autopilot 3, copter modes, GUIDED takeoff, a position 4 s after start).",
+                               + "(ArduCopter: HEARTBEAT autopilot 3, copter modes, GUIDED takeoff, a position 4 s "
+                               + "after start).",
                                valueName: "px4|ardupilot"))
     var autopilot: SimulatedAutopilot?
     @Option(help: "UDP port for MAVLink (--protocol mavlink; PX4 SITL's offboard port).")
     var mavlinkPort: UInt16 = 14580
-    @Option(help: "MAVLink telemetry also goes to this HOST:PORT (the offboard client's port), besides the last sender.")
+    @Option(
+        help: "MAVLink telemetry also goes to this HOST:PORT (the offboard client's port), besides the last sender.")
     var gcs = "127.0.0.1:14540"
     @Option(help: ArgumentHelp("A PX4 parameter NAME=VALUE (--protocol mavlink; repeatable), e.g. COM_OBL_RC_ACT=5: "
                                + "hold instead of landing when offboard setpoints stop.", valueName: "name=value"))
