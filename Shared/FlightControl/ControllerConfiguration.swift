@@ -64,10 +64,12 @@ public struct ControllerConfiguration: Sendable, Equatable {
 
     public init(controlLaw: ControlLaw = ControlLaw(), windCompensation: WindCompensation = WindCompensation(),
                 altitude: AltitudeHold = AltitudeHold(), failsafes: FailsafePolicy = FailsafePolicy(),
-                returnAltitudeM: Double? = nil, returnHomeHoverS: Double = 0, tickHz: Double = 30, takeoffTimeoutS: Double = 10,
+                returnAltitudeM: Double? = nil, returnHomeHoverS: Double = 0, tickHz: Double = 30,
+                takeoffTimeoutS: Double = 10,
                 staleAfterMs: Int64 = 1000, droneStateTimeoutMs: Int64 = 1000, landBatteryPercent: UInt8 = 15,
                 geofenceRadiusM: Double = 200, geofenceReturnMarginM: Double = 10, geofenceBrakeS: Double = 1,
-                lostPilotLandAfterS: Double = 30, groundLinkTimeoutS: Double = 1.5, commandMaxAgeS: Double = 5, progressMarginM: Double = 3, progressTimeoutS: Double = 3,
+                lostPilotLandAfterS: Double = 30, groundLinkTimeoutS: Double = 1.5, commandMaxAgeS: Double = 5,
+                progressMarginM: Double = 3, progressTimeoutS: Double = 3,
                 abandonedReturnLandAfterS: Double = 0, arrivalWindowMs: Int64 = 1000, arrivalMinimumFixes: Int = 3,
                 targetMatchToleranceDeg: Double = 1e-7) {
         self.controlLaw = controlLaw
