@@ -51,7 +51,8 @@ extension ControllerStateMachine {
             let ttlUs = microseconds(fromSeconds: Double(remembered.ttlS))
             if remembered.ttlS > 0, nowUs &- memory.targetReceivedAtUs > ttlUs {
                 transition(to: .hovering, reason: .resumedTargetExpired, nowUs: nowUs)
-                pendingLogs.append(.log(.warning, "the previous run's target expired while no controller ran: hovering"))
+                pendingLogs.append(.log(.warning,
+                    "the previous run's target expired while no controller ran: hovering"))
                 return
             }
             target = remembered
