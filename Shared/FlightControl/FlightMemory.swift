@@ -33,9 +33,11 @@ public struct FlightMemory: Sendable, Equatable {
 
         public var description: String {
             switch self {
-            case .badLine(let n, let text): "line \(n): expected key=value, found '\(PrintableText.ascii(text, width: 40))'"
+            case .badLine(let n, let text):
+                "line \(n): expected key=value, found '\(PrintableText.ascii(text, width: 40))'"
             case .missing(let key): "missing '\(key)'"
-            case .invalid(let key, let value): "'\(key)' has an invalid value '\(PrintableText.ascii(value, width: 40))'"
+            case .invalid(let key, let value):
+                "'\(key)' has an invalid value '\(PrintableText.ascii(value, width: 40))'"
             }
         }
     }
