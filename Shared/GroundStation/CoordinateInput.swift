@@ -2,7 +2,8 @@ import Navigation
 
 /// `LAT LON` or `LAT,LON` from the command line, in decimal degrees (negative = south/west: `-33.86 151.2`).
 public enum CoordinateInput {
-    /// A sentence naming what is wrong, e.g. `latitude '52°31'12"N' is not a decimal number; use decimal degrees: …`.
+    /// A sentence naming what is wrong, e.g. `latitude '52°31'12"N' is not a decimal number; use decimal degrees:
+    /// …`.
     public struct Failure: Error, Equatable, CustomStringConvertible {
         public let description: String
         init(_ description: String) { self.description = description }
