@@ -120,7 +120,9 @@ public struct PilotClaimer: Sendable {
     public mutating func tick(nowUs: Int64) -> [Action] {
         guard control == .pending, isControlFree else { return [] }
         guard controllerRunId != nil else {
-            guard !reportedWaitingForController, nowUs &- connectedAtUs >= configuration.retryIntervalUs else { return [] }
+            guard !reportedWaitingForController, nowUs &- connectedAtUs >= configuration.retryIntervalUs else {
+                return []
+            }
             reportedWaitingForController = true
             return [.waitingForController]
         }
