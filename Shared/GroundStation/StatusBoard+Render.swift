@@ -34,7 +34,8 @@ extension StatusBoard {
         let label = "  " + (shown.count >= 23 ? shown + " " : TextFormat.pad(shown, 23))
         guard let entry = services[name] else {
             if let since = watchingSinceUs, nowUs &- since < presenceWaitUs {
-                return label + "waiting  (no status yet; re-announced every \(Int(ServiceStatus.reannounceIntervalS)) s)"
+                return label
+                    + "waiting  (no status yet; re-announced every \(Int(ServiceStatus.reannounceIntervalS)) s)"
             }
             return label + "unknown  (no status seen)"
         }
@@ -85,7 +86,8 @@ extension StatusBoard {
         if let n = navigation {
             let s = n.value
             return "  target    "
-                + TextFormat.coordinate(latitudeDeg: s.targetLatitudeDeg, longitudeDeg: s.targetLongitudeDeg) + "  distance "
+                + TextFormat.coordinate(latitudeDeg: s.targetLatitudeDeg, longitudeDeg: s.targetLongitudeDeg)
+                    + "  distance "
                 + TextFormat.fixed(s.distanceM, digits: 1) + " m  bearing "
                 + TextFormat.bearing(s.bearingDeg) + " deg" + staleMark(n.receivedAtUs, nowUs)
         }
