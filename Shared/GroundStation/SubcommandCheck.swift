@@ -8,7 +8,8 @@ public enum SubcommandCheck {
             return nil
         }
         let word = TextFormat.printable(first, width: 40)
-        if let guess = closest(to: first, in: known) { return "unknown subcommand '\(word)' (did you mean '\(guess)'?)" }
+        if let guess = closest(to: first,
+            in: known) { return "unknown subcommand '\(word)' (did you mean '\(guess)'?)" }
         return "unknown subcommand '\(word)' (expected one of: \(known.joined(separator: ", ")))"
     }
 
