@@ -33,7 +33,8 @@ public enum TargetPlausibility {
         guard let reference else { return .unchecked }
         let distanceM = Geodesy.inverse(from: reference.point, to: target).distanceM
         guard distanceM > reference.limitM else { return .near(distanceM: distanceM) }
-        guard abs(target.longitudeDeg) <= 90 else { return .far(distanceM: distanceM, swapped: nil, swappedDistanceM: nil) }
+        guard abs(
+            target.longitudeDeg) <= 90 else { return .far(distanceM: distanceM, swapped: nil, swappedDistanceM: nil) }
         let swapped = GeoPoint(latitudeDeg: target.longitudeDeg, longitudeDeg: target.latitudeDeg)
         let swappedM = Geodesy.inverse(from: reference.point, to: swapped).distanceM
         return swappedM <= reference.limitM
