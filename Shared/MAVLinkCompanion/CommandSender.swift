@@ -64,7 +64,8 @@ struct CommandSender: Sendable {
     }
 
     /// The head, to send now (first time or a retry), or a failure once the attempts are used up.
-    mutating func poll(nowUs: Int64, retryUs: Int64, maxAttempts: Int) -> (send: CommandLong?, logs: [(Logger.Level, String)]) {
+    mutating func poll(nowUs: Int64, retryUs: Int64, maxAttempts: Int) -> (send: CommandLong?,
+        logs: [(Logger.Level, String)]) {
         guard var head = queue.first, let due = dueUs(retryUs: retryUs), nowUs >= due else { return (nil, []) }
         if head.attempts >= maxAttempts {
             queue.removeFirst()
