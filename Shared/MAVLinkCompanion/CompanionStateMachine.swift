@@ -10,7 +10,7 @@ import QuadProtocol
 /// NAV_TAKEOFF, no setpoint until the climb is done; see `AutopilotFlavor`); PCMD → body-frame velocity + yaw-rate
 /// setpoints streamed at 20 Hz, a changed one sent at once (50 Hz on average at most,
 /// `CompanionTiming.changedSetpointIntervalUs`); a hover (a command that is not progressive, or older than 250 ms,
-/// or one that only climbs or nudges) → a position setpoint the autopilot holds (`HoverHold`); `land` → NAV_LAND;
+/// or one that only climbs) → a position setpoint the autopilot holds (`HoverHold`); `land` → NAV_LAND;
 /// emergency → forced disarm.
 /// Setpoints never stop while the link runs, so the autopilot never sits in offboard without them.
 public struct CompanionStateMachine: Sendable {
@@ -83,7 +83,8 @@ public struct CompanionStateMachine: Sendable {
                 scale: VelocityScale = VelocityScale()) {
         self.timing = timing
         self.scale = scale
-        setpointBudget = SetpointBudget(intervalUs: timing.changedSetpointIntervalUs, burst: timing.changedSetpointBurst)
+        setpointBudget = SetpointBudget(intervalUs: timing.changedSetpointIntervalUs,
+            burst: timing.changedSetpointBurst)
         encoder = MAVLinkEncoder(systemId: systemId, componentId: componentId)
     }
 
@@ -96,7 +97,8 @@ public struct CompanionStateMachine: Sendable {
                            lastHeartbeatSentUs &+ timing.heartbeatIntervalUs, lastStatusUs &+ timing.statusIntervalUs)
         if let due = commands.dueUs(retryUs: timing.commandRetryUs) { deadline = min(deadline, max(due, startUs)) }
         if setpointChanged { deadline = min(deadline, setpointBudget.nextAllowedUs) }
-        if let timeout = pilot.timeoutDeadlineUs(timeoutUs: timing.commandTimeoutUs) { deadline = min(deadline, timeout) }
+        if let timeout = pilot.timeoutDeadlineUs(
+            timeoutUs: timing.commandTimeoutUs) { deadline = min(deadline, timeout) }
         if let orphan = orphanReturnDeadlineUs { deadline = min(deadline, orphan) }
         if wasConnected, let last = lastHeartbeatReceivedUs { deadline = min(deadline, last &+ timing.heartbeatLostUs) }
         if wasConnected, failsafeParameters.flavor != nil, !failsafeParameters.reported {
@@ -183,7 +185,8 @@ public struct CompanionStateMachine: Sendable {
         if nowUs &- lastHeartbeatSentUs >= timing.heartbeatIntervalUs {
             lastHeartbeatSentUs = nowUs
             actions.append(.send(encoder.encode(Heartbeat(type: MAVType.onboardController,
-                                                          autopilot: MAVAutopilot.invalid, systemStatus: MAVState.active))))
+                                                          autopilot: MAVAutopilot.invalid,
+                                                          systemStatus: MAVState.active))))
         }
         if setpointDue(nowUs: nowUs) { actions += setpointActions(nowUs: nowUs) }
         actions += reconcileFlight(nowUs: nowUs)
@@ -204,7 +207,8 @@ public struct CompanionStateMachine: Sendable {
             for (id, interval) in Self.streamIntervalsUs {
                 commands.enqueue(CommandLong(command: MAVCmd.setMessageInterval, targetSystem: packet.systemId,
                                              targetComponent: packet.componentId, params: [Float(id), interval]),
-                                 kind: .setMessageInterval, label: "stream message \(id) every \(Int(interval / 1000)) ms")
+                                 kind: .setMessageInterval,
+                                 label: "stream message \(id) every \(Int(interval / 1000)) ms")
             }
         }
         guard let target, packet.systemId == target.system else {
@@ -223,7 +227,8 @@ public struct CompanionStateMachine: Sendable {
             lastHeartbeatReceivedUs = nowUs
             if !wasConnected {
                 wasConnected = true
-                actions.append(.log(.info, "autopilot heartbeat: armed \(heartbeat.isArmed), mode \(telemetry.modeName)"))
+                actions.append(.log(.info,
+                    "autopilot heartbeat: armed \(heartbeat.isArmed), mode \(telemetry.modeName)"))
             }
             if heartbeat.isArmed != wasArmed {
                 if heartbeat.isArmed { telemetry.emergency = false }
@@ -304,7 +309,10 @@ public struct CompanionStateMachine: Sendable {
                                          label: flavor.setpointModeName)
                     } else {
                         actions.append(.log(.notice,
-                                            "takeoff \(command.takeoffId): arm, NAV_TAKEOFF, then offboard once in the air"))
+                                            """
+                                                takeoff \(command.takeoffId): arm, NAV_TAKEOFF, then offboard once in \
+                                                the air
+                                                """))
                     }
                     commands.enqueue(cmd(MAVCmd.componentArmDisarm, [1]), kind: .arm, label: "arm")
                 } else {
@@ -442,7 +450,7 @@ public struct CompanionStateMachine: Sendable {
         let setpoint = hover.setpoint(for: v, local: telemetry.localPosition,
                                       localAgeUs: localPositionAtUs.map { nowUs &- $0 },
                                       yawRad: telemetry.attitude?.yawRad,
-                                      holding: telemetry.isAirborne && telemetry.isInSetpointMode, nowUs: nowUs)
+                                      holding: telemetry.isAirborne && telemetry.isInSetpointMode)
         var actions: [CompanionAction] = []
         if let held = hover.held, !wasHolding {
             actions.append(.log(.debug, "hover: the autopilot holds north \(held.northM) m east \(held.eastM) m "
@@ -483,7 +491,8 @@ public struct CompanionStateMachine: Sendable {
             if !connected { .navdataLost } else if pilot.fallbackHover { .commandTimeout } else { .ok }
         let c = parser.counters
         return LinkStatus(sequence: 0, timestampUs: 0, connected: connected, fallbackHover: pilot.fallbackHover,
-                          reason: reason, navdataPerSecond: messagesPerSecond, checksumErrors: UInt32(clamping: c.badCRC),
+                          reason: reason, navdataPerSecond: messagesPerSecond,
+                          checksumErrors: UInt32(clamping: c.badCRC),
                           malformedPackets: UInt32(clamping: c.truncated + c.unsupportedFlags),
                           lastNavdataAgeMs: Self.ageMs(since: lastHeartbeatReceivedUs, nowUs: nowUs),
                           lastCommandAgeMs: Self.ageMs(since: pilot.lastCommandUs, nowUs: nowUs),
