@@ -32,7 +32,8 @@ struct SetpointPilot: Sendable {
         guard values.allSatisfy(\.isFinite) else { return .zero }
         let c = values.map { min(1, max(-1, $0)) }
         return BodyVelocity(forwardMps: -c[0] * scale.maxHorizontalMps, rightMps: c[1] * scale.maxHorizontalMps,
-                            downMps: -c[2] * scale.maxClimbMps, yawRateRadps: c[3] * scale.maxYawRateDegPerS * .pi / 180)
+                            downMps: -c[2] * scale.maxClimbMps,
+                            yawRateRadps: c[3] * scale.maxYawRateDegPerS * .pi / 180)
     }
 
     func isMoving(scale: VelocityScale) -> Bool { velocity(scale: scale) != .zero }
