@@ -52,7 +52,8 @@ struct GoalSteering: Sendable, Equatable {
         let right = -north * sin(h) + east * cos(h)
         let climbMps = max(-p.maxClimbRateMps, min(p.maxClimbRateMps, (altitudeM - drone.altitudeM) * 1.0))
         func fraction(_ value: Double, _ limit: Double) -> Double { max(-1, min(1, value / limit)) }
-        return ProgressiveCommand(flag: 1, roll: fraction(right, p.maxSpeedMps), pitch: -fraction(forward, p.maxSpeedMps),
+        return ProgressiveCommand(flag: 1, roll: fraction(right, p.maxSpeedMps),
+            pitch: -fraction(forward, p.maxSpeedMps),
                                   gaz: fraction(climbMps, p.maxClimbRateMps), yaw: 0)
     }
 }
