@@ -4,12 +4,13 @@ import Navigation
 
 /// The ArduCopter face (`--autopilot ardupilot`), measured against ArduCopter SITL (V4.7.0-dev, 2025-05): HEARTBEAT
 /// autopilot 3 with ArduCopter's `custom_mode` numbers; arming in GUIDED (any mode that needs a position) refused
-/// (FAILED, "Arm: Need Position Estimate") until the position estimate is there ("EKF3 IMU0 is using GPS"); NAV_TAKEOFF only armed on the ground in GUIDED
-/// (param7 metres above home); any SET_POSITION_TARGET_LOCAL_NED during that climb cancels it: the copter switches
-/// to the setpoint and stays where it is; GUIDED velocity setpoints fly until GUID_TIMEOUT after the last one, then
-/// it stops and holds (it does not land); LOITER, BRAKE, POSHOLD hold; LAND lands and disarms; RTL climbs to RTL_ALT
-/// (capped by the airframe's ceiling), flies home, lands and disarms; armed on the ground for DISARM_DELAY it
-/// disarms. Not simulated here: AUTO (missions), DO_REPOSITION, the GCS failsafe (FS_GCS_ENABLE is read only), RC.
+/// (FAILED, "Arm: Need Position Estimate") until the position estimate is there ("EKF3 IMU0 is using GPS"); NAV_TAKEOFF
+/// only armed on the ground in GUIDED (param7 metres above home); any SET_POSITION_TARGET_LOCAL_NED during that climb
+/// cancels it: the copter switches to the setpoint and stays where it is; GUIDED velocity setpoints fly until
+/// GUID_TIMEOUT after the last one, then it stops and holds (it does not land); LOITER, BRAKE, POSHOLD hold; LAND lands
+/// and disarms; RTL climbs to RTL_ALT (capped by the airframe's ceiling), flies home, lands and disarms; armed on the
+/// ground for DISARM_DELAY it disarms. Not simulated here: AUTO (missions), DO_REPOSITION, the GCS failsafe
+/// (FS_GCS_ENABLE is read only), RC.
 extension MAVLinkSimulatorSession {
     /// The messages the ArduCopter face answers its own way; nil for those it shares with the PX4 face.
     mutating func handleArduCopter(_ packet: MAVLinkPacket, nowUs: Int64) -> [SimulatorAction]? {
@@ -29,7 +30,8 @@ extension MAVLinkSimulatorSession {
         case .paramRequestRead(let request):
             guard isForUs(request.targetSystem) else { return [] }
             guard let value = arduCopter.parameters.read(request) else {
-                return [.log("PARAM_REQUEST_READ \(request.paramId.isEmpty ? "#\(request.paramIndex)" : request.paramId)"
+                return [.log(
+                    "PARAM_REQUEST_READ \(request.paramId.isEmpty ? "#\(request.paramIndex)" : request.paramId)"
                              + ": no such parameter (not answered, as ArduPilot)")]
             }
             return send(value)
@@ -40,7 +42,8 @@ extension MAVLinkSimulatorSession {
             guard isForUs(set.targetSystem) else { return [] }
             do {
                 let value = try arduCopter.parameters.apply(set)
-                return send(value) + [.log("parameter \(set.paramId) set to \(arduCopter.parameters[set.paramId] ?? .nan)")]
+                return send(value)
+                    + [.log("parameter \(set.paramId) set to \(arduCopter.parameters[set.paramId] ?? .nan)")]
             } catch {
                 return [.log("PARAM_SET \(set.paramId) ignored: \(error)")]
             }
@@ -65,8 +68,10 @@ extension MAVLinkSimulatorSession {
             guard flags.isFinite, (0...255).contains(flags), UInt8(flags) & MAVModeFlag.customModeEnabled != 0 else {
                 return (.failed, "DO_SET_MODE without the custom-mode flag: ArduCopter takes only its own mode numbers")
             }
-            guard number.isFinite, number >= 0, number < 1_000_000, let mode = ArduCopterMode(rawValue: UInt32(number)) else {
-                pendingReplies += say(StatusText.warning, "No such mode \(number.isFinite ? "\(Int(number))" : "\(number)")")
+            guard number.isFinite, number >= 0, number < 1_000_000, let mode = ArduCopterMode(
+                rawValue: UInt32(number)) else {
+                pendingReplies += say(StatusText.warning,
+                    "No such mode \(number.isFinite ? "\(Int(number))" : "\(number)")")
                 return (.failed, "no such ArduCopter mode")
             }
             return setCopterMode(mode)
@@ -126,7 +131,8 @@ extension MAVLinkSimulatorSession {
     }
 
     /// A setpoint counts in GUIDED only, armed. During the GUIDED takeoff it ends the climb where the copter is.
-    private mutating func receiveGuidedSetpoint(_ target: SetPositionTargetLocalNED, nowUs: Int64) -> [SimulatorAction] {
+    private mutating func receiveGuidedSetpoint(_ target: SetPositionTargetLocalNED,
+        nowUs: Int64) -> [SimulatorAction] {
         guard arduCopter.mode == .guided, isArmed,
               let new = OffboardSetpoint(target, headingDeg: drone.headingDeg, nowUs: nowUs) else { return [] }
         var actions: [SimulatorAction] = []
@@ -185,9 +191,11 @@ extension MAVLinkSimulatorSession {
             if airborne { drone.applyReference(bits: 0) }
             what = airborne ? "landing where it is" : "on the ground"
         case .rtl:
-            let altitudeM = min(max(drone.altitudeM, arduCopter.parameters.returnAltitudeM), drone.parameters.altitudeMaxM)
+            let altitudeM = min(max(drone.altitudeM, arduCopter.parameters.returnAltitudeM),
+                drone.parameters.altitudeMaxM)
             goal = airborne ? GoalSteering(northM: 0, eastM: 0, altitudeM: altitudeM) : nil
-            what = airborne ? "returning home at \(SimulatorSession.metres(altitudeM)) m, then landing" : "on the ground"
+            what = airborne ? "returning home at \(SimulatorSession.metres(altitudeM)) m, then landing"
+                : "on the ground"
         case .guided:
             goal = airborne ? here : nil
             what = airborne ? "holding until setpoints come" : "ready for NAV_TAKEOFF once armed"
@@ -266,7 +274,8 @@ extension MAVLinkSimulatorSession {
                 arduCopter.guidedStopped = true
                 goal = GoalSteering(northM: drone.northM, eastM: drone.eastM, altitudeM: drone.altitudeM)
                 actions.append(.log("no GUIDED setpoint for \(timeoutUs / 1000) ms (GUID_TIMEOUT "
-                                    + "\(arduCopter.parameters["GUID_TIMEOUT"] ?? 0) s): stopping and holding position"))
+                                    + "\(arduCopter.parameters["GUID_TIMEOUT"] ?? 0) s): stopping and holding "
+                                    + "position"))
             }
         case .rtl:
             if let goal, goal.isReached(by: drone), drone.groundSpeedMps < 0.2 {
