@@ -76,7 +76,8 @@ extension MAVLinkSimulatorSession {
         let action = parameters.offboardLossAction
         let lostMs = setpoint.map { (nowUs - $0.receivedUs) / 1000 } ?? 0
         var actions = say(StatusText.critical, "Failsafe activated")
-        actions.append(.log("no offboard setpoint for \(lostMs) ms (COM_OF_LOSS_T \(parameters["COM_OF_LOSS_T"] ?? 0) s): "
+        actions.append(.log(
+            "no offboard setpoint for \(lostMs) ms (COM_OF_LOSS_T \(parameters["COM_OF_LOSS_T"] ?? 0) s): "
                             + "COM_OBL_RC_ACT \(action)"))
         _ = hover()
         switch action {
