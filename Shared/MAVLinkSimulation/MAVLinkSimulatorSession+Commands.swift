@@ -7,7 +7,8 @@ extension MAVLinkSimulatorSession {
     mutating func execute(_ command: CommandLong, nowUs: Int64) -> (MAVResult, String?) {
         switch command.command {
         case MAVCmd.componentArmDisarm:
-            return command.param(1) == 1 ? arm(nowUs: nowUs) : disarm(forced: command.param(2) == MAVCmd.forceArmDisarmMagic)
+            return command.param(1) == 1 ? arm(nowUs: nowUs)
+                : disarm(forced: command.param(2) == MAVCmd.forceArmDisarmMagic)
         case MAVCmd.navTakeoff:
             return takeoff(altitudeAMSLM: command.param(7), nowUs: nowUs)
         case MAVCmd.navLand:
@@ -94,7 +95,8 @@ extension MAVLinkSimulatorSession {
         let altitudeM = min(max(asked ?? parameters.takeoffAltitudeM, 1), drone.parameters.altitudeMaxM)
         if asked == nil {
             let decimetres = Int((altitudeM * 10).rounded())
-            pendingReplies += say(StatusText.info, "Using default takeoff altitude: \(decimetres / 10).\(decimetres % 10) m")
+            pendingReplies += say(StatusText.info,
+                "Using default takeoff altitude: \(decimetres / 10).\(decimetres % 10) m")
         }
         drone.parameters.takeoffAltitudeM = altitudeM
         mode = .takeoff
