@@ -33,7 +33,8 @@ extension MAVLinkSimulatorSession {
     /// MISSION_START or a switch to AUTO.MISSION: armed, with a mission; on the ground it takes off first.
     mutating func startMission(nowUs: Int64) -> (MAVResult, String?) {
         guard isArmed, !mission.items.isEmpty, drone.flightState != .landing else {
-            return (.denied, mission.items.isEmpty ? "mission refused: no mission uploaded" : "mission refused: not armed")
+            return (.denied, mission.items.isEmpty ? "mission refused: no mission uploaded"
+                : "mission refused: not armed")
         }
         if drone.flightState == .landed {
             let home = homeAltitudeAMSLM
@@ -92,7 +93,8 @@ extension MAVLinkSimulatorSession {
     }
 
     /// The item's altitude above home; nil when it has none.
-    func missionAltitudeM(_ item: MissionItemInt) -> Double? { Self.altitudeM(item, homeAltitudeAMSLM: homeAltitudeAMSLM) }
+    func missionAltitudeM(
+        _ item: MissionItemInt) -> Double? { Self.altitudeM(item, homeAltitudeAMSLM: homeAltitudeAMSLM) }
 
     static func altitudeM(_ item: MissionItemInt, homeAltitudeAMSLM: Double) -> Double? {
         guard item.z.isFinite, item.command == MAVCmd.navWaypoint || item.command == MAVCmd.navTakeoff else {
