@@ -35,7 +35,8 @@ extension MAVLinkSimulatorSession {
             let reading = drone.readSensors()
             let altitudeM = drone.altitudeM
             return send(GlobalPositionInt(
-                timeBootMs: timeBootMs, latE7: Self.e7(reading.gps.latitudeDeg), lonE7: Self.e7(reading.gps.longitudeDeg),
+                timeBootMs: timeBootMs, latE7: Self.e7(reading.gps.latitudeDeg),
+                lonE7: Self.e7(reading.gps.longitudeDeg),
                 altMm: Self.mm(homeAltitudeAMSLM + altitudeM), relativeAltMm: Self.mm(altitudeM),
                 vxCmps: Self.cm(drone.velocityNorthMps), vyCmps: Self.cm(drone.velocityEastMps),
                 vzCmps: Self.cm(-drone.verticalSpeedMps), hdgCdeg: UInt16((drone.headingDeg * 100).rounded()) % 36000))
@@ -60,7 +61,8 @@ extension MAVLinkSimulatorSession {
         case GPSRawInt.messageId:
             let position = drone.truePosition
             return send(GPSRawInt(timeUs: UInt64(max(0, nowUs - startUs)), latE7: Self.e7(position.latitudeDeg),
-                                  lonE7: Self.e7(position.longitudeDeg), altMm: Self.mm(homeAltitudeAMSLM + drone.altitudeM),
+                                  lonE7: Self.e7(position.longitudeDeg),
+                                  altMm: Self.mm(homeAltitudeAMSLM + drone.altitudeM),
                                   eph: 80, epv: 120, fixType: 3, satellitesVisible: 12,
                                   hAccMm: UInt32(max(drone.parameters.gpsNoiseM, 0.1) * 1000)))
         case ExtendedSysState.messageId:
@@ -73,7 +75,8 @@ extension MAVLinkSimulatorSession {
                 }
             return send(ExtendedSysState(landedState: landed))
         case SysStatus.messageId:
-            var status = SysStatus(voltageBatteryMv: batteryVoltageMv, batteryRemainingPct: Self.percent(drone.batteryPct))
+            var status = SysStatus(voltageBatteryMv: batteryVoltageMv, batteryRemainingPct: Self.percent(
+                drone.batteryPct))
             if ready {
                 status.sensorsPresent = Self.sensorsPresent
                 status.sensorsEnabled = Self.sensorsEnabled
@@ -114,7 +117,8 @@ extension MAVLinkSimulatorSession {
 
     static func e7(_ degrees: Double) -> Int32 { Int32(clamp((degrees * 1e7).rounded(), -1.8e9, 1.8e9)) }
     static func mm(_ metres: Double) -> Int32 { Int32(clamp((metres * 1000).rounded(), -2e9, 2e9)) }
-    static func cm(_ metresPerSecond: Double) -> Int16 { Int16(clamp((metresPerSecond * 100).rounded(), -32_000, 32_000)) }
+    static func cm(
+        _ metresPerSecond: Double) -> Int16 { Int16(clamp((metresPerSecond * 100).rounded(), -32_000, 32_000)) }
     static func percent(_ pct: Double) -> Int8 { Int8(clamp(pct.rounded(.up), 0, 100)) }
     static func clamp(_ value: Double, _ low: Double, _ high: Double) -> Double {
         value.isNaN ? low : min(high, max(low, value))
