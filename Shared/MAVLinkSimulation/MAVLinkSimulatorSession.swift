@@ -4,7 +4,7 @@ import Navigation
 
 /// The simulated airframe behind a PX4-like MAVLink face (system 1, component 1), as a pure state machine:
 /// datagrams in, datagrams / trace rows / log lines out, time with every event. Measured against PX4 SITL
-/// (SIH, 2025-02): see README "Fly a PX4 or ArduPilot drone".
+/// (SIH, 2025-02): see docs/mavlink-vehicles.md.
 ///
 /// What it does like PX4: HEARTBEAT at 1 Hz with PX4 `custom_mode` and base mode; a position estimate and home
 /// `positionReadyUs` after start (before it: no GLOBAL_POSITION_INT, no HOME_POSITION, arming temporarily
@@ -153,7 +153,8 @@ public struct MAVLinkSimulatorSession: Sendable {
         case .paramRequestRead(let request):
             guard isForUs(request.targetSystem) else { return [] }
             guard let value = parameters.read(request) else {
-                return [.log("PARAM_REQUEST_READ \(request.paramId.isEmpty ? "#\(request.paramIndex)" : request.paramId)"
+                return [.log(
+                    "PARAM_REQUEST_READ \(request.paramId.isEmpty ? "#\(request.paramIndex)" : request.paramId)"
                              + ": no such parameter (not answered, as PX4)")]
             }
             return send(value)
@@ -191,7 +192,8 @@ public struct MAVLinkSimulatorSession: Sendable {
     /// A command as the log says it: its name and number ("takeoff (MAV_CMD 22)").
     static func name(ofCommand command: UInt16) -> String {
         let names: [UInt16: String] = [
-            MAVCmd.navWaypoint: "waypoint", MAVCmd.navReturnToLaunch: "return", MAVCmd.navLand: "land", MAVCmd.navTakeoff: "takeoff",
+            MAVCmd.navWaypoint: "waypoint", MAVCmd.navReturnToLaunch: "return", MAVCmd.navLand: "land",
+            MAVCmd.navTakeoff: "takeoff",
             MAVCmd.doSetMode: "set mode", MAVCmd.doReposition: "reposition", MAVCmd.getHomePosition: "get home",
             MAVCmd.componentArmDisarm: "arm/disarm", MAVCmd.setMessageInterval: "set message interval",
             MAVCmd.requestMessage: "request message", MAVCmd.requestAutopilotCapabilities: "request capabilities",
