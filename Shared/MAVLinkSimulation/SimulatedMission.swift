@@ -47,7 +47,8 @@ struct SimulatedMission: Sendable, Equatable {
                                               targetComponent: upload.component))
         }
         replace(with: upload.items)
-        return .ack(MissionAck(type: MissionAck.accepted, targetSystem: upload.system, targetComponent: upload.component))
+        return .ack(MissionAck(type: MissionAck.accepted, targetSystem: upload.system,
+            targetComponent: upload.component))
     }
 
     mutating func replace(with newItems: [MissionItemInt]) {
