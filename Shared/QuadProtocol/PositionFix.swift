@@ -24,7 +24,8 @@ public struct PositionFix: WireMessage {
     public var satellites: UInt8
     public var source: Source
 
-    public init(sequence: UInt32, timestampUs: Int64, latitudeDeg: Double, longitudeDeg: Double, altitudeM: Float? = nil,
+    public init(sequence: UInt32, timestampUs: Int64, latitudeDeg: Double, longitudeDeg: Double,
+        altitudeM: Float? = nil,
                 headingDeg: Float? = nil, horizontalAccuracyM: Float? = nil, satellites: UInt8 = 0, source: Source) {
         self.sequence = sequence
         self.timestampUs = timestampUs
