@@ -58,7 +58,8 @@ public struct ServiceStatus: Codable, Equatable, Sendable {
         let object = try JSONObjectReader(JSONValue.parse(payload), allowedKeys: [], strict: false)
         let stateText = try object.required("state").string("state")
         guard let state = State(rawValue: stateText) else {
-            throw .wrongJSONType(key: "state", expected: "\"online\" or \"offline\"", got: "\"\(stateText.prefix(64))\"")
+            throw .wrongJSONType(key: "state", expected: "\"online\" or \"offline\"",
+                got: "\"\(stateText.prefix(64))\"")
         }
         let pid = try object.required("pid").number("pid")
         guard let pid32 = Int32(exactly: pid) else {
