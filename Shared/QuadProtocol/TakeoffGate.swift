@@ -52,7 +52,9 @@ public struct TakeoffGate: Sendable, Equatable {
     /// Why not, in words for a log line (nil when allowed).
     public var refusal: String? {
         if allowsTakeoff { return nil }
-        if vehicleOnGround != true { return vehicleOnGround == nil ? "vehicle state unknown" : "vehicle not on the ground" }
+        if vehicleOnGround != true {
+            return vehicleOnGround == nil ? "vehicle state unknown" : "vehicle not on the ground"
+        }
         if currentId == 0 { return "no takeoff command (a continuing flight command never arms)" }
         if usedIds.contains(currentId) { return "takeoff \(currentId) already used" }
         return "takeoff \(currentId) was issued before this link saw the vehicle on the ground"
