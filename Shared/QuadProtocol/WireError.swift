@@ -38,7 +38,8 @@ extension WireError: CustomStringConvertible {
     public var description: String {
         switch self {
         case let .truncatedHeader(expected, got): "header needs \(expected) bytes, got \(got)"
-        case let .looksLikeText(first): "expected binary (first byte 0xFF), got first byte \(hex(first)): looks like text"
+        case let .looksLikeText(first):
+            "expected binary (first byte 0xFF), got first byte \(hex(first)): looks like text"
         case let .badMagic(expected, got): "expected magic \(hexList(expected)), got \(hexList(got))"
         case let .unsupportedMajorVersion(expected, got): "expected format major \(expected), got \(got)"
         case let .unknownMessageType(got): "unknown message type \(got)"
