@@ -12,7 +12,9 @@ public struct WireWriter: Sendable {
     mutating func f32(_ value: Float) { littleEndian(value.bitPattern) }
     mutating func f64(_ value: Double) { littleEndian(value.bitPattern) }
     mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
-    mutating func enumeration<E: RawRepresentable>(_ value: E) where E.RawValue == UInt8 { bytes.append(value.rawValue) }
+    mutating func enumeration<E: RawRepresentable>(_ value: E) where E.RawValue == UInt8 {
+        bytes.append(value.rawValue)
+    }
 
     /// An absent optional still takes its slot, written as zeros, so offsets never depend on presence.
     mutating func f32(_ value: Float?) { f32(value ?? 0) }
