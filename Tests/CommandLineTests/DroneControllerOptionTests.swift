@@ -34,12 +34,16 @@ struct DroneControllerOptionTests {
         #expect(try ControllerOptions.parse(["--ground-link-timeout", "0"]).configuration().groundLinkTimeoutS == 0)
         #expect(try ControllerOptions.parse([]).configuration().groundLinkTimeoutS == 1.5)
         for bad in ["0.1", "-1"] {
-            #expect(throws: ValidationError.self) { try ControllerOptions.parse(["--ground-link-timeout", bad]).configuration() }
+            #expect(
+                throws: ValidationError.self) {
+                    try ControllerOptions.parse(["--ground-link-timeout", bad]).configuration()
+                }
         }
         for arguments in bothSpellings("--command-max-age", "2.5") {
             #expect(try ControllerOptions.parse(arguments).configuration().commandMaxAgeS == 2.5)
         }
-        #expect(throws: ValidationError.self) { try ControllerOptions.parse(["--command-max-age", "-1"]).configuration() }
+        #expect(
+            throws: ValidationError.self) { try ControllerOptions.parse(["--command-max-age", "-1"]).configuration() }
     }
 
     /// docs/flying.md's list of drone-controller's flags (README's table row until issue 28): `--flag` (default)
@@ -58,7 +62,8 @@ struct DroneControllerOptionTests {
             "--lost-pilot-land-after": o.lostPilotLandAfter, "--land-battery": Double(o.landBattery),
             "--geofence-radius": o.geofenceRadius, "--takeoff-timeout": o.takeoffTimeout,
             "--progress-margin": o.progressMargin, "--progress-timeout": o.progressTimeout,
-            "--abandoned-return-land-after": o.abandonedReturnLandAfter, "--arrival-window-ms": Double(o.arrivalWindowMs),
+            "--abandoned-return-land-after": o.abandonedReturnLandAfter,
+            "--arrival-window-ms": Double(o.arrivalWindowMs),
             "--cruise-altitude": o.cruiseAltitude, "--max-altitude": o.maxAltitude,
             "--altitude-tolerance": o.altitudeTolerance, "--return-hover": o.returnHover,
             "--battery-reserve": o.batteryReserve, "--lost-pilot-return-after": o.lostPilotReturnAfter,
