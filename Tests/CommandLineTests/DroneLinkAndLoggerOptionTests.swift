@@ -61,7 +61,8 @@ struct DroneLinkAndLoggerOptionTests {
         #expect(parseError(RecordCommand.self, ["--drones", "a,B"])?.contains("'B' is no drone id") == true)
         #expect(parseError(RecordCommand.self, ["--drones", "a,,b"])?.contains("--drones") == true)
         #expect(parseError(RecordCommand.self, ["--all", "--drone", "x"])?.contains("choose one way to select") == true)
-        #expect(parseError(RecordCommand.self, ["--drones", "a", "--shard", "0/2"])?.contains("--drones, --shard") == true)
+        #expect(parseError(RecordCommand.self, ["--drones", "a", "--shard", "0/2"])?.contains(
+            "--drones, --shard") == true)
         #expect(parseError(RecordCommand.self, ["--shard", "0/2", "--share", "g"])?.contains("--share") == true)
     }
 
