@@ -7,7 +7,8 @@ import Testing
 
 @Suite("drone-sim options")
 struct DroneSimOptionTests {
-    @Test("--home takes a southern/western LAT,LON in both spellings", arguments: bothSpellings("--home", "-16.5,179.99985"))
+    @Test("--home takes a southern/western LAT,LON in both spellings", arguments: bothSpellings("--home",
+        "-16.5,179.99985"))
     func negativeHome(_ arguments: [String]) throws {
         let sim = try DroneSim.parse(arguments)
         #expect(sim.home.point == GeoPoint(latitudeDeg: -16.5, longitudeDeg: 179.99985))
@@ -39,7 +40,7 @@ struct DroneSimOptionTests {
         expectNegativeReaches(DroneSim.self, option, option == "--home" ? "-1,-1" : "-1")
     }
 
-    @Test("default home is Pariser Platz, what make demo and README fly from")
+    @Test("default home is Pariser Platz, what make demo and docs/flying.md's run by hand fly from")
     func defaultHome() throws {
         #expect(try DroneSim.parse([]).home.point == SimulatorConfiguration.defaultHome)
         #expect(SimulatorConfiguration.defaultHome == GeoPoint(latitudeDeg: 52.5163, longitudeDeg: 13.3777))
