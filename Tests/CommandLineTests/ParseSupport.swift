@@ -31,7 +31,8 @@ func bothSpellings(_ option: String, _ value: String) -> [[String]] {
     [[option, value], ["\(option)=\(value)"]]
 }
 
-/// Every `(default: …)` in a help text: what a user would type, never a Swift value dump like `HomeOption(point: …)`.
+/// Every `(default: …)` in a help text: what a user would type, never a Swift value dump like `HomeOption(point:
+/// …)`.
 func helpDefaults(_ help: String) -> [String] {
     var defaults: [String] = []
     var rest = Substring(help.replacingOccurrences(of: "\n", with: " "))
