@@ -67,7 +67,8 @@ struct ControllerServiceTests {
         return (Topics.navigation.topic(for: drone), try solution.encoded())
     }
 
-    @Test("takeoff, a target and navigation in: forward flight commands out; navigation stops: hover (stale-navigation)")
+    @Test(
+        "takeoff, a target and navigation in: forward flight commands out; navigation stops: hover (stale-navigation)")
     func fliesToTheTargetAndHoversWhenNavigationGoesStale() async throws {
         var configuration = ControllerConfiguration()
         configuration.staleAfterMs = 300
@@ -97,7 +98,8 @@ struct ControllerServiceTests {
         var sequence: UInt32 = 0
         try await publish(ground, until: { try flightCommands().contains { $0.refMode == .fly && $0.pitchFrac < 0 } }) {
             sequence += 1
-            return [try droneState(.hovering), try position(), targetMessage, try navigation(for: target, sequence: sequence)]
+            return [try droneState(.hovering), try position(), targetMessage,
+                try navigation(for: target, sequence: sequence)]
         }
         #expect(try states().contains { $0.activity == .flyingToTarget })
         let flownCommands = try flightCommands().count
