@@ -25,7 +25,8 @@ struct DroneLinkDriverTests {
         let nobody = try #require(UDPEndpoint(dottedQuad: "127.0.0.1", port: 9))
         return DroneLinkDriver(machine: LinkStateMachine(), atSocket: try UDPSocket(connectingTo: nobody),
                                navdataSocket: try UDPSocket(connectingTo: nobody),
-                               publisher: VehicleTelemetryPublisher(runtime: runtime), logger: Logger(label: "drone-link"))
+                               publisher: VehicleTelemetryPublisher(runtime: runtime),
+                               logger: Logger(label: "drone-link"))
     }
 
     func navdata(sequence: UInt32, battery: UInt32, demo: Bool = true) -> [UInt8] {
