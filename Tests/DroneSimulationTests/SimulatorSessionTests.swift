@@ -186,7 +186,8 @@ import Testing
         }
         let lostRows = rows.filter { $0[10] == "1" }
         #expect(!lostRows.isEmpty)
-        #expect(lostRows.allSatisfy { $0[5] == "hovering" && $0[11] == "0" }, "\(lostRows.map { $0.joined(separator: ",") })")
+        #expect(lostRows.allSatisfy { $0[5] == "hovering" && $0[11] == "0" },
+            "\(lostRows.map { $0.joined(separator: ",") })")
     }
 
     @Test(arguments: [
