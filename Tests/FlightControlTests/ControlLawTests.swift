@@ -32,7 +32,8 @@ struct ControlLawTests {
               (270.0, Float(-0.9), Float(0)), // wrapped to −90°
           ])
     func articleTable(differenceDeg: Double, yawFrac: Float, pitchFrac: Float) throws {
-        guard case .steer(let yaw, let pitch) = law.steering(distanceM: 50, directionDifferenceDeg: differenceDeg) else {
+        guard case .steer(let yaw, let pitch) = law.steering(distanceM: 50,
+            directionDifferenceDeg: differenceDeg) else {
             Issue.record("expected steering")
             return
         }
