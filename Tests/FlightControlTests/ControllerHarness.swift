@@ -77,7 +77,8 @@ struct ControllerHarness {
         let solution = NavigationSolution(
             sequence: sequence, timestampUs: nowUs, targetSequence: target?.sequence ?? 0,
             targetLatitudeDeg: target?.latitudeDeg ?? 0, targetLongitudeDeg: target?.longitudeDeg ?? 0,
-            droneLatitudeDeg: Self.home.latitudeDeg + Double(sequence) * 1e-9, droneLongitudeDeg: Self.home.longitudeDeg,
+            droneLatitudeDeg: Self.home.latitudeDeg + Double(sequence) * 1e-9,
+            droneLongitudeDeg: Self.home.longitudeDeg,
             distanceM: distanceM,
             bearingDeg: bearingDeg, headingDeg: Geodesy.wrapDeg360(bearingDeg - differenceDeg),
             directionDifferenceDeg: differenceDeg, positionAgeMs: positionAgeMs, headingAgeMs: 0, targetAgeMs: 0)
