@@ -7,7 +7,8 @@ import Testing
 /// (timed on the board's monotonic clock from receipt) is the signal.
 @Suite struct ControllerGroundLinkTests {
     /// Flying to a target 100 m north, having heard beacons.
-    static func flyingWithBeacons(_ configuration: ControllerConfiguration = ControllerConfiguration()) -> ControllerHarness {
+    static func flyingWithBeacons(
+        _ configuration: ControllerConfiguration = ControllerConfiguration()) -> ControllerHarness {
         var h = ControllerHarness(configuration: configuration)
         h.flyingToTarget()
         _ = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs, nowUs: h.nowUs)
@@ -108,7 +109,8 @@ import Testing
 @Suite struct ControllerSenderClockTests {
     static let skewUs: Int64 = 3_600_000_000
 
-    static func hoveringWithBeacon(_ configuration: ControllerConfiguration = ControllerConfiguration()) -> ControllerHarness {
+    static func hoveringWithBeacon(
+        _ configuration: ControllerConfiguration = ControllerConfiguration()) -> ControllerHarness {
         var h = ControllerHarness(configuration: configuration)
         h.hovering()
         _ = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs + skewUs, nowUs: h.nowUs)
@@ -151,15 +153,18 @@ import Testing
     func staleCommands() {
         var h = Self.hoveringWithBeacon()
         h.advance(ms: 7000)
-        let stale = Command(senderId: "laptop", sequence: 3, timestampUs: h.nowUs + Self.skewUs - 6_000_000, kind: .land)
+        let stale = Command(senderId: "laptop", sequence: 3, timestampUs: h.nowUs + Self.skewUs - 6_000_000,
+            kind: .land)
         #expect(h.machine.command(stale, nowUs: h.nowUs).states.last?.reason == .commandExpiredInQueue)
         #expect(h.activity == .hovering)
-        let fresh = Command(senderId: "laptop", sequence: 4, timestampUs: h.nowUs + Self.skewUs - 1_000_000, kind: .land)
+        let fresh = Command(senderId: "laptop", sequence: 4, timestampUs: h.nowUs + Self.skewUs - 1_000_000,
+            kind: .land)
         _ = h.machine.command(fresh, nowUs: h.nowUs)
         #expect(h.activity == .landing)
         var e = Self.hoveringWithBeacon()
         e.advance(ms: 60_000)
-        let old = Command(senderId: "laptop", sequence: 5, timestampUs: e.nowUs + Self.skewUs - 59_000_000, kind: .emergency)
+        let old = Command(senderId: "laptop", sequence: 5, timestampUs: e.nowUs + Self.skewUs - 59_000_000,
+            kind: .emergency)
         _ = e.machine.command(old, nowUs: e.nowUs)
         #expect(e.activity == .emergency)
     }
