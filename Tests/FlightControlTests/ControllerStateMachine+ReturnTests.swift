@@ -12,7 +12,7 @@ extension ControllerConfiguration {
     }
 }
 
-/// The `return` command and the failsafe table's rows (README, "Failsafes").
+/// The `return` command and the failsafe table's rows (docs/flying.md, "Safety rules: the failsafes").
 @Suite("ControllerStateMachine: return home and the failsafe table")
 struct ControllerReturnTests {
     /// Hovering `northM` north of home (home = the takeoff position), nose south toward home.
