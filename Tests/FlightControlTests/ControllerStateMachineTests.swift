@@ -85,7 +85,11 @@ struct ControllerStateMachineTests {
         #expect(h.activity == .flyingToTarget)
     }
 
-    @Test("a flight command on every tick a period apart and on the first navigation update for a target; sequence counts from 1; timestamp = now")
+    @Test(
+        """
+            a flight command on every tick a period apart and on the first navigation update for a target; sequence \
+            counts from 1; timestamp = now
+            """)
     func flightCommandCadence() {
         var h = ControllerHarness()
         h.landed()  // flight commands start once navdata says where the drone is (sequence 1 went out here)
@@ -107,7 +111,11 @@ struct ControllerStateMachineTests {
     /// drone-link repeats the latest command every 30 ms on its own, so a command right behind another only doubles
     /// the traffic: navigation updates (two per navdata frame) leave the command to the tick, except the first for a
     /// target (its latency is the one that counts), and the tick skips one within 0.9 periods of the last command.
-    @Test("navigation sends a command only for a new target or a change; the tick sends at the control rate, none within 0.9 periods of the last")
+    @Test(
+        """
+            navigation sends a command only for a new target or a change; the tick sends at the control rate, none \
+            within 0.9 periods of the last
+            """)
     func tickSkipsARedundantCommand() {
         var h = ControllerHarness()
         h.flyingToTarget(northM: 50)
