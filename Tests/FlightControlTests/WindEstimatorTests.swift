@@ -31,8 +31,10 @@ struct WindEstimatorTests {
     @Test("non-finite samples are ignored")
     func ignoresGarbage() {
         var estimator = WindEstimator()
-        estimator.observe(forwardMps: .nan, rightMps: 0, headingDeg: 0, commandedPitchFrac: 0, commandedRollFrac: 0, atUs: 0)
-        estimator.observe(forwardMps: 0, rightMps: .infinity, headingDeg: 0, commandedPitchFrac: 0, commandedRollFrac: 0,
+        estimator.observe(forwardMps: .nan, rightMps: 0, headingDeg: 0, commandedPitchFrac: 0, commandedRollFrac: 0,
+            atUs: 0)
+        estimator.observe(forwardMps: 0, rightMps: .infinity, headingDeg: 0, commandedPitchFrac: 0,
+            commandedRollFrac: 0,
                           atUs: 1_000_000)
         #expect(estimator.eastMps == 0 && estimator.northMps == 0)
     }
