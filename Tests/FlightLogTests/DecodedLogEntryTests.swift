@@ -5,7 +5,8 @@ import QuadProtocol
 struct DecodedLogEntryTests {
     @Test func decodesBinaryMessages() throws {
         let fix = PositionFix(sequence: 3, timestampUs: 9, latitudeDeg: 52, longitudeDeg: 13, source: .gpsd)
-        let record = try LogRecord(receiveTimeUs: 10, topic: "quad/drone1/telemetry/position", payload: try fix.encoded())
+        let record = try LogRecord(receiveTimeUs: 10, topic: "quad/drone1/telemetry/position",
+            payload: try fix.encoded())
         let entry = DecodedLogEntry(record: record)
         #expect(entry.content == .message(.positionFix(fix)))
         #expect(entry.typeName == "position_fix")
@@ -13,7 +14,8 @@ struct DecodedLogEntryTests {
     }
 
     @Test func keepsOtherTextPayloadsAsText() throws {
-        let record = try LogRecord(receiveTimeUs: 10, topic: "quad/drone1/status/navigator", payload: Array("online".utf8))
+        let record = try LogRecord(receiveTimeUs: 10, topic: "quad/drone1/status/navigator",
+            payload: Array("online".utf8))
         #expect(DecodedLogEntry(record: record).content == .text("online"))
     }
 
