@@ -37,7 +37,8 @@ struct FlightTrackTests {
         #expect(activities.first == .landed)
         #expect(activities.contains(.flyingToTarget))
         #expect(activities.last == .landed)
-        #expect(track.activityChanges.map(\.activity) == [.landed, .takingOff, .flyingToTarget, .arrived, .landing, .landed])
+        #expect(track.activityChanges.map(\.activity) == [.landed, .takingOff, .flyingToTarget, .arrived, .landing,
+            .landed])
     }
 
     @Test func summary() throws {
