@@ -14,7 +14,8 @@ struct GPXExporterTests {
 
     @Test(.enabled(if: ExternalTool.available("xmllint"), "xmllint not installed: skipped (CI=true makes it required)"))
     func trackWithoutPositionsStillValidates() throws {
-        let result = try ExternalTool.withFile(GPXExporter.export(FlightTrack(entries: [])), name: "empty.gpx") { path in
+        let result = try ExternalTool.withFile(GPXExporter.export(FlightTrack(entries: [])),
+            name: "empty.gpx") { path in
             try ExternalTool.run("xmllint", ["--noout", "--schema", ExternalTool.fixturePath("gpx-1.1.xsd"), path])
         }
         #expect(result.status == 0, "\(result.output)")
@@ -31,7 +32,8 @@ struct GPXExporterTests {
     }
 
     @Test func coordinatesStayInsideTheSchemaRanges() {
-        #expect(GPXExporter.coordinates(GeoPoint(latitudeDeg: 0.00001, longitudeDeg: 180)) == "lat=\"0.00001\" lon=\"-180\"")
+        #expect(GPXExporter.coordinates(GeoPoint(latitudeDeg: 0.00001,
+            longitudeDeg: 180)) == "lat=\"0.00001\" lon=\"-180\"")
         #expect(GPXExporter.coordinates(GeoPoint(latitudeDeg: 91, longitudeDeg: -0.5)) == "lat=\"90\" lon=\"-0.5\"")
     }
 }
