@@ -8,7 +8,8 @@ struct JSONLExporterTests {
         let lines = JSONLExporter.export(entries).split(separator: "\n")
         #expect(lines.count == entries.count)
         for (line, entry) in zip(lines, entries) {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                "\(line)")
             #expect(object["topic"] as? String == entry.topic)
             #expect((object["receive_time_us"] as? NSNumber)?.int64Value == entry.receiveTimeUs)
             #expect(object["type"] as? String == entry.typeName)
