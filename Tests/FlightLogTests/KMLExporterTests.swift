@@ -5,7 +5,9 @@ struct KMLExporterTests {
     @Test(.enabled(if: ExternalTool.available("xmllint"), "xmllint not installed: skipped (CI=true makes it required)"))
     func isWellFormed() throws {
         let result = try ExternalTool.withFile(KMLExporter.export(FlightTrack(entries: SampleFlight.entries())),
-                                               name: "track.kml") { path in try ExternalTool.run("xmllint", ["--noout", path]) }
+                                               name: "track.kml") {
+                                                   path in try ExternalTool.run("xmllint", ["--noout", path])
+                                               }
         #expect(result.status == 0, "\(result.output)")
     }
 
