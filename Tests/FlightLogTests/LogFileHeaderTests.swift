@@ -3,7 +3,8 @@ import Testing
 
 struct LogFileHeaderTests {
     @Test func roundTrip() throws {
-        let header = try LogFileHeader(createdUs: 1_714_566_896_000_000, note: "drone1 telemetry-logger 0.1 — ünïcode")
+        let header = try LogFileHeader(createdUs: 1_714_566_896_000_000,
+            note: "drone1 telemetry-logger 0.1 — ünïcode")
         let bytes = header.encoded()
         #expect(bytes.count == header.encodedByteCount)
         let decoded = try LogFileHeader.decode(bytes + [1, 2, 3])
