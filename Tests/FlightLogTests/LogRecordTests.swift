@@ -15,11 +15,13 @@ struct LogRecordTests {
         #expect(Array(bytes[19..<22]) == Array("q/t".utf8))
         #expect(Array(bytes[22..<24]) == [0xDE, 0xAD])
         let crc = CRC32C.checksum(bytes[0..<24])
-        #expect(Array(bytes[24..<28]) == [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+        #expect(Array(bytes[24..<28]) == [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF),
+            UInt8(crc & 0xFF)])
     }
 
     @Test func decodesWhatItEncodes() throws {
-        let record = try LogRecord(receiveTimeUs: -5, topic: "quad/drone1/status/navigator", payload: Array("online".utf8),
+        let record = try LogRecord(receiveTimeUs: -5, topic: "quad/drone1/status/navigator",
+            payload: Array("online".utf8),
                                    retain: true, qos: 2)
         #expect(LogRecord.decode(in: record.encoded(), at: 0) == .valid(record, byteCount: record.encodedByteCount))
     }
@@ -30,7 +32,8 @@ struct LogRecordTests {
     }
 
     @Test func rejectsInvalidQoS() {
-        #expect(throws: LogRecordError.invalidQoS(3)) { try LogRecord(receiveTimeUs: 0, topic: "t", payload: [], qos: 3) }
+        #expect(
+            throws: LogRecordError.invalidQoS(3)) { try LogRecord(receiveTimeUs: 0, topic: "t", payload: [], qos: 3) }
     }
 
     @Test func rejectsOverlongTopic() {
@@ -50,7 +53,8 @@ struct LogRecordTests {
         var bytes = try LogRecord(receiveTimeUs: 0, topic: "t", payload: []).encoded()
         bytes[18] = 9
         let crc = CRC32C.checksum(bytes[0..<20])
-        bytes.replaceSubrange(20..<24, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+        bytes.replaceSubrange(20..<24, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF),
+            UInt8(crc & 0xFF)])
         #expect(LogRecord.decode(in: bytes, at: 0) == .invalid)
     }
 }
