@@ -5,7 +5,8 @@ struct SVGTrackPlotTests {
     static let svg = SVGTrackPlot.render(FlightTrack(entries: SampleFlight.entries()),
                                          options: SVGTrackPlot.Options(arrivalRadiusM: 3))
 
-    @Test(.enabled(if: ExternalTool.available("rsvg-convert"), "rsvg-convert not installed: skipped (CI=true makes it required)"))
+    @Test(.enabled(if: ExternalTool.available("rsvg-convert"),
+        "rsvg-convert not installed: skipped (CI=true makes it required)"))
     func rendersWithRsvgConvert() throws {
         let result = try ExternalTool.withFile(Self.svg, name: "track.svg") { path in
             try ExternalTool.run("rsvg-convert", ["-o", path + ".png", path])
@@ -13,7 +14,8 @@ struct SVGTrackPlotTests {
         #expect(result.status == 0, "\(result.output)")
     }
 
-    @Test(.enabled(if: ExternalTool.available("rsvg-convert"), "rsvg-convert not installed: skipped (CI=true makes it required)"))
+    @Test(.enabled(if: ExternalTool.available("rsvg-convert"),
+        "rsvg-convert not installed: skipped (CI=true makes it required)"))
     func emptyTrackRendersAMessage() throws {
         let svg = SVGTrackPlot.render(FlightTrack(entries: []))
         #expect(svg.contains("nothing to plot"))
