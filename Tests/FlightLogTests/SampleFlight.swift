@@ -79,9 +79,11 @@ enum SampleFlight {
             let along = Geodesy.destination(from: origin, bearingDeg: 40, distanceM: 60 * fraction)
             let bend = 8 * sin(fraction * .pi)
             return (Geodesy.destination(from: along, bearingDeg: 310, distanceM: bend), 3, .flying)
-        case ..<28_000: return (Geodesy.destination(from: target, bearingDeg: 200, distanceM: 0.8 + jitter), 3, .hovering)
+        case ..<28_000:
+            return (Geodesy.destination(from: target, bearingDeg: 200, distanceM: 0.8 + jitter), 3, .hovering)
         case ..<30_000:
-            return (Geodesy.destination(from: target, bearingDeg: 200, distanceM: 1), Float(30_000 - ms) / 667, .landing)
+            return (Geodesy.destination(from: target, bearingDeg: 200, distanceM: 1), Float(30_000 - ms) / 667,
+                .landing)
         default: return (Geodesy.destination(from: target, bearingDeg: 200, distanceM: 1), 0, .landed)
         }
     }
