@@ -4,7 +4,8 @@ import Testing
 /// TextEscaping and RoundNumber: small formatters every exporter relies on (DecimalText: TextSupportTests).
 struct TextFormattingTests {
     @Test func xmlEscapesMarkupAndDropsForbiddenCharacters() {
-        #expect(TextEscaping.xml("a<b>&\"'\u{0}\u{8}\t\nz\u{FFFE}") == "a&lt;b&gt;&amp;&quot;&apos;\u{FFFD}\u{FFFD}\t\nz\u{FFFD}")
+        #expect(TextEscaping.xml(
+            "a<b>&\"'\u{0}\u{8}\t\nz\u{FFFE}") == "a&lt;b&gt;&amp;&quot;&apos;\u{FFFD}\u{FFFD}\t\nz\u{FFFD}")
     }
 
     @Test func jsonStringEscapes() {
