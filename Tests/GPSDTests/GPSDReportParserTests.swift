@@ -17,7 +17,8 @@ import Testing
     }
 
     @Test func devicesAndWatch() throws {
-        let d = try parse(#"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0","driver":"u-blox"},{"x":1}]}"#)
+        let d = try parse(
+            #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0","driver":"u-blox"},{"x":1}]}"#)
         #expect(d == .devices([GPSDDevice(path: "/dev/ttyACM0", driver: "u-blox")]))
         #expect(try parse(#"{"class":"DEVICES","devices":[]}"#) == .devices([]))
         let w = try parse(#"{"class":"WATCH","enable":true,"json":true,"nmea":false}"#)
@@ -31,14 +32,17 @@ import Testing
     }
 
     @Test func sky() throws {
-        let s = try parse(#"{"class":"SKY","hdop":0.9,"satellites":[{"PRN":1,"used":true},{"PRN":2,"used":false},{"PRN":3,"used":true}]}"#)
+        let s = try parse(#"{"class":"SKY","hdop":0.9,"satellites":[{"PRN":1,"used":true},{"PRN":2,"used":false},"#
+            + #"{"PRN":3,"used":true}]}"#)
         #expect(s == .sky(GPSDSky(satellitesUsed: 2, satellitesVisible: 3, hdop: 0.9)))
         let t = try parse(#"{"class":"SKY","nSat":12,"uSat":7}"#)
         #expect(t == .sky(GPSDSky(satellitesUsed: 7, satellitesVisible: 12, hdop: nil)))
     }
 
     @Test func threeDimensionalTPVIsAFix() throws {
-        let line = #"{"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2024-05-01T12:00:01.000Z","lat":52.5163,"lon":13.377720667,"altHAE":78.7,"altMSL":34.1,"alt":34.1,"track":90.0,"speed":1.4,"eph":17.1,"epx":8.2,"epy":9.5}"#
+        let line = #"{"class":"TPV","device":"/dev/pts/1","mode":3,"time":"2024-05-01T12:00:01.000Z","lat":52.5163,"#
+            + #""lon":13.377720667,"altHAE":78.7,"altMSL":34.1,"alt":34.1,"track":90.0,"speed":1.4,"eph":17.1,"#
+            + #""epx":8.2,"epy":9.5}"#
         guard case .tpv(let tpv) = try parse(line) else { Issue.record("not a TPV"); return }
         let expected = GPSFix(
             dimension: .threeD, latitudeDeg: 52.5163, longitudeDeg: 13.377720667, altitudeM: 34.1, trackDeg: 90,
