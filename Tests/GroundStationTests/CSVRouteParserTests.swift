@@ -28,7 +28,7 @@ import Testing
         ])
     }
 
-    /// README and --help say `lat,lon[,alt]` per line: under a `lat,lon,alt` header too.
+    /// docs/ground-tools.md and --help say `lat,lon[,alt]` per line: under a `lat,lon,alt` header too.
     @Test func headerWithAltitudeAllowsLinesWithout() throws {
         #expect(try CSVRouteParser.parse("lat,lon,alt\n52.5,13.4,5\n52.6,13.5\n") == [
             Waypoint(latitudeDeg: 52.5, longitudeDeg: 13.4, altitudeM: 5, line: 2),
