@@ -15,7 +15,8 @@ struct FleetBoardTests {
     func waitThenUnknown() {
         var board = FleetBoard()
         board.watchingSinceUs = 0
-        board.update(presence: ServicePresence(name: "drone-controller", online: true), drone: drone("d1"), receivedAtUs: 0)
+        board.update(presence: ServicePresence(name: "drone-controller", online: true), drone: drone("d1"),
+            receivedAtUs: 0)
         #expect(Array(cells(board.render(nowUs: 1_000_000), "d1").prefix(5)) == ["d1", "wait", "on", "wait", "wait"])
         let after = board.render(nowUs: StatusBoard.defaultPresenceWaitUs)
         #expect(Array(cells(after, "d1").prefix(5)) == ["d1", "?", "on", "?", "?"])
@@ -24,7 +25,8 @@ struct FleetBoardTests {
     @Test("mavlink-link counts as the vehicle link; offline shows OFF; a ground tool's id is not a drone")
     func columns() {
         var board = FleetBoard()
-        board.update(presence: ServicePresence(name: "mavlink-link", online: true), drone: drone("px4"), receivedAtUs: 0)
+        board.update(presence: ServicePresence(name: "mavlink-link", online: true), drone: drone("px4"),
+            receivedAtUs: 0)
         board.update(presence: ServicePresence(name: "navigator", online: false), drone: drone("px4"), receivedAtUs: 0)
         board.update(presence: ServicePresence(name: "telemetry-logger", online: true), drone: drone("ground"),
                      receivedAtUs: 0)
@@ -38,7 +40,8 @@ struct FleetBoardTests {
     func capped() {
         var board = FleetBoard()
         for n in 0..<(FleetBoard.maxDrones + 6) {
-            board.update(presence: ServicePresence(name: "navigator", online: true), drone: drone("d\(n)"), receivedAtUs: 0)
+            board.update(presence: ServicePresence(name: "navigator", online: true), drone: drone("d\(n)"),
+                receivedAtUs: 0)
         }
         #expect(board.drones.count == FleetBoard.maxDrones)
         #expect(board.droppedDrones == 6)
