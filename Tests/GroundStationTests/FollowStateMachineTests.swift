@@ -47,7 +47,8 @@ import Testing
         var m = machine()
         _ = m.fix(fix(52.0, 13.0, at: t0), nowUs: t0)
         let lost = m.noFix(.mode(1), nowUs: t0 + s)
-        #expect(lost == [.reportNoFix(reason: .gpsd(.mode(1)), lastTarget: GeoPoint(latitudeDeg: 52, longitudeDeg: 13))])
+        #expect(lost == [.reportNoFix(reason: .gpsd(.mode(1)), lastTarget: GeoPoint(latitudeDeg: 52,
+            longitudeDeg: 13))])
         for k in 2...6 { #expect(m.tick(nowUs: t0 + Int64(k) * s).isEmpty) }
         #expect(m.noFix(.mode(1), nowUs: t0 + 7 * s).isEmpty)  // reported once per outage
         let back = m.fix(fix(52.2, 13.2, at: t0 + 8 * s), nowUs: t0 + 8 * s)
@@ -59,7 +60,8 @@ import Testing
         var m = machine(checkFixTime: false)
         _ = m.fix(fix(52.0, 13.0, at: 0), nowUs: t0)
         #expect(targets(m.tick(nowUs: t0 + 3 * s)).count == 1)
-        #expect(m.tick(nowUs: t0 + 3 * s + 1) == [.reportNoFix(reason: .stale, lastTarget: GeoPoint(latitudeDeg: 52, longitudeDeg: 13))])
+        #expect(m.tick(nowUs: t0 + 3 * s + 1) == [.reportNoFix(reason: .stale,
+            lastTarget: GeoPoint(latitudeDeg: 52, longitudeDeg: 13))])
         #expect(m.tick(nowUs: t0 + 10 * s).isEmpty)
     }
 
@@ -137,7 +139,8 @@ import Testing
         var m = machine()
         _ = m.fix(fix(52.0, 13.0, at: t0), nowUs: t0)
         let bad = m.fix(fix(52.5, 13.5, at: t0 + s / 2, ephM: 80), nowUs: t0 + s / 2)
-        #expect(bad == [.reportNoFix(reason: .inaccurate(horizontalErrorM: 80), lastTarget: GeoPoint(latitudeDeg: 52, longitudeDeg: 13))])
+        #expect(bad == [.reportNoFix(reason: .inaccurate(horizontalErrorM: 80),
+            lastTarget: GeoPoint(latitudeDeg: 52, longitudeDeg: 13))])
         #expect(m.tick(nowUs: t0 + 2 * s).isEmpty)
     }
 
@@ -172,7 +175,8 @@ import Testing
         }
         #expect(noFixReports == 1)
         #expect(!published.isEmpty)
-        #expect(published.allSatisfy { abs($0.latitudeDeg - 52.5163) < 0.001 && abs($0.longitudeDeg - 13.3777) < 0.001 })
+        #expect(
+            published.allSatisfy { abs($0.latitudeDeg - 52.5163) < 0.001 && abs($0.longitudeDeg - 13.3777) < 0.001 })
         #expect(published.map(\.sequence) == Array(1...UInt32(published.count)))
     }
 }
