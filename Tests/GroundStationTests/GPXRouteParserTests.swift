@@ -42,7 +42,8 @@ import Testing
     }
 
     @Test func trackPointsAloneAreARoute() throws {
-        let text = "<gpx>\n<trk><trkseg>\n<trkpt lat=\"-33.86\" lon=\"151.2\"/>\n<trkpt lat=\"-33.87\" lon=\"151.21\"></trkpt>\n</trkseg></trk>\n</gpx>"
+        let text = "<gpx>\n<trk><trkseg>\n<trkpt lat=\"-33.86\" lon=\"151.2\"/>\n<trkpt lat=\"-33.87\" "
+            + "lon=\"151.21\"></trkpt>\n</trkseg></trk>\n</gpx>"
         #expect(try GPXRouteParser.parse(text) == [
             Waypoint(latitudeDeg: -33.86, longitudeDeg: 151.2, line: 3),
             Waypoint(latitudeDeg: -33.87, longitudeDeg: 151.21, line: 4),
@@ -93,7 +94,8 @@ import Testing
     }
 
     @Test func toleratesOddButHarmlessMarkup() throws {
-        let text = "<?xml version='1.0'?><!DOCTYPE gpx><gpx><wpt  lon = '2.5'  lat = \"1.5\" selected><ele>3</ele></wpt></gpx>"
+        let text = "<?xml version='1.0'?><!DOCTYPE gpx><gpx><wpt  lon = '2.5'  lat = \"1.5\" "
+            + "selected><ele>3</ele></wpt></gpx>"
         #expect(try GPXRouteParser.parse(text) == [Waypoint(latitudeDeg: 1.5, longitudeDeg: 2.5, line: 1)])
     }
 
