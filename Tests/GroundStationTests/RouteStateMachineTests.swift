@@ -11,7 +11,8 @@ import Testing
     ]
 
     func machine(_ waypoints: [Waypoint]? = nil) -> RouteStateMachine {
-        RouteStateMachine(waypoints: waypoints ?? route, configuration: .init(senderId: "laptop", republishIntervalUs: s))
+        RouteStateMachine(waypoints: waypoints ?? route, configuration: .init(senderId: "laptop",
+            republishIntervalUs: s))
     }
 
     func state(_ activity: ControllerState.Activity, at w: Waypoint?) -> ControllerState {
