@@ -8,7 +8,8 @@ import Testing
 
     func fullBoard() -> StatusBoard {
         var b = StatusBoard(drone: .default)
-        b.update(presence: ServicePresence(name: "drone-link", online: true, startedAtUs: t0 - 185 * s, version: "0.1.0"),
+        b.update(presence: ServicePresence(name: "drone-link", online: true, startedAtUs: t0 - 185 * s,
+            version: "0.1.0"),
                  receivedAtUs: t0 - 180 * s)
         b.update(presence: ServicePresence(name: "navigator", online: true, startedAtUs: t0 - 3 * s), receivedAtUs: t0)
         b.update(presence: ServicePresence(name: "drone-controller", online: true), receivedAtUs: t0 - 50 * s)
@@ -86,7 +87,8 @@ import Testing
         #expect(b.render(nowUs: t0).contains("autopilot stream request NO ANSWER 0s ago"))
         b.update(link: LinkStatus(sequence: 4, timestampUs: t0, connected: true, fallbackHover: false, reason: .ok,
                                   navdataPerSecond: 40, checksumErrors: 0, malformedPackets: 0, lastNavdataAgeMs: 12,
-                                  lastCommandAgeMs: 30, commandAck: .init(command: .arm, result: .accepted, ageMs: 61_000)),
+                                  lastCommandAgeMs: 30, commandAck: .init(command: .arm, result: .accepted,
+                                      ageMs: 61_000)),
                  receivedAtUs: t0)
         #expect(b.render(nowUs: t0).contains("autopilot arm accepted 1m01s ago"))
     }
@@ -101,8 +103,10 @@ import Testing
     @Test func unseenServiceIsWaitingForOneReannounceIntervalThenUnknown() {
         var b = StatusBoard(drone: .default)
         b.watchingSinceUs = t0
-        #expect(b.render(nowUs: t0 + 2 * s).contains("navigator              waiting  (no status yet; re-announced every 5 s)"))
-        #expect(b.render(nowUs: t0 + StatusBoard.defaultPresenceWaitUs).contains("navigator              unknown  (no status seen)"))
+        #expect(b.render(nowUs: t0 + 2 * s)
+            .contains("navigator              waiting  (no status yet; re-announced every 5 s)"))
+        #expect(b.render(nowUs: t0 + StatusBoard.defaultPresenceWaitUs).contains(
+            "navigator              unknown  (no status seen)"))
         #expect(b.unseenExpectedServices.contains("navigator"))
         b.update(presence: ServicePresence(name: "navigator", online: true), receivedAtUs: t0 + 3 * s)
         #expect(!b.unseenExpectedServices.contains("navigator"))
@@ -188,14 +192,16 @@ import Testing
         var b = StatusBoard(drone: .default)
         let evil = "x\u{1B}[2J\n" + String(repeating: "é", count: 200)
         for i in 0..<100 {
-            b.update(presence: ServicePresence(name: evil + "\(i)", online: true, startedAtUs: Int64.min, version: evil),
+            b.update(presence: ServicePresence(name: evil + "\(i)", online: true, startedAtUs: Int64.min,
+                version: evil),
                      receivedAtUs: Int64.max)
         }
         b.update(drone: DroneState(sequence: 1, timestampUs: 0, navdataSequence: 1, stateBits: 0, controlState: .landed,
                                    batteryPercent: 255, altitudeM: .infinity, pitchDeg: 0, rollDeg: 0, yawDeg: 0,
                                    velocityXMps: 0, velocityYMps: 0, velocityZMps: 0), receivedAtUs: t0)
         let lines = b.render(nowUs: Int64.min).split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.allSatisfy { $0.count <= 80 && $0.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F } })
+        #expect(
+            lines.allSatisfy { $0.count <= 80 && $0.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F } })
         #expect(lines.count <= 24)
     }
 }
