@@ -23,8 +23,10 @@ import Testing
 
     @Test func thirtySecondsAtOneHertzWithAFiveSecondOutage() throws {
         let sentences = try Fixture.lines("walk.nmea")
-        let rmc = sentences.filter { $0.hasPrefix("$GPRMC") }.map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-        let gga = sentences.filter { $0.hasPrefix("$GPGGA") }.map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let rmc = sentences.filter { $0.hasPrefix("$GPRMC") }
+            .map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let gga = sentences.filter { $0.hasPrefix("$GPGGA") }
+            .map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         #expect(rmc.count == 30 && gga.count == 30)
         #expect(rmc.map { String($0[1]) } == (0..<30).map { $0 < 10 ? "12000\($0).00" : "1200\($0).00" })
         let invalid = rmc.indices.filter { rmc[$0][2] == "V" }
