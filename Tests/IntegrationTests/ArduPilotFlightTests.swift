@@ -10,7 +10,11 @@ import Testing
 /// climb) → JSON target → land, judged on the simulator's ground truth.
 @Suite("MAVLink flights: ArduCopter face", .offPool, .serialized)
 struct ArduPilotFlightTests {
-    @Test("product over MAVLink on `drone-sim --autopilot ardupilot`: takeoff climbs to 2 m and more, a 30 m target within 2 m, land disarms",
+    @Test(
+        """
+            product over MAVLink on `drone-sim --autopilot ardupilot`: takeoff climbs to 2 m and more, a 30 m target \
+            within 2 m, land disarms
+            """,
           .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))
     func productFliesTheArduCopterFace() async throws {
         let stack = try FlightStack(simArguments: ["--gps-noise", "0.2", "--autopilot", "ardupilot"], link: .mavlink)
@@ -35,7 +39,8 @@ struct ArduPilotFlightTests {
             stack.trace().last?.flightState == "landed" && sim().contains("disarmed: landed in LAND")
         }
         let link = stack.process("mavlink-link")?.output() ?? ""
-        #expect(link.contains("guided: accepted") && link.contains("arm: accepted") && link.contains("takeoff: accepted"),
+        #expect(link.contains("guided: accepted") && link.contains("arm: accepted")
+            && link.contains("takeoff: accepted"),
                 "\(link.suffix(3000))")
         #expect(link.contains("land: accepted"), "\(link.suffix(3000))")
         // The takeoff climbed without a setpoint (mavlink-link withholds them): none cancelled it on the ground.
