@@ -5,11 +5,12 @@ import ProcessSupport
 import Testing
 
 /// Issue 26, item 4 for ArduPilot: the same scenario (parity_arducopter.py: arm in GUIDED before the position
-/// estimate, then GUIDED, arm, NAV_TAKEOFF to 10 m, one zero-velocity setpoint above 1 m, NAV_LAND) flown against the real
-/// ArduCopter SITL and against `drone-sim --autopilot ardupilot`, side by side: the refusals, the acknowledgements,
-/// the mode/armed and landed-state sequences and the STATUSTEXT story must be the same, and on both the setpoint must
-/// cancel the takeoff (the copter stays near where it was, far below the 10 m asked). Needs the real autopilot:
-/// `make autopilots` (QUAD_AUTOPILOTS=1) runs it; `make test` skips it; without the autopilots it says so loudly.
+/// estimate, then GUIDED, arm, NAV_TAKEOFF to 10 m, one zero-velocity setpoint above 1 m, NAV_LAND) flown against the
+/// real ArduCopter SITL and against `drone-sim --autopilot ardupilot`, side by side: the refusals, the
+/// acknowledgements, the mode/armed and landed-state sequences and the STATUSTEXT story must be the same, and on both
+/// the setpoint must cancel the takeoff (the copter stays near where it was, far below the 10 m asked). Needs the real
+/// autopilot: `make autopilots` (QUAD_AUTOPILOTS=1) runs it; `make test` skips it; without the autopilots it says so
+/// loudly.
 @Suite("Parity: drone-sim's ArduCopter face and the real ArduCopter SITL", .offPool, .serialized,
        .enabled(if: RealAutopilotGate.enabled && PythonTools.available))
 struct ArduPilotParityTests {
@@ -38,8 +39,12 @@ struct ArduPilotParityTests {
         /// In plain words, for the measured line.
         var summary: String {
             let refused = refusals.map { "\($0.result) \($0.texts.joined(separator: " / "))" }.joined(separator: "; ")
-            return "arm refused: \(refused); acks \(acks.joined(separator: " ")); modes \(modes.joined(separator: " → "))"
-                + "; landed states \(landed.map(String.init).joined(separator: " ")); said \(texts.joined(separator: ", "))"
+            return """
+                arm refused: \(refused); acks \(acks.joined(separator: " ")); modes \
+                \(modes.joined(separator: " → "))
+                """
+                + "; landed states \(landed.map(String.init).joined(separator: " ")); said "
+                + "\(texts.joined(separator: ", "))"
                 + String(format: "; setpoint at %.2f m, 4 s later %.2f m, 8 s later %.2f m", altitudeAtSetpointM,
                          altitude4sM, altitude8sM)
         }
@@ -90,7 +95,11 @@ struct ArduPilotParityTests {
         }
     }
 
-    @Test("takeoff, a setpoint during the climb cancels it on both, land: the same refusals, acks, modes, landed states and story")
+    @Test(
+        """
+            takeoff, a setpoint during the climb cancels it on both, land: the same refusals, acks, modes, landed \
+            states and story
+            """)
     func setpointCancelsTheTakeoff() async throws {
         let startS = AutopilotObserver.nowS()
         let arducopter = try AutopilotSITL.launch(.arducopter, home: FlightStack.homeBerlin)
@@ -99,7 +108,8 @@ struct ArduPilotParityTests {
         async let simulated = Self.flySimulator()
         let real: Outcome
         do {
-            real = try await Self.fly(listenPort: arducopter.linkPort, logDirectory: arducopter.directory, timeoutS: 240)
+            real = try await Self.fly(listenPort: arducopter.linkPort, logDirectory: arducopter.directory,
+                timeoutS: 240)
         } catch {
             _ = try? await simulated
             throw TestEnvironmentError.missing("\(error)\n\(arducopter.log())")
