@@ -108,7 +108,8 @@ struct ClusterChecks {
         try #require(sent.code == 0, "\(sent.output)")
     }
 
-    func expectServicesOnline(_ status: (code: Int32, output: String), sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectServicesOnline(_ status: (code: Int32, output: String),
+        sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(status.code == 0, "\(status.output)", sourceLocation: sourceLocation)
         for service in ["drone-link", "navigator", "drone-controller"] {
             #expect(status.output.contains(BrokerChecks.serviceLine(service, "online")), "\(service)\n\(status.output)",
@@ -147,7 +148,8 @@ struct ClusterChecks {
         let (flight, pilot) = try await airborne()
         defer { pilot.stop(signal: SIGKILL); flight.stop() }
         // The node the controller is on now: A, unless a slow first CONNECT moved it on (NATS under load).
-        let connectedLines = flight.log("drone-controller").split(separator: "\n").filter { $0.contains("connected to ") }
+        let connectedLines = flight.log("drone-controller").split(separator: "\n")
+            .filter { $0.contains("connected to ") }
         let victim = try #require(nodes.indices.last { index in
             connectedLines.last?.contains("connected to \(nodes[index].address) ") == true
         }, "which node is the controller on?\n\(flight.logs())")
@@ -194,7 +196,8 @@ struct ClusterChecks {
         #expect(land.code == 0, "the pilot's land after the failover: \(land.output)")
         try await flight.waitLanded()
         flight.expectInsideGeofence()
-        print("\(label): failover: hover \(hover.timeS - killS) s after node \(victim + 1) of 3 was killed; the controller's "
+        print(
+            "\(label): failover: hover \(hover.timeS - killS) s after node \(victim + 1) of 3 was killed; the controller's "
               + "commands again after \(resumedS) s, its online seen on node B after \(onlineAfterS) s; test "
               + "\(Int(Date().timeIntervalSince(startedAt))) s")
     }
