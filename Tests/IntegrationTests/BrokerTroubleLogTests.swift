@@ -40,7 +40,8 @@ struct BrokerTroubleLogTests {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) == 0 && getsockname(holder, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self,
+                capacity: 1) { bind(holder, $0, length) == 0 && getsockname(holder, $0, &length) == 0 }
         }
         try #require(holder >= 0 && bound)
         let port = UInt16(bigEndian: address.sin_port)
@@ -77,7 +78,8 @@ struct BrokerTroubleLogTests {
         let wrong = directory.appendingPathComponent("wrong")
         try "wrong\n".write(to: wrong, atomically: true, encoding: .utf8)
         let broker = try BrokerProcess(extraConfig: "allow_anonymous false\npassword_file \(passwords.path)\n")
-        try await expectLine("navigator", ["--broker", broker.address, "--username", "pilot", "--password-file", wrong.path,
+        try await expectLine("navigator", ["--broker", broker.address, "--username", "pilot", "--password-file",
+            wrong.path,
                                      "--mqtt-version", version],
                        containing: ["refused by broker \(broker.address): ", reason])
     }
