@@ -2,8 +2,8 @@ import Foundation
 import ProcessSupport
 import Testing
 
-/// README's rule, "Exit codes": an invalid value is a usage error, 64, found before anything is sent. The broker
-/// address is a closed port, so a value that slipped through to a connection attempt would exit 1 instead.
+/// docs/ground-tools.md's rule, "Exit codes": an invalid value is a usage error, 64, found before anything is sent. The
+/// broker address is a closed port, so a value that slipped through to a connection attempt would exit 1 instead.
 @Suite("command line exit codes", .offPool)
 struct CommandLineExitCodeTests {
     static let noBroker = ["--broker", "127.0.0.1:1"]
