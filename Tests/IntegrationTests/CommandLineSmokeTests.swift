@@ -34,7 +34,8 @@ struct CommandLineSmokeTests {
         let trace = dir.appendingPathComponent("trace.csv")
         let sim = try ChildProcess(
             executable: TestEnvironment.executable("drone-sim").path,
-            arguments: ["--home", "-16.5,179.99985", "--heading", "-90", "--at-port", "\(at)", "--navdata-port", "\(nav)",
+            arguments: ["--home", "-16.5,179.99985", "--heading", "-90", "--at-port", "\(at)", "--navdata-port",
+                "\(nav)",
                         "--trace", trace.path],
             logDirectory: dir)
         defer { sim.stop(signal: SIGKILL) }
@@ -51,7 +52,8 @@ struct CommandLineSmokeTests {
     }
 
     static let helps: [(String, [String])] = [
-        ("drone-sim", []), ("drone-link", []), ("drone-controller", []), ("navigator", ["run"]), ("navigator", ["solve"]),
+        ("drone-sim", []), ("drone-link", []), ("drone-controller", []), ("navigator", ["run"]),
+        ("navigator", ["solve"]),
         ("location-broadcaster", ["target"]), ("location-broadcaster", ["follow"]), ("location-broadcaster", ["route"]),
         ("location-broadcaster", ["takeoff"]), ("location-broadcaster", ["status"]),
         ("location-broadcaster", ["status", "--all"]), ("telemetry-logger", ["record"]),
