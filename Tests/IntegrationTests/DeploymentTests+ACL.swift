@@ -25,7 +25,9 @@ extension DeploymentTests {
             for (user, password) in passwords.sorted(by: { $0.key < $1.key }) {
                 let result = try runCommand(TestEnvironment.requireTool("mosquitto_passwd"),
                                             ["-b", passwordFile.path, user, password], logDirectory: directory)
-                guard result.exitCode == 0 else { throw TestEnvironmentError.missing("mosquitto_passwd: \(result.output)") }
+                guard result.exitCode == 0 else {
+                    throw TestEnvironmentError.missing("mosquitto_passwd: \(result.output)")
+                }
             }
             let acl = try DeploymentTests.deployFile("\(side)/quadcopter.acl") + "\nuser \(observer)\ntopic read #\n"
             // The drone's bridge cannot connect to anything here; leave it pointing at a closed loopback port.
@@ -57,7 +59,8 @@ extension DeploymentTests {
             }
             let seen = try await probe.publish(denied: denied, allowed: allowed)
             let expected = Dictionary(uniqueKeysWithValues: allowed.map { ($0, 1) })
-            #expect(seen == expected, "got through: \(seen.keys.filter { expected[$0] == nil }); log: \(broker.output())")
+            #expect(seen == expected,
+                "got through: \(seen.keys.filter { expected[$0] == nil }); log: \(broker.output())")
         }
 
         @Test("board: target, command and pilot claim only arrive over the bridge; only drone-controller flies")
@@ -82,12 +85,14 @@ extension DeploymentTests {
                 "telemetry-logger": ["status/telemetry-logger", "log/sync/response/logger-12"],
                 "monitor": [],
             ]
-            let everything = own.values.flatMap { $0 } + ["status/location-broadcaster/ground-laptop", "log/sync/request"]
+            let everything = own.values.flatMap { $0 } + ["status/location-broadcaster/ground-laptop",
+                "log/sync/request"]
             let allowed = own.flatMap { user, topics in Self.writes([user], topics) }
             let denied = own.keys.flatMap { user in
                 Self.writes([user], everything.filter { !(own[user] ?? []).contains($0) })
             }
-            try await Self.check(broker, passwords, denied: denied, allowed: allowed, refusedTopics: ["status/navigator"])
+            try await Self.check(broker, passwords, denied: denied, allowed: allowed,
+                refusedTopics: ["status/navigator"])
         }
 
         @Test("ground: only location-broadcaster and the map write target, command, pilot claim; nobody flight/command")
@@ -117,14 +122,17 @@ extension DeploymentTests {
                 denied: Self.writes(["location-broadcaster", "telemetry-logger", "monitor", "map"], fromBoard)
                     + Self.writes(["location-broadcaster"], ["status/telemetry-logger"])
                     + Self.writes(["telemetry-logger", "drone1-bridge"], ["status/location-broadcaster/ground-laptop"]),
-                allowed: Self.writes(["drone1-bridge"], fromBoard) + Self.writes(["telemetry-logger"], ["status/telemetry-logger"]))
-            let expected = Set(Self.writes(["drone1-bridge"], fromBoard) + Self.writes(["telemetry-logger"], ["status/telemetry-logger"]))
+                allowed: Self.writes(["drone1-bridge"], fromBoard) + Self.writes(["telemetry-logger"],
+                    ["status/telemetry-logger"]))
+            let expected = Set(Self.writes(["drone1-bridge"], fromBoard)
+                + Self.writes(["telemetry-logger"], ["status/telemetry-logger"]))
             #expect(Set(seen.keys) == expected, "got through: \(Set(seen.keys).subtracting(expected))")
             #expect(seen.values.allSatisfy { $0 == 1 })
             // Ground users still read what the bridge brings.
             for user in ["location-broadcaster", "telemetry-logger", "monitor", "map"] {
                 let reader = try await probe.client(user)
-                #expect(reader.payloads("quad/drone1/telemetry/drone") == ["drone1-bridge wrote quad/drone1/telemetry/drone"],
+                #expect(reader.payloads("quad/drone1/telemetry/drone") == [
+                    "drone1-bridge wrote quad/drone1/telemetry/drone"],
                         "\(user)")
             }
         }
@@ -156,7 +164,8 @@ extension DeploymentTests {
             #expect(try connack(["map", "wrong"]) == "5", "bad password over websockets")
             #expect(try connack(["map", passwords["map"] ?? ""]) == "0", "map over websockets")
             // The page itself is served there too.
-            let page = try runCommand(TestEnvironment.requireTool("curl"), ["-sf", "http://127.0.0.1:\(webSockets)/index.html"],
+            let page = try runCommand(TestEnvironment.requireTool("curl"),
+                ["-sf", "http://127.0.0.1:\(webSockets)/index.html"],
                                       logDirectory: broker.directory)
             #expect(page.output.contains("data-test=\"map\""))
         }
