@@ -17,11 +17,15 @@ extension DeploymentTests {
         init() throws {
             droneInstall = try StagedInstall(side: "drone")
             let droneResult = try droneInstall.run()
-            guard droneResult.exitCode == 0 else { throw TestEnvironmentError.missing("drone install: \(droneResult.output)") }
+            guard droneResult.exitCode == 0 else {
+                throw TestEnvironmentError.missing("drone install: \(droneResult.output)")
+            }
             groundInstall = try StagedInstall(side: "ground")
             let bridgePassword = droneInstall.url("/etc/quadcopter/drone1-bridge.password").path
             let groundResult = try groundInstall.run(["--bridge-password-file", bridgePassword])
-            guard groundResult.exitCode == 0 else { throw TestEnvironmentError.missing("ground install: \(groundResult.output)") }
+            guard groundResult.exitCode == 0 else {
+                throw TestEnvironmentError.missing("ground install: \(groundResult.output)")
+            }
             ground = try groundInstall.broker()
             drone = try droneInstall.broker(bridgeToPort: ground.port)
         }
@@ -57,7 +61,8 @@ extension DeploymentTests {
 
         @Test("topics cross in their direction exactly once; flight/command and ground-only status stay home")
         func directions() async throws {
-            let groundMonitor = try await connect(groundInstall, ground, "monitor", ["quad/#", "$SYS/broker/connection/+/state"])
+            let groundMonitor = try await connect(groundInstall, ground, "monitor",
+                ["quad/#", "$SYS/broker/connection/+/state"])
             let droneMonitor = try await connect(droneInstall, drone, "monitor")
             let broadcaster = try await connect(groundInstall, ground, "location-broadcaster")
             let logger = try await connect(groundInstall, ground, "telemetry-logger")
@@ -85,10 +90,12 @@ extension DeploymentTests {
             let stayOnBoard = [(controller, "flight/command")]
             let stayOnGround = [(logger, "status/telemetry-logger")]
             for (client, path) in down + stayOnGround + stayOnBoard {
-                try await client.client.publishAndWait(topic: "quad/drone1/\(path)", payload: Array(path.utf8), retain: false, timeoutS: TestEnvironment.readinessTimeoutS)
+                try await client.client.publishAndWait(topic: "quad/drone1/\(path)", payload: Array(path.utf8),
+                    retain: false, timeoutS: TestEnvironment.readinessTimeoutS)
             }
             for (client, path, qos) in up {
-                try await client.client.publishAndWait(topic: "quad/drone1/\(path)", payload: Array(path.utf8), qos: qos,
+                try await client.client.publishAndWait(topic: "quad/drone1/\(path)", payload: Array(path.utf8),
+                    qos: qos,
                                                        retain: false, timeoutS: TestEnvironment.readinessTimeoutS)
             }
             let everything = (down + stayOnGround + stayOnBoard).map(\.1) + up.map(\.1)
@@ -116,7 +123,8 @@ extension DeploymentTests {
 
         @Test("retained presence crosses with its retain flag, both ways")
         func retainedPresence() async throws {
-            let groundMonitor = try await connect(groundInstall, ground, "monitor", ["quad/#", "$SYS/broker/connection/+/state"])
+            let groundMonitor = try await connect(groundInstall, ground, "monitor",
+                ["quad/#", "$SYS/broker/connection/+/state"])
             let droneMonitor = try await connect(droneInstall, drone, "monitor")
             let broadcaster = try await connect(groundInstall, ground, "location-broadcaster")
             let controller = try await connect(droneInstall, drone, "drone-controller")
@@ -124,8 +132,10 @@ extension DeploymentTests {
             try await waitForBridge(groundMonitor: groundMonitor, droneMonitor: droneMonitor, broadcaster: broadcaster)
             let pilot = "quad/drone1/status/location-broadcaster/ground-laptop"
             let service = "quad/drone1/status/drone-controller"
-            try await broadcaster.client.publishAndWait(topic: pilot, payload: Array("online".utf8), retain: true, timeoutS: TestEnvironment.readinessTimeoutS)
-            try await controller.client.publishAndWait(topic: service, payload: Array("online".utf8), retain: true, timeoutS: TestEnvironment.readinessTimeoutS)
+            try await broadcaster.client.publishAndWait(topic: pilot, payload: Array("online".utf8), retain: true,
+                timeoutS: TestEnvironment.readinessTimeoutS)
+            try await controller.client.publishAndWait(topic: service, payload: Array("online".utf8), retain: true,
+                timeoutS: TestEnvironment.readinessTimeoutS)
             try await eventually(timeoutS: 10, "both statuses crossed") {
                 !droneMonitor.received(pilot).isEmpty && !groundMonitor.received(service).isEmpty
             }
@@ -147,9 +157,11 @@ extension DeploymentTests {
             let groundMonitor = try await connect(groundInstall, ground, "monitor", ["$SYS/broker/connection/+/state"])
             defer { groundMonitor.shutdown() }
             let state = "$SYS/broker/connection/drone1-bridge/state"
-            try await eventually(timeoutS: 15, "bridge up: \(drone.output())") { groundMonitor.payloads(state).last == "1" }
+            try await eventually(timeoutS: 15,
+                "bridge up: \(drone.output())") { groundMonitor.payloads(state).last == "1" }
             drone.stop(signal: SIGKILL)
-            try await eventually(timeoutS: 30, "bridge state 0 on the ground") { groundMonitor.payloads(state).last == "0" }
+            try await eventually(timeoutS: 30,
+                "bridge state 0 on the ground") { groundMonitor.payloads(state).last == "0" }
         }
 
         /// The env files install.sh staged, with the broker port and the password path moved into the test's tree.
@@ -160,7 +172,8 @@ extension DeploymentTests {
             let groundMonitor = try await connect(groundInstall, ground, "monitor", ["quad/+/status/+"])
             defer { groundMonitor.shutdown() }
             var environment = Dictionary(
-                DeploymentTests.keyValues(try droneInstall.text("/etc/quadcopter/\(service).env")).map { ($0.key, $0.value) },
+                DeploymentTests.keyValues(try droneInstall.text("/etc/quadcopter/\(service).env"))
+                    .map { ($0.key, $0.value) },
                 uniquingKeysWith: { $1 })
             environment["QUAD_BROKER"] = "127.0.0.1:\(drone.port)"
             let passwordFile = try #require(environment["QUAD_PASSWORD_FILE"])
