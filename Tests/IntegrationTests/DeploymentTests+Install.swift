@@ -10,7 +10,8 @@ extension DeploymentTests {
         /// Accounts each side's broker must know: one per service, the read-only monitor, and on the ground the
         /// drone's bridge.
         static func accounts(_ side: String) -> Set<String> {
-            Set((side == "drone" ? StagedInstall.droneServices : StagedInstall.groundServices + ["drone1-bridge", "map"])
+            Set((side == "drone" ? StagedInstall.droneServices : StagedInstall.groundServices
+                + ["drone1-bridge", "map"])
                 + ["monitor"])
         }
 
@@ -42,9 +43,14 @@ extension DeploymentTests {
             #expect(result.exitCode == 0, "\(result.output)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: install.root.path).isEmpty)
             for service in install.services {
-                #expect(result.output.contains("+ \(TestEnvironment.repoRoot.path)/scripts/swift-release.sh --package-path \(TestEnvironment.repoRoot.path) --product \(service)"))
+                #expect(result.output.contains(
+                    """
+                        + \(TestEnvironment.repoRoot.path)/scripts/swift-release.sh --package-path \
+                        \(TestEnvironment.repoRoot.path) --product \(service)
+                        """))
                 #expect(result.output.contains("\(install.root.path)/etc/systemd/system/\(service).service"))
-                #expect(result.output.contains("mosquitto_passwd -b \(install.root.path)/etc/mosquitto/quadcopter.passwd \(service) <password>"))
+                #expect(result.output.contains(
+                    "mosquitto_passwd -b \(install.root.path)/etc/mosquitto/quadcopter.passwd \(service) <password>"))
             }
             #expect(result.output.contains("+ systemctl --root=\(install.root.path) enable"))
         }
@@ -87,7 +93,8 @@ extension DeploymentTests {
             #expect(try install.mode("/etc/mosquitto/quadcopter.passwd") == 0o600)
             #expect(try install.mode("/etc/mosquitto/conf.d/quadcopter.acl") == 0o640)
             #expect(try install.mode("/etc/mosquitto/conf.d/quadcopter.conf") == 0o640)
-            #expect(try install.text("/usr/local/share/doc/quadcopter/README.md") == DeploymentTests.deployFile("README.md"))
+            #expect(try install.text(
+                "/usr/local/share/doc/quadcopter/README.md") == DeploymentTests.deployFile("README.md"))
 
             let conf = try install.text("/etc/mosquitto/conf.d/quadcopter.conf")
             let deployConf = try DeploymentTests.deployFile("\(side)/mosquitto.conf")
@@ -102,7 +109,8 @@ extension DeploymentTests {
                 #expect(conf.contains("\nhttp_dir /usr/share/quadcopter/map\n"))
                 for file in ["index.html", "app.js", "mqttws.js", "quadproto.js", "reasons.js"] {
                     #expect(try install.text("/usr/share/quadcopter/map/\(file)")
-                            == String(contentsOf: TestEnvironment.repoRoot.appendingPathComponent("web/map/\(file)"), encoding: .utf8))
+                            == String(contentsOf: TestEnvironment.repoRoot.appendingPathComponent("web/map/\(file)"),
+                                encoding: .utf8))
                     #expect(try install.mode("/usr/share/quadcopter/map/\(file)") == 0o644)
                 }
                 #expect(try install.text("/usr/share/quadcopter/map/vendor/leaflet/leaflet.js").contains("Leaflet"))
@@ -112,7 +120,11 @@ extension DeploymentTests {
 
         /// Time sync ships with the install: the board takes its time from the laptop over the radio (a Pi has no
         /// RTC and the field no internet) and steps once when it booted far off; the laptop serves its own clock.
-        @Test("chrony: the board syncs from the ground address and steps once; the ground serves the radio; chronyd parses both",
+        @Test(
+            """
+                chrony: the board syncs from the ground address and steps once; the ground serves the radio; chronyd \
+                parses both
+                """,
               .enabled(if: TestEnvironment.available("chronyd")))
         func chrony() throws {
             let chronyd = try TestEnvironment.requireTool("chronyd")
