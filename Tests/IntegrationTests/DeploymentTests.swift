@@ -70,7 +70,8 @@ struct DeploymentTests {
             let executable = try TestEnvironment.executable(unit.name).path
             let text = try String(contentsOf: unit.url, encoding: .utf8)
                 .replacingOccurrences(of: "ExecStart=/usr/local/bin/\(unit.name)", with: "ExecStart=\(executable)")
-            #expect(text.contains("ExecStart=\(executable)"), "\(unit.name): ExecStart is not /usr/local/bin/\(unit.name)")
+            #expect(text.contains("ExecStart=\(executable)"),
+                "\(unit.name): ExecStart is not /usr/local/bin/\(unit.name)")
             let copy = directory.appendingPathComponent("\(unit.side)/\(unit.name).service")
             try text.write(to: copy, atomically: true, encoding: .utf8)
             paths.append(copy.path)
@@ -85,7 +86,11 @@ struct DeploymentTests {
         #expect(complaints.isEmpty, "\(complaints.joined(separator: "\n"))")
     }
 
-    @Test("each unit: after and wanting mosquitto, restarts (board: always, after 1 s), its own env file, user and executable",
+    @Test(
+        """
+            each unit: after and wanting mosquitto, restarts (board: always, after 1 s), its own env file, user and \
+            executable
+            """,
           arguments: units)
     func unitStructure(unit: Unit) throws {
         let values = Self.keyValues(try String(contentsOf: unit.url, encoding: .utf8))
@@ -94,8 +99,8 @@ struct DeploymentTests {
         }
         #expect(all("Unit.After").contains("mosquitto.service"))
         #expect(all("Unit.Wants").contains("mosquitto.service"))
-        // The board's services come back whatever stopped them (README's restart table assumes 1 s); the ground's
-        // stay down after a clean stop, which is what a user at the laptop asked for.
+        // The board's services come back whatever stopped them (docs/flying.md's restart list assumes 1 s); the
+        // ground's stay down after a clean stop, which is what a user at the laptop asked for.
         #expect(all("Service.Restart") == (unit.side == "drone" ? ["always"] : ["on-failure"]))
         if unit.side == "drone" { #expect(all("Service.RestartSec") == ["1"]) }
         if unit.name == "drone-controller" {
@@ -138,7 +143,8 @@ struct DeploymentTests {
                        "log/sync/request", "log/sync/response/logger-12"]
             .map { "quad/drone1/\($0)" }
         for topic in samples {
-            let directions = Set(topics.filter { MQTTClient.matches(filter: $0.pattern, topic: topic) }.map(\.direction))
+            let directions = Set(topics.filter { MQTTClient.matches(filter: $0.pattern, topic: topic) }
+                .map(\.direction))
             #expect(directions.count <= 1, "\(topic) is bridged \(directions)")
             if topic.hasSuffix("/flight/command") || topic.hasSuffix("/telemetry-logger") {
                 #expect(directions.isEmpty, "\(topic) crosses the bridge")
@@ -149,10 +155,12 @@ struct DeploymentTests {
         }
         // The bridge account on the ground writes what goes out and reads what comes in, line for line.
         let acl = try Self.deployFile("ground/quadcopter.acl")
-        let bridgeBlock = acl.components(separatedBy: "user drone1-bridge\n").last?.components(separatedBy: "\nuser ").first ?? ""
+        let bridgeBlock = acl.components(separatedBy: "user drone1-bridge\n").last?.components(separatedBy: "\nuser ")
+            .first ?? ""
         for (pattern, direction) in topics {
             let line = "topic \(direction == "out" ? "write" : "read") \(pattern)"
-            #expect(bridgeBlock.split(separator: "\n").contains { $0 == line }, "ground ACL lacks `\(line)` for drone1-bridge")
+            #expect(bridgeBlock.split(separator: "\n").contains { $0 == line },
+                "ground ACL lacks `\(line)` for drone1-bridge")
         }
     }
 }
