@@ -60,11 +60,15 @@ struct EnvelopeFlightTests {
 
         let second = stack.target(bearingDeg: 0, distanceM: 45)
         try stack.mosquittoPub("target", #"{"lat":\#(second.latitudeDeg),"lon":\#(second.longitudeDeg),"alt":6}"#)
-        try await eventually(timeoutS: 60, "arrived at the second target\n\(stack.logs())") { Self.arrivals(stack) >= 2 }
+        try await eventually(timeoutS: 60,
+            "arrived at the second target\n\(stack.logs())") { Self.arrivals(stack) >= 2 }
         try await Task.sleep(for: .seconds(2))
         let hover = stack.trace().suffix(40)
         #expect(hover.allSatisfy { abs($0.altitudeM - 6) <= 0.3 },
-                "altitudes \(hover.map(\.altitudeM).min() ?? 0)…\(hover.map(\.altitudeM).max() ?? 0) m, wanted 6 ± 0.3")
+                """
+                    altitudes \(hover.map(\.altitudeM).min() ?? 0)…\(hover.map(\.altitudeM).max() ?? 0) m, wanted 6 \
+                    ± 0.3
+                    """)
         #expect(hover.allSatisfy { $0.distanceM(to: second) < 1.6 })
         #expect(stack.trace().map(\.altitudeM).max() ?? 0 <= 6.5, "overshot the altitude")
         try stack.mosquittoPub("command", "land")
