@@ -30,7 +30,7 @@ struct FaultInjectionRestartTests {
     func restartMidLeg(_ service: Service) async throws {
         try await FlightSlots.run {
             // PX4 with its defaults lands when the companion's setpoints stop for 1 s (COM_OBL_RC_ACT 0): a flight
-            // that must go on across a link restart is set up as README advises, Hold (5).
+            // that must go on across a link restart is set up as docs/mavlink-vehicles.md advises, Hold (5).
             let simArguments = service == .mavlinkLink ? ["--px4-param", "COM_OBL_RC_ACT=5"] : []
             let flight = try await FaultFlight(simArguments: simArguments, link: service.link)
             defer { flight.stop() }
