@@ -56,19 +56,32 @@ extension FaultInjectionTests {
             for message in corpus.messages { perTopic[corpus.lanes[message.lane].path, default: 0] += 1 }
             for (service, kinds) in Self.rejectionKinds.sorted(by: { $0.key < $1.key }) {
                 let process = try #require(flight.stack.process(service))
-                #expect(process.stop(signal: SIGTERM, timeoutS: 10) == 0, "\(service)\n\(process.output().suffix(2000))")
+                #expect(process.stop(signal: SIGTERM, timeoutS: 10) == 0,
+                    "\(service)\n\(process.output().suffix(2000))")
                 let summary = try #require(RejectionSummary(log: process.output()), "\(service): no totals logged")
-                let progress = process.output().split(separator: "\n").filter { $0.contains("so far)") || $0.contains("rejected flight command #") }
+                let progress = process.output().split(separator: "\n")
+                    .filter { $0.contains("so far)") || $0.contains("rejected flight command #") }
                 #expect(progress.count >= 5, "\(service) logged \(progress.count) rejection progress lines")
                 for (path, kind) in kinds {
                     let sentHere = perTopic[path, default: 0]
                     let rejected = summary.counts[kind, default: 0]
                     #expect((sentHere - summary.droppedUnread...sentHere + 20).contains(rejected),
-                            "\(service): \(kind) rejected \(rejected) of \(sentHere) sent on \(path) (dropped unread \(summary.droppedUnread))")
+                            """
+                                \(service): \(kind) rejected \(rejected) of \(sentHere) sent on \(path) (dropped \
+                                unread \(summary.droppedUnread))
+                                """)
                 }
-                print("fuzz: \(service) rejected \(summary.total) (\(summary.counts.sorted { $0.key < $1.key })), dropped unread \(summary.droppedUnread)")
+                print(
+                    """
+                        fuzz: \(service) rejected \(summary.total) (\(summary.counts.sorted { $0.key < $1.key })), \
+                        dropped unread \(summary.droppedUnread)
+                        """)
             }
-            print("fuzz: \(sent) payloads in \(tookS) s, \(corpus.skippedValid) valid candidates left out, per topic \(perTopic.sorted { $0.key < $1.key })")
+            print(
+                """
+                    fuzz: \(sent) payloads in \(tookS) s, \(corpus.skippedValid) valid candidates left out, per topic \
+                    \(perTopic.sorted { $0.key < $1.key })
+                    """)
         }
     }
 
