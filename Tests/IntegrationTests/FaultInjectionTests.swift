@@ -51,7 +51,8 @@ struct FaultInjectionTests {
             #expect(flight.rows(from: restartS).contains { $0.pcmdFlag == 1 }, "never flew again after the restart")
             #expect(flight.log("drone-controller").contains("flying_to_target (navigation-resumed)"),
                     "\(flight.log("drone-controller"))")
-            let arrivedS = flight.rows(from: restartS).first { $0.distanceM(to: target) < FaultFlight.arrivalToleranceM }
+            let arrivedS = flight.rows(from: restartS)
+                .first { $0.distanceM(to: target) < FaultFlight.arrivalToleranceM }
             Self.measured("broker", "hover \(hover.timeS - killS) s after the kill; arrived "
                 + "\((arrivedS?.timeS ?? .nan) - restartS) s after the restart, without re-publishing the target")
             try await flight.land()
@@ -69,7 +70,8 @@ struct FaultInjectionTests {
             defer { TestEnvironment.removeTemporaryDirectory(directory) }
             let shim = directory.appendingPathComponent("libwallstep.so").path
             let compiler = try TestEnvironment.tool("clang") ?? TestEnvironment.requireTool("cc")
-            let source = TestEnvironment.repoRoot.appendingPathComponent("Tests/IntegrationTests/Support/WallStep/wallstep.c")
+            let source = TestEnvironment.repoRoot.appendingPathComponent(
+                "Tests/IntegrationTests/Support/WallStep/wallstep.c")
             let built = try runCommand(compiler, ["-shared", "-fPIC", "-O2", "-o", shim, source.path, "-ldl"],
                                        logDirectory: directory)
             try #require(built.exitCode == 0, "\(built.output)")
@@ -83,7 +85,8 @@ struct FaultInjectionTests {
             try await flight.waitMidFlight()
 
             let stateTopic = Topics.controllerState.topic(for: flight.droneID)
-            let before = flight.bus.messages(on: stateTopic).compactMap { try? ControllerState(decoding: $0.message.payload) }
+            let before = flight.bus.messages(on: stateTopic)
+                .compactMap { try? ControllerState(decoding: $0.message.payload) }
             _ = FileManager.default.createFile(atPath: stepFile, contents: nil)
             let stepS = flight.simNowS()
             try await flight.waitForTrace(until: stepS + 2)
@@ -92,13 +95,15 @@ struct FaultInjectionTests {
 
             let killS = try await flight.crash("navigator")
             try await flight.waitForTrace(until: killS + 3)
-            let hover = try #require(flight.rows(from: killS).first { $0.pcmdFlag == 0 }, "never hovered\n\(flight.logs())")
+            let hover = try #require(flight.rows(from: killS).first { $0.pcmdFlag == 0 },
+                "never hovered\n\(flight.logs())")
             let delayS = hover.timeS - killS
             #expect(delayS >= 0.8 && delayS <= 1.0 + Self.commandTimeoutS + Self.observeSlackS / 3,
                     "hover \(delayS) s after the kill (the 1 s stale window, on the monotonic clock)")
             #expect(flight.log("drone-controller").contains("hovering (stale-navigation)"))
             // The shim took effect: the controller's stamps jumped by about an hour.
-            let after = flight.bus.messages(on: stateTopic).compactMap { try? ControllerState(decoding: $0.message.payload) }
+            let after = flight.bus.messages(on: stateTopic)
+                .compactMap { try? ControllerState(decoding: $0.message.payload) }
             let jumpS = Double((after.last?.timestampUs ?? 0) - (before.last?.timestampUs ?? 0)) / 1_000_000
             #expect(jumpS > 3_590 && jumpS < 3_700, "stamps moved \(jumpS) s")
             Self.measured("wall clock step", "hover \(delayS) s after the kill, stamps +\(Int(jumpS)) s")
@@ -106,7 +111,11 @@ struct FaultInjectionTests {
         }
     }
 
-    @Test("navigator killed: hover once the solution is 1 s stale; a restarted navigator takes the target from the controller and the flight goes on")
+    @Test(
+        """
+            navigator killed: hover once the solution is 1 s stale; a restarted navigator takes the target from the \
+            controller and the flight goes on
+            """)
     func navigatorCrash() async throws {
         try await FlightSlots.run {
             let flight = try await FaultFlight()
@@ -143,7 +152,11 @@ struct FaultInjectionTests {
         }
     }
 
-    @Test("controller killed: the link hovers within 250 ms; a restarted controller resumes the same target from its flight memory")
+    @Test(
+        """
+            controller killed: the link hovers within 250 ms; a restarted controller resumes the same target from its \
+            flight memory
+            """)
     func controllerCrash() async throws {
         try await FlightSlots.run {
             let flight = try await FaultFlight()
@@ -197,13 +210,15 @@ struct FaultInjectionTests {
             let lost = try #require(trace.first { $0.linkLost }, "the simulator never lost the link\n\(flight.logs())")
             let landing = try #require(trace.first { $0.flightState == "landing" })
             // The simulator (like the drone) declares the link lost after 2 s without AT commands, hovers 3 s, lands.
-            #expect((1.9...2.0 + Self.observeSlackS + 0.1).contains(lost.timeS - killS), "link lost after \(lost.timeS - killS) s")
+            #expect((1.9...2.0 + Self.observeSlackS + 0.1).contains(lost.timeS - killS),
+                "link lost after \(lost.timeS - killS) s")
             #expect((2.9...3.0 + Self.observeSlackS).contains(landing.timeS - lost.timeS),
                     "landing \(landing.timeS - lost.timeS) s after the link loss")
             #expect(trace.filter { $0.timeS >= lost.timeS && $0.timeS < landing.timeS }
                 .allSatisfy { $0.flightState == "hovering" && $0.pcmdFlag == 0 }, "not hovering while the link is lost")
             #expect(flight.log("drone-controller").contains("hovering (drone-link-lost)"))
-            Self.measured("link", "link lost \(lost.timeS - killS) s after the kill, landing \(landing.timeS - killS) s")
+            Self.measured("link",
+                "link lost \(lost.timeS - killS) s after the kill, landing \(landing.timeS - killS) s")
 
             let restartedAt = Date()
             let restartS = flight.simNowS()
@@ -224,7 +239,8 @@ struct FaultInjectionTests {
             // The restarted link never took the landed drone up on its own (issue 23): it stayed landed above.
             // The flight the vehicle ended dropped its target: a new takeoff hovers; the target sent again is
             // flown, through the new link.
-            #expect(flight.log("drone-controller").contains("target") && flight.log("drone-controller").contains("dropped"))
+            #expect(flight.log("drone-controller").contains("target") && flight.log("drone-controller")
+                .contains("dropped"))
             try await flight.takeOff()
             try flight.fly(to: target)
             try await flight.waitArrived(at: target)
