@@ -41,7 +41,8 @@ struct FieldRehearsalTests {
         // 10 s cut ends in the "back before the timers" branch every time, not in a race with the bridge's reconnect.
         try field.startBoard(controllerArguments: ["--lost-pilot-return-after", "20"])
         try field.startGround()
-        try await eventually(timeoutS: 30, "the drone's navdata in the trace\n\(field.logs())") { field.lastRow() != nil }
+        try await eventually(timeoutS: 30,
+            "the drone's navdata in the trace\n\(field.logs())") { field.lastRow() != nil }
 
         // Takeoff from the ground, through the bridge (retried until the controller's state has crossed it).
         var takeoff = try field.broadcaster(["takeoff", "--timeout", "30"])
@@ -128,7 +129,8 @@ struct FieldRehearsalTests {
         defer { field.stop() }
         try field.startBoard(controllerArguments: ["--command-max-age", "2"])
         try field.startGround()
-        try await eventually(timeoutS: 30, "the drone's navdata in the trace\n\(field.logs())") { field.lastRow() != nil }
+        try await eventually(timeoutS: 30,
+            "the drone's navdata in the trace\n\(field.logs())") { field.lastRow() != nil }
         let ready = try field.broadcaster(["status", "--until", "landed", "--timeout", "30", "--line"])
         #expect(ready.exitCode == 0, "\(ready.output)")
 
@@ -150,7 +152,8 @@ struct FieldRehearsalTests {
 
     /// The telemetry/drone sequence numbers in the ground's export, in order.
     func droneSequences(_ field: FieldRehearsal) throws -> [UInt32] {
-        let files = (try? FileManager.default.contentsOfDirectory(at: field.groundLogs, includingPropertiesForKeys: nil))?
+        let files = (try? FileManager.default.contentsOfDirectory(at: field.groundLogs,
+            includingPropertiesForKeys: nil))?
             .filter { $0.pathExtension == "qlog" }.map(\.path).sorted() ?? []
         guard !files.isEmpty else { return [] }
         let export = try field.logger(["export"] + files + ["--format", "jsonl", "--drone", "drone1"])
