@@ -34,7 +34,8 @@ struct FleetStatusTests {
                                                 logDirectory: broker.directory, timeoutS: 30)
         #expect(code == 0, "\(output)")
         func row(_ drone: String) -> [String] {
-            output.split(separator: "\n").first { $0.hasPrefix(drone + " ") }.map { $0.split(separator: " ").map(String.init) }
+            output.split(separator: "\n").first { $0.hasPrefix(drone + " ") }
+                .map { $0.split(separator: " ").map(String.init) }
                 ?? []
         }
         #expect(output.contains("quadcopter fleet: 2 drones"), "\(output)")
