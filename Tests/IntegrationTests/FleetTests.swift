@@ -47,7 +47,9 @@ struct FleetTests {
         try await waitForLoggerOnline(broker: broker)
         for member in fleet { try member.stack.mosquittoPub("command", "takeoff") }
         try await eventually(timeoutS: 30, "all three airborne\n\(logs())") {
-            fleet.allSatisfy { $0.stack.trace().last.map { $0.flightState == "hovering" && $0.altitudeM > 0.5 } == true }
+            fleet.allSatisfy {
+                $0.stack.trace().last.map { $0.flightState == "hovering" && $0.altitudeM > 0.5 } == true
+            }
         }
         for member in fleet { try member.stack.publishTarget(member.target) }
         try await eventually(timeoutS: 90, "all three within 1.5 m of their targets\n\(logs())") {
