@@ -22,7 +22,8 @@ struct LocationBroadcasterExitCodeTests {
     }
 
     /// A controller that is online, in `activity`, held by `pilot`, recording `paths`.
-    func controller(_ id: String, _ activity: ControllerState.Activity, pilot: String = "", paths: [String]) async throws
+    func controller(_ id: String, _ activity: ControllerState.Activity, pilot: String = "",
+        paths: [String]) async throws
         -> FakeController {
         let fake = try await FakeController(bus: BusRecorder(port: broker.port, id: id, filters: paths.map(topic)),
                                             drone: Self.drone)
@@ -164,7 +165,8 @@ struct LocationBroadcasterExitCodeTests {
 
         let degree = try await broadcaster(["target", "52.5°", "13.4"])
         #expect(degree.code == 64, "usage: \(degree.output)")
-        #expect(degree.output.contains("latitude '52.5°' is not a decimal number; use decimal degrees: 52.5° is 52.5"),
+        #expect(degree.output.contains(
+            "latitude '52.5°' is not a decimal number; use decimal degrees: 52.5° is 52.5"),
                 "\(degree.output)")
         let dms = try await broadcaster(["target", "52°31'12\"N", "13°22'40\"E"])
         #expect(dms.code == 64, "usage: \(dms.output)")
