@@ -28,7 +28,8 @@ struct LocationBroadcasterRunAddressTests {
         fake.bus.messages(on: "quad/\(fake.drone)/command").compactMap { try? Command(decoding: $0.message.payload) }
     }
 
-    @Test("a takeoff goes to the run in the controller's state; refused as for a previous run, once more to the new run")
+    @Test(
+        "a takeoff goes to the run in the controller's state; refused as for a previous run, once more to the new run")
     func resendToTheRestartedRun() async throws {
         let fake = try await fake("ra1")
         try await fake.publish(.landed, reason: .unspecified, runId: 10)
