@@ -82,7 +82,8 @@ struct LocationBroadcasterTests {
         let perSecond = bus.messages(on: topic("ground/beacon")).count - first
         // 20 per second at 50 ms (the default 200 ms gives 5): the flag took effect.
         #expect(perSecond >= 12, "\(perSecond) beacons in 1 s")
-        let beacons = try bus.messages(on: topic("ground/beacon")).map { try GroundBeacon(decoding: $0.message.payload) }
+        let beacons = try bus.messages(on: topic("ground/beacon"))
+            .map { try GroundBeacon(decoding: $0.message.payload) }
         #expect(beacons.allSatisfy { $0.senderId == "field" })
         #expect(zip(beacons, beacons.dropFirst()).allSatisfy { $1.sequence == $0.sequence &+ 1 })
         #expect(bus.messages(on: topic("ground/beacon")).allSatisfy { $0.message.qos == 0 && !$0.message.retain })
@@ -217,7 +218,8 @@ struct LocationBroadcasterTests {
     }
 
     /// Flies `file` against a FakeController that arrives at every target; returns the run and the controller.
-    func flyRoute(_ file: URL, id: String) async throws -> (run: (code: Int32, output: String), controller: FakeController) {
+    func flyRoute(_ file: URL, id: String) async throws -> (run: (code: Int32, output: String),
+        controller: FakeController) {
         let controller = try await FakeController(bus: BusRecorder(port: broker.port, id: id,
                                                                    filters: [topic("target")]),
                                                   drone: Self.drone)
