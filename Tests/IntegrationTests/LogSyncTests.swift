@@ -124,9 +124,9 @@ final class LogSyncIntegrationTests {
         }
         for sequence in UInt32(2)...20 { try publish(publisher, sequence) }
         try await eventually(timeoutS: 10, "the ground logged 1…20") { try groundSequences().last == 20 }
-        // 21…40 go out once the board's broker has noticed the cut: its bridge reconnects (restart_timeout 1 s) and is
-        // refused. A fixed 300 ms was a race on a busy machine: a broker that had not yet read the cut queued 22…40
-        // for its (persistent) bridge session and delivered them live when the radio came back — only 21 was
+        // 21…40 go out once the board's broker has noticed the cut: its bridge reconnects (restart_timeout 1 s) and
+        // is refused. A fixed 300 ms was a race on a busy machine: a broker that had not yet read the cut queued
+        // 22…40 for its (persistent) bridge session and delivered them live when the radio came back — only 21 was
         // recovered by the sync.
         let refusedBefore = proxy.refusedConnections
         proxy.cut()
@@ -168,7 +168,8 @@ final class LogSyncIntegrationTests {
         children.append(child)
         // The broker takes any name without a password file.
         let watcher = try await MessageRecorder(port: port, username: "watch", password: "watch",
-                                                filters: [Topics.status(service: "telemetry-logger", drone: Self.drone)])
+                                                filters: [Topics.status(service: "telemetry-logger",
+                                                    drone: Self.drone)])
         defer { watcher.shutdown() }
         try await eventually(timeoutS: 20, "logger online: \(child.output())") {
             watcher.all.contains { watcher.text($0).contains(#""state":"online""#) }
@@ -181,7 +182,8 @@ final class LogSyncIntegrationTests {
         log.logLevel = .warning
         let client = try MQTTClient(configuration: .init(port: Int32(port), clientId: id), logger: log)
         try client.start()
-        guard await client.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS) else { throw TestEnvironmentError.timeout(id) }
+        guard await client.waitUntilConnected(
+            timeoutS: TestEnvironment.readinessTimeoutS) else { throw TestEnvironmentError.timeout(id) }
         return client
     }
 
