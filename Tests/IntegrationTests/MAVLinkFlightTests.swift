@@ -43,7 +43,11 @@ struct MAVLinkFlightTests {
         }
     }
 
-    @Test("pymavlink ground station: parameters, arm after home, takeoff, offboard velocity, setpoints lost → failsafe lands",
+    @Test(
+        """
+            pymavlink ground station: parameters, arm after home, takeoff, offboard velocity, setpoints lost → \
+            failsafe lands
+            """,
           .enabled(if: PythonTools.available))
     func pymavlinkGroundStation() async throws {
         let sim = try Simulator(label: "pymavlink")
@@ -57,7 +61,8 @@ struct MAVLinkFlightTests {
         #expect(sim.process.output().contains("says: Failsafe activated"))
     }
 
-    @Test("MAVSDK's examples: health all ok, parameters, set_takeoff_altitude, takeoff, goto_location, return_to_launch",
+    @Test(
+        "MAVSDK's examples: health all ok, parameters, set_takeoff_altitude, takeoff, goto_location, return_to_launch",
           .enabled(if: PythonTools.available))
     func mavsdkExamples() async throws {
         let log = try await Self.runMAVSDK("gcs_mavsdk_examples.py", success: "mavsdk-examples: ok")
@@ -87,7 +92,11 @@ struct MAVLinkFlightTests {
         return sim.process.output()
     }
 
-    @Test("product over MAVLink: mosquitto_pub takeoff + JSON target → … → mavlink-link → drone-sim arrives within 2 m",
+    @Test(
+        """
+            product over MAVLink: mosquitto_pub takeoff + JSON target → … → mavlink-link → drone-sim arrives \
+            within 2 m
+            """,
           .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))
     func productFliesThroughMAVLinkLink() async throws {
         let stack = try FlightStack(simArguments: ["--gps-noise", "0.2"], link: .mavlink)
@@ -114,12 +123,17 @@ struct MAVLinkFlightTests {
         // The same answers on telemetry/link, each in a LinkStatus of its own, in the order they came.
         let acks = bus.messages(on: linkTopic).compactMap { try? LinkStatus(decoding: $0.message.payload).commandAck }
             .filter { $0.result == .accepted && $0.command != .setMessageInterval }
-        let order = acks.map(\.command).reduce(into: [LinkStatus.AutopilotCommand]()) { if $0.last != $1 { $0.append($1) } }
+        let order = acks.map(\.command)
+            .reduce(into: [LinkStatus.AutopilotCommand]()) { if $0.last != $1 { $0.append($1) } }
         #expect(order.starts(with: [.arm, .takeoff, .setMode]), "acks on telemetry/link: \(order)")
         #expect(order.last == .land, "acks on telemetry/link: \(order)")
     }
 
-    @Test("a takeoff drone-sim refuses (battery critical: arm denied) shows on telemetry/link and in location-broadcaster status",
+    @Test(
+        """
+            a takeoff drone-sim refuses (battery critical: arm denied) shows on telemetry/link and in \
+            location-broadcaster status
+            """,
           .enabled(if: TestEnvironment.available("mosquitto")))
     func refusedTakeoffIsOnTheBus() async throws {
         // 0.01 battery-minutes: on the ground (a tenth of the flight drain) the battery is critical after ~6 s.
@@ -149,7 +163,11 @@ struct MAVLinkFlightTests {
         #expect(status.output.contains("autopilot takeoff DENIED"), "\(status.output)")
     }
 
-    @Test("mavlink-link failsafes on the bus: controller silent → hover (a held position) within 250 ms; autopilot gone → link lost",
+    @Test(
+        """
+            mavlink-link failsafes on the bus: controller silent → hover (a held position) within 250 ms; autopilot \
+            gone → link lost
+            """,
           .enabled(if: TestEnvironment.available("mosquitto")))
     func failsafes() async throws {
         let stack = try FlightStack(simArguments: ["--gps-noise", "0"], services: [], link: .mavlink)
