@@ -31,7 +31,8 @@ struct MQTTClientTests {
         #expect(await pub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
         try await Task.sleep(for: .milliseconds(100))  // SUBACK
         let payload: [UInt8] = [0xFF, 0x00, 0x51, 0x80, 0x7F]
-        try await pub.publishAndWait(topic: "t/\(qos)/x", payload: payload, qos: qos, retain: false, timeoutS: TestEnvironment.readinessTimeoutS)
+        try await pub.publishAndWait(topic: "t/\(qos)/x", payload: payload, qos: qos, retain: false,
+            timeoutS: TestEnvironment.readinessTimeoutS)
         var iterator = messages.makeAsyncIterator()
         let received = await iterator.next()
         #expect(received == MQTTMessage(topic: "t/\(qos)/x", payload: payload, qos: qos, retain: false))
@@ -42,7 +43,8 @@ struct MQTTClientTests {
         let pub = try makeClient("pub-retained")
         defer { pub.shutdown() }
         #expect(await pub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
-        try await pub.publishAndWait(topic: "r/status", payload: Array("online".utf8), qos: 1, retain: true, timeoutS: TestEnvironment.readinessTimeoutS)
+        try await pub.publishAndWait(topic: "r/status", payload: Array("online".utf8), qos: 1, retain: true,
+            timeoutS: TestEnvironment.readinessTimeoutS)
         let sub = try makeClient("sub-retained")
         defer { sub.shutdown() }
         var iterator = try sub.subscribe("r/#").makeAsyncIterator()
@@ -61,7 +63,8 @@ struct MQTTClientTests {
         try broker.restart(after: 0.5)
         try await eventually(timeoutS: 10, "both clients reconnected") { sub.isConnected && pub.isConnected }
         try await Task.sleep(for: .milliseconds(200))  // SUBACK after the reconnect
-        try await pub.publishAndWait(topic: "again/x", payload: [1, 2, 3], qos: 1, retain: false, timeoutS: TestEnvironment.readinessTimeoutS)
+        try await pub.publishAndWait(topic: "again/x", payload: [1, 2, 3], qos: 1, retain: false,
+            timeoutS: TestEnvironment.readinessTimeoutS)
         var iterator = messages.makeAsyncIterator()
         #expect(await iterator.next()?.payload == [1, 2, 3])
     }
@@ -132,7 +135,8 @@ struct MQTTClientTests {
         #expect(await sub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
         #expect(await pub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
         try await Task.sleep(for: .milliseconds(200))
-        try await pub.publishAndWait(topic: "granted/x", payload: [7], qos: 1, retain: false, timeoutS: TestEnvironment.readinessTimeoutS)
+        try await pub.publishAndWait(topic: "granted/x", payload: [7], qos: 1, retain: false,
+            timeoutS: TestEnvironment.readinessTimeoutS)
         var iterator = messages.makeAsyncIterator()
         #expect(await iterator.next()?.payload == [7])
         #expect(sub.refusedSubscriptions == 0)
@@ -156,20 +160,25 @@ struct MQTTClientTests {
                                                           "-c", "-i", "keeper", "-q", "1", "-t", "exp/#"] + extra,
                              logDirectory: directory)
         }
-        // The session exists (-E: exit once subscribed), then is away — as the board's bridge while the radio is down.
+        // The session exists (-E: exit once subscribed), then is away — as the board's bridge while the radio is
+        // down.
         let first = try keeper(["-E"])
         #expect(first.waitForExit(timeoutS: 5) == 0, "\(first.output())")
         var logger = Logger(label: "test.expiry")
         logger.logLevel = .warning
         let pub = try MQTTClient(configuration: MQTTConfiguration(
-            host: "127.0.0.1", port: Int32(broker.port), clientId: "pub-expiry", protocolVersion: .auto), logger: logger)
+            host: "127.0.0.1", port: Int32(broker.port), clientId: "pub-expiry",
+            protocolVersion: .auto), logger: logger)
         try pub.start()
         defer { pub.shutdown() }
         #expect(await pub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
         #expect(pub.speaksMQTT5)
-        try await pub.publishAndWait(topic: "exp/short", payload: Array("short".utf8), qos: 1, retain: false, expiryS: 1, timeoutS: TestEnvironment.readinessTimeoutS)
-        try await pub.publishAndWait(topic: "exp/long", payload: Array("long".utf8), qos: 1, retain: false, expiryS: 60, timeoutS: TestEnvironment.readinessTimeoutS)
-        try await pub.publishAndWait(topic: "exp/none", payload: Array("none".utf8), qos: 1, retain: false, timeoutS: TestEnvironment.readinessTimeoutS)
+        try await pub.publishAndWait(topic: "exp/short", payload: Array("short".utf8), qos: 1, retain: false,
+            expiryS: 1, timeoutS: TestEnvironment.readinessTimeoutS)
+        try await pub.publishAndWait(topic: "exp/long", payload: Array("long".utf8), qos: 1, retain: false, expiryS: 60,
+            timeoutS: TestEnvironment.readinessTimeoutS)
+        try await pub.publishAndWait(topic: "exp/none", payload: Array("none".utf8), qos: 1, retain: false,
+            timeoutS: TestEnvironment.readinessTimeoutS)
         try await Task.sleep(for: .milliseconds(2200))
         let second = try keeper(["-C", "2", "-v"])
         if second.waitForExit(timeoutS: 5) == nil { second.stop(signal: SIGTERM) }
