@@ -10,13 +10,16 @@ import Testing
                 && (TestEnvironment.isCI || MapBrowser.seleniumInstalled)))
 struct MapPageTests {
     static func requireDependencies() throws {
-        guard MapBrowser.seleniumInstalled else { throw TestEnvironmentError.missing("python3-selenium (run `make deps`)") }
+        guard MapBrowser.seleniumInstalled else {
+            throw TestEnvironmentError.missing("python3-selenium (run `make deps`)")
+        }
         let leaflet = TestEnvironment.repoRoot.appendingPathComponent("web/map/vendor/leaflet/leaflet.js")
         if !FileManager.default.fileExists(atPath: leaflet.path) {
             let directory = try TestEnvironment.temporaryDirectory("web-map-assets")
             defer { TestEnvironment.removeTemporaryDirectory(directory) }
             let result = try runCommand(TestEnvironment.requireTool("bash"),
-                                        [TestEnvironment.repoRoot.appendingPathComponent("scripts/web-map-assets.sh").path],
+                                        [TestEnvironment.repoRoot.appendingPathComponent("scripts/web-map-assets.sh")
+                                            .path],
                                         logDirectory: directory)
             guard result.exitCode == 0 else { throw TestEnvironmentError.missing("Leaflet: \(result.output)") }
         }
@@ -35,7 +38,7 @@ struct MapPageTests {
                          "--url", try #require(stack.mosquitto).mapURL, "--mqtt-port", "\(stack.broker.port)",
                          "--trace", stack.traceURL.path, "--drone", stack.drone, "--handshake", handshake.path,
                          "--chromedriver", try TestEnvironment.requireTool("chromedriver")]
-        // QUAD_MAP_SCREENSHOT=docs/map.png rewrites the README's screenshot from this flight.
+        // QUAD_MAP_SCREENSHOT=docs/map.png rewrites docs/ground-tools.md's screenshot from this flight.
         if let shot = ProcessInfo.processInfo.environment["QUAD_MAP_SCREENSHOT"], !shot.isEmpty {
             arguments += ["--screenshot", shot]
         }
@@ -131,7 +134,8 @@ enum MapBrowser {
         let chromedriver = try TestEnvironment.requireTool("chromedriver")
         let browserTemporary = try TestEnvironment.temporaryDirectory("chrome")
         defer { TestEnvironment.removeTemporaryDirectory(browserTemporary) }
-        return try await onThread { try runCommand(python, [TestEnvironment.repoRoot.appendingPathComponent("Tests/WebMapTests/map_page_checks.py").path]
+        let script = TestEnvironment.repoRoot.appendingPathComponent("Tests/WebMapTests/map_page_checks.py").path
+        return try await onThread { try runCommand(python, [script]
                        + arguments + ["--failure-dir", logDirectory.path,
                                       "--chromedriver", chromedriver],
                        logDirectory: logDirectory, timeoutS: 180, environment: environment(browserTemporary)) }
