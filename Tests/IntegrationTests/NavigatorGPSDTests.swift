@@ -100,11 +100,14 @@ struct NavigatorGPSDTests {
         let distinct = all.map { GeoPoint(latitudeDeg: $0.droneLatitudeDeg, longitudeDeg: $0.droneLongitudeDeg) }
             .reduce(into: [GeoPoint]()) { if $0.last != $1 { $0.append($1) } }
         let walkIndices = distinct.map { point in
-            walk.lastIndex { abs($0.latitudeDeg - point.latitudeDeg) + abs($0.longitudeDeg - point.longitudeDeg) < 1e-6 }
+            walk.lastIndex {
+                abs($0.latitudeDeg - point.latitudeDeg) + abs($0.longitudeDeg - point.longitudeDeg) < 1e-6
+            }
         }
         #expect(distinct.count >= 3, "\(distinct)")
         for (a, b) in zip(walkIndices, walkIndices.dropFirst()) {
-            #expect((a ?? .max) < (b ?? .min), "walk fix \(a.map(String.init) ?? "?") then \(b.map(String.init) ?? "?")")
+            #expect((a ?? .max) < (b ?? .min),
+                "walk fix \(a.map(String.init) ?? "?") then \(b.map(String.init) ?? "?")")
         }
         #expect(walkIndices.last == walk.count - 1, "\(walkIndices)")
         // Distance and bearing are computed from the gpsd position.
@@ -116,7 +119,8 @@ struct NavigatorGPSDTests {
 
     /// The fixes in walk.nmea (GGA sentences with a fix), in order.
     static func walkPositions() throws -> [GeoPoint] {
-        try String(contentsOf: walk, encoding: .utf8).split(whereSeparator: \.isNewline).compactMap { line -> GeoPoint? in
+        try String(contentsOf: walk, encoding: .utf8).split(whereSeparator: \.isNewline)
+            .compactMap { line -> GeoPoint? in
             let f = line.split(separator: ",", omittingEmptySubsequences: false)
             guard f.count > 6, f[0].hasSuffix("GGA"), f[6] != "0",
                   let lat = degrees(f[2], hemisphere: f[3], degreeDigits: 2),
