@@ -5,9 +5,9 @@ import ProcessSupport
 import QuadProtocol
 import Testing
 
-/// The product on the other MQTT brokers of the compatibility table (README "Brokers"): a RabbitMQ 3.10 node (MQTT
-/// plugin) and a NATS 2.9 node (MQTT over JetStream), both MQTT 3.1.1 only, each started by the suite on its own
-/// ports. The board's services run with `--mqtt-version 3.1.1`; the ground tools with their default, `auto`.
+/// The product on the other MQTT brokers of the compatibility table (docs/deploying.md, "Brokers"): a RabbitMQ 3.10
+/// node (MQTT plugin) and a NATS 2.9 node (MQTT over JetStream), both MQTT 3.1.1 only, each started by the suite on its
+/// own ports. The board's services run with `--mqtt-version 3.1.1`; the ground tools with their default, `auto`.
 @Suite("RabbitMQ one node", .offPool, .serialized,
        .enabled(if: TestEnvironment.available("mosquitto_pub") && (TestEnvironment.isCI || RabbitNode.isInstalled)))
 struct RabbitSingleNodeTests {
@@ -109,7 +109,8 @@ struct BrokerChecks {
         #expect(status.output.contains("(control-granted) pilot pilot"), "\(status.output)")
         phase("status")
 
-        let takeoff = try await run("location-broadcaster", ["takeoff", "--sender-id", "pilot", "--timeout", "20"] + ground)
+        let takeoff = try await run("location-broadcaster", ["takeoff", "--sender-id", "pilot", "--timeout", "20"]
+            + ground)
         try #require(takeoff.code == 0, "\(takeoff.output)\n\(logs())")
         try await flight.waitForRow("hovering", timeoutS: 20) { $0.altitudeM > 0.5 && $0.isAirborne }
         phase("airborne")
@@ -136,7 +137,8 @@ struct BrokerChecks {
         try #require(export.code == 0, "\(export.output)")
         let points = FleetTests.trackPoints(try String(contentsOf: gpxURL, encoding: .utf8))
         #expect(points.count > 50, "\(points.count) track points")
-        #expect(points.contains { Geodesy.inverse(from: target, to: $0).distanceM < 3 }, "no track point near the target")
+        #expect(points.contains { Geodesy.inverse(from: target, to: $0).distanceM < 3 },
+            "no track point near the target")
     }
 
     func lastWill() async throws {
@@ -159,7 +161,8 @@ struct BrokerChecks {
         // NATS answers CONNACK 1; RabbitMQ 3.10 closes the connection without one (the client names that too).
         let refusedAt = "refused by broker \(broker.address.split(separator: ",")[0]): "
         func saysRefused(_ output: String) -> Bool {
-            output.split(separator: "\n").contains { $0.contains(refusedAt) && $0.contains("Unsupported Protocol Version") }
+            output.split(separator: "\n")
+                .contains { $0.contains(refusedAt) && $0.contains("Unsupported Protocol Version") }
         }
         let strict = try spawn("navigator", ["--broker", broker.boardAddress, "--drone", drone, "--mqtt-version", "5"],
                                name: "navigator-v5")
@@ -176,7 +179,8 @@ struct BrokerChecks {
         #expect(oneShot.code == 1)
         #expect(saysRefused(oneShot.output) && !oneShot.output.contains("cannot reach"), "\(oneShot.output)")
 
-        let fallback = try spawn("navigator", ["--broker", broker.boardAddress, "--drone", drone, "--mqtt-version", "auto"],
+        let fallback = try spawn("navigator", ["--broker", broker.boardAddress, "--drone", drone, "--mqtt-version",
+            "auto"],
                                  name: "navigator-auto")
         defer { fallback.stop(signal: SIGKILL) }
         let bus = try await BusRecorder(port: broker.port, id: "v5-\(drone)", filters: ["quad/\(drone)/status/#"])
@@ -190,11 +194,13 @@ struct BrokerChecks {
 
     func share() async throws {
         let dir = broker.directory.appendingPathComponent("share-\(drone)").path
-        let implicit = try await run("telemetry-logger", ["record", "--share", "g", "--dir", dir] + ground, timeoutS: 20)
+        let implicit = try await run("telemetry-logger", ["record", "--share", "g", "--dir", dir] + ground,
+            timeoutS: 20)
         // A usage error (issue 27's one rule: bad flags exit 64, before anything is sent).
         #expect(implicit.code == 64)
         #expect(implicit.output.contains("--share needs --mqtt-version 5"), "\(implicit.output)")
-        let v5 = try await run("telemetry-logger", ["record", "--share", "g", "--dir", dir, "--mqtt-version", "5"] + ground,
+        let v5 = try await run("telemetry-logger", ["record", "--share", "g", "--dir", dir, "--mqtt-version", "5"]
+            + ground,
                                timeoutS: 20)
         #expect(v5.code == 1, "\(v5.output)")
         #expect(v5.output.contains("--share needs MQTT 5, and the broker refused it"), "\(v5.output)")
