@@ -56,7 +56,8 @@ struct ReadmeRunByHandTests {
         #expect(lines.first == ["swift", "build"])
         #expect(lines.contains(["mosquitto", "-c", "mosquitto.conf"]))
         #expect(lines.filter { $0[0].hasPrefix(".build/debug/") }.count == 4)
-        #expect(Self.shellWords(#"mosquitto_pub -t a -m '{"lat":1}'  # x"#) == ["mosquitto_pub", "-t", "a", "-m", #"{"lat":1}"#])
+        #expect(Self.shellWords(#"mosquitto_pub -t a -m '{"lat":1}'  # x"#) == ["mosquitto_pub", "-t", "a", "-m",
+            #"{"lat":1}"#])
     }
 
     @Test("the drone takes off and reaches the page's target (simulator ground truth)")
@@ -112,9 +113,12 @@ struct ReadmeRunByHandTests {
                 try await eventually(timeoutS: 30, "services online") {
                     let statuses = try Self.receive(port: port, dir: dir, topic: "quad/drone1/status/#", count: 3).lines
                     let online = ["drone-link", "navigator", "drone-controller"].allSatisfy { service in
-                        statuses.contains { $0.hasPrefix("quad/drone1/status/\(service) ") && $0.contains(#""state":"online""#) }
+                        statuses.contains {
+                            $0.hasPrefix("quad/drone1/status/\(service) ") && $0.contains(#""state":"online""#)
+                        }
                     }
-                    return try online && Self.receive(port: port, dir: dir, topic: "quad/drone1/telemetry/drone", count: 1).received
+                    return try online && Self.receive(port: port, dir: dir, topic: "quad/drone1/telemetry/drone",
+                        count: 1).received
                 }
                 try await Task.sleep(for: .milliseconds(300))
                 if let m = arguments.firstIndex(of: "-m"), arguments[m - 1] == "quad/drone1/target" {
@@ -147,7 +151,8 @@ struct ReadmeRunByHandTests {
 
     /// Up to `count` messages on `topic` within 2 s (retained ones at once): whether `count` came (mosquitto_sub
     /// exits 0), and the `-v` lines when they are text (binary telemetry is not UTF-8).
-    static func receive(port: UInt16, dir: URL, topic: String, count: Int) throws -> (received: Bool, lines: [Substring]) {
+    static func receive(port: UInt16, dir: URL, topic: String, count: Int) throws -> (received: Bool,
+        lines: [Substring]) {
         let child = try ChildProcess(
             executable: TestEnvironment.requireTool("mosquitto_sub"),
             arguments: ["-p", "\(port)", "-t", topic, "-v", "-C", "\(count)", "-W", "2"],
