@@ -42,7 +42,8 @@ struct ServicePresenceTests {
             throw TestEnvironmentError.timeout("\(service) online; it printed:\n\(child.output())")
         }
         #expect(child.stop(signal: SIGTERM) == 0, "\(child.output())")
-        try await eventually(timeoutS: 20, "\(service) offline") { log.latest(service)?.contains(#""state":"offline""#) == true }
+        try await eventually(timeoutS: 20,
+            "\(service) offline") { log.latest(service)?.contains(#""state":"offline""#) == true }
     }
 
     /// RabbitMQ 3.10 hands retained messages only to subscriptions without wildcards (and keeps them on the node that
@@ -69,7 +70,8 @@ struct ServicePresenceTests {
         try await eventually(timeoutS: 2 * ServiceStatus.reannounceIntervalS, "the late subscriber saw it live") {
             lateLog.latest("navigator")?.contains(#""state":"online""#) == true
         }
-        print("presence: re-announce heard \(Date().timeIntervalSince(clearedAt)) s after the retained copy was cleared")
+        print(
+            "presence: re-announce heard \(Date().timeIntervalSince(clearedAt)) s after the retained copy was cleared")
     }
 
     @Test("SIGKILL: the broker publishes the Last Will, retained")
