@@ -18,7 +18,8 @@ struct ServiceStopTests {
 
     enum Condition: String, Sendable {
         case up, brokerKilled, brokerRestarting, refused, silent, unresolvable
-        /// Past libmosquitto's 10 s keepalive on a connect that never completes: its reconnect then blocks in connect().
+        /// Past libmosquitto's 10 s keepalive on a connect that never completes: its reconnect then blocks in
+        /// connect().
         case silentPastKeepalive
     }
 
@@ -32,7 +33,10 @@ struct ServiceStopTests {
         let exitCode: Int32
         let log: String
         var description: String {
-            "\(service) [\(condition)]: exit \(exitCode) after \(String(format: "%.2f", elapsedS)) s\n\(log.suffix(1500))"
+            """
+                \(service) [\(condition)]: exit \(exitCode) after \(String(format: "%.2f", elapsedS)) \
+                s\n\(log.suffix(1500))
+                """
         }
     }
 
@@ -54,7 +58,8 @@ struct ServiceStopTests {
         }
         #expect(stops.count == Self.services.count * Self.plan.count)
         if let slowest = stops.max(by: { $0.elapsedS < $1.elapsedS }) {
-            print("slowest stop: \(slowest.service) [\(slowest.condition)] \(String(format: "%.2f", slowest.elapsedS)) s")
+            print(
+                "slowest stop: \(slowest.service) [\(slowest.condition)] \(String(format: "%.2f", slowest.elapsedS)) s")
         }
         for stop in stops {
             #expect(stop.exitCode == 0 && stop.elapsedS <= Self.hangLimitS, "\(stop)")
