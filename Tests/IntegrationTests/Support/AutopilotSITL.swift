@@ -4,7 +4,7 @@ import Navigation
 import ProcessSupport
 
 /// A real autopilot for the real-autopilot scenarios: PX4 (SIH quad) or ArduCopter SITL from `QUAD_AUTOPILOTS_DIR`
-/// (default `$QUAD_REPO_ROOT/../shared/autopilots`; its README.md says how each starts), started by its own start
+/// (default `$QUAD_REPO_ROOT/../shared/autopilots`, a directory beside the repository), started by its own start
 /// script in a temporary working directory, with an independent observer (AutopilotObserver) on its second MAVLink
 /// link. `start` returns once the autopilot is ready to arm; `stop()` ends it by pid (SIGTERM, then SIGKILL),
 /// removes PX4's daemon socket (/tmp/px4-sock-N) and the working directory (kept with QUAD_AUTOPILOT_KEEP=1).
@@ -18,7 +18,7 @@ final class AutopilotSITL: @unchecked Sendable {
     enum Kind: String, Sendable, CustomStringConvertible {
         case px4, arducopter
         var description: String { self == .px4 ? "PX4 SIH" : "ArduCopter SITL" }
-        /// From a start to ready to arm on an idle machine (README of the autopilots): ~5 s and ~45 s.
+        /// From a start to ready to arm on an idle machine: ~5 s and ~45 s.
         var readyTimeoutS: Double { self == .px4 ? 60 : 150 }
     }
 
@@ -168,7 +168,8 @@ final class AutopilotSITL: @unchecked Sendable {
                     && bases.allSatisfy { udpPortIsFree(UInt16($0 + n)) }
             }
             guard let candidate else {
-                throw TestEnvironmentError.missing("a free PX4 instance 0…9 (each has a /tmp/px4-sock-N or a port taken)")
+                throw TestEnvironmentError.missing(
+                    "a free PX4 instance 0…9 (each has a /tmp/px4-sock-N or a port taken)")
             }
             claimedPX4.insert(candidate)
             return candidate
