@@ -23,7 +23,8 @@ final class BusRecorder: @unchecked Sendable {
             try client.subscribe(filter) { [weak self] message in self?.record(message) }
         }
         try client.start()
-        guard await client.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS) else { throw TestEnvironmentError.timeout("connect \(id)") }
+        guard await client.waitUntilConnected(
+            timeoutS: TestEnvironment.readinessTimeoutS) else { throw TestEnvironmentError.timeout("connect \(id)") }
         try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "SUBACKs for \(id)") {
             client.subscriptionsAnswered
         }
@@ -41,7 +42,8 @@ final class BusRecorder: @unchecked Sendable {
     }
 
     func publish(_ topic: String, _ payload: [UInt8], retain: Bool = false) async throws {
-        try await client.publishAndWait(topic: topic, payload: payload, qos: 1, retain: retain, timeoutS: TestEnvironment.readinessTimeoutS)
+        try await client.publishAndWait(topic: topic, payload: payload, qos: 1, retain: retain,
+            timeoutS: TestEnvironment.readinessTimeoutS)
     }
 
     deinit { client.shutdown() }
