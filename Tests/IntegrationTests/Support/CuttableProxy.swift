@@ -24,7 +24,8 @@ final class CuttableProxy: @unchecked Sendable {
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var addr = Self.loopback(port)
         let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self,
+                capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard bound == 0, listen(listener, 16) == 0 else { throw TestEnvironmentError.missing("proxy bind on \(port)") }
         Thread.detachNewThread { [self] in acceptLoop() }
@@ -98,7 +99,9 @@ final class CuttableProxy: @unchecked Sendable {
             var offset = 0
             while offset < n {
                 // send(MSG_NOSIGNAL): a peer gone mid-write must not SIGPIPE the test process.
-                let written = buffer.withUnsafeBytes { send(destination, $0.baseAddress! + offset, n - offset, Int32(MSG_NOSIGNAL)) }
+                let written = buffer.withUnsafeBytes {
+                    send(destination, $0.baseAddress! + offset, n - offset, Int32(MSG_NOSIGNAL))
+                }
                 if written <= 0 { break loop }
                 offset += written
             }
