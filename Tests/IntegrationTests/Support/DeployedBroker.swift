@@ -68,7 +68,9 @@ final class DeployedBroker: @unchecked Sendable {
         self.ports = ports
         lines.append(extraConfig)
         // In a namespace the host cannot probe the ports: readiness is read from the log.
-        if namespace != nil { lines.append("log_dest stderr\nlog_type error\nlog_type warning\nlog_type notice\nlog_type information\n") }
+        if namespace != nil {
+            lines.append("log_dest stderr\nlog_type error\nlog_type warning\nlog_type notice\nlog_type information\n")
+        }
         configURL = directory.appendingPathComponent("mosquitto.conf")
         try lines.joined(separator: "\n").write(to: configURL, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: configURL.path)
@@ -91,7 +93,8 @@ final class DeployedBroker: @unchecked Sendable {
                                      arguments: ["netns", "exec", namespace, mosquitto, "-c", configURL.path],
                                      name: "mosquitto-\(label)", logDirectory: directory)
         } else {
-            child = try ChildProcess(executable: mosquitto, arguments: ["-c", configURL.path], name: "mosquitto-\(label)",
+            child = try ChildProcess(executable: mosquitto, arguments: ["-c", configURL.path],
+                name: "mosquitto-\(label)",
                                      logDirectory: directory)
         }
         let deadline = Date().addingTimeInterval(TestEnvironment.readinessTimeoutS)
