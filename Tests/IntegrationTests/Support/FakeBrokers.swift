@@ -75,7 +75,9 @@ final class ProtocolRefusingBroker: @unchecked Sendable {
             while true {
                 let client = accept(fd, nil, nil)
                 guard client >= 0 else { return }
-                Thread.detachNewThread { Self.serve(client, accepting311: accepting311, subackCode: subackCode, log: log) }
+                Thread.detachNewThread {
+                    Self.serve(client, accepting311: accepting311, subackCode: subackCode, log: log)
+                }
             }
         }
     }
