@@ -99,7 +99,8 @@ func talkPosition(_ lat: Double, _ lon: Double, drone: String, via bus: BusRecor
                                   source: .manual)
             // QoS 0 before the CONNACK is refused (notConnected): keep talking regardless.
             if let payload = try? fix.encoded() {
-                _ = try? client.publish(topic: "quad/\(drone)/telemetry/position", payload: payload, qos: 0, retain: false)
+                _ = try? client.publish(topic: "quad/\(drone)/telemetry/position", payload: payload, qos: 0,
+                    retain: false)
             }
             usleep(50_000)
         }
