@@ -26,7 +26,8 @@ final class FaultFlight: @unchecked Sendable {
          serviceArguments: [String] = [], drone: String = "drone1", link: FlightStack.Link = .ardrone) async throws {
         let simArguments = ["--gps-noise", "\(Self.gpsNoiseM)"] + simArguments
         if let broker {
-            stack = try FlightStack(on: broker, drone: drone, simArguments: simArguments, controllerArguments: controllerArguments,
+            stack = try FlightStack(on: broker, drone: drone, simArguments: simArguments,
+                controllerArguments: controllerArguments,
                                     serviceArguments: serviceArguments)
         } else {
             stack = try FlightStack(simArguments: simArguments, controllerArguments: controllerArguments, link: link,
