@@ -29,11 +29,15 @@ final class FieldRehearsal: @unchecked Sendable {
         radio = try RadioNamespaces()
         droneInstall = try StagedInstall(side: "drone")
         let droneResult = try droneInstall.run(["--ground-address", "\(radio.groundAddress):1883"])
-        guard droneResult.exitCode == 0 else { throw TestEnvironmentError.missing("drone install: \(droneResult.output)") }
+        guard droneResult.exitCode == 0 else {
+            throw TestEnvironmentError.missing("drone install: \(droneResult.output)")
+        }
         groundInstall = try StagedInstall(side: "ground")
         let bridgePassword = droneInstall.url("/etc/quadcopter/drone1-bridge.password").path
         let groundResult = try groundInstall.run(["--bridge-password-file", bridgePassword])
-        guard groundResult.exitCode == 0 else { throw TestEnvironmentError.missing("ground install: \(groundResult.output)") }
+        guard groundResult.exitCode == 0 else {
+            throw TestEnvironmentError.missing("ground install: \(groundResult.output)")
+        }
         groundBroker = try groundInstall.broker(namespace: radio.ground)
         boardBroker = try droneInstall.broker(bridgeToPort: groundBroker.port, bridgeHost: radio.groundAddress,
                                               namespace: radio.board)
