@@ -134,7 +134,8 @@ final class FlightStack: @unchecked Sendable {
     func startLink(_ extra: [String] = []) throws {
         switch link {
         case .ardrone:
-            try start("drone-link", ["--address", "127.0.0.1", "--at-port", "\(atPort)", "--navdata-port", "\(navdataPort)"]
+            try start("drone-link", ["--address", "127.0.0.1", "--at-port", "\(atPort)", "--navdata-port",
+                "\(navdataPort)"]
                 + extra)
         case .mavlink, .autopilot:
             try start("mavlink-link", ["--listen", "127.0.0.1:\(navdataPort)"] + extra)
@@ -183,7 +184,8 @@ final class FlightStack: @unchecked Sendable {
     }
 
     func stop() {
-        for name in ["drone-controller", "navigator", "drone-link", "mavlink-link", "drone-sim"] { processes[name]?.stop() }
+        for name in ["drone-controller", "navigator", "drone-link", "mavlink-link",
+            "drone-sim"] { processes[name]?.stop() }
         if ownsBroker { broker.stop() }
     }
 
