@@ -32,8 +32,10 @@ struct FuzzCorpus: Sendable {
         }
         let status = ServiceStatus(state: .online, service: "fuzzer", version: "1.0.0", startedAt: 1.7e9, pid: 42)
         var lanes = [
-            Lane(path: "target", sample: try fixture("target")) { _ = try InboundTarget.decode(payload: $0, receivedAtUs: 0) },
-            Lane(path: "command", sample: try fixture("command")) { _ = try InboundCommand.decode(payload: $0, receivedAtUs: 0) },
+            Lane(path: "target",
+                sample: try fixture("target")) { _ = try InboundTarget.decode(payload: $0, receivedAtUs: 0) },
+            Lane(path: "command",
+                sample: try fixture("command")) { _ = try InboundCommand.decode(payload: $0, receivedAtUs: 0) },
             Lane(path: "pilot/claim", sample: try fixture("control-claim")) { _ = try ControlClaim(decoding: $0) },
             Lane(path: "flight/command", sample: try fixture("flight-command")) { _ = try FlightCommand(decoding: $0) },
             Lane(path: "telemetry/drone", sample: try fixture("drone-state")) { _ = try DroneState(decoding: $0) },
@@ -90,7 +92,8 @@ struct FuzzCorpus: Sendable {
         #"{"lat":NaN,"lon":13.3}"#, #"{"lat":"52.5","lon":13.3}"#, #"{"lat":52.5}"#, #"{"lat":1e999,"lon":0}"#,
         #"{"lat":52.5,"lon":13.3,"altitude":3}"#, #"{"lat":52.5,"lat":52.6,"lon":13.3}"#, #"{"lat":95,"lon":13.3}"#,
         #"{"state":"online"}"#, #"{"state":"sleeping","service":"x","version":"1","started_at":1,"pid":1}"#,
-        "takeoff now", "LAND", "land!", "", " ", "null", "[]", "{", "}", "\u{0}", "hover\u{0}", "flat_trim", "Emergency",
+        "takeoff now", "LAND", "land!", "", " ", "null", "[]", "{", "}", "\u{0}", "hover\u{0}", "flat_trim",
+        "Emergency",
     ]
 
     static func candidate(for lane: Lane, others: [Lane], using random: inout SplitMix64) -> [UInt8] {
@@ -119,7 +122,9 @@ struct FuzzCorpus: Sendable {
         case 6:  // text: JSON that is wrong in one way, words that are not commands, invalid UTF-8
             switch Int.random(in: 0..<3, using: &random) {
             case 0: bytes = Array(texts[Int.random(in: texts.indices, using: &random)].utf8)
-            case 1: bytes = (0..<Int.random(in: 1...40, using: &random)).map { _ in UInt8.random(in: 0x20...0x7E, using: &random) }
+            case 1:
+                bytes = (0..<Int.random(in: 1...40,
+                    using: &random)).map { _ in UInt8.random(in: 0x20...0x7E, using: &random) }
             default: bytes = [0xC3, 0x28] + Array("takeoff".utf8)
             }
         default:  // trailing bytes after a complete message of the current minor
