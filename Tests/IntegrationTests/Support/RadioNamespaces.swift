@@ -78,7 +78,8 @@ final class RadioNamespaces: @unchecked Sendable {
 
     /// Deleting a namespace deletes its end of the veth pair, and with it the pair.
     func remove() {
-        for namespace in [ground, board] { _ = try? runCommand(ip, ["netns", "del", namespace], logDirectory: logDirectory) }
+        for namespace in [ground,
+            board] { _ = try? runCommand(ip, ["netns", "del", namespace], logDirectory: logDirectory) }
     }
 
     deinit {
