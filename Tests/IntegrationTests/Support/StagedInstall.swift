@@ -88,7 +88,8 @@ struct StagedInstall: Sendable {
                 namespace: String? = nil) throws -> DeployedBroker {
         try DeployedBroker(label: side, config: text("/etc/mosquitto/conf.d/quadcopter.conf"),
                            files: ["/etc/mosquitto/quadcopter.passwd": text("/etc/mosquitto/quadcopter.passwd"),
-                                   "/etc/mosquitto/conf.d/quadcopter.acl": text("/etc/mosquitto/conf.d/quadcopter.acl")],
+                                   "/etc/mosquitto/conf.d/quadcopter.acl": text(
+                                       "/etc/mosquitto/conf.d/quadcopter.acl")],
                            bridgeToPort: bridgeToPort, bridgeHost: bridgeHost,
                            httpDirectory: side == "ground" ? url("/usr/share/quadcopter/map") : TestEnvironment.repoRoot
                                .appendingPathComponent("web/map"),
