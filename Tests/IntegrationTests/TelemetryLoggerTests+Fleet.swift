@@ -42,7 +42,8 @@ extension TelemetryLoggerTests {
         let topic = "quad/\(id)/"
         // A file just created has no header yet (it is written at the first flush): nothing in it so far.
         let records = files.sorted { $0.lastPathComponent < $1.lastPathComponent }.flatMap { file in
-            (try? LogReader(bytes: Array(Data(contentsOf: file))))?.readAll().records.filter { $0.topic.hasPrefix(topic) }
+            (try? LogReader(bytes: Array(Data(contentsOf: file))))?.readAll()
+                .records.filter { $0.topic.hasPrefix(topic) }
                 ?? []
         }
         return (records.map(\.payload), files.count)
