@@ -141,7 +141,8 @@ struct TelemetryLoggerTests {
         defer { publisher.shutdown() }
         let messages = Self.flight()
         for (topic, payload) in messages {
-            try await publisher.publishAndWait(topic: topic, payload: payload, qos: 1, retain: false, timeoutS: TestEnvironment.readinessTimeoutS)
+            try await publisher.publishAndWait(topic: topic, payload: payload, qos: 1, retain: false,
+                timeoutS: TestEnvironment.readinessTimeoutS)
             try await Task.sleep(for: .milliseconds(10))
         }
         try await eventually(timeoutS: 30, "flight recorded") {
@@ -226,7 +227,8 @@ struct TelemetryLoggerTests {
         if code == nil { child.stop(signal: SIGTERM) }
         let output = child.output()
         #expect(code == 1, "\(output)")
-        #expect(output.contains("broker \(refusing.address) refused the subscription to quad/+/telemetry/#"), "\(output)")
+        #expect(output.contains("broker \(refusing.address) refused the subscription to quad/+/telemetry/#"),
+            "\(output)")
         #expect(output.contains("nothing would be recorded"), "\(output)")
 
         for version in [[], ["--mqtt-version", "3.1.1"], ["--mqtt-version", "auto"]] {
@@ -293,7 +295,8 @@ struct TelemetryLoggerTests {
         log.logLevel = .warning
         let client = try MQTTClient(configuration: .init(port: Int32(broker.port), clientId: id), logger: log)
         try client.start()
-        guard await client.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS) else { throw TestEnvironmentError.timeout("\(id)") }
+        guard await client.waitUntilConnected(
+            timeoutS: TestEnvironment.readinessTimeoutS) else { throw TestEnvironmentError.timeout("\(id)") }
         return client
     }
 
