@@ -89,7 +89,9 @@ struct CommandExchangeTests {
     @Test("emergency goes out even when no controller is known, and still exits with the reason")
     func emergencyRegardless() async throws {
         let error = await #expect(throws: CLIFailure.self) {
-            try await capturingConsole { try await exchange(.emergency, settleS: 0.5).run(client: try groundConnection(self.broker)) }
+            try await capturingConsole {
+                try await exchange(.emergency, settleS: 0.5).run(client: try groundConnection(self.broker))
+            }
         }
         #expect(error?.message.hasPrefix("emergency sent, but no drone-controller online") == true,
                 "\(error?.message ?? "")")
