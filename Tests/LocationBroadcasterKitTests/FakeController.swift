@@ -173,7 +173,8 @@ final class FakeController: Sendable {
     func publishState() {
         let payload = state.withLock { s -> [UInt8]? in
             s.sequence += 1
-            let controller = ControllerState(sequence: s.sequence, timestampUs: 0, activity: s.activity, reason: s.reason,
+            let controller = ControllerState(sequence: s.sequence, timestampUs: 0, activity: s.activity,
+                reason: s.reason,
                                              pilotId: s.pilot, targetLatitudeDeg: s.target?.0,
                                              targetLongitudeDeg: s.target?.1, runId: runId)
             return try? controller.encoded()
