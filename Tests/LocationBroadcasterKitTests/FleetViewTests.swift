@@ -40,7 +40,8 @@ struct FleetViewTests {
 
     /// The table row of `drone`, split into its columns.
     func row(_ table: String, _ drone: String) -> [String] {
-        table.split(separator: "\n").first { $0.hasPrefix(drone + " ") }.map { $0.split(separator: " ").map(String.init) }
+        table.split(separator: "\n").first { $0.hasPrefix(drone + " ") }
+            .map { $0.split(separator: " ").map(String.init) }
             ?? []
     }
 
