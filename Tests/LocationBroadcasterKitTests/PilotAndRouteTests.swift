@@ -78,7 +78,8 @@ struct PilotAndRouteTests {
         // The retained state is there before the route starts (RouteFlight waits only 0.5 s for it: a busy test
         // machine could otherwise send the first target unaddressed, which is right but not what this test is about).
         #expect(await eventually { feed.latest.controller != nil })
-        var flight = RouteFlight(runtime: runtime, inbox: feed.inbox(), arrivalTimeoutUs: Int64(patientS * 1_000_000), broker: "memory",
+        var flight = RouteFlight(runtime: runtime, inbox: feed.inbox(), arrivalTimeoutUs: Int64(patientS * 1_000_000),
+            broker: "memory",
                                  machine: RouteStateMachine(waypoints: waypoints,
                                                             configuration: .init(senderId: "ground1")))
         let (_, console) = try await capturingConsole { try await flight.run() }
