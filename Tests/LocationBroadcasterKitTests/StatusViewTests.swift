@@ -22,7 +22,8 @@ struct StatusViewTests {
     }
 
     func line(_ screen: String, _ service: String) -> String {
-        screen.split(separator: "\n").map(String.init).first { $0.hasPrefix("  \(service) ") } ?? "(no line for \(service))"
+        screen.split(separator: "\n").map(String.init).first { $0.hasPrefix("  \(service) ") }
+            ?? "(no line for \(service))"
     }
 
     @Test("one screen: online and OFFLINE services; one never heard from is `unknown` only after a re-announce period")
