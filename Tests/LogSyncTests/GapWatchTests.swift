@@ -8,14 +8,16 @@ struct GapWatchTests {
 
     @Test("a hole in one topic's sequence is one range, bounded by its neighbours' timestamps and receive times")
     func findsGap() {
-        let log = [1, 2, 3, 9, 10].map { F.state($0) } + [F.state(1, topic: F.positionTopic), F.state(2, topic: F.positionTopic)]
+        let log = [1, 2, 3, 9, 10].map { F.state($0) } + [F.state(1, topic: F.positionTopic),
+            F.state(2, topic: F.positionTopic)]
         let ranges = GapWatch.missingRanges(in: log)
         #expect(ranges.count == 1)
         let range = try! #require(ranges.first)
         #expect(range.topic == F.topic)
         #expect((range.first, range.last, range.count) == (4, 8, 5))
         #expect(range.notBeforeUs == F.senderTimeUs(3) && range.notAfterUs == F.senderTimeUs(9))
-        #expect(range.earliestReceiveUs == F.state(3).receiveTimeUs && range.latestReceiveUs == F.state(9).receiveTimeUs)
+        #expect(range.earliestReceiveUs == F.state(3).receiveTimeUs && range.latestReceiveUs == F.state(9)
+            .receiveTimeUs)
         // A recovered record lands where its own receive time would have been.
         #expect(range.receiveTime(senderTimestampUs: F.senderTimeUs(5)) == F.state(5).receiveTimeUs)
         #expect(range.requestRange.path == "telemetry/drone")
@@ -30,7 +32,8 @@ struct GapWatchTests {
         var log = [commandRecord, text, F.state(1), F.state(2), F.state(2), F.state(1), F.state(2)]  // dup, restart
         log += [F.state(3), F.state(40, timestampUs: F.senderTimeUs(3), retain: true), F.state(4), F.state(6)]
         // Recovered 5, appended at the end of the file: read in receive order it closes the gap.
-        #expect(GapWatch.missingRanges(in: log + [F.state(5).asRecovered(receiveTimeUs: F.state(5).receiveTimeUs)]).isEmpty)
+        #expect(GapWatch.missingRanges(in: log + [F.state(5).asRecovered(receiveTimeUs: F.state(5).receiveTimeUs)])
+            .isEmpty)
         #expect(GapWatch.missingRanges(in: log).map(\.summary) == ["\(F.topic) 5 (1 record)"])
     }
 
