@@ -41,7 +41,8 @@ struct SyncCodecTests {
             out += [UInt8(ranges.count >> 8), UInt8(ranges.count & 0xFF)]
             for r in ranges {
                 out += [UInt8(r.path.utf8.count)] + Array(r.path.utf8)
-                out += withUnsafeBytes(of: r.first.bigEndian, Array.init) + withUnsafeBytes(of: r.last.bigEndian, Array.init)
+                out += withUnsafeBytes(of: r.first.bigEndian, Array.init)
+                    + withUnsafeBytes(of: r.last.bigEndian, Array.init)
                 out += withUnsafeBytes(of: r.notBeforeUs.bigEndian, Array.init)
                     + withUnsafeBytes(of: r.notAfterUs.bigEndian, Array.init)
             }
@@ -62,11 +63,15 @@ struct SyncCodecTests {
         }
         var reversed = good
         (reversed.first, reversed.last) = (5, 4)
-        #expect(throws: SyncWireError.emptyRange(path: "telemetry/drone")) { try SyncRequest(decoding: bytes([reversed])) }
+        #expect(throws: SyncWireError.emptyRange(
+            path: "telemetry/drone")) { try SyncRequest(decoding: bytes([reversed])) }
         var zero = good
         zero.first = 0
         #expect(throws: SyncWireError.emptyRange(path: "telemetry/drone")) { try SyncRequest(decoding: bytes([zero])) }
-        #expect(throws: SyncWireError.invalidRequester("a/b")) { try SyncRequest(decoding: bytes([good], requester: "a/b")) }
+        #expect(
+            throws: SyncWireError.invalidRequester("a/b")) {
+                try SyncRequest(decoding: bytes([good], requester: "a/b"))
+            }
         #expect(throws: SyncWireError.trailingBytes(1)) { try SyncRequest(decoding: bytes([good]) + [0]) }
         #expect(throws: SyncWireError.invalidRequester("+")) {
             try SyncRequest(id: 1, requester: "+", ranges: [good]).encoded()
@@ -110,7 +115,8 @@ struct SyncCodecTests {
                                 limits: .init(maxRecordsPerChunk: 2, maxChunkBytes: 1, maxRecords: 100))
         let board = (1...10).map { F.state($0) }
         // A restarted publisher's 5 (outside the window), a duplicate, another drone, another topic.
-        let noise = [F.state(5, timestampUs: F.t0 - 1), F.state(6), F.state(6, topic: Topics.droneState.topic(for: other)),
+        let noise = [F.state(5, timestampUs: F.t0 - 1), F.state(6), F.state(6,
+            topic: Topics.droneState.topic(for: other)),
                      F.state(6, topic: F.positionTopic)]
         for record in board + noise { answer.offer(record) }
         let chunks = answer.responses()
