@@ -156,7 +156,8 @@ struct SyncSessionTests {
             #expect(receipt.rejections == [error])
         }
         // One chunk with a good record among bad ones: only the good one is taken.
-        let mixed = session.receive(chunk([F.state(5), F.state(5), text, F.state(6, topic: Topics.droneState.topic(for: other)),
+        let mixed = session.receive(chunk([F.state(5), F.state(5), text,
+            F.state(6, topic: Topics.droneState.topic(for: other)),
                                            F.state(7, timestampUs: F.t0)], index: 1), nowUs: 1)
         #expect(F.sequences(mixed.records) == [5])
         #expect(mixed.rejections == [.duplicateRecord(topic: F.topic, sequence: 5), .undecodableRecord(topic: F.topic),
@@ -174,7 +175,8 @@ struct SyncSessionTests {
         var refusing = SyncSession(requester: "g")
         refusing.add([MissingRange(topic: F.topic, first: 5, last: 9, notBeforeUs: 0, notAfterUs: .max)], nowUs: 0)
         let refused = try #require(refusing.poll(nowUs: 0).first)
-        let receipt = refusing.receive(SyncResponse.refusal(requestId: refused.request.id, reason: "busy").encoded(), nowUs: 1)
+        let receipt = refusing.receive(SyncResponse.refusal(requestId: refused.request.id, reason: "busy").encoded(),
+            nowUs: 1)
         #expect(receipt.rejections == [.refused(requestId: refused.request.id, reason: "busy")])
         #expect(refusing.poll(nowUs: 1).count == 1)
     }
