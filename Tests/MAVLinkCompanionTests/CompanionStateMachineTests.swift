@@ -117,11 +117,14 @@ struct CompanionStateMachineTests {
         #expect(h.machine.lastCommandOutcome?.label == "takeoff")
     }
 
-    /// Every answer is on telemetry/link at once, in order: a refused takeoff is seen on the ground, not only in the log.
+    /// Every answer is on telemetry/link at once, in order: a refused takeoff is seen on the ground, not only in the
+    /// log.
     @Test func eachAcknowledgementIsPublishedInLinkStatusAtOnce() throws {
         var h = Self.connected()
         #expect(h.statuses.last?.commandAck?.command == .setMessageInterval)
-        h.answer = { $0.command == MAVCmd.componentArmDisarm ? .denied : ($0.command == MAVCmd.navTakeoff ? .denied : .accepted) }
+        h.answer = {
+            $0.command == MAVCmd.componentArmDisarm ? .denied : ($0.command == MAVCmd.navTakeoff ? .denied : .accepted)
+        }
         let before = h.statuses.count
         h.command(.fly, takeoffId: 42)
         let acks = h.statuses[before...].compactMap(\.commandAck)
@@ -183,10 +186,12 @@ struct CompanionStateMachineTests {
         // Flying east at 2 m/s with the nose east: 2 m/s forward.
         h.feed(GlobalPositionInt(timeBootMs: 0, latE7: 525_163_000, lonE7: 133_777_000, altMm: 36_500,
                                  relativeAltMm: 2_500, vxCmps: 0, vyCmps: 200, vzCmps: -10, hdgCdeg: 9000))
-        let state = try #require(h.actions.compactMap { if case .publishDroneState(let s) = $0 { s } else { nil } }.last)
+        let state = try #require(h.actions.compactMap { if case .publishDroneState(let s) = $0 { s } else { nil } }
+            .last)
         #expect(state.controlState == .hovering && state.stateBits & 1 == 1 && state.stateBits & (1 << 15) != 0)
         #expect(state.batteryPercent == 18 && abs(state.altitudeM - 2.5) < 1e-6)
-        #expect(abs(state.velocityXMps - 2) < 1e-4 && abs(state.velocityYMps) < 1e-4 && abs(state.velocityZMps - 0.1) < 1e-6)
+        #expect(abs(state.velocityXMps - 2) < 1e-4 && abs(state.velocityYMps) < 1e-4
+            && abs(state.velocityZMps - 0.1) < 1e-6)
         #expect(state.magnetoHeadingDeg == 90 && abs(state.pitchDeg - -0.05 * 180 / .pi) < 1e-3)
         let fix = try #require(h.actions.compactMap { if case .publishPosition(let p) = $0 { p } else { nil } }.last)
         #expect(fix.latitudeDeg == 52.5163 && fix.longitudeDeg == 13.3777 && fix.satellites == 10)
@@ -195,12 +200,14 @@ struct CompanionStateMachineTests {
 
     @Test func garbageAndForeignSystemsAreCountedNotObeyed() {
         var h = Self.connected()
-        h.record(h.machine.datagram([0xFD, 0x09, 0x00, 0x00, 0x01, 0x01, 0x01, 0x00, 0x00, 0x00] + Array(repeating: 0, count: 11),
+        h.record(h.machine.datagram([0xFD, 0x09, 0x00, 0x00, 0x01, 0x01, 0x01, 0x00, 0x00, 0x00]
+            + Array(repeating: 0, count: 11),
                                     nowUs: h.nowUs))
         #expect(h.machine.counters.badCRC == 1)
         var stranger = MAVLinkEncoder(systemId: 9, componentId: 1)
         h.record(h.machine.datagram(stranger.encode(GlobalPositionInt(
-            timeBootMs: 0, latE7: 1, lonE7: 1, altMm: 0, relativeAltMm: 0, vxCmps: 0, vyCmps: 0, vzCmps: 0, hdgCdeg: 0)),
+            timeBootMs: 0, latE7: 1, lonE7: 1, altMm: 0, relativeAltMm: 0, vxCmps: 0, vyCmps: 0, vzCmps: 0,
+            hdgCdeg: 0)),
             nowUs: h.nowUs))
         #expect(!h.actions.contains { if case .publishDroneState = $0 { true } else { false } })
         #expect(!h.machine.lastDatagramWasFromAutopilot, "a stranger's datagram must not become the reply address")
@@ -307,7 +314,8 @@ struct ImmediateSetpointTests {
         #expect(times.count >= 49 && times.count <= 50 + timing.changedSetpointBurst, "\(times.count) setpoints in 1 s")
         for i in times.indices {
             for j in times.indices where j > i {
-                let allowed = timing.changedSetpointBurst + Int((times[j] - times[i]) / timing.changedSetpointIntervalUs)
+                let allowed = timing.changedSetpointBurst
+                    + Int((times[j] - times[i]) / timing.changedSetpointIntervalUs)
                 #expect(j - i + 1 <= allowed, "\(j - i + 1) setpoints in \(times[j] - times[i]) µs")
             }
         }
