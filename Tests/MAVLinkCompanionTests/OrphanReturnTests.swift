@@ -23,7 +23,8 @@ struct OrphanReturnTests {
 
     static let cruise = FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly, progressive: true, pitchFrac: -0.2)
 
-    var returns: (AutopilotHarness) -> [CommandLong] = { $0.commandsSent.filter { $0.command == MAVCmd.navReturnToLaunch } }
+    var returns: (
+        AutopilotHarness) -> [CommandLong] = { $0.commandsSent.filter { $0.command == MAVCmd.navReturnToLaunch } }
 
     @Test func silenceForThirtySecondsAsksForTheAutopilotsReturnOnce() throws {
         var h = Self.flying()
