@@ -31,7 +31,11 @@ struct CompanionDriverTests {
                                logger: Logger(label: "mavlink-link"))
     }
 
-    @Test("an armed, flying autopilot's frames become telemetry/drone and telemetry/position, and its address is the peer")
+    @Test(
+        """
+            an armed, flying autopilot's frames become telemetry/drone and telemetry/position, and its address is the \
+            peer
+            """)
     mutating func framesBecomeTelemetry() throws {
         var link = try driver()
         link.perform(link.machine.start(nowUs: 1_000_000))
