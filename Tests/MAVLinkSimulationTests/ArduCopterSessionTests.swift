@@ -102,7 +102,8 @@ struct ArduCopterSessionTests {
         h.send(SetPositionTargetLocalNED.bodyVelocity(timeBootMs: 0, forwardMps: 0, rightMps: 0, downMps: 0,
                                                       yawRateRadps: 0, targetSystem: 1, targetComponent: 1))
         #expect(!h.session.arduCopter.isTakingOff)
-        #expect(h.logs.contains { $0.contains("velocity setpoint during the GUIDED takeoff") && $0.contains("cancelled") })
+        #expect(
+            h.logs.contains { $0.contains("velocity setpoint during the GUIDED takeoff") && $0.contains("cancelled") })
         h.run(seconds: 5)
         let altitude = h.session.drone.altitudeM
         #expect(altitude > 1 && altitude < 1.7, "stays near where the setpoint came: \(altitude) m, not 2.5 m")
@@ -110,7 +111,11 @@ struct ArduCopterSessionTests {
         #expect(h.session.drone.flightState == .hovering)
     }
 
-    @Test("GUIDED velocity flies until GUID_TIMEOUT after the last setpoint, then the copter stops and holds (no landing)")
+    @Test(
+        """
+            GUIDED velocity flies until GUID_TIMEOUT after the last setpoint, then the copter stops and holds (no \
+            landing)
+            """)
     func guidedTimeoutHolds() {
         var h = Self.harness()
         Self.takeOff(&h)
