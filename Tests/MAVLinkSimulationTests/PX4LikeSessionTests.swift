@@ -45,7 +45,9 @@ struct PX4LikeSessionTests {
             let before = received.count
             send(CommandLong(command: number, targetSystem: 1, targetComponent: 1, params: params))
             for packet in received[before...] {
-                if case .commandAck(let ack) = packet.message, ack.command == number { return MAVResult(rawValue: ack.result) }
+                if case .commandAck(let ack) = packet.message, ack.command == number {
+                    return MAVResult(rawValue: ack.result)
+                }
             }
             return nil
         }
@@ -105,7 +107,8 @@ struct PX4LikeSessionTests {
         h.run(seconds: 3)
         let heartbeats = h.received.compactMap { if case .heartbeat(let hb) = $0.message { hb } else { nil } }
         #expect((3...4).contains(heartbeats.count))
-        #expect(heartbeats.allSatisfy { $0.autopilot == MAVAutopilot.px4 && $0.type == MAVType.quadrotor && !$0.isArmed })
+        #expect(
+            heartbeats.allSatisfy { $0.autopilot == MAVAutopilot.px4 && $0.type == MAVType.quadrotor && !$0.isArmed })
         #expect(h.received.allSatisfy { $0.systemId == 1 && $0.componentId == 1 })
     }
 
