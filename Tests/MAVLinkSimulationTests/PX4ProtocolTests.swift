@@ -22,7 +22,10 @@ struct PX4ProtocolTests {
         h.run(seconds: 0.5)
         #expect(h.command(MAVCmd.componentArmDisarm, [1]) == .temporarilyRejected)
         #expect(h.statusTexts.contains("Arming denied: Resolve system health failures first"))
-        #expect(!h.received.contains { $0.frame.messageId == GlobalPositionInt.messageId || $0.frame.messageId == HomePosition.messageId })
+        #expect(
+            !h.received.contains {
+                $0.frame.messageId == GlobalPositionInt.messageId || $0.frame.messageId == HomePosition.messageId
+            })
         let early = messages(h) { if case .sysStatus(let s) = $0 { s } else { nil } }
         #expect(early.allSatisfy { $0.sensorsHealth & (1 << 28) == 0 }, "no pre-arm pass yet")
         h.run(seconds: 2.5)
@@ -112,8 +115,10 @@ struct PX4ProtocolTests {
         var h = Harness()
         #expect(h.command(MAVCmd.requestMessage, [Float(AutopilotVersion.messageId)]) == .accepted)
         let version = messages(h) { if case .autopilotVersion(let v) = $0 { v } else { nil } }
-        #expect(version.first.map { $0.capabilities & 4 != 0 && $0.flightSwVersion >> 24 == 1 } == true, "MISSION_INT…")
-        #expect(h.command(MAVCmd.requestMessage, [Float(HomePosition.messageId)]) == .temporarilyRejected, "no home yet")
+        #expect(version.first.map { $0.capabilities & 4 != 0 && $0.flightSwVersion >> 24 == 1 } == true,
+            "MISSION_INT…")
+        #expect(h.command(MAVCmd.requestMessage, [Float(HomePosition.messageId)]) == .temporarilyRejected,
+            "no home yet")
         h.run(seconds: 1.5)
         let battery = messages(h) { if case .batteryStatus(let b) = $0 { b } else { nil } }
         #expect(battery.last.map { (12_500...12_600).contains($0.voltagesMv[0]) && $0.batteryFunction == 1 } == true)
