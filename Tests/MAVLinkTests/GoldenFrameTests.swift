@@ -148,7 +148,8 @@ struct GoldenFrameTests {
         try Self.roundTrip("home_position",
                            HomePosition(latE7: 525_162_949, lonE7: 133_777_019, altMm: 34263, timeUs: 2_208_000),
                            sequence: 19)
-        var version = AutopilotVersion(capabilities: 59647, flightSwVersion: 0x010F_00FF, uid: 5_283_920_058_631_409_238)
+        var version = AutopilotVersion(capabilities: 59647, flightSwVersion: 0x010F_00FF,
+            uid: 5_283_920_058_631_409_238)
         version.boardVersion = 1
         version.flightCustomVersion = [0, 0, 0, 18, 22, 68, 110, 91]
         version.uid2[0] = 7
