@@ -12,7 +12,7 @@ struct NavigatorServiceTests {
     let broker = InMemoryBroker()
     let drone = DroneID(rawValue: "t1")!
 
-    /// Pariser Platz, and a target 45 m north of it (the README's run by hand).
+    /// Pariser Platz, and a target 45 m north of it (docs/flying.md's run by hand).
     static let start = (lat: 52.5163, lon: 13.3777)
     static let target = (lat: 52.5167, lon: 13.3777)
 
