@@ -23,7 +23,8 @@ struct TargetFollowingNavigatorTests {
             sequence: 1, timestampUs: 1, latitudeDeg: 10, longitudeDeg: 10, source: .manual).encoded())
         var positions: [(Double, Double)] = []
         for i in 0..<30 {
-            let fix = GPSFix(dimension: .twoD, latitudeDeg: 52.5163 + Double(i) * 1e-5, longitudeDeg: 13.3777 - Double(i) * 1e-5)
+            let fix = GPSFix(dimension: .twoD, latitudeDeg: 52.5163 + Double(i) * 1e-5,
+                longitudeDeg: 13.3777 - Double(i) * 1e-5)
             let solution = try #require(try navigator.handle(.gpsFix(fix, receivedAtUs: 3_000 + Int64(i) * 400_000,
                                                                      wallClockUs: 0)))
             positions.append((solution.droneLatitudeDeg, solution.droneLongitudeDeg))
@@ -45,7 +46,8 @@ struct NavigatorAdoptsControllerTargetTests {
     func aRestartedNavigatorFlowsOnWithTheControllersTarget(sequence: UInt32) throws {
         var navigator = TargetFollowingNavigator(configuration: .init())
         let state = ControllerState(sequence: 4, timestampUs: 0, activity: .hovering, reason: .staleNavigation,
-                                    targetLatitudeDeg: 52.5175, targetLongitudeDeg: 13.38, runId: 9, targetSequence: sequence)
+                                    targetLatitudeDeg: 52.5175, targetLongitudeDeg: 13.38, runId: 9,
+                                    targetSequence: sequence)
         var retained = MQTTMessage(topic: "quad/drone1/telemetry/controller", payload: try state.encoded())
         retained.retain = true
         #expect(try navigator.handle(.controller(retained, receivedAtUs: 1_000)) == nil)  // no position yet
@@ -54,7 +56,8 @@ struct NavigatorAdoptsControllerTargetTests {
                                velocityYMps: 0, velocityZMps: 0, magnetoHeadingDeg: 10)
         _ = try navigator.handle(.drone(MQTTMessage(topic: "quad/drone1/telemetry/drone", payload: try drone.encoded()),
                                         receivedAtUs: 2_000))
-        let fix = PositionFix(sequence: 1, timestampUs: 1, latitudeDeg: 52.5163, longitudeDeg: 13.3777, source: .droneGPS)
+        let fix = PositionFix(sequence: 1, timestampUs: 1, latitudeDeg: 52.5163, longitudeDeg: 13.3777,
+            source: .droneGPS)
         let solution = try #require(try navigator.handle(.position(
             MQTTMessage(topic: "quad/drone1/telemetry/position", payload: try fix.encoded()), receivedAtUs: 3_000)))
         #expect(solution.targetSequence == sequence, "0: a JSON target (mosquitto_pub) is unsequenced")
