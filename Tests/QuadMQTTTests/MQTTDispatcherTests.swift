@@ -22,8 +22,10 @@ struct MQTTDispatcherTests {
     func interleavedOrder() async throws {
         let dispatcher = MQTTDispatcher(bufferLimit: 8192, matches: MQTTClient.matches)
         let seen = Seen()
-        try dispatcher.add(filter: "quad/d/pilot/claim") { seen.add("claim:" + String(decoding: $0.payload, as: UTF8.self)) }
-        try dispatcher.add(filter: "quad/d/status/#") { seen.add("status:" + String(decoding: $0.payload, as: UTF8.self)) }
+        try dispatcher.add(
+            filter: "quad/d/pilot/claim") { seen.add("claim:" + String(decoding: $0.payload, as: UTF8.self)) }
+        try dispatcher.add(
+            filter: "quad/d/status/#") { seen.add("status:" + String(decoding: $0.payload, as: UTF8.self)) }
         var expected: [String] = []
         for i in 0..<2000 {
             let claim = i % 2 == 0
@@ -43,7 +45,8 @@ struct MQTTDispatcherTests {
         let seen = Seen()
         let receiver = Mutex<pthread_t?>(nil)
         let otherThread = Atomic<Int>(0)
-        try dispatcher.add(filter: "quad/d/pilot/claim") { seen.add("claim:" + String(decoding: $0.payload, as: UTF8.self)) }
+        try dispatcher.add(
+            filter: "quad/d/pilot/claim") { seen.add("claim:" + String(decoding: $0.payload, as: UTF8.self)) }
         try dispatcher.add(filter: "quad/d/status/#") { message in
             if receiver.withLock({ $0.map { pthread_equal($0, pthread_self()) == 0 } ?? true }) {
                 otherThread.add(1, ordering: .relaxed)
