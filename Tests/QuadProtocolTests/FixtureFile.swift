@@ -43,7 +43,8 @@ enum FixtureFile {
         for line in text.split(separator: "\n") {
             let data = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             for token in data.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }) {
-                guard token.count == 2, let byte = UInt8(token, radix: 16) else { throw FixtureError.badHex(String(token)) }
+                guard token.count == 2, let byte = UInt8(token,
+                    radix: 16) else { throw FixtureError.badHex(String(token)) }
                 bytes.append(byte)
             }
         }
