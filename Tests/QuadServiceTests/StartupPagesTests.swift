@@ -31,10 +31,12 @@ struct StartupPagesTests {
         5626ee000000-5626ee021000 rw-p 00000000 00:00 0                          [heap]
         Rss:                  16 kB
         Anonymous:            16 kB
-        7f0000000000-7f0000100000 r--p 00000000 fe:01 77                         /usr/lib/x86_64-linux-gnu/libcrypto.so.3
+        7f0000000000-7f0000100000 r--p 00000000 fe:01 77                         \
+        /usr/lib/x86_64-linux-gnu/libcrypto.so.3
         Rss:                1244 kB
         Anonymous:             0 kB
-        7f0000100000-7f0000200000 r--p 00000000 fe:01 78                         /usr/lib/x86_64-linux-gnu/lib with space.so
+        7f0000100000-7f0000200000 r--p 00000000 fe:01 78                         /usr/lib/x86_64-linux-gnu/lib with \
+        space.so
         Rss:                   0 kB
         Anonymous:             0 kB
         7f0000200000-7f0000201000 r--p 00000000 fe:01 79                         /usr/lib/x86_64-linux-gnu/libodd.so
