@@ -128,7 +128,8 @@ extension RecordingTests {
         _ = await eventually { !broker.published(matching: drone2Answers).isEmpty }
         stop.stop()
         try await running.value
-        #expect(try broker.published(matching: drone2Answers).map { try SyncResponse(decoding: $0.payload).requestId } == [2])
+        #expect(try broker.published(matching: drone2Answers)
+            .map { try SyncResponse(decoding: $0.payload).requestId } == [2])
         #expect(broker.published(matching: Topics.logSyncResponse(drone: F.drone1, requester: "ground-1")).isEmpty)
     }
 }
