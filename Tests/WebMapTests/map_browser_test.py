@@ -99,7 +99,8 @@ def main():
     assert distance(here, goal) < 2.0, f"sim at {here}, {distance(here, goal):.1f} m from the clicked point"
     assert distance(marker(), here) < 3, f"marker {marker()} vs sim {here}"
     assert worst < 6, f"marker lagged the drone by up to {worst:.1f} m"
-    step(f"sim flew to the click: {distance(here, goal):.2f} m from it; marker followed ({samples} samples, worst {worst:.1f} m); "
+    step(f"sim flew to the click: {distance(here, goal):.2f} m from it; "
+         f"marker followed ({samples} samples, worst {worst:.1f} m); "
          f"activity {text('activity')}")
 
     # The broker restarts on the same ports: the page reconnects by itself.
@@ -120,7 +121,8 @@ def main():
     step("broker restarted: page showed 'broker offline', reconnected by itself, services online again")
 
     # A click outside the 200 m geofence: the page warns, the controller refuses, the page shows the refusal.
-    driver.execute_script("quadMap.setZoom(16, {animate: false}); quadMap.panTo(arguments[0], {animate: false});", list(home))
+    driver.execute_script("quadMap.setZoom(16, {animate: false}); quadMap.panTo(arguments[0], {animate: false});",
+        list(home))
     far = destination(home, 200, 260)
     time.sleep(0.5)
     page.click_map_at(far)
