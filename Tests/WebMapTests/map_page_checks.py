@@ -29,7 +29,8 @@ driver, text, wait = page.driver, page.text, page.wait
 
 def hostile():
     query = ("?tiles=javascript:window.pwned=1//{z}{x}{y}&geofence=NaN&arrival=-5&lat=1e999&lon=abc"
-             "&drone=%3Cimg%20src%3Dx%20onerror%3Dwindow.pwned%3D1%3E&broker=javascript:window.pwned=1&user=%22%3E%3Cb%3E")
+             "&drone=%3Cimg%20src%3Dx%20onerror%3Dwindow.pwned%3D1%3E&broker=javascript:window.pwned=1"
+             "&user=%22%3E%3Cb%3E")
     driver.get(args.url + query)
     wait("page connected despite the parameters", 20, lambda: text("broker") == "online")
     step("hostile URL parameters: page loaded, fell back to its own broker")
@@ -38,15 +39,18 @@ def hostile():
 
     bad = 0
     html = '<img src=x onerror="window.pwned=1">'
-    page.publish("quad/drone1/status/" + html, '{"state":"online","service":"%s","version":"","started_at":0,"pid":1}' % html.replace('"', '\\"'))
-    for payload in ['{"state":"online"}', "not json", "[]", "null", '{"state":"maybe","service":"a","version":"","started_at":0,"pid":1}',
+    page.publish("quad/drone1/status/" + html, '{"state":"online","service":"%s","version":"","started_at":0,"pid":1}' \
+    % html.replace('"', '\\"'))
+    for payload in ['{"state":"online"}', "not json", "[]", "null", \
+    '{"state":"maybe","service":"a","version":"","started_at":0,"pid":1}',
                     "\xff\xfe", "x" * 100000]:
         page.publish("quad/drone1/status/navigator", payload); bad += 1
     page.publish("quad/drone1/status/navigator", b"")          # a cleared retained status: not an error
     page.publish("quad/Not-A-Drone!/telemetry/position", position_fix(1, 1))   # not our topic: ignored
     rng = random.Random(7)
     valid = position_fix(52.5163, 13.3777)
-    for topic in ["telemetry/position", "telemetry/drone", "telemetry/controller", "telemetry/link", "telemetry/navigation"]:
+    for topic in ["telemetry/position", "telemetry/drone", "telemetry/controller", "telemetry/link", \
+    "telemetry/navigation"]:
         for i in range(40):
             kind = i % 4
             if kind == 0: payload = bytes(rng.randrange(256) for _ in range(rng.randrange(0, 80)))
@@ -137,7 +141,8 @@ def home():
     controller(2, "returningHome", 44.5, None)
     wait("returning home", 10, lambda: text("activity") == "returning home")
     label = wait("the distance labelled as to home", 10,
-                 lambda: text("distance-label") == "to home" and text("distance") == "44.5 m" and text("distance-label"))
+                 lambda: text("distance-label") == "to home" and text("distance") == "44.5 m" and \
+                 text("distance-label"))
     step(f"returning: {label} {text('distance')}")
     controller(3, "returningHome", None, None)
     wait("no distance without one", 10, lambda: text("distance") == "—" and text("distance-label") == "to home")
