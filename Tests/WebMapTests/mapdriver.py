@@ -28,7 +28,8 @@ def step(message): print(time.strftime("%H:%M:%S"), message, flush=True)
 class Page:
     def __init__(self, chromedriver, mqtt_port, failure_dir):
         o = webdriver.ChromeOptions()
-        for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,860", "--disable-gpu"]:
+        for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,860",
+            "--disable-gpu"]:
             o.add_argument(a)
         o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         self.driver = webdriver.Chrome(service=Service(chromedriver), options=o)
@@ -78,7 +79,8 @@ class Page:
         """A real mouse click on the map where the page draws `point` (lat, lon)."""
         def click():
             map_el = self.driver.find_element(By.CSS_SELECTOR, '[data-test="map"]')
-            xy = self.driver.execute_script("const p = quadMap.latLngToContainerPoint(arguments[0]); return [p.x, p.y];", list(point))
+            xy = self.driver.execute_script(
+                "const p = quadMap.latLngToContainerPoint(arguments[0]); return [p.x, p.y];", list(point))
             size = map_el.size
             ActionChains(self.driver).move_to_element_with_offset(
                 map_el, int(round(xy[0] - size["width"] / 2)), int(round(xy[1] - size["height"] / 2))).click().perform()
@@ -88,7 +90,8 @@ class Page:
         """mosquitto_pub of bytes (or text) on the plain listener."""
         data = payload.encode() if isinstance(payload, str) else payload
         source = ["-s"] if data else ["-n"]   # -s refuses empty input; -n sends an empty message
-        subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(self.mqtt_port), "-q", str(qos), "-t", topic] + source,
+        subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(self.mqtt_port), "-q", str(qos), "-t",
+            topic] + source,
                        input=data, check=True, timeout=10)
 
     def page_errors(self):
