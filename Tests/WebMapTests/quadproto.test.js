@@ -36,19 +36,26 @@ const expected = {
     pitchDeg: -2.5, rollDeg: 1.25, yawDeg: -90, velocityXMps: 0.5, velocityYMps: -0.25, velocityZMps: 0,
     magnetoHeadingDeg: 270.5 },
   'position-fix': { type: 'positionFix', sequence: 77, timestampUs: 1700000001050000, latitudeDeg: 52.5162,
-    longitudeDeg: 13.3775, altitudeM: 34.5, headingDeg: 300.25, horizontalAccuracyM: 2.5, satellites: 9, source: 'gpsd' },
-  'controller-state': { type: 'controllerState', sequence: 12, timestampUs: 1700000001060000, activity: 'flyingToTarget',
-    reason: 'target', pilotId: 'phone-anna', targetLatitudeDeg: 52.5163, targetLongitudeDeg: 13.3777, distanceToTargetM: 17.25,
+    longitudeDeg: 13.3775, altitudeM: 34.5, headingDeg: 300.25, horizontalAccuracyM: 2.5, satellites: 9,
+    source: 'gpsd' },
+  'controller-state': { type: 'controllerState', sequence: 12, timestampUs: 1700000001060000,
+    activity: 'flyingToTarget',
+    reason: 'target', pilotId: 'phone-anna', targetLatitudeDeg: 52.5163, targetLongitudeDeg: 13.3777,
+    distanceToTargetM: 17.25,
     runId: RUN, targetSequence: 7 },
-  'link-status': { type: 'linkStatus', sequence: 3, timestampUs: 1700000001070000, connected: true, fallbackHover: false,
-    reason: 'ok', navdataPerSecond: 200, checksumErrors: 1, malformedPackets: 0, lastNavdataAgeMs: 5, lastCommandAgeMs: 30,
+  'link-status': { type: 'linkStatus', sequence: 3, timestampUs: 1700000001070000, connected: true,
+    fallbackHover: false,
+    reason: 'ok', navdataPerSecond: 200, checksumErrors: 1, malformedPackets: 0, lastNavdataAgeMs: 5,
+    lastCommandAgeMs: 30,
     ackCommand: 'takeoff', ackResult: 'denied', ackAgeMs: 1500 },
   'link-status-no-ack': { type: 'linkStatus', sequence: 4, timestampUs: 1700000001070000, connected: true,
     fallbackHover: false, reason: 'ok', navdataPerSecond: 200, checksumErrors: 1, malformedPackets: 0,
     lastNavdataAgeMs: 5, lastCommandAgeMs: 30, ackCommand: null, ackResult: null, ackAgeMs: null },
-  'control-claim': { type: 'controlClaim', sequence: 1, timestampUs: 1700000000000000, senderId: 'phone-anna', action: 'claim',
+  'control-claim': { type: 'controlClaim', sequence: 1, timestampUs: 1700000000000000, senderId: 'phone-anna',
+    action: 'claim',
     controllerRunId: RUN },
-  'command-return': { type: 'command', sequence: 9, timestampUs: 1700000000323456, senderId: 'phone-anna', kind: 'return',
+  'command-return': { type: 'command', sequence: 9, timestampUs: 1700000000323456, senderId: 'phone-anna',
+    kind: 'return',
     controllerRunId: RUN },
   'ground-beacon': { type: 'groundBeacon', sequence: 77, timestampUs: 1700000000400000, senderId: 'ground-laptop' },
 };
@@ -111,7 +118,8 @@ test('the LinkStatus acknowledgement is 1.2: a 1.1 payload with it is too long, 
   assert.throws(() => Q.encode({ ...expected['link-status'], ackResult: 'maybe' }), { code: 'unknownEnumValue' });
 });
 
-test('format 1.2: commands, claims and targets carry the run they are addressed to; 0 (or left out) = unaddressed', () => {
+test('format 1.2: commands, claims and targets carry the run they are addressed to; 0 (or left out) = unaddressed',
+  () => {
   assert.equal(Q.decode(fixture('controller-state')).runId, RUN);
   const command = { type: 'command', sequence: 1, timestampUs: 1, senderId: 'map', kind: 'land' };
   assert.equal(Q.decode(Q.encode(command)).controllerRunId, 0);
@@ -125,7 +133,8 @@ test('format 1.2: commands, claims and targets carry the run they are addressed 
 test('a format 1.0 command with kind 7 (return, new in 1.1) is rejected; a negative target altitude too', () => {
   const old = Uint8Array.from(fixture('1.0/command')); old[28] = 7;
   assert.throws(() => Q.decode(old), { code: 'unknownEnumValue' });
-  const target = { type: 'target', sequence: 1, timestampUs: 1, senderId: 'map', latitudeDeg: 52, longitudeDeg: 13, ttlS: 0 };
+  const target = { type: 'target', sequence: 1, timestampUs: 1, senderId: 'map', latitudeDeg: 52, longitudeDeg: 13,
+    ttlS: 0 };
   assert.throws(() => Q.encode({ ...target, altitudeM: -1 }), { code: 'outOfRange' });
 });
 
@@ -139,7 +148,8 @@ for (const [name, fields] of Object.entries(expected)) {
   });
   test(`${name}: every truncation is rejected, never a crash`, () => {
     const bytes = fixture(name);
-    for (let n = 0; n < bytes.length; n++) assert.throws(() => Q.decode(bytes.subarray(0, n)), Q.WireError, `${n} bytes`);
+    for (let n = 0; n < bytes.length; n++) assert.throws(() => Q.decode(bytes.subarray(0, n)), Q.WireError,
+      `${n} bytes`);
   });
   test(`${name}: a trailing byte is bodyTooLong at the current minor, ignored at the next`, () => {
     const longer = Uint8Array.from([...fixture(name), 0]);
@@ -181,7 +191,8 @@ test('value errors: presence bits, bool, enum, NaN, ranges, UTF-8', () => {
 });
 
 test('the encoder refuses what the decoder rejects', () => {
-  const base = { type: 'target', sequence: 1, timestampUs: 1, senderId: 'map', latitudeDeg: 52, longitudeDeg: 13, ttlS: 0 };
+  const base = { type: 'target', sequence: 1, timestampUs: 1, senderId: 'map', latitudeDeg: 52, longitudeDeg: 13,
+    ttlS: 0 };
   assert.equal(Q.decode(Q.encode(base)).altitudeM, null);
   assert.throws(() => Q.encode({ ...base, latitudeDeg: 95 }), { code: 'outOfRange' });
   assert.throws(() => Q.encode({ ...base, longitudeDeg: NaN }), { code: 'notFinite' });
@@ -205,11 +216,13 @@ test('random bytes never escape as anything but a WireError', () => {
 });
 
 test('status JSON: five keys required, unknown keys ignored', () => {
-  const s = Q.decodeStatus('{"state":"online","service":"navigator","version":"1.0.0","started_at":1700000000.25,"pid":4242,"x":1}');
+  const s = Q.decodeStatus(
+    '{"state":"online","service":"navigator","version":"1.0.0","started_at":1700000000.25,"pid":4242,"x":1}');
   assert.equal(s.state, 'online');
   assert.equal(s.service, 'navigator');
   assert.throws(() => Q.decodeStatus('{"state":"online"}'), Q.WireError);
-  assert.throws(() => Q.decodeStatus('{"state":"maybe","service":"a","version":"","started_at":0,"pid":1}'), Q.WireError);
+  assert.throws(() => Q.decodeStatus('{"state":"maybe","service":"a","version":"","started_at":0,"pid":1}'),
+    Q.WireError);
   assert.throws(() => Q.decodeStatus('not json'), SyntaxError);
   assert.throws(() => Q.decodeStatus('null'), Q.WireError);
 });
@@ -219,7 +232,8 @@ test('the JS topic table is the one of Shared/QuadProtocol/Topics.swift', () => 
   const rows = {};
   const pattern = /static let (\w+) = TopicSpec<(\w+)>\(\s*path: "([^"]+)", qos: \.(\w+), retain: (true|false)/g;
   for (const m of swift.matchAll(pattern)) {
-    rows[m[1]] = { path: m[3], type: m[2][0].toLowerCase() + m[2].slice(1), qos: m[4] === 'atLeastOnce' ? 1 : 0, retain: m[5] === 'true' };
+    rows[m[1]] = { path: m[3], type: m[2][0].toLowerCase() + m[2].slice(1), qos: m[4] === 'atLeastOnce' ? 1 : 0,
+      retain: m[5] === 'true' };
   }
   assert.ok(Object.keys(rows).length >= 9, 'parsed ' + Object.keys(rows));
   assert.deepEqual(Q.TOPICS, rows);
