@@ -9,7 +9,8 @@
   // The controller's reasons (reasons.js, generated from the Swift table): what a reason answers and whether it
   // refuses, asked of the table, never read from the code's spelling.
   const REASONS = window.QuadReasons;
-  const ACTIVITY_TEXT = { landed: 'landed', takingOff: 'taking off', hovering: 'hovering', flyingToTarget: 'flying to target',
+  const ACTIVITY_TEXT = { landed: 'landed', takingOff: 'taking off', hovering: 'hovering',
+    flyingToTarget: 'flying to target',
     arrived: 'arrived', landing: 'landing', emergency: 'EMERGENCY', returningHome: 'returning home' };
 
   // ---- URL parameters (all optional, all checked) ----
@@ -20,10 +21,12 @@
       const v = Number(p.get(key));
       return p.has(key) && Number.isFinite(v) && v >= lo && v <= hi ? v : fallback;
     };
-    const safeURL = (value, schemes) => value && value.length < 500 && schemes.test(value) && !/[\s"'<>`\\]/.test(value) ? value : null;
+    const safeURL = (value, schemes) => value && value.length < 500 && schemes.test(value) && !/[\s"'<>`\\]/.test(value)
+      ? value : null;
     let tiles = safeURL(p.get('tiles'), /^https?:\/\//);
     if (tiles && !['{z}', '{x}', '{y}'].every((k) => tiles.includes(k))) tiles = null;
-    const fallbackBroker = (location.protocol === 'https:' ? 'wss://' : 'ws://') + (location.host || '127.0.0.1:9001') + '/';
+    const fallbackBroker = (location.protocol === 'https:' ? 'wss://' : 'ws://') + (location.host || '127.0.0.1:9001')
+      + '/';
     const drone = p.get('drone');
     return {
       tiles,
@@ -48,7 +51,8 @@
   const senderId = (() => {
     let id = storage('quad-map-sender');
     if (!/^map-[0-9a-f]{8}$/.test(id)) {
-      id = 'map-' + Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => b.toString(16).padStart(2, '0')).join('');
+      id = 'map-' + Array.from(crypto.getRandomValues(new Uint8Array(4)), (b) => b.toString(16).padStart(2, '0'))
+        .join('');
       storage('quad-map-sender', id);
     }
     return id;
@@ -63,7 +67,8 @@
   }
   function bearingDeg(a, b) {
     const y = Math.sin((b[1] - a[1]) * rad) * Math.cos(b[0] * rad);
-    const x = Math.cos(a[0] * rad) * Math.sin(b[0] * rad) - Math.sin(a[0] * rad) * Math.cos(b[0] * rad) * Math.cos((b[1] - a[1]) * rad);
+    const x = Math.cos(a[0] * rad) * Math.sin(b[0] * rad) - Math.sin(a[0] * rad) * Math.cos(b[0] * rad) * Math.cos(
+      (b[1] - a[1]) * rad);
     return (Math.atan2(y, x) / rad + 360) % 360;
   }
 
@@ -79,7 +84,8 @@
   function droneRecord(id) {
     let d = drones.get(id);
     if (!d) {
-      d = { id, position: null, headingDeg: null, fixHeading: false, track: [], home: null, controller: null, link: null,
+      d = { id, position: null, headingDeg: null, fixHeading: false, track: [], home: null, controller: null,
+        link: null,
         state: null, navigation: null, presence: {}, lastHeard: 0, layers: null, clockSamplesMs: [] };
       drones.set(id, d);
       if (!selectedId) selectedId = id;
@@ -106,24 +112,36 @@
       grid.setOpacity(0.5);
       $('background-note').textContent = 'Background: online tiles from ' + host + ' over the metric grid.';
     } else {
-      $('background-note').textContent = 'Background: local metric grid (thin lines every grid step, bold every 5), no internet needed. Add ?tiles=URL for online tiles.';
+      $('background-note').textContent = 'Background: local metric grid (thin lines every grid step, bold every 5), no '
+          + 'internet needed. Add ?tiles=URL for online tiles.';
     }
     grid.addTo(map);
     const gridLabel = L.control({ position: 'bottomleft' });
-    gridLabel.onAdd = () => { const div = L.DomUtil.create('div'); div.setAttribute('data-test', 'grid-step'); div.style.background = 'rgba(255,255,255,0.8)'; div.style.padding = '0 4px'; return div; };
+    gridLabel.onAdd = () => {
+      const div = L.DomUtil.create('div');
+      div.setAttribute('data-test', 'grid-step');
+      div.style.background = 'rgba(255,255,255,0.8)';
+      div.style.padding = '0 4px';
+      return div;
+    };
     gridLabel.addTo(map);
-    const updateGridLabel = () => { gridLabel.getContainer().textContent = 'grid ' + gridSpacing(map.getZoom()) + ' m (bold: ' + 5 * gridSpacing(map.getZoom()) + ' m)'; };
+    const updateGridLabel = () => {
+      gridLabel.getContainer().textContent = 'grid ' + gridSpacing(map.getZoom()) + ' m (bold: '
+        + 5 * gridSpacing(map.getZoom()) + ' m)';
+    };
     map.on('zoomend', updateGridLabel);
     updateGridLabel();
     map.on('click', (e) => chooseTarget([e.latlng.lat, e.latlng.lng]));
   } else {
-    $('map').textContent = 'Leaflet is missing (vendor/leaflet): run `make web-map` (Debian package libjs-leaflet). The panel still works.';
+    $('map').textContent = 'Leaflet is missing (vendor/leaflet): run `make web-map` (Debian package libjs-leaflet). '
+        + 'The panel still works.';
   }
 
   // Grid step in metres at a zoom level: the smallest 1-2-5 step at least 40 px apart.
   function gridSpacing(z) {
     const metresPerPixel = 40075016.686 * Math.cos(gridOrigin.lat * rad) / (256 * 2 ** z);
-    const steps = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1e6];
+    const steps = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000,
+      1e6];
     return steps.find((s) => s / metresPerPixel >= 40) || 1e6;
   }
 
@@ -138,7 +156,13 @@
     const o = gridOrigin;
     const mLat = 111320, mLon = 111320 * Math.cos(o.lat * rad);
     const spacing = gridSpacing(z);
-    const line = (k, draw) => { ctx.strokeStyle = k % 5 === 0 ? 'rgba(60,90,60,0.55)' : 'rgba(60,90,60,0.2)'; ctx.lineWidth = k % 5 === 0 ? 1.2 : 1; ctx.beginPath(); draw(); ctx.stroke(); };
+    const line = (k, draw) => {
+      ctx.strokeStyle = k % 5 === 0 ? 'rgba(60,90,60,0.55)' : 'rgba(60,90,60,0.2)';
+      ctx.lineWidth = k % 5 === 0 ? 1.2 : 1;
+      ctx.beginPath();
+      draw();
+      ctx.stroke();
+    };
     const x0 = (nw.lng - o.lng) * mLon, x1 = (se.lng - o.lng) * mLon;
     for (let k = Math.ceil(x0 / spacing), n = 0; k * spacing <= x1 && n < 64; k++, n++) {
       const px = map.project([nw.lat, o.lng + k * spacing / mLon], z).x - origin.x;
@@ -152,25 +176,34 @@
     return tile;
   }
 
-  const droneSVG = '<svg viewBox="-15 -15 30 30"><g class="arrow"><circle r="13" fill="rgba(21,101,192,0.15)" stroke="#1565c0"/>' +
+  const droneSVG = '<svg viewBox="-15 -15 30 30"><g class="arrow"><circle r="13" fill="rgba(21,101,192,0.15)" '
+      + 'stroke="#1565c0"/>' +
     '<path d="M0,-12 L7,8 L0,4 L-7,8 Z" fill="#1565c0" stroke="#fff" stroke-width="1"/></g></svg>';
 
   function ensureLayers(d) {
     if (!map || d.layers) return d.layers;
     const layers = {
       track: L.polyline([], { color: '#1565c0', weight: 2, opacity: 0.7 }).addTo(map),
-      fence: L.circle([0, 0], { radius: params.geofenceM, color: '#c62828', weight: 1.5, dashArray: '6 6', fill: false, interactive: false }),
-      home: L.circleMarker([0, 0], { radius: 6, color: '#2e7d32', fillColor: '#66bb6a', fillOpacity: 1 }).bindTooltip('home (takeoff point) ' + d.id),
-      target: L.circleMarker([0, 0], { radius: 5, color: '#6a1b9a', fillColor: '#ab47bc', fillOpacity: 1 }).bindTooltip('target'),
-      arrival: L.circle([0, 0], { radius: params.arrivalM, color: '#6a1b9a', weight: 1, fillOpacity: 0.15, interactive: false }),
-      marker: L.marker([0, 0], { icon: L.divIcon({ className: 'drone-icon', html: droneSVG, iconSize: [30, 30], iconAnchor: [15, 15] }), keyboard: false }),
+      fence: L.circle([0, 0], { radius: params.geofenceM, color: '#c62828', weight: 1.5, dashArray: '6 6', fill: false,
+        interactive: false }),
+      home: L.circleMarker([0, 0], { radius: 6, color: '#2e7d32', fillColor: '#66bb6a', fillOpacity: 1 })
+        .bindTooltip('home (takeoff point) ' + d.id),
+      target: L.circleMarker([0, 0], { radius: 5, color: '#6a1b9a', fillColor: '#ab47bc', fillOpacity: 1 })
+        .bindTooltip('target'),
+      arrival: L.circle([0, 0], { radius: params.arrivalM, color: '#6a1b9a', weight: 1, fillOpacity: 0.15,
+        interactive: false }),
+      marker: L.marker([0, 0], { icon: L.divIcon({ className: 'drone-icon', html: droneSVG, iconSize: [30, 30],
+        iconAnchor: [15, 15] }), keyboard: false }),
     };
     layers.marker.on('click', () => { selectedId = d.id; render(); });
     d.layers = layers;
     return layers;
   }
 
-  function show(layer, on) { if (on && !map.hasLayer(layer)) layer.addTo(map); if (!on && map.hasLayer(layer)) layer.remove(); }
+  function show(layer, on) {
+    if (on && !map.hasLayer(layer)) layer.addTo(map);
+    if (!on && map.hasLayer(layer)) layer.remove();
+  }
 
   function renderMap(d) {
     const l = ensureLayers(d);
@@ -186,7 +219,10 @@
         el.setAttribute('data-lon', d.position[1].toFixed(7));
         el.title = d.id;
         const arrow = el.querySelector('.arrow');
-        if (arrow) { arrow.setAttribute('transform', 'rotate(' + (d.headingDeg || 0).toFixed(1) + ')'); arrow.style.opacity = d.headingDeg == null ? 0.4 : 1; }
+        if (arrow) {
+          arrow.setAttribute('transform', 'rotate(' + (d.headingDeg || 0).toFixed(1) + ')');
+          arrow.style.opacity = d.headingDeg == null ? 0.4 : 1;
+        }
       }
     }
     l.track.setLatLngs(d.track);
@@ -195,7 +231,10 @@
     const c = d.controller;
     const hasTarget = c && c.targetLatitudeDeg != null && c.targetLongitudeDeg != null;
     show(l.target, hasTarget); show(l.arrival, hasTarget);
-    if (hasTarget) { l.target.setLatLng([c.targetLatitudeDeg, c.targetLongitudeDeg]); l.arrival.setLatLng([c.targetLatitudeDeg, c.targetLongitudeDeg]); }
+    if (hasTarget) {
+      l.target.setLatLng([c.targetLatitudeDeg, c.targetLongitudeDeg]);
+      l.arrival.setLatLng([c.targetLatitudeDeg, c.targetLongitudeDeg]);
+    }
   }
 
   // ---- messages ----
@@ -220,7 +259,8 @@
       }
     } catch (e) {
       badPayloads++;
-      $('bad-last').textContent = '(last: ' + topic.slice(0, 80) + ' — ' + String(e && (e.code || e.message) || e).slice(0, 80) + ')';
+      $('bad-last').textContent = '(last: ' + topic.slice(0, 80) + ' — ' + String(e && (e.code || e.message) || e)
+        .slice(0, 80) + ')';
       console.warn('bad payload on', topic, e);
     }
     scheduleRender();
@@ -234,7 +274,10 @@
         d.position = [m.latitudeDeg, m.longitudeDeg];
         if (m.headingDeg != null) { d.headingDeg = m.headingDeg; d.fixHeading = true; }
         const last = d.track[d.track.length - 1];
-        if (!last || distanceM(last, d.position) > 0.2) { d.track.push(d.position); if (d.track.length > 5000) d.track.splice(0, 1000); }
+        if (!last || distanceM(last, d.position) > 0.2) {
+          d.track.push(d.position);
+          if (d.track.length > 5000) d.track.splice(0, 1000);
+        }
         // Until the drone is airborne, its position is where it takes off: the geofence's centre.
         const activity = d.controller && d.controller.activity;
         if (!d.home || !activity || activity === 'landed') d.home = d.position;
@@ -284,7 +327,9 @@
 
   // ---- panel ----
   let renderQueued = false;
-  function scheduleRender() { if (!renderQueued) { renderQueued = true; requestAnimationFrame(() => { renderQueued = false; render(); }); } }
+  function scheduleRender() {
+    if (!renderQueued) { renderQueued = true; requestAnimationFrame(() => { renderQueued = false; render(); }); }
+  }
 
   const ACK_OK = new Set(['accepted', 'inProgress']);
   function setText(id, text, cls) { const el = $(id); el.textContent = text; el.className = cls || ''; }
@@ -298,7 +343,12 @@
       for (const id of [...drones.keys()].sort()) {
         const b = document.createElement('button');
         b.textContent = id; b.setAttribute('data-drone', id);
-        b.onclick = () => { selectedId = id; const d = drones.get(id); if (map && d && d.position) map.panTo(d.position); render(); };
+        b.onclick = () => {
+          selectedId = id;
+          const d = drones.get(id);
+          if (map && d && d.position) map.panTo(d.position);
+          render();
+        };
         box.appendChild(b);
       }
     }
@@ -320,16 +370,20 @@
     else {
       const offsetS = d.clockOffsetMs / 1000;
       const text = (offsetS >= 0 ? '+' : '') + offsetS.toFixed(1) + ' s';
-      if (Math.abs(offsetS) > 1) setText('clock', 'board clock ' + text + ' from this computer: logs will not line up (sync with chrony)', 'bad');
+      if (Math.abs(offsetS) > 1) setText('clock', 'board clock ' + text
+        + ' from this computer: logs will not line up (sync with chrony)', 'bad');
       else setText('clock', text);
     }
     setText('pilot', c ? (c.pilotId ? c.pilotId + (c.pilotId === senderId ? ' (this page)' : '') : 'nobody') : '—');
     const ageS = d.lastHeard ? (Date.now() - d.lastHeard) / 1000 : Infinity;
     if (!d.link) setText('link', '—');
-    else if (d.link.connected && d.link.reason === 'ok' && ageS < 2) setText('link', 'ok, ' + d.link.navdataPerSecond.toFixed(0) + ' navdata/s', 'ok');
-    else setText('link', (d.link.connected ? 'degraded: ' : 'lost: ') + d.link.reason + (d.link.fallbackHover ? ', fallback hover' : '') +
+    else if (d.link.connected && d.link.reason === 'ok' && ageS < 2) setText('link',
+      'ok, ' + d.link.navdataPerSecond.toFixed(0) + ' navdata/s', 'ok');
+    else setText('link', (d.link.connected ? 'degraded: ' : 'lost: ') + d.link.reason
+      + (d.link.fallbackHover ? ', fallback hover' : '') +
       (ageS >= 2 ? ', no telemetry for ' + (Number.isFinite(ageS) ? ageS.toFixed(0) + ' s' : 'ever') : ''), 'bad');
-    if (d.link && ageS >= 2 && d.link.connected && d.link.reason === 'ok') setText('link', 'no telemetry for ' + (Number.isFinite(ageS) ? ageS.toFixed(0) + ' s' : 'ever'), 'warn');
+    if (d.link && ageS >= 2 && d.link.connected && d.link.reason === 'ok') setText('link',
+      'no telemetry for ' + (Number.isFinite(ageS) ? ageS.toFixed(0) + ' s' : 'ever'), 'warn');
     // 1.2: a MAVLink link names the autopilot's last answer, so a refused takeoff shows here, not only in its log.
     if (d.link && d.link.ackCommand) {
       const el = $('link');
@@ -342,7 +396,8 @@
     setText('battery', s ? s.batteryPercent + ' %' : '—', s && s.batteryPercent < 20 ? 'bad' : '');
     setText('altitude', s ? s.altitudeM.toFixed(1) + ' m' : '—');
     setText('speed', s ? Math.hypot(s.velocityXMps, s.velocityYMps).toFixed(1) + ' m/s' : '—');
-    setText('position', d.position ? d.position[0].toFixed(6) + ', ' + d.position[1].toFixed(6) + (d.headingDeg != null ? ', heading ' + d.headingDeg.toFixed(0) + '°' : '') : '—');
+    setText('position', d.position ? d.position[0].toFixed(6) + ', ' + d.position[1]
+      .toFixed(6) + (d.headingDeg != null ? ', heading ' + d.headingDeg.toFixed(0) + '°' : '') : '—');
     // While returning home the controller's distance is to home; the navigator's is to the dropped target.
     const returning = !!c && c.activity === 'returningHome';
     const toTarget = c && c.distanceToTargetM != null ? c.distanceToTargetM
@@ -395,7 +450,13 @@
         actionWait.acked = true;
         showResult(what + ': delivered, waiting for the controller…', 'warn');
         const wait = actionWait;
-        setTimeout(() => { if (actionWait === wait) { actionWait = null; showResult(what + ': delivered, no answer from the controller in 5 s', 'bad'); } }, 5000);
+        setTimeout(
+          () => {
+            if (actionWait === wait) {
+              actionWait = null;
+              showResult(what + ': delivered, no answer from the controller in 5 s', 'bad');
+            }
+          }, 5000);
       }
     } catch (e) {
       actionWait = null;
@@ -407,17 +468,25 @@
     const d = selected();
     pendingTarget = point;
     const parts = ['Target ' + point[0].toFixed(6) + ', ' + point[1].toFixed(6)];
-    if (d && d.position) parts.push(distanceM(d.position, point).toFixed(1) + ' m from ' + d.id + ' at ' + bearingDeg(d.position, point).toFixed(0) + '°');
-    if (d && d.home && distanceM(d.home, point) > params.geofenceM) parts.push('outside the ' + params.geofenceM + ' m geofence: the controller will refuse it');
-    if (d && d.controller && d.controller.pilotId && d.controller.pilotId !== senderId) parts.push(d.controller.pilotId + ' holds control: expect not-pilot');
+    if (d && d.position) parts.push(distanceM(d.position, point).toFixed(1) + ' m from ' + d.id + ' at '
+      + bearingDeg(d.position, point).toFixed(0) + '°');
+    if (d && d.home && distanceM(d.home, point) > params.geofenceM) parts.push('outside the ' + params.geofenceM
+      + ' m geofence: the controller will refuse it');
+    if (d && d.controller && d.controller.pilotId && d.controller.pilotId !== senderId) parts.push(d.controller.pilotId
+      + ' holds control: expect not-pilot');
     $('pending-text').textContent = parts.join('; ');
     $('pending').style.display = 'block';
     if (map) {
-      if (!chooseTarget.marker) chooseTarget.marker = L.circleMarker(point, { radius: 7, color: '#ef6c00', dashArray: '3 3', fillOpacity: 0.2 });
+      if (!chooseTarget.marker) chooseTarget.marker = L.circleMarker(point,
+        { radius: 7, color: '#ef6c00', dashArray: '3 3', fillOpacity: 0.2 });
       chooseTarget.marker.setLatLng(point).addTo(map);
     }
   }
-  function clearPending() { pendingTarget = null; $('pending').style.display = 'none'; if (chooseTarget.marker) chooseTarget.marker.remove(); }
+  function clearPending() {
+    pendingTarget = null;
+    $('pending').style.display = 'none';
+    if (chooseTarget.marker) chooseTarget.marker.remove();
+  }
 
   $('send-target').onclick = () => {
     const point = pendingTarget;
@@ -426,12 +495,15 @@
     act('target', async (d) => {
       // As location-broadcaster does: claim pilot control first unless this page already holds it.
       const controllerRunId = runOf(d, 'target');
-      if (d.controller.pilotId !== senderId) await publish(d.id, 'controlClaim', { senderId, action: 'claim', controllerRunId });
-      await publish(d.id, 'target', { senderId, latitudeDeg: point[0], longitudeDeg: point[1], altitudeM: null, ttlS: 0, controllerRunId });
+      if (d.controller.pilotId !== senderId) await publish(d.id, 'controlClaim',
+        { senderId, action: 'claim', controllerRunId });
+      await publish(d.id, 'target', { senderId, latitudeDeg: point[0], longitudeDeg: point[1], altitudeM: null, ttlS: 0,
+        controllerRunId });
     });
   };
   $('cancel-target').onclick = clearPending;
-  $('release').onclick = () => act('release', (d) => publish(d.id, 'controlClaim', { senderId, action: 'release', controllerRunId: runOf(d, 'release') }));
+  $('release').onclick = () => act('release', (d) => publish(d.id, 'controlClaim',
+    { senderId, action: 'release', controllerRunId: runOf(d, 'release') }));
 
   let emergencyArmed = null;
   for (const button of document.querySelectorAll('button[data-command]')) {
@@ -448,12 +520,18 @@
       }
       act(kind, (d) => publish(d.id, 'command', { senderId, kind, controllerRunId: runOf(d, kind) }));
     };
-    function disarm() { clearTimeout(emergencyArmed); emergencyArmed = null; button.classList.remove('armed'); button.textContent = 'emergency'; }
+    function disarm() {
+      clearTimeout(emergencyArmed);
+      emergencyArmed = null;
+      button.classList.remove('armed');
+      button.textContent = 'emergency';
+    }
   }
   // Control held by a closed page would block every other pilot: give it back when the page goes away.
   window.addEventListener('pagehide', () => {
     for (const d of drones.values()) {
-      if (d.controller && d.controller.pilotId === senderId) publish(d.id, 'controlClaim', { senderId, action: 'release', controllerRunId: d.controller.runId }).catch(() => {});
+      if (d.controller && d.controller.pilotId === senderId) publish(d.id, 'controlClaim',
+        { senderId, action: 'release', controllerRunId: d.controller.runId }).catch(() => {});
     }
   });
 
@@ -478,7 +556,8 @@
       onStatus: (state, detail, retryAtMs) => {
         // After a reconnect the broker may have lost its retained presence (a restart without persistence): what
         // we knew is shown as unconfirmed until each service announces itself again.
-        if (state === 'online' && everOnline) for (const d of drones.values()) for (const k in d.presence) d.presence[k] = 'unconfirmed';
+        if (state === 'online' && everOnline) for (const d of drones.values()) for (
+          const k in d.presence) d.presence[k] = 'unconfirmed';
         if (state === 'online') everOnline = true;
         // Everything shown was heard before this moment: stale from here until the broker is back.
         const downSince = state === 'online' ? null : broker.downSince || Date.now();
@@ -494,7 +573,10 @@
     client.start();
   }
   $('user').value = storage('quad-map-user') || params.user;
-  $('login-toggle').onclick = () => { const f = $('login'); f.style.display = f.style.display === 'block' ? 'none' : 'block'; };
+  $('login-toggle').onclick = () => {
+    const f = $('login');
+    f.style.display = f.style.display === 'block' ? 'none' : 'block';
+  };
   $('login').onsubmit = (e) => {
     e.preventDefault();
     storage('quad-map-user', $('user').value.slice(0, 64));
