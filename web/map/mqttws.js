@@ -14,7 +14,12 @@
     out[0] = first; out.set(len, 1); out.set(body, 1 + len.length);
     return out;
   }
-  function concat(a, b) { const out = new Uint8Array(a.length + b.length); out.set(a); out.set(b, a.length); return out; }
+  function concat(a, b) {
+    const out = new Uint8Array(a.length + b.length);
+    out.set(a);
+    out.set(b, a.length);
+    return out;
+  }
 
   class MQTTClient {
     // options: url, clientId, username, password, keepaliveS (30), onStatus(state, detail, retryAtMs),
@@ -34,7 +39,12 @@
     stop() {
       this.stopped = true;
       clearTimeout(this.retryTimer);
-      if (this.ws) { try { if (this.connected) this.ws.send(Uint8Array.from([0xE0, 0])); this.ws.close(); } catch (e) { /* closing anyway */ } }
+      if (this.ws) {
+        try {
+          if (this.connected) this.ws.send(Uint8Array.from([0xE0, 0]));
+          this.ws.close();
+        } catch (e) { /* closing anyway */ }
+      }
     }
 
     status(state, detail, retryAtMs) {
@@ -138,7 +148,9 @@
           this.ws.send(Uint8Array.from([qos === 1 ? 0x40 : 0x50, 2, id >> 8, id & 0xFF]));
         }
         this.lastHeard = Date.now();
-        try { this.o.onMessage && this.o.onMessage(topic, body.slice(at), (first & 1) === 1); } catch (e) { console.error(e); }
+        try {
+          this.o.onMessage && this.o.onMessage(topic, body.slice(at), (first & 1) === 1);
+        } catch (e) { console.error(e); }
       } else if (type === 4) {    // PUBACK
         const id = (body[0] << 8) | body[1];
         const p = this.pending.get(id);
