@@ -12,7 +12,8 @@
 
   // Value checks. Each returns an error detail or null.
   const finite = (v) => Number.isFinite(v) ? null : 'not finite';
-  const range = (lo, hi, hiOpen) => (v) => finite(v) || ((v < lo || (hiOpen ? v >= hi : v > hi)) ? `outside [${lo}, ${hi}${hiOpen ? ')' : ']'}` : null);
+  const range = (lo, hi, hiOpen) => (v) => finite(v) || ((v < lo || (hiOpen ? v >= hi : v > hi))
+    ? `outside [${lo}, ${hi}${hiOpen ? ')' : ']'}` : null);
   const atLeast0 = (v) => finite(v) || (v < 0 ? 'negative' : null);
   const lat = range(-90, 90), lon = range(-180, 180), deg360 = range(0, 360, true), dir180 = range(-180, 180, true);
   const unit = range(-1, 1);
@@ -32,7 +33,8 @@
       ['altitudeM', 'f32', atLeast0, true], ['ttlS', 'f32', atLeast0], ['controllerRunId', ...RUN_ID]] },
     2: { name: 'command', fields: [
       ['senderId', 'str8', [1, 64]],
-      ['kind', 'enum', { 1: 'takeoff', 2: 'land', 3: 'hover', 4: 'emergency', 5: 'reset', 6: 'flat-trim', 7: 'return' }],
+      ['kind', 'enum', { 1: 'takeoff', 2: 'land', 3: 'hover', 4: 'emergency', 5: 'reset', 6: 'flat-trim',
+        7: 'return' }],
       ['controllerRunId', ...RUN_ID]] },
     3: { name: 'navigationSolution', fields: [
       ['targetSequence', 'u32'], ['targetLatitudeDeg', 'f64', lat], ['targetLongitudeDeg', 'f64', lon],
@@ -76,7 +78,8 @@
         6: 'inProgress', 7: 'cancelled', 8: 'noAnswer' }, 0, 2],
       ['ackAgeMs', 'u32', null, 0, 2]], presenceAt: 'ackCommand' },
     9: { name: 'controlClaim', fields: [
-      ['senderId', 'str8', [1, 64]], ['action', 'enum', { 1: 'claim', 2: 'release' }], ['controllerRunId', ...RUN_ID]] },
+      ['senderId', 'str8', [1, 64]], ['action', 'enum', { 1: 'claim', 2: 'release' }],
+      ['controllerRunId', ...RUN_ID]] },
     // 1.2: the ground's heartbeat through the bridge.
     10: { name: 'groundBeacon', fields: [['senderId', 'str8', [1, 64]]] },
   };
@@ -158,7 +161,8 @@
     }
     // Format 1.1 added Command kind 7 (return): a 1.0 sender cannot have meant it.
     if (spec.name === 'command' && header.minor < 1 && raw.kind === 7) throw new WireError('unknownEnumValue', 'kind');
-    const message = { type: spec.name, sequence: header.sequence, timestampUs: header.timestampUs, minor: header.minor };
+    const message = { type: spec.name, sequence: header.sequence, timestampUs: header.timestampUs,
+      minor: header.minor };
     for (const [name, kind, check, , since] of spec.fields) {
       const optional = name in bits;
       if (since > header.minor) { message[name] = optional ? null : 0; continue; }
@@ -174,7 +178,8 @@
       case 'str8': {
         let text;
         try { text = utf8.decode(value.bytes); } catch (e) { throw new WireError('invalidUTF8', name); }
-        if (value.bytes.length < value.limits[0] || value.bytes.length > value.limits[1]) throw new WireError('stringLength', name);
+        if (value.bytes.length < value.limits[0] || value.bytes.length > value.limits[1]) throw new WireError(
+          'stringLength', name);
         return text;
       }
       case 'bool':
@@ -206,7 +211,8 @@
       if (optional && present) presence |= 1 << bits[name];
       if (kind === 'str8') {
         const bytes = utf8Encoder.encode(typeof value === 'string' ? value : '');
-        if (typeof value !== 'string' || bytes.length < check[0] || bytes.length > check[1]) throw new WireError('stringLength', name);
+        if (typeof value !== 'string' || bytes.length < check[0] || bytes.length > check[1]) throw new WireError(
+          'stringLength', name);
         parts.push([kind, bytes]);
         continue;
       }
@@ -224,7 +230,8 @@
           if (kind === 'f32') raw = Math.fround(value);
           const problem = check ? check(raw) : null;
           if (problem) throw new WireError(problem === 'not finite' ? 'notFinite' : 'outOfRange', name);
-          if (kind[0] === 'u' && (!Number.isInteger(raw) || raw < 0 || raw >= 2 ** (8 * SIZES[kind]))) throw new WireError('outOfRange', name);
+          if (kind[0] === 'u' && (!Number.isInteger(raw) || raw < 0 || raw >= 2 ** (
+            8 * SIZES[kind]))) throw new WireError('outOfRange', name);
         }
       }
       parts.push([kind, raw]);
@@ -232,7 +239,8 @@
     // Fields sharing a presence bit (LinkStatus's acknowledgement) are given together or not at all.
     for (const [name, bit] of Object.entries(bits)) {
       const value = message[name];
-      if ((value === null || value === undefined) === Boolean(presence & (1 << bit))) throw new WireError('incompleteOptionalGroup', name);
+      if ((value === null || value === undefined) === Boolean(presence & (1 << bit))) throw new WireError(
+        'incompleteOptionalGroup', name);
     }
     const sequence = message.sequence >>> 0;
     const size = HEADER + (hasPresence(spec) ? 1 : 0) +
@@ -265,10 +273,12 @@
     const value = JSON.parse(text);
     if (!value || typeof value !== 'object' || Array.isArray(value)) throw new WireError('wrongJSONType', 'status');
     if (value.state !== 'online' && value.state !== 'offline') throw new WireError('outOfRange', 'state');
-    for (const [key, type] of [['service', 'string'], ['version', 'string'], ['started_at', 'number'], ['pid', 'number']]) {
+    for (const [key, type] of [['service', 'string'], ['version', 'string'], ['started_at', 'number'],
+      ['pid', 'number']]) {
       if (typeof value[key] !== type) throw new WireError('missingJSONKey', key);
     }
-    return { state: value.state, service: value.service, version: value.version, startedAt: value.started_at, pid: value.pid };
+    return { state: value.state, service: value.service, version: value.version, startedAt: value.started_at,
+      pid: value.pid };
   }
 
   // The topic table of Shared/QuadProtocol/Topics.swift (a node test checks they agree): path below
@@ -298,7 +308,8 @@
   }
   const topic = (spec, drone) => 'quad/' + drone + '/' + spec.path;
 
-  const api = { TOPICS, DRONE_ID, parseTopic, topic, WireError, decode, encode, decodeStatus, decodeHeader, TYPES, MAJOR, MINOR };
+  const api = { TOPICS, DRONE_ID, parseTopic, topic, WireError, decode, encode, decodeStatus, decodeHeader, TYPES,
+    MAJOR, MINOR };
   if (typeof module !== 'undefined' && module.exports) module.exports = api;
   else root.QuadProto = api;
 })(typeof self !== 'undefined' ? self : this);
