@@ -105,15 +105,21 @@ extension ControllerStateMachine {
 
     /// Holds emergencyRecover until navdata shows the emergency bit cleared (see `droneState`).
     mutating func reset() -> [ControllerAction] {
-        guard activity == .emergency else { return [refuse(kind: "command", reason: .resetRefusedNotInEmergency)] }
-        recoveringFromEmergency = true
+        guard case .emergency(var emergency) = mode else {
+            return [refuse(kind: "command", reason: .resetRefusedNotInEmergency)]
+        }
+        emergency.recovering = true
+        mode = .emergency(emergency)
         reason = .reset
         return []
     }
 
     mutating func flatTrim() -> [ControllerAction] {
-        guard activity == .landed else { return [refuse(kind: "command", reason: .flatTrimRefusedNotLanded)] }
-        pendingFlatTrim = true
+        guard case .landed(var landed) = mode else {
+            return [refuse(kind: "command", reason: .flatTrimRefusedNotLanded)]
+        }
+        landed.flatTrimPending = true
+        mode = .landed(landed)
         reason = .flatTrim
         return []
     }

@@ -49,8 +49,8 @@ extension ControllerStateMachine {
 
     /// Hover to brake first, then steer toward home with the normal control law; hover whenever position
     /// or heading is unknown or stale.
-    func returnHomeSteering(nowUs: Int64) -> ControlLaw.Steering {
-        guard nowUs &- returnStartedAtUs >= microseconds(fromSeconds: configuration.geofenceBrakeS),
+    func returnHomeSteering(_ returning: ControllerMode.ReturningHome, nowUs: Int64) -> ControlLaw.Steering {
+        guard nowUs &- returning.startedAtUs >= microseconds(fromSeconds: configuration.geofenceBrakeS),
               let home, let position = lastPosition, positionFresh(nowUs: nowUs),
               let headingDeg = bodyHeadingDeg(nowUs: nowUs)
         else { return .hover }

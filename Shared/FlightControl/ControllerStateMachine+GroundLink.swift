@@ -41,7 +41,7 @@ extension ControllerStateMachine {
         } else {
             reason = .groundLinkLost
         }
-        let goingHome = (activity == .returningHome && returnGoal == .home) || activity == .landing
+        let goingHome = isReturningToLandAtHome || activity == .landing
         if !goingHome {
             lossReason = .groundLinkLost
             pilotLostLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.lostPilotLandAfterS)

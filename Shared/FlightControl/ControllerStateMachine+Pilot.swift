@@ -60,7 +60,7 @@ extension ControllerStateMachine {
                     transition(to: .hovering, reason: .pilotLost, nowUs: nowUs)
                 }
                 // Already on the way home (it lands there): no timer may land it half-way.
-                let goingHome = activity == .returningHome && returnGoal == .home
+                let goingHome = isReturningToLandAtHome
                 pilotLostLandAtUs = goingHome ? nil
                     : nowUs &+ microseconds(fromSeconds: configuration.lostPilotLandAfterS)
                 // The failsafe table: hover, return home after N s (the return lands there), else land.

@@ -11,11 +11,14 @@ import TextSupport
 extension ControllerStateMachine {
     /// Starts (or re-aims) a return; the target is dropped, the altitude becomes the return altitude.
     mutating func startReturn(goal: ReturnGoal, reason: Reason, nowUs: Int64) {
-        returnGoal = goal
         clearTarget()
         wantedAltitudeM = returnAltitudeM(nowUs: nowUs)
-        homeArrival.reset()
         transition(to: .returningHome, reason: reason, nowUs: nowUs)
+        // A new return, or one re-aimed (its start and progress go on): this goal, its arrival measured afresh.
+        guard case .returningHome(var returning) = mode else { return }
+        returning.goal = goal
+        returning.homeArrival.reset()
+        mode = .returningHome(returning)
     }
 
     /// Why a return home cannot start now, or nil.
@@ -46,7 +49,8 @@ extension ControllerStateMachine {
     /// A position fix while returning: arrival (over home, or back inside the fence) and the progress watch.
     mutating func followReturn(distanceM: Double, bearingDeg: Double, at point: GeoPoint,
                                nowUs: Int64) -> [ControllerAction] {
-        switch returnGoal {
+        guard case .returningHome(var returning) = mode else { return [] }
+        switch returning.goal {
         case .insideFence:
             if distanceM <= configuration.geofenceRadiusM - configuration.geofenceReturnMarginM {
                 // A target accepted during the return (it was checked against the fence) is flown to next.
@@ -55,11 +59,12 @@ extension ControllerStateMachine {
                 return []
             }
         case .home:
-            homeArrival.observe(distanceM: distanceM, bearingDeg: bearingDeg, latitudeDeg: point.latitudeDeg,
-                                longitudeDeg: point.longitudeDeg, atUs: nowUs)
+            returning.homeArrival.observe(distanceM: distanceM, bearingDeg: bearingDeg,
+                                          latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg, atUs: nowUs)
+            mode = .returningHome(returning)
             // Home is where the drone lands, not just a point to pass: the position law settles it to half the
             // arrival radius (by the filtered position) before the hover and the landing.
-            if let filteredM = homeArrival.filteredDistanceM, filteredM < law.arrivalRadiusM / 2,
+            if let filteredM = returning.homeArrival.filteredDistanceM, filteredM < law.arrivalRadiusM / 2,
                let altitudeM = currentAltitudeM(nowUs: nowUs),
                altitudeM > configuration.returnApproachAltitudeM + configuration.altitude.toleranceM {
                 // The landing itself is not steered (the drone's own descent drifts with the wind): come down
@@ -67,18 +72,25 @@ extension ControllerStateMachine {
                 wantedAltitudeM = configuration.returnApproachAltitudeM
                 return []
             }
-            if let filteredM = homeArrival.filteredDistanceM, filteredM < law.arrivalRadiusM / 2 {
+            if let filteredM = returning.homeArrival.filteredDistanceM, filteredM < law.arrivalRadiusM / 2 {
                 // Over home: hover to let the position settle, then land (see `tick`). A target sent meanwhile
                 // is a new order and cancels the landing; one stored during the return is not.
                 clearTarget()
                 transition(to: .hovering, reason: .homeReached, nowUs: nowUs)
-                homeReachedLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.returnHomeHoverS)
+                if case .hovering(var hovering) = mode {
+                    hovering.homeReachedLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.returnHomeHoverS)
+                    mode = .hovering(hovering)
+                }
                 return []
             }
         }
-        guard nowUs &- returnStartedAtUs >= microseconds(fromSeconds: configuration.geofenceBrakeS),
-              returnProgress.observe(distanceM: distanceM, atUs: nowUs) else { return [] }
-        let bestM = returnProgress.bestDistanceM
+        guard nowUs &- returning.startedAtUs >= microseconds(fromSeconds: configuration.geofenceBrakeS) else {
+            return []
+        }
+        let losingGround = returning.progress.observe(distanceM: distanceM, atUs: nowUs)
+        mode = .returningHome(returning)
+        guard losingGround else { return [] }
+        let bestM = returning.progress.bestDistanceM
         clearTarget()
         returnAbandoned = true
         if configuration.abandonedReturnLandAfterS <= 0 {

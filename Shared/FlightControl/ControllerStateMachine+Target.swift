@@ -23,7 +23,10 @@ extension ControllerStateMachine {
         lastNavigation = nil
         if previous.map({ !isNear($0, newTarget) }) ?? true {
             arrivalFilter.reset()
-            targetProgress.reset()
+            if case .flyingToTarget(var flying) = mode {
+                flying.progress.reset()
+                mode = .flyingToTarget(flying)
+            }
         }
         if activity.isAirborne && activity != .returningHome { wantedAltitudeM = wantedAltitude(for: newTarget) }
         switch activity {

@@ -77,7 +77,8 @@ extension ControllerStateMachine {
         battery.observe(percent: Double(state.batteryPercent), atUs: nowUs)
         let forwardCommanded = (lastFlight?.progressive ?? false) && (lastFlight?.pitchFrac ?? 0) < 0
         // The settling near a goal (the position law, slowing to a stop) is no measure of the cruise speed home.
-        let filter = activity == .returningHome ? homeArrival : arrivalFilter
+        var filter = arrivalFilter
+        if case .returningHome(let returning) = mode { filter = returning.homeArrival }
         let settling = (filter.filteredDistanceM ?? .infinity) < law.slowdownRadiusM
         let cruising = (activity == .flyingToTarget || activity == .returningHome) && forwardCommanded && !settling
         guard cruising else { battery.pauseSpeed(); return }
@@ -157,15 +158,18 @@ extension ControllerStateMachine {
                     transition(to: .flyingToTarget, reason: .leftArrivalRadius, nowUs: nowUs)
                 }
             }
-            if activity == .flyingToTarget,
-               targetProgress.observe(distanceM: solution.distanceM, atUs: nowUs) {
-                // Steering is carrying the drone away (wind stronger than the drone, a bad compass): hovering
-                // drifts far less. The target is dropped; the pilot decides what next.
-                let bestM = targetProgress.bestDistanceM
-                clearTarget()
-                transition(to: .hovering, reason: .targetNotProgressing, nowUs: nowUs)
-                actions.append(.log(.warning, "flying to the target lost ground (now \(Int(solution.distanceM)) m, "
-                    + "best \(Int(bestM)) m): hovering, target dropped"))
+            if case .flyingToTarget(var flying) = mode {
+                let losingGround = flying.progress.observe(distanceM: solution.distanceM, atUs: nowUs)
+                mode = .flyingToTarget(flying)
+                if losingGround {
+                    // Steering is carrying the drone away (wind stronger than the drone, a bad compass): hovering
+                    // drifts far less. The target is dropped; the pilot decides what next.
+                    let bestM = flying.progress.bestDistanceM
+                    clearTarget()
+                    transition(to: .hovering, reason: .targetNotProgressing, nowUs: nowUs)
+                    actions.append(.log(.warning, "flying to the target lost ground (now \(Int(solution.distanceM)) m, "
+                        + "best \(Int(bestM)) m): hovering, target dropped"))
+                }
             }
         }
         return finish(actions, nowUs: nowUs,

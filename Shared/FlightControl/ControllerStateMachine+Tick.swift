@@ -4,8 +4,8 @@ import QuadProtocol
 extension ControllerStateMachine {
     public mutating func tick(nowUs: Int64) -> [ControllerAction] {
         var actions: [ControllerAction] = []
-        if activity == .takingOff,
-           nowUs &- takeoffStartedAtUs > microseconds(fromSeconds: configuration.takeoffTimeoutS) {
+        if case .takingOff(let takingOff) = mode,
+           nowUs &- takingOff.startedAtUs > microseconds(fromSeconds: configuration.takeoffTimeoutS) {
             transition(to: .landing, reason: .takeoffTimeout, nowUs: nowUs)
             actions.append(.log(.warning,
                                 "takeoff not seen in navdata within \(configuration.takeoffTimeoutS) s: landing"))
@@ -22,7 +22,7 @@ extension ControllerStateMachine {
             droneLinkLostReported = true
             transition(to: .hovering, reason: .droneLinkLost, nowUs: nowUs)
         }
-        if activity == .flyingToTarget, nowUs &- flyingToTargetSinceUs > staleAfterUs {
+        if case .flyingToTarget(let flying) = mode, nowUs &- flying.sinceUs > staleAfterUs {
             // The failsafe table's row: hover (default: wait for fresh input, keep the target) or land.
             let action: Activity = configuration.failsafes.staleNavigation == .land ? .landing : .hovering
             if !positionFresh(nowUs: nowUs) {
@@ -43,8 +43,7 @@ extension ControllerStateMachine {
                     : "ground still unreachable: returning home"))
             }
         }
-        if let landAtUs = homeReachedLandAtUs, nowUs >= landAtUs, activity == .hovering {
-            homeReachedLandAtUs = nil
+        if case .hovering(let hovering) = mode, let landAtUs = hovering.homeReachedLandAtUs, nowUs >= landAtUs {
             transition(to: .landing, reason: .returnedHome, nowUs: nowUs)
         }
         if let landAtUs = pilotLostLandAtUs, nowUs >= landAtUs {
@@ -83,17 +82,18 @@ extension ControllerStateMachine {
     mutating func nextFlightCommand(nowUs: Int64) -> FlightCommand {
         flightSequence &+= 1
         var command = FlightCommand(sequence: flightSequence, timestampUs: nowUs, refMode: .fly)
-        switch activity {
-        case .landed:
+        switch mode {
+        case .landed(var landed):
             command.refMode = .land
-            command.flatTrim = pendingFlatTrim
-            pendingFlatTrim = false
+            command.flatTrim = landed.flatTrimPending
+            landed.flatTrimPending = false
+            mode = .landed(landed)
         case .landing:
             command.refMode = .land
-        case .emergency:
-            command.refMode = recoveringFromEmergency ? .emergencyRecover : .emergencyCutoff
-        case .takingOff:
-            command.takeoffId = takeoffId
+        case .emergency(let emergency):
+            command.refMode = emergency.recovering ? .emergencyRecover : .emergencyCutoff
+        case .takingOff(let takingOff):
+            command.takeoffId = takingOff.takeoffId
         case .arrived:
             // The drone's own hover drifts a little with the wind: past half the arrival radius (filtered), the
             // position law brings it back; closer, its own hover is steadier than any GPS.
@@ -111,12 +111,12 @@ extension ControllerStateMachine {
                 apply(targetSteering(nowUs: nowUs), to: &command, nowUs: nowUs)
             }
             holdAltitude(&command, nowUs: nowUs)
-        case .returningHome:
-            if nowUs &- returnStartedAtUs >= microseconds(fromSeconds: configuration.geofenceBrakeS),
-               returnGoal == .home, positionFresh(nowUs: nowUs),
-               holdPosition(homeArrival, into: &command, nowUs: nowUs) {
+        case .returningHome(let returning):
+            if nowUs &- returning.startedAtUs >= microseconds(fromSeconds: configuration.geofenceBrakeS),
+               returning.goal == .home, positionFresh(nowUs: nowUs),
+               holdPosition(returning.homeArrival, into: &command, nowUs: nowUs) {
             } else {
-                apply(returnHomeSteering(nowUs: nowUs), to: &command, nowUs: nowUs)
+                apply(returnHomeSteering(returning, nowUs: nowUs), to: &command, nowUs: nowUs)
             }
             holdAltitude(&command, nowUs: nowUs)
         }

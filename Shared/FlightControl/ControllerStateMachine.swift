@@ -18,7 +18,10 @@ public struct ControllerStateMachine: Sendable {
     /// controller restarted) and is refused; RunAddress.none (tests, replays) accepts every address.
     public let runId: UInt32
 
-    public internal(set) var activity: Activity = .landed
+    /// What the controller is doing, with the timers and goal of that activity (`ControllerMode`).
+    var mode: ControllerMode = .landed(.init())
+    /// The published activity.
+    public var activity: Activity { mode.activity }
     /// Why the last change or refusal.
     public internal(set) var reason: Reason = .unspecified
     /// Sender id of the broadcaster holding control; nil while anyone may steer.
@@ -47,11 +50,8 @@ public struct ControllerStateMachine: Sendable {
     var navigationHeadingDeg: Double?
     var navigationHeadingAtUs: Int64 = .min
 
-    // Timers and flags.
-    var takeoffStartedAtUs: Int64 = 0
-    /// The takeoff the flight commands ask the link for while taking off (0 at every other time): new for each
-    /// takeoff command this run accepts, so a link never arms a vehicle on a continuing command (`TakeoffGate`).
-    public internal(set) var takeoffId: UInt32 = 0
+    // Timers and flags that span several modes (those of one mode are in `mode`).
+    /// Takeoffs this run accepted (each gets its own `takeoffId`).
     var takeoffCount: UInt32 = 0
     /// Which boot of the board the monotonic times belong to (the service sets it; "" = no flight memory kept).
     public var bootId = ""
@@ -64,21 +64,12 @@ public struct ControllerStateMachine: Sendable {
     var landBeforeNavdata = false
     /// Log lines a transition wants said, flushed with the next published actions (`finish`).
     var pendingLogs: [ControllerAction] = []
-    var flyingToTargetSinceUs: Int64 = 0
-    var returnStartedAtUs: Int64 = 0
-    var recoveringFromEmergency = false
-    var pendingFlatTrim = false
     /// The pilot that went offline (restored if it comes back before anyone else claims).
     var lostPilotId: String?
     var pilotLostLandAtUs: Int64?
     /// Set when a return home lost ground and was given up: hover, then land here; no new return is started.
     var returnAbandoned = false
     var abandonedReturnLandAtUs: Int64?
-    /// Where the current return ends, and its arrival over home (filtered like a target's).
-    var returnGoal = ReturnGoal.insideFence
-    var homeArrival: ArrivalFilter
-    /// Hovering over home after a return: land at this time.
-    var homeReachedLandAtUs: Int64?
     /// Pilot lost: start a return home at this time.
     var pilotLostReturnAtUs: Int64?
     /// What set the two timers above: `.pilotLost` or `.groundLinkLost` (their reasons say which).
@@ -95,9 +86,6 @@ public struct ControllerStateMachine: Sendable {
     var battery = BatteryBudget()
     /// The low-battery rule fired this flight (it fires once: its return or landing then runs its course).
     var batteryFailsafeFired = false
-    /// Does the current return home / flight to the target get closer?
-    var returnProgress: ProgressWatch
-    var targetProgress: ProgressWatch
     /// Arrival on several fixes, not one noisy one.
     var arrivalFilter: ArrivalFilter
     /// A refusal is published even when the visible fields did not change, so a sender waiting for the
@@ -112,12 +100,8 @@ public struct ControllerStateMachine: Sendable {
     public init(configuration: ControllerConfiguration = ControllerConfiguration(), runId: UInt32 = RunAddress.none) {
         self.configuration = configuration
         self.runId = runId
-        let progressTimeoutUs = microseconds(fromSeconds: configuration.progressTimeoutS)
-        returnProgress = ProgressWatch(marginM: configuration.progressMarginM, timeoutUs: progressTimeoutUs)
-        targetProgress = ProgressWatch(marginM: configuration.progressMarginM, timeoutUs: progressTimeoutUs)
         arrivalFilter = ArrivalFilter(windowUs: configuration.arrivalWindowMs &* 1000,
                                       minimumFixes: configuration.arrivalMinimumFixes)
-        homeArrival = arrivalFilter
     }
 
     var law: ControlLaw { configuration.controlLaw }
@@ -175,12 +159,12 @@ public struct ControllerStateMachine: Sendable {
         return out
     }
 
-    /// Changes activity and reason and starts or clears the timers that belong to the new activity.
+    /// Changes activity and reason: the new mode comes with its own data (`entering`), the old one's is dropped;
+    /// the timers that span several modes are cleared here when the new activity leaves their span.
     mutating func transition(to next: Activity, reason: Reason, nowUs: Int64) {
         let previous = activity
-        activity = next
+        mode = entering(next, nowUs: nowUs)
         self.reason = reason
-        if next != .takingOff { takeoffId = 0 }
         if (next == .landing || next == .landed), previous.isAirborne || previous == .takingOff, let target {
             // The flight is over (a land command, a failsafe, or the vehicle landed by itself): its target is not
             // flown again by the next takeoff. A target sent while landing or landed is kept for that takeoff.
@@ -188,34 +172,19 @@ public struct ControllerStateMachine: Sendable {
             pendingLogs.append(.log(.info, "flight ended (\(reason)): target \(target.latitudeDeg),"
                 + "\(target.longitudeDeg) dropped; the next takeoff hovers until a new target comes"))
         }
-        switch next {
-        case .takingOff where previous != .takingOff:
-            takeoffStartedAtUs = nowUs
-            takeoffCount &+= 1
-            takeoffId = Self.takeoffId(runId: runId, count: takeoffCount)
-        case .flyingToTarget:
-            flyingToTargetSinceUs = nowUs
-            if previous != .flyingToTarget { targetProgress.reset() }
-        case .returningHome where previous != .returningHome:
-            returnStartedAtUs = nowUs
-            returnProgress.reset()
-        case .landed:
+        if next == .landed {
             home = nil
             returnAbandoned = false
             wantedAltitudeM = nil
             battery.reset()
             batteryFailsafeFired = false
-        default: break
         }
-        if next != .hovering { homeReachedLandAtUs = nil }
         if next != .flyingToTarget && next != .arrived { arrivalFilter.reset() }
         if !next.isAirborne { abandonedReturnLandAtUs = nil }
-        if next != .landed { pendingFlatTrim = false }
         if !next.isAirborne && next != .takingOff {
             pilotLostLandAtUs = nil
             pilotLostReturnAtUs = nil
         }
-        if next != .emergency { recoveringFromEmergency = false }
     }
 
     /// Records a refusal: visible in the state's reason and returned for the executable to log and count.
@@ -245,7 +214,7 @@ public struct ControllerStateMachine: Sendable {
 
     mutating func enterEmergency(reason: Reason, nowUs: Int64) {
         clearTarget()
-        recoveringFromEmergency = false
+        if case .emergency = mode { mode = .emergency(.init()) }
         transition(to: .emergency, reason: reason, nowUs: nowUs)
     }
 }

@@ -1,0 +1,136 @@
+import QuadProtocol
+
+/// What the controller is doing, with the data that means something in that activity only (its timers, its
+/// goal, its progress watch). Leaving a mode drops its data by construction: a later mode starts from its own
+/// `entering` value, never from a leftover flag. The published activity (`ControllerState.Activity`, the wire)
+/// is `activity`.
+///
+/// The data that outlives one mode stays on `ControllerStateMachine`: configuration, run id, last inputs, the
+/// target, home, the pilot and its loss timers (they span taking off and every airborne mode), the flight's
+/// battery budget and wind estimate, the flight memory.
+enum ControllerMode: Sendable, Equatable {
+    case landed(Landed)
+    case takingOff(TakingOff)
+    case hovering(Hovering)
+    case flyingToTarget(FlyingToTarget)
+    case arrived
+    case returningHome(ReturningHome)
+    case landing
+    case emergency(Emergency)
+
+    /// On the ground (or not known to be flying yet).
+    struct Landed: Sendable, Equatable {
+        /// A flat trim was asked for: sent with the next flight command, then cleared.
+        var flatTrimPending = false
+    }
+
+    /// Asked the vehicle to take off; navdata has not shown it in the air yet.
+    struct TakingOff: Sendable, Equatable {
+        let startedAtUs: Int64
+        /// The takeoff the flight commands ask the link for: new for each takeoff this run accepts, so a link
+        /// never arms a vehicle on a continuing command (`TakeoffGate`).
+        let takeoffId: UInt32
+    }
+
+    /// Holding where the drone is.
+    struct Hovering: Sendable, Equatable {
+        /// Hovering over home after a return: land at this time.
+        var homeReachedLandAtUs: Int64?
+    }
+
+    /// Steering toward the target.
+    struct FlyingToTarget: Sendable, Equatable {
+        /// Since the last (re)entry: inputs must be fresh within `staleAfterMs` of it.
+        var sinceUs: Int64
+        /// Does the flight to the target get closer?
+        var progress: ProgressWatch
+    }
+
+    /// Flying back toward home (the `return` command, the failsafes that go home, the geofence).
+    struct ReturningHome: Sendable, Equatable {
+        /// Where this return ends (re-aimed by a later `startReturn`).
+        var goal: ReturnGoal
+        let startedAtUs: Int64
+        /// Does the return get closer?
+        var progress: ProgressWatch
+        /// Arrival over home, filtered like a target's.
+        var homeArrival: ArrivalFilter
+    }
+
+    /// Motors cut.
+    struct Emergency: Sendable, Equatable {
+        /// A reset was accepted: emergencyRecover until navdata shows the bit cleared.
+        var recovering = false
+    }
+
+    /// The published activity.
+    var activity: ControllerState.Activity {
+        switch self {
+        case .landed: return .landed
+        case .takingOff: return .takingOff
+        case .hovering: return .hovering
+        case .flyingToTarget: return .flyingToTarget
+        case .arrived: return .arrived
+        case .returningHome: return .returningHome
+        case .landing: return .landing
+        case .emergency: return .emergency
+        }
+    }
+}
+
+extension ControllerStateMachine {
+    /// The mode a transition to `next` enters from the current one: re-entering the same activity keeps its data
+    /// (a hover keeps its landing timer, a return its start and progress, a takeoff its id), except a flight to the
+    /// target, whose freshness clock restarts; any other entry starts from fresh data.
+    mutating func entering(_ next: Activity, nowUs: Int64) -> ControllerMode {
+        switch (next, mode) {
+        case (.landed, .landed(let landed)): return .landed(landed)
+        case (.landed, _): return .landed(.init())
+        case (.takingOff, .takingOff(let takingOff)): return .takingOff(takingOff)
+        case (.takingOff, _):
+            takeoffCount &+= 1
+            return .takingOff(.init(startedAtUs: nowUs,
+                                    takeoffId: Self.takeoffId(runId: runId, count: takeoffCount)))
+        case (.hovering, .hovering(let hovering)): return .hovering(hovering)
+        case (.hovering, _): return .hovering(.init())
+        case (.flyingToTarget, .flyingToTarget(var flying)):
+            flying.sinceUs = nowUs
+            return .flyingToTarget(flying)
+        case (.flyingToTarget, _): return .flyingToTarget(.init(sinceUs: nowUs, progress: newProgressWatch))
+        case (.arrived, _): return .arrived
+        case (.returningHome, .returningHome(let returning)): return .returningHome(returning)
+        case (.returningHome, _):
+            return .returningHome(.init(goal: .insideFence, startedAtUs: nowUs, progress: newProgressWatch,
+                                        homeArrival: newArrivalFilter))
+        case (.landing, _): return .landing
+        case (.emergency, .emergency(let emergency)): return .emergency(emergency)
+        case (.emergency, _): return .emergency(.init())
+        }
+    }
+
+    var newProgressWatch: ProgressWatch {
+        ProgressWatch(marginM: configuration.progressMarginM,
+                      timeoutUs: microseconds(fromSeconds: configuration.progressTimeoutS))
+    }
+
+    var newArrivalFilter: ArrivalFilter {
+        ArrivalFilter(windowUs: configuration.arrivalWindowMs &* 1000, minimumFixes: configuration.arrivalMinimumFixes)
+    }
+
+    /// The takeoff the flight commands ask for while taking off; 0 at every other time.
+    public var takeoffId: UInt32 {
+        if case .takingOff(let takingOff) = mode { return takingOff.takeoffId }
+        return 0
+    }
+
+    /// Returning to land at home (not just back inside the fence).
+    var isReturningToLandAtHome: Bool {
+        if case .returningHome(let returning) = mode { return returning.goal == .home }
+        return false
+    }
+
+    var recoveringFromEmergency: Bool {
+        if case .emergency(let emergency) = mode { return emergency.recovering }
+        return false
+    }
+}
