@@ -2,8 +2,9 @@
 import Glibc
 #endif
 
-/// A plain pthread for a loop whose timing must never wait on the Swift concurrency pool: the link loops, and the
-/// board services' inbox tick (`Inbox.tick`).
+/// A plain pthread for a loop whose timing must never wait on the Swift concurrency pool: every loop on a thread of
+/// its own (QuadService's `OwnThread`: drone-controller, the links), and `Inbox.tick` for a directly delivering
+/// connection.
 public enum LinkThread {
     private final class Body {
         let run: @Sendable () -> Void
