@@ -1,17 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import MAVLink
 
-/// Hover as the autopilot's own position control. While the command in force asks for no turn and at most a
-/// nudge (`nudgeMaxMps`), the setpoint is a point and a heading in the autopilot's local frame, not a velocity: a
-/// zero velocity lets the vehicle drift with wind and estimator error (5.5 m in 28 s of hover on PX4 SITL), a
-/// position does not. A nudge (the controller's position law settling on a goal, its wind compensation during an
-/// altitude correction) moves the held point at the commanded velocity instead of letting go of it, so small
-/// corrections never reset the hold. Pure: the caller passes the latest LOCAL_POSITION_NED with its age and the
-/// time, both on the link's monotonic clock.
+/// Hover as the autopilot's own position control. While the command in force asks for no horizontal motion and no
+/// turn, the setpoint is a point and a heading in the autopilot's local frame, not a velocity: a zero velocity lets
+/// the vehicle drift with wind and estimator error (5.5 m in 28 s of hover on PX4 SITL), a position does not. Any
+/// horizontal speed is flown as a velocity, however small: holding the point through the controller's small tilts
+/// (a deadband, or moving the point at their speed) fooled its wind estimator (speed commanded, no motion) into
+/// growing tilts, 2–3 m of drift on the real PX4. Pure: the caller passes the latest LOCAL_POSITION_NED with its
+/// age on the link's monotonic clock.
 struct HoverHold: Sendable {
     /// A held point: metres north, east, down of the autopilot's local origin, and a heading.
     struct Point: Sendable, Equatable {
@@ -28,12 +23,9 @@ struct HoverHold: Sendable {
 
     /// The point being held while the vehicle flies in the setpoint mode; nil while it moves or is not holding.
     private(set) var held: Point?
-    private var lastUs: Int64?
+    /// The last setpoint moved the held height: when the climb ends the point's height becomes the vehicle's own.
+    private var wasClimbing = false
 
-    /// A horizontal velocity up to this moves the held point; a faster one is flown as a velocity.
-    static let nudgeMaxMps: Float = 0.5
-    /// A moved point stays within this of the vehicle (a vehicle held back by wind does not get a runaway goal).
-    static let maxLeadM: Float = 1.5
     /// A vertical command moves the held height this far ahead of the vehicle per m/s asked for.
     static let climbLookaheadS: Float = 1
     /// The deceleration assumed for the point a moving vehicle stops at (both autopilots brake harder).
@@ -45,13 +37,10 @@ struct HoverHold: Sendable {
     /// point stays fixed; elsewhere (on the ground, climbing in the autopilot's takeoff, in its hold mode) the
     /// point follows the vehicle, so the setpoint in force when OFFBOARD/GUIDED begins is where the vehicle is.
     mutating func setpoint(for velocity: BodyVelocity, local: LocalPositionNED?, localAgeUs: Int64?, yawRad: Float?,
-                           holding: Bool, nowUs: Int64) -> Setpoint {
-        let previousUs = lastUs
-        lastUs = nowUs
-        let horizontalMps = (velocity.forwardMps * velocity.forwardMps + velocity.rightMps * velocity.rightMps)
-            .squareRoot()
-        guard velocity.yawRateRadps == 0, horizontalMps <= Self.nudgeMaxMps else {
+                           holding: Bool) -> Setpoint {
+        guard velocity.forwardMps == 0, velocity.rightMps == 0, velocity.yawRateRadps == 0 else {
             held = nil
+            wasClimbing = false
             return .velocity(velocity)
         }
         guard let local, let localAgeUs, localAgeUs <= Self.maxPositionAgeUs, let yawRad,
@@ -60,23 +49,17 @@ struct HoverHold: Sendable {
         }
         guard holding else {
             held = nil
+            wasClimbing = false
             return .position(Point(northM: local.xM, eastM: local.yM, downM: local.zM, yawRad: yawRad))
         }
         var point = held ?? Self.stoppingPoint(local, yawRad: yawRad)
-        if horizontalMps > 0, let previousUs, held != nil {
-            // Body → NED by the vehicle's heading; at most 0.2 s per step (a stalled loop does not jump the point).
-            let dtS = Float(min(max(nowUs &- previousUs, 0), 200_000)) / 1_000_000
-            let c = cos(yawRad), s = sin(yawRad)
-            point.northM += (velocity.forwardMps * c - velocity.rightMps * s) * dtS
-            point.eastM += (velocity.forwardMps * s + velocity.rightMps * c) * dtS
-            let leadN = point.northM - local.xM, leadE = point.eastM - local.yM
-            let leadM = (leadN * leadN + leadE * leadE).squareRoot()
-            if leadM > Self.maxLeadM {
-                point.northM = local.xM + leadN / leadM * Self.maxLeadM
-                point.eastM = local.yM + leadE / leadM * Self.maxLeadM
-            }
+        if velocity.downMps != 0 {
+            point.downM = local.zM + velocity.downMps * Self.climbLookaheadS
+        } else if wasClimbing {
+            // The carrot was up to a second ahead: stop where the vehicle is, not where the carrot was.
+            point.downM = local.zM
         }
-        if velocity.downMps != 0 { point.downM = local.zM + velocity.downMps * Self.climbLookaheadS }
+        wasClimbing = velocity.downMps != 0
         held = point
         return .position(point)
     }
