@@ -32,21 +32,31 @@ extension Trait where Self == OffPool {
     static var offPool: Self { OffPool() }
 }
 
-/// A task executor whose jobs run on plain threads: an idle one if there is one, else a new one, so a job that
-/// blocks never delays another. Threads idle for 10 s end. Jobs are the integration tests' own (their task and
-/// child tasks); what they start with `Task.detached` (MQTT deliveries) stays on the pool.
+/// A task executor whose jobs run on plain threads, at most `QUAD_OFFPOOL_THREADS` (default two per core) at once:
+/// an idle one if there is one, else a new one up to the bound; beyond it a job waits for a thread. Threads idle for
+/// 10 s end. Jobs are the integration tests' own (their task and child tasks); what they start with
+/// `Task.detached` (MQTT deliveries) stays on the pool. Bounded because unbounded, every integration suite started
+/// its brokers and services in the same second (load average 44 on two cores) and the tests that assert a reaction
+/// within 2 s failed; the cooperative pool's two threads had throttled that start by accident.
 final class BlockingTestExecutor: TaskExecutor, @unchecked Sendable {
-    static let shared = BlockingTestExecutor()
+    static let shared = BlockingTestExecutor(
+        maxThreads: Int(ProcessInfo.processInfo.environment["QUAD_OFFPOOL_THREADS"] ?? "")
+            ?? 2 * ProcessInfo.processInfo.activeProcessorCount)
 
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var idle = 0
+    private var threads = 0
+    private let maxThreads: Int
+
+    init(maxThreads: Int) { self.maxThreads = max(1, maxThreads) }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
         jobs.append(job)
-        let spawn = jobs.count > idle
+        let spawn = jobs.count > idle && threads < maxThreads
+        if spawn { threads += 1 }
         condition.signal()
         condition.unlock()
         if spawn {
@@ -70,6 +80,7 @@ final class BlockingTestExecutor: TaskExecutor, @unchecked Sendable {
             let signalled = condition.wait(until: Date().addingTimeInterval(10))
             idle -= 1
             if !signalled && jobs.isEmpty {
+                threads -= 1
                 condition.unlock()
                 return
             }
