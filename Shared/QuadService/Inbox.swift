@@ -59,8 +59,8 @@ public final class Inbox<Event: Sendable>: Sendable {
         PollWait.untilReadable(descriptors + [wakeDescriptor], timeoutUs: deadlineUs - MonotonicClock.nowUs())
     }
 
-    /// `polled()` and `drained()` only: every waiting event, in order, and whether the inbox finished (the thread's cue to stop,
-    /// after handling these).
+    /// `polled()` and `drained()` only: every waiting event, in order, and whether the inbox finished (the thread's cue
+    /// to stop, after handling these).
     public func take() -> (events: [Event], finished: Bool) {
         guard let queue else { return ([], true) }
         queue.drainPipe()
