@@ -197,9 +197,9 @@ struct ClusterChecks {
         try await flight.waitLanded()
         flight.expectInsideGeofence()
         print(
-            "\(label): failover: hover \(hover.timeS - killS) s after node \(victim + 1) of 3 was killed; the controller's "
-              + "commands again after \(resumedS) s, its online seen on node B after \(onlineAfterS) s; test "
-              + "\(Int(Date().timeIntervalSince(startedAt))) s")
+            "\(label): failover: hover \(hover.timeS - killS) s after node \(victim + 1) of 3 was killed; "
+              + "the controller's commands again after \(resumedS) s, its online seen on node B "
+              + "after \(onlineAfterS) s; test \(Int(Date().timeIntervalSince(startedAt))) s")
     }
 }
 
