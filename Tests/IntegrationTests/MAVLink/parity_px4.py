@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """One scenario, flown the same way against the real PX4 SITL and against drone-sim, for the parity test: wait for
 HOME_POSITION and the pre-arm check bit, arm, NAV_TAKEOFF (PX4's default altitude), zero-velocity offboard setpoints,
-DO_SET_MODE OFFBOARD, then the setpoints stop. Prints one JSON line: the acknowledgements, the (mode, armed) sequence from HEARTBEAT, the
-STATUSTEXTs that tell the story, the delay from the last setpoint to "Failsafe activated", and whether it ended
-disarmed on the ground. Exits 1 with `parity: FAILED …` when the scenario cannot be flown.
+DO_SET_MODE OFFBOARD, then the setpoints stop. Prints one JSON line: the acknowledgements, the (mode, armed) sequence
+from HEARTBEAT, the STATUSTEXTs that tell the story, the delay from the last setpoint to "Failsafe activated", and
+whether it ended disarmed on the ground. Exits 1 with `parity: FAILED …` when the scenario cannot be flown.
 
 usage: parity_px4.py LISTEN_PORT   (the autopilot sends its offboard link to 127.0.0.1:LISTEN_PORT)"""
 import json
