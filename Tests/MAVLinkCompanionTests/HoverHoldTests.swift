@@ -6,7 +6,8 @@ import Testing
 /// Hover is the autopilot's own position control: a point held in its local frame, not a zero velocity.
 @Suite("mavlink-link hover holds a position")
 struct HoverHoldTests {
-    static func local(_ northM: Float, _ eastM: Float, _ downM: Float, vn: Float = 0, ve: Float = 0) -> LocalPositionNED {
+    static func local(_ northM: Float, _ eastM: Float, _ downM: Float, vn: Float = 0,
+        ve: Float = 0) -> LocalPositionNED {
         LocalPositionNED(timeBootMs: 0, xM: northM, yM: eastM, zM: downM, vxMps: vn, vyMps: ve)
     }
 
