@@ -22,6 +22,9 @@ enum ControllerMode: Sendable, Equatable {
     struct Landed: Sendable, Equatable {
         /// A flat trim was asked for: sent with the next flight command, then cleared.
         var flatTrimPending = false
+        /// `land` arrived before the first navdata of this run: obeyed as soon as navdata shows the drone in the
+        /// air (cleared by any navdata).
+        var landBeforeNavdata = false
     }
 
     /// Asked the vehicle to take off; navdata has not shown it in the air yet.

@@ -73,7 +73,10 @@ extension ControllerStateMachine {
         case .emergency: return [refuse(kind: "command", reason: .landRefusedEmergency)]
         case .landed where lastDroneState == nil:
             // Restarted, navdata not seen yet: the drone may be in the air. The order stands for when it shows.
-            landBeforeNavdata = true
+            if case .landed(var landed) = mode {
+                landed.landBeforeNavdata = true
+                mode = .landed(landed)
+            }
             return []
         case .landed, .landing: return []
         case .takingOff, .hovering, .flyingToTarget, .arrived, .returningHome:

@@ -8,7 +8,10 @@ extension ControllerStateMachine {
         let firstObservation = lastDroneState == nil
         lastDroneState = state
         defer {
-            landBeforeNavdata = false
+            if case .landed(var landed) = mode, landed.landBeforeNavdata {
+                landed.landBeforeNavdata = false
+                mode = .landed(landed)
+            }
             // The drone is on the ground (or the flight was resumed): the previous run's flight is over.
             resumable = nil
         }
@@ -25,7 +28,7 @@ extension ControllerStateMachine {
             return finish(actions, nowUs: nowUs)
         }
         let observed = state.observedFlight
-        switch activity {
+        switch mode {
         case .emergency:
             // Only a reset leaves emergency, and only once navdata shows the bit cleared.
             if recoveringFromEmergency { transition(to: .landed, reason: .resetComplete, nowUs: nowUs) }
@@ -43,7 +46,8 @@ extension ControllerStateMachine {
             }
         case .landing:
             if observed == .onGround { transition(to: .landed, reason: .landed, nowUs: nowUs) }
-        case .landed:
+        case .landed(let landed):
+            let landBeforeNavdata = landed.landBeforeNavdata
             if observed == .airborne {
                 // First navdata after a (re)start shows the drone flying: we were restarted mid-flight. Hover and
                 // wait for a fresh target; never act on what came before. Later, a drone seen flying while we

@@ -60,8 +60,6 @@ public struct ControllerStateMachine: Sendable {
     var lastRemembered: FlightMemory?
     /// Where the drone stands while landed, averaged: home at takeoff (`PositionAverage`).
     var groundPosition = PositionAverage(windowUs: 5_000_000)
-    /// `land` arrived before the first navdata of this run: obeyed as soon as navdata shows the drone in the air.
-    var landBeforeNavdata = false
     /// Log lines a transition wants said, flushed with the next published actions (`finish`).
     var pendingLogs: [ControllerAction] = []
     /// The pilot that went offline (restored if it comes back before anyone else claims).
