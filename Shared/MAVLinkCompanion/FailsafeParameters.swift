@@ -7,8 +7,12 @@ import MAVLink
 struct FailsafeParameters: Sendable {
     /// Names to read, by autopilot.
     static func names(for flavor: AutopilotFlavor) -> [String] {
-        flavor == .px4 ? ["COM_OF_LOSS_T", "COM_OBL_RC_ACT"] : ["GUID_TIMEOUT", "FS_GCS_ENABLE", "SYSID_MYGCS"]
+        flavor == .px4 ? ["COM_OF_LOSS_T", "COM_OBL_RC_ACT"] : ["GUID_TIMEOUT", "FS_GCS_ENABLE"] + gcsSystemIdNames
     }
+
+    /// The system id ArduCopter's GCS failsafe watches: SYSID_MYGCS up to 4.6, MAV_GCS_SYSID from 4.7 (the
+    /// ArduCopter SITL beside this project, V4.7.0-dev, answers only the new name). Either answer is enough.
+    static let gcsSystemIdNames = ["SYSID_MYGCS", "MAV_GCS_SYSID"]
 
     static let maxAttempts = 3
     static let retryUs: Int64 = 1_500_000
@@ -19,7 +23,17 @@ struct FailsafeParameters: Sendable {
     private(set) var lastRequestUs: Int64 = .min / 2
     private(set) var reported = false
 
-    var missing: [String] { flavor.map { Self.names(for: $0).filter { values[$0] == nil } } ?? [] }
+    var missing: [String] {
+        guard let flavor else { return [] }
+        let absent = Self.names(for: flavor).filter { values[$0] == nil }
+        guard flavor == .ardupilot, gcsSystemId != nil else { return absent }
+        return absent.filter { !Self.gcsSystemIdNames.contains($0) }
+    }
+
+    /// The GCS system id under whichever name answered, with that name.
+    var gcsSystemId: (name: String, value: Double)? {
+        Self.gcsSystemIdNames.lazy.compactMap { name in self.values[name].map { (name, $0) } }.first
+    }
 
     mutating func start(flavor: AutopilotFlavor) {
         self.flavor = flavor
@@ -83,12 +97,14 @@ struct FailsafeParameters: Sendable {
         let timeout = values["GUID_TIMEOUT"].map { Self.format($0) } ?? "?"
         var text = "if this link dies, ArduCopter holds its position in GUIDED after \(timeout) s without setpoints "
             + "(GUID_TIMEOUT=\(timeout))"
-        guard let fs = values["FS_GCS_ENABLE"], let gcs = values["SYSID_MYGCS"] else {
-            return (.warning, text + "; its GCS failsafe is unknown (no answer for FS_GCS_ENABLE / SYSID_MYGCS)")
+        guard let fs = values["FS_GCS_ENABLE"], let (gcsName, gcs) = gcsSystemId else {
+            return (.warning, text + "; its GCS failsafe is unknown (no answer for FS_GCS_ENABLE / SYSID_MYGCS or "
+                + "MAV_GCS_SYSID)")
         }
         let watchesUs = Int(gcs) == Int(companionSystemId)
         text += "; GCS failsafe FS_GCS_ENABLE=\(Int(fs)) "
-            + (watchesUs ? "watches this link (SYSID_MYGCS=\(Int(gcs)))" : "watches system \(Int(gcs)), not this link")
+            + (watchesUs ? "watches this link (\(gcsName)=\(Int(gcs)))"
+                : "watches system \(Int(gcs)) (\(gcsName)), not this link")
         let landsInPlace = watchesUs && [4, 5, 7].contains(Int(fs))
         return landsInPlace ? (.warning, text + ": it lands where it is; FS_GCS_ENABLE=1 returns home")
             : (.notice, text)
