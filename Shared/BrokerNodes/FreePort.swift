@@ -1,7 +1,22 @@
 import Foundation
+import Synchronization
 
-/// A free port on 127.0.0.1 for TCP (`udp: false`) or UDP, found by binding port 0 and reading it back.
+/// Ports this process has handed out: never handed out again. A port that is free now may still be someone's: a
+/// broker killed for a restart on its own port, a port chosen to be unreachable — the services pointed at it keep
+/// reconnecting, and a new broker there would take them in (another test's drone1 publishing to this test's bus).
+private let handedOut = Mutex<Set<UInt16>>([])
+
+/// A free port on 127.0.0.1 for TCP (`udp: false`) or UDP, found by binding port 0 and reading it back; never one
+/// this process handed out before.
 public func freeLoopbackPort(udp: Bool = false) throws -> UInt16 {
+    for _ in 0..<64 {
+        let port = try kernelFreePort(udp: udp)
+        if handedOut.withLock({ $0.insert(port).inserted }) { return port }
+    }
+    throw BrokerNodeError.missing("a free port not handed out before")
+}
+
+private func kernelFreePort(udp: Bool) throws -> UInt16 {
     let fd = socket(AF_INET, Int32(udp ? SOCK_DGRAM.rawValue : SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw BrokerNodeError.missing("socket()") }
     defer { close(fd) }
