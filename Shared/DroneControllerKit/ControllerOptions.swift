@@ -4,35 +4,96 @@ import FlightControl
 
 /// Every gain and failsafe threshold of the controller, with the article's values as defaults.
 struct ControllerOptions: ParsableArguments {
-    @Option(parsing: .signedNumber, help: "Hover when closer than this to the target, metres.") var arrivalRadius: Double = 1
-    @Option(parsing: .signedNumber, help: "Yaw command per degree of direction difference (clamped to ±1).") var yawGain: Double = 0.01
-    @Option(parsing: .signedNumber, help: "Forward speed (fraction of max tilt) when roughly aligned.") var forwardSpeed: Double = 0.2
-    @Option(parsing: .signedNumber, help: "Fly forward only when |direction difference| is below this, degrees.") var alignedWithin: Double = 45
-    @Option(parsing: .signedNumber, help: "Slow down linearly inside this distance to the target, metres.") var slowdownRadius: Double = 5
-    @Option(parsing: .signedNumber, help: "Wind compensation: extra tilt per m/s of ground-speed error (0 = the article's plain law).") var windGain: Double = 0.15
+    @Option(parsing: .signedNumber, help: "Hover when closer than this to the target, metres.")
+    var arrivalRadius: Double = 1
+    @Option(parsing: .signedNumber, help: "Yaw command per degree of direction difference (clamped to ±1).")
+    var yawGain: Double = 0.01
+    @Option(parsing: .signedNumber, help: "Forward speed (fraction of max tilt) when roughly aligned.")
+    var forwardSpeed: Double = 0.2
+    @Option(parsing: .signedNumber, help: "Fly forward only when |direction difference| is below this, degrees.")
+    var alignedWithin: Double = 45
+    @Option(parsing: .signedNumber, help: "Slow down linearly inside this distance to the target, metres.")
+    var slowdownRadius: Double = 5
+    @Option(parsing: .signedNumber,
+        help: "Wind compensation: extra tilt per m/s of ground-speed error (0 = the article's plain law).")
+    var windGain: Double = 0.15
     @Option(parsing: .signedNumber, help: "Control loop rate, Hz (the article used 4).") var tickHz: Double = 30
-    @Option(parsing: .signedNumber, help: "Hover when the navigation solution or position is older than this, ms.") var staleAfterMs: Int64 = 1000
-    @Option(parsing: .signedNumber, help: "Land this many seconds after the pilot went offline (hover at once).") var lostPilotLandAfter: Double = 30
-    @Option(parsing: .signedNumber, help: "Ground link: once a ground beacon (location-broadcaster beacon) was heard, this many seconds without one = ground lost: the lost-pilot policy, reason ground-link-lost (0 = off).") var groundLinkTimeout: Double = 1.5
-    @Option(parsing: .signedNumber, help: "Refuse a command (not emergency) older than this many seconds by its sender's own clock, as its ground beacon shows it (command-expired-in-queue); ≥ 0.5.") var commandMaxAge: Double = 5
-    @Option(parsing: .signedNumber, help: "Land below this battery %, and refuse takeoff (5...100; this rules, the drone's own low-battery bit at ~20 % is only reported).") var landBattery: UInt8 = 15
-    @Option(parsing: .signedNumber, help: "Refuse targets farther than this from the takeoff point; fly home if outside, metres.") var geofenceRadius: Double = 200
-    @Option(parsing: .signedNumber, help: "Give up a takeoff the drone has not confirmed after this many seconds.") var takeoffTimeout: Double = 10
-    @Option(parsing: .signedNumber, help: "A return home or flight to a target that stays this many metres farther than its best distance…") var progressMargin: Double = 3
-    @Option(parsing: .signedNumber, help: "…for this many seconds is abandoned: hover (a return home then lands).") var progressTimeout: Double = 3
-    @Option(parsing: .signedNumber, help: "When a return home loses ground, hover this many seconds, then land (0: land at once, reason wind-too-strong).") var abandonedReturnLandAfter: Double = 0
-    @Option(parsing: .signedNumber, help: "Arrival is judged on the mean distance of the fixes in this window, ms (at least 3 fixes).") var arrivalWindowMs: Int64 = 1000
-    @Option(parsing: .signedNumber, help: "Altitude after takeoff and for targets without one, metres above ground.") var cruiseAltitude: Double = 3
-    @Option(parsing: .signedNumber, help: "Ceiling, metres: higher targets are refused (target-refused-ceiling). Give drone-link the same value.") var maxAltitude: Double = 10
-    @Option(parsing: .signedNumber, help: "Arrival needs the altitude within this many metres of the wanted one.") var altitudeTolerance: Double = 0.3
-    @Option(parsing: .signedNumber, help: "Altitude of a return home, metres (default: the higher of the cruise and the current altitude).") var returnAltitude: Double?
-    @Option(parsing: .signedNumber, help: "Over home after a return, hover this many seconds, then land (0: land at once; a hover drifts in wind).") var returnHover: Double = 0
-    @Option(parsing: .signedNumber, help: "Cruise ground speed, m/s: the tilt follows the measured speed (replaces --forward-speed).") var maxSpeed: Double?
-    @Option(help: "Failsafe, stale navigation or position while flying to a target: hover | land.") var onStaleNavigation = "hover"
-    @Option(help: "Failsafe, battery below --land-battery: return (if the battery left covers the way home, else land) | land.") var onLowBattery = "return"
-    @Option(help: "Failsafe, drone outside the geofence: return (until back inside, then hover) | land.") var onGeofence = "return"
-    @Option(parsing: .signedNumber, help: "Failsafe, pilot offline: hover at once, return home after this many seconds (not if ≥ --lost-pilot-land-after).") var lostPilotReturnAfter: Double = 10
-    @Option(parsing: .signedNumber, help: "Battery percent that must be left on arrival home for the low-battery return.") var batteryReserve: Double = 6
+    @Option(parsing: .signedNumber, help: "Hover when the navigation solution or position is older than this, ms.")
+    var staleAfterMs: Int64 = 1000
+    @Option(parsing: .signedNumber, help: "Land this many seconds after the pilot went offline (hover at once).")
+    var lostPilotLandAfter: Double = 30
+    @Option(parsing: .signedNumber,
+        help: """
+            Ground link: once a ground beacon (location-broadcaster beacon) was heard, this many seconds without one \
+            = ground lost: the lost-pilot policy, reason ground-link-lost (0 = off).
+            """)
+    var groundLinkTimeout: Double = 1.5
+    @Option(parsing: .signedNumber,
+        help: """
+            Refuse a command (not emergency) older than this many seconds by its sender's own clock, as its ground \
+            beacon shows it (command-expired-in-queue); ≥ 0.5.
+            """)
+    var commandMaxAge: Double = 5
+    @Option(parsing: .signedNumber,
+        help: """
+            Land below this battery %, and refuse takeoff (5...100; this rules, the drone's own low-battery bit at \
+            ~20 % is only reported).
+            """)
+    var landBattery: UInt8 = 15
+    @Option(parsing: .signedNumber,
+        help: "Refuse targets farther than this from the takeoff point; fly home if outside, metres.")
+    var geofenceRadius: Double = 200
+    @Option(parsing: .signedNumber, help: "Give up a takeoff the drone has not confirmed after this many seconds.")
+    var takeoffTimeout: Double = 10
+    @Option(parsing: .signedNumber,
+        help: "A return home or flight to a target that stays this many metres farther than its best distance…")
+    var progressMargin: Double = 3
+    @Option(parsing: .signedNumber, help: "…for this many seconds is abandoned: hover (a return home then lands).")
+    var progressTimeout: Double = 3
+    @Option(parsing: .signedNumber,
+        help: """
+            When a return home loses ground, hover this many seconds, then land (0: land at once, reason \
+            wind-too-strong).
+            """)
+    var abandonedReturnLandAfter: Double = 0
+    @Option(parsing: .signedNumber,
+        help: "Arrival is judged on the mean distance of the fixes in this window, ms (at least 3 fixes).")
+    var arrivalWindowMs: Int64 = 1000
+    @Option(parsing: .signedNumber, help: "Altitude after takeoff and for targets without one, metres above ground.")
+    var cruiseAltitude: Double = 3
+    @Option(parsing: .signedNumber,
+        help: "Ceiling, metres: higher targets are refused (target-refused-ceiling). Give drone-link the same value.")
+    var maxAltitude: Double = 10
+    @Option(parsing: .signedNumber, help: "Arrival needs the altitude within this many metres of the wanted one.")
+    var altitudeTolerance: Double = 0.3
+    @Option(parsing: .signedNumber,
+        help: "Altitude of a return home, metres (default: the higher of the cruise and the current altitude).")
+    var returnAltitude: Double?
+    @Option(parsing: .signedNumber,
+        help: "Over home after a return, hover this many seconds, then land (0: land at once; a hover drifts in wind).")
+    var returnHover: Double = 0
+    @Option(parsing: .signedNumber,
+        help: "Cruise ground speed, m/s: the tilt follows the measured speed (replaces --forward-speed).")
+    var maxSpeed: Double?
+    @Option(help: "Failsafe, stale navigation or position while flying to a target: hover | land.")
+    var onStaleNavigation = "hover"
+    @Option(
+        help: """
+            Failsafe, battery below --land-battery: return (if the battery left covers the way home, else land) | \
+            land.
+            """)
+    var onLowBattery = "return"
+    @Option(help: "Failsafe, drone outside the geofence: return (until back inside, then hover) | land.")
+    var onGeofence = "return"
+    @Option(parsing: .signedNumber,
+        help: """
+            Failsafe, pilot offline: hover at once, return home after this many seconds (not if ≥ \
+            --lost-pilot-land-after).
+            """)
+    var lostPilotReturnAfter: Double = 10
+    @Option(parsing: .signedNumber,
+        help: "Battery percent that must be left on arrival home for the low-battery return.")
+    var batteryReserve: Double = 6
 
     func configuration() throws -> ControllerConfiguration {
         let positive: [(String, Double)] = [
@@ -62,7 +123,8 @@ struct ControllerOptions: ParsableArguments {
         guard (5...100).contains(landBattery) else {
             throw ValidationError("--land-battery must be within 5...100 (the drone lands by itself below 5 %)")
         }
-        guard windGain.isFinite, (0...2).contains(windGain) else { throw ValidationError("--wind-gain must be within 0...2") }
+        guard windGain.isFinite, (0...2).contains(windGain) else { throw ValidationError(
+            "--wind-gain must be within 0...2") }
         var wind = WindCompensation(gainPerMps: windGain)
         var cruiseForwardFrac = forwardSpeed
         if let maxSpeed {
