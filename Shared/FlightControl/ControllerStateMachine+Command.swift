@@ -20,8 +20,9 @@ extension ControllerStateMachine {
            let ageUs = senderClocks.ageUs(senderId: command.senderId, stampUs: command.timestampUs, nowUs: nowUs),
            ageUs > microseconds(fromSeconds: configuration.commandMaxAgeS) {
             return finish([refuse(kind: "command", reason: .commandExpiredInQueue),
-                           .log(.warning, "\(command.kind.word) from '\(command.senderId)' is \(ageUs / 1000) ms old by "
-                               + "its sender's clock (> \(configuration.commandMaxAgeS) s): refused")], nowUs: nowUs)
+                           .log(.warning, "\(command.kind.word) from '\(command.senderId)' is \(ageUs / 1000) ms "
+                               + "old by its sender's clock (> \(configuration.commandMaxAgeS) s): refused")],
+                          nowUs: nowUs)
         }
         if command.kind == .emergency {
             if activity != .emergency || recoveringFromEmergency {

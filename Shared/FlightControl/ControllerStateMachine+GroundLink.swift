@@ -52,7 +52,8 @@ extension ControllerStateMachine {
         }
         return [.log(.warning, "ground link lost: no beacon for \(silentMs) ms: "
             + (goingHome ? "carrying on home" : "hovering"
-                + (pilotLostReturnAtUs == nil ? "" : ", returning home in \(configuration.failsafes.lostPilotReturnAfterS ?? 0) s")
+                + (pilotLostReturnAtUs == nil ? ""
+                    : ", returning home in \(configuration.failsafes.lostPilotReturnAfterS ?? 0) s")
                 + ", landing in \(configuration.lostPilotLandAfterS) s unless the ground comes back"))]
     }
 }

@@ -4,7 +4,8 @@ import QuadProtocol
 /// release or when the pilot's presence goes offline.
 extension ControllerStateMachine {
     /// `retained`: a retained claim is left over from an earlier session and never grants control.
-    public mutating func controlClaim(_ claim: ControlClaim, retained: Bool = false, nowUs: Int64) -> [ControllerAction] {
+    public mutating func controlClaim(_ claim: ControlClaim, retained: Bool = false,
+                                      nowUs: Int64) -> [ControllerAction] {
         guard !claim.senderId.isEmpty else {
             return finish([refuse(kind: "claim", reason: .claimInvalidSender)], nowUs: nowUs)
         }
@@ -69,7 +70,8 @@ extension ControllerStateMachine {
                     pilotLostReturnAtUs = nowUs &+ microseconds(fromSeconds: returnAfterS)
                 }
                 actions.append(.log(.warning, "pilot '\(pilot)' went offline: hovering"
-                    + (pilotLostReturnAtUs == nil ? "" : ", returning home in \(configuration.failsafes.lostPilotReturnAfterS ?? 0) s")
+                    + (pilotLostReturnAtUs == nil ? ""
+                        : ", returning home in \(configuration.failsafes.lostPilotReturnAfterS ?? 0) s")
                     + ", landing in \(configuration.lostPilotLandAfterS) s unless a pilot returns"))
             }
         }

@@ -107,7 +107,8 @@ extension ControllerStateMachine {
 
     /// The wind estimate in words, for the log lines that blame it.
     var windText: String {
-        "wind estimate \(DecimalText.fixed(wind.speedMps, fractionDigits: 1) ?? "?") m/s from \(Int(wind.fromDeg.rounded()) % 360)°"
+        "wind estimate \(DecimalText.fixed(wind.speedMps, fractionDigits: 1) ?? "?") m/s from "
+            + "\(Int(wind.fromDeg.rounded()) % 360)°"
     }
 
     /// Wind stronger than the air speed a full tilt gives: no manoeuvre can hold or bring back the drone. Land at once.
@@ -116,8 +117,8 @@ extension ControllerStateMachine {
         guard wind.speedMps > configuration.windCompensation.fullTiltSpeedMps else { return [] }
         clearTarget()
         transition(to: .landing, reason: .windTooStrong, nowUs: nowUs)
-        return [.log(.warning, "\(windText), above the \((DecimalText.fixed(configuration.windCompensation.fullTiltSpeedMps, fractionDigits: 1) ?? "?")) "
-            + "m/s a full tilt flies: landing at once")]
+        let fullTilt = DecimalText.fixed(configuration.windCompensation.fullTiltSpeedMps, fractionDigits: 1) ?? "?"
+        return [.log(.warning, "\(windText), above the \(fullTilt) m/s a full tilt flies: landing at once")]
     }
 
     /// Battery below `--land-battery` in the air: home if what is left covers the way there, else land here.
@@ -126,7 +127,8 @@ extension ControllerStateMachine {
         guard configuration.failsafes.lowBattery == .returnIfReachable, returnRefusal() == nil, let home,
               let position = lastPosition, positionFresh(nowUs: nowUs) else {
             transition(to: .landing, reason: .batteryLow, nowUs: nowUs)
-            return [.log(.warning, "battery \(state.batteryPercent)% below \(configuration.landBatteryPercent)%: landing")]
+            return [.log(.warning,
+                         "battery \(state.batteryPercent)% below \(configuration.landBatteryPercent)%: landing")]
         }
         let distanceM = Geodesy.inverse(from: position, to: home).distanceM
         if law.hasArrived(distanceM: distanceM) {

@@ -156,7 +156,8 @@ extension ControllerStateMachine {
                                   atUs: nowUs)
             if let filteredM = arrivalFilter.filteredDistanceM {
                 // Arrival is 3-D: the horizontal radius and the altitude within its tolerance.
-                if activity == .flyingToTarget && law.hasArrived(distanceM: filteredM) && altitudeReached(nowUs: nowUs) {
+                if activity == .flyingToTarget && law.hasArrived(distanceM: filteredM)
+                    && altitudeReached(nowUs: nowUs) {
                     transition(to: .arrived, reason: .arrived, nowUs: nowUs)
                 } else if activity == .arrived && law.hasLeftArrival(distanceM: filteredM) {
                     transition(to: .flyingToTarget, reason: .leftArrivalRadius, nowUs: nowUs)
