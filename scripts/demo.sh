@@ -36,15 +36,17 @@ s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' "$1"
 }
 
 say "Building ($config)…"
+# The build's log goes with the demo's other output, not into the system temporary directory.
+mkdir -p "$out"
+build_log="$out/build.log"
 if [[ $config == release ]]; then
-  scripts/swift-release.sh >/tmp/quad-demo-build.log 2>&1 || { tail -30 /tmp/quad-demo-build.log; exit 1; }
+  scripts/swift-release.sh >"$build_log" 2>&1 || { tail -30 "$build_log"; exit 1; }
   bin=$(scripts/swift-release.sh --show-bin-path)
 else
-  swift build >/tmp/quad-demo-build.log 2>&1 || { tail -30 /tmp/quad-demo-build.log; exit 1; }
+  swift build >"$build_log" 2>&1 || { tail -30 "$build_log"; exit 1; }
   bin=$(swift build --show-bin-path)
 fi
 
-mkdir -p "$out"
 broker_port=$(free_port tcp) ws_port=$(free_port tcp) at_port=$(free_port udp) navdata_port=$(free_port udp)
 broker="127.0.0.1:$broker_port"
 pids=()
