@@ -4,13 +4,7 @@ import MAVLink
 /// (every type's value cast to the float, not its bytes). Pure: PARAM_* messages in, PARAM_VALUE answers out; an
 /// unknown name is not answered, as ArduPilot does.
 public struct ArduCopterParameters: Sendable, Equatable {
-    public struct Definition: Sendable, Equatable {
-        public var name: String
-        /// MAV_PARAM_TYPE: 2 INT8, 4 INT16, 6 INT32, 9 REAL32 (what ArduCopter reports for the name).
-        public var type: UInt8
-        public var defaultValue: Double
-        public var range: ClosedRange<Double>
-    }
+    public typealias Definition = ParameterTable.Definition
 
     static let typeInt8: UInt8 = 2
     static let typeInt16: UInt8 = 4
@@ -29,46 +23,29 @@ public struct ArduCopterParameters: Sendable, Equatable {
         Definition(name: "RTL_ALT", type: ParamValue.typeInt32, defaultValue: 1500, range: 200...300_000),
     ]
 
-    private var values: [Double] = definitions.map(\.defaultValue)
+    private var table = ParameterTable(definitions: definitions, packing: .cast)
 
     public init() {}
 
-    public subscript(_ name: String) -> Double? {
-        Self.definitions.firstIndex { $0.name == name }.map { values[$0] }
-    }
+    public subscript(_ name: String) -> Double? { table[name] }
 
     public var guidedTimeoutUs: Int64 { Int64((self["GUID_TIMEOUT"] ?? 3) * 1_000_000) }
     public var disarmDelayUs: Int64 { Int64((self["DISARM_DELAY"] ?? 10) * 1_000_000) }
     public var returnAltitudeM: Double { (self["RTL_ALT"] ?? 1500) / 100 }
 
     /// Sets a parameter from a number (tests, PARAM_SET); integer types are truncated.
-    public mutating func set(_ name: String, to value: Double) throws(PX4Parameters.SetError) {
-        guard let index = Self.definitions.firstIndex(where: { $0.name == name }) else { throw .unknownName(name) }
-        let definition = Self.definitions[index]
-        guard value.isFinite, definition.range.contains(value) else { throw .outOfRange(name, value) }
-        values[index] = definition.type == ParamValue.typeReal32 ? value : value.rounded(.towardZero)
+    public mutating func set(_ name: String, to value: Double) throws(ParameterTable.SetError) {
+        try table.set(name, to: value)
     }
 
     /// PARAM_SET: the float is the value, whatever the type.
-    public mutating func apply(_ message: ParamSet) throws(PX4Parameters.SetError) -> ParamValue {
-        try set(message.paramId, to: Double(message.paramValue))
-        return value(at: Self.definitions.firstIndex { $0.name == message.paramId } ?? 0)
+    public mutating func apply(_ message: ParamSet) throws(ParameterTable.SetError) -> ParamValue {
+        try table.apply(message)
     }
 
     /// PARAM_REQUEST_READ: by name when `paramIndex` is −1, else by index; nil for neither.
-    public func read(_ request: ParamRequestRead) -> ParamValue? {
-        let index = request.paramIndex < 0
-            ? Self.definitions.firstIndex { $0.name == request.paramId } : Int(request.paramIndex)
-        guard let index, Self.definitions.indices.contains(index) else { return nil }
-        return value(at: index)
-    }
+    public func read(_ request: ParamRequestRead) -> ParamValue? { table.read(request) }
 
     /// PARAM_REQUEST_LIST: every parameter.
-    public var all: [ParamValue] { Self.definitions.indices.map(value(at:)) }
-
-    func value(at index: Int) -> ParamValue {
-        let definition = Self.definitions[index]
-        return ParamValue(paramId: definition.name, paramValue: Float(values[index]), paramType: definition.type,
-                          paramCount: UInt16(Self.definitions.count), paramIndex: UInt16(index))
-    }
+    public var all: [ParamValue] { table.all }
 }

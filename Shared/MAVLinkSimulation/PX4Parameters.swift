@@ -3,12 +3,8 @@ import MAVLink
 /// The few PX4 parameters the simulator honours, with PX4's defaults and PX4's wire packing (an INT32's bits in
 /// the float, bytewise). Pure: PARAM_* messages in, PARAM_VALUE answers out.
 public struct PX4Parameters: Sendable, Equatable {
-    public struct Definition: Sendable, Equatable {
-        public var name: String
-        public var type: UInt8
-        public var defaultValue: Double
-        public var range: ClosedRange<Double>
-    }
+    public typealias Definition = ParameterTable.Definition
+    public typealias SetError = ParameterTable.SetError
 
     /// Index order is the PARAM_VALUE index.
     public static let definitions: [Definition] = [
@@ -24,25 +20,11 @@ public struct PX4Parameters: Sendable, Equatable {
         Definition(name: "RTL_RETURN_ALT", type: ParamValue.typeReal32, defaultValue: 30, range: 0...150),
     ]
 
-    public enum SetError: Error, Equatable, CustomStringConvertible {
-        case unknownName(String)
-        case outOfRange(String, Double)
-
-        public var description: String {
-            switch self {
-            case .unknownName(let name): "unknown parameter \(name)"
-            case .outOfRange(let name, let value): "\(name) = \(value) is out of range"
-            }
-        }
-    }
-
-    private var values: [Double] = definitions.map(\.defaultValue)
+    private var table = ParameterTable(definitions: definitions, packing: .bytewise)
 
     public init() {}
 
-    public subscript(_ name: String) -> Double? {
-        Self.definitions.firstIndex { $0.name == name }.map { values[$0] }
-    }
+    public subscript(_ name: String) -> Double? { table[name] }
 
     public var offboardLossUs: Int64 { Int64((self["COM_OF_LOSS_T"] ?? 1) * 1_000_000) }
     public var offboardLossAction: Int { Int(self["COM_OBL_RC_ACT"] ?? 0) }
@@ -51,41 +33,14 @@ public struct PX4Parameters: Sendable, Equatable {
     public var returnAltitudeM: Double { self["RTL_RETURN_ALT"] ?? 30 }
 
     /// Sets a parameter from a number already decoded (`--param`, tests).
-    public mutating func set(_ name: String, to value: Double) throws(SetError) {
-        guard let index = Self.definitions.firstIndex(where: { $0.name == name }) else { throw .unknownName(name) }
-        let definition = Self.definitions[index]
-        guard value.isFinite, definition.range.contains(value) else { throw .outOfRange(name, value) }
-        values[index] = definition.type == ParamValue.typeInt32 ? value.rounded(.towardZero) : value
-    }
+    public mutating func set(_ name: String, to value: Double) throws(SetError) { try table.set(name, to: value) }
 
     /// PARAM_SET: the value as PX4 packs it (INT32 bytewise, whatever type the sender claims for a known name).
-    public mutating func apply(_ message: ParamSet) throws(SetError) -> ParamValue {
-        guard let index = Self.definitions.firstIndex(where: { $0.name == message.paramId }) else {
-            throw .unknownName(message.paramId)
-        }
-        let definition = Self.definitions[index]
-        let value = definition.type == ParamValue.typeInt32
-            ? Double(Int32(bitPattern: message.paramValue.bitPattern)) : Double(message.paramValue)
-        try set(definition.name, to: value)
-        return self.value(at: index)
-    }
+    public mutating func apply(_ message: ParamSet) throws(SetError) -> ParamValue { try table.apply(message) }
 
     /// PARAM_REQUEST_READ: by name when `paramIndex` is −1, else by index; nil for neither.
-    public func read(_ request: ParamRequestRead) -> ParamValue? {
-        let index = request.paramIndex < 0
-            ? Self.definitions.firstIndex { $0.name == request.paramId } : Int(request.paramIndex)
-        guard let index, Self.definitions.indices.contains(index) else { return nil }
-        return value(at: index)
-    }
+    public func read(_ request: ParamRequestRead) -> ParamValue? { table.read(request) }
 
     /// PARAM_REQUEST_LIST: every parameter.
-    public var all: [ParamValue] { Self.definitions.indices.map(value(at:)) }
-
-    func value(at index: Int) -> ParamValue {
-        let definition = Self.definitions[index]
-        let wire = definition.type == ParamValue.typeInt32
-            ? Float(bitPattern: UInt32(bitPattern: Int32(values[index]))) : Float(values[index])
-        return ParamValue(paramId: definition.name, paramValue: wire, paramType: definition.type,
-                          paramCount: UInt16(Self.definitions.count), paramIndex: UInt16(index))
-    }
+    public var all: [ParamValue] { table.all }
 }
