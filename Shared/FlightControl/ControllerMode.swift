@@ -1,19 +1,28 @@
 import QuadProtocol
 
 /// What the controller is doing, with the data that means something in that activity only (its timers, its
-/// goal, its progress watch). Leaving a mode drops its data by construction: a later mode starts from its own
-/// `entering` value, never from a leftover flag. The published activity (`ControllerState.Activity`, the wire)
-/// is `activity`.
+/// goal, its progress watch, its arrival filter). Leaving a mode drops its data by construction: a later mode
+/// starts from its own `entering` value, never from a leftover flag. The published activity
+/// (`ControllerState.Activity`, the wire) is `activity`.
 ///
-/// The data that outlives one mode stays on `ControllerStateMachine`: configuration, run id, last inputs, the
-/// target, home, the pilot and its loss timers (they span taking off and every airborne mode), the flight's
-/// battery budget and wind estimate, the flight memory.
+/// Where each datum lives, by how long it means something:
+/// - one mode: in that mode's case (a takeoff's id and start, a hover's landing time over home, a flight to the
+///   target's progress and arrival filter, which `arrived` carries on while the drone holds there, a return's
+///   goal);
+/// - one flight, from takeoff until navdata shows the drone landed: in `Flight` (home, the altitude to hold, the
+///   battery budget, the failsafes that fire once per flight, the lost-pilot timers). The controller holds it as
+///   an optional that entering `.landed` drops, rather than in every airborne case, because a flight spans seven
+///   of the eight modes (emergency keeps one cut in the air) and handing it from case to case would be noise;
+///   the timers of a narrower span (lost pilot: taking off and airborne; abandoned return: airborne) are dropped
+///   by `Flight.entering`, the one place that knows their spans;
+/// - the controller's whole run: on `ControllerStateMachine` (configuration, run id, last inputs, the target,
+///   which a landed controller keeps for the next takeoff, the pilot, the wind estimate, the flight memory).
 enum ControllerMode: Sendable, Equatable {
     case landed(Landed)
     case takingOff(TakingOff)
     case hovering(Hovering)
     case flyingToTarget(FlyingToTarget)
-    case arrived
+    case arrived(Arrived)
     case returningHome(ReturningHome)
     case landing
     case emergency(Emergency)
@@ -47,6 +56,14 @@ enum ControllerMode: Sendable, Equatable {
         var sinceUs: Int64
         /// Does the flight to the target get closer?
         var progress: ProgressWatch
+        /// Arrival on several fixes, not one noisy one.
+        var arrival: ArrivalFilter
+    }
+
+    /// Holding over the target.
+    struct Arrived: Sendable, Equatable {
+        /// The flight's filter, carried on: it tells when the drone has left the arrival radius.
+        var arrival: ArrivalFilter
     }
 
     /// Flying back toward home (the `return` command, the failsafes that go home, the geofence).
@@ -99,8 +116,13 @@ extension ControllerStateMachine {
         case (.flyingToTarget, .flyingToTarget(var flying)):
             flying.sinceUs = nowUs
             return .flyingToTarget(flying)
-        case (.flyingToTarget, _): return .flyingToTarget(.init(sinceUs: nowUs, progress: newProgressWatch))
-        case (.arrived, _): return .arrived
+        case (.flyingToTarget, .arrived(let arrived)):
+            return .flyingToTarget(.init(sinceUs: nowUs, progress: newProgressWatch, arrival: arrived.arrival))
+        case (.flyingToTarget, _):
+            return .flyingToTarget(.init(sinceUs: nowUs, progress: newProgressWatch, arrival: newArrivalFilter))
+        case (.arrived, .arrived(let arrived)): return .arrived(arrived)
+        case (.arrived, .flyingToTarget(let flying)): return .arrived(.init(arrival: flying.arrival))
+        case (.arrived, _): return .arrived(.init(arrival: newArrivalFilter))
         case (.returningHome, .returningHome(let returning)): return .returningHome(returning)
         case (.returningHome, _):
             return .returningHome(.init(goal: .insideFence, startedAtUs: nowUs, progress: newProgressWatch,
@@ -130,6 +152,45 @@ extension ControllerStateMachine {
     var isReturningToLandAtHome: Bool {
         if case .returningHome(let returning) = mode { return returning.goal == .home }
         return false
+    }
+
+    /// The target's arrival filter while flying to it or holding over it; nil in every other mode.
+    var targetArrival: ArrivalFilter? {
+        switch mode {
+        case .flyingToTarget(let flying): return flying.arrival
+        case .arrived(let arrived): return arrived.arrival
+        default: return nil
+        }
+    }
+
+    /// Feeds the target's arrival filter (flying to it or over it; no other mode has one).
+    mutating func observeTargetArrival(_ solution: NavigationSolution, nowUs: Int64) {
+        switch mode {
+        case .flyingToTarget(var flying):
+            flying.arrival.observe(distanceM: solution.distanceM, bearingDeg: solution.bearingDeg,
+                                   latitudeDeg: solution.droneLatitudeDeg, longitudeDeg: solution.droneLongitudeDeg,
+                                   atUs: nowUs)
+            mode = .flyingToTarget(flying)
+        case .arrived(var arrived):
+            arrived.arrival.observe(distanceM: solution.distanceM, bearingDeg: solution.bearingDeg,
+                                    latitudeDeg: solution.droneLatitudeDeg, longitudeDeg: solution.droneLongitudeDeg,
+                                    atUs: nowUs)
+            mode = .arrived(arrived)
+        default: break
+        }
+    }
+
+    /// The target moved or went: its fixes so far say nothing about the new one.
+    mutating func resetTargetArrival() {
+        switch mode {
+        case .flyingToTarget(var flying):
+            flying.arrival.reset()
+            mode = .flyingToTarget(flying)
+        case .arrived(var arrived):
+            arrived.arrival.reset()
+            mode = .arrived(arrived)
+        default: break
+        }
     }
 
     var recoveringFromEmergency: Bool {

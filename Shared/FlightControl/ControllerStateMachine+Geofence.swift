@@ -5,7 +5,7 @@ import QuadProtocol
 extension ControllerStateMachine {
     /// Sets home; a stored target that turns out to lie outside the new fence is dropped.
     mutating func setHome(_ point: GeoPoint, nowUs: Int64) -> [ControllerAction] {
-        home = point
+        flight?.home = point
         guard let target, isOutsideGeofence(latitudeDeg: target.latitudeDeg, longitudeDeg: target.longitudeDeg)
         else { return [] }
         clearTarget()
@@ -30,7 +30,7 @@ extension ControllerStateMachine {
         let distanceM = Geodesy.inverse(from: home, to: point).distanceM
         switch activity {
         case .hovering, .flyingToTarget, .arrived:
-            guard distanceM > configuration.geofenceRadiusM && !returnAbandoned else { return [] }
+            guard distanceM > configuration.geofenceRadiusM && flight?.returnAbandoned != true else { return [] }
             switch configuration.failsafes.geofence {
             case .returnInside:
                 startReturn(goal: .insideFence, reason: .geofence, nowUs: nowUs)

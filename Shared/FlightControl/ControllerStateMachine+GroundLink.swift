@@ -13,11 +13,11 @@ extension ControllerStateMachine {
         guard isGroundLinkLost else { return [] }
         isGroundLinkLost = false
         var actions: [ControllerAction] = [.log(.info, "ground link back")]
-        if lossReason == .groundLinkLost {
+        if flight?.pilotLoss.reason == .groundLinkLost {
             // A return or landing already under way runs its course; pending timers are cancelled and the drone
             // keeps hovering until the ground sends a new target.
-            pilotLostReturnAtUs = nil
-            if activity != .returningHome, activity != .landing { pilotLostLandAtUs = nil }
+            flight?.pilotLoss.returnAtUs = nil
+            if activity != .returningHome, activity != .landing { flight?.pilotLoss.landAtUs = nil }
             if activity == .hovering { reason = .groundLinkBack }
             actions.append(.log(.info, "hovering until a new target"))
         }
@@ -43,16 +43,16 @@ extension ControllerStateMachine {
         }
         let goingHome = isReturningToLandAtHome || activity == .landing
         if !goingHome {
-            lossReason = .groundLinkLost
-            pilotLostLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.lostPilotLandAfterS)
+            flight?.pilotLoss.reason = .groundLinkLost
+            flight?.pilotLoss.landAtUs = nowUs &+ microseconds(fromSeconds: configuration.lostPilotLandAfterS)
             if let returnAfterS = configuration.failsafes.lostPilotReturnAfterS,
                returnAfterS < configuration.lostPilotLandAfterS {
-                pilotLostReturnAtUs = nowUs &+ microseconds(fromSeconds: returnAfterS)
+                flight?.pilotLoss.returnAtUs = nowUs &+ microseconds(fromSeconds: returnAfterS)
             }
         }
         return [.log(.warning, "ground link lost: no beacon for \(silentMs) ms: "
             + (goingHome ? "carrying on home" : "hovering"
-                + (pilotLostReturnAtUs == nil ? ""
+                + (flight?.pilotLoss.returnAtUs == nil ? ""
                     : ", returning home in \(configuration.failsafes.lostPilotReturnAfterS ?? 0) s")
                 + ", landing in \(configuration.lostPilotLandAfterS) s unless the ground comes back"))]
     }

@@ -36,8 +36,8 @@ extension ControllerStateMachine {
             return
         }
         resumable = nil
-        if home == nil { home = memory.home }
-        wantedAltitudeM = memory.wantedAltitudeM
+        // Landed until now: the flight starts here, with the home and altitude the previous run had.
+        flight = Flight(home: memory.home, wantedAltitudeM: memory.wantedAltitudeM)
         switch memory.activity {
         case .landing:
             transition(to: .landing, reason: .resumedLanding, nowUs: nowUs)

@@ -24,8 +24,7 @@ extension ControllerStateMachine {
             if pilotId != nil { return finish([refuse(kind: "claim", reason: .claimRefused)], nowUs: nowUs) }
             pilotId = claim.senderId
             lostPilotId = nil
-            pilotLostLandAtUs = nil
-            pilotLostReturnAtUs = nil
+            flight?.pilotLoss.cancelTimers()
             reason = .controlGranted
         case .release:
             guard pilotId == claim.senderId else {
@@ -45,15 +44,14 @@ extension ControllerStateMachine {
             if pilotId == nil, let lost = lostPilotId, lost == serviceName {
                 pilotId = lost
                 lostPilotId = nil
-                pilotLostLandAtUs = nil
-                pilotLostReturnAtUs = nil
+                flight?.pilotLoss.cancelTimers()
                 reason = .pilotBack
             }
         } else if let pilot = pilotId, pilot == serviceName {
             pilotId = nil
             lostPilotId = pilot
             reason = .pilotLost
-            lossReason = .pilotLost
+            flight?.pilotLoss.reason = .pilotLost
             if activity.isAirborne || activity == .takingOff {
                 // The target came from the lost pilot; stop at once and land unless a pilot returns in time.
                 clearTarget()
@@ -62,15 +60,15 @@ extension ControllerStateMachine {
                 }
                 // Already on the way home (it lands there): no timer may land it half-way.
                 let goingHome = isReturningToLandAtHome
-                pilotLostLandAtUs = goingHome ? nil
+                flight?.pilotLoss.landAtUs = goingHome ? nil
                     : nowUs &+ microseconds(fromSeconds: configuration.lostPilotLandAfterS)
                 // The failsafe table: hover, return home after N s (the return lands there), else land.
                 if !goingHome, let returnAfterS = configuration.failsafes.lostPilotReturnAfterS,
                    returnAfterS < configuration.lostPilotLandAfterS {
-                    pilotLostReturnAtUs = nowUs &+ microseconds(fromSeconds: returnAfterS)
+                    flight?.pilotLoss.returnAtUs = nowUs &+ microseconds(fromSeconds: returnAfterS)
                 }
                 actions.append(.log(.warning, "pilot '\(pilot)' went offline: hovering"
-                    + (pilotLostReturnAtUs == nil ? ""
+                    + (flight?.pilotLoss.returnAtUs == nil ? ""
                         : ", returning home in \(configuration.failsafes.lostPilotReturnAfterS ?? 0) s")
                     + ", landing in \(configuration.lostPilotLandAfterS) s unless a pilot returns"))
             }

@@ -12,9 +12,10 @@ extension ControllerStateMachine {
     /// Starts (or re-aims) a return; the target is dropped, the altitude becomes the return altitude.
     mutating func startReturn(goal: ReturnGoal, reason: Reason, nowUs: Int64) {
         clearTarget()
-        wantedAltitudeM = returnAltitudeM(nowUs: nowUs)
+        let altitudeM = returnAltitudeM(nowUs: nowUs)
         transition(to: .returningHome, reason: reason, nowUs: nowUs)
         // A new return, or one re-aimed (its start and progress go on): this goal, its arrival measured afresh.
+        flight?.wantedAltitudeM = altitudeM
         guard case .returningHome(var returning) = mode else { return }
         returning.goal = goal
         returning.homeArrival.reset()
@@ -30,11 +31,11 @@ extension ControllerStateMachine {
             // Only a vehicle that navdata shows in the air can fly home; one on the ground has nowhere to return.
             guard vehicleIsAirborne else { return .returnRefusedNotAirborne }
             if home == nil { return .returnRefusedNoHome }
-            return returnAbandoned ? .returnRefusedNotProgressing : nil
+            return flight?.returnAbandoned == true ? .returnRefusedNotProgressing : nil
         case .hovering, .flyingToTarget, .arrived, .returningHome:
             if home == nil { return .returnRefusedNoHome }
             // After a return lost ground the drone lands where it is; another try would lose ground again.
-            if returnAbandoned { return .returnRefusedNotProgressing }
+            if flight?.returnAbandoned == true { return .returnRefusedNotProgressing }
             return nil
         }
     }
@@ -69,7 +70,7 @@ extension ControllerStateMachine {
                altitudeM > configuration.returnApproachAltitudeM + configuration.altitude.toleranceM {
                 // The landing itself is not steered (the drone's own descent drifts with the wind): come down
                 // under the position law first, as autopilots do, and land from low.
-                wantedAltitudeM = configuration.returnApproachAltitudeM
+                flight?.wantedAltitudeM = configuration.returnApproachAltitudeM
                 return []
             }
             if let filteredM = returning.homeArrival.filteredDistanceM, filteredM < law.arrivalRadiusM / 2 {
@@ -92,15 +93,15 @@ extension ControllerStateMachine {
         guard losingGround else { return [] }
         let bestM = returning.progress.bestDistanceM
         clearTarget()
-        returnAbandoned = true
+        flight?.returnAbandoned = true
         if configuration.abandonedReturnLandAfterS <= 0 {
             // The wind has won: every second of hover drifts further. Land now, where the drone is.
             transition(to: .landing, reason: .windTooStrong, nowUs: nowUs)
             return [.log(.warning, "return home lost ground (\(Int(distanceM)) m from home, best \(Int(bestM)) m), "
                 + "\(windText): landing at once")]
         }
-        abandonedReturnLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.abandonedReturnLandAfterS)
         transition(to: .hovering, reason: .returnHomeNotProgressing, nowUs: nowUs)
+        flight?.abandonedReturnLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.abandonedReturnLandAfterS)
         return [.log(.warning, "return home lost ground (\(Int(distanceM)) m from home, best \(Int(bestM)) m): "
             + "hovering, landing in \(configuration.abandonedReturnLandAfterS) s")]
     }
@@ -135,7 +136,7 @@ extension ControllerStateMachine {
             transition(to: .landing, reason: .batteryLow, nowUs: nowUs)
             return [.log(.warning, "battery \(state.batteryPercent)% low at home: landing")]
         }
-        let neededPercent = battery.percentNeeded(
+        let neededPercent = (flight?.battery ?? BatteryBudget()).percentNeeded(
             distanceM: distanceM, fallbackSpeedMps: configuration.cruiseSpeedMps,
             altitudeM: returnAltitudeM(nowUs: nowUs), hoverS: configuration.returnHomeHoverS)
         let sparePercent = percent - configuration.failsafes.batteryReservePercent

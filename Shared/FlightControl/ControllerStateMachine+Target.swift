@@ -22,13 +22,16 @@ extension ControllerStateMachine {
         forgetResumableFlight(because: "a new target came first")
         lastNavigation = nil
         if previous.map({ !isNear($0, newTarget) }) ?? true {
-            arrivalFilter.reset()
+            resetTargetArrival()
             if case .flyingToTarget(var flying) = mode {
                 flying.progress.reset()
                 mode = .flyingToTarget(flying)
             }
         }
-        if activity.isAirborne && activity != .returningHome { wantedAltitudeM = wantedAltitude(for: newTarget) }
+        if activity.isAirborne && activity != .returningHome {
+            let altitudeM = wantedAltitude(for: newTarget)
+            flight?.wantedAltitudeM = altitudeM
+        }
         switch activity {
         case .hovering, .flyingToTarget:
             transition(to: .flyingToTarget, reason: .newTarget, nowUs: nowUs)
@@ -56,7 +59,7 @@ extension ControllerStateMachine {
         if let refusal = altitudeRefusal(candidate) { return refusal }
         if activity == .emergency { return .targetRefusedEmergency }
         // The low-battery rule is returning home or landing: a new target would fly away on what is left.
-        if batteryFailsafeFired { return .targetRefusedBatteryLow }
+        if flight?.batteryFailsafeFired == true { return .targetRefusedBatteryLow }
         if isOutsideGeofence(latitudeDeg: candidate.latitudeDeg, longitudeDeg: candidate.longitudeDeg) {
             return .targetRefusedGeofence
         }

@@ -17,7 +17,7 @@ extension ControllerStateMachine {
         }
         lastDroneStateAtUs = nowUs
         observeWind(state, nowUs: nowUs)
-        droneLinkLostReported = false
+        flight?.droneLinkLostReported = false
         var actions: [ControllerAction] = []
 
         if state.isEmergency {
@@ -35,7 +35,8 @@ extension ControllerStateMachine {
         case .takingOff:
             if observed == .airborne {
                 // Takeoff ends at ~1 m: climb to the (stored) target's altitude, else the cruise altitude.
-                wantedAltitudeM = wantedAltitude(for: target)
+                let altitudeM = wantedAltitude(for: target)
+                flight?.wantedAltitudeM = altitudeM
                 transition(to: target == nil ? .hovering : .flyingToTarget, reason: .airborne, nowUs: nowUs)
             }
         case .hovering, .flyingToTarget, .arrived, .returningHome:
@@ -61,8 +62,9 @@ extension ControllerStateMachine {
         }
         observeBudget(state, nowUs: nowUs)
         actions += checkWind(nowUs: nowUs)
-        if (activity.isAirborne || activity == .takingOff) && isBatteryLow(state) && !batteryFailsafeFired {
-            batteryFailsafeFired = true
+        if (activity.isAirborne || activity == .takingOff) && isBatteryLow(state)
+            && flight?.batteryFailsafeFired == false {
+            flight?.batteryFailsafeFired = true
             actions += lowBatteryFailsafe(state, nowUs: nowUs)
         }
         return finish(actions, nowUs: nowUs)
@@ -77,17 +79,17 @@ extension ControllerStateMachine {
     /// Battery drain over the flight, and the ground speed while steering forward (the low-battery return's
     /// estimate of the way home).
     mutating func observeBudget(_ state: DroneState, nowUs: Int64) {
-        guard activity.isAirborne else { battery.pauseSpeed(); return }
-        battery.observe(percent: Double(state.batteryPercent), atUs: nowUs)
+        guard activity.isAirborne else { flight?.battery.pauseSpeed(); return }
+        flight?.battery.observe(percent: Double(state.batteryPercent), atUs: nowUs)
         let forwardCommanded = (lastFlight?.progressive ?? false) && (lastFlight?.pitchFrac ?? 0) < 0
         // The settling near a goal (the position law, slowing to a stop) is no measure of the cruise speed home.
-        var filter = arrivalFilter
+        var filter = targetArrival
         if case .returningHome(let returning) = mode { filter = returning.homeArrival }
-        let settling = (filter.filteredDistanceM ?? .infinity) < law.slowdownRadiusM
+        let settling = (filter?.filteredDistanceM ?? .infinity) < law.slowdownRadiusM
         let cruising = (activity == .flyingToTarget || activity == .returningHome) && forwardCommanded && !settling
-        guard cruising else { battery.pauseSpeed(); return }
+        guard cruising else { flight?.battery.pauseSpeed(); return }
         let vx = Double(state.velocityXMps), vy = Double(state.velocityYMps)
-        battery.observeSpeed(mps: (vx * vx + vy * vy).squareRoot(), atUs: nowUs)
+        flight?.battery.observeSpeed(mps: (vx * vx + vy * vy).squareRoot(), atUs: nowUs)
     }
 
     /// Updates the wind estimate while we command the tilt ourselves, in the air.
@@ -151,10 +153,8 @@ extension ControllerStateMachine {
                 // Hovering with a target only happens after a stale-input or link-loss hover.
                 transition(to: .flyingToTarget, reason: .navigationResumed, nowUs: nowUs)
             }
-            arrivalFilter.observe(distanceM: solution.distanceM, bearingDeg: solution.bearingDeg,
-                                  latitudeDeg: solution.droneLatitudeDeg, longitudeDeg: solution.droneLongitudeDeg,
-                                  atUs: nowUs)
-            if let filteredM = arrivalFilter.filteredDistanceM {
+            observeTargetArrival(solution, nowUs: nowUs)
+            if let filteredM = targetArrival?.filteredDistanceM {
                 // Arrival is 3-D: the horizontal radius and the altitude within its tolerance.
                 if activity == .flyingToTarget && law.hasArrived(distanceM: filteredM)
                     && altitudeReached(nowUs: nowUs) {

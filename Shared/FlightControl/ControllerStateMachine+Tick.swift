@@ -17,9 +17,9 @@ extension ControllerStateMachine {
             transition(to: .landing, reason: .takeoffAbortedDroneLinkLost, nowUs: nowUs)
             actions.append(.log(.warning, "no navdata while taking off: takeoff aborted, landing"))
         }
-        if activity.isAirborne, !droneLinkLostReported, !droneStateFresh(nowUs: nowUs) {
+        if activity.isAirborne, flight?.droneLinkLostReported == false, !droneStateFresh(nowUs: nowUs) {
             // The link hovers on its own too; say so and keep the target for when navdata returns.
-            droneLinkLostReported = true
+            flight?.droneLinkLostReported = true
             transition(to: .hovering, reason: .droneLinkLost, nowUs: nowUs)
         }
         if case .flyingToTarget(let flying) = mode, nowUs &- flying.sinceUs > staleAfterUs {
@@ -32,26 +32,26 @@ extension ControllerStateMachine {
             }
         }
         actions += checkGroundLink(nowUs: nowUs)
-        if let returnAtUs = pilotLostReturnAtUs, nowUs >= returnAtUs {
-            pilotLostReturnAtUs = nil
+        if let loss = flight?.pilotLoss, let returnAtUs = loss.returnAtUs, nowUs >= returnAtUs {
+            flight?.pilotLoss.returnAtUs = nil
             if activity != .returningHome, returnRefusal() == nil {
                 // The return ends with a landing at home, so the lost-pilot landing timer is not needed.
-                pilotLostLandAtUs = nil
-                let reason: Reason = lossReason == .groundLinkLost ? .groundLinkLostReturn : .pilotLostReturn
+                flight?.pilotLoss.landAtUs = nil
+                let reason: Reason = loss.reason == .groundLinkLost ? .groundLinkLostReturn : .pilotLostReturn
                 startReturn(goal: .home, reason: reason, nowUs: nowUs)
-                actions.append(.log(.warning, lossReason == .pilotLost ? "pilot still offline: returning home"
+                actions.append(.log(.warning, loss.reason == .pilotLost ? "pilot still offline: returning home"
                     : "ground still unreachable: returning home"))
             }
         }
         if case .hovering(let hovering) = mode, let landAtUs = hovering.homeReachedLandAtUs, nowUs >= landAtUs {
             transition(to: .landing, reason: .returnedHome, nowUs: nowUs)
         }
-        if let landAtUs = pilotLostLandAtUs, nowUs >= landAtUs {
-            pilotLostLandAtUs = nil
-            transition(to: .landing, reason: lossReason, nowUs: nowUs)
+        if let loss = flight?.pilotLoss, let landAtUs = loss.landAtUs, nowUs >= landAtUs {
+            flight?.pilotLoss.landAtUs = nil
+            transition(to: .landing, reason: loss.reason, nowUs: nowUs)
         }
-        if let landAtUs = abandonedReturnLandAtUs, nowUs >= landAtUs, activity.isAirborne {
-            abandonedReturnLandAtUs = nil
+        if let landAtUs = flight?.abandonedReturnLandAtUs, nowUs >= landAtUs, activity.isAirborne {
+            flight?.abandonedReturnLandAtUs = nil
             transition(to: .landing, reason: .returnHomeNotProgressing, nowUs: nowUs)
             actions.append(.log(.warning, "return home was abandoned: landing where the drone is"))
         }
@@ -94,19 +94,19 @@ extension ControllerStateMachine {
             command.refMode = emergency.recovering ? .emergencyRecover : .emergencyCutoff
         case .takingOff(let takingOff):
             command.takeoffId = takingOff.takeoffId
-        case .arrived:
+        case .arrived(let arrived):
             // The drone's own hover drifts a little with the wind: past half the arrival radius (filtered), the
             // position law brings it back; closer, its own hover is steadier than any GPS.
-            if let distanceM = arrivalFilter.filteredDistanceM, distanceM > law.arrivalRadiusM / 2,
+            if let distanceM = arrived.arrival.filteredDistanceM, distanceM > law.arrivalRadiusM / 2,
                navigationFresh(nowUs: nowUs), positionFresh(nowUs: nowUs) {
-                _ = holdPosition(arrivalFilter, into: &command, nowUs: nowUs)
+                _ = holdPosition(arrived.arrival, into: &command, nowUs: nowUs)
             }
             holdAltitude(&command, nowUs: nowUs)
         case .hovering:
             holdAltitude(&command, nowUs: nowUs)
-        case .flyingToTarget:
+        case .flyingToTarget(let flying):
             if navigationFresh(nowUs: nowUs), positionFresh(nowUs: nowUs),
-               holdPosition(arrivalFilter, into: &command, nowUs: nowUs) {
+               holdPosition(flying.arrival, into: &command, nowUs: nowUs) {
             } else {
                 apply(targetSteering(nowUs: nowUs), to: &command, nowUs: nowUs)
             }

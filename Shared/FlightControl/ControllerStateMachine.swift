@@ -30,8 +30,10 @@ public struct ControllerStateMachine: Sendable {
     public internal(set) var target: Target?
     /// When `target` was received (its ttl counts from here).
     var targetReceivedAtUs: Int64 = 0
-    /// Position at takeoff; the geofence is centred here. Cleared on landing.
-    public internal(set) var home: GeoPoint?
+    /// This flight's data (home, altitude, battery, failsafe timers); nil while landed (`Flight`).
+    var flight: Flight?
+    /// Position at takeoff; the geofence is centred here. Nil while landed.
+    public var home: GeoPoint? { flight?.home }
 
     // Observations, stamped with the receive time (`nowUs` of the event).
     var lastDroneState: DroneState?
@@ -40,7 +42,6 @@ public struct ControllerStateMachine: Sendable {
     /// The last flight command sent (its tilt is what the wind estimate compares against).
     var lastFlight: FlightCommand?
     var lastDroneStateAtUs: Int64 = .min
-    var droneLinkLostReported = false
     var lastPosition: GeoPoint?
     var lastPositionAtUs: Int64 = .min
     /// The latest solution that matches `target`; nil after a target change until a matching one arrives.
@@ -64,28 +65,13 @@ public struct ControllerStateMachine: Sendable {
     var pendingLogs: [ControllerAction] = []
     /// The pilot that went offline (restored if it comes back before anyone else claims).
     var lostPilotId: String?
-    var pilotLostLandAtUs: Int64?
-    /// Set when a return home lost ground and was given up: hover, then land here; no new return is started.
-    var returnAbandoned = false
-    var abandonedReturnLandAtUs: Int64?
-    /// Pilot lost: start a return home at this time.
-    var pilotLostReturnAtUs: Int64?
-    /// What set the two timers above: `.pilotLost` or `.groundLinkLost` (their reasons say which).
-    var lossReason: Reason = .pilotLost
     /// Receipt of the latest ground beacon (monotonic); nil until the first, which arms the ground-link rule.
     var lastGroundBeaconAtUs: Int64?
     /// Each beacon sender's own clock, as its latest beacon showed it (see `senderAgeUs`).
     var senderClocks = SenderClocks()
     public internal(set) var isGroundLinkLost = false
-    /// The altitude to hold (navdata altitude, metres above ground); nil = none (plain hover, e.g. after a
-    /// restart mid-flight until the next order).
-    public internal(set) var wantedAltitudeM: Double?
-    /// Battery drain and ground speed measured in flight, for the low-battery return.
-    var battery = BatteryBudget()
-    /// The low-battery rule fired this flight (it fires once: its return or landing then runs its course).
-    var batteryFailsafeFired = false
-    /// Arrival on several fixes, not one noisy one.
-    var arrivalFilter: ArrivalFilter
+    /// The altitude to hold (navdata altitude, metres above ground); nil = none (landed, or a plain hover).
+    public var wantedAltitudeM: Double? { flight?.wantedAltitudeM }
     /// A refusal is published even when the visible fields did not change, so a sender waiting for the
     /// controller's answer always gets one (with a new sequence number).
     var mustPublish = false
@@ -98,8 +84,6 @@ public struct ControllerStateMachine: Sendable {
     public init(configuration: ControllerConfiguration = ControllerConfiguration(), runId: UInt32 = RunAddress.none) {
         self.configuration = configuration
         self.runId = runId
-        arrivalFilter = ArrivalFilter(windowUs: configuration.arrivalWindowMs &* 1000,
-                                      minimumFixes: configuration.arrivalMinimumFixes)
     }
 
     var law: ControlLaw { configuration.controlLaw }
@@ -158,7 +142,8 @@ public struct ControllerStateMachine: Sendable {
     }
 
     /// Changes activity and reason: the new mode comes with its own data (`entering`), the old one's is dropped;
-    /// the timers that span several modes are cleared here when the new activity leaves their span.
+    /// landing drops the flight, any other airborne activity starts one if none exists, and the flight drops
+    /// the timers whose span of modes the new activity leaves (`Flight.entering`).
     mutating func transition(to next: Activity, reason: Reason, nowUs: Int64) {
         let previous = activity
         mode = entering(next, nowUs: nowUs)
@@ -170,18 +155,13 @@ public struct ControllerStateMachine: Sendable {
             pendingLogs.append(.log(.info, "flight ended (\(reason)): target \(target.latitudeDeg),"
                 + "\(target.longitudeDeg) dropped; the next takeoff hovers until a new target comes"))
         }
-        if next == .landed {
-            home = nil
-            returnAbandoned = false
-            wantedAltitudeM = nil
-            battery.reset()
-            batteryFailsafeFired = false
-        }
-        if next != .flyingToTarget && next != .arrived { arrivalFilter.reset() }
-        if !next.isAirborne { abandonedReturnLandAtUs = nil }
-        if !next.isAirborne && next != .takingOff {
-            pilotLostLandAtUs = nil
-            pilotLostReturnAtUs = nil
+        switch next {
+        case .landed: flight = nil
+        // Motors cut from the ground is no flight; from the air, the flight stays until navdata shows it landed.
+        case .emergency: flight?.entering(next)
+        default:
+            if flight == nil { flight = Flight() }
+            flight?.entering(next)
         }
     }
 
@@ -207,7 +187,7 @@ public struct ControllerStateMachine: Sendable {
     mutating func clearTarget() {
         target = nil
         lastNavigation = nil
-        arrivalFilter.reset()
+        resetTargetArrival()
     }
 
     mutating func enterEmergency(reason: Reason, nowUs: Int64) {

@@ -1,0 +1,45 @@
+import Navigation
+import QuadProtocol
+
+/// One flight, from takeoff (or a flight resumed after a restart) until navdata shows the drone landed. The
+/// controller holds one only while a flight exists (`ControllerStateMachine.flight`): landing drops it, so the
+/// next takeoff starts from fresh values, never from a flag the last flight left.
+struct Flight: Sendable {
+    /// Position at takeoff; the geofence is centred here. Nil until a fresh fix is known.
+    var home: GeoPoint?
+    /// The altitude to hold (navdata altitude, metres above ground); nil = none (plain hover, e.g. after a
+    /// restart mid-flight until the next order).
+    var wantedAltitudeM: Double?
+    /// Battery drain and ground speed measured in this flight, for the low-battery return.
+    var battery = BatteryBudget()
+    /// The low-battery rule fired (it fires once: its return or landing then runs its course).
+    var batteryFailsafeFired = false
+    /// A return home lost ground and was given up: hover, then land; no new return is started.
+    var returnAbandoned = false
+    /// After an abandoned return: land at this time (airborne modes only).
+    var abandonedReturnLandAtUs: Int64?
+    /// The pilot or the ground link went silent: its timers (taking off and airborne modes only).
+    var pilotLoss = PilotLoss()
+    /// Navdata went silent in the air and the hover was announced (once per silence).
+    var droneLinkLostReported = false
+
+    /// Drops what means nothing in the activity entered: an abandoned return's landing timer outside the
+    /// airborne modes, the lost-pilot timers once landing or in emergency.
+    mutating func entering(_ next: ControllerState.Activity) {
+        if !next.isAirborne { abandonedReturnLandAtUs = nil }
+        if !next.isAirborne && next != .takingOff { pilotLoss.cancelTimers() }
+    }
+}
+
+/// The lost-pilot policy's timers (hover, return home at `returnAtUs`, land at `landAtUs`) and what set them.
+struct PilotLoss: Sendable, Equatable {
+    /// `.pilotLost` or `.groundLinkLost`: the reasons of the return and the landing say which.
+    var reason: Reason = .pilotLost
+    var returnAtUs: Int64?
+    var landAtUs: Int64?
+
+    mutating func cancelTimers() {
+        returnAtUs = nil
+        landAtUs = nil
+    }
+}
