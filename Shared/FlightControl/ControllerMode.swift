@@ -27,62 +27,6 @@ enum ControllerMode: Sendable, Equatable {
     case landing
     case emergency(Emergency)
 
-    /// On the ground (or not known to be flying yet).
-    struct Landed: Sendable, Equatable {
-        /// A flat trim was asked for: sent with the next flight command, then cleared.
-        var flatTrimPending = false
-        /// `land` arrived before the first navdata of this run: obeyed as soon as navdata shows the drone in the
-        /// air (cleared by any navdata).
-        var landBeforeNavdata = false
-    }
-
-    /// Asked the vehicle to take off; navdata has not shown it in the air yet.
-    struct TakingOff: Sendable, Equatable {
-        let startedAtUs: Int64
-        /// The takeoff the flight commands ask the link for: new for each takeoff this run accepts, so a link
-        /// never arms a vehicle on a continuing command (`TakeoffGate`).
-        let takeoffId: UInt32
-    }
-
-    /// Holding where the drone is.
-    struct Hovering: Sendable, Equatable {
-        /// Hovering over home after a return: land at this time.
-        var homeReachedLandAtUs: Int64?
-    }
-
-    /// Steering toward the target.
-    struct FlyingToTarget: Sendable, Equatable {
-        /// Since the last (re)entry: inputs must be fresh within `staleAfterMs` of it.
-        var sinceUs: Int64
-        /// Does the flight to the target get closer?
-        var progress: ProgressWatch
-        /// Arrival on several fixes, not one noisy one.
-        var arrival: ArrivalFilter
-    }
-
-    /// Holding over the target.
-    struct Arrived: Sendable, Equatable {
-        /// The flight's filter, carried on: it tells when the drone has left the arrival radius.
-        var arrival: ArrivalFilter
-    }
-
-    /// Flying back toward home (the `return` command, the failsafes that go home, the geofence).
-    struct ReturningHome: Sendable, Equatable {
-        /// Where this return ends (re-aimed by a later `startReturn`).
-        var goal: ReturnGoal
-        let startedAtUs: Int64
-        /// Does the return get closer?
-        var progress: ProgressWatch
-        /// Arrival over home, filtered like a target's.
-        var homeArrival: ArrivalFilter
-    }
-
-    /// Motors cut.
-    struct Emergency: Sendable, Equatable {
-        /// A reset was accepted: emergencyRecover until navdata shows the bit cleared.
-        var recovering = false
-    }
-
     /// The published activity.
     var activity: ControllerState.Activity {
         switch self {
@@ -99,9 +43,10 @@ enum ControllerMode: Sendable, Equatable {
 }
 
 extension ControllerStateMachine {
-    /// The mode a transition to `next` enters from the current one: re-entering the same activity keeps its data
-    /// (a hover keeps its landing timer, a return its start and progress, a takeoff its id), except a flight to the
-    /// target, whose freshness clock restarts; any other entry starts from fresh data.
+    /// What a mode does on entry: the mode a transition to `next` enters from the current one. Re-entering the
+    /// same activity keeps its data (a hover keeps its landing timer, a return its start and progress, a takeoff its
+    /// id), except a flight to the target, whose freshness clock restarts; flying to the target and arrived hand
+    /// the arrival filter on; any other entry starts from fresh data.
     mutating func entering(_ next: Activity, nowUs: Int64) -> ControllerMode {
         switch (next, mode) {
         case (.landed, .landed(let landed)): return .landed(landed)
@@ -128,8 +73,44 @@ extension ControllerStateMachine {
             return .returningHome(.init(goal: .insideFence, startedAtUs: nowUs, progress: newProgressWatch,
                                         homeArrival: newArrivalFilter))
         case (.landing, _): return .landing
-        case (.emergency, .emergency(let emergency)): return .emergency(emergency)
+        // Only a new emergency re-enters it: that cancels a reset under way.
         case (.emergency, _): return .emergency(.init())
+        }
+    }
+
+    /// Navdata (without the emergency bit) as the current mode reads it. A restarted controller's first navdata
+    /// showing the drone in the air resumes the flight instead (`resumesFlight`, `droneState`).
+    mutating func modeNavdata(observed: ObservedFlight) -> Transition? {
+        switch mode {
+        case .landed(let landed): return landedNavdata(landed, observed: observed)
+        case .takingOff: return takingOffNavdata(observed: observed)
+        case .hovering, .flyingToTarget, .arrived, .returningHome: return airborneNavdata(observed: observed)
+        case .landing: return landingNavdata(observed: observed)
+        case .emergency(let emergency): return emergencyNavdata(emergency)
+        }
+    }
+
+    /// In any airborne mode: navdata showing the drone landing or on the ground (its own landing, a low battery
+    /// the firmware acted on) is followed.
+    func airborneNavdata(observed: ObservedFlight) -> Transition? {
+        switch observed {
+        case .landing: return Transition(to: .landing, reason: .droneLanding)
+        case .onGround: return Transition(to: .landed, reason: .droneLanded)
+        case .takingOff, .airborne, .unknown: return nil
+        }
+    }
+
+    /// The flight command of the current mode, filled into `command` (fly, no motion, sequence and stamp set).
+    mutating func modeCommand(into command: inout FlightCommand, nowUs: Int64) {
+        switch mode {
+        case .landed(let landed): landedCommand(landed, into: &command)
+        case .takingOff(let takingOff): takingOffCommand(takingOff, into: &command)
+        case .hovering: hoveringCommand(into: &command, nowUs: nowUs)
+        case .flyingToTarget(let flying): flyingToTargetCommand(flying, into: &command, nowUs: nowUs)
+        case .arrived(let arrived): arrivedCommand(arrived, into: &command, nowUs: nowUs)
+        case .returningHome(let returning): returningHomeCommand(returning, into: &command, nowUs: nowUs)
+        case .landing: landingCommand(into: &command)
+        case .emergency(let emergency): emergencyCommand(emergency, into: &command)
         }
     }
 

@@ -58,7 +58,7 @@ extension ControllerStateMachine {
                 return [refuse(kind: "command", reason: .takeoffRefusedNoDroneState)]
             }
             guard !isBatteryLow(state) else { return [refuse(kind: "command", reason: .takeoffRefusedBatteryLow)] }
-            transition(to: .takingOff, reason: .takeoff, nowUs: nowUs)
+            apply(Transition(to: .takingOff, reason: .takeoff), nowUs: nowUs)
             if home == nil, let position = lastPosition, positionFresh(nowUs: nowUs) {
                 // The fixes of the last seconds on the ground, averaged: one fix is off by the GPS noise.
                 return setHome(groundPosition.mean ?? position, nowUs: nowUs)
@@ -81,7 +81,7 @@ extension ControllerStateMachine {
             return []
         case .landed, .landing: return []
         case .takingOff, .hovering, .flyingToTarget, .arrived, .returningHome:
-            transition(to: .landing, reason: .land, nowUs: nowUs)
+            apply(Transition(to: .landing, reason: .land), nowUs: nowUs)
             return []
         }
     }
@@ -93,7 +93,7 @@ extension ControllerStateMachine {
         case .landing where vehicleIsAirborne:
             // Landing with the vehicle still in the air: the operator may stop the descent and hold.
             clearTarget()
-            transition(to: .hovering, reason: .hover, nowUs: nowUs)
+            apply(Transition(to: .hovering, reason: .hover), nowUs: nowUs)
         case .landed, .landing: return [refuse(kind: "command", reason: .hoverRefusedNotAirborne)]
         case .emergency: return [refuse(kind: "command", reason: .hoverRefusedEmergency)]
         case .returningHome: return [refuse(kind: "command", reason: .hoverRefusedReturningHome)]
@@ -102,7 +102,7 @@ extension ControllerStateMachine {
             reason = .hover
         case .hovering, .flyingToTarget, .arrived:
             clearTarget()
-            transition(to: .hovering, reason: .hover, nowUs: nowUs)
+            apply(Transition(to: .hovering, reason: .hover), nowUs: nowUs)
         }
         return []
     }

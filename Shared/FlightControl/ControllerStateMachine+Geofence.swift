@@ -10,7 +10,7 @@ extension ControllerStateMachine {
         else { return [] }
         clearTarget()
         if activity == .flyingToTarget || activity == .arrived {
-            transition(to: .hovering, reason: .targetRefusedGeofence, nowUs: nowUs)
+            apply(Transition(to: .hovering, reason: .targetRefusedGeofence), nowUs: nowUs)
             return [.rejected(kind: "target", reason: .targetRefusedGeofence)]
         }
         return [refuse(kind: "target", reason: .targetRefusedGeofence)]
@@ -36,7 +36,7 @@ extension ControllerStateMachine {
                 startReturn(goal: .insideFence, reason: .geofence, nowUs: nowUs)
             case .land:
                 clearTarget()
-                transition(to: .landing, reason: .geofence, nowUs: nowUs)
+                apply(Transition(to: .landing, reason: .geofence), nowUs: nowUs)
             }
         case .returningHome:
             let toHome = Geodesy.inverse(from: point, to: home)

@@ -37,7 +37,7 @@ extension ControllerStateMachine {
         // Whatever came from the ground is stale now; the drone must not fly on towards it unsupervised.
         clearTarget()
         if activity == .flyingToTarget || activity == .arrived {
-            transition(to: .hovering, reason: .groundLinkLost, nowUs: nowUs)
+            apply(Transition(to: .hovering, reason: .groundLinkLost), nowUs: nowUs)
         } else {
             reason = .groundLinkLost
         }

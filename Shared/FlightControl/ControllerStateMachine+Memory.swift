@@ -32,7 +32,7 @@ extension ControllerStateMachine {
     /// First navdata of this run shows the drone in the air: go on with the remembered flight, or hold.
     mutating func resumeFlight(nowUs: Int64) {
         guard let memory = resumable else {
-            transition(to: .hovering, reason: .resumedInFlight, nowUs: nowUs)
+            apply(Transition(to: .hovering, reason: .resumedInFlight), nowUs: nowUs)
             return
         }
         resumable = nil
@@ -40,17 +40,17 @@ extension ControllerStateMachine {
         flight = Flight(home: memory.home, wantedAltitudeM: memory.wantedAltitudeM)
         switch memory.activity {
         case .landing:
-            transition(to: .landing, reason: .resumedLanding, nowUs: nowUs)
+            apply(Transition(to: .landing, reason: .resumedLanding), nowUs: nowUs)
         case .returningHome where home != nil:
             startReturn(goal: .home, reason: .resumedReturn, nowUs: nowUs)
         default:
             guard let remembered = memory.target else {
-                transition(to: .hovering, reason: .resumedInFlight, nowUs: nowUs)
+                apply(Transition(to: .hovering, reason: .resumedInFlight), nowUs: nowUs)
                 return
             }
             let ttlUs = microseconds(fromSeconds: Double(remembered.ttlS))
             if remembered.ttlS > 0, nowUs &- memory.targetReceivedAtUs > ttlUs {
-                transition(to: .hovering, reason: .resumedTargetExpired, nowUs: nowUs)
+                apply(Transition(to: .hovering, reason: .resumedTargetExpired), nowUs: nowUs)
                 pendingLogs.append(.log(.warning,
                     "the previous run's target expired while no controller ran: hovering"))
                 return
@@ -58,7 +58,7 @@ extension ControllerStateMachine {
             target = remembered
             targetReceivedAtUs = memory.targetReceivedAtUs
             lastNavigation = nil
-            transition(to: .flyingToTarget, reason: .resumedTarget, nowUs: nowUs)
+            apply(Transition(to: .flyingToTarget, reason: .resumedTarget), nowUs: nowUs)
             pendingLogs.append(.log(.info, "resumed the previous run's flight to \(remembered.latitudeDeg),"
                 + "\(remembered.longitudeDeg)"))
         }

@@ -56,7 +56,7 @@ extension ControllerStateMachine {
                 // The target came from the lost pilot; stop at once and land unless a pilot returns in time.
                 clearTarget()
                 if activity == .flyingToTarget || activity == .arrived {
-                    transition(to: .hovering, reason: .pilotLost, nowUs: nowUs)
+                    apply(Transition(to: .hovering, reason: .pilotLost), nowUs: nowUs)
                 }
                 // Already on the way home (it lands there): no timer may land it half-way.
                 let goingHome = isReturningToLandAtHome

@@ -13,7 +13,7 @@ extension ControllerStateMachine {
     mutating func startReturn(goal: ReturnGoal, reason: Reason, nowUs: Int64) {
         clearTarget()
         let altitudeM = returnAltitudeM(nowUs: nowUs)
-        transition(to: .returningHome, reason: reason, nowUs: nowUs)
+        apply(Transition(to: .returningHome, reason: reason), nowUs: nowUs)
         // A new return, or one re-aimed (its start and progress go on): this goal, its arrival measured afresh.
         flight?.wantedAltitudeM = altitudeM
         guard case .returningHome(var returning) = mode else { return }
@@ -55,7 +55,7 @@ extension ControllerStateMachine {
         case .insideFence:
             if distanceM <= configuration.geofenceRadiusM - configuration.geofenceReturnMarginM {
                 // A target accepted during the return (it was checked against the fence) is flown to next.
-                transition(to: target == nil ? .hovering : .flyingToTarget, reason: .backInsideGeofence,
+                apply(Transition(to: target == nil ? .hovering : .flyingToTarget, reason: .backInsideGeofence),
                            nowUs: nowUs)
                 return []
             }
@@ -77,7 +77,7 @@ extension ControllerStateMachine {
                 // Over home: hover to let the position settle, then land (see `tick`). A target sent meanwhile
                 // is a new order and cancels the landing; one stored during the return is not.
                 clearTarget()
-                transition(to: .hovering, reason: .homeReached, nowUs: nowUs)
+                apply(Transition(to: .hovering, reason: .homeReached), nowUs: nowUs)
                 if case .hovering(var hovering) = mode {
                     hovering.homeReachedLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.returnHomeHoverS)
                     mode = .hovering(hovering)
@@ -96,11 +96,11 @@ extension ControllerStateMachine {
         flight?.returnAbandoned = true
         if configuration.abandonedReturnLandAfterS <= 0 {
             // The wind has won: every second of hover drifts further. Land now, where the drone is.
-            transition(to: .landing, reason: .windTooStrong, nowUs: nowUs)
+            apply(Transition(to: .landing, reason: .windTooStrong), nowUs: nowUs)
             return [.log(.warning, "return home lost ground (\(Int(distanceM)) m from home, best \(Int(bestM)) m), "
                 + "\(windText): landing at once")]
         }
-        transition(to: .hovering, reason: .returnHomeNotProgressing, nowUs: nowUs)
+        apply(Transition(to: .hovering, reason: .returnHomeNotProgressing), nowUs: nowUs)
         flight?.abandonedReturnLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.abandonedReturnLandAfterS)
         return [.log(.warning, "return home lost ground (\(Int(distanceM)) m from home, best \(Int(bestM)) m): "
             + "hovering, landing in \(configuration.abandonedReturnLandAfterS) s")]
@@ -117,7 +117,7 @@ extension ControllerStateMachine {
         guard activity.isAirborne else { return [] }
         guard wind.speedMps > configuration.windCompensation.fullTiltSpeedMps else { return [] }
         clearTarget()
-        transition(to: .landing, reason: .windTooStrong, nowUs: nowUs)
+        apply(Transition(to: .landing, reason: .windTooStrong), nowUs: nowUs)
         let fullTilt = DecimalText.fixed(configuration.windCompensation.fullTiltSpeedMps, fractionDigits: 1) ?? "?"
         return [.log(.warning, "\(windText), above the \(fullTilt) m/s a full tilt flies: landing at once")]
     }
@@ -127,13 +127,13 @@ extension ControllerStateMachine {
         let percent = Double(state.batteryPercent)
         guard configuration.failsafes.lowBattery == .returnIfReachable, returnRefusal() == nil, let home,
               let position = lastPosition, positionFresh(nowUs: nowUs) else {
-            transition(to: .landing, reason: .batteryLow, nowUs: nowUs)
+            apply(Transition(to: .landing, reason: .batteryLow), nowUs: nowUs)
             return [.log(.warning,
                          "battery \(state.batteryPercent)% below \(configuration.landBatteryPercent)%: landing")]
         }
         let distanceM = Geodesy.inverse(from: position, to: home).distanceM
         if law.hasArrived(distanceM: distanceM) {
-            transition(to: .landing, reason: .batteryLow, nowUs: nowUs)
+            apply(Transition(to: .landing, reason: .batteryLow), nowUs: nowUs)
             return [.log(.warning, "battery \(state.batteryPercent)% low at home: landing")]
         }
         let neededPercent = (flight?.battery ?? BatteryBudget()).percentNeeded(
@@ -143,7 +143,7 @@ extension ControllerStateMachine {
         let figures = "\(Int(distanceM)) m from home needs ~\(Int(neededPercent.rounded(.up)))%, "
             + "\(state.batteryPercent)% left (reserve \(Int(configuration.failsafes.batteryReservePercent))%)"
         guard neededPercent <= sparePercent else {
-            transition(to: .landing, reason: .batteryLowCannotReturn, nowUs: nowUs)
+            apply(Transition(to: .landing, reason: .batteryLowCannotReturn), nowUs: nowUs)
             return [.log(.warning, "battery low: \(figures): landing where the drone is")]
         }
         startReturn(goal: .home, reason: .batteryLowReturn, nowUs: nowUs)

@@ -34,11 +34,11 @@ extension ControllerStateMachine {
         }
         switch activity {
         case .hovering, .flyingToTarget:
-            transition(to: .flyingToTarget, reason: .newTarget, nowUs: nowUs)
+            apply(Transition(to: .flyingToTarget, reason: .newTarget), nowUs: nowUs)
         case .arrived:
             // A re-sent or slightly moved target keeps the drone arrived; the next solution decides (hysteresis).
             if let previous, !isNear(previous, newTarget) {
-                transition(to: .flyingToTarget, reason: .newTarget, nowUs: nowUs)
+                apply(Transition(to: .flyingToTarget, reason: .newTarget), nowUs: nowUs)
             }
         case .landed, .landing, .takingOff, .returningHome, .emergency:
             // Stored: flown to after takeoff / after returning inside the fence. Never a reason to take off.

@@ -28,37 +28,11 @@ extension ControllerStateMachine {
             return finish(actions, nowUs: nowUs)
         }
         let observed = state.observedFlight
-        switch mode {
-        case .emergency:
-            // Only a reset leaves emergency, and only once navdata shows the bit cleared.
-            if recoveringFromEmergency { transition(to: .landed, reason: .resetComplete, nowUs: nowUs) }
-        case .takingOff:
-            if observed == .airborne {
-                // Takeoff ends at ~1 m: climb to the (stored) target's altitude, else the cruise altitude.
-                let altitudeM = wantedAltitude(for: target)
-                flight?.wantedAltitudeM = altitudeM
-                transition(to: target == nil ? .hovering : .flyingToTarget, reason: .airborne, nowUs: nowUs)
-            }
-        case .hovering, .flyingToTarget, .arrived, .returningHome:
-            if observed == .landing {
-                transition(to: .landing, reason: .droneLanding, nowUs: nowUs)
-            } else if observed == .onGround {
-                transition(to: .landed, reason: .droneLanded, nowUs: nowUs)
-            }
-        case .landing:
-            if observed == .onGround { transition(to: .landed, reason: .landed, nowUs: nowUs) }
-        case .landed(let landed):
-            let landBeforeNavdata = landed.landBeforeNavdata
-            if observed == .airborne {
-                // First navdata after a (re)start shows the drone flying: we were restarted mid-flight. Hover and
-                // wait for a fresh target; never act on what came before. Later, a drone seen flying while we
-                // command land is landing.
-                if firstObservation && !landBeforeNavdata {
-                    resumeFlight(nowUs: nowUs)
-                } else {
-                    transition(to: .landing, reason: landBeforeNavdata ? .land : .droneAirborne, nowUs: nowUs)
-                }
-            }
+        if case .landed(let landed) = mode,
+           resumesFlight(landed, observed: observed, firstObservation: firstObservation) {
+            resumeFlight(nowUs: nowUs)
+        } else {
+            actions += apply(modeNavdata(observed: observed), nowUs: nowUs)
         }
         observeBudget(state, nowUs: nowUs)
         actions += checkWind(nowUs: nowUs)
@@ -151,16 +125,16 @@ extension ControllerStateMachine {
         if solutionAgesFresh(solution) {
             if activity == .hovering && positionFresh(nowUs: nowUs) && droneStateFresh(nowUs: nowUs) {
                 // Hovering with a target only happens after a stale-input or link-loss hover.
-                transition(to: .flyingToTarget, reason: .navigationResumed, nowUs: nowUs)
+                apply(Transition(to: .flyingToTarget, reason: .navigationResumed), nowUs: nowUs)
             }
             observeTargetArrival(solution, nowUs: nowUs)
             if let filteredM = targetArrival?.filteredDistanceM {
                 // Arrival is 3-D: the horizontal radius and the altitude within its tolerance.
                 if activity == .flyingToTarget && law.hasArrived(distanceM: filteredM)
                     && altitudeReached(nowUs: nowUs) {
-                    transition(to: .arrived, reason: .arrived, nowUs: nowUs)
+                    apply(Transition(to: .arrived, reason: .arrived), nowUs: nowUs)
                 } else if activity == .arrived && law.hasLeftArrival(distanceM: filteredM) {
-                    transition(to: .flyingToTarget, reason: .leftArrivalRadius, nowUs: nowUs)
+                    apply(Transition(to: .flyingToTarget, reason: .leftArrivalRadius), nowUs: nowUs)
                 }
             }
             if case .flyingToTarget(var flying) = mode {
@@ -171,7 +145,7 @@ extension ControllerStateMachine {
                     // drifts far less. The target is dropped; the pilot decides what next.
                     let bestM = flying.progress.bestDistanceM
                     clearTarget()
-                    transition(to: .hovering, reason: .targetNotProgressing, nowUs: nowUs)
+                    apply(Transition(to: .hovering, reason: .targetNotProgressing), nowUs: nowUs)
                     actions.append(.log(.warning, "flying to the target lost ground (now \(Int(solution.distanceM)) m, "
                         + "best \(Int(bestM)) m): hovering, target dropped"))
                 }

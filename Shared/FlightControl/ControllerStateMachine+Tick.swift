@@ -3,33 +3,19 @@ import QuadProtocol
 /// The periodic tick: time-based failsafes, then a fresh flight command so the link never runs dry.
 extension ControllerStateMachine {
     public mutating func tick(nowUs: Int64) -> [ControllerAction] {
+        // The rules in a fixed order, each seeing the mode the previous ones left; a mode's own rules are in its
+        // file (`Modes/`), the cross-cutting ones (links, pilot loss, targets) here.
         var actions: [ControllerAction] = []
-        if case .takingOff(let takingOff) = mode,
-           nowUs &- takingOff.startedAtUs > microseconds(fromSeconds: configuration.takeoffTimeoutS) {
-            transition(to: .landing, reason: .takeoffTimeout, nowUs: nowUs)
-            actions.append(.log(.warning,
-                                "takeoff not seen in navdata within \(configuration.takeoffTimeoutS) s: landing"))
-        }
-        if activity == .takingOff,
-           lastDroneState == nil || nowUs &- lastDroneStateAtUs > configuration.takeoffNavdataLossMs &* 1000 {
-            // Without navdata this takeoff cannot be watched; a link that comes back must not find it still asked
-            // for (its takeoff id would arm a vehicle nobody is watching). Land: it may already be off the ground.
-            transition(to: .landing, reason: .takeoffAbortedDroneLinkLost, nowUs: nowUs)
-            actions.append(.log(.warning, "no navdata while taking off: takeoff aborted, landing"))
+        if case .takingOff(let takingOff) = mode {
+            actions += apply(takingOffTick(takingOff, nowUs: nowUs), nowUs: nowUs)
         }
         if activity.isAirborne, flight?.droneLinkLostReported == false, !droneStateFresh(nowUs: nowUs) {
             // The link hovers on its own too; say so and keep the target for when navdata returns.
             flight?.droneLinkLostReported = true
-            transition(to: .hovering, reason: .droneLinkLost, nowUs: nowUs)
+            apply(Transition(to: .hovering, reason: .droneLinkLost), nowUs: nowUs)
         }
-        if case .flyingToTarget(let flying) = mode, nowUs &- flying.sinceUs > staleAfterUs {
-            // The failsafe table's row: hover (default: wait for fresh input, keep the target) or land.
-            let action: Activity = configuration.failsafes.staleNavigation == .land ? .landing : .hovering
-            if !positionFresh(nowUs: nowUs) {
-                transition(to: action, reason: .stalePosition, nowUs: nowUs)
-            } else if !navigationFresh(nowUs: nowUs) {
-                transition(to: action, reason: .staleNavigation, nowUs: nowUs)
-            }
+        if case .flyingToTarget(let flying) = mode {
+            actions += apply(flyingToTargetTick(flying, nowUs: nowUs), nowUs: nowUs)
         }
         actions += checkGroundLink(nowUs: nowUs)
         if let loss = flight?.pilotLoss, let returnAtUs = loss.returnAtUs, nowUs >= returnAtUs {
@@ -43,23 +29,21 @@ extension ControllerStateMachine {
                     : "ground still unreachable: returning home"))
             }
         }
-        if case .hovering(let hovering) = mode, let landAtUs = hovering.homeReachedLandAtUs, nowUs >= landAtUs {
-            transition(to: .landing, reason: .returnedHome, nowUs: nowUs)
-        }
+        if case .hovering(let hovering) = mode { actions += apply(hoveringTick(hovering, nowUs: nowUs), nowUs: nowUs) }
         if let loss = flight?.pilotLoss, let landAtUs = loss.landAtUs, nowUs >= landAtUs {
             flight?.pilotLoss.landAtUs = nil
-            transition(to: .landing, reason: loss.reason, nowUs: nowUs)
+            apply(Transition(to: .landing, reason: loss.reason), nowUs: nowUs)
         }
         if let landAtUs = flight?.abandonedReturnLandAtUs, nowUs >= landAtUs, activity.isAirborne {
             flight?.abandonedReturnLandAtUs = nil
-            transition(to: .landing, reason: .returnHomeNotProgressing, nowUs: nowUs)
+            apply(Transition(to: .landing, reason: .returnHomeNotProgressing), nowUs: nowUs)
             actions.append(.log(.warning, "return home was abandoned: landing where the drone is"))
         }
         if targetExpired(nowUs: nowUs) {
             // The sender stopped refreshing it (follow ended, ground out of range): never fly on an expired order.
             clearTarget()
             if activity == .flyingToTarget || activity == .arrived {
-                transition(to: .hovering, reason: .targetExpired, nowUs: nowUs)
+                apply(Transition(to: .hovering, reason: .targetExpired), nowUs: nowUs)
             } else {
                 reason = .targetExpired
             }
@@ -82,49 +66,7 @@ extension ControllerStateMachine {
     mutating func nextFlightCommand(nowUs: Int64) -> FlightCommand {
         flightSequence &+= 1
         var command = FlightCommand(sequence: flightSequence, timestampUs: nowUs, refMode: .fly)
-        switch mode {
-        case .landed(var landed):
-            command.refMode = .land
-            command.flatTrim = landed.flatTrimPending
-            landed.flatTrimPending = false
-            mode = .landed(landed)
-        case .landing:
-            command.refMode = .land
-        case .emergency(let emergency):
-            command.refMode = emergency.recovering ? .emergencyRecover : .emergencyCutoff
-        case .takingOff(let takingOff):
-            command.takeoffId = takingOff.takeoffId
-        case .arrived(let arrived):
-            // The drone's own hover drifts a little with the wind: past half the arrival radius (filtered), the
-            // position law brings it back; closer, its own hover is steadier than any GPS.
-            if let distanceM = arrived.arrival.filteredDistanceM, distanceM > law.arrivalRadiusM / 2,
-               navigationFresh(nowUs: nowUs), positionFresh(nowUs: nowUs) {
-                _ = holdPosition(arrived.arrival, into: &command, nowUs: nowUs)
-            }
-            holdAltitude(&command, nowUs: nowUs)
-        case .hovering:
-            holdAltitude(&command, nowUs: nowUs)
-        case .flyingToTarget(let flying):
-            if navigationFresh(nowUs: nowUs), positionFresh(nowUs: nowUs),
-               holdPosition(flying.arrival, into: &command, nowUs: nowUs) {
-            } else {
-                apply(targetSteering(nowUs: nowUs), to: &command, nowUs: nowUs)
-            }
-            holdAltitude(&command, nowUs: nowUs)
-        case .returningHome(let returning):
-            if returning.goal == .home, positionFresh(nowUs: nowUs),
-               let distanceM = returning.homeArrival.filteredDistanceM, distanceM < law.arrivalRadiusM / 2 {
-                // Over home, coming down to the approach altitude: the drone's own hover, as `.arrived`. An
-                // autopilot then holds its position itself; under the position law's small tilts the real PX4
-                // drifted 0.2 → 0.6 m in the descent and landed 0.8–1.4 m off.
-            } else if nowUs &- returning.startedAtUs >= microseconds(fromSeconds: configuration.geofenceBrakeS),
-               returning.goal == .home, positionFresh(nowUs: nowUs),
-               holdPosition(returning.homeArrival, into: &command, nowUs: nowUs) {
-            } else {
-                apply(returnHomeSteering(returning, nowUs: nowUs), to: &command, nowUs: nowUs)
-            }
-            holdAltitude(&command, nowUs: nowUs)
-        }
+        modeCommand(into: &command, nowUs: nowUs)
         lastFlight = command
         return command
     }

@@ -141,10 +141,13 @@ public struct ControllerStateMachine: Sendable {
         return out
     }
 
-    /// Changes activity and reason: the new mode comes with its own data (`entering`), the old one's is dropped;
-    /// landing drops the flight, any other airborne activity starts one if none exists, and the flight drops
-    /// the timers whose span of modes the new activity leaves (`Flight.entering`).
-    mutating func transition(to next: Activity, reason: Reason, nowUs: Int64) {
+    /// Performs a transition, the one place where the mode changes: the new mode comes with its own data
+    /// (`entering`), the old one's is dropped; landing drops the flight, any other airborne activity starts one if
+    /// none exists, and the flight drops the timers whose span of modes the new activity leaves
+    /// (`Flight.entering`). Returns the transition's log line, if any.
+    @discardableResult
+    mutating func apply(_ transition: Transition, nowUs: Int64) -> [ControllerAction] {
+        let next = transition.activity, reason = transition.reason
         let previous = activity
         mode = entering(next, nowUs: nowUs)
         self.reason = reason
@@ -163,6 +166,13 @@ public struct ControllerStateMachine: Sendable {
             if flight == nil { flight = Flight() }
             flight?.entering(next)
         }
+        return transition.log.map { [$0] } ?? []
+    }
+
+    /// Performs a transition if there is one; its log line, if any.
+    mutating func apply(_ transition: Transition?, nowUs: Int64) -> [ControllerAction] {
+        guard let transition else { return [] }
+        return apply(transition, nowUs: nowUs)
     }
 
     /// Records a refusal: visible in the state's reason and returned for the executable to log and count.
@@ -192,8 +202,7 @@ public struct ControllerStateMachine: Sendable {
 
     mutating func enterEmergency(reason: Reason, nowUs: Int64) {
         clearTarget()
-        if case .emergency = mode { mode = .emergency(.init()) }
-        transition(to: .emergency, reason: reason, nowUs: nowUs)
+        apply(Transition(to: .emergency, reason: reason), nowUs: nowUs)
     }
 }
 

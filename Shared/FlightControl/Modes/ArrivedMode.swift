@@ -1,0 +1,22 @@
+import QuadProtocol
+
+extension ControllerMode {
+    /// Holding over the target.
+    struct Arrived: Sendable, Equatable {
+        /// The flight's filter, carried on: it tells when the drone has left the arrival radius (`navigation`).
+        var arrival: ArrivalFilter
+    }
+}
+
+/// Arrived. On entry: the flight's arrival filter is kept (`entering`).
+extension ControllerStateMachine {
+    /// Its flight command: the drone's own hover drifts a little with the wind: past half the arrival radius
+    /// (filtered), the position law brings it back; closer, its own hover is steadier than any GPS.
+    mutating func arrivedCommand(_ arrived: ControllerMode.Arrived, into command: inout FlightCommand, nowUs: Int64) {
+        if let distanceM = arrived.arrival.filteredDistanceM, distanceM > law.arrivalRadiusM / 2,
+           navigationFresh(nowUs: nowUs), positionFresh(nowUs: nowUs) {
+            _ = holdPosition(arrived.arrival, into: &command, nowUs: nowUs)
+        }
+        holdAltitude(&command, nowUs: nowUs)
+    }
+}

@@ -1,0 +1,38 @@
+import QuadProtocol
+
+extension ControllerMode {
+    /// Steering toward the target.
+    struct FlyingToTarget: Sendable, Equatable {
+        /// Since the last (re)entry: inputs must be fresh within `staleAfterMs` of it.
+        var sinceUs: Int64
+        /// Does the flight to the target get closer?
+        var progress: ProgressWatch
+        /// Arrival on several fixes, not one noisy one.
+        var arrival: ArrivalFilter
+    }
+}
+
+/// Flying to the target. On entry: its freshness clock starts (`entering`); arrival and progress are judged on
+/// each navigation solution (`navigation`).
+extension ControllerStateMachine {
+    /// On its tick: stale position or navigation → the failsafe table's row: hover (default: wait for fresh input,
+    /// keep the target) or land.
+    func flyingToTargetTick(_ flying: ControllerMode.FlyingToTarget, nowUs: Int64) -> Transition? {
+        guard nowUs &- flying.sinceUs > staleAfterUs else { return nil }
+        let action: Activity = configuration.failsafes.staleNavigation == .land ? .landing : .hovering
+        if !positionFresh(nowUs: nowUs) { return Transition(to: action, reason: .stalePosition) }
+        if !navigationFresh(nowUs: nowUs) { return Transition(to: action, reason: .staleNavigation) }
+        return nil
+    }
+
+    /// Its flight command: the position law near the target, the article's control law farther out.
+    mutating func flyingToTargetCommand(_ flying: ControllerMode.FlyingToTarget, into command: inout FlightCommand,
+                                        nowUs: Int64) {
+        if navigationFresh(nowUs: nowUs), positionFresh(nowUs: nowUs),
+           holdPosition(flying.arrival, into: &command, nowUs: nowUs) {
+        } else {
+            apply(targetSteering(nowUs: nowUs), to: &command, nowUs: nowUs)
+        }
+        holdAltitude(&command, nowUs: nowUs)
+    }
+}

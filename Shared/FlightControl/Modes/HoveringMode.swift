@@ -1,0 +1,24 @@
+import QuadProtocol
+
+extension ControllerMode {
+    /// Holding where the drone is.
+    struct Hovering: Sendable, Equatable {
+        /// Hovering over home after a return: land at this time.
+        var homeReachedLandAtUs: Int64?
+    }
+}
+
+/// Hovering: after takeoff without a target, on `hover`, and the failsafes' hold (stale inputs, lost links, a
+/// flight that lost ground). A navigation solution for a kept target resumes the flight (`navigation`).
+extension ControllerStateMachine {
+    /// On its tick: over home after a return, land once the position had time to settle.
+    func hoveringTick(_ hovering: ControllerMode.Hovering, nowUs: Int64) -> Transition? {
+        guard let landAtUs = hovering.homeReachedLandAtUs, nowUs >= landAtUs else { return nil }
+        return Transition(to: .landing, reason: .returnedHome)
+    }
+
+    /// Its flight command: the drone's own hover, at the wanted altitude.
+    func hoveringCommand(into command: inout FlightCommand, nowUs: Int64) {
+        holdAltitude(&command, nowUs: nowUs)
+    }
+}

@@ -1,0 +1,43 @@
+import QuadProtocol
+
+extension ControllerMode {
+    /// Asked the vehicle to take off; navdata has not shown it in the air yet.
+    struct TakingOff: Sendable, Equatable {
+        let startedAtUs: Int64
+        /// The takeoff the flight commands ask the link for: new for each takeoff this run accepts, so a link
+        /// never arms a vehicle on a continuing command (`TakeoffGate`).
+        let takeoffId: UInt32
+    }
+}
+
+/// Taking off. On entry: a new takeoff id (`entering`), and a flight starts (`apply`).
+extension ControllerStateMachine {
+    /// On its tick: land if navdata never shows the drone in the air, or stops coming.
+    func takingOffTick(_ takingOff: ControllerMode.TakingOff, nowUs: Int64) -> Transition? {
+        if nowUs &- takingOff.startedAtUs > microseconds(fromSeconds: configuration.takeoffTimeoutS) {
+            return Transition(to: .landing, reason: .takeoffTimeout, log: .log(.warning,
+                "takeoff not seen in navdata within \(configuration.takeoffTimeoutS) s: landing"))
+        }
+        if lastDroneState == nil || nowUs &- lastDroneStateAtUs > configuration.takeoffNavdataLossMs &* 1000 {
+            // Without navdata this takeoff cannot be watched; a link that comes back must not find it still asked
+            // for (its takeoff id would arm a vehicle nobody is watching). Land: it may already be off the ground.
+            return Transition(to: .landing, reason: .takeoffAbortedDroneLinkLost,
+                              log: .log(.warning, "no navdata while taking off: takeoff aborted, landing"))
+        }
+        return nil
+    }
+
+    /// On navdata: in the air at ~1 m, the takeoff is over: climb to the (stored) target's altitude, else the
+    /// cruise altitude, and on to the target, else hover.
+    mutating func takingOffNavdata(observed: ObservedFlight) -> Transition? {
+        guard observed == .airborne else { return nil }
+        let altitudeM = wantedAltitude(for: target)
+        flight?.wantedAltitudeM = altitudeM
+        return Transition(to: target == nil ? .hovering : .flyingToTarget, reason: .airborne)
+    }
+
+    /// Its flight command: fly, with this takeoff's id.
+    func takingOffCommand(_ takingOff: ControllerMode.TakingOff, into command: inout FlightCommand) {
+        command.takeoffId = takingOff.takeoffId
+    }
+}
