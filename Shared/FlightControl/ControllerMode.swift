@@ -5,6 +5,11 @@ import QuadProtocol
 /// starts from its own `entering` value, never from a leftover flag. The published activity
 /// (`ControllerState.Activity`, the wire) is `activity`.
 ///
+/// Each mode has its file in `Modes/` (its data, what it does on entry, on the events that concern it, on its tick,
+/// and its flight command). Its handlers return a `Transition` instead of changing the mode; `apply` performs it,
+/// the one place the mode changes. The rules that cut across modes (freshness, geofence, ground link, pilot,
+/// targets, failsafes) are in `ControllerStateMachine+X` and return or apply transitions the same way.
+///
 /// Where each datum lives, by how long it means something:
 /// - one mode: in that mode's case (a takeoff's id and start, a hover's landing time over home, a flight to the
 ///   target's progress and arrival filter, which `arrived` carries on while the drone holds there, a return's

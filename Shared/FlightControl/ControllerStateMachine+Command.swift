@@ -73,11 +73,7 @@ extension ControllerStateMachine {
         switch activity {
         case .emergency: return [refuse(kind: "command", reason: .landRefusedEmergency)]
         case .landed where lastDroneState == nil:
-            // Restarted, navdata not seen yet: the drone may be in the air. The order stands for when it shows.
-            if case .landed(var landed) = mode {
-                landed.landBeforeNavdata = true
-                mode = .landed(landed)
-            }
+            landedLandBeforeNavdata()
             return []
         case .landed, .landing: return []
         case .takingOff, .hovering, .flyingToTarget, .arrived, .returningHome:
@@ -104,27 +100,6 @@ extension ControllerStateMachine {
             clearTarget()
             apply(Transition(to: .hovering, reason: .hover), nowUs: nowUs)
         }
-        return []
-    }
-
-    /// Holds emergencyRecover until navdata shows the emergency bit cleared (see `droneState`).
-    mutating func reset() -> [ControllerAction] {
-        guard case .emergency(var emergency) = mode else {
-            return [refuse(kind: "command", reason: .resetRefusedNotInEmergency)]
-        }
-        emergency.recovering = true
-        mode = .emergency(emergency)
-        reason = .reset
-        return []
-    }
-
-    mutating func flatTrim() -> [ControllerAction] {
-        guard case .landed(var landed) = mode else {
-            return [refuse(kind: "command", reason: .flatTrimRefusedNotLanded)]
-        }
-        landed.flatTrimPending = true
-        mode = .landed(landed)
-        reason = .flatTrim
         return []
     }
 }

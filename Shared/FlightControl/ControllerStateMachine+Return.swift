@@ -47,65 +47,6 @@ extension ControllerStateMachine {
         return []
     }
 
-    /// A position fix while returning: arrival (over home, or back inside the fence) and the progress watch.
-    mutating func followReturn(distanceM: Double, bearingDeg: Double, at point: GeoPoint,
-                               nowUs: Int64) -> [ControllerAction] {
-        guard case .returningHome(var returning) = mode else { return [] }
-        switch returning.goal {
-        case .insideFence:
-            if distanceM <= configuration.geofenceRadiusM - configuration.geofenceReturnMarginM {
-                // A target accepted during the return (it was checked against the fence) is flown to next.
-                apply(Transition(to: target == nil ? .hovering : .flyingToTarget, reason: .backInsideGeofence),
-                           nowUs: nowUs)
-                return []
-            }
-        case .home:
-            returning.homeArrival.observe(distanceM: distanceM, bearingDeg: bearingDeg,
-                                          latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg, atUs: nowUs)
-            mode = .returningHome(returning)
-            // Home is where the drone lands, not just a point to pass: the position law settles it to half the
-            // arrival radius (by the filtered position) before the hover and the landing.
-            if let filteredM = returning.homeArrival.filteredDistanceM, filteredM < law.arrivalRadiusM / 2,
-               let altitudeM = currentAltitudeM(nowUs: nowUs),
-               altitudeM > configuration.returnApproachAltitudeM + configuration.altitude.toleranceM {
-                // The landing itself is not steered (the drone's own descent drifts with the wind): come down
-                // under the position law first, as autopilots do, and land from low.
-                flight?.wantedAltitudeM = configuration.returnApproachAltitudeM
-                return []
-            }
-            if let filteredM = returning.homeArrival.filteredDistanceM, filteredM < law.arrivalRadiusM / 2 {
-                // Over home: hover to let the position settle, then land (see `tick`). A target sent meanwhile
-                // is a new order and cancels the landing; one stored during the return is not.
-                clearTarget()
-                apply(Transition(to: .hovering, reason: .homeReached), nowUs: nowUs)
-                if case .hovering(var hovering) = mode {
-                    hovering.homeReachedLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.returnHomeHoverS)
-                    mode = .hovering(hovering)
-                }
-                return []
-            }
-        }
-        guard nowUs &- returning.startedAtUs >= microseconds(fromSeconds: configuration.geofenceBrakeS) else {
-            return []
-        }
-        let losingGround = returning.progress.observe(distanceM: distanceM, atUs: nowUs)
-        mode = .returningHome(returning)
-        guard losingGround else { return [] }
-        let bestM = returning.progress.bestDistanceM
-        clearTarget()
-        flight?.returnAbandoned = true
-        if configuration.abandonedReturnLandAfterS <= 0 {
-            // The wind has won: every second of hover drifts further. Land now, where the drone is.
-            apply(Transition(to: .landing, reason: .windTooStrong), nowUs: nowUs)
-            return [.log(.warning, "return home lost ground (\(Int(distanceM)) m from home, best \(Int(bestM)) m), "
-                + "\(windText): landing at once")]
-        }
-        apply(Transition(to: .hovering, reason: .returnHomeNotProgressing), nowUs: nowUs)
-        flight?.abandonedReturnLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.abandonedReturnLandAfterS)
-        return [.log(.warning, "return home lost ground (\(Int(distanceM)) m from home, best \(Int(bestM)) m): "
-            + "hovering, landing in \(configuration.abandonedReturnLandAfterS) s")]
-    }
-
     /// The wind estimate in words, for the log lines that blame it.
     var windText: String {
         "wind estimate \(DecimalText.fixed(wind.speedMps, fractionDigits: 1) ?? "?") m/s from "

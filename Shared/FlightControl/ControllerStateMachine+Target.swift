@@ -23,10 +23,7 @@ extension ControllerStateMachine {
         lastNavigation = nil
         if previous.map({ !isNear($0, newTarget) }) ?? true {
             resetTargetArrival()
-            if case .flyingToTarget(var flying) = mode {
-                flying.progress.reset()
-                mode = .flyingToTarget(flying)
-            }
+            flyingToTargetMoved()
         }
         if activity.isAirborne && activity != .returningHome {
             let altitudeM = wantedAltitude(for: newTarget)

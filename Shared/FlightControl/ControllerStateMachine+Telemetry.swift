@@ -8,10 +8,7 @@ extension ControllerStateMachine {
         let firstObservation = lastDroneState == nil
         lastDroneState = state
         defer {
-            if case .landed(var landed) = mode, landed.landBeforeNavdata {
-                landed.landBeforeNavdata = false
-                mode = .landed(landed)
-            }
+            landedNavdataSeen()
             // The drone is on the ground (or the flight was resumed): the previous run's flight is over.
             resumable = nil
         }
@@ -123,32 +120,17 @@ extension ControllerStateMachine {
         lastNavigationAtUs = nowUs
         var actions: [ControllerAction] = []
         if solutionAgesFresh(solution) {
-            if activity == .hovering && positionFresh(nowUs: nowUs) && droneStateFresh(nowUs: nowUs) {
-                // Hovering with a target only happens after a stale-input or link-loss hover.
-                apply(Transition(to: .flyingToTarget, reason: .navigationResumed), nowUs: nowUs)
-            }
+            if case .hovering = mode { actions += apply(hoveringNavigation(nowUs: nowUs), nowUs: nowUs) }
             observeTargetArrival(solution, nowUs: nowUs)
-            if let filteredM = targetArrival?.filteredDistanceM {
-                // Arrival is 3-D: the horizontal radius and the altitude within its tolerance.
-                if activity == .flyingToTarget && law.hasArrived(distanceM: filteredM)
-                    && altitudeReached(nowUs: nowUs) {
-                    apply(Transition(to: .arrived, reason: .arrived), nowUs: nowUs)
-                } else if activity == .arrived && law.hasLeftArrival(distanceM: filteredM) {
-                    apply(Transition(to: .flyingToTarget, reason: .leftArrivalRadius), nowUs: nowUs)
-                }
+            switch mode {
+            case .flyingToTarget(let flying):
+                actions += apply(flyingToTargetArrival(flying, nowUs: nowUs), nowUs: nowUs)
+            case .arrived(let arrived): actions += apply(arrivedNavigation(arrived), nowUs: nowUs)
+            default: break
             }
-            if case .flyingToTarget(var flying) = mode {
-                let losingGround = flying.progress.observe(distanceM: solution.distanceM, atUs: nowUs)
-                mode = .flyingToTarget(flying)
-                if losingGround {
-                    // Steering is carrying the drone away (wind stronger than the drone, a bad compass): hovering
-                    // drifts far less. The target is dropped; the pilot decides what next.
-                    let bestM = flying.progress.bestDistanceM
-                    clearTarget()
-                    apply(Transition(to: .hovering, reason: .targetNotProgressing), nowUs: nowUs)
-                    actions.append(.log(.warning, "flying to the target lost ground (now \(Int(solution.distanceM)) m, "
-                        + "best \(Int(bestM)) m): hovering, target dropped"))
-                }
+            // Also right after leaving the arrival radius: the new flight's progress counts from this solution.
+            if case .flyingToTarget = mode {
+                actions += apply(flyingToTargetProgress(distanceM: solution.distanceM, nowUs: nowUs), nowUs: nowUs)
             }
         }
         return finish(actions, nowUs: nowUs,

@@ -10,6 +10,15 @@ extension ControllerMode {
 
 /// Arrived. On entry: the flight's arrival filter is kept (`entering`).
 extension ControllerStateMachine {
+    /// On a fresh navigation solution (in the filter already): out of the arrival radius, fly to the target again
+    /// (a wider radius than arrival's: hysteresis).
+    func arrivedNavigation(_ arrived: ControllerMode.Arrived) -> Transition? {
+        guard let filteredM = arrived.arrival.filteredDistanceM, law.hasLeftArrival(distanceM: filteredM) else {
+            return nil
+        }
+        return Transition(to: .flyingToTarget, reason: .leftArrivalRadius)
+    }
+
     /// Its flight command: the drone's own hover drifts a little with the wind: past half the arrival radius
     /// (filtered), the position law brings it back; closer, its own hover is steadier than any GPS.
     mutating func arrivedCommand(_ arrived: ControllerMode.Arrived, into command: inout FlightCommand, nowUs: Int64) {

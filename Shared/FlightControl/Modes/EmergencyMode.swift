@@ -21,4 +21,15 @@ extension ControllerStateMachine {
     func emergencyCommand(_ emergency: ControllerMode.Emergency, into command: inout FlightCommand) {
         command.refMode = emergency.recovering ? .emergencyRecover : .emergencyCutoff
     }
+
+    /// On the reset command: hold emergencyRecover until navdata shows the emergency bit cleared.
+    mutating func reset() -> [ControllerAction] {
+        guard case .emergency(var emergency) = mode else {
+            return [refuse(kind: "command", reason: .resetRefusedNotInEmergency)]
+        }
+        emergency.recovering = true
+        mode = .emergency(emergency)
+        reason = .reset
+        return []
+    }
 }

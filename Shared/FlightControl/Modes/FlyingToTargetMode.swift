@@ -25,6 +25,35 @@ extension ControllerStateMachine {
         return nil
     }
 
+    /// On a fresh navigation solution (in the filter already): arrival is 3-D, the horizontal radius (filtered)
+    /// and the altitude within its tolerance.
+    func flyingToTargetArrival(_ flying: ControllerMode.FlyingToTarget, nowUs: Int64) -> Transition? {
+        guard let filteredM = flying.arrival.filteredDistanceM, law.hasArrived(distanceM: filteredM),
+              altitudeReached(nowUs: nowUs) else { return nil }
+        return Transition(to: .arrived, reason: .arrived)
+    }
+
+    /// On a fresh navigation solution, still flying: does the drone get closer? Steering that carries it away
+    /// (wind stronger than the drone, a bad compass) hovers, which drifts far less; the target is dropped and the
+    /// pilot decides what next.
+    mutating func flyingToTargetProgress(distanceM: Double, nowUs: Int64) -> Transition? {
+        guard case .flyingToTarget(var flying) = mode else { return nil }
+        let losingGround = flying.progress.observe(distanceM: distanceM, atUs: nowUs)
+        mode = .flyingToTarget(flying)
+        guard losingGround else { return nil }
+        clearTarget()
+        return Transition(to: .hovering, reason: .targetNotProgressing, log: .log(.warning,
+            "flying to the target lost ground (now \(Int(distanceM)) m, best \(Int(flying.progress.bestDistanceM)) m): "
+                + "hovering, target dropped"))
+    }
+
+    /// On a target that moved (beyond the arrival hysteresis): progress toward the old one says nothing about it.
+    mutating func flyingToTargetMoved() {
+        guard case .flyingToTarget(var flying) = mode else { return }
+        flying.progress.reset()
+        mode = .flyingToTarget(flying)
+    }
+
     /// Its flight command: the position law near the target, the article's control law farther out.
     mutating func flyingToTargetCommand(_ flying: ControllerMode.FlyingToTarget, into command: inout FlightCommand,
                                         nowUs: Int64) {

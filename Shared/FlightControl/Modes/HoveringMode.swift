@@ -17,6 +17,13 @@ extension ControllerStateMachine {
         return Transition(to: .landing, reason: .returnedHome)
     }
 
+    /// On a fresh navigation solution for a kept target (hovering with one only happens after a stale-input or
+    /// link-loss hover): fly on once position and navdata are fresh again.
+    func hoveringNavigation(nowUs: Int64) -> Transition? {
+        guard positionFresh(nowUs: nowUs) && droneStateFresh(nowUs: nowUs) else { return nil }
+        return Transition(to: .flyingToTarget, reason: .navigationResumed)
+    }
+
     /// Its flight command: the drone's own hover, at the wanted altitude.
     func hoveringCommand(into command: inout FlightCommand, nowUs: Int64) {
         holdAltitude(&command, nowUs: nowUs)

@@ -19,6 +19,21 @@ extension ControllerStateMachine {
         observed == .airborne && firstObservation && !landed.landBeforeNavdata
     }
 
+    /// On `land` before this run's first navdata: the drone may be in the air (a restart); the order stands for
+    /// when navdata shows it.
+    mutating func landedLandBeforeNavdata() {
+        guard case .landed(var landed) = mode else { return }
+        landed.landBeforeNavdata = true
+        mode = .landed(landed)
+    }
+
+    /// After any navdata (its own handler has run): a `land` that waited for it has been obeyed or was moot.
+    mutating func landedNavdataSeen() {
+        guard case .landed(var landed) = mode, landed.landBeforeNavdata else { return }
+        landed.landBeforeNavdata = false
+        mode = .landed(landed)
+    }
+
     /// On navdata, otherwise: a drone seen flying while we command land is landing.
     func landedNavdata(_ landed: ControllerMode.Landed, observed: ObservedFlight) -> Transition? {
         guard observed == .airborne else { return nil }
@@ -32,5 +47,16 @@ extension ControllerStateMachine {
         var sent = landed
         sent.flatTrimPending = false
         mode = .landed(sent)
+    }
+
+    /// On the flat trim command (only on the ground): sent with the next flight command.
+    mutating func flatTrim() -> [ControllerAction] {
+        guard case .landed(var landed) = mode else {
+            return [refuse(kind: "command", reason: .flatTrimRefusedNotLanded)]
+        }
+        landed.flatTrimPending = true
+        mode = .landed(landed)
+        reason = .flatTrim
+        return []
     }
 }
