@@ -48,38 +48,20 @@ enum ControllerMode: Sendable, Equatable {
 }
 
 extension ControllerStateMachine {
-    /// What a mode does on entry: the mode a transition to `next` enters from the current one. Re-entering the
-    /// same activity keeps its data (a hover keeps its landing timer, a return its start and progress, a takeoff its
-    /// id), except a flight to the target, whose freshness clock restarts; flying to the target and arrived hand
-    /// the arrival filter on; any other entry starts from fresh data.
-    mutating func entering(_ next: Activity, nowUs: Int64) -> ControllerMode {
-        switch (next, mode) {
-        case (.landed, .landed(let landed)): return .landed(landed)
-        case (.landed, _): return .landed(.init())
-        case (.takingOff, .takingOff(let takingOff)): return .takingOff(takingOff)
-        case (.takingOff, _):
-            takeoffCount &+= 1
-            return .takingOff(.init(startedAtUs: nowUs,
-                                    takeoffId: Self.takeoffId(runId: runId, count: takeoffCount)))
-        case (.hovering, .hovering(let hovering)): return .hovering(hovering)
-        case (.hovering, _): return .hovering(.init())
-        case (.flyingToTarget, .flyingToTarget(var flying)):
-            flying.sinceUs = nowUs
-            return .flyingToTarget(flying)
-        case (.flyingToTarget, .arrived(let arrived)):
-            return .flyingToTarget(.init(sinceUs: nowUs, progress: newProgressWatch, arrival: arrived.arrival))
-        case (.flyingToTarget, _):
-            return .flyingToTarget(.init(sinceUs: nowUs, progress: newProgressWatch, arrival: newArrivalFilter))
-        case (.arrived, .arrived(let arrived)): return .arrived(arrived)
-        case (.arrived, .flyingToTarget(let flying)): return .arrived(.init(arrival: flying.arrival))
-        case (.arrived, _): return .arrived(.init(arrival: newArrivalFilter))
-        case (.returningHome, .returningHome(let returning)): return .returningHome(returning)
-        case (.returningHome, _):
-            return .returningHome(.init(goal: .insideFence, startedAtUs: nowUs, progress: newProgressWatch,
-                                        homeArrival: newArrivalFilter))
-        case (.landing, _): return .landing
-        // Only a new emergency re-enters it: that cancels a reset under way.
-        case (.emergency, _): return .emergency(.init())
+    /// The mode a transition enters, with its data as the mode's own entry makes it (in its file): re-entering the
+    /// same activity keeps its data (a hover its landing timer, a return its start and progress, a takeoff its id),
+    /// except a flight to the target, whose freshness clock restarts; any other entry starts from fresh data.
+    mutating func entering(_ transition: Transition, nowUs: Int64) -> ControllerMode {
+        switch transition.activity {
+        case .landed: return .landed(landedEntry())
+        case .takingOff: return .takingOff(takingOffEntry(nowUs: nowUs))
+        case .hovering: return .hovering(hoveringEntry(transition, nowUs: nowUs))
+        case .flyingToTarget: return .flyingToTarget(flyingToTargetEntry(nowUs: nowUs))
+        case .arrived: return .arrived(arrivedEntry())
+        case .returningHome: return .returningHome(returningHomeEntry(nowUs: nowUs))
+        case .landing: return .landing
+        // Only a new emergency enters it (`enterEmergency`): that cancels a reset under way.
+        case .emergency: return .emergency(.init())
         }
     }
 

@@ -149,7 +149,7 @@ public struct ControllerStateMachine: Sendable {
     mutating func apply(_ transition: Transition, nowUs: Int64) -> [ControllerAction] {
         let next = transition.activity, reason = transition.reason
         let previous = activity
-        mode = entering(next, nowUs: nowUs)
+        mode = entering(transition, nowUs: nowUs)
         self.reason = reason
         if (next == .landing || next == .landed), previous.isAirborne || previous == .takingOff, let target {
             // The flight is over (a land command, a failsafe, or the vehicle landed by itself): its target is not

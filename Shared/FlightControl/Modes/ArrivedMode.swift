@@ -10,6 +10,15 @@ extension ControllerMode {
 
 /// Arrived. On entry: the flight's arrival filter is kept (`entering`).
 extension ControllerStateMachine {
+    /// On entry: the flight's arrival filter goes on.
+    func arrivedEntry() -> ControllerMode.Arrived {
+        switch mode {
+        case .arrived(let arrived): return arrived
+        case .flyingToTarget(let flying): return ControllerMode.Arrived(arrival: flying.arrival)
+        default: return ControllerMode.Arrived(arrival: newArrivalFilter)
+        }
+    }
+
     /// On a fresh navigation solution (in the filter already): out of the arrival radius, fly to the target again
     /// (a wider radius than arrival's: hysteresis).
     func arrivedNavigation(_ arrived: ControllerMode.Arrived) -> Transition? {

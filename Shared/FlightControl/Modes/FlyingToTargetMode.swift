@@ -15,6 +15,19 @@ extension ControllerMode {
 /// Flying to the target. On entry: its freshness clock starts (`entering`); arrival and progress are judged on
 /// each navigation solution (`navigation`).
 extension ControllerStateMachine {
+    /// On entry: the freshness clock starts (again, on a re-entry); from arrived, the arrival filter goes on.
+    func flyingToTargetEntry(nowUs: Int64) -> ControllerMode.FlyingToTarget {
+        switch mode {
+        case .flyingToTarget(var flying):
+            flying.sinceUs = nowUs
+            return flying
+        case .arrived(let arrived):
+            return ControllerMode.FlyingToTarget(sinceUs: nowUs, progress: newProgressWatch, arrival: arrived.arrival)
+        default:
+            return ControllerMode.FlyingToTarget(sinceUs: nowUs, progress: newProgressWatch, arrival: newArrivalFilter)
+        }
+    }
+
     /// On its tick: stale position or navigation → the failsafe table's row: hover (default: wait for fresh input,
     /// keep the target) or land.
     func flyingToTargetTick(_ flying: ControllerMode.FlyingToTarget, nowUs: Int64) -> Transition? {

@@ -11,6 +11,15 @@ extension ControllerMode {
 /// Hovering: after takeoff without a target, on `hover`, and the failsafes' hold (stale inputs, lost links, a
 /// flight that lost ground). A navigation solution for a kept target resumes the flight (`navigation`).
 extension ControllerStateMachine {
+    /// On entry: over home at the end of a return, land once the position had time to settle (a re-entry keeps
+    /// that time).
+    func hoveringEntry(_ transition: Transition, nowUs: Int64) -> ControllerMode.Hovering {
+        if case .hovering(let hovering) = mode { return hovering }
+        guard transition.reason == .homeReached else { return ControllerMode.Hovering() }
+        return ControllerMode.Hovering(
+            homeReachedLandAtUs: nowUs &+ microseconds(fromSeconds: configuration.returnHomeHoverS))
+    }
+
     /// On its tick: over home after a return, land once the position had time to settle.
     func hoveringTick(_ hovering: ControllerMode.Hovering, nowUs: Int64) -> Transition? {
         guard let landAtUs = hovering.homeReachedLandAtUs, nowUs >= landAtUs else { return nil }

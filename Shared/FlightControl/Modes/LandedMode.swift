@@ -13,6 +13,12 @@ extension ControllerMode {
 
 /// Landed. On entry: the flight is over (`apply` drops it with home and the failsafe timers).
 extension ControllerStateMachine {
+    /// On entry: nothing pending (a re-entry keeps what is).
+    func landedEntry() -> ControllerMode.Landed {
+        if case .landed(let landed) = mode { return landed }
+        return ControllerMode.Landed()
+    }
+
     /// On navdata: the first navdata of this run showing the drone in the air means this controller restarted
     /// mid-flight, and the remembered flight goes on (`resumeFlight`) unless a `land` came first.
     func resumesFlight(_ landed: ControllerMode.Landed, observed: ObservedFlight, firstObservation: Bool) -> Bool {

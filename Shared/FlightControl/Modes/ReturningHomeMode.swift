@@ -16,6 +16,14 @@ extension ControllerMode {
 
 /// Returning home. On entry: the target is dropped and the return altitude set (`startReturn`).
 extension ControllerStateMachine {
+    /// On entry: braking starts, progress and arrival are judged afresh (a re-entry, a re-aimed return, keeps its
+    /// start and progress); `startReturn` sets the goal.
+    func returningHomeEntry(nowUs: Int64) -> ControllerMode.ReturningHome {
+        if case .returningHome(let returning) = mode { return returning }
+        return ControllerMode.ReturningHome(goal: .insideFence, startedAtUs: nowUs, progress: newProgressWatch,
+                                            homeArrival: newArrivalFilter)
+    }
+
     /// On a position fix: arrival (over home, or back inside the fence) and the progress watch; a return that
     /// loses ground is abandoned: hover, then land (or land at once).
     mutating func followReturn(distanceM: Double, bearingDeg: Double, at point: GeoPoint,
@@ -26,7 +34,7 @@ extension ControllerStateMachine {
             if distanceM <= configuration.geofenceRadiusM - configuration.geofenceReturnMarginM {
                 // A target accepted during the return (it was checked against the fence) is flown to next.
                 apply(Transition(to: target == nil ? .hovering : .flyingToTarget, reason: .backInsideGeofence),
-                           nowUs: nowUs)
+                      nowUs: nowUs)
                 return []
             }
         case .home:
@@ -48,10 +56,6 @@ extension ControllerStateMachine {
                 // is a new order and cancels the landing; one stored during the return is not.
                 clearTarget()
                 apply(Transition(to: .hovering, reason: .homeReached), nowUs: nowUs)
-                if case .hovering(var hovering) = mode {
-                    hovering.homeReachedLandAtUs = nowUs &+ microseconds(fromSeconds: configuration.returnHomeHoverS)
-                    mode = .hovering(hovering)
-                }
                 return []
             }
         }

@@ -12,6 +12,14 @@ extension ControllerMode {
 
 /// Taking off. On entry: a new takeoff id (`entering`), and a flight starts (`apply`).
 extension ControllerStateMachine {
+    /// On entry: a takeoff id of its own (a re-entry keeps the takeoff under way).
+    mutating func takingOffEntry(nowUs: Int64) -> ControllerMode.TakingOff {
+        if case .takingOff(let takingOff) = mode { return takingOff }
+        takeoffCount &+= 1
+        let takeoffId = Self.takeoffId(runId: runId, count: takeoffCount)
+        return ControllerMode.TakingOff(startedAtUs: nowUs, takeoffId: takeoffId)
+    }
+
     /// On its tick: land if navdata never shows the drone in the air, or stops coming.
     func takingOffTick(_ takingOff: ControllerMode.TakingOff, nowUs: Int64) -> Transition? {
         if nowUs &- takingOff.startedAtUs > microseconds(fromSeconds: configuration.takeoffTimeoutS) {
