@@ -142,9 +142,9 @@ public struct ControllerStateMachine: Sendable {
     }
 
     /// Performs a transition, the one place where the mode changes: the new mode comes with its own data
-    /// (`entering`), the old one's is dropped; landing drops the flight, any other airborne activity starts one if
-    /// none exists, and the flight drops the timers whose span of modes the new activity leaves
-    /// (`Flight.entering`). Returns the transition's log line, if any.
+    /// (`entering`), the old one's is dropped; entering `.landed` drops the flight, any other activity but
+    /// emergency starts one if none exists, and the flight drops the timers whose span of modes the new activity
+    /// leaves (`Flight.entering`). Returns the transition's log line, if any.
     @discardableResult
     mutating func apply(_ transition: Transition, nowUs: Int64) -> [ControllerAction] {
         let next = transition.activity, reason = transition.reason
