@@ -70,12 +70,13 @@ let package = Package(
         .target(name: "Randomness", path: "Shared/Randomness"),
         // The two clocks (monotonic for durations, wall for stamps) as distinct types; read only by I/O code.
         .target(name: "Clocks", path: "Shared/Clocks"),
-        .target(name: "QuadProtocol", path: "Shared/QuadProtocol"),
-        .target(name: "ARDrone", dependencies: ["QuadProtocol"], path: "Shared/ARDrone"),
+        // Wire types stamp with `WallInstant`; pure code takes `MonotonicInstant`s for ages (Clocks' types).
+        .target(name: "QuadProtocol", dependencies: ["Clocks"], path: "Shared/QuadProtocol"),
+        .target(name: "ARDrone", dependencies: ["Clocks", "QuadProtocol"], path: "Shared/ARDrone"),
         .target(name: "MAVLink", path: "Shared/MAVLink"),
         .target(name: "MAVLinkSimulation", dependencies: ["DroneSimulation", "MAVLink", "Navigation"],
                 path: "Shared/MAVLinkSimulation"),
-        .target(name: "MAVLinkCompanion", dependencies: ["MAVLink", "QuadProtocol", logging],
+        .target(name: "MAVLinkCompanion", dependencies: ["Clocks", "MAVLink", "QuadProtocol", logging],
                 path: "Shared/MAVLinkCompanion"),
         // Geodesy and the solve report: no wire types (the solver that speaks them is NavigatorCore).
         .target(name: "Navigation", dependencies: ["TextSupport"], path: "Shared/Navigation"),
@@ -88,7 +89,8 @@ let package = Package(
                                                        "TextSupport"],
                 path: "Shared/DroneSimulation"),
         .target(
-            name: "FlightLog", dependencies: ["QuadProtocol", "Navigation", "TextSupport"], path: "Shared/FlightLog",
+            name: "FlightLog", dependencies: ["Clocks", "QuadProtocol", "Navigation", "TextSupport"],
+            path: "Shared/FlightLog",
             exclude: ["FORMAT.md"]
         ),
         // Flight-log sync between the ground's and the board's loggers: gaps, request/response codec, merge.
@@ -151,14 +153,14 @@ let package = Package(
 
         .testTarget(name: "TextSupportTests", dependencies: ["TextSupport"], path: "Tests/TextSupportTests"),
         .testTarget(name: "ClocksTests", dependencies: ["Clocks"], path: "Tests/ClocksTests"),
-        .testTarget(name: "QuadProtocolTests", dependencies: ["QuadProtocol"], path: "Tests/QuadProtocolTests",
-                    exclude: ["Fixtures"]),
-        .testTarget(name: "ARDroneTests", dependencies: ["ARDrone", "QuadProtocol", "Randomness"],
+        .testTarget(name: "QuadProtocolTests", dependencies: ["QuadProtocol", "Clocks"],
+                    path: "Tests/QuadProtocolTests", exclude: ["Fixtures"]),
+        .testTarget(name: "ARDroneTests", dependencies: ["ARDrone", "Clocks", "QuadProtocol", "Randomness"],
                     path: "Tests/ARDroneTests", exclude: ["Fixtures"]),
         .testTarget(name: "MAVLinkTests", dependencies: ["MAVLink"], path: "Tests/MAVLinkTests",
                     exclude: ["Fixtures", "generate_golden_frames.py"]),
-        .testTarget(name: "MAVLinkCompanionTests", dependencies: ["MAVLinkCompanion", "MAVLink", "QuadProtocol",
-                                                                 "Randomness"],
+        .testTarget(name: "MAVLinkCompanionTests", dependencies: ["MAVLinkCompanion", "Clocks", "MAVLink",
+                                                                 "QuadProtocol", "Randomness"],
                     path: "Tests/MAVLinkCompanionTests"),
         .testTarget(name: "MAVLinkSimulationTests",
                     dependencies: ["MAVLinkSimulation", "DroneSimulation", "MAVLink", "Navigation"],
@@ -189,7 +191,8 @@ let package = Package(
         .testTarget(name: "QuadMQTTTests", dependencies: ["QuadMQTT"], path: "Tests/QuadMQTTTests"),
         // The board services' Kits over the in-memory broker (no mosquitto, no drone): bus in, bus out.
         .testTarget(name: "NavigatorKitTests",
-                    dependencies: ["NavigatorKit", "InMemoryMQTT", "QuadMQTT", "QuadProtocol", "QuadService", logging],
+                    dependencies: ["NavigatorKit", "Clocks", "InMemoryMQTT", "QuadMQTT", "QuadProtocol", "QuadService",
+                                   logging],
                     path: "Tests/NavigatorKitTests"),
         .testTarget(name: "DroneControllerKitTests",
                     dependencies: ["DroneControllerKit", "FlightControl", "Navigation", "InMemoryMQTT", "QuadMQTT",
@@ -221,8 +224,8 @@ let package = Package(
                     path: "Tests/LocationBroadcasterKitTests"),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["QuadMQTT", "QuadService", "QuadProtocol", "ARDrone", "Navigation", "FlightLog", "LogSync",
-                           "ProcessSupport", "BrokerNodes", "Randomness"],
+            dependencies: ["Clocks", "QuadMQTT", "QuadService", "QuadProtocol", "ARDrone", "Navigation", "FlightLog",
+                           "LogSync", "ProcessSupport", "BrokerNodes", "Randomness"],
             path: "Tests/IntegrationTests",
             exclude: ["MAVLink", "Support/WallStep"]
         ),

@@ -37,10 +37,10 @@ enum ControllerInput: String, CaseIterable, Sendable {
         case .navigation: return machine.navigation(try NavigationSolution(decoding: message.payload), nowUs: nowUs)
         case .target:
             // A JSON target gets the wall time of receipt as its (log-only) stamp; decisions use `nowUs`.
-            let target = try InboundTarget.decode(payload: message.payload, receivedAtUs: WallClock.nowUs())
+            let target = try InboundTarget.decode(payload: message.payload, receivedAt: WallClock.now())
             return machine.target(target, retained: message.retain, nowUs: nowUs)
         case .command:
-            let command = try InboundCommand.decode(payload: message.payload, receivedAtUs: WallClock.nowUs())
+            let command = try InboundCommand.decode(payload: message.payload, receivedAt: WallClock.now())
             return machine.command(command, retained: message.retain, nowUs: nowUs)
         case .claim:
             let claim = try ControlClaim(decoding: message.payload)

@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 
 /// A log record with its payload decoded, the input of every exporter.
@@ -48,11 +49,11 @@ public struct DecodedLogEntry: Sendable, Equatable {
     private static func decodeText(_ text: String, record: LogRecord) -> Content {
         guard let drone = DroneID(topic: record.topic) else { return .text(text) }
         if record.topic == Topics.target.topic(for: drone),
-           let target = try? InboundTarget.decode(payload: record.payload, receivedAtUs: record.receiveTimeUs) {
+           let target = try? InboundTarget.decode(payload: record.payload, receivedAt: record.receiveTime) {
             return .message(.target(target))
         }
         if record.topic == Topics.command.topic(for: drone),
-           let command = try? InboundCommand.decode(payload: record.payload, receivedAtUs: record.receiveTimeUs) {
+           let command = try? InboundCommand.decode(payload: record.payload, receivedAt: record.receiveTime) {
             return .message(.command(command))
         }
         return .text(text)

@@ -1,3 +1,5 @@
+import Clocks
+
 /// One received MQTT message, stored losslessly (see FORMAT.md):
 ///
 ///     offset  size  field
@@ -20,7 +22,9 @@ public struct LogRecord: Sendable, Equatable {
     static let fixedBodyBytes = 11
     static let maxBodyBytes = fixedBodyBytes + maxTopicBytes + maxPayloadBytes
 
+    /// The logger's wall clock at receipt (file format field).
     public let receiveTimeUs: Int64
+    public var receiveTime: WallInstant { WallInstant(us: receiveTimeUs) }
     public let topic: String
     public let payload: [UInt8]
     public let retain: Bool

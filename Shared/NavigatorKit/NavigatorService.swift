@@ -1,3 +1,4 @@
+import Clocks
 import GPSD
 import Logging
 import Navigation
@@ -10,7 +11,8 @@ import ServiceLifecycle
 /// (no timer: a new target reaches the controller within one broker hop).
 struct NavigatorService: Service {
     enum Event: Sendable {
-        case target(MQTTMessage, receivedAtUs: Int64)
+        /// `wallClock`: the stamp a JSON target gets (`InboundTarget.decode`); ages count from `receivedAtUs`.
+        case target(MQTTMessage, receivedAtUs: Int64, wallClock: WallInstant)
         case position(MQTTMessage, receivedAtUs: Int64)
         case drone(MQTTMessage, receivedAtUs: Int64)
         case controller(MQTTMessage, receivedAtUs: Int64)
@@ -25,7 +27,7 @@ struct NavigatorService: Service {
 
     func run() async throws {
         let inbox = Inbox<Event>()
-        try runtime.feed(inbox, Topics.target) { .target($0, receivedAtUs: $1) }
+        try runtime.feed(inbox, Topics.target) { .target($0, receivedAtUs: $1, wallClock: WallClock.now()) }
         var gpsd: Task<Void, Never>?
         switch configuration.positionSource {
         case .telemetry:
@@ -79,7 +81,7 @@ extension NavigatorService.Event {
 
     var topic: String {
         switch self {
-        case .target(let m, _), .position(let m, _), .drone(let m, _), .controller(let m, _): m.topic
+        case .target(let m, _, _), .position(let m, _), .drone(let m, _), .controller(let m, _): m.topic
         case .gpsFix: "gpsd"
         }
     }

@@ -1,3 +1,4 @@
+import Clocks
 import GPSD
 import Navigation
 import NavigatorCore
@@ -43,10 +44,10 @@ struct TargetFollowingNavigator {
 
     mutating func handle(_ event: NavigatorService.Event) throws -> NavigationSolution? {
         switch event {
-        case .target(let message, let receivedAtUs):
+        case .target(let message, let receivedAtUs, let wallClock):
             // A stored target predates us; the controller never acts on it either.
             guard !message.retain else { return nil }
-            let target = try InboundTarget.decode(payload: message.payload, receivedAtUs: receivedAtUs)
+            let target = try InboundTarget.decode(payload: message.payload, receivedAt: wallClock)
             remember(target)
             guard pilotId.isEmpty || target.senderId == pilotId else { return nil }
             return solver.updateTarget(target, receivedAtUs: receivedAtUs)

@@ -1,18 +1,21 @@
+import Clocks
+
 /// The one decoder for payloads on `quad/<id>/command`: binary (first byte 0xFF) or a bare word for people,
 /// e.g. `mosquitto_pub -t quad/drone1/command -m takeoff`. Words are exact lowercase (`takeoff`, `land`, `hover`,
 /// `emergency`, `reset`, `flat-trim`); surrounding spaces, tabs and newlines are ignored.
 public enum InboundCommand {
     public static let textSender = "text"
 
-    /// Words get sender "text", sequence 0 (unsequenced) and `receivedAtUs` as their timestamp.
-    public static func decode(payload: [UInt8], receivedAtUs: Int64) throws(WireError) -> Command {
+    /// Words get sender "text", sequence 0 (unsequenced) and `receivedAt` as their stamp (a wall stamp, as
+    /// `InboundTarget.decode` explains).
+    public static func decode(payload: [UInt8], receivedAt: WallInstant) throws(WireError) -> Command {
         if payload.first == WireHeader.magic[0] { return try Command(decoding: payload) }
         guard let text = String(validating: payload, as: UTF8.self) else { throw .invalidUTF8(field: "payload") }
         let word = trimmed(text)
         guard let kind = Command.Kind.allCases.first(where: { $0.word == word }) else {
             throw .unknownCommandWord(expected: Command.Kind.allCases.map(\.word), got: String(word.prefix(64)))
         }
-        return Command(senderId: textSender, sequence: 0, timestampUs: receivedAtUs, kind: kind)
+        return Command(senderId: textSender, sequence: 0, timestampUs: receivedAt.us, kind: kind)
     }
 
     private static func trimmed(_ text: String) -> Substring {

@@ -1,3 +1,5 @@
+import Clocks
+
 /// The one decoder for payloads on `quad/<id>/target`: binary (first byte 0xFF) or JSON for people, e.g.
 /// `mosquitto_pub -t quad/drone1/target -m '{"lat": 52.5163, "lon": 13.3777, "alt": 3, "ttl": 10}'`.
 ///
@@ -9,14 +11,16 @@ public enum InboundTarget {
     public static let jsonKeys = ["lat", "lon", "alt", "ttl", "sender", "run"]
     public static let defaultJSONSender = "json"
 
-    /// JSON targets get sequence 0 (unsequenced) and `receivedAtUs` as their timestamp.
-    public static func decode(payload: [UInt8], receivedAtUs: Int64) throws(WireError) -> Target {
+    /// JSON targets get sequence 0 (unsequenced) and `receivedAt` as their stamp: the receiving host's wall clock
+    /// stands in for the sender's, which a typed JSON line does not carry. A stamp, so a `WallInstant`: ages and the
+    /// ttl count from the receiver's monotonic receipt, which the caller keeps apart.
+    public static func decode(payload: [UInt8], receivedAt: WallInstant) throws(WireError) -> Target {
         if payload.first == WireHeader.magic[0] { return try Target(decoding: payload) }
         let object = try JSONObjectReader(JSONValue.parse(payload), allowedKeys: jsonKeys, strict: true)
         let target = Target(
             senderId: try object.optional("sender")?.string("sender") ?? defaultJSONSender,
             sequence: 0,
-            timestampUs: receivedAtUs,
+            timestampUs: receivedAt.us,
             latitudeDeg: try object.required("lat").number("lat"),
             longitudeDeg: try object.required("lon").number("lon"),
             altitudeM: try object.optional("alt")?.number("alt").asFloat,

@@ -1,3 +1,4 @@
+import Clocks
 import GPSD
 import QuadMQTT
 import QuadProtocol
@@ -13,7 +14,8 @@ struct TargetFollowingNavigatorTests {
     func everyGPSDFixGivesASolution() throws {
         var navigator = TargetFollowingNavigator(configuration: .init(positionSource: .gpsd(.local), maxFixAgeS: nil))
         let target = MQTTMessage(topic: "quad/t1/target", payload: Array(#"{"lat":52.5175,"lon":13.38}"#.utf8))
-        #expect(try navigator.handle(.target(target, receivedAtUs: 1_000)) == nil)  // no position yet
+        let wallClock = WallInstant(us: 1_700_000_000_000_000)
+        #expect(try navigator.handle(.target(target, receivedAtUs: 1_000, wallClock: wallClock)) == nil)  // no position yet
         let state = DroneState(sequence: 1, timestampUs: 0, navdataSequence: 1, stateBits: 0, controlState: .hovering,
                                batteryPercent: 80, altitudeM: 2, pitchDeg: 0, rollDeg: 0, yawDeg: 0, velocityXMps: 0,
                                velocityYMps: 0, velocityZMps: 0, magnetoHeadingDeg: 42)

@@ -1,3 +1,4 @@
+import Clocks
 import Testing
 @testable import QuadProtocol
 
@@ -10,7 +11,7 @@ import Testing
 
     @Test(arguments: words)
     func wordsBecomeCommandsFromSenderText(text: String, kind: Command.Kind) throws {
-        let command = try InboundCommand.decode(payload: Array(text.utf8), receivedAtUs: 99)
+        let command = try InboundCommand.decode(payload: Array(text.utf8), receivedAt: .init(us: 99))
         #expect(command == Command(senderId: "text", sequence: 0, timestampUs: 99, kind: kind))
     }
 
@@ -24,21 +25,21 @@ import Testing
     func otherTextIsRejectedListingTheWords(text: String, got: String) {
         #expect(throws: WireError.unknownCommandWord(
             expected: ["takeoff", "land", "hover", "emergency", "reset", "flat-trim", "return"], got: got)) {
-            try InboundCommand.decode(payload: Array(text.utf8), receivedAtUs: 0)
+            try InboundCommand.decode(payload: Array(text.utf8), receivedAt: .init(us: 0))
         }
     }
 
     @Test func invalidUTF8IsRejected() {
         #expect(throws: WireError.invalidUTF8(field: "payload")) {
-            try InboundCommand.decode(payload: [0x6C, 0xC3, 0x28], receivedAtUs: 0)
+            try InboundCommand.decode(payload: [0x6C, 0xC3, 0x28], receivedAt: .init(us: 0))
         }
     }
 
     @Test func binaryPayloadIsDecodedAsBinary() throws {
-        let command = try InboundCommand.decode(payload: FixtureFile.bytes("command"), receivedAtUs: 0)
+        let command = try InboundCommand.decode(payload: FixtureFile.bytes("command"), receivedAt: .init(us: 0))
         #expect(command == SampleMessages.command)
         #expect(throws: WireError.wrongMessageType(expected: .command, got: .target)) {
-            try InboundCommand.decode(payload: FixtureFile.bytes("target"), receivedAtUs: 0)
+            try InboundCommand.decode(payload: FixtureFile.bytes("target"), receivedAt: .init(us: 0))
         }
     }
 }

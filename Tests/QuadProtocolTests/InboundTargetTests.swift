@@ -1,22 +1,23 @@
+import Clocks
 import Testing
 @testable import QuadProtocol
 
 @Suite struct InboundTargetTests {
-    static let receivedAtUs: Int64 = 1_700_000_005_000_000
+    static let receivedAt = WallInstant(us: 1_700_000_005_000_000)
 
     private func decode(_ text: String) throws(WireError) -> Target {
-        try InboundTarget.decode(payload: Array(text.utf8), receivedAtUs: Self.receivedAtUs)
+        try InboundTarget.decode(payload: Array(text.utf8), receivedAt: Self.receivedAt)
     }
 
     @Test func minimalJSONGetsDefaults() throws {
         #expect(try decode(#"{"lat": 52.5163, "lon": 13.3777}"#) == Target(
-            senderId: "json", sequence: 0, timestampUs: Self.receivedAtUs, latitudeDeg: 52.5163,
+            senderId: "json", sequence: 0, timestampUs: Self.receivedAt.us, latitudeDeg: 52.5163,
             longitudeDeg: 13.3777, altitudeM: nil, ttlS: 0))
     }
 
     @Test func fullJSONWithWhitespaceAndNewline() throws {
         let target = try decode(" {\"lon\":-0.5,\n \"lat\":-33.25e0, \"alt\":3, \"ttl\":10.5, \"sender\":\"me\"}\n")
-        #expect(target == Target(senderId: "me", sequence: 0, timestampUs: Self.receivedAtUs, latitudeDeg: -33.25,
+        #expect(target == Target(senderId: "me", sequence: 0, timestampUs: Self.receivedAt.us, latitudeDeg: -33.25,
                                  longitudeDeg: -0.5, altitudeM: 3, ttlS: 10.5))
     }
 
@@ -34,7 +35,7 @@ import Testing
 
     @Test func binaryPayloadIsDecodedAsBinary() throws {
         let bytes = try FixtureFile.bytes("target")
-        #expect(try InboundTarget.decode(payload: bytes, receivedAtUs: 0) == SampleMessages.target)
+        #expect(try InboundTarget.decode(payload: bytes, receivedAt: .init(us: 0)) == SampleMessages.target)
     }
 
     static let invalid: [(String, WireError)] = [
@@ -75,14 +76,14 @@ import Testing
 
     @Test func nonUTF8TextIsRejected() {
         #expect(throws: WireError.invalidJSON(offset: 0, reason: "unexpected character")) {
-            try InboundTarget.decode(payload: [0xC3, 0x28], receivedAtUs: 0)
+            try InboundTarget.decode(payload: [0xC3, 0x28], receivedAt: .init(us: 0))
         }
     }
 
     @Test func corruptBinaryIsRejectedAsBinary() throws {
         let bytes = Array(try FixtureFile.bytes("target").dropLast())
         #expect(throws: WireError.bodyTooShort(type: .target, expectedAtLeastBytes: 40, gotBytes: 39)) {
-            try InboundTarget.decode(payload: bytes, receivedAtUs: 0)
+            try InboundTarget.decode(payload: bytes, receivedAt: .init(us: 0))
         }
     }
 }

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import QuadProtocol
 import Randomness
@@ -33,9 +34,11 @@ struct FuzzCorpus: Sendable {
         let status = ServiceStatus(state: .online, service: "fuzzer", version: "1.0.0", startedAt: 1.7e9, pid: 42)
         var lanes = [
             Lane(path: "target",
-                sample: try fixture("target")) { _ = try InboundTarget.decode(payload: $0, receivedAtUs: 0) },
+                sample: try fixture("target")) { _ = try InboundTarget.decode(payload: $0, receivedAt: .init(us: 0)) },
             Lane(path: "command",
-                sample: try fixture("command")) { _ = try InboundCommand.decode(payload: $0, receivedAtUs: 0) },
+                sample: try fixture("command")) {
+                    _ = try InboundCommand.decode(payload: $0, receivedAt: .init(us: 0))
+                },
             Lane(path: "pilot/claim", sample: try fixture("control-claim")) { _ = try ControlClaim(decoding: $0) },
             Lane(path: "flight/command", sample: try fixture("flight-command")) { _ = try FlightCommand(decoding: $0) },
             Lane(path: "telemetry/drone", sample: try fixture("drone-state")) { _ = try DroneState(decoding: $0) },
