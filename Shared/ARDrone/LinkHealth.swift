@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 
 /// The link's health as the state machine sees it; the executable stamps it into a `LinkStatus`.
@@ -32,8 +33,8 @@ public struct LinkHealth: Sendable, Equatable {
     }
 
     /// The bus message (`stalePackets` has no field there; it is logged instead).
-    public func linkStatus(sequence: UInt32, timestampUs: Int64) -> LinkStatus {
-        LinkStatus(sequence: sequence, timestampUs: timestampUs, connected: connected, fallbackHover: fallbackHover,
+    public func linkStatus(sequence: UInt32, stamp: WallInstant) -> LinkStatus {
+        LinkStatus(sequence: sequence, timestampUs: stamp.us, connected: connected, fallbackHover: fallbackHover,
                    reason: reason, navdataPerSecond: navdataPerSecond, checksumErrors: checksumErrors,
                    malformedPackets: malformedPackets, lastNavdataAgeMs: lastNavdataAgeMs,
                    lastCommandAgeMs: lastCommandAgeMs)

@@ -1,7 +1,8 @@
+import Clocks
 import QuadProtocol
 
 /// The drone-link session: AT commands out, navdata in, link health. Pure: events in (with the time of a
-/// monotonic clock), actions out; the executable does the I/O and calls `tick` at `nextDeadlineUs`.
+/// monotonic clock), actions out; the executable does the I/O and calls `tick` at `nextDeadline`.
 ///
 /// Differences from objc.io's DroneCommunicator (10 Hz, PCMD only while flying, REF once, no ACK, no checksum):
 /// one REF + PCMD datagram every 30 ms whatever the state, new commands sent at once, a hover fallback when
@@ -38,7 +39,9 @@ public struct LinkStateMachine: Sendable {
     }
 
     /// When `tick` must be called next; nil when stopped. Never later than one AT interval after the last send.
-    public var nextDeadlineUs: Int64? {
+    public var nextDeadline: MonotonicInstant? { nextDeadlineUs.map(MonotonicInstant.init(us:)) }
+
+    private var nextDeadlineUs: Int64? {
         guard isRunning else { return nil }
         var deadline = lastSendUs &+ timing.atIntervalUs
         deadline = min(deadline, max(intake.lastAcceptedUs ?? .min, lastTriggerUs) &+ timing.navdataRetriggerUs)
@@ -51,7 +54,8 @@ public struct LinkStateMachine: Sendable {
 
     /// AT numbering from 1, `AT*CTRL=1,5,0` first (clears an ACK bit left by an earlier session), then the
     /// navdata trigger.
-    public mutating func start(nowUs: Int64) -> [LinkAction] {
+    public mutating func start(now: MonotonicInstant) -> [LinkAction] {
+        let nowUs = now.us
         guard !isRunning else { return [] }
         isRunning = true
         sequencer.reset()
@@ -67,7 +71,8 @@ public struct LinkStateMachine: Sendable {
 
     /// Sends hover (keeping the fly bit) one last time and stops; the drone's own watchdog takes over. The final
     /// (retained) status says disconnected, so nobody trusts a stale "connected".
-    public mutating func stop(nowUs: Int64) -> [LinkAction] {
+    public mutating func stop(now: MonotonicInstant) -> [LinkAction] {
+        let nowUs = now.us
         guard isRunning else { return [] }
         pilot.forceHover()
         var actions = sendDatagram(nowUs: nowUs)
@@ -78,7 +83,8 @@ public struct LinkStateMachine: Sendable {
     }
 
     /// A new flight command goes out at once and restarts the 30 ms cadence.
-    public mutating func flightCommand(_ command: FlightCommand, nowUs: Int64) -> [LinkAction] {
+    public mutating func flightCommand(_ command: FlightCommand, now: MonotonicInstant) -> [LinkAction] {
+        let nowUs = now.us
         let resumed = pilot.fallbackHover
         let significant = pilot.isSignificantChange(to: command, thresholdFrac: timing.immediateSendThresholdFrac)
         let wantsTrim = pilot.accept(command, nowUs: nowUs)
@@ -93,7 +99,8 @@ public struct LinkStateMachine: Sendable {
     }
 
     /// One navdata datagram from the drone.
-    public mutating func navdataDatagram(_ bytes: [UInt8], nowUs: Int64) -> [LinkAction] {
+    public mutating func navdataDatagram(_ bytes: [UInt8], now: MonotonicInstant) -> [LinkAction] {
+        let nowUs = now.us
         guard isRunning else { return [] }
         switch intake.receive(bytes, nowUs: nowUs) {
         case .rejected(let error):
@@ -109,7 +116,8 @@ public struct LinkStateMachine: Sendable {
     }
 
     /// Timers: navdata re-trigger and loss, command timeout, the 30 ms datagram, the periodic status.
-    public mutating func tick(nowUs: Int64) -> [LinkAction] {
+    public mutating func tick(now: MonotonicInstant) -> [LinkAction] {
+        let nowUs = now.us
         guard isRunning else { return [] }
         var actions: [LinkAction] = []
         if nowUs &- max(intake.lastAcceptedUs ?? .min, lastTriggerUs) >= timing.navdataRetriggerUs {
@@ -191,7 +199,7 @@ public struct LinkStateMachine: Sendable {
 
     private mutating func statusActions(nowUs: Int64) -> [LinkAction] {
         intake.updateRate(nowUs: nowUs)
-        let health = health(nowUs: nowUs)
+        let health = health(now: MonotonicInstant(us: nowUs))
         let key = StatusKey(connected: health.connected, fallbackHover: health.fallbackHover, reason: health.reason)
         guard key != lastStatusKey || nowUs &- lastStatusUs >= timing.statusIntervalUs else { return [] }
         lastStatusKey = key
@@ -200,7 +208,8 @@ public struct LinkStateMachine: Sendable {
     }
 
     /// The link's health now. Reason order: no navdata, then configuring, then command timeout.
-    public func health(nowUs: Int64) -> LinkHealth {
+    public func health(now: MonotonicInstant) -> LinkHealth {
+        let nowUs = now.us
         let connected = isConnected(nowUs: nowUs)
         let reason: LinkStatus.Reason =
             if !connected { .navdataLost }

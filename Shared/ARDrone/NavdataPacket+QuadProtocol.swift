@@ -1,13 +1,14 @@
+import Clocks
 import QuadProtocol
 
 extension NavdataPacket {
     /// The bus message for this packet; nil when there is no demo option (bootstrap packets, or the
     /// status-only packets sent while a config is applied).
-    public func droneState(sequence: UInt32, timestampUs: Int64) -> DroneState? {
+    public func droneState(sequence: UInt32, stamp: WallInstant) -> DroneState? {
         guard let demo else { return nil }
         let controlState = DroneState.ControlState(rawValue: UInt8(clamping: demo.majorState)) ?? .unknown
         return DroneState(
-            sequence: sequence, timestampUs: timestampUs, navdataSequence: self.sequence, stateBits: state.rawValue,
+            sequence: sequence, timestampUs: stamp.us, navdataSequence: self.sequence, stateBits: state.rawValue,
             controlState: controlState, controlMinorState: demo.minorState,
             batteryPercent: UInt8(clamping: min(demo.batteryPercent, 100)), altitudeM: demo.altitudeM,
             pitchDeg: demo.pitchDeg, rollDeg: demo.rollDeg, yawDeg: demo.yawDeg,
@@ -17,11 +18,11 @@ extension NavdataPacket {
 
     /// A position from the GPS option when it carries a fix (see `NavdataGPS.hasFix`), else nil.
     /// Heading stays nil: the GPS `degree` is a course over ground, and a quadcopter can fly sideways.
-    public func positionFix(sequence: UInt32, timestampUs: Int64) -> PositionFix? {
+    public func positionFix(sequence: UInt32, stamp: WallInstant) -> PositionFix? {
         guard let gps, gps.hasFix else { return nil }
         let altitudeM = gps.elevationM.isFinite ? Float(gps.elevationM) : nil
         let accuracyM = gps.ehpe.isFinite && gps.ehpe > 0 ? gps.ehpe : nil
-        return PositionFix(sequence: sequence, timestampUs: timestampUs, latitudeDeg: gps.latitudeDeg,
+        return PositionFix(sequence: sequence, timestampUs: stamp.us, latitudeDeg: gps.latitudeDeg,
                            longitudeDeg: gps.longitudeDeg, altitudeM: altitudeM, headingDeg: nil,
                            horizontalAccuracyM: accuracyM, satellites: UInt8(clamping: gps.satelliteCount),
                            source: .droneGPS)

@@ -75,7 +75,7 @@ struct ControllerService: Service {
         var nextTickUs = startUs + tickUs
         var nextRepeatUs = startUs + repeatUs
         while true {
-            inbox.wait(untilUs: min(nextTickUs, nextRepeatUs))
+            inbox.wait(until: MonotonicInstant(us: min(nextTickUs, nextRepeatUs)))
             let (events, finished) = inbox.take()
             // Nothing is handled once the service stops.
             if finished { return }

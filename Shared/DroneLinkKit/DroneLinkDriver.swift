@@ -24,13 +24,13 @@ struct DroneLinkDriver: LinkDriver {
 
     mutating func drainDatagrams() {
         while let datagram = navdataSocket.receive() {
-            navdata(datagram.bytes, nowUs: MonotonicClock.nowUs())
+            navdata(datagram.bytes, now: MonotonicClock.now())
         }
     }
 
     /// One navdata datagram from the drone.
-    mutating func navdata(_ bytes: [UInt8], nowUs: Int64) {
-        perform(machine.navdataDatagram(bytes, nowUs: nowUs))
+    mutating func navdata(_ bytes: [UInt8], now: MonotonicInstant) {
+        perform(machine.navdataDatagram(bytes, now: now))
     }
 
     mutating func perform(_ actions: [LinkAction]) {
@@ -44,9 +44,9 @@ struct DroneLinkDriver: LinkDriver {
                 }
             case .publishDroneState(let packet):
                 // Numbered and stamped by the publisher.
-                if let state = packet.droneState(sequence: 0, timestampUs: 0) { publisher.droneState(state) }
+                if let state = packet.droneState(sequence: 0, stamp: .init(us: 0)) { publisher.droneState(state) }
             case .publishPosition(let packet):
-                if let fix = packet.positionFix(sequence: 0, timestampUs: 0) { publisher.position(fix) }
+                if let fix = packet.positionFix(sequence: 0, stamp: .init(us: 0)) { publisher.position(fix) }
             case .publishLinkStatus(let health):
                 logger.debug("""
                     link: connected \(health.connected), reason \(health.reason), fallback hover \
@@ -55,7 +55,7 @@ struct DroneLinkDriver: LinkDriver {
                     \(health.malformedPackets), stale \(health.stalePackets), MQTT drops \
                     \(publisher.droppedWhileDisconnected)
                     """)
-                publisher.linkStatus(health.linkStatus(sequence: 0, timestampUs: 0))
+                publisher.linkStatus(health.linkStatus(sequence: 0, stamp: .init(us: 0)))
             case .log(let level, let text):
                 logger.log(level: level.loggerLevel, "\(text)")
             }

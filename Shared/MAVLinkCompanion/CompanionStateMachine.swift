@@ -1,9 +1,10 @@
+import Clocks
 import Logging
 import MAVLink
 import QuadProtocol
 
 /// mavlink-link's session with one autopilot, as a companion computer. Pure: events in (each with the time of a
-/// monotonic clock), actions out; the executable does the UDP and MQTT I/O and calls `tick` at `nextDeadlineUs`.
+/// monotonic clock), actions out; the executable does the UDP and MQTT I/O and calls `tick` at `nextDeadline`.
 ///
 /// Flight commands map onto PX4 offboard control: a takeoff (`fly` with a takeoff id the `TakeoffGate` allows) →
 /// arm + NAV_TAKEOFF, then OFFBOARD once the autopilot reports it is in the air (ArduPilot: GUIDED, arm,
@@ -91,7 +92,10 @@ public struct CompanionStateMachine: Sendable {
     /// Parser counters (bad CRC, truncated, …) for the status and the shutdown line.
     public var counters: MAVLinkStreamParser.Counters { parser.counters }
 
-    public var nextDeadlineUs: Int64? {
+    /// When `tick` must be called next; nil when stopped.
+    public var nextDeadline: MonotonicInstant? { nextDeadlineUs.map(MonotonicInstant.init(us:)) }
+
+    private var nextDeadlineUs: Int64? {
         guard isRunning else { return nil }
         var deadline = min(lastSetpointUs &+ timing.setpointIntervalUs,
                            lastHeartbeatSentUs &+ timing.heartbeatIntervalUs, lastStatusUs &+ timing.statusIntervalUs)
@@ -107,7 +111,8 @@ public struct CompanionStateMachine: Sendable {
         return deadline
     }
 
-    public mutating func start(nowUs: Int64) -> [CompanionAction] {
+    public mutating func start(now: MonotonicInstant) -> [CompanionAction] {
+        let nowUs = now.us
         guard !isRunning else { return [] }
         isRunning = true
         startUs = nowUs
@@ -118,7 +123,8 @@ public struct CompanionStateMachine: Sendable {
 
     /// Stops after a last zero-velocity setpoint and a request for hold (position) mode, so the vehicle does not
     /// wait out its offboard-loss timeout; the final (retained) status says disconnected.
-    public mutating func stop(nowUs: Int64) -> [CompanionAction] {
+    public mutating func stop(now: MonotonicInstant) -> [CompanionAction] {
+        let nowUs = now.us
         guard isRunning else { return [] }
         pilot.forceHover()
         var actions = setpointActions(nowUs: nowUs)
@@ -132,7 +138,8 @@ public struct CompanionStateMachine: Sendable {
         return actions + statusActions(nowUs: nowUs, force: true)
     }
 
-    public mutating func flightCommand(_ command: FlightCommand, nowUs: Int64) -> [CompanionAction] {
+    public mutating func flightCommand(_ command: FlightCommand, now: MonotonicInstant) -> [CompanionAction] {
+        let nowUs = now.us
         let resumed = pilot.fallbackHover && pilot.command != nil
         pilot.accept(command, nowUs: nowUs)
         orphanReturnAsked = false
@@ -151,7 +158,8 @@ public struct CompanionStateMachine: Sendable {
     }
 
     /// One UDP datagram from the autopilot's address.
-    public mutating func datagram(_ bytes: [UInt8], nowUs: Int64) -> [CompanionAction] {
+    public mutating func datagram(_ bytes: [UInt8], now: MonotonicInstant) -> [CompanionAction] {
+        let nowUs = now.us
         lastDatagramWasFromAutopilot = false
         guard isRunning else { return [] }
         var actions: [CompanionAction] = []
@@ -170,7 +178,8 @@ public struct CompanionStateMachine: Sendable {
     }
 
     /// Timers: setpoint stream, our heartbeat, command retries, command timeout, heartbeat loss, status.
-    public mutating func tick(nowUs: Int64) -> [CompanionAction] {
+    public mutating func tick(now: MonotonicInstant) -> [CompanionAction] {
+        let nowUs = now.us
         guard isRunning else { return [] }
         var actions: [CompanionAction] = []
         if pilot.checkTimeout(nowUs: nowUs, timeoutUs: timing.commandTimeoutUs) {
@@ -475,7 +484,7 @@ public struct CompanionStateMachine: Sendable {
             windowMessages = 0
             windowStartUs = nowUs
         }
-        let status = linkStatus(nowUs: nowUs)
+        let status = linkStatus(now: MonotonicInstant(us: nowUs))
         let key = StatusKey(connected: status.connected, fallbackHover: status.fallbackHover, reason: status.reason,
                             answerCount: commands.answerCount)
         guard force || key != lastStatusKey || nowUs &- lastStatusUs >= timing.statusIntervalUs else { return [] }
@@ -485,7 +494,8 @@ public struct CompanionStateMachine: Sendable {
     }
 
     /// The link's health in drone-link's terms: "navdata" is the autopilot's telemetry, its age the heartbeat's.
-    public func linkStatus(nowUs: Int64) -> LinkStatus {
+    public func linkStatus(now: MonotonicInstant) -> LinkStatus {
+        let nowUs = now.us
         let connected = isRunning && wasConnected
         let reason: LinkStatus.Reason =
             if !connected { .navdataLost } else if pilot.fallbackHover { .commandTimeout } else { .ok }

@@ -24,13 +24,13 @@ struct CompanionDriver: LinkDriver {
 
     mutating func drainDatagrams() {
         while let datagram = socket.receive() {
-            self.datagram(datagram.bytes, from: datagram.from, nowUs: MonotonicClock.nowUs())
+            self.datagram(datagram.bytes, from: datagram.from, now: MonotonicClock.now())
         }
     }
 
     /// One datagram from whoever wrote to the socket.
-    mutating func datagram(_ bytes: [UInt8], from: UDPEndpoint, nowUs: Int64) {
-        let actions = machine.datagram(bytes, nowUs: nowUs)
+    mutating func datagram(_ bytes: [UInt8], from: UDPEndpoint, now: MonotonicInstant) {
+        let actions = machine.datagram(bytes, now: now)
         if machine.lastDatagramWasFromAutopilot, peer != from {
             logger.notice("autopilot datagrams from \(from)")
             peer = from

@@ -54,9 +54,9 @@ public final class Inbox<Event: Sendable>: Sendable {
     public var wakeDescriptor: Int32 { queue?.readDescriptor ?? -1 }
 
     /// `polled()` only: sleeps until an event waits, the inbox finished, one of `descriptors` is readable or the
-    /// monotonic `deadlineUs` passed (at most 1 ms late: poll() counts milliseconds); then call `take()`.
-    public func wait(untilUs deadlineUs: Int64, alsoOn descriptors: [Int32] = []) {
-        PollWait.untilReadable(descriptors + [wakeDescriptor], timeoutUs: deadlineUs - MonotonicClock.nowUs())
+    /// `deadline` passed (at most 1 ms late: poll() counts milliseconds); then call `take()`.
+    public func wait(until deadline: MonotonicInstant, alsoOn descriptors: [Int32] = []) {
+        PollWait.untilReadable(descriptors + [wakeDescriptor], timeoutUs: deadline.usSince(MonotonicClock.now()))
     }
 
     /// `polled()` and `drained()` only: every waiting event, in order, and whether the inbox finished (the thread's cue

@@ -10,12 +10,12 @@ import Glibc
 /// events in with the monotonic time, actions out.
 package protocol LinkMachine {
     associatedtype Action
-    var nextDeadlineUs: Int64? { get }
-    mutating func start(nowUs: Int64) -> [Action]
-    mutating func flightCommand(_ command: FlightCommand, nowUs: Int64) -> [Action]
-    mutating func tick(nowUs: Int64) -> [Action]
+    var nextDeadline: MonotonicInstant? { get }
+    mutating func start(now: MonotonicInstant) -> [Action]
+    mutating func flightCommand(_ command: FlightCommand, now: MonotonicInstant) -> [Action]
+    mutating func tick(now: MonotonicInstant) -> [Action]
     /// The last actions: the link leaves the vehicle hovering.
-    mutating func stop(nowUs: Int64) -> [Action]
+    mutating func stop(now: MonotonicInstant) -> [Action]
 }
 
 /// What a vehicle link's thread drives: its state machine with its sockets and how the machine's actions are
@@ -45,23 +45,23 @@ package enum LinkRunLoop {
     /// Runs until `inbox.finish()` (an `Inbox.polled()`); the driver's `stop` sends the last datagram.
     package static func run<Driver: LinkDriver>(_ driver: inout Driver, inbox: Inbox<FlightCommand>) {
         driver.starting()
-        driver.perform(driver.machine.start(nowUs: MonotonicClock.nowUs()))
+        driver.perform(driver.machine.start(now: MonotonicClock.now()))
         while true {
-            let deadlineUs = driver.machine.nextDeadlineUs ?? MonotonicClock.nowUs() + 1_000_000
-            inbox.wait(untilUs: deadlineUs, alsoOn: driver.descriptors)
+            let deadline = driver.machine.nextDeadline ?? MonotonicClock.now().advanced(byUs: 1_000_000)
+            inbox.wait(until: deadline, alsoOn: driver.descriptors)
             driver.drainDatagrams()
             let (commands, stop) = inbox.take()
             for command in commands {
-                driver.perform(driver.machine.flightCommand(command, nowUs: MonotonicClock.nowUs()))
+                driver.perform(driver.machine.flightCommand(command, now: MonotonicClock.now()))
             }
             if stop {
-                driver.perform(driver.machine.stop(nowUs: MonotonicClock.nowUs()))
+                driver.perform(driver.machine.stop(now: MonotonicClock.now()))
                 driver.stopped()
                 return
             }
-            let nowUs = MonotonicClock.nowUs()
-            if let deadline = driver.machine.nextDeadlineUs, nowUs >= deadline {
-                driver.perform(driver.machine.tick(nowUs: nowUs))
+            let now = MonotonicClock.now()
+            if let deadline = driver.machine.nextDeadline, now >= deadline {
+                driver.perform(driver.machine.tick(now: now))
             }
         }
     }

@@ -15,19 +15,19 @@ struct LinkHarness {
 
     @discardableResult
     mutating func start(at timeUs: Int64 = 0) -> [LinkAction] {
-        record(timeUs) { $0.start(nowUs: timeUs) }
+        record(timeUs) { $0.start(now: .init(us: timeUs)) }
     }
 
     @discardableResult
     mutating func command(_ command: FlightCommand, at timeUs: Int64) -> [LinkAction] {
         advance(to: timeUs)
-        return record(timeUs) { $0.flightCommand(command, nowUs: timeUs) }
+        return record(timeUs) { $0.flightCommand(command, now: .init(us: timeUs)) }
     }
 
     @discardableResult
     mutating func datagram(_ bytes: [UInt8], at timeUs: Int64) -> [LinkAction] {
         advance(to: timeUs)
-        return record(timeUs) { $0.navdataDatagram(bytes, nowUs: timeUs) }
+        return record(timeUs) { $0.navdataDatagram(bytes, now: .init(us: timeUs)) }
     }
 
     /// A valid packet with the next sequence number (demo option unless `options` says otherwise).
@@ -40,8 +40,8 @@ struct LinkHarness {
 
     /// Calls `tick` at every deadline up to and including `timeUs`, the way the executable does.
     mutating func advance(to timeUs: Int64) {
-        while let deadline = machine.nextDeadlineUs, deadline <= timeUs {
-            record(deadline) { $0.tick(nowUs: deadline) }
+        while let deadline = machine.nextDeadline?.us, deadline <= timeUs {
+            record(deadline) { $0.tick(now: .init(us: deadline)) }
         }
         nowUs = timeUs
     }

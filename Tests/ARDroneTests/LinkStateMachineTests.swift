@@ -146,7 +146,7 @@ import Testing
         guard case .sendAT(let bytes) = try #require(actions.first { if case .sendAT = $0 { true } else { false } })
         else { return }
         #expect(commandsOf(String(decoding: bytes, as: UTF8.self)) == [REF.fly, "PCMD=1,0,-1102263091,0,1056964608"])
-        #expect(link.machine.nextDeadlineUs == at + 30_000)
+        #expect(link.machine.nextDeadline?.us == at + 30_000)
         link.advance(to: at + 100_000)
         #expect(link.sent(from: at).map(\.timeUs) == [at, at + 30_000, at + 60_000, at + 90_000])
     }
@@ -245,7 +245,7 @@ import Testing
         let second = link.datagram(bytes, at: up + 6_000)
         #expect(!second.contains { if case .log = $0 { true } else { false } })   // rate-limited
         link.datagram([0x88, 0x77, 0x66], at: up + 7_000)
-        let health = link.machine.health(nowUs: up + 8_000)
+        let health = link.machine.health(now: .init(us: up + 8_000))
         #expect(health.checksumErrors == 2 && health.malformedPackets == 1)
     }
 
@@ -255,7 +255,7 @@ import Testing
         let old = NavdataPacket(state: LinkHarness.demoState, sequence: 2, options: [.demo(LinkHarness.demo)]).encoded()
         let dropped = link.datagram(old, at: up + 5_000)
         #expect(!dropped.contains { if case .publishDroneState = $0 { true } else { false } })
-        #expect(link.machine.health(nowUs: up + 5_000).stalePackets == 1)
+        #expect(link.machine.health(now: .init(us: up + 5_000)).stalePackets == 1)
         // After 200 ms of silence the trigger is re-sent and the expected sequence forgotten (drone reboot).
         link.advance(to: up + 250_000)
         let accepted = link.datagram(old, at: up + 260_000)
@@ -321,7 +321,7 @@ import Testing
         let up = link.bringUp()
         link.navdata(LinkHarness.demoState.union(.flying), at: up + 500)
         link.command(flight(.fly, progressive: true, pitch: -0.5), at: up + 1_000)
-        let actions = link.machine.stop(nowUs: up + 2_000)
+        let actions = link.machine.stop(now: .init(us: up + 2_000))
         let texts = actions.compactMap { action -> String? in
             guard case .sendAT(let bytes) = action else { return nil }
             return String(decoding: bytes, as: UTF8.self)
@@ -333,6 +333,6 @@ import Testing
             return health
         }
         #expect(final.count == 1 && final.first?.connected == false && final.first?.fallbackHover == true)
-        #expect(link.machine.nextDeadlineUs == nil)
+        #expect(link.machine.nextDeadline?.us == nil)
     }
 }

@@ -5,7 +5,7 @@ import Testing
 @Suite struct NavdataPacketConversionTests {
     @Test func demoPacketBecomesDroneState() throws {
         let packet = try NavdataPacket.decode(try Fixture.bytes("demo-default.hex"))
-        let state = try #require(packet.droneState(sequence: 9, timestampUs: 1_700_000_000_000_000))
+        let state = try #require(packet.droneState(sequence: 9, stamp: .init(us: 1_700_000_000_000_000)))
         #expect(state.sequence == 9)
         #expect(state.timestampUs == 1_700_000_000_000_000)
         #expect(state.navdataSequence == 1234)
@@ -20,12 +20,12 @@ import Testing
         #expect(state.velocityXMps == 0.1235)
         #expect(state.velocityYMps == -0.04525)
         #expect(state.magnetoHeadingDeg == nil)
-        #expect(packet.positionFix(sequence: 1, timestampUs: 0) == nil)
+        #expect(packet.positionFix(sequence: 1, stamp: .init(us: 0)) == nil)
     }
 
     @Test func magnetoHeadingIsFoldedIntoACompassRange() throws {
         let packet = try NavdataPacket.decode(try Fixture.bytes("demo-magneto-gps.hex"))
-        let state = try #require(packet.droneState(sequence: 1, timestampUs: 0))
+        let state = try #require(packet.droneState(sequence: 1, stamp: .init(us: 0)))
         #expect(state.controlState == .flying)
         #expect(state.magnetoHeadingDeg == 12)  // 372° unwrapped
     }
@@ -37,12 +37,12 @@ import Testing
                               velocityXMps: 0, velocityYMps: 0, velocityZMps: 0)),
             .magneto(NavdataMagneto(headingFusionUnwrappedDeg: unwrapped)),
         ])
-        #expect(packet.droneState(sequence: 1, timestampUs: 0)?.magnetoHeadingDeg == compass)
+        #expect(packet.droneState(sequence: 1, stamp: .init(us: 0))?.magnetoHeadingDeg == compass)
     }
 
     @Test func bootstrapHasNoDroneState() throws {
         let packet = try NavdataPacket.decode(try Fixture.bytes("bootstrap.hex"))
-        #expect(packet.droneState(sequence: 1, timestampUs: 0) == nil)
+        #expect(packet.droneState(sequence: 1, stamp: .init(us: 0)) == nil)
     }
 
     @Test func oddDemoValuesDoNotTrap() {
@@ -51,7 +51,7 @@ import Testing
                               yawMilliDeg: 0, altitudeMm: -5, velocityXMmps: 0, velocityYMmps: 0, velocityZMmps: 0)),
             .magneto(NavdataMagneto(headingFusionUnwrappedDeg: .nan)),
         ])
-        let state = packet.droneState(sequence: 1, timestampUs: 0)
+        let state = packet.droneState(sequence: 1, stamp: .init(us: 0))
         #expect(state?.controlState == .unknown)
         #expect(state?.batteryPercent == 100)
         #expect(state?.altitudeM == -0.005)
@@ -60,7 +60,7 @@ import Testing
 
     @Test func gpsFixBecomesPositionFix() throws {
         let packet = try NavdataPacket.decode(try Fixture.bytes("demo-magneto-gps.hex"))
-        let fix = try #require(packet.positionFix(sequence: 3, timestampUs: 42))
+        let fix = try #require(packet.positionFix(sequence: 3, stamp: .init(us: 42)))
         #expect(fix == PositionFix(sequence: 3, timestampUs: 42, latitudeDeg: 48.858222, longitudeDeg: 2.2945,
                                    altitudeM: 35.5, headingDeg: nil, horizontalAccuracyM: 3.5, satellites: 9,
                                    source: .droneGPS))
@@ -78,14 +78,15 @@ import Testing
     @Test(arguments: noFix)
     func noPositionWithoutAFix(name: String, gps: NavdataGPS) {
         let packet = NavdataPacket(state: [], sequence: 1, options: [.gps(gps)])
-        #expect(packet.positionFix(sequence: 1, timestampUs: 0) == nil, "\(name)")
+        #expect(packet.positionFix(sequence: 1, stamp: .init(us: 0)) == nil, "\(name)")
         #expect(!gps.hasFix)
     }
 
     @Test func fixWithoutAccuracyOrElevation() {
         let gps = NavdataGPS(latitudeDeg: -33.8568, longitudeDeg: 151.2153, elevationM: .nan, ehpe: 0,
                              satelliteCount: 300)
-        let fix = NavdataPacket(state: [], sequence: 1, options: [.gps(gps)]).positionFix(sequence: 1, timestampUs: 0)
+        let fix = NavdataPacket(state: [], sequence: 1, options: [.gps(gps)])
+            .positionFix(sequence: 1, stamp: .init(us: 0))
         #expect(fix?.altitudeM == nil)
         #expect(fix?.horizontalAccuracyM == nil)
         #expect(fix?.satellites == 255)

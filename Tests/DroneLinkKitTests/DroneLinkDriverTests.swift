@@ -39,10 +39,10 @@ struct DroneLinkDriverTests {
     @Test("each navdata packet with a demo option becomes one telemetry/drone message, numbered from 1 in order")
     func navdataBecomesDroneState() throws {
         var link = try driver()
-        link.perform(link.machine.start(nowUs: 0))
-        link.navdata(navdata(sequence: 1, battery: 80), nowUs: 10_000)
-        link.navdata(navdata(sequence: 2, battery: 79, demo: false), nowUs: 20_000)
-        link.navdata(navdata(sequence: 3, battery: 78), nowUs: 30_000)
+        link.perform(link.machine.start(now: .init(us: 0)))
+        link.navdata(navdata(sequence: 1, battery: 80), now: .init(us: 10_000))
+        link.navdata(navdata(sequence: 2, battery: 79, demo: false), now: .init(us: 20_000))
+        link.navdata(navdata(sequence: 3, battery: 78), now: .init(us: 30_000))
 
         let states = try broker.published(matching: Topics.droneState.topic(for: drone)).map {
             try DroneState(decoding: $0.payload)
@@ -58,11 +58,11 @@ struct DroneLinkDriverTests {
     @Test("the link's status goes out retained on telemetry/link once navdata flows")
     func linkStatusIsRetained() throws {
         var link = try driver()
-        link.perform(link.machine.start(nowUs: 0))
+        link.perform(link.machine.start(now: .init(us: 0)))
         for index in 1...5 {
-            link.navdata(navdata(sequence: UInt32(index), battery: 80), nowUs: Int64(index) * 50_000)
+            link.navdata(navdata(sequence: UInt32(index), battery: 80), now: .init(us: Int64(index) * 50_000))
         }
-        link.perform(link.machine.tick(nowUs: 300_000))
+        link.perform(link.machine.tick(now: .init(us: 300_000)))
         let retained = try #require(broker.retained(on: Topics.linkStatus.topic(for: drone)))
         let status = try LinkStatus(decoding: retained.payload)
         #expect(status.sequence >= 1)

@@ -24,7 +24,7 @@ struct AutopilotHarness {
     var ardupilotMode: UInt32 = 5
 
     init() {
-        record(machine.start(nowUs: nowUs))
+        record(machine.start(now: .init(us: nowUs)))
     }
 
     mutating func record(_ new: [CompanionAction]) {
@@ -47,7 +47,7 @@ struct AutopilotHarness {
     }
 
     mutating func feed<M: MAVLinkMessage>(_ message: M) {
-        record(machine.datagram(autopilot.encode(message), nowUs: nowUs))
+        record(machine.datagram(autopilot.encode(message), now: .init(us: nowUs)))
     }
 
     mutating func heartbeat() {
@@ -65,7 +65,8 @@ struct AutopilotHarness {
                           roll: Float = 0, gaz: Float = 0, yaw: Float = 0, takeoffId: UInt32 = 0) {
         record(machine.flightCommand(FlightCommand(sequence: 1, timestampUs: 0, refMode: command,
                                                    progressive: progressive, rollFrac: roll, pitchFrac: pitch,
-                                                   gazFrac: gaz, yawFrac: yaw, takeoffId: takeoffId), nowUs: nowUs))
+                                                   gazFrac: gaz, yawFrac: yaw, takeoffId: takeoffId),
+                                      now: .init(us: nowUs)))
     }
 
     /// GLOBAL_POSITION_INT at this height above home (ArduPilot's takeoff climb ends near 2.5 m).
@@ -82,7 +83,7 @@ struct AutopilotHarness {
         var nextHeartbeatUs = nowUs
         var nextCommandUs = nowUs
         while nowUs < endUs {
-            var next = min(machine.nextDeadlineUs ?? endUs, endUs)
+            var next = min(machine.nextDeadline?.us ?? endUs, endUs)
             if heartbeats { next = min(next, nextHeartbeatUs) }
             if commandsEveryUs != nil { next = min(next, nextCommandUs) }
             nowUs = max(nowUs, next)
@@ -91,12 +92,12 @@ struct AutopilotHarness {
                 nextHeartbeatUs = nowUs + 1_000_000
             }
             if let every = commandsEveryUs, let flight, nowUs >= nextCommandUs {
-                record(machine.flightCommand(flight, nowUs: nowUs))
+                record(machine.flightCommand(flight, now: .init(us: nowUs)))
                 nextCommandUs = nowUs + every
             }
-            record(machine.tick(nowUs: nowUs))
+            record(machine.tick(now: .init(us: nowUs)))
             if next == endUs, nowUs >= endUs { break }
-            if machine.nextDeadlineUs ?? endUs <= nowUs { nowUs += 1 }
+            if machine.nextDeadline?.us ?? endUs <= nowUs { nowUs += 1 }
         }
     }
 

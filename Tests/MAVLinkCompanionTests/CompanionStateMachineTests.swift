@@ -202,13 +202,13 @@ struct CompanionStateMachineTests {
         var h = Self.connected()
         h.record(h.machine.datagram([0xFD, 0x09, 0x00, 0x00, 0x01, 0x01, 0x01, 0x00, 0x00, 0x00]
             + Array(repeating: 0, count: 11),
-                                    nowUs: h.nowUs))
+                                    now: .init(us: h.nowUs)))
         #expect(h.machine.counters.badCRC == 1)
         var stranger = MAVLinkEncoder(systemId: 9, componentId: 1)
         h.record(h.machine.datagram(stranger.encode(GlobalPositionInt(
             timeBootMs: 0, latE7: 1, lonE7: 1, altMm: 0, relativeAltMm: 0, vxCmps: 0, vyCmps: 0, vzCmps: 0,
             hdgCdeg: 0)),
-            nowUs: h.nowUs))
+            now: .init(us: h.nowUs)))
         #expect(!h.actions.contains { if case .publishDroneState = $0 { true } else { false } })
         #expect(!h.machine.lastDatagramWasFromAutopilot, "a stranger's datagram must not become the reply address")
         h.heartbeat()
@@ -254,7 +254,7 @@ struct ImmediateSetpointTests {
     /// Hovering with a stream running, the last setpoint 30 ms ago.
     static func streaming() -> AutopilotHarness {
         var h = CompanionStateMachineTests.connected()
-        h.record(h.machine.flightCommand(turn(0.5), nowUs: h.nowUs))
+        h.record(h.machine.flightCommand(turn(0.5), now: .init(us: h.nowUs)))
         h.run(forUs: 130_000)
         h.run(forUs: h.setpointTimesUs[h.setpointTimesUs.count - 1] + 30_000 - h.nowUs)
         return h
@@ -264,14 +264,14 @@ struct ImmediateSetpointTests {
         var h = Self.streaming()
         let before = h.setpoints.count
         h.nowUs += 1_000
-        h.record(h.machine.flightCommand(Self.turn(-0.5), nowUs: h.nowUs))
+        h.record(h.machine.flightCommand(Self.turn(-0.5), now: .init(us: h.nowUs)))
         #expect(h.setpoints.count == before + 1, "the new setpoint goes out with the command, not with the next tick")
         let setpoint = try #require(h.setpoints.last)
         #expect(abs(setpoint.yawRateRadps - -0.5 * 100 * .pi / 180) < 1e-5)
         #expect(h.setpointTimesUs.last == h.nowUs)
         // The same command again changes nothing: it rides the stream.
         h.nowUs += 25_000
-        h.record(h.machine.flightCommand(Self.turn(-0.5), nowUs: h.nowUs))
+        h.record(h.machine.flightCommand(Self.turn(-0.5), now: .init(us: h.nowUs)))
         #expect(h.setpoints.count == before + 1)
     }
 
@@ -283,14 +283,14 @@ struct ImmediateSetpointTests {
         let firstUs = h.nowUs + 1_000
         for i in 0..<timing.changedSetpointBurst {
             h.nowUs = firstUs + Int64(i) * 1_000
-            h.record(h.machine.flightCommand(Self.turn(i.isMultiple(of: 2) ? -0.5 : 0.5), nowUs: h.nowUs))
+            h.record(h.machine.flightCommand(Self.turn(i.isMultiple(of: 2) ? -0.5 : 0.5), now: .init(us: h.nowUs)))
         }
         #expect(h.setpoints.count == count + timing.changedSetpointBurst, "the burst goes out at once")
         let lastYaw = try #require(h.setpoints.last).yawRateRadps
         h.nowUs += 1_000
-        h.record(h.machine.flightCommand(Self.turn(lastYaw > 0 ? -0.5 : 0.5), nowUs: h.nowUs))
+        h.record(h.machine.flightCommand(Self.turn(lastYaw > 0 ? -0.5 : 0.5), now: .init(us: h.nowUs)))
         #expect(h.setpoints.count == count + timing.changedSetpointBurst, "over budget: held back")
-        #expect(h.machine.nextDeadlineUs == firstUs + timing.changedSetpointIntervalUs)
+        #expect(h.machine.nextDeadline?.us == firstUs + timing.changedSetpointIntervalUs)
         h.run(forUs: firstUs + timing.changedSetpointIntervalUs - h.nowUs, heartbeats: false)
         #expect(h.setpoints.count == count + timing.changedSetpointBurst + 1)
         #expect(h.setpointTimesUs.last == firstUs + timing.changedSetpointIntervalUs)
@@ -307,8 +307,10 @@ struct ImmediateSetpointTests {
         for i in 0..<10_000 {
             h.nowUs = startUs + Int64(i) * 100
             let yaw: Float = i.isMultiple(of: 2) ? -0.5 : 0.5
-            h.record(h.machine.flightCommand(Self.turn(yaw), nowUs: h.nowUs))
-            if let deadline = h.machine.nextDeadlineUs, deadline <= h.nowUs { h.record(h.machine.tick(nowUs: h.nowUs)) }
+            h.record(h.machine.flightCommand(Self.turn(yaw), now: .init(us: h.nowUs)))
+            if let deadline = h.machine.nextDeadline?.us, deadline <= h.nowUs {
+                h.record(h.machine.tick(now: .init(us: h.nowUs)))
+            }
         }
         let times = Array(h.setpointTimesUs[first...])
         #expect(times.count >= 49 && times.count <= 50 + timing.changedSetpointBurst, "\(times.count) setpoints in 1 s")
@@ -324,12 +326,12 @@ struct ImmediateSetpointTests {
     /// The command timeout's zero-velocity setpoint is a change too: it goes out at the timeout, not up to 50 ms later.
     @Test func theCommandTimeoutSendsHoverAtOnce() throws {
         var h = Self.streaming()
-        h.record(h.machine.flightCommand(Self.turn(-0.5), nowUs: h.nowUs))
+        h.record(h.machine.flightCommand(Self.turn(-0.5), now: .init(us: h.nowUs)))
         // The same command 30 ms later: fresh, no setpoint of its own, so the timeout falls 30 ms after a tick of
         // the stream and 20 ms before the next one.
         h.run(forUs: 30_000, heartbeats: false)
         let lastCommandUs = h.nowUs
-        h.record(h.machine.flightCommand(Self.turn(-0.5), nowUs: h.nowUs))
+        h.record(h.machine.flightCommand(Self.turn(-0.5), now: .init(us: h.nowUs)))
         let from = h.setpoints.count
         h.run(forUs: 300_000, heartbeats: false)
         let hover = try #require(h.setpoints[from...].firstIndex { $0.yawRateRadps == 0 })
@@ -344,15 +346,15 @@ struct WaitingForAutopilotTests {
     @Test func theDeadlineIsInTheFutureWhileNoAutopilotIsKnown() throws {
         var machine = CompanionStateMachine()
         var nowUs: Int64 = 1_000_000
-        _ = machine.start(nowUs: nowUs)
+        _ = machine.start(now: .init(us: nowUs))
         _ = machine.flightCommand(FlightCommand(sequence: 1, timestampUs: 0, refMode: .fly, progressive: true,
-                                                pitchFrac: -0.5), nowUs: nowUs)
+                                                pitchFrac: -0.5), now: .init(us: nowUs))
         var ticks = 0
         while nowUs < 2_000_000 {
-            nowUs = max(nowUs, try #require(machine.nextDeadlineUs))
-            _ = machine.tick(nowUs: nowUs)
+            nowUs = max(nowUs, try #require(machine.nextDeadline?.us))
+            _ = machine.tick(now: .init(us: nowUs))
             ticks += 1
-            #expect(try #require(machine.nextDeadlineUs) > nowUs)
+            #expect(try #require(machine.nextDeadline?.us) > nowUs)
             if ticks > 1_000 { break }
         }
         #expect(ticks <= 50, "\(ticks) wake-ups in 1 s with no autopilot")

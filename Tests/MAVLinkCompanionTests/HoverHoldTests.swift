@@ -90,7 +90,7 @@ struct HoverHoldTests {
             while h.nowUs < endUs {
                 h.feed(Self.local(20, drift, -6))
                 h.feed(Attitude(timeBootMs: 0, rollRad: 0, pitchRad: 0, yawRad: 1.2))
-                if let command { h.record(h.machine.flightCommand(command, nowUs: h.nowUs)) }
+                if let command { h.record(h.machine.flightCommand(command, now: .init(us: h.nowUs))) }
                 h.run(forUs: 100_000, heartbeats: false)
                 drift += 0.1
             }

@@ -12,7 +12,7 @@ struct OrphanReturnTests {
         var timing = CompanionTiming()
         timing.orphanReturnUs = orphanReturnUs
         h.machine = CompanionStateMachine(timing: timing)
-        h.record(h.machine.start(nowUs: h.nowUs))
+        h.record(h.machine.start(now: .init(us: h.nowUs)))
         h.armed = true
         h.landed = .inAir
         h.mode = .offboard

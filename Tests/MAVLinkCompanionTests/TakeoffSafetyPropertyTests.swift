@@ -54,7 +54,7 @@ struct CompanionTakeoffSafetyTests {
             default:
                 // mavlink-link restarts (SIGKILL + systemd): a new run, the same autopilot.
                 h.machine = CompanionStateMachine()
-                h.record(h.machine.start(nowUs: h.nowUs))
+                h.record(h.machine.start(now: .init(us: h.nowUs)))
                 oracle = Oracle()
                 Self.heartbeat(&h, &oracle)
                 checkedFrom = h.sent.count

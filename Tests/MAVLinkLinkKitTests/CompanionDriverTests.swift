@@ -38,7 +38,7 @@ struct CompanionDriverTests {
             """)
     mutating func framesBecomeTelemetry() throws {
         var link = try driver()
-        link.perform(link.machine.start(nowUs: 1_000_000))
+        link.perform(link.machine.start(now: .init(us: 1_000_000)))
         let frames: [any MAVLinkMessage] = [
             Heartbeat(customMode: 0, type: MAVType.quadrotor, autopilot: MAVAutopilot.px4,
                       baseMode: MAVModeFlag.customModeEnabled | MAVModeFlag.safetyArmed, systemStatus: MAVState.active),
@@ -50,7 +50,7 @@ struct CompanionDriverTests {
                               relativeAltMm: 2_500, vxCmps: 0, vyCmps: 0, vzCmps: 0, hdgCdeg: 9000),
         ]
         for frame in frames {
-            link.datagram(autopilot.encode(frame), from: from, nowUs: 1_100_000)
+            link.datagram(autopilot.encode(frame), from: from, now: .init(us: 1_100_000))
         }
         #expect(link.peer == from)
         let states = try broker.published(matching: Topics.droneState.topic(for: drone)).map {
@@ -70,11 +70,11 @@ struct CompanionDriverTests {
     @Test("a stranger's datagram (another system id) publishes nothing and does not become the peer")
     mutating func strangersAreIgnored() throws {
         var link = try driver()
-        link.perform(link.machine.start(nowUs: 1_000_000))
+        link.perform(link.machine.start(now: .init(us: 1_000_000)))
         var stranger = MAVLinkEncoder(systemId: 42, componentId: 1)
         link.datagram(stranger.encode(GlobalPositionInt(timeBootMs: 0, latE7: 1, lonE7: 1, altMm: 0, relativeAltMm: 0,
                                                         vxCmps: 0, vyCmps: 0, vzCmps: 0, hdgCdeg: 0)),
-                      from: from, nowUs: 1_100_000)
+                      from: from, now: .init(us: 1_100_000))
         #expect(link.peer == nil)
         #expect(broker.published(matching: Topics.droneState.topic(for: drone)).isEmpty)
     }
