@@ -16,7 +16,9 @@ enum ControllerInput: String, CaseIterable, Sendable {
 
     /// Feeds this input into `inbox` (all inputs share the connection's one ordered queue).
     func feed(_ inbox: Inbox<ControllerService.Event>, from runtime: ServiceRuntime) throws(MQTTError) {
-        let event: @Sendable (MQTTMessage, Int64) -> ControllerService.Event = { .message(self, $0, receivedAtUs: $1) }
+        let event: @Sendable (MQTTMessage, MonotonicInstant) -> ControllerService.Event = {
+            .message(self, $0, receivedAt: $1)
+        }
         switch self {
         case .droneState: try runtime.feed(inbox, Topics.droneState, event)
         case .position: try runtime.feed(inbox, Topics.position, event)
@@ -29,8 +31,10 @@ enum ControllerInput: String, CaseIterable, Sendable {
         }
     }
 
+    /// FlightControl still takes `nowUs: Int64`; it converts in its own pass.
     func feed(_ message: MQTTMessage, into machine: inout ControllerStateMachine,
-        nowUs: Int64) throws -> [ControllerAction] {
+        now: MonotonicInstant) throws -> [ControllerAction] {
+        let nowUs = now.us
         switch self {
         case .droneState: return machine.droneState(try DroneState(decoding: message.payload), nowUs: nowUs)
         case .position: return machine.position(try PositionFix(decoding: message.payload), nowUs: nowUs)

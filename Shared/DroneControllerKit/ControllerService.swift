@@ -8,7 +8,7 @@ import ServiceLifecycle
 /// Feeds every input and a periodic tick into the pure `ControllerStateMachine` and performs its actions.
 struct ControllerService: Service {
     enum Event: Sendable {
-        case message(ControllerInput, MQTTMessage, receivedAtUs: Int64)
+        case message(ControllerInput, MQTTMessage, receivedAt: MonotonicInstant)
         case tick(nowUs: Int64)
         /// Publish the current state again, unchanged (same sequence).
         case repeatState(nowUs: Int64)
@@ -103,9 +103,9 @@ struct ControllerService: Service {
                 runtime.logger.debug("controller state not repeated: \(error)")
             }
             return
-        case .message(let input, let message, let receivedAtUs):
+        case .message(let input, let message, let receivedAt):
             do {
-                actions = try input.feed(message, into: &loop.machine, nowUs: receivedAtUs)
+                actions = try input.feed(message, into: &loop.machine, now: receivedAt)
             } catch {
                 loop.rejections.record(input.rawValue, reason: "\(error)", topic: message.topic, logger: runtime.logger)
                 return

@@ -15,13 +15,13 @@ struct FleetView {
     private(set) var board = FleetBoard()
 
     enum Event: Sendable {
-        case presence(DroneID, ServicePresence, receivedAtUs: Int64)
-        case controller(DroneID, ControllerState, receivedAtUs: Int64)
-        case drone(DroneID, DroneState, receivedAtUs: Int64)
-        case link(DroneID, LinkStatus, receivedAtUs: Int64)
+        case presence(DroneID, ServicePresence, receivedAt: MonotonicInstant)
+        case controller(DroneID, ControllerState, receivedAt: MonotonicInstant)
+        case drone(DroneID, DroneState, receivedAt: MonotonicInstant)
+        case link(DroneID, LinkStatus, receivedAt: MonotonicInstant)
         /// Undecodable, or from a topic that names no drone: from outside, ignored.
         case ignored
-        case tick(nowUs: Int64)
+        case tick(now: MonotonicInstant)
     }
 
     /// `presenceWaitUs`: how long a service not heard from shows "wait" (one re-announce interval and a half second).
@@ -43,17 +43,18 @@ struct FleetView {
         let endUs = timeoutS.map { startUs + Int64($0 * 1_000_000) }
         // Watching: the first screen once retained messages had a moment to arrive, then every interval.
         var nextShowUs = startUs + (watch ? 300_000 : board.presenceWaitUs)
-        inbox.tick(everyMs: 50) { .tick(nowUs: $0) }
+        inbox.tick(everyMs: 50) { .tick(now: $0) }
         for await event in inbox.events {
             switch event {
             case .presence(let drone, let presence, let at):
-                board.update(presence: presence, drone: drone, receivedAtUs: at)
+                board.update(presence: presence, drone: drone, receivedAtUs: at.us)
             case .controller(let drone, let state, let at):
-                board.update(controller: state, drone: drone, receivedAtUs: at)
-            case .drone(let drone, let state, let at): board.update(drone: state, drone: drone, receivedAtUs: at)
-            case .link(let drone, let status, let at): board.update(link: status, drone: drone, receivedAtUs: at)
+                board.update(controller: state, drone: drone, receivedAtUs: at.us)
+            case .drone(let drone, let state, let at): board.update(drone: state, drone: drone, receivedAtUs: at.us)
+            case .link(let drone, let status, let at): board.update(link: status, drone: drone, receivedAtUs: at.us)
             case .ignored: break
-            case .tick(let nowUs):
+            case .tick(let now):
+                let nowUs = now.us
                 if let endUs, nowUs >= endUs {
                     if watch { show(nowUs: nowUs) }
                     return
@@ -71,26 +72,26 @@ struct FleetView {
             // The presence name is the last level (`…/status/location-broadcaster/<sender-id>` names the sender).
             guard let drone = DroneID(topic: message.topic), let name = message.topic.split(separator: "/").last,
                   let status = try? ServiceStatus(json: message.payload) else { return .ignored }
-            return .presence(drone, ServicePresence(name: String(name), status: status), receivedAtUs: at)
+            return .presence(drone, ServicePresence(name: String(name), status: status), receivedAt: at)
         }
         try inbox.feed(client, filter: Topics.controllerState.anyDroneFilter,
             qos: Topics.controllerState.qos.rawValue) {
             message, at in
             guard let drone = DroneID(topic: message.topic), let state = try? ControllerState(decoding: message.payload)
             else { return .ignored }
-            return .controller(drone, state, receivedAtUs: at)
+            return .controller(drone, state, receivedAt: at)
         }
         try inbox.feed(client, filter: Topics.droneState.anyDroneFilter, qos: Topics.droneState.qos.rawValue) {
             message, at in
             guard let drone = DroneID(topic: message.topic), let state = try? DroneState(decoding: message.payload)
             else { return .ignored }
-            return .drone(drone, state, receivedAtUs: at)
+            return .drone(drone, state, receivedAt: at)
         }
         try inbox.feed(client, filter: Topics.linkStatus.anyDroneFilter, qos: Topics.linkStatus.qos.rawValue) {
             message, at in
             guard let drone = DroneID(topic: message.topic), let status = try? LinkStatus(decoding: message.payload)
             else { return .ignored }
-            return .link(drone, status, receivedAtUs: at)
+            return .link(drone, status, receivedAt: at)
         }
     }
 

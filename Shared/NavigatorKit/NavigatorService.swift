@@ -11,15 +11,15 @@ import ServiceLifecycle
 /// (no timer: a new target reaches the controller within one broker hop).
 struct NavigatorService: Service {
     enum Event: Sendable {
-        /// `wallClock`: the stamp a JSON target gets (`InboundTarget.decode`); ages count from `receivedAtUs`.
-        case target(MQTTMessage, receivedAtUs: Int64, wallClock: WallInstant)
-        case position(MQTTMessage, receivedAtUs: Int64)
-        case drone(MQTTMessage, receivedAtUs: Int64)
-        case controller(MQTTMessage, receivedAtUs: Int64)
+        /// `wallClock`: the stamp a JSON target gets (`InboundTarget.decode`); ages count from `receivedAt`.
+        case target(MQTTMessage, receivedAt: MonotonicInstant, wallClock: WallInstant)
+        case position(MQTTMessage, receivedAt: MonotonicInstant)
+        case drone(MQTTMessage, receivedAt: MonotonicInstant)
+        case controller(MQTTMessage, receivedAt: MonotonicInstant)
         /// `--position gpsd`: a usable fix from the gpsd on the board.
-        /// `receivedAtUs` is monotonic like every receive stamp; `wallClockUs` is for checking the fix's own
+        /// `receivedAt` is monotonic like every receive stamp; `wallClockUs` is for checking the fix's own
         /// time (written by the GPS receiver, read through this host's gpsd) against this host's wall clock.
-        case gpsFix(GPSFix, receivedAtUs: Int64, wallClockUs: Int64)
+        case gpsFix(GPSFix, receivedAt: MonotonicInstant, wallClockUs: Int64)
     }
 
     let runtime: ServiceRuntime
@@ -27,18 +27,18 @@ struct NavigatorService: Service {
 
     func run() async throws {
         let inbox = Inbox<Event>()
-        try runtime.feed(inbox, Topics.target) { .target($0, receivedAtUs: $1, wallClock: WallClock.now()) }
+        try runtime.feed(inbox, Topics.target) { .target($0, receivedAt: $1, wallClock: WallClock.now()) }
         var gpsd: Task<Void, Never>?
         switch configuration.positionSource {
         case .telemetry:
-            try runtime.feed(inbox, Topics.position) { .position($0, receivedAtUs: $1) }
+            try runtime.feed(inbox, Topics.position) { .position($0, receivedAt: $1) }
         case .gpsd(let address):
             let feed = GPSDPositionFeed(address: address, logger: runtime.logger)
             gpsd = Task { await feed.run(into: inbox) }
         }
         defer { gpsd?.cancel() }
-        try runtime.feed(inbox, Topics.droneState) { .drone($0, receivedAtUs: $1) }
-        try runtime.feed(inbox, Topics.controllerState) { .controller($0, receivedAtUs: $1) }
+        try runtime.feed(inbox, Topics.droneState) { .drone($0, receivedAt: $1) }
+        try runtime.feed(inbox, Topics.controllerState) { .controller($0, receivedAt: $1) }
         await cancelWhenGracefulShutdown {
             var navigator = TargetFollowingNavigator(configuration: configuration)
             var rejections = RejectionCounter()

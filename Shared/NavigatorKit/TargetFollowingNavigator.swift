@@ -44,36 +44,36 @@ struct TargetFollowingNavigator {
 
     mutating func handle(_ event: NavigatorService.Event) throws -> NavigationSolution? {
         switch event {
-        case .target(let message, let receivedAtUs, let wallClock):
+        case .target(let message, let receivedAt, let wallClock):
             // A stored target predates us; the controller never acts on it either.
             guard !message.retain else { return nil }
             let target = try InboundTarget.decode(payload: message.payload, receivedAt: wallClock)
             remember(target)
             guard pilotId.isEmpty || target.senderId == pilotId else { return nil }
-            return solver.updateTarget(target, receivedAtUs: receivedAtUs)
-        case .position(let message, let receivedAtUs):
+            return solver.updateTarget(target, receivedAtUs: receivedAt.us)
+        case .position(let message, let receivedAt):
             guard positionFromTelemetry else { return nil }
             let fix = try PositionFix(decoding: message.payload)
             let point = GeoPoint(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg)
             if !hasCompass, let heading = fix.headingDeg {
-                _ = solver.updateHeading(Double(heading), atUs: receivedAtUs)
+                _ = solver.updateHeading(Double(heading), atUs: receivedAt.us)
             }
-            return solver.updatePosition(point, atUs: receivedAtUs)
-        case .drone(let message, let receivedAtUs):
+            return solver.updatePosition(point, atUs: receivedAt.us)
+        case .drone(let message, let receivedAt):
             let state = try DroneState(decoding: message.payload)
             // The magnetometer is a compass; yaw is the gyro-fused attitude, good enough when there is no compass.
             hasCompass = state.magnetoHeadingDeg != nil
             let heading = state.magnetoHeadingDeg.map(Double.init) ?? Geodesy.wrapDeg360(Double(state.yawDeg))
-            return solver.updateHeading(heading, atUs: receivedAtUs)
-        case .gpsFix(let fix, let receivedAtUs, let wallClockUs):
+            return solver.updateHeading(heading, atUs: receivedAt.us)
+        case .gpsFix(let fix, let receivedAt, let wallClockUs):
             guard !positionFromTelemetry else { return nil }
             if let maxAgeS = configuration.maxFixAgeS, fix.isStale(nowUs: wallClockUs, maxAgeS: maxAgeS) {
                 throw GPSFixRefusal.stale(fixTime: fix.time, maxAgeS: maxAgeS)
             }
             // Course over ground is not a heading (noise when hovering): heading stays with navdata.
             let point = GeoPoint(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg)
-            return solver.updatePosition(point, atUs: receivedAtUs)
-        case .controller(let message, let receivedAtUs):
+            return solver.updatePosition(point, atUs: receivedAt.us)
+        case .controller(let message, let receivedAt):
             let state = try ControllerState(decoding: message.payload)
             pilotId = state.pilotId
             guard let lat = state.targetLatitudeDeg, let lon = state.targetLongitudeDeg else { return nil }
@@ -81,14 +81,14 @@ struct TargetFollowingNavigator {
                state.targetSequence == 0 || current.sequence == state.targetSequence { return nil }
             if let accepted = recentTargets.last(where: { Self.same($0, lat, lon) }),
                state.targetSequence == 0 || accepted.sequence == state.targetSequence {
-                return solver.updateTarget(accepted, receivedAtUs: receivedAtUs)
+                return solver.updateTarget(accepted, receivedAtUs: receivedAt.us)
             }
             // A target this navigator never received (it restarted, or it was sent while it was down): the
             // controller's state is the one source of truth. Its sequence is 0 for a JSON target (unsequenced); the
             // controller matches solutions by the target's point.
             let adopted = Target(senderId: state.pilotId.isEmpty ? "controller" : state.pilotId,
                                  sequence: state.targetSequence, timestampUs: 0, latitudeDeg: lat, longitudeDeg: lon)
-            return solver.updateTarget(adopted, receivedAtUs: receivedAtUs)
+            return solver.updateTarget(adopted, receivedAtUs: receivedAt.us)
         }
     }
 

@@ -70,17 +70,18 @@ public final class Inbox<Event: Sendable>: Sendable {
         }
     }
 
-    /// Subscribes `client` to `filter` and adds every message as `transform(message, receivedAtUs)`, stamped with
+    /// Subscribes `client` to `filter` and adds every message as `transform(message, receivedAt)`, stamped with
     /// its receive time on this host's MONOTONIC clock: every age and timeout a service decides on counts from
     /// receipt, never from a timestamp another host wrote (wall clocks differ between hosts and step).
     public func feed(_ client: any MQTTConnection, filter: String, qos: Int32,
-                     _ transform: @escaping @Sendable (MQTTMessage, _ receivedAtUs: Int64) -> Event) throws(MQTTError) {
+                     _ transform: @escaping @Sendable (MQTTMessage, _ receivedAt: MonotonicInstant) -> Event)
+        throws(MQTTError) {
         clients.withLock { list in
             if !list.contains(where: { $0 === client }) { list.append(client) }
         }
         try client.subscribe(filter, qos: qos) { [self] message in
             // The one place a message gets its receive time.
-            send(transform(message, MonotonicClock.nowUs()))
+            send(transform(message, MonotonicClock.now()))
         }
     }
 
@@ -100,7 +101,7 @@ public final class Inbox<Event: Sendable>: Sendable {
     /// drone-controller's CPU samples in a flight (perf). Anywhere else it stays a task: there a message waits for
     /// its dispatcher's task in the same pool before it reaches the inbox, and a thread's tick would overtake it (a
     /// ground tool under load then reached its deadline before retained messages it had already received).
-    public func tick(everyMs intervalMs: Int, _ event: @escaping @Sendable (_ nowUs: Int64) -> Event) {
+    public func tick(everyMs intervalMs: Int, _ event: @escaping @Sendable (_ now: MonotonicInstant) -> Event) {
         let direct = clients.withLock { list in !list.isEmpty && list.allSatisfy(\.deliversOnNetworkThread) }
         if direct {
             do {
@@ -113,7 +114,7 @@ public final class Inbox<Event: Sendable>: Sendable {
         tickOnTask(everyMs: intervalMs, event)
     }
 
-    private func tickOnThread(periodNs: Int64, _ event: @escaping @Sendable (_ nowUs: Int64) -> Event) throws {
+    private func tickOnThread(periodNs: Int64, _ event: @escaping @Sendable (_ now: MonotonicInstant) -> Event) throws {
         try LinkThread.start { [self] in
             var deadline = timespec()
             clock_gettime(CLOCK_MONOTONIC, &deadline)
@@ -123,19 +124,19 @@ public final class Inbox<Event: Sendable>: Sendable {
                 deadline.tv_nsec = Int(nanoseconds % 1_000_000_000)
                 while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
                 // The thread ends at the first tick after the inbox finished.
-                if !deliver(event(MonotonicClock.nowUs())) { return }
+                if !deliver(event(MonotonicClock.now())) { return }
             }
         }
     }
 
-    private func tickOnTask(everyMs intervalMs: Int, _ event: @escaping @Sendable (_ nowUs: Int64) -> Event) {
+    private func tickOnTask(everyMs intervalMs: Int, _ event: @escaping @Sendable (_ now: MonotonicInstant) -> Event) {
         Task { [self] in
             let clock = ContinuousClock()
             var next = clock.now
             while !Task.isCancelled {
                 next = next.advanced(by: .milliseconds(intervalMs))
                 try? await Task.sleep(until: next, clock: clock)
-                if !deliver(event(MonotonicClock.nowUs())) { return }
+                if !deliver(event(MonotonicClock.now())) { return }
             }
         }
     }

@@ -111,9 +111,10 @@ public final class ServiceRuntime: Sendable {
     private let announce: @Sendable () -> Void
 
     /// Feeds one topic of the table for this drone into `inbox`, in the connection's order.
-    public func feed<Payload, Event>(_ inbox: Inbox<Event>, _ spec: TopicSpec<Payload>,
-                                     _ transform: @escaping @Sendable (MQTTMessage, _ receivedAtUs: Int64) -> Event)
-        throws(MQTTError) {
+    public func feed<Payload, Event>(
+        _ inbox: Inbox<Event>, _ spec: TopicSpec<Payload>,
+        _ transform: @escaping @Sendable (MQTTMessage, _ receivedAt: MonotonicInstant) -> Event
+    ) throws(MQTTError) {
         try inbox.feed(client, filter: spec.topic(for: drone), qos: spec.qos.rawValue, transform)
     }
 

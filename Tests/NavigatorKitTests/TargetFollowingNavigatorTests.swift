@@ -15,23 +15,24 @@ struct TargetFollowingNavigatorTests {
         var navigator = TargetFollowingNavigator(configuration: .init(positionSource: .gpsd(.local), maxFixAgeS: nil))
         let target = MQTTMessage(topic: "quad/t1/target", payload: Array(#"{"lat":52.5175,"lon":13.38}"#.utf8))
         let wallClock = WallInstant(us: 1_700_000_000_000_000)
-        #expect(try navigator.handle(.target(target, receivedAtUs: 1_000, wallClock: wallClock)) == nil)  // no position yet
+        // No position yet.
+        #expect(try navigator.handle(.target(target, receivedAt: .init(us: 1_000), wallClock: wallClock)) == nil)
         let state = DroneState(sequence: 1, timestampUs: 0, navdataSequence: 1, stateBits: 0, controlState: .hovering,
                                batteryPercent: 80, altitudeM: 2, pitchDeg: 0, rollDeg: 0, yawDeg: 0, velocityXMps: 0,
                                velocityYMps: 0, velocityZMps: 0, magnetoHeadingDeg: 42)
         let drone = MQTTMessage(topic: "quad/t1/telemetry/drone", payload: try state.encoded())
-        _ = try navigator.handle(.drone(drone, receivedAtUs: 2_000))
+        _ = try navigator.handle(.drone(drone, receivedAt: .init(us: 2_000)))
         let decoy = MQTTMessage(topic: "quad/t1/telemetry/position", payload: try PositionFix(
             sequence: 1, timestampUs: 1, latitudeDeg: 10, longitudeDeg: 10, source: .manual).encoded())
         var positions: [(Double, Double)] = []
         for i in 0..<30 {
             let fix = GPSFix(dimension: .twoD, latitudeDeg: 52.5163 + Double(i) * 1e-5,
                 longitudeDeg: 13.3777 - Double(i) * 1e-5)
-            let solution = try #require(try navigator.handle(.gpsFix(fix, receivedAtUs: 3_000 + Int64(i) * 400_000,
-                                                                     wallClockUs: 0)))
+            let receivedAt = MonotonicInstant(us: 3_000 + Int64(i) * 400_000)
+            let solution = try #require(try navigator.handle(.gpsFix(fix, receivedAt: receivedAt, wallClockUs: 0)))
             positions.append((solution.droneLatitudeDeg, solution.droneLongitudeDeg))
             #expect(solution.headingDeg == 42)
-            #expect(try navigator.handle(.position(decoy, receivedAtUs: 3_001 + Int64(i) * 400_000)) == nil)
+            #expect(try navigator.handle(.position(decoy, receivedAt: .init(us: 3_001 + Int64(i) * 400_000))) == nil)
         }
         #expect(positions.count == 30)
         for (i, position) in positions.enumerated() {
@@ -52,16 +53,17 @@ struct NavigatorAdoptsControllerTargetTests {
                                     targetSequence: sequence)
         var retained = MQTTMessage(topic: "quad/drone1/telemetry/controller", payload: try state.encoded())
         retained.retain = true
-        #expect(try navigator.handle(.controller(retained, receivedAtUs: 1_000)) == nil)  // no position yet
+        #expect(try navigator.handle(.controller(retained, receivedAt: .init(us: 1_000))) == nil)  // no position yet
         let drone = DroneState(sequence: 1, timestampUs: 0, navdataSequence: 1, stateBits: 1, controlState: .hovering,
                                batteryPercent: 80, altitudeM: 2, pitchDeg: 0, rollDeg: 0, yawDeg: 0, velocityXMps: 0,
                                velocityYMps: 0, velocityZMps: 0, magnetoHeadingDeg: 10)
         _ = try navigator.handle(.drone(MQTTMessage(topic: "quad/drone1/telemetry/drone", payload: try drone.encoded()),
-                                        receivedAtUs: 2_000))
+                                        receivedAt: .init(us: 2_000)))
         let fix = PositionFix(sequence: 1, timestampUs: 1, latitudeDeg: 52.5163, longitudeDeg: 13.3777,
             source: .droneGPS)
         let solution = try #require(try navigator.handle(.position(
-            MQTTMessage(topic: "quad/drone1/telemetry/position", payload: try fix.encoded()), receivedAtUs: 3_000)))
+            MQTTMessage(topic: "quad/drone1/telemetry/position", payload: try fix.encoded()),
+            receivedAt: .init(us: 3_000))))
         #expect(solution.targetSequence == sequence, "0: a JSON target (mosquitto_pub) is unsequenced")
         #expect(solution.targetLatitudeDeg == 52.5175 && solution.targetLongitudeDeg == 13.38)
         #expect(solution.distanceM > 100)

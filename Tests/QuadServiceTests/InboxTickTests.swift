@@ -14,8 +14,8 @@ struct InboxTickTests {
         case message(String)
     }
 
-    static func tickEvent(_ nowUs: Int64) -> Event {
-        .tick(nowUs: nowUs, inTask: withUnsafeCurrentTask { $0 != nil })
+    static func tickEvent(_ now: MonotonicInstant) -> Event {
+        .tick(nowUs: now.us, inTask: withUnsafeCurrentTask { $0 != nil })
     }
 
     /// An inbox fed from one in-memory connection (direct: as a board service's), and a publisher on the same broker.
