@@ -81,7 +81,8 @@ let package = Package(
         // Geodesy and the solve report: no wire types (the solver that speaks them is NavigatorCore).
         .target(name: "Navigation", dependencies: ["TextSupport"], path: "Shared/Navigation"),
         // The navigator's pure core: Target and positions in, NavigationSolution out.
-        .target(name: "NavigatorCore", dependencies: ["Navigation", "QuadProtocol"], path: "Shared/NavigatorCore"),
+        .target(name: "NavigatorCore", dependencies: ["Clocks", "Navigation", "QuadProtocol"],
+                path: "Shared/NavigatorCore"),
         .target(name: "FlightControl", dependencies: ["QuadProtocol", "Navigation", "Randomness", "TextSupport"],
                 path: "Shared/FlightControl"),
         .target(name: "NetworkEndpoint", path: "Shared/NetworkEndpoint"),
@@ -167,7 +168,7 @@ let package = Package(
                     path: "Tests/MAVLinkSimulationTests"),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "Randomness"], path: "Tests/NavigationTests",
                     exclude: ["Fixtures"]),
-        .testTarget(name: "NavigatorCoreTests", dependencies: ["NavigatorCore", "Navigation", "QuadProtocol"],
+        .testTarget(name: "NavigatorCoreTests", dependencies: ["NavigatorCore", "Clocks", "Navigation", "QuadProtocol"],
                     path: "Tests/NavigatorCoreTests"),
         .testTarget(name: "FlightControlTests", dependencies: ["FlightControl", "Randomness"],
                     path: "Tests/FlightControlTests"),

@@ -50,21 +50,21 @@ struct TargetFollowingNavigator {
             let target = try InboundTarget.decode(payload: message.payload, receivedAt: wallClock)
             remember(target)
             guard pilotId.isEmpty || target.senderId == pilotId else { return nil }
-            return solver.updateTarget(target, receivedAtUs: receivedAt.us)
+            return solver.updateTarget(target, receivedAt: receivedAt)
         case .position(let message, let receivedAt):
             guard positionFromTelemetry else { return nil }
             let fix = try PositionFix(decoding: message.payload)
             let point = GeoPoint(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg)
             if !hasCompass, let heading = fix.headingDeg {
-                _ = solver.updateHeading(Double(heading), atUs: receivedAt.us)
+                _ = solver.updateHeading(Double(heading), at: receivedAt)
             }
-            return solver.updatePosition(point, atUs: receivedAt.us)
+            return solver.updatePosition(point, at: receivedAt)
         case .drone(let message, let receivedAt):
             let state = try DroneState(decoding: message.payload)
             // The magnetometer is a compass; yaw is the gyro-fused attitude, good enough when there is no compass.
             hasCompass = state.magnetoHeadingDeg != nil
             let heading = state.magnetoHeadingDeg.map(Double.init) ?? Geodesy.wrapDeg360(Double(state.yawDeg))
-            return solver.updateHeading(heading, atUs: receivedAt.us)
+            return solver.updateHeading(heading, at: receivedAt)
         case .gpsFix(let fix, let receivedAt, let wallClockUs):
             guard !positionFromTelemetry else { return nil }
             if let maxAgeS = configuration.maxFixAgeS, fix.isStale(nowUs: wallClockUs, maxAgeS: maxAgeS) {
@@ -72,7 +72,7 @@ struct TargetFollowingNavigator {
             }
             // Course over ground is not a heading (noise when hovering): heading stays with navdata.
             let point = GeoPoint(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg)
-            return solver.updatePosition(point, atUs: receivedAt.us)
+            return solver.updatePosition(point, at: receivedAt)
         case .controller(let message, let receivedAt):
             let state = try ControllerState(decoding: message.payload)
             pilotId = state.pilotId
@@ -81,14 +81,14 @@ struct TargetFollowingNavigator {
                state.targetSequence == 0 || current.sequence == state.targetSequence { return nil }
             if let accepted = recentTargets.last(where: { Self.same($0, lat, lon) }),
                state.targetSequence == 0 || accepted.sequence == state.targetSequence {
-                return solver.updateTarget(accepted, receivedAtUs: receivedAt.us)
+                return solver.updateTarget(accepted, receivedAt: receivedAt)
             }
             // A target this navigator never received (it restarted, or it was sent while it was down): the
             // controller's state is the one source of truth. Its sequence is 0 for a JSON target (unsequenced); the
             // controller matches solutions by the target's point.
             let adopted = Target(senderId: state.pilotId.isEmpty ? "controller" : state.pilotId,
                                  sequence: state.targetSequence, timestampUs: 0, latitudeDeg: lat, longitudeDeg: lon)
-            return solver.updateTarget(adopted, receivedAtUs: receivedAt.us)
+            return solver.updateTarget(adopted, receivedAt: receivedAt)
         }
     }
 

@@ -1,3 +1,4 @@
+import Clocks
 import Navigation
 import QuadProtocol
 import Testing
@@ -19,17 +20,17 @@ import Testing
         -> (NavigationSolver, NavigationSolution?) {
         var solver = NavigationSolver(mountOffsetDeg: mountOffsetDeg)
         let goal = Geodesy.destination(from: drone, bearingDeg: bearingDeg, distanceM: 100)
-        _ = solver.updatePosition(drone, atUs: 1_000_000)
-        _ = solver.updateHeading(headingDeg, atUs: 1_000_000)
-        let solution = solver.updateTarget(target(goal), receivedAtUs: 1_000_000)
+        _ = solver.updatePosition(drone, at: .init(us: 1_000_000))
+        _ = solver.updateHeading(headingDeg, at: .init(us: 1_000_000))
+        let solution = solver.updateTarget(target(goal), receivedAt: .init(us: 1_000_000))
         return (solver, solution)
     }
 
     @Test func nilUntilPositionHeadingAndTargetAreKnown() {
         var solver = NavigationSolver()
-        #expect(solver.updateTarget(Self.target(Self.drone), receivedAtUs: 0) == nil)
-        #expect(solver.updateHeading(10, atUs: 0) == nil)
-        #expect(solver.updatePosition(Self.drone, atUs: 0) != nil)
+        #expect(solver.updateTarget(Self.target(Self.drone), receivedAt: .init(us: 0)) == nil)
+        #expect(solver.updateHeading(10, at: .init(us: 0)) == nil)
+        #expect(solver.updatePosition(Self.drone, at: .init(us: 0)) != nil)
     }
 
     @Test(arguments: [
@@ -54,13 +55,14 @@ import Testing
     @Test func fillsTheSolutionFromTheInputs() throws {
         var solver = NavigationSolver(mountOffsetDeg: 0)
         let goal = GeoPoint(latitudeDeg: 52.51, longitudeDeg: 13.41)
-        _ = solver.updatePosition(Self.drone, atUs: 1_000_000)
-        _ = solver.updateTarget(Self.target(goal, sequence: 42), receivedAtUs: 1_500_000)
-        let solution = solver.updateHeading(-10, atUs: 3_250_999)
+        _ = solver.updatePosition(Self.drone, at: .init(us: 1_000_000))
+        _ = solver.updateTarget(Self.target(goal, sequence: 42), receivedAt: .init(us: 1_500_000))
+        let solution = solver.updateHeading(-10, at: .init(us: 3_250_999))
         let s = try #require(solution)
         let expected = Geodesy.inverse(from: Self.drone, to: goal)
         #expect(s.sequence == 1)
-        #expect(s.timestampUs == 3_250_999)
+        #expect(solver.solvedAt == MonotonicInstant(us: 3_250_999))
+        #expect(s.timestampUs == 0, "the publisher stamps it with wall time")
         #expect(s.targetSequence == 42)
         #expect(s.targetLatitudeDeg == 52.51 && s.targetLongitudeDeg == 13.41)
         #expect(s.droneLatitudeDeg == 52.5 && s.droneLongitudeDeg == 13.4)
@@ -75,11 +77,11 @@ import Testing
     @Test func sequenceCountsEverySolutionFromOne() {
         var (solver, first) = Self.ready(bearingDeg: 0, headingDeg: 0)
         #expect(first?.sequence == 1)
-        #expect(solver.updateHeading(5, atUs: 2_000_000)?.sequence == 2)
-        #expect(solver.updatePosition(Self.drone, atUs: 2_000_001)?.sequence == 3)
+        #expect(solver.updateHeading(5, at: .init(us: 2_000_000))?.sequence == 2)
+        #expect(solver.updatePosition(Self.drone, at: .init(us: 2_000_001))?.sequence == 3)
         // A rejected input publishes nothing and does not consume a number.
-        #expect(solver.updateHeading(.nan, atUs: 2_000_002) == nil)
-        #expect(solver.updateHeading(6, atUs: 2_000_003)?.sequence == 4)
+        #expect(solver.updateHeading(.nan, at: .init(us: 2_000_002)) == nil)
+        #expect(solver.updateHeading(6, at: .init(us: 2_000_003))?.sequence == 4)
     }
 
     @Test(arguments: [
@@ -89,8 +91,8 @@ import Testing
     func rejectsInvalidPositionsAndTargetsKeepingState(_ bad: GeoPoint) {
         var (solver, _) = Self.ready(bearingDeg: 0, headingDeg: 0)
         let before = solver
-        #expect(solver.updatePosition(bad, atUs: 5_000_000) == nil)
-        #expect(solver.updateTarget(Self.target(bad), receivedAtUs: 5_000_000) == nil)
+        #expect(solver.updatePosition(bad, at: .init(us: 5_000_000)) == nil)
+        #expect(solver.updateTarget(Self.target(bad), receivedAt: .init(us: 5_000_000)) == nil)
         #expect(solver == before)
     }
 
@@ -98,7 +100,7 @@ import Testing
     func rejectsNonFiniteHeading(_ heading: Double) {
         var (solver, _) = Self.ready(bearingDeg: 0, headingDeg: 0)
         let before = solver
-        #expect(solver.updateHeading(heading, atUs: 5_000_000) == nil)
+        #expect(solver.updateHeading(heading, at: .init(us: 5_000_000)) == nil)
         #expect(solver == before)
     }
 
@@ -116,14 +118,31 @@ import Testing
         (Int64(UInt32.max) * 1000 + 5000, 0, .max),
     ] as [(Int64, Int64, UInt32)])
     func ageSaturates(now: Int64, then: Int64, expected: UInt32) {
-        #expect(NavigationSolver.ageMs(nowUs: now, thenUs: then) == expected)
+        #expect(NavigationSolver.ageMs(now: .init(us: now), then: .init(us: then)) == expected)
     }
 
     @Test func outOfOrderInputKeepsNewestTimestamp() throws {
         var (solver, _) = Self.ready(bearingDeg: 0, headingDeg: 0)
-        let solution = solver.updatePosition(Self.drone, atUs: 400_000)
+        let solution = solver.updatePosition(Self.drone, at: .init(us: 400_000))
         let s = try #require(solution)
-        #expect(s.timestampUs == 1_000_000)
+        #expect(solver.solvedAt == MonotonicInstant(us: 1_000_000))
         #expect(s.positionAgeMs == 600)
+    }
+
+    /// Issue 28 item 3: a JSON target's stamp is the receiver's wall clock (`InboundTarget.decode(receivedAt:)`
+    /// takes a `WallInstant`), its age counts from the monotonic receipt (`updateTarget(receivedAt:)` takes a
+    /// `MonotonicInstant`). Swapping the two does not compile; here a wall clock decades away changes no age.
+    @Test func aTargetsAgeCountsFromItsMonotonicReceiptNotItsWallStamp() throws {
+        let stamp = WallInstant(us: 1_700_000_000_000_000)
+        let target = try InboundTarget.decode(payload: Array(#"{"lat": 52.51, "lon": 13.41}"#.utf8), receivedAt: stamp)
+        #expect(target.timestampUs == stamp.us)
+        var solver = NavigationSolver()
+        _ = solver.updateTarget(target, receivedAt: MonotonicInstant(us: 1_000_000))
+        _ = solver.updateHeading(0, at: MonotonicInstant(us: 1_100_000))
+        let solved = solver.updatePosition(Self.drone, at: MonotonicInstant(us: 1_250_000))
+        let solution = try #require(solved)
+        #expect(solution.targetAgeMs == 250)
+        #expect(solution.headingAgeMs == 150)
+        #expect(solution.positionAgeMs == 0)
     }
 }
