@@ -98,7 +98,7 @@ let package = Package(
         .target(name: "LogSync", dependencies: ["FlightLog", "QuadProtocol"], path: "Shared/LogSync"),
         // gpsd in one place: the socket client, the line stream, reports and fixes (navigator, location-broadcaster).
         .target(name: "GPSD", dependencies: ["QuadProtocol", "NetworkEndpoint"], path: "Shared/GPSD"),
-        .target(name: "GroundStation", dependencies: ["QuadProtocol", "Navigation", "TextSupport", "GPSD"],
+        .target(name: "GroundStation", dependencies: ["Clocks", "QuadProtocol", "Navigation", "TextSupport", "GPSD"],
                 path: "Shared/GroundStation"),
         // Option parsing shared by every executable (signed numbers, LAT,LON values).
         .target(name: "CommandLineSupport", dependencies: ["Navigation", "TextSupport", argumentParser],
@@ -178,7 +178,8 @@ let package = Package(
                     path: "Tests/FlightLogTests", exclude: ["Fixtures"]),
         .testTarget(name: "LogSyncTests", dependencies: ["LogSync", "FlightLog", "QuadProtocol"],
                     path: "Tests/LogSyncTests"),
-        .testTarget(name: "GroundStationTests", dependencies: ["GroundStation", "GPSD", "QuadProtocol", "Navigation"],
+        .testTarget(name: "GroundStationTests", dependencies: ["GroundStation", "Clocks", "GPSD", "QuadProtocol",
+                                                              "Navigation"],
                     path: "Tests/GroundStationTests", exclude: ["Fixtures"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "QuadProtocol"], path: "Tests/GPSDTests"),
         // Parses each executable's command types directly (no processes): option syntax and --help text.

@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 
 /// `location-broadcaster status --all`: every drone seen on the broker, one line each — its board services, the
@@ -22,7 +23,7 @@ public struct FleetBoard: Sendable {
     /// Ids not kept because of `maxDrones`.
     public private(set) var droppedDrones = 0
     /// When this reader subscribed: until one re-announce interval has passed, a service not heard from is "wait".
-    public var watchingSinceUs: Int64?
+    public var watchingSince: MonotonicInstant?
     /// How long a service not heard from shows "wait" (StatusBoard's window unless widened).
     public var presenceWaitUs = StatusBoard.defaultPresenceWaitUs
 
@@ -31,20 +32,24 @@ public struct FleetBoard: Sendable {
     /// Drones listed, in id order.
     public var drones: [String] { boards.keys.filter { isDrone($0) }.sorted() }
 
-    public mutating func update(presence: ServicePresence, drone: DroneID, receivedAtUs: Int64) {
-        withBoard(drone, receivedAtUs) { $0.update(presence: presence, receivedAtUs: receivedAtUs) }
+    public mutating func update(presence: ServicePresence, drone: DroneID, receivedAt: MonotonicInstant) {
+        let receivedAtUs = receivedAt.us
+        withBoard(drone, receivedAtUs) { $0.update(presence: presence, receivedAt: receivedAt) }
     }
 
-    public mutating func update(controller state: ControllerState, drone: DroneID, receivedAtUs: Int64) {
-        withBoard(drone, receivedAtUs) { $0.update(controller: state, receivedAtUs: receivedAtUs) }
+    public mutating func update(controller state: ControllerState, drone: DroneID, receivedAt: MonotonicInstant) {
+        let receivedAtUs = receivedAt.us
+        withBoard(drone, receivedAtUs) { $0.update(controller: state, receivedAt: receivedAt) }
     }
 
-    public mutating func update(drone state: DroneState, drone: DroneID, receivedAtUs: Int64) {
-        withBoard(drone, receivedAtUs) { $0.update(drone: state, receivedAtUs: receivedAtUs) }
+    public mutating func update(drone state: DroneState, drone: DroneID, receivedAt: MonotonicInstant) {
+        let receivedAtUs = receivedAt.us
+        withBoard(drone, receivedAtUs) { $0.update(drone: state, receivedAt: receivedAt) }
     }
 
-    public mutating func update(link status: LinkStatus, drone: DroneID, receivedAtUs: Int64) {
-        withBoard(drone, receivedAtUs) { $0.update(link: status, receivedAtUs: receivedAtUs) }
+    public mutating func update(link status: LinkStatus, drone: DroneID, receivedAt: MonotonicInstant) {
+        let receivedAtUs = receivedAt.us
+        withBoard(drone, receivedAtUs) { $0.update(link: status, receivedAt: receivedAt) }
     }
 
     private mutating func withBoard(_ drone: DroneID, _ receivedAtUs: Int64, _ update: (inout StatusBoard) -> Void) {
@@ -67,7 +72,7 @@ public struct FleetBoard: Sendable {
     }
 
     /// The table, lines joined by `\n`: 80 columns unless an id is longer than 12 characters.
-    public func render(nowUs: Int64) -> String {
+    public func render(now: MonotonicInstant) -> String {
         let drones = self.drones
         var lines = ["quadcopter fleet: \(drones.count) drone\(drones.count == 1 ? "" : "s")", ""]
         if drones.isEmpty {
@@ -77,7 +82,7 @@ public struct FleetBoard: Sendable {
             let idWidth = max(14, (drones.map(\.count).max() ?? 0) + 2)
             lines.append(TextFormat.pad("DRONE", idWidth) + Self.columns.map { TextFormat.pad($0.title, 5) }.joined()
                 + TextFormat.pad("ACTIVITY", 18) + TextFormat.pad("BATT", 6) + TextFormat.pad("LINK", 16) + "HEARD")
-            lines += drones.map { row($0, idWidth: idWidth, nowUs: nowUs) }
+            lines += drones.map { row($0, idWidth: idWidth, now: now) }
         }
         let others = boards.keys.filter { !isDrone($0) }.sorted()
         if !others.isEmpty {
@@ -91,7 +96,8 @@ public struct FleetBoard: Sendable {
         return lines.map { TextFormat.clean($0, width: Self.maxWidth).trimmingTrailingSpaces }.joined(separator: "\n")
     }
 
-    func row(_ id: String, idWidth: Int, nowUs: Int64) -> String {
+    func row(_ id: String, idWidth: Int, now: MonotonicInstant) -> String {
+        let nowUs = now.us
         guard let board = boards[id] else { return "" }
         var line = TextFormat.pad(id, idWidth)
         for column in Self.columns {
@@ -99,7 +105,7 @@ public struct FleetBoard: Sendable {
         }
         line += TextFormat.pad(board.controller.map { $0.value.activity.name(separator: "-") } ?? "-", 18)
         line += TextFormat.pad(board.droneState.map { "\($0.value.batteryPercent)%" } ?? "-", 6)
-        line += TextFormat.pad(board.linkWord(nowUs: nowUs), 16)
+        line += TextFormat.pad(board.linkWord(now: now), 16)
         return line + TextFormat.age(us: lastHeardUs[id].map { nowUs &- $0 })
     }
 
@@ -108,7 +114,7 @@ public struct FleetBoard: Sendable {
         let known = services.compactMap { board.services[$0]?.presence }
         if known.contains(where: \.online) { return "on" }
         if !known.isEmpty { return "OFF" }
-        if let since = watchingSinceUs, nowUs &- since < presenceWaitUs { return "wait" }
+        if let since = watchingSince?.us, nowUs &- since < presenceWaitUs { return "wait" }
         return "?"
     }
 

@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 
 extension StatusBoard {
@@ -14,7 +15,8 @@ extension StatusBoard {
     }
 
     /// One screen of plain text, lines joined by `\n`, each at most `StatusBoard.width` columns.
-    public func render(nowUs: Int64) -> String {
+    public func render(now: MonotonicInstant) -> String {
+        let nowUs = now.us
         var lines: [String] = ["quadcopter \(drone.rawValue): status" + clockSuffix(), "", "SERVICES"]
         for name in serviceNames {
             lines.append(serviceLine(name, nowUs: nowUs))
@@ -33,7 +35,7 @@ extension StatusBoard {
         let shown = TextFormat.clean(name, width: 40)
         let label = "  " + (shown.count >= 23 ? shown + " " : TextFormat.pad(shown, 23))
         guard let entry = services[name] else {
-            if let since = watchingSinceUs, nowUs &- since < presenceWaitUs {
+            if let since = watchingSince?.us, nowUs &- since < presenceWaitUs {
                 return label
                     + "waiting  (no status yet; re-announced every \(Int(ServiceStatus.reannounceIntervalS)) s)"
             }
@@ -112,7 +114,9 @@ extension StatusBoard {
     func linkLine(nowUs: Int64) -> String {
         guard let l = link else { return "  - (no link status)" }
         let s = l.value
-        if let dead = linkDeath(nowUs: nowUs) { return "  DEAD: " + dead + " (its last report below is history)" }
+        if let dead = linkDeath(now: MonotonicInstant(us: nowUs)) {
+            return "  DEAD: " + dead + " (its last report below is history)"
+        }
         var line = "  " + TextFormat.pad(s.connected ? "connected" : "DISCONNECTED", 13)
         line += "navdata " + TextFormat.fixed(Double(s.navdataPerSecond), digits: 1) + "/s  last "
             + "\(s.lastNavdataAgeMs) ms  " + Self.name(s.reason)
@@ -131,14 +135,15 @@ extension StatusBoard {
 
     /// The link in one word now, for one-line views (`status --line`, `status --all`): `dead` when the link process
     /// is gone or silent (its last retained report would say `ok` for ever), else its own report's word.
-    public func linkWord(nowUs: Int64) -> String {
+    public func linkWord(now: MonotonicInstant) -> String {
         guard let link else { return "-" }
-        return linkDeath(nowUs: nowUs) == nil ? Self.linkWord(link.value) : "dead"
+        return linkDeath(now: now) == nil ? Self.linkWord(link.value) : "dead"
     }
 
     /// Why the vehicle link is dead, or nil while it is alive: its presence says offline, or its status (published
     /// at least every second while it runs) has not come for `linkSilentAfterUs`, timed on this machine's clock.
-    public func linkDeath(nowUs: Int64) -> String? {
+    public func linkDeath(now: MonotonicInstant) -> String? {
+        let nowUs = now.us
         guard let link else { return nil }
         for name in Self.linkServices {
             if let entry = services[name], !entry.presence.online {

@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 
 /// `location-broadcaster status`: the latest presence and telemetry of one drone, rendered as one plain-text screen
@@ -32,7 +33,7 @@ public struct StatusBoard: Sendable {
     var services: [String: PresenceEntry] = [:]
     /// When this reader subscribed (same clock as `nowUs`): until one re-announce interval has passed, a service
     /// not heard from is "waiting", not "unknown" (its retained status may not be delivered, see ServiceStatus).
-    public var watchingSinceUs: Int64?
+    public var watchingSince: MonotonicInstant?
     public static let defaultPresenceWaitUs = Int64(ServiceStatus.reannounceIntervalS * 1_000_000) + 500_000
     /// This board's "waiting" window (tests that must see it on a starved machine widen it).
     public var presenceWaitUs = StatusBoard.defaultPresenceWaitUs
@@ -52,7 +53,8 @@ public struct StatusBoard: Sendable {
     /// Expected services not heard from yet.
     public var unseenExpectedServices: [String] { expectedServices.filter { services[$0] == nil } }
 
-    public mutating func update(presence: ServicePresence, receivedAtUs: Int64) {
+    public mutating func update(presence: ServicePresence, receivedAt: MonotonicInstant) {
+        let receivedAtUs = receivedAt.us
         if let old = services[presence.name] {
             let changed = old.presence.online != presence.online ? receivedAtUs : old.changedAtUs
             services[presence.name] = PresenceEntry(presence: presence, changedAtUs: changed)
@@ -62,15 +64,18 @@ public struct StatusBoard: Sendable {
         }
     }
 
-    public mutating func update(controller state: ControllerState, receivedAtUs: Int64) {
+    public mutating func update(controller state: ControllerState, receivedAt: MonotonicInstant) {
+        let receivedAtUs = receivedAt.us
         controller = Received(value: state, receivedAtUs: receivedAtUs)
     }
 
-    public mutating func update(drone state: DroneState, receivedAtUs: Int64) {
+    public mutating func update(drone state: DroneState, receivedAt: MonotonicInstant) {
+        let receivedAtUs = receivedAt.us
         droneState = Received(value: state, receivedAtUs: receivedAtUs)
     }
 
-    public mutating func update(link status: LinkStatus, receivedAtUs: Int64) {
+    public mutating func update(link status: LinkStatus, receivedAt: MonotonicInstant) {
+        let receivedAtUs = receivedAt.us
         link = Received(value: status, receivedAtUs: receivedAtUs)
     }
 
@@ -78,7 +83,8 @@ public struct StatusBoard: Sendable {
         clockOffsetUs = offset
     }
 
-    public mutating func update(navigation solution: NavigationSolution, receivedAtUs: Int64) {
+    public mutating func update(navigation solution: NavigationSolution, receivedAt: MonotonicInstant) {
+        let receivedAtUs = receivedAt.us
         navigation = Received(value: solution, receivedAtUs: receivedAtUs)
     }
 

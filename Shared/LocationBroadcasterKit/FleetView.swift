@@ -39,7 +39,7 @@ struct FleetView {
         defer { inbox.finish() }
         try Self.subscribe(inbox, client)
         let startUs = MonotonicClock.nowUs()
-        board.watchingSinceUs = startUs
+        board.watchingSince = MonotonicInstant(us: startUs)
         let endUs = timeoutS.map { startUs + Int64($0 * 1_000_000) }
         // Watching: the first screen once retained messages had a moment to arrive, then every interval.
         var nextShowUs = startUs + (watch ? 300_000 : board.presenceWaitUs)
@@ -47,20 +47,20 @@ struct FleetView {
         for await event in inbox.events {
             switch event {
             case .presence(let drone, let presence, let at):
-                board.update(presence: presence, drone: drone, receivedAtUs: at.us)
+                board.update(presence: presence, drone: drone, receivedAt: at)
             case .controller(let drone, let state, let at):
-                board.update(controller: state, drone: drone, receivedAtUs: at.us)
-            case .drone(let drone, let state, let at): board.update(drone: state, drone: drone, receivedAtUs: at.us)
-            case .link(let drone, let status, let at): board.update(link: status, drone: drone, receivedAtUs: at.us)
+                board.update(controller: state, drone: drone, receivedAt: at)
+            case .drone(let drone, let state, let at): board.update(drone: state, drone: drone, receivedAt: at)
+            case .link(let drone, let status, let at): board.update(link: status, drone: drone, receivedAt: at)
             case .ignored: break
             case .tick(let now):
                 let nowUs = now.us
                 if let endUs, nowUs >= endUs {
-                    if watch { show(nowUs: nowUs) }
+                    if watch { show(now: now) }
                     return
                 }
                 guard nowUs >= nextShowUs else { continue }
-                show(nowUs: nowUs)
+                show(now: now)
                 guard watch else { return }
                 nextShowUs = nowUs + max(50_000, interval.microseconds)
             }
@@ -95,8 +95,8 @@ struct FleetView {
         }
     }
 
-    private func show(nowUs: Int64) {
-        let table = board.render(nowUs: nowUs)
+    private func show(now: MonotonicInstant) {
+        let table = board.render(now: now)
         if watch && clearScreen {
             say("\u{1B}[H\u{1B}[2J" + table)
         } else {

@@ -36,7 +36,7 @@ struct StatusView {
                 + "logs and exports of the two hosts will not line up (sync them with chrony, see deploy/README.md)")
         } }
         let startUs = MonotonicClock.nowUs()
-        board.watchingSinceUs = MonotonicClock.nowUs()
+        board.watchingSince = MonotonicClock.now()
         let endUs = timeoutS.map { startUs + Int64($0 * 1_000_000) }
         // Retained presence and controller state arrive at once; telemetry within a fraction of a second.
         try await Task.sleep(for: .milliseconds(watch ? 300 : 800))
@@ -69,24 +69,24 @@ struct StatusView {
     /// Returns whether the goal activity was seen (every controller state counts, also a short-lived one).
     private mutating func absorb(_ events: [BusFeed.Event]) -> Bool {
         // Ages on this machine's monotonic clock (a wall clock may step under chrony).
-        let now = MonotonicClock.nowUs()
+        let now = MonotonicClock.now()
         var reached = false
         for event in events {
             switch event {
             case .controller(let s, _):
                 controller = s
-                board.update(controller: s, receivedAtUs: now)
+                board.update(controller: s, receivedAt: now)
                 if s.activity == goal { reached = true }
             case .presence(let name, let status):
-                board.update(presence: ServicePresence(name: name, status: status), receivedAtUs: now)
+                board.update(presence: ServicePresence(name: name, status: status), receivedAt: now)
             case .drone(let s):
                 drone = s
-                board.update(drone: s, receivedAtUs: now)
+                board.update(drone: s, receivedAt: now)
             case .link(let s):
-                board.update(link: s, receivedAtUs: now)
+                board.update(link: s, receivedAt: now)
             case .navigation(let s):
                 navigation = s
-                board.update(navigation: s, receivedAtUs: now)
+                board.update(navigation: s, receivedAt: now)
             }
         }
         return reached
@@ -96,9 +96,9 @@ struct StatusView {
         if line {
             say(progressLine(elapsedUs: elapsedUs))
         } else if watch && clearScreen {
-            say("\u{1B}[H\u{1B}[2J" + board.render(nowUs: MonotonicClock.nowUs()))
+            say("\u{1B}[H\u{1B}[2J" + board.render(now: MonotonicClock.now()))
         } else {
-            say(board.render(nowUs: MonotonicClock.nowUs()) + (watch ? "\n" + String(repeating: "-", count: 40) : ""))
+            say(board.render(now: MonotonicClock.now()) + (watch ? "\n" + String(repeating: "-", count: 40) : ""))
         }
     }
 
@@ -115,5 +115,5 @@ struct StatusView {
         return text + "  link " + linkWord
     }
 
-    private var linkWord: String { board.linkWord(nowUs: MonotonicClock.nowUs()) }
+    private var linkWord: String { board.linkWord(now: MonotonicClock.now()) }
 }

@@ -1,3 +1,4 @@
+import Clocks
 import GroundStation
 import Testing
 
@@ -44,11 +45,11 @@ struct StatusBoardClockTests {
     @Test("the title line shows the board's clock offset; beyond 1 s it is a warning")
     func titleLine() {
         var board = StatusBoard(drone: .default)
-        #expect(board.render(nowUs: 0).hasPrefix("quadcopter drone1: status\n"))
+        #expect(board.render(now: .init(us: 0)).hasPrefix("quadcopter drone1: status\n"))
         board.update(clockOffsetUs: 200_000)
-        #expect(board.render(nowUs: 0).hasPrefix("quadcopter drone1: status   board clock +0.2 s\n"))
+        #expect(board.render(now: .init(us: 0)).hasPrefix("quadcopter drone1: status   board clock +0.2 s\n"))
         board.update(clockOffsetUs: -600_000_000)
-        #expect(board.render(nowUs: 0).hasPrefix(
+        #expect(board.render(now: .init(us: 0)).hasPrefix(
             "quadcopter drone1: status   CLOCK WARNING: board -600.0 s from this laptop\n"))
     }
 }

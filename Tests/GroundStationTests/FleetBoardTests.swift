@@ -1,3 +1,4 @@
+import Clocks
 import GroundStation
 import QuadProtocol
 import Testing
@@ -14,11 +15,12 @@ struct FleetBoardTests {
     @Test("a service not heard from is `wait` for one re-announce period after subscribing, then `?`")
     func waitThenUnknown() {
         var board = FleetBoard()
-        board.watchingSinceUs = 0
+        board.watchingSince = MonotonicInstant(us: 0)
         board.update(presence: ServicePresence(name: "drone-controller", online: true), drone: drone("d1"),
-            receivedAtUs: 0)
-        #expect(Array(cells(board.render(nowUs: 1_000_000), "d1").prefix(5)) == ["d1", "wait", "on", "wait", "wait"])
-        let after = board.render(nowUs: StatusBoard.defaultPresenceWaitUs)
+            receivedAt: .init(us: 0))
+        let table = board.render(now: .init(us: 1_000_000))
+        #expect(Array(cells(table, "d1").prefix(5)) == ["d1", "wait", "on", "wait", "wait"])
+        let after = board.render(now: .init(us: StatusBoard.defaultPresenceWaitUs))
         #expect(Array(cells(after, "d1").prefix(5)) == ["d1", "?", "on", "?", "?"])
     }
 
@@ -26,11 +28,12 @@ struct FleetBoardTests {
     func columns() {
         var board = FleetBoard()
         board.update(presence: ServicePresence(name: "mavlink-link", online: true), drone: drone("px4"),
-            receivedAtUs: 0)
-        board.update(presence: ServicePresence(name: "navigator", online: false), drone: drone("px4"), receivedAtUs: 0)
+            receivedAt: .init(us: 0))
+        board.update(presence: ServicePresence(name: "navigator", online: false), drone: drone("px4"),
+                     receivedAt: .init(us: 0))
         board.update(presence: ServicePresence(name: "telemetry-logger", online: true), drone: drone("ground"),
-                     receivedAtUs: 0)
-        let table = board.render(nowUs: 10_000_000)
+                     receivedAt: .init(us: 0))
+        let table = board.render(now: .init(us: 10_000_000))
         #expect(board.drones == ["px4"])
         #expect(Array(cells(table, "px4").prefix(4)) == ["px4", "on", "?", "OFF"], "\(table)")
         #expect(table.contains("also seen (no board service): ground"))
@@ -41,10 +44,10 @@ struct FleetBoardTests {
         var board = FleetBoard()
         for n in 0..<(FleetBoard.maxDrones + 6) {
             board.update(presence: ServicePresence(name: "navigator", online: true), drone: drone("d\(n)"),
-                receivedAtUs: 0)
+                receivedAt: .init(us: 0))
         }
         #expect(board.drones.count == FleetBoard.maxDrones)
         #expect(board.droppedDrones == 6)
-        #expect(board.render(nowUs: 0).contains("(more than \(FleetBoard.maxDrones) ids: the rest not shown)"))
+        #expect(board.render(now: .init(us: 0)).contains("(more than \(FleetBoard.maxDrones) ids: the rest not shown)"))
     }
 }

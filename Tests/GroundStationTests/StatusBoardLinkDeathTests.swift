@@ -1,3 +1,4 @@
+import Clocks
 import GroundStation
 import QuadProtocol
 import Testing
@@ -12,20 +13,20 @@ import Testing
     @Test(arguments: StatusBoard.linkServices)
     func offlinePresenceIsDeadAtOnce(link: String) {
         var board = StatusBoard(drone: .default)
-        board.update(presence: ServicePresence(name: link, online: true), receivedAtUs: 0)
-        board.update(link: Self.ok, receivedAtUs: 100_000)
-        #expect(board.linkWord(nowUs: 500_000) == "ok")
-        board.update(presence: ServicePresence(name: link, online: false), receivedAtUs: 600_000)
-        #expect(board.linkWord(nowUs: 700_000) == "dead")
-        #expect(board.render(nowUs: 4_600_000).contains("DEAD: \(link) offline 4s"))
+        board.update(presence: ServicePresence(name: link, online: true), receivedAt: .init(us: 0))
+        board.update(link: Self.ok, receivedAt: .init(us: 100_000))
+        #expect(board.linkWord(now: .init(us: 500_000)) == "ok")
+        board.update(presence: ServicePresence(name: link, online: false), receivedAt: .init(us: 600_000))
+        #expect(board.linkWord(now: .init(us: 700_000)) == "dead")
+        #expect(board.render(now: .init(us: 4_600_000)).contains("DEAD: \(link) offline 4s"))
     }
 
     @Test func silenceOverTwoSecondsIsDead() {
         var board = StatusBoard(drone: .default)
-        board.update(link: Self.ok, receivedAtUs: 1_000_000)
-        #expect(board.linkWord(nowUs: 2_900_000) == "ok")
-        #expect(board.linkWord(nowUs: 3_100_000) == "dead")
-        board.update(link: Self.ok, receivedAtUs: 3_200_000)
-        #expect(board.linkWord(nowUs: 3_300_000) == "ok", "back as soon as it reports again")
+        board.update(link: Self.ok, receivedAt: .init(us: 1_000_000))
+        #expect(board.linkWord(now: .init(us: 2_900_000)) == "ok")
+        #expect(board.linkWord(now: .init(us: 3_100_000)) == "dead")
+        board.update(link: Self.ok, receivedAt: .init(us: 3_200_000))
+        #expect(board.linkWord(now: .init(us: 3_300_000)) == "ok", "back as soon as it reports again")
     }
 }

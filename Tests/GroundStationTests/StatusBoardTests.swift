@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 import Testing
 @testable import GroundStation
@@ -10,28 +11,31 @@ import Testing
         var b = StatusBoard(drone: .default)
         b.update(presence: ServicePresence(name: "drone-link", online: true, startedAtUs: t0 - 185 * s,
             version: "0.1.0"),
-                 receivedAtUs: t0 - 180 * s)
-        b.update(presence: ServicePresence(name: "navigator", online: true, startedAtUs: t0 - 3 * s), receivedAtUs: t0)
-        b.update(presence: ServicePresence(name: "drone-controller", online: true), receivedAtUs: t0 - 50 * s)
-        b.update(presence: ServicePresence(name: "drone-controller", online: false), receivedAtUs: t0 - 12 * s)
+                 receivedAt: .init(us: t0 - 180 * s))
+        b.update(presence: ServicePresence(name: "navigator", online: true, startedAtUs: t0 - 3 * s),
+                 receivedAt: .init(us: t0))
+        b.update(presence: ServicePresence(name: "drone-controller", online: true), receivedAt: .init(us: t0 - 50 * s))
+        b.update(presence: ServicePresence(name: "drone-controller", online: false), receivedAt: .init(us: t0 - 12 * s))
         b.update(controller: ControllerState(sequence: 1, timestampUs: t0, activity: .flyingToTarget,
-                                             reason: Reason(code: "target"), pilotId: "laptop"), receivedAtUs: t0)
+                                             reason: Reason(code: "target"), pilotId: "laptop"),
+                 receivedAt: .init(us: t0))
         b.update(drone: DroneState(sequence: 1, timestampUs: t0, navdataSequence: 1, stateBits: 1,
                                    controlState: .flying, batteryPercent: 87, altitudeM: 3.24, pitchDeg: 0,
                                    rollDeg: 0, yawDeg: 0, velocityXMps: 0, velocityYMps: 0, velocityZMps: 0),
-                 receivedAtUs: t0 - s)
+                 receivedAt: .init(us: t0 - s))
         b.update(link: LinkStatus(sequence: 1, timestampUs: t0, connected: true, fallbackHover: false, reason: .ok,
                                   navdataPerSecond: 15, checksumErrors: 0, malformedPackets: 0, lastNavdataAgeMs: 12,
-                                  lastCommandAgeMs: 30), receivedAtUs: t0)
+                                  lastCommandAgeMs: 30), receivedAt: .init(us: t0))
         b.update(navigation: NavigationSolution(
             sequence: 1, timestampUs: t0, targetSequence: 4, targetLatitudeDeg: 52.5165, targetLongitudeDeg: 13.379,
             droneLatitudeDeg: 52.5163, droneLongitudeDeg: 13.3777, distanceM: 91.46, bearingDeg: 75.4, headingDeg: 70,
-            directionDifferenceDeg: 5.4, positionAgeMs: 100, headingAgeMs: 50, targetAgeMs: 900), receivedAtUs: t0)
+            directionDifferenceDeg: 5.4, positionAgeMs: 100, headingAgeMs: 50, targetAgeMs: 900),
+                 receivedAt: .init(us: t0))
         return b
     }
 
     @Test func rendersEverySectionWithinEightyColumns() {
-        let text = fullBoard().render(nowUs: t0)
+        let text = fullBoard().render(now: .init(us: t0))
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.allSatisfy { $0.count <= 80 })
         #expect(lines.count <= 24)
@@ -65,7 +69,7 @@ import Testing
             LINK
               connected    navdata 15.0/s  last 12 ms  ok
             """
-        #expect(fullBoard().render(nowUs: t0) == expected)
+        #expect(fullBoard().render(now: .init(us: t0)) == expected)
     }
 
     /// mavlink-link's last autopilot answer under LINK: a refusal in capitals, with the answer's age on this clock.
@@ -75,26 +79,26 @@ import Testing
                                   navdataPerSecond: 40, checksumErrors: 0, malformedPackets: 0, lastNavdataAgeMs: 12,
                                   lastCommandAgeMs: 30,
                                   commandAck: .init(command: .takeoff, result: .denied, ageMs: 1_500)),
-                 receivedAtUs: t0 - 2 * s)
-        let text = b.render(nowUs: t0)
+                 receivedAt: .init(us: t0 - 2 * s))
+        let text = b.render(now: .init(us: t0))
         #expect(text.hasSuffix("\n  autopilot takeoff DENIED 3s ago"))
         #expect(text.split(separator: "\n", omittingEmptySubsequences: false).count <= 24)
         b.update(link: LinkStatus(sequence: 3, timestampUs: t0, connected: true, fallbackHover: false, reason: .ok,
                                   navdataPerSecond: 40, checksumErrors: 0, malformedPackets: 0, lastNavdataAgeMs: 12,
                                   lastCommandAgeMs: 30,
                                   commandAck: .init(command: .setMessageInterval, result: .noAnswer, ageMs: 0)),
-                 receivedAtUs: t0)
-        #expect(b.render(nowUs: t0).contains("autopilot stream request NO ANSWER 0s ago"))
+                 receivedAt: .init(us: t0))
+        #expect(b.render(now: .init(us: t0)).contains("autopilot stream request NO ANSWER 0s ago"))
         b.update(link: LinkStatus(sequence: 4, timestampUs: t0, connected: true, fallbackHover: false, reason: .ok,
                                   navdataPerSecond: 40, checksumErrors: 0, malformedPackets: 0, lastNavdataAgeMs: 12,
                                   lastCommandAgeMs: 30, commandAck: .init(command: .arm, result: .accepted,
                                       ageMs: 61_000)),
-                 receivedAtUs: t0)
-        #expect(b.render(nowUs: t0).contains("autopilot arm accepted 1m01s ago"))
+                 receivedAt: .init(us: t0))
+        #expect(b.render(now: .init(us: t0)).contains("autopilot arm accepted 1m01s ago"))
     }
 
     @Test func oldTelemetryIsMarkedStale() {
-        let text = fullBoard().render(nowUs: t0 + 10 * s)
+        let text = fullBoard().render(now: .init(us: t0 + 10 * s))
         #expect(text.contains("age 11s  STALE"))
         // A link that stopped reporting is dead, not a stale "connected" (it reports at least every second).
         #expect(text.contains("DEAD: no link status for 10s"))
@@ -102,21 +106,21 @@ import Testing
 
     @Test func unseenServiceIsWaitingForOneReannounceIntervalThenUnknown() {
         var b = StatusBoard(drone: .default)
-        b.watchingSinceUs = t0
-        #expect(b.render(nowUs: t0 + 2 * s)
+        b.watchingSince = MonotonicInstant(us: t0)
+        #expect(b.render(now: .init(us: t0 + 2 * s))
             .contains("navigator              waiting  (no status yet; re-announced every 5 s)"))
-        #expect(b.render(nowUs: t0 + StatusBoard.defaultPresenceWaitUs).contains(
+        #expect(b.render(now: .init(us: t0 + StatusBoard.defaultPresenceWaitUs)).contains(
             "navigator              unknown  (no status seen)"))
         #expect(b.unseenExpectedServices.contains("navigator"))
-        b.update(presence: ServicePresence(name: "navigator", online: true), receivedAtUs: t0 + 3 * s)
+        b.update(presence: ServicePresence(name: "navigator", online: true), receivedAt: .init(us: t0 + 3 * s))
         #expect(!b.unseenExpectedServices.contains("navigator"))
-        #expect(b.render(nowUs: t0 + 3 * s).contains("navigator              online"))
+        #expect(b.render(now: .init(us: t0 + 3 * s)).contains("navigator              online"))
         // Without a start time (as before): unknown at once.
-        #expect(StatusBoard(drone: .default).render(nowUs: t0).contains("navigator              unknown"))
+        #expect(StatusBoard(drone: .default).render(now: .init(us: t0)).contains("navigator              unknown"))
     }
 
     @Test func emptyBoardSaysWhatIsMissing() {
-        let text = StatusBoard(drone: .default).render(nowUs: t0)
+        let text = StatusBoard(drone: .default).render(now: .init(us: t0))
         #expect(text.contains("activity  - (no controller state)"))
         #expect(text.contains("battery   - (no drone telemetry)"))
         #expect(text.contains("target    none"))
@@ -128,8 +132,8 @@ import Testing
     @Test func returnShowsTheDistanceToHome() {
         var b = fullBoard()
         b.update(controller: ControllerState(sequence: 2, timestampUs: t0, activity: .returningHome,
-                                             distanceToTargetM: 3.04), receivedAtUs: t0)
-        let text = b.render(nowUs: t0)
+                                             distanceToTargetM: 3.04), receivedAt: .init(us: t0))
+        let text = b.render(now: .init(us: t0))
         #expect(text.contains("  home      distance 3.0 m  (returning home)"), "\(text)")
         #expect(!text.contains("distance 91.5 m") && !text.contains("  target  "), "\(text)")
         #expect(StatusBoard.progressDistance(activity: .returningHome, navigationM: 44, controllerM: 3.04)
@@ -143,8 +147,8 @@ import Testing
     @Test func returnWithoutDistanceShowsNone() {
         var b = fullBoard()
         b.update(controller: ControllerState(sequence: 2, timestampUs: t0, activity: .returningHome),
-                 receivedAtUs: t0)
-        let text = b.render(nowUs: t0)
+                 receivedAt: .init(us: t0))
+        let text = b.render(now: .init(us: t0))
         #expect(text.contains("  home      distance - (no position)  (returning home)"), "\(text)")
         #expect(!text.contains("91.5"), "\(text)")
         #expect(StatusBoard.progressDistance(activity: .returningHome, navigationM: 44, controllerM: nil)
@@ -156,8 +160,8 @@ import Testing
     @Test func offlineWhenFirstSeenHasNoMadeUpAge() {
         var b = StatusBoard(drone: .default)
         b.update(presence: ServicePresence(name: "navigator", online: false, startedAtUs: t0 - 300 * s),
-                 receivedAtUs: t0)
-        let text = b.render(nowUs: t0 + 2 * s)
+                 receivedAt: .init(us: t0))
+        let text = b.render(now: .init(us: t0 + 2 * s))
         #expect(text.contains("navigator              OFFLINE  already"), "\(text)")
         #expect(!text.contains("for 0s") && !text.contains("for 2s"), "\(text)")
     }
@@ -176,16 +180,17 @@ import Testing
     @Test func longServiceNamesAreShownWhole() {
         var b = StatusBoard(drone: .default)
         b.update(presence: ServicePresence(name: "location-broadcaster-vm", online: true, startedAtUs: t0 - 3 * s),
-                 receivedAtUs: t0)
-        let text = b.render(nowUs: t0)
+                 receivedAt: .init(us: t0))
+        let text = b.render(now: .init(us: t0))
         #expect(text.contains("  location-broadcaster-vm online   up 3s"), "\(text)")
     }
 
     @Test func controllerTargetIsShownWithoutNavigation() {
         var b = StatusBoard(drone: .default)
         b.update(controller: ControllerState(sequence: 1, timestampUs: 0, activity: .arrived, targetLatitudeDeg: 1.5,
-                                             targetLongitudeDeg: -2.25, distanceToTargetM: 0.4), receivedAtUs: t0)
-        #expect(b.render(nowUs: t0).contains("target    1.500000, -2.250000  distance 0.4 m"))
+                                             targetLongitudeDeg: -2.25, distanceToTargetM: 0.4),
+                 receivedAt: .init(us: t0))
+        #expect(b.render(now: .init(us: t0)).contains("target    1.500000, -2.250000  distance 0.4 m"))
     }
 
     @Test func hostileNamesAndValuesStayOnOneLineWithinWidth() {
@@ -194,12 +199,12 @@ import Testing
         for i in 0..<100 {
             b.update(presence: ServicePresence(name: evil + "\(i)", online: true, startedAtUs: Int64.min,
                 version: evil),
-                     receivedAtUs: Int64.max)
+                     receivedAt: .init(us: Int64.max))
         }
         b.update(drone: DroneState(sequence: 1, timestampUs: 0, navdataSequence: 1, stateBits: 0, controlState: .landed,
                                    batteryPercent: 255, altitudeM: .infinity, pitchDeg: 0, rollDeg: 0, yawDeg: 0,
-                                   velocityXMps: 0, velocityYMps: 0, velocityZMps: 0), receivedAtUs: t0)
-        let lines = b.render(nowUs: Int64.min).split(separator: "\n", omittingEmptySubsequences: false)
+                                   velocityXMps: 0, velocityYMps: 0, velocityZMps: 0), receivedAt: .init(us: t0))
+        let lines = b.render(now: .init(us: Int64.min)).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(
             lines.allSatisfy { $0.count <= 80 && $0.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F } })
         #expect(lines.count <= 24)

@@ -89,8 +89,8 @@ struct StatusViewTests {
         let state = DroneState(sequence: 1, timestampUs: 0, navdataSequence: 1, stateBits: 0, controlState: .hovering,
                                batteryPercent: 64, altitudeM: 2.5, pitchDeg: 0, rollDeg: 0, yawDeg: 0,
                                velocityXMps: 0, velocityYMps: 0, velocityZMps: 0)
-        board.update(drone: state, receivedAtUs: 1_000_000)
-        let screen = board.render(nowUs: 61_000_000)
+        board.update(drone: state, receivedAt: .init(us: 1_000_000))
+        let screen = board.render(now: .init(us: 61_000_000))
         let battery = line(screen, "battery")
         #expect(battery.contains("64 %") && battery.contains("age 1m00s") && battery.contains("STALE"), "\(screen)")
         #expect(!screen.contains("no drone telemetry"))
