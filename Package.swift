@@ -97,7 +97,7 @@ let package = Package(
         // Flight-log sync between the ground's and the board's loggers: gaps, request/response codec, merge.
         .target(name: "LogSync", dependencies: ["FlightLog", "QuadProtocol"], path: "Shared/LogSync"),
         // gpsd in one place: the socket client, the line stream, reports and fixes (navigator, location-broadcaster).
-        .target(name: "GPSD", dependencies: ["QuadProtocol", "NetworkEndpoint"], path: "Shared/GPSD"),
+        .target(name: "GPSD", dependencies: ["Clocks", "QuadProtocol", "NetworkEndpoint"], path: "Shared/GPSD"),
         .target(name: "GroundStation", dependencies: ["Clocks", "QuadProtocol", "Navigation", "TextSupport", "GPSD"],
                 path: "Shared/GroundStation"),
         // Option parsing shared by every executable (signed numbers, LAT,LON values).
@@ -181,7 +181,7 @@ let package = Package(
         .testTarget(name: "GroundStationTests", dependencies: ["GroundStation", "Clocks", "GPSD", "QuadProtocol",
                                                               "Navigation"],
                     path: "Tests/GroundStationTests", exclude: ["Fixtures"]),
-        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "QuadProtocol"], path: "Tests/GPSDTests"),
+        .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Clocks", "QuadProtocol"], path: "Tests/GPSDTests"),
         // Parses each executable's command types directly (no processes): option syntax and --help text.
         .testTarget(
             name: "CommandLineTests",

@@ -1,3 +1,5 @@
+import Clocks
+
 /// A usable position from gpsd: 2D or 3D fix, finite latitude and longitude in range. Built only by
 /// `GPSDTPV.fixStatus`, so holding a `GPSFix` means the position passed every check.
 public struct GPSFix: Sendable, Equatable {
@@ -50,18 +52,18 @@ public struct GPSFix: Sendable, Equatable {
         }
     }
 
-    /// Age of the fix by its own timestamp, microseconds (negative if it claims to be from the future);
-    /// nil when the fix has no time.
-    public func ageUs(nowUs: Int64) -> Int64? {
+    /// Age of the fix by its own timestamp against this host's wall clock (the fix's time is UTC from the GPS),
+    /// microseconds (negative if it claims to be from the future); nil when the fix has no time.
+    public func ageUs(wallClock: WallInstant) -> Int64? {
         guard let timeUs else { return nil }
-        let (age, overflow) = nowUs.subtractingReportingOverflow(timeUs)
+        let (age, overflow) = wallClock.us.subtractingReportingOverflow(timeUs)
         return overflow ? nil : age
     }
 
-    /// A fix is stale when its own time is more than `maxAgeS` before (or after: clocks disagree) `nowUs`, or when
+    /// A fix is stale when its own time is more than `maxAgeS` before (or after: clocks disagree) `wallClock`, or when
     /// it has no time at all — an undated position cannot be shown to be current.
-    public func isStale(nowUs: Int64, maxAgeS: Double) -> Bool {
-        guard let age = ageUs(nowUs: nowUs), maxAgeS.isFinite, maxAgeS >= 0 else { return true }
+    public func isStale(wallClock: WallInstant, maxAgeS: Double) -> Bool {
+        guard let age = ageUs(wallClock: wallClock), maxAgeS.isFinite, maxAgeS >= 0 else { return true }
         return Double(age.magnitude) > maxAgeS * 1_000_000
     }
 }

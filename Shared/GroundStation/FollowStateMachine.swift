@@ -1,3 +1,4 @@
+import Clocks
 import GPSD
 import Navigation
 import QuadProtocol
@@ -87,7 +88,7 @@ public struct FollowStateMachine: Sendable {
         if configuration.checkFixTime, let timeUs = fix.timeUs {
             // Compared only between fixes on the same side of the clock check: the clock report covers the step
             // into (or out of) a wrong clock.
-            let offClock = fix.isStale(nowUs: nowUs, maxAgeS: configuration.maxFixAgeS)
+            let offClock = fix.isStale(wallClock: WallInstant(us: nowUs), maxAgeS: configuration.maxFixAgeS)
             defer { previousDated = (timeUs, nowUs, offClock) }
             if let previous = previousDated, previous.offClock == offClock {
                 let jumpS = Double((timeUs &- previous.timeUs) &- (nowUs &- previous.receivedAtUs)) / 1_000_000
@@ -122,8 +123,9 @@ public struct FollowStateMachine: Sendable {
         }
         var actions: [Action] = []
         let position = GeoPoint(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg)
-        if configuration.checkFixTime, fix.isStale(nowUs: nowUs, maxAgeS: configuration.maxFixAgeS) {
-            let ageS = Double(fix.ageUs(nowUs: nowUs) ?? 0) / 1_000_000
+        let wallClock = WallInstant(us: nowUs)
+        if configuration.checkFixTime, fix.isStale(wallClock: wallClock, maxAgeS: configuration.maxFixAgeS) {
+            let ageS = Double(fix.ageUs(wallClock: wallClock) ?? 0) / 1_000_000
             guard configuration.acceptStaleFix else {
                 latest = nil
                 return enterStale(.offClock(ageS: ageS), sending: false)

@@ -38,7 +38,7 @@ struct GPSDPositionFeed: Sendable {
                 case .fix(let fix):
                     if hasFix != true { logger.info("gpsd fix: using it as the drone's position") }
                     hasFix = true
-                    inbox.send(.gpsFix(fix, receivedAt: MonotonicClock.now(), wallClockUs: WallClock.nowUs()))
+                    inbox.send(.gpsFix(fix, receivedAt: MonotonicClock.now(), wallClock: WallClock.now()))
                 case .noFix(let reason):
                     if hasFix != false { logger.warning("gpsd has no usable fix (\(reason))") }
                     hasFix = false

@@ -17,9 +17,9 @@ struct NavigatorService: Service {
         case drone(MQTTMessage, receivedAt: MonotonicInstant)
         case controller(MQTTMessage, receivedAt: MonotonicInstant)
         /// `--position gpsd`: a usable fix from the gpsd on the board.
-        /// `receivedAt` is monotonic like every receive stamp; `wallClockUs` is for checking the fix's own
+        /// `receivedAt` is monotonic like every receive stamp; `wallClock` is for checking the fix's own
         /// time (written by the GPS receiver, read through this host's gpsd) against this host's wall clock.
-        case gpsFix(GPSFix, receivedAt: MonotonicInstant, wallClockUs: Int64)
+        case gpsFix(GPSFix, receivedAt: MonotonicInstant, wallClock: WallInstant)
     }
 
     let runtime: ServiceRuntime

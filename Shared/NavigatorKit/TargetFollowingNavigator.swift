@@ -65,9 +65,9 @@ struct TargetFollowingNavigator {
             hasCompass = state.magnetoHeadingDeg != nil
             let heading = state.magnetoHeadingDeg.map(Double.init) ?? Geodesy.wrapDeg360(Double(state.yawDeg))
             return solver.updateHeading(heading, at: receivedAt)
-        case .gpsFix(let fix, let receivedAt, let wallClockUs):
+        case .gpsFix(let fix, let receivedAt, let wallClock):
             guard !positionFromTelemetry else { return nil }
-            if let maxAgeS = configuration.maxFixAgeS, fix.isStale(nowUs: wallClockUs, maxAgeS: maxAgeS) {
+            if let maxAgeS = configuration.maxFixAgeS, fix.isStale(wallClock: wallClock, maxAgeS: maxAgeS) {
                 throw GPSFixRefusal.stale(fixTime: fix.time, maxAgeS: maxAgeS)
             }
             // Course over ground is not a heading (noise when hovering): heading stays with navdata.

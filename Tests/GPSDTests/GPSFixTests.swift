@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 import Testing
 @testable import GPSD
@@ -14,16 +15,16 @@ import Testing
         (-1_000_000, false),
     ])
     func staleWhenOlderOrNewerThanTheLimit(ageUs: Int64, stale: Bool) {
-        #expect(fix(timeUs: t0).isStale(nowUs: t0 + ageUs, maxAgeS: 3) == stale)
+        #expect(fix(timeUs: t0).isStale(wallClock: .init(us: t0 + ageUs), maxAgeS: 3) == stale)
     }
 
     @Test func undatedFixIsStale() {
-        #expect(fix(timeUs: nil).isStale(nowUs: t0, maxAgeS: 1000))
+        #expect(fix(timeUs: nil).isStale(wallClock: .init(us: t0), maxAgeS: 1000))
     }
 
     @Test func extremeClocksDoNotTrap() {
-        #expect(fix(timeUs: Int64.min).isStale(nowUs: Int64.max, maxAgeS: 3))
-        #expect(fix(timeUs: t0).isStale(nowUs: t0, maxAgeS: .nan))
+        #expect(fix(timeUs: Int64.min).isStale(wallClock: .init(us: Int64.max), maxAgeS: 3))
+        #expect(fix(timeUs: t0).isStale(wallClock: .init(us: t0), maxAgeS: .nan))
     }
 
     @Test func horizontalErrorPrefersEph() {
@@ -38,7 +39,7 @@ import Testing
     @Test func becomesAPositionFixMessage() {
         var f = fix(timeUs: t0)
         f.altitudeM = 34.1; f.trackDeg = 90; f.speedMps = 1.4; f.ephM = 17
-        let p = f.positionFix(sequence: 7, timestampUs: t0, satellites: 300)
+        let p = f.positionFix(sequence: 7, stamp: .init(us: t0), satellites: 300)
         #expect(p == PositionFix(sequence: 7, timestampUs: t0, latitudeDeg: 52.5163, longitudeDeg: 13.3777,
                                  altitudeM: 34.1, headingDeg: 90, horizontalAccuracyM: 17, satellites: 255,
                                  source: .gpsd))
@@ -47,6 +48,6 @@ import Testing
     @Test func trackIsNoHeadingWhenStandingStill() {
         var f = fix(timeUs: t0)
         f.trackDeg = 123; f.speedMps = 0.2
-        #expect(f.positionFix(sequence: 1, timestampUs: t0, satellites: nil).headingDeg == nil)
+        #expect(f.positionFix(sequence: 1, stamp: .init(us: t0), satellites: nil).headingDeg == nil)
     }
 }

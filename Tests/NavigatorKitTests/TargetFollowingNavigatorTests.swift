@@ -29,7 +29,8 @@ struct TargetFollowingNavigatorTests {
             let fix = GPSFix(dimension: .twoD, latitudeDeg: 52.5163 + Double(i) * 1e-5,
                 longitudeDeg: 13.3777 - Double(i) * 1e-5)
             let receivedAt = MonotonicInstant(us: 3_000 + Int64(i) * 400_000)
-            let solution = try #require(try navigator.handle(.gpsFix(fix, receivedAt: receivedAt, wallClockUs: 0)))
+            let event = NavigatorService.Event.gpsFix(fix, receivedAt: receivedAt, wallClock: .init(us: 0))
+            let solution = try #require(try navigator.handle(event))
             positions.append((solution.droneLatitudeDeg, solution.droneLongitudeDeg))
             #expect(solution.headingDeg == 42)
             #expect(try navigator.handle(.position(decoy, receivedAt: .init(us: 3_001 + Int64(i) * 400_000))) == nil)
