@@ -7,6 +7,9 @@ import QuadProtocol
 /// Only a good, fresh fix is ever published; while there is none it reports "no fix, keeping last target" and
 /// publishes nothing, so the drone keeps flying to (or holding at) the last good target. A fix whose own time is
 /// off (receiver clock, replayed log) is a different problem from having no fix, and is reported as such.
+///
+/// Two clocks: `now` (monotonic) times receipts and the publishing interval; `wallClock` is what a fix's own UTC
+/// time is checked against and what stamps each target.
 public struct FollowStateMachine: Sendable {
     public struct Configuration: Sendable, Equatable {
         public var senderId: String
@@ -79,7 +82,8 @@ public struct FollowStateMachine: Sendable {
         self.configuration = configuration
     }
 
-    public mutating func fix(_ fix: GPSFix, nowUs: Int64) -> [Action] {
+    public mutating func fix(_ fix: GPSFix, now: MonotonicInstant, wallClock: WallInstant) -> [Action] {
+        let nowUs = now.us
         if let error = fix.horizontalErrorM, let limit = configuration.maxHorizontalErrorM, error > limit {
             latest = nil
             return enterLost(.inaccurate(horizontalErrorM: error))
@@ -88,7 +92,7 @@ public struct FollowStateMachine: Sendable {
         if configuration.checkFixTime, let timeUs = fix.timeUs {
             // Compared only between fixes on the same side of the clock check: the clock report covers the step
             // into (or out of) a wrong clock.
-            let offClock = fix.isStale(wallClock: WallInstant(us: nowUs), maxAgeS: configuration.maxFixAgeS)
+            let offClock = fix.isStale(wallClock: wallClock, maxAgeS: configuration.maxFixAgeS)
             defer { previousDated = (timeUs, nowUs, offClock) }
             if let previous = previousDated, previous.offClock == offClock {
                 let jumpS = Double((timeUs &- previous.timeUs) &- (nowUs &- previous.receivedAtUs)) / 1_000_000
@@ -102,16 +106,17 @@ public struct FollowStateMachine: Sendable {
             }
         }
         latest = (fix, nowUs)
-        return actions + tick(nowUs: nowUs)
+        return actions + tick(now: now, wallClock: wallClock)
     }
 
-    public mutating func noFix(_ reason: GPSFixStatus.NoFixReason, nowUs: Int64) -> [Action] {
+    public mutating func noFix(_ reason: GPSFixStatus.NoFixReason, now: MonotonicInstant) -> [Action] {
         latest = nil
         return enterLost(.gpsd(reason))
     }
 
     /// Call often (at least once per interval); publishes when a good fix is at hand and the interval has passed.
-    public mutating func tick(nowUs: Int64) -> [Action] {
+    public mutating func tick(now: MonotonicInstant, wallClock: WallInstant) -> [Action] {
+        let nowUs = now.us
         guard let (fix, receivedAtUs) = latest else {
             return health == .unknown ? enterLost(.noFixYet) : []
         }
@@ -123,7 +128,6 @@ public struct FollowStateMachine: Sendable {
         }
         var actions: [Action] = []
         let position = GeoPoint(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg)
-        let wallClock = WallInstant(us: nowUs)
         if configuration.checkFixTime, fix.isStale(wallClock: wallClock, maxAgeS: configuration.maxFixAgeS) {
             let ageS = Double(fix.ageUs(wallClock: wallClock) ?? 0) / 1_000_000
             guard configuration.acceptStaleFix else {
@@ -142,7 +146,7 @@ public struct FollowStateMachine: Sendable {
         lastPublishUs = nowUs
         lastTarget = position
         actions.append(.publishTarget(Target(
-            senderId: configuration.senderId, sequence: sequence, timestampUs: nowUs,
+            senderId: configuration.senderId, sequence: sequence, timestampUs: wallClock.us,
             latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg,
             altitudeM: configuration.targetAltitudeM, ttlS: configuration.targetTTLS)))
         return actions

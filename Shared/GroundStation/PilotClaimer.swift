@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 
 /// The broadcaster's side of pilot arbitration (`--claim`). The controller decides: the earliest claim wins, and
@@ -10,7 +11,8 @@ import QuadProtocol
 /// a state was seen (the retained one arrives right after subscribing).
 ///
 /// Every claim of one session carries the timestamp of the first one: "earliest wins" then means "has been asking
-/// longest", and a re-sent claim (after a reconnect or a lost message) neither gains nor loses priority.
+/// longest", and a re-sent claim (after a reconnect or a lost message) neither gains nor loses priority. That
+/// timestamp is a wall stamp (`connected(wallClock:)`); retries are timed on the monotonic `now`.
 public struct PilotClaimer: Sendable {
     public struct Configuration: Sendable, Equatable {
         public var senderId: String
@@ -64,12 +66,13 @@ public struct PilotClaimer: Sendable {
     }
 
     /// Connected to the broker (first time or after a reconnect): (re)send the claim unless released.
-    public mutating func connected(nowUs: Int64) -> [Action] {
+    public mutating func connected(now: MonotonicInstant, wallClock: WallInstant) -> [Action] {
+        let nowUs = now.us
         switch control {
         case .released: return []
         case .idle:
             control = .pending
-            claimTimestampUs = nowUs
+            claimTimestampUs = wallClock.us
             return claimOnConnect(nowUs: nowUs)
         case .pending, .holding:
             return claimOnConnect(nowUs: nowUs)
@@ -82,7 +85,8 @@ public struct PilotClaimer: Sendable {
         return controllerRunId == nil ? [] : [claim(nowUs: nowUs)]
     }
 
-    public mutating func controllerState(_ state: ControllerState, nowUs: Int64) -> [Action] {
+    public mutating func controllerState(_ state: ControllerState, now: MonotonicInstant) -> [Action] {
+        let nowUs = now.us
         // Remembered before connecting too: the retained state may arrive before the connect is noticed.
         controllerRunId = state.runId
         guard control != .released, control != .idle else { return [] }
@@ -109,7 +113,8 @@ public struct PilotClaimer: Sendable {
     }
 
     /// Presence of another broadcaster (by its sender id). A pilot going offline frees control.
-    public mutating func pilotPresence(senderId: String, online: Bool, nowUs: Int64) -> [Action] {
+    public mutating func pilotPresence(senderId: String, online: Bool, now: MonotonicInstant) -> [Action] {
+        let nowUs = now.us
         if online { offlinePilots.remove(senderId) } else if senderId != configuration.senderId {
             offlinePilots.insert(senderId)
         }
@@ -117,7 +122,8 @@ public struct PilotClaimer: Sendable {
         return [claim(nowUs: nowUs)]
     }
 
-    public mutating func tick(nowUs: Int64) -> [Action] {
+    public mutating func tick(now: MonotonicInstant) -> [Action] {
+        let nowUs = now.us
         guard control == .pending, isControlFree else { return [] }
         guard controllerRunId != nil else {
             guard !reportedWaitingForController, nowUs &- connectedAtUs >= configuration.retryIntervalUs else {
@@ -132,7 +138,7 @@ public struct PilotClaimer: Sendable {
 
     /// Shutting down: give control back so another broadcaster can take over at once rather than after our
     /// presence times out.
-    public mutating func shutdown(nowUs: Int64) -> [Action] {
+    public mutating func shutdown(wallClock: WallInstant) -> [Action] {
         // Nothing to give back when no claim ever went out.
         guard control == .pending || control == .holding, lastClaimSentUs != nil else {
             control = .released
@@ -141,7 +147,7 @@ public struct PilotClaimer: Sendable {
         control = .released
         sequence &+= 1
         return [.sendRelease(ControlClaim(
-            senderId: configuration.senderId, sequence: sequence, timestampUs: nowUs, action: .release,
+            senderId: configuration.senderId, sequence: sequence, timestampUs: wallClock.us, action: .release,
             controllerRunId: controllerRunId ?? RunAddress.none))]
     }
 
@@ -155,7 +161,7 @@ public struct PilotClaimer: Sendable {
         sequence &+= 1
         lastClaimSentUs = nowUs
         return .sendClaim(ControlClaim(
-            senderId: configuration.senderId, sequence: sequence, timestampUs: claimTimestampUs ?? nowUs,
+            senderId: configuration.senderId, sequence: sequence, timestampUs: claimTimestampUs ?? 0,
             action: .claim, controllerRunId: controllerRunId ?? RunAddress.none))
     }
 }

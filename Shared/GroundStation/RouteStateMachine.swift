@@ -1,3 +1,4 @@
+import Clocks
 import Navigation
 import QuadProtocol
 
@@ -5,6 +6,9 @@ import QuadProtocol
 /// controller reports `arrived` for the waypoint it is currently flying to, so a retained or late `arrived` for
 /// the previous waypoint cannot skip one. The current target is re-published every interval, because targets are
 /// not retained and carry a TTL.
+///
+/// Two clocks: `now` (monotonic) times the re-publishing, `wallClock` stamps each target (the controller ages a
+/// target by its sender's wall clock).
 public struct RouteStateMachine: Sendable {
     public struct Configuration: Sendable, Equatable {
         public var senderId: String
@@ -52,16 +56,17 @@ public struct RouteStateMachine: Sendable {
         self.configuration = configuration
     }
 
-    public mutating func start(nowUs: Int64) -> [Action] {
+    public mutating func start(now: MonotonicInstant, wallClock: WallInstant) -> [Action] {
         guard case .notStarted = phase else { return [] }
         guard !waypoints.isEmpty else {
             phase = .done
             return [.finished]
         }
-        return fly(to: 0, nowUs: nowUs)
+        return fly(to: 0, now: now, wallClock: wallClock)
     }
 
-    public mutating func controllerState(_ state: ControllerState, nowUs: Int64) -> [Action] {
+    public mutating func controllerState(_ state: ControllerState, now: MonotonicInstant,
+                                         wallClock: WallInstant) -> [Action] {
         controllerRunId = state.runId
         guard case .flying(let index) = phase, index < waypoints.count else { return [] }
         guard state.activity == .arrived else {
@@ -71,7 +76,7 @@ public struct RouteStateMachine: Sendable {
         guard isCurrentTarget(state, waypoint: waypoints[index]) else { return [] }
         var actions: [Action] = [.reportArrived(waypointIndex: index, count: waypoints.count)]
         if index + 1 < waypoints.count {
-            actions += fly(to: index + 1, nowUs: nowUs)
+            actions += fly(to: index + 1, now: now, wallClock: wallClock)
         } else {
             phase = .done
             actions.append(.finished)
@@ -79,26 +84,26 @@ public struct RouteStateMachine: Sendable {
         return actions
     }
 
-    public mutating func tick(nowUs: Int64) -> [Action] {
+    public mutating func tick(now: MonotonicInstant, wallClock: WallInstant) -> [Action] {
         guard case .flying(let index) = phase else { return [] }
-        let elapsed = nowUs &- lastPublishUs
+        let elapsed = now.us &- lastPublishUs
         guard elapsed >= configuration.republishIntervalUs || elapsed < 0 else { return [] }
-        return [publish(index, nowUs: nowUs)]
+        return [publish(index, now: now, wallClock: wallClock)]
     }
 
-    private mutating func fly(to index: Int, nowUs: Int64) -> [Action] {
+    private mutating func fly(to index: Int, now: MonotonicInstant, wallClock: WallInstant) -> [Action] {
         phase = .flying(waypointIndex: index)
         sawNotArrivedSincePublish = false
-        return [publish(index, nowUs: nowUs)]
+        return [publish(index, now: now, wallClock: wallClock)]
     }
 
-    private mutating func publish(_ index: Int, nowUs: Int64) -> Action {
+    private mutating func publish(_ index: Int, now: MonotonicInstant, wallClock: WallInstant) -> Action {
         sequence &+= 1
-        lastPublishUs = nowUs
+        lastPublishUs = now.us
         let w = waypoints[index]
         let altitude = w.altitudeM.map { Float($0) }
         return .publishTarget(Target(
-            senderId: configuration.senderId, sequence: sequence, timestampUs: nowUs, latitudeDeg: w.latitudeDeg,
+            senderId: configuration.senderId, sequence: sequence, timestampUs: wallClock.us, latitudeDeg: w.latitudeDeg,
             longitudeDeg: w.longitudeDeg, altitudeM: altitude, ttlS: configuration.targetTTLS,
             controllerRunId: controllerRunId), waypointIndex: index)
     }

@@ -36,15 +36,15 @@ struct GPSFollower: Sendable {
                 reportedUnreachable = true
             }
             // The fix ages out on time even when gpsd is silent or gone.
-            perform(machine.tick(nowUs: WallClock.nowUs()))
+            perform(machine.tick(now: MonotonicClock.now(), wallClock: WallClock.now()))
         }
     }
 
     private func handle(_ event: GPSDStream.Event, _ machine: inout FollowStateMachine) {
-        let now = WallClock.nowUs()
+        let now = MonotonicClock.now()
         switch event {
-        case .fix(let fix): perform(machine.fix(fix, nowUs: now))
-        case .noFix(let reason): perform(machine.noFix(reason, nowUs: now))
+        case .fix(let fix): perform(machine.fix(fix, now: now, wallClock: WallClock.now()))
+        case .noFix(let reason): perform(machine.noFix(reason, now: now))
         case .version(let v): runtime.logger.info("gpsd \(TextFormat.clean(v.release, width: 64))")
         case .devices(let devices) where devices.isEmpty: say("gpsd has no GPS receiver attached")
         case .devices, .watch: break

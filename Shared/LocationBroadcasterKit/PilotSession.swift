@@ -25,24 +25,26 @@ final class PilotSession: Sendable {
     func run() async {
         var wasConnected = false
         while !Task.isCancelled {
-            let now = WallClock.nowUs()
+            let now = MonotonicClock.now()
             let connected = runtime.client.isConnected
             var actions: [PilotClaimer.Action] = []
-            if connected, !wasConnected { actions += claimer.withLock { $0.connected(nowUs: now) } }
+            if connected, !wasConnected {
+                actions += claimer.withLock { $0.connected(now: now, wallClock: WallClock.now()) }
+            }
             wasConnected = connected
             for event in inbox.take().events {
                 switch event {
                 case .controller(let state, _):
-                    actions += claimer.withLock { $0.controllerState(state, nowUs: now) }
+                    actions += claimer.withLock { $0.controllerState(state, now: now) }
                 case .presence(let name, let status):
                     actions += claimer.withLock {
-                        $0.pilotPresence(senderId: name, online: status.state == .online, nowUs: now)
+                        $0.pilotPresence(senderId: name, online: status.state == .online, now: now)
                     }
                 case .drone, .link, .navigation:
                     break
                 }
             }
-            actions += claimer.withLock { $0.tick(nowUs: now) }
+            actions += claimer.withLock { $0.tick(now: now) }
             actions.forEach(perform)
             try? await Task.sleep(for: .milliseconds(100))
         }
@@ -51,7 +53,7 @@ final class PilotSession: Sendable {
     /// Gives control back (waits up to 0.4 s for the broker, and not at all without a connection: a stop must
     /// finish within 2 s), so another broadcaster can take over at once.
     func release() async {
-        let actions = claimer.withLock { $0.shutdown(nowUs: WallClock.nowUs()) }
+        let actions = claimer.withLock { $0.shutdown(wallClock: WallClock.now()) }
         for case .sendRelease(let claim) in actions {
             guard let payload = try? claim.encoded() else { continue }
             let topic = Topics.controlClaim.topic(for: runtime.drone)

@@ -34,7 +34,7 @@ struct RouteFlight {
         while lastController == nil, MonotonicClock.nowUs() < settleUntilUs {
             for case .controller(let state, _) in inbox.take().events {
                 lastController = state
-                _ = machine.controllerState(state, nowUs: WallClock.nowUs())
+                _ = machine.controllerState(state, now: MonotonicClock.now(), wallClock: WallClock.now())
             }
             if lastController == nil { try await Task.sleep(for: .milliseconds(20)) }
         }
@@ -42,18 +42,18 @@ struct RouteFlight {
             printError("note: no state from drone-controller for drone '\(runtime.drone.rawValue)' yet: targets go "
                 + "unaddressed until it publishes one (then to its run)")
         }
-        guard perform(machine.start(nowUs: WallClock.nowUs())) else { return }
+        guard perform(machine.start(now: MonotonicClock.now(), wallClock: WallClock.now())) else { return }
         while !Task.isCancelled {
             try await Task.sleep(for: .milliseconds(100))
-            let now = WallClock.nowUs()
+            let now = MonotonicClock.now(), wallClock = WallClock.now()
             var actions: [RouteStateMachine.Action] = []
             for case .controller(let state, _) in inbox.take().events {
                 lastController = state
-                actions += machine.controllerState(state, nowUs: now)
+                actions += machine.controllerState(state, now: now, wallClock: wallClock)
             }
-            actions += machine.tick(nowUs: now)
+            actions += machine.tick(now: now, wallClock: wallClock)
             guard perform(actions) else { return }
-            if arrivalTimeoutUs > 0, let index = currentIndex, now &- currentSinceUs > arrivalTimeoutUs {
+            if arrivalTimeoutUs > 0, let index = currentIndex, now.us &- currentSinceUs > arrivalTimeoutUs {
                 let controller = !runtime.client.isConnected ? "the broker at \(broker) is unreachable"
                     : lastController.map { "controller: \($0.summary)" } ?? "no controller state received"
                 throw CLIFailure("waypoint \(index + 1)/\(machine.waypoints.count) not reached within "
@@ -76,7 +76,7 @@ struct RouteFlight {
                 }
                 if index != currentIndex {
                     currentIndex = index
-                    currentSinceUs = WallClock.nowUs()
+                    currentSinceUs = MonotonicClock.nowUs()
                     let w = machine.waypoints[index]
                     say("waypoint \(index + 1)/\(machine.waypoints.count): "
                         + TextFormat.coordinate(latitudeDeg: w.latitudeDeg, longitudeDeg: w.longitudeDeg)
