@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 
 /// Turns the latest flight command and the drone's reported state into the REF and PCMD of each datagram.
@@ -11,7 +12,7 @@ struct LinkPilot: Sendable, Equatable {
     /// Which takeoff, if any, the command in force may start (a drone on the ground is never taken up otherwise).
     private(set) var takeoff = TakeoffGate()
     private var loggedRefusal: String?
-    var lastCommandUs: Int64? { freshness.lastCommandUs }
+    var lastCommandUs: Int64? { freshness.lastCommand?.us }
     /// True from the command timeout until the next command.
     var fallbackHover: Bool { freshness.isStale }
 
@@ -19,7 +20,7 @@ struct LinkPilot: Sendable, Equatable {
     mutating func accept(_ newCommand: FlightCommand, nowUs: Int64) -> Bool {
         let wantsTrim = newCommand.flatTrim && !(command?.flatTrim ?? false)
         command = newCommand
-        freshness.received(nowUs: nowUs)
+        freshness.received(now: MonotonicInstant(us: nowUs))
         takeoff.command(takeoffId: newCommand.takeoffId)
         return wantsTrim
     }
@@ -39,11 +40,11 @@ struct LinkPilot: Sendable, Equatable {
     }
 
     /// When the command in force goes stale; nil when there is none or hover already took over.
-    func timeoutDeadlineUs(timeoutUs: Int64) -> Int64? { freshness.deadlineUs(timeoutUs: timeoutUs) }
+    func timeoutDeadlineUs(timeoutUs: Int64) -> Int64? { freshness.deadline(timeoutUs: timeoutUs)?.us }
 
     /// Switches to hover once the command is older than `timeoutUs`. Returns true when that just happened.
     mutating func checkTimeout(nowUs: Int64, timeoutUs: Int64) -> Bool {
-        freshness.checkTimeout(nowUs: nowUs, timeoutUs: timeoutUs)
+        freshness.checkTimeout(now: MonotonicInstant(us: nowUs), timeoutUs: timeoutUs)
     }
 
     /// The REF value, or nil while it is unknown whether the drone should fly: before the first command and the

@@ -7,7 +7,13 @@ import Glibc
 /// Two clocks, two types: a `MonotonicInstant` (CLOCK_MONOTONIC: ages, timeouts, deadlines; never jumps, means
 /// nothing on another host) and a `WallInstant` (CLOCK_REALTIME: stamps in messages and logs; may step, and the
 /// other host's differs). `Instant` is generic over its clock, so subtracting a wall stamp from a monotonic
-/// reading does not compile. `nowUs()` hands the raw microseconds to a pure core's `nowUs:` parameter.
+/// reading, or passing one where the other is meant, does not compile (a runtime test cannot show that; the
+/// APIs' parameter types are the guarantee).
+///
+/// The convention: pure APIs take `now: MonotonicInstant` for ages, timeouts and deadlines (receipts come typed
+/// from `Inbox.feed`) and a `WallInstant` wherever they write a stamp into a message. Bare microseconds stay in the
+/// wire codecs (a message's `timestampUs`, a log record's `receiveTimeUs`) and inside a module's own timers;
+/// `Instant(us:)` is where they meet. `nowUs()` remains for code not yet converted (FlightControl takes `nowUs:`).
 public struct Instant<Source: ClockSource>: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// Microseconds on `Source`'s scale.
     public var us: Int64

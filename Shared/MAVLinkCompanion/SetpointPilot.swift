@@ -1,3 +1,4 @@
+import Clocks
 import MAVLink
 import QuadProtocol
 
@@ -6,20 +7,20 @@ import QuadProtocol
 struct SetpointPilot: Sendable {
     private(set) var command: FlightCommand?
     private var freshness = CommandFreshness()
-    var lastCommandUs: Int64? { freshness.lastCommandUs }
+    var lastCommandUs: Int64? { freshness.lastCommand?.us }
     /// True from the command timeout until the next command.
     var fallbackHover: Bool { freshness.isStale }
 
     mutating func accept(_ newCommand: FlightCommand, nowUs: Int64) {
         command = newCommand
-        freshness.received(nowUs: nowUs)
+        freshness.received(now: MonotonicInstant(us: nowUs))
     }
 
-    func timeoutDeadlineUs(timeoutUs: Int64) -> Int64? { freshness.deadlineUs(timeoutUs: timeoutUs) }
+    func timeoutDeadlineUs(timeoutUs: Int64) -> Int64? { freshness.deadline(timeoutUs: timeoutUs)?.us }
 
     /// Switches to hover once the command is older than `timeoutUs`; true when that just happened.
     mutating func checkTimeout(nowUs: Int64, timeoutUs: Int64) -> Bool {
-        freshness.checkTimeout(nowUs: nowUs, timeoutUs: timeoutUs)
+        freshness.checkTimeout(now: MonotonicInstant(us: nowUs), timeoutUs: timeoutUs)
     }
 
     mutating func forceHover() { freshness.expire() }
