@@ -95,7 +95,7 @@ let package = Package(
             exclude: ["FORMAT.md"]
         ),
         // Flight-log sync between the ground's and the board's loggers: gaps, request/response codec, merge.
-        .target(name: "LogSync", dependencies: ["FlightLog", "QuadProtocol"], path: "Shared/LogSync"),
+        .target(name: "LogSync", dependencies: ["Clocks", "FlightLog", "QuadProtocol"], path: "Shared/LogSync"),
         // gpsd in one place: the socket client, the line stream, reports and fixes (navigator, location-broadcaster).
         .target(name: "GPSD", dependencies: ["Clocks", "QuadProtocol", "NetworkEndpoint"], path: "Shared/GPSD"),
         .target(name: "GroundStation", dependencies: ["Clocks", "QuadProtocol", "Navigation", "TextSupport", "GPSD"],
@@ -176,7 +176,7 @@ let package = Package(
                     path: "Tests/DroneSimulationTests"),
         .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "QuadProtocol", "Navigation"],
                     path: "Tests/FlightLogTests", exclude: ["Fixtures"]),
-        .testTarget(name: "LogSyncTests", dependencies: ["LogSync", "FlightLog", "QuadProtocol"],
+        .testTarget(name: "LogSyncTests", dependencies: ["LogSync", "Clocks", "FlightLog", "QuadProtocol"],
                     path: "Tests/LogSyncTests"),
         .testTarget(name: "GroundStationTests", dependencies: ["GroundStation", "Clocks", "GPSD", "QuadProtocol",
                                                               "Navigation"],

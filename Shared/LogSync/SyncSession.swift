@@ -1,3 +1,4 @@
+import Clocks
 import FlightLog
 import QuadProtocol
 
@@ -149,8 +150,9 @@ public struct SyncSession: Sendable {
     /// Still to be asked for or in flight.
     public var waitingRanges: [MissingRange] { pending.map(\.range) + outstanding.values.flatMap(\.ranges) }
 
-    /// Gaps to fill; asked for `requestDelayUs` after `nowUs`.
-    public mutating func add(_ ranges: [MissingRange], nowUs: Int64) {
+    /// Gaps to fill; asked for `requestDelayUs` after `now`.
+    public mutating func add(_ ranges: [MissingRange], now: MonotonicInstant) {
+        let nowUs = now.us
         for range in ranges {
             guard range.drone != nil, Topics.isSyncable(range.topic), range.first <= range.last else { continue }
             guard pending.count + outstanding.values.reduce(0,
@@ -204,7 +206,8 @@ public struct SyncSession: Sendable {
 
     /// Expires requests whose answer stalled, then sends what is due: up to `maxOutstandingRequests` in flight,
     /// `maxRangesPerRequest` ranges of one drone each.
-    public mutating func poll(nowUs: Int64) -> [OutgoingSyncRequest] {
+    public mutating func poll(now: MonotonicInstant) -> [OutgoingSyncRequest] {
+        let nowUs = now.us
         for (id, request) in outstanding where nowUs >= request.deadlineUs {
             outstanding[id] = nil
             retry(request.ranges, attempts: request.attempts + 1, nowUs: nowUs)
@@ -237,7 +240,8 @@ public struct SyncSession: Sendable {
     }
 
     /// One response chunk as received on `log/sync/response/<requester>`.
-    public mutating func receive(_ payload: [UInt8], nowUs: Int64) -> SyncReceipt {
+    public mutating func receive(_ payload: [UInt8], now: MonotonicInstant) -> SyncReceipt {
+        let nowUs = now.us
         var receipt = SyncReceipt()
         let response: SyncResponse
         do { response = try SyncResponse(decoding: payload) } catch {

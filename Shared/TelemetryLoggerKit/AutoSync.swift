@@ -47,11 +47,11 @@ final class AutoSync: Sendable {
                                           payload: message.payload, retain: message.retain,
                                           qos: UInt8(clamping: max(0, message.qos)))
         else { return true }
-        let nowUs = MonotonicClock.nowUs()
+        let now = MonotonicClock.now()
         return state.withLock { s in
             guard s.session.admitLive(record) else { return false }
             let gaps = s.watch.observe(record)
-            if !gaps.isEmpty { s.session.add(gaps, nowUs: nowUs) }
+            if !gaps.isEmpty { s.session.add(gaps, now: now) }
             return true
         }
     }
@@ -60,7 +60,7 @@ final class AutoSync: Sendable {
     func runRequests(client: any MQTTConnection) async {
         while !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(Self.tickMs))
-            let due = state.withLock { $0.session.poll(nowUs: MonotonicClock.nowUs()) }
+            let due = state.withLock { $0.session.poll(now: MonotonicClock.now()) }
             for outgoing in due {
                 guard let payload = try? outgoing.request.encoded() else { continue }
                 let missing = outgoing.request.ranges.reduce(0) { $0 + Int($1.last - $1.first) + 1 }
@@ -82,7 +82,7 @@ final class AutoSync: Sendable {
     /// Merges answers into the log until the subscription ends.
     func runResponses(_ responses: MQTTSubscription, recorder: FlightRecorder) async {
         for await message in responses {
-            let receipt = state.withLock { $0.session.receive(message.payload, nowUs: MonotonicClock.nowUs()) }
+            let receipt = state.withLock { $0.session.receive(message.payload, now: MonotonicClock.now()) }
             if !receipt.records.isEmpty {
                 recorder.appendRecovered(receipt.records)
                 logger.info("sync: recovered \(receipt.records.count) record(s) from the board")

@@ -153,11 +153,11 @@ struct SyncCommand: AsyncParsableCommand {
         var session = SyncSession(requester: requester,
                                   limits: SyncLimits(responseTimeoutUs: Int64(timeoutMs) * 1000),
                                   firstRequestId: UInt32.random(in: 1...UInt32.max / 2))
-        session.add(missing, nowUs: MonotonicClock.nowUs())
+        session.add(missing, now: MonotonicClock.now())
         var recovered: [LogRecord] = []
         var events = inbox.events.makeAsyncIterator()
         while !session.isIdle {
-            for outgoing in session.poll(nowUs: MonotonicClock.nowUs()) {
+            for outgoing in session.poll(now: MonotonicClock.now()) {
                 let payload = try outgoing.request.encoded()
                 // A refused publish (offline) is a request without answer: the session times it out and asks again.
                 _ = try? client.publish(topic: Topics.logSyncRequest.topic(for: outgoing.drone), payload: payload,
@@ -166,7 +166,7 @@ struct SyncCommand: AsyncParsableCommand {
             // An answer, or at most 50 ms later the tick: either way the session is polled again.
             guard let event = await events.next() else { break }
             guard case .response(let payload) = event else { continue }
-            let receipt = session.receive(payload, nowUs: MonotonicClock.nowUs())
+            let receipt = session.receive(payload, now: MonotonicClock.now())
             recovered += receipt.records
             for rejection in receipt.rejections {
                 FileBytes.writeStandardError("warning: sync: rejected: \(rejection)\n")

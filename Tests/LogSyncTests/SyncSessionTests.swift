@@ -1,3 +1,4 @@
+import Clocks
 import FlightLog
 import LogSync
 import QuadProtocol
@@ -21,8 +22,8 @@ struct SyncSessionTests {
     func fillsGaps() throws {
         let ground = Self.board.filter { !(5...12).contains(RecordKey($0)!.sequence) && RecordKey($0)!.sequence != 30 }
         var session = SyncSession(requester: "ground")
-        session.add(GapWatch.missingRanges(in: ground), nowUs: 0)
-        let requests = session.poll(nowUs: 0)
+        session.add(GapWatch.missingRanges(in: ground), now: .init(us: 0))
+        let requests = session.poll(now: .init(us: 0))
         #expect(requests.count == 1)
         let request = try #require(requests.first)
         #expect(request.drone == F.drone)
@@ -30,7 +31,7 @@ struct SyncSessionTests {
         #expect(request.request.ranges.map { [$0.first, $0.last] } == [[5, 12], [30, 30]])
         var recovered: [LogRecord] = []
         for chunk in Self.answer(request) {
-            let receipt = session.receive(chunk, nowUs: 1000)
+            let receipt = session.receive(chunk, now: .init(us: 1000))
             #expect(receipt.rejections.isEmpty)
             recovered += receipt.records
         }
@@ -53,11 +54,13 @@ struct SyncSessionTests {
         let after = (41...60).map { F.state($0, receiveDelayUs: -800_000) }  // 40 maps 0.8 s past 41's receipt
         let ground = before + after
         var session = SyncSession(requester: "ground")
-        session.add(GapWatch.missingRanges(in: ground), nowUs: 0)
-        let request = try #require(session.poll(nowUs: 0).first)
+        session.add(GapWatch.missingRanges(in: ground), now: .init(us: 0))
+        let request = try #require(session.poll(now: .init(us: 0)).first)
         let board = (1...60).map { F.state($0, receiveDelayUs: 500) }
         var recovered: [LogRecord] = []
-        for chunk in Self.answer(request, from: board) { recovered += session.receive(chunk, nowUs: 1).records }
+        for chunk in Self.answer(request, from: board) {
+            recovered += session.receive(chunk, now: .init(us: 1)).records
+        }
         #expect(recovered.count == 20)
         let gapEnd = after[0].receiveTimeUs
         #expect(recovered.allSatisfy { $0.receiveTimeUs < gapEnd && $0.receiveTimeUs >= before[19].receiveTimeUs })
@@ -73,15 +76,15 @@ struct SyncSessionTests {
         let ranges = stride(from: UInt32(2), through: 20, by: 3).map {
             MissingRange(topic: F.topic, first: $0, last: $0, notBeforeUs: 0, notAfterUs: .max)
         }
-        session.add(ranges, nowUs: 0)
-        #expect(session.poll(nowUs: 999).isEmpty)
-        let first = session.poll(nowUs: 1_000)
+        session.add(ranges, now: .init(us: 0))
+        #expect(session.poll(now: .init(us: 999)).isEmpty)
+        let first = session.poll(now: .init(us: 1_000))
         #expect(first.map { $0.request.ranges.count } == [2, 2])
         #expect(Set(first.map(\.request.id)).count == 2)
-        #expect(session.poll(nowUs: 1_001).isEmpty)
+        #expect(session.poll(now: .init(us: 1_001)).isEmpty)
         #expect(session.outstandingCount == 2)
-        for request in first { for chunk in Self.answer(request) { _ = session.receive(chunk, nowUs: 2_000) } }
-        let second = session.poll(nowUs: 2_000)
+        for request in first { for chunk in Self.answer(request) { _ = session.receive(chunk, now: .init(us: 2_000)) } }
+        let second = session.poll(now: .init(us: 2_000))
         #expect(second.map { $0.request.ranges.count } == [2, 1])
     }
 
@@ -89,11 +92,12 @@ struct SyncSessionTests {
     func noAnswer() {
         let limits = SyncLimits(responseTimeoutUs: 1_000, maxAttempts: 3)
         var session = SyncSession(requester: "g", limits: limits)
-        session.add([MissingRange(topic: F.topic, first: 5, last: 9, notBeforeUs: 0, notAfterUs: .max)], nowUs: 0)
+        session.add([MissingRange(topic: F.topic, first: 5, last: 9, notBeforeUs: 0, notAfterUs: .max)],
+                    now: .init(us: 0))
         var sent = 0
         var now: Int64 = 0
         while !session.isIdle, now < 100_000 {
-            sent += session.poll(nowUs: now).count
+            sent += session.poll(now: .init(us: now)).count
             now += 100
         }
         #expect(sent == 3)
@@ -104,10 +108,11 @@ struct SyncSessionTests {
     @Test("a partial answer: what the board lacks is listed as unavailable")
     func partial() throws {
         var session = SyncSession(requester: "g")
-        session.add([MissingRange(topic: F.topic, first: 5, last: 12, notBeforeUs: 0, notAfterUs: .max)], nowUs: 0)
-        let request = try #require(session.poll(nowUs: 0).first)
+        session.add([MissingRange(topic: F.topic, first: 5, last: 12, notBeforeUs: 0, notAfterUs: .max)],
+                    now: .init(us: 0))
+        let request = try #require(session.poll(now: .init(us: 0)).first)
         let boardWithHoles = Self.board.filter { ![7, 8, 11].contains(RecordKey($0)!.sequence) }
-        for chunk in Self.answer(request, from: boardWithHoles) { _ = session.receive(chunk, nowUs: 1) }
+        for chunk in Self.answer(request, from: boardWithHoles) { _ = session.receive(chunk, now: .init(us: 1)) }
         #expect(session.recordsRecovered == 5)
         #expect(session.unavailable.map { [$0.first, $0.last] } == [[7, 8], [11, 11]])
         #expect(session.isIdle)
@@ -116,13 +121,14 @@ struct SyncSessionTests {
     @Test("a truncated answer is followed by a request for the rest")
     func truncated() throws {
         var session = SyncSession(requester: "g")
-        session.add([MissingRange(topic: F.topic, first: 1, last: 40, notBeforeUs: 0, notAfterUs: .max)], nowUs: 0)
+        session.add([MissingRange(topic: F.topic, first: 1, last: 40, notBeforeUs: 0, notAfterUs: .max)],
+                    now: .init(us: 0))
         var recovered = 0
         var now: Int64 = 0
         while !session.isIdle, now < 100 {
-            for request in session.poll(nowUs: now) {
+            for request in session.poll(now: .init(us: now)) {
                 for chunk in Self.answer(request, limits: .init(maxRecordsPerChunk: 4, maxRecords: 15)) {
-                    recovered += session.receive(chunk, nowUs: now).records.count
+                    recovered += session.receive(chunk, now: .init(us: now)).records.count
                 }
             }
             now += 1
@@ -136,8 +142,8 @@ struct SyncSessionTests {
     func hostile() throws {
         var session = SyncSession(requester: "g")
         session.add([MissingRange(topic: F.topic, first: 5, last: 9, notBeforeUs: F.senderTimeUs(4),
-                                  notAfterUs: F.senderTimeUs(10))], nowUs: 0)
-        let request = try #require(session.poll(nowUs: 0).first)
+                                  notAfterUs: F.senderTimeUs(10))], now: .init(us: 0))
+        let request = try #require(session.poll(now: .init(us: 0)).first)
         let id = request.request.id
         let other = DroneID(rawValue: "drone2") ?? .default
         func chunk(_ records: [LogRecord], index: UInt16 = 0, count: UInt16 = 4, requestId: UInt32? = nil) -> [UInt8] {
@@ -151,20 +157,21 @@ struct SyncSessionTests {
             (chunk([F.state(20)]), .notRequested(topic: F.topic, sequence: 20)),
         ]
         for (payload, error) in cases {
-            let receipt = session.receive(payload, nowUs: 1)
+            let receipt = session.receive(payload, now: .init(us: 1))
             #expect(receipt.records.isEmpty)
             #expect(receipt.rejections == [error])
         }
         // One chunk with a good record among bad ones: only the good one is taken.
         let mixed = session.receive(chunk([F.state(5), F.state(5), text,
             F.state(6, topic: Topics.droneState.topic(for: other)),
-                                           F.state(7, timestampUs: F.t0)], index: 1), nowUs: 1)
+                                           F.state(7, timestampUs: F.t0)], index: 1), now: .init(us: 1))
         #expect(F.sequences(mixed.records) == [5])
         #expect(mixed.rejections == [.duplicateRecord(topic: F.topic, sequence: 5), .undecodableRecord(topic: F.topic),
                                      .notRequested(topic: Topics.droneState.topic(for: other), sequence: 6),
                                      .notRequested(topic: F.topic, sequence: 7)])
-        #expect(session.receive(chunk([], index: 1), nowUs: 1).rejections == [.duplicateChunk(requestId: id, index: 1)])
-        #expect(session.receive(chunk([], index: 0, count: 2), nowUs: 1).rejections
+        #expect(session.receive(chunk([], index: 1), now: .init(us: 1)).rejections
+            == [.duplicateChunk(requestId: id, index: 1)])
+        #expect(session.receive(chunk([], index: 0, count: 2), now: .init(us: 1)).rejections
                 == [.chunkCountChanged(requestId: id, was: 4, now: 2)])
         #expect(session.rejected == ["malformed": 1, "unknown-request": 1, "not-requested": 3, "duplicate-record": 1,
                                      "undecodable-record": 1, "duplicate-chunk": 1, "chunk-count-changed": 1])
@@ -173,29 +180,31 @@ struct SyncSessionTests {
 
         // A refusal is counted and the ranges are asked for again.
         var refusing = SyncSession(requester: "g")
-        refusing.add([MissingRange(topic: F.topic, first: 5, last: 9, notBeforeUs: 0, notAfterUs: .max)], nowUs: 0)
-        let refused = try #require(refusing.poll(nowUs: 0).first)
+        refusing.add([MissingRange(topic: F.topic, first: 5, last: 9, notBeforeUs: 0, notAfterUs: .max)],
+                     now: .init(us: 0))
+        let refused = try #require(refusing.poll(now: .init(us: 0)).first)
         let receipt = refusing.receive(SyncResponse.refusal(requestId: refused.request.id, reason: "busy").encoded(),
-            nowUs: 1)
+            now: .init(us: 1))
         #expect(receipt.rejections == [.refused(requestId: refused.request.id, reason: "busy")])
-        #expect(refusing.poll(nowUs: 1).count == 1)
+        #expect(refusing.poll(now: .init(us: 1)).count == 1)
     }
 
     @Test("live arrivals: a late missing record fills its gap; a late copy of a recovered one is refused")
     func live() throws {
         var session = SyncSession(requester: "g", limits: SyncLimits(requestDelayUs: 1_000))
-        session.add([MissingRange(topic: F.topic, first: 5, last: 9, notBeforeUs: 0, notAfterUs: .max)], nowUs: 0)
+        session.add([MissingRange(topic: F.topic, first: 5, last: 9, notBeforeUs: 0, notAfterUs: .max)],
+                    now: .init(us: 0))
         let admitted1 = session.admitLive(F.state(6))
         #expect(admitted1)  // QoS 1 from the bridge's queue, before the request went out
         #expect(session.filledLive == 1)
-        let request = try #require(session.poll(nowUs: 1_000).first)
+        let request = try #require(session.poll(now: .init(us: 1_000)).first)
         #expect(request.request.ranges.map { [$0.first, $0.last] } == [[5, 5], [7, 9]])
         let admitted2 = session.admitLive(F.state(9))
         #expect(admitted2)  // while the request is in flight
         var recovered: [LogRecord] = []
         var rejections: [SyncResponseError] = []
         for chunk in Self.answer(request) {
-            let receipt = session.receive(chunk, nowUs: 1_001)
+            let receipt = session.receive(chunk, now: .init(us: 1_001))
             recovered += receipt.records
             rejections += receipt.rejections
         }
