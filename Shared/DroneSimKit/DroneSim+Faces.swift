@@ -20,7 +20,7 @@ extension DroneSim {
         )
         // Navdata leaves from port 5554, as on the real drone.
         var loop = SimulatorLoop(
-            face: SimulatorSession(configuration: configuration, nowUs: MonotonicClock.nowUs()),
+            face: SimulatorSession(configuration: configuration, now: MonotonicClock.now()),
             sockets: [atSocket, navdataSocket], replySocket: navdataSocket, trace: traceFile,
             dropper: DatagramDropper(rate: dropRate, seed: seed), physicsPeriodUs: Int64(1_000_000 / physicsHz))
         loop.run()
@@ -47,7 +47,7 @@ extension DroneSim {
               + "\(home.point.latitudeDeg),\(home.point.longitudeDeg), seed \(seed)"
                   + (self.trace.map { ", trace \($0)" } ?? ""))
         var session = MAVLinkSimulatorSession(configuration: configuration, gcs: gcsEndpoint,
-                                              nowUs: MonotonicClock.nowUs(), autopilot: autopilot)
+                                              now: MonotonicClock.now(), autopilot: autopilot)
         session.parameters = try px4Parameters()
         var loop = SimulatorLoop(
             face: session,

@@ -7,8 +7,9 @@ import MAVLinkSimulation
 /// actions.
 protocol SimulatorFace {
     /// A datagram that arrived on the face's socket number `socket` (in `SimulatorLoop.sockets` order).
-    mutating func receive(_ bytes: [UInt8], from: UDPEndpoint, socket: Int, nowUs: Int64) -> [SimulatorAction]
-    mutating func tick(nowUs: Int64) -> [SimulatorAction]
+    mutating func receive(_ bytes: [UInt8], from: UDPEndpoint, socket: Int, now: MonotonicInstant)
+        -> [SimulatorAction]
+    mutating func tick(now: MonotonicInstant) -> [SimulatorAction]
     /// The last line before the process exits.
     var stopLine: String { get }
 }
@@ -28,7 +29,7 @@ struct SimulatorLoop<Face: SimulatorFace> {
 
     mutating func run() {
         SimulatorRunLoop.run(waitingOn: sockets.map(\.descriptor), physicsPeriodUs: physicsPeriodUs, trace: trace,
-                             drain: { drainSockets() }, tick: { perform(face.tick(nowUs: $0)) })
+                             drain: { drainSockets() }, tick: { perform(face.tick(now: $0)) })
         SimulatorRunLoop.log(face.stopLine)
     }
 
@@ -36,7 +37,7 @@ struct SimulatorLoop<Face: SimulatorFace> {
         for (index, socket) in sockets.enumerated() {
             while let datagram = socket.receive() {
                 if dropper.shouldDrop() { continue }
-                perform(face.receive(datagram.bytes, from: datagram.from, socket: index, nowUs: MonotonicClock.nowUs()))
+                perform(face.receive(datagram.bytes, from: datagram.from, socket: index, now: MonotonicClock.now()))
             }
         }
     }
@@ -48,17 +49,19 @@ struct SimulatorLoop<Face: SimulatorFace> {
 
 /// AT commands on socket 0, navdata triggers on socket 1.
 extension SimulatorSession: SimulatorFace {
-    mutating func receive(_ bytes: [UInt8], from: UDPEndpoint, socket: Int, nowUs: Int64) -> [SimulatorAction] {
-        socket == 0 ? receiveATDatagram(bytes, from: from, nowUs: nowUs)
-            : receiveNavdataTrigger(bytes, from: from, nowUs: nowUs)
+    mutating func receive(_ bytes: [UInt8], from: UDPEndpoint, socket: Int, now: MonotonicInstant)
+        -> [SimulatorAction] {
+        socket == 0 ? receiveATDatagram(bytes, from: from, now: now)
+            : receiveNavdataTrigger(bytes, from: from, now: now)
     }
 
     var stopLine: String { "drone-sim: stopping" }
 }
 
 extension MAVLinkSimulatorSession: SimulatorFace {
-    mutating func receive(_ bytes: [UInt8], from: UDPEndpoint, socket: Int, nowUs: Int64) -> [SimulatorAction] {
-        receive(bytes, from: from, nowUs: nowUs)
+    mutating func receive(_ bytes: [UInt8], from: UDPEndpoint, socket: Int, now: MonotonicInstant)
+        -> [SimulatorAction] {
+        receive(bytes, from: from, now: now)
     }
 
     var stopLine: String {

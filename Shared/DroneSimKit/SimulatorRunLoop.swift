@@ -11,15 +11,16 @@ enum SimulatorRunLoop {
     static let traceFlushPeriodUs: Int64 = 100_000
 
     static func run(waitingOn descriptors: [Int32], physicsPeriodUs: Int64, trace: TraceFile?,
-                    drain: () -> Void, tick: (Int64) -> Void) {
+                    drain: () -> Void, tick: (MonotonicInstant) -> Void) {
         let signals = StopSignals()
         var nextTickUs = MonotonicClock.nowUs()
         var lastFlushUs = nextTickUs
         while !signals.isPending {
             drain()
-            let nowUs = MonotonicClock.nowUs()
+            let now = MonotonicClock.now()
+            let nowUs = now.us
             if nowUs >= nextTickUs {
-                tick(nowUs)
+                tick(now)
                 nextTickUs += physicsPeriodUs
                 // After a stall, do not replay every missed tick; the session integrates the gap itself.
                 if nextTickUs < nowUs { nextTickUs = nowUs + physicsPeriodUs }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import ARDrone
+import Clocks
 import Navigation
 
 extension SimulatorSession {
@@ -24,7 +25,8 @@ extension SimulatorSession {
             let readings = needsSensors ? drone.readSensors() : nil
             options = tags.compactMap { option(tag: $0, readings: readings) }
         }
-        return NavdataPacket(state: stateFlags(nowUs: nowUs), sequence: navdataSequence, options: options).encoded()
+        let state = stateFlags(now: MonotonicInstant(us: nowUs))
+        return NavdataPacket(state: state, sequence: navdataSequence, options: options).encoded()
     }
 
     func option(tag: UInt16, readings: SensorReadings?) -> NavdataOption? {
@@ -71,8 +73,9 @@ extension SimulatorSession {
         return Geodesy.wrapDeg360(atan2(drone.velocityEastMps, drone.velocityNorthMps) * 180 / .pi)
     }
 
-    /// The navdata state word at `nowUs`.
-    public func stateFlags(nowUs: Int64) -> DroneStateFlags {
+    /// The navdata state word at `now`.
+    public func stateFlags(now: MonotonicInstant) -> DroneStateFlags {
+        let nowUs = now.us
         var flags: DroneStateFlags = [
             .picVersionOK, .atCodecThreadOn, .navdataThreadOn, .videoThreadOn, .acquisitionThreadOn,
         ]

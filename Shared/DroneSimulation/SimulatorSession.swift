@@ -1,7 +1,9 @@
 import ARDrone
+import Clocks
 
 /// The drone's side of the AR.Drone protocol as a pure state machine: AT datagrams and navdata triggers in,
-/// navdata datagrams, trace rows and log lines out. Time comes in with every event.
+/// navdata datagrams, trace rows and log lines out. Time comes in with every event: the loop's monotonic clock
+/// (the simulated time is that clock's, so a test may start it anywhere); timers stay microseconds inside.
 public struct SimulatorSession: Sendable {
     public let configuration: SimulatorConfiguration
     public internal(set) var drone: SimulatedDrone
@@ -28,7 +30,8 @@ public struct SimulatorSession: Sendable {
     var lastReportedState: String
     var seenIgnoredCommands: Set<String> = []
 
-    public init(configuration: SimulatorConfiguration, nowUs: Int64) {
+    public init(configuration: SimulatorConfiguration, now: MonotonicInstant) {
+        let nowUs = now.us
         self.configuration = configuration
         drone = SimulatedDrone(
             home: configuration.home, headingDeg: configuration.headingDeg,
@@ -42,8 +45,9 @@ public struct SimulatorSession: Sendable {
 
     /// A datagram that arrived on the AT port (5556).
     public mutating func receiveATDatagram(
-        _ bytes: [UInt8], from sender: UDPEndpoint, nowUs: Int64
+        _ bytes: [UInt8], from sender: UDPEndpoint, now: MonotonicInstant
     ) -> [SimulatorAction] {
+        let nowUs = now.us
         var actions: [SimulatorAction] = []
         lastATUs = nowUs
         if isLinkLost {
@@ -76,8 +80,9 @@ public struct SimulatorSession: Sendable {
 
     /// A datagram that arrived on the navdata port (5554): its content is not checked, its source is the client.
     public mutating func receiveNavdataTrigger(
-        _ bytes: [UInt8], from sender: UDPEndpoint, nowUs: Int64
+        _ bytes: [UInt8], from sender: UDPEndpoint, now: MonotonicInstant
     ) -> [SimulatorAction] {
+        let nowUs = now.us
         var actions: [SimulatorAction] = []
         if navdataClient != sender {
             actions.append(.log("navdata trigger (\(bytes.count) bytes) from \(sender)"))
@@ -89,7 +94,8 @@ public struct SimulatorSession: Sendable {
     }
 
     /// Called at the physics rate: advances the drone, watches the link, sends navdata and trace rows when due.
-    public mutating func tick(nowUs: Int64) -> [SimulatorAction] {
+    public mutating func tick(now: MonotonicInstant) -> [SimulatorAction] {
+        let nowUs = now.us
         var actions: [SimulatorAction] = []
         advancePhysics(to: nowUs)
         if let lastATUs, !isLinkLost, nowUs - lastATUs >= configuration.linkLossUs {

@@ -1,10 +1,11 @@
+import Clocks
 import DroneSimulation
 import MAVLink
 import Navigation
 
 /// The simulated airframe behind a PX4-like MAVLink face (system 1, component 1), as a pure state machine:
-/// datagrams in, datagrams / trace rows / log lines out, time with every event. Measured against PX4 SITL
-/// (SIH, 2025-02): see docs/mavlink-vehicles.md.
+/// datagrams in, datagrams / trace rows / log lines out, time with every event (the loop's monotonic clock; the
+/// timers stay microseconds inside). Measured against PX4 SITL (SIH, 2025-02): see docs/mavlink-vehicles.md.
 ///
 /// What it does like PX4: HEARTBEAT at 1 Hz with PX4 `custom_mode` and base mode; a position estimate and home
 /// `positionReadyUs` after start (before it: no GLOBAL_POSITION_INT, no HOME_POSITION, arming temporarily
@@ -65,8 +66,9 @@ public struct MAVLinkSimulatorSession: Sendable {
         LocalPositionNED.messageId: 200_000,
     ]
 
-    public init(configuration: SimulatorConfiguration, gcs: UDPEndpoint?, nowUs: Int64,
+    public init(configuration: SimulatorConfiguration, gcs: UDPEndpoint?, now: MonotonicInstant,
                 autopilot: SimulatedAutopilot = .px4) {
+        let nowUs = now.us
         self.configuration = configuration
         self.autopilot = autopilot
         // ArduCopter SITL needs ~40 s for its EKF to use GPS; a few seconds keep the refusal visible, not slow.
@@ -85,7 +87,9 @@ public struct MAVLinkSimulatorSession: Sendable {
 
     // MARK: - Events
 
-    public mutating func receive(_ bytes: [UInt8], from sender: UDPEndpoint, nowUs: Int64) -> [SimulatorAction] {
+    public mutating func receive(_ bytes: [UInt8], from sender: UDPEndpoint, now: MonotonicInstant)
+        -> [SimulatorAction] {
+        let nowUs = now.us
         var actions: [SimulatorAction] = []
         if lastSender != sender {
             actions.append(.log("MAVLink client at \(sender)"))
@@ -105,7 +109,8 @@ public struct MAVLinkSimulatorSession: Sendable {
     }
 
     /// At the physics rate: advance, apply the mode's control, send due telemetry and trace rows.
-    public mutating func tick(nowUs: Int64) -> [SimulatorAction] {
+    public mutating func tick(now: MonotonicInstant) -> [SimulatorAction] {
+        let nowUs = now.us
         var actions: [SimulatorAction] = []
         let wasState = drone.flightState
         drone.advance(byUs: nowUs - lastTickUs, maxStepUs: configuration.maxPhysicsStepUs)

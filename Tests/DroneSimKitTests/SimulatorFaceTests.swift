@@ -1,3 +1,4 @@
+import Clocks
 import DroneSimulation
 import MAVLinkSimulation
 import Testing
@@ -16,19 +17,20 @@ struct SimulatorFaceTests {
         "a datagram on the navdata socket (1) starts navdata to its sender; the same bytes on the AT socket (0) do not")
     func navdataSocketTriggersNavdata() {
         var onNavdata = SimulatorSession(configuration: SimulatorConfiguration(
-            home: SimulatorConfiguration.defaultHome), nowUs: 0)
-        #expect(navdataSent(onNavdata.receive([1, 0, 0, 0], from: client, socket: 1, nowUs: 1_000)) == [client])
+            home: SimulatorConfiguration.defaultHome), now: .init(us: 0))
+        let navdata = onNavdata.receive([1, 0, 0, 0], from: client, socket: 1, now: .init(us: 1_000))
+        #expect(navdataSent(navdata) == [client])
         var onAT = SimulatorSession(configuration: SimulatorConfiguration(home: SimulatorConfiguration.defaultHome),
-            nowUs: 0)
-        #expect(navdataSent(onAT.receive([1, 0, 0, 0], from: client, socket: 0, nowUs: 1_000)).isEmpty)
+            now: .init(us: 0))
+        #expect(navdataSent(onAT.receive([1, 0, 0, 0], from: client, socket: 0, now: .init(us: 1_000))).isEmpty)
     }
 
     @Test("the MAVLink face's stop line carries its frame counters")
     func mavlinkStopLine() {
         var face = MAVLinkSimulatorSession(configuration: SimulatorConfiguration(
-            home: SimulatorConfiguration.defaultHome), gcs: client, nowUs: 0)
+            home: SimulatorConfiguration.defaultHome), gcs: client, now: .init(us: 0))
         _ = face.receive([0xFD, 0x09, 0x00, 0x00, 0x01, 0x01, 0x01, 0x00, 0x00, 0x00] + Array(repeating: 0, count: 11),
-                         from: client, socket: 0, nowUs: 1_000)
+                         from: client, socket: 0, now: .init(us: 1_000))
         #expect(face.stopLine.hasPrefix("drone-sim: stopping (MAVLink frames 0, bad CRC 1"))
     }
 

@@ -1,4 +1,5 @@
 import ARDrone
+import Clocks
 import Testing
 @testable import DroneSimulation
 
@@ -6,7 +7,7 @@ import Testing
 struct SessionHarness {
     static let client = UDPEndpoint(address: 0x7F00_0001, port: 40_000)
     var session = SimulatorSession(
-        configuration: SimulatorConfiguration(home: DroneHarness.home, headingDeg: 0, seed: 3), nowUs: 0
+        configuration: SimulatorConfiguration(home: DroneHarness.home, headingDeg: 0, seed: 3), now: .init(us: 0)
     )
     var nowUs: Int64 = 0
     var sequence: UInt32 = 1
@@ -14,7 +15,7 @@ struct SessionHarness {
     var actions: [SimulatorAction] = []
 
     mutating func trigger() {
-        actions += session.receiveNavdataTrigger([1, 0, 0, 0], from: SessionHarness.client, nowUs: nowUs)
+        actions += session.receiveNavdataTrigger([1, 0, 0, 0], from: SessionHarness.client, now: .init(us: nowUs))
     }
 
     /// Sends the commands in one datagram, numbered from `sequence` on.
@@ -28,7 +29,7 @@ struct SessionHarness {
     }
 
     mutating func sendRaw(_ text: String) {
-        actions += session.receiveATDatagram(Array(text.utf8), from: SessionHarness.client, nowUs: nowUs)
+        actions += session.receiveATDatagram(Array(text.utf8), from: SessionHarness.client, now: .init(us: nowUs))
     }
 
     /// Advances time in 10 ms ticks; `keepAlive` sends REF/PCMD every 30 ms like node-ar-drone.
@@ -37,7 +38,7 @@ struct SessionHarness {
         while nowUs < end {
             nowUs += 10_000
             if let ref, nowUs % 30_000 == 0 { send([.ref(ref), .hover]) }
-            actions += session.tick(nowUs: nowUs)
+            actions += session.tick(now: .init(us: nowUs))
         }
     }
 

@@ -1,4 +1,5 @@
 import ARDrone
+import Clocks
 import Testing
 @testable import DroneSimulation
 
@@ -53,13 +54,13 @@ import Testing
     @Test func comWatchdogBitAfterFiftyMillisecondsOfSilence() throws {
         var harness = SessionHarness()
         harness.configureDemo()
-        #expect(!harness.session.stateFlags(nowUs: harness.nowUs + 40_000).contains(.comWatchdog))
-        #expect(harness.session.stateFlags(nowUs: harness.nowUs + 60_000).contains(.comWatchdog))
+        #expect(!harness.session.stateFlags(now: .init(us: harness.nowUs + 40_000)).contains(.comWatchdog))
+        #expect(harness.session.stateFlags(now: .init(us: harness.nowUs + 60_000)).contains(.comWatchdog))
         harness.run(seconds: 0.2)
         let packet = try #require(try harness.takeNavdata().last)
         #expect(packet.state.contains(.comWatchdog))
         harness.send([.comwdg])
-        #expect(!harness.session.stateFlags(nowUs: harness.nowUs + 10_000).contains(.comWatchdog))
+        #expect(!harness.session.stateFlags(now: .init(us: harness.nowUs + 10_000)).contains(.comWatchdog))
     }
 
     @Test func takeoffThroughRefReportsHoveringAndFlyingBit() throws {

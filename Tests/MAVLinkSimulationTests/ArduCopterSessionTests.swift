@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Clocks
 import DroneSimulation
 import MAVLink
 import MAVLinkSimulation
@@ -14,7 +15,7 @@ struct ArduCopterSessionTests {
 
     static func harness() -> Harness {
         var h = Harness()
-        h.session = MAVLinkSimulatorSession(configuration: h.session.configuration, gcs: h.client, nowUs: 0,
+        h.session = MAVLinkSimulatorSession(configuration: h.session.configuration, gcs: h.client, now: .init(us: 0),
                                             autopilot: .ardupilot)
         return h
     }

@@ -1,3 +1,4 @@
+import Clocks
 import DroneSimulation
 import MAVLink
 import MAVLinkSimulation
@@ -21,7 +22,7 @@ struct PX4LikeSessionTests {
             configuration.parameters.takeoffClimbRateMps = 1
             configuration.parameters.holdsGroundVelocity = true
             configuration.parameters.gpsNoiseM = 0
-            session = MAVLinkSimulatorSession(configuration: configuration, gcs: client, nowUs: 0)
+            session = MAVLinkSimulatorSession(configuration: configuration, gcs: client, now: .init(us: 0))
         }
 
         mutating func record(_ actions: [SimulatorAction]) {
@@ -37,7 +38,7 @@ struct PX4LikeSessionTests {
         }
 
         mutating func send<M: MAVLinkMessage>(_ message: M) {
-            record(session.receive(gcs.encode(message), from: client, nowUs: nowUs))
+            record(session.receive(gcs.encode(message), from: client, now: .init(us: nowUs)))
         }
 
         /// Sends the command and returns the simulator's answer.
@@ -97,7 +98,7 @@ struct PX4LikeSessionTests {
                                                                 downMps: 0, yawRateRadps: 0, targetSystem: 1,
                                                                 targetComponent: 1))
                 }
-                record(session.tick(nowUs: nowUs))
+                record(session.tick(now: .init(us: nowUs)))
             }
         }
     }
@@ -200,7 +201,7 @@ struct PX4LikeSessionTests {
                 state = state &* 6_364_136_223_846_793_005 &+ 1
                 return UInt8(truncatingIfNeeded: state >> 56)
             }
-            h.record(h.session.receive([0xFD] + bytes, from: h.client, nowUs: h.nowUs))
+            h.record(h.session.receive([0xFD] + bytes, from: h.client, now: .init(us: h.nowUs)))
         }
         #expect(h.session.counters.errors > 0)
         h.waitForPosition()

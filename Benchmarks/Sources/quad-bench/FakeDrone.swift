@@ -57,7 +57,7 @@ final class FakeDrone: BenchVehicle {
         configuration.parameters.gpsNoiseM = 0
         configuration.parameters.magnetoNoiseDeg = 0
         configuration.parameters.batteryMinutes = 600
-        let session = SimulatorSession(configuration: configuration, nowUs: BenchClock.monotonicNs() / 1000)
+        let session = SimulatorSession(configuration: configuration, now: .init(us: BenchClock.monotonicNs() / 1000))
         try BenchThread.start { [self] in self.run(session) }
     }
 
@@ -76,15 +76,16 @@ final class FakeDrone: BenchVehicle {
             while let datagram = atSocket.receive(into: &buffer) {
                 let arrivedNs = BenchClock.monotonicNs()
                 observe(datagram.bytes, arrivedNs: arrivedNs)
-                perform(session.receiveATDatagram(datagram.bytes, from: datagram.from, nowUs: arrivedNs / 1000))
+                perform(session.receiveATDatagram(datagram.bytes, from: datagram.from,
+                                                  now: .init(us: arrivedNs / 1000)))
             }
             while let datagram = navdataSocket.receive(into: &buffer) {
                 perform(session.receiveNavdataTrigger(datagram.bytes, from: datagram.from,
-                                                      nowUs: BenchClock.monotonicNs() / 1000))
+                                                      now: .init(us: BenchClock.monotonicNs() / 1000)))
             }
             let nowUs = BenchClock.monotonicNs() / 1000
             if nowUs >= nextTickUs {
-                perform(session.tick(nowUs: nowUs))
+                perform(session.tick(now: .init(us: nowUs)))
                 nextTickUs = max(nextTickUs + physicsPeriodUs, nowUs)
                 publish(session.drone)
             }

@@ -62,7 +62,7 @@ final class FakeMAVLinkVehicle: BenchVehicle {
         configuration.parameters.batteryMinutes = 600
         let session = MAVLinkSimulatorSession(configuration: configuration,
                                               gcs: UDPEndpoint(address: 0x7F00_0001, port: linkPort),
-                                              nowUs: BenchClock.monotonicNs() / 1000)
+                                              now: .init(us: BenchClock.monotonicNs() / 1000))
         try BenchThread.start { [self] in self.run(session) }
     }
 
@@ -83,11 +83,11 @@ final class FakeMAVLinkVehicle: BenchVehicle {
                         observe(yawRate: setpoint.yawRateRadps, arrivedNs: arrivedNs)
                     }
                 }
-                perform(session.receive(datagram.bytes, from: datagram.from, nowUs: arrivedNs / 1000))
+                perform(session.receive(datagram.bytes, from: datagram.from, now: .init(us: arrivedNs / 1000)))
             }
             let nowUs = BenchClock.monotonicNs() / 1000
             if nowUs >= nextTickUs {
-                perform(session.tick(nowUs: nowUs))
+                perform(session.tick(now: .init(us: nowUs)))
                 nextTickUs = max(nextTickUs + physicsPeriodUs, nowUs)
                 publish(session.drone)
             }
