@@ -52,8 +52,8 @@ final class FlightRecorder: Sendable {
     func append(_ message: MQTTMessage) {
         let drone = DroneID(topic: message.topic) ?? Self.unknownDrone
         state.withLock { s in
-            let nowUs = WallClock.nowUs()
-            guard let record = try? LogRecord(receiveTimeUs: nowUs, topic: message.topic, payload: message.payload,
+            let now = WallClock.now()
+            guard let record = try? LogRecord(receiveTimeUs: now.us, topic: message.topic, payload: message.payload,
                                               retain: message.retain, qos: UInt8(clamping: max(0, message.qos)))
             else {
                 // MQTT's own limits make this unreachable; count it rather than crash.
@@ -65,7 +65,7 @@ final class FlightRecorder: Sendable {
                let droneState = try? DroneState(decoding: message.payload) {
                 takeoff = s.takeoffDetectors[drone, default: TakeoffDetector()].observe(droneState.controlState)
             }
-            store(record.encoded(), drone: drone, takeoff: takeoff, nowUs: nowUs, in: &s)
+            store(record.encoded(), drone: drone, takeoff: takeoff, now: now, in: &s)
         }
     }
 
@@ -73,16 +73,17 @@ final class FlightRecorder: Sendable {
     /// recovered flag and a receive time inside their gap, so readers put them in place (`RecoveredOrder`).
     func appendRecovered(_ records: [LogRecord]) {
         state.withLock { s in
-            let nowUs = WallClock.nowUs()
+            let now = WallClock.now()
             for record in records {
                 let drone = DroneID(topic: record.topic) ?? Self.unknownDrone
-                store(record.encoded(), drone: drone, takeoff: false, nowUs: nowUs, in: &s)
+                store(record.encoded(), drone: drone, takeoff: false, now: now, in: &s)
             }
         }
     }
 
-    /// Appends one encoded record to the drone's file, starting a new file first when the policy says so.
-    private func store(_ encoded: [UInt8], drone: DroneID, takeoff: Bool, nowUs: Int64, in s: inout State) {
+    /// Appends one encoded record to the drone's file, starting a new file first when the policy says so (named and
+    /// stamped with `now`).
+    private func store(_ encoded: [UInt8], drone: DroneID, takeoff: Bool, now: WallInstant, in s: inout State) {
         let openFile = s.files[drone].map {
             LogRotationPolicy.OpenFile(byteCount: $0.byteCount, recordCount: $0.recordCount)
         }
@@ -90,7 +91,7 @@ final class FlightRecorder: Sendable {
         if let reason = policy.rotation(openFile: openFile, nextRecordBytes: encoded.count, takeoffDetected: takeoff) {
             if let old = file { account(old.finish(), in: &s) }
             do {
-                let opened = try LogFile(directory: directory, drone: drone, startedUs: nowUs, note: note)
+                let opened = try LogFile(directory: directory, drone: drone, started: now, note: note)
                 s.statistics.filesOpened += 1
                 logger.info("recording \(drone) to \(opened.path) (\(reason))")
                 file = opened
@@ -107,8 +108,9 @@ final class FlightRecorder: Sendable {
         if file.pendingBytes >= Self.flushThresholdBytes { account(file.flush(), in: &s) }
     }
 
-    /// Writes every pending buffer; fsyncs all files when `fsyncIntervalUs` has passed (`nowUs` monotonic).
-    func tick(nowUs: Int64) {
+    /// Writes every pending buffer; fsyncs all files when `fsyncIntervalUs` has passed since the last fsync.
+    func tick(now: MonotonicInstant) {
+        let nowUs = now.us
         state.withLock { s in
             for file in s.files.values { account(file.flush(), in: &s) }
             guard nowUs - s.lastSyncUs >= fsyncIntervalUs else { return }

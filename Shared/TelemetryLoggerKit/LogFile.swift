@@ -19,10 +19,10 @@ final class LogFile {
 
     /// Creates `<drone>-<UTC>.qlog` in `directory` with O_EXCL (never appending to an older file), trying
     /// `-1`, `-2`… when a file started in the same second exists; the header is pending until the first flush.
-    init(directory: String, drone: DroneID, startedUs: Int64, note: String) throws(LoggerError) {
+    init(directory: String, drone: DroneID, started: WallInstant, note: String) throws(LoggerError) {
         var index = 0
         while true {
-            let candidate = directory + "/" + LogFileNaming.fileName(drone: drone, startedUs: startedUs,
+            let candidate = directory + "/" + LogFileNaming.fileName(drone: drone, startedUs: started.us,
                                                                      collisionIndex: index)
             let opened = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
             if opened >= 0 {
@@ -38,8 +38,8 @@ final class LogFile {
             index += 1
         }
         FileBytes.syncDirectory(directory)
-        let header = (try? LogFileHeader(createdUs: startedUs, note: note))
-            ?? (try? LogFileHeader(createdUs: startedUs))
+        let header = (try? LogFileHeader(createdUs: started.us, note: note))
+            ?? (try? LogFileHeader(createdUs: started.us))
         pending = header?.encoded() ?? []
         byteCount = pending.count
     }

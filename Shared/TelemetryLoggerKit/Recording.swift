@@ -113,8 +113,9 @@ struct Recording {
         var lastReportUs = MonotonicClock.nowUs()
         while !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(flushIntervalMs))
-            let nowUs = MonotonicClock.nowUs()
-            recorder.tick(nowUs: nowUs)
+            let now = MonotonicClock.now()
+            recorder.tick(now: now)
+            let nowUs = now.us
             if nowUs - lastReportUs >= reportIntervalUs {
                 lastReportUs = nowUs
                 runtime.logger.info("\(report(recorder, client, autoSync))")
