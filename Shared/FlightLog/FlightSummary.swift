@@ -26,8 +26,8 @@ public struct FlightSummary: Sendable, Equatable {
             }
         }
         distanceFlownM = distance
-        if let first = track.firstReceiveTimeUs, let last = track.lastReceiveTimeUs {
-            durationS = Double(last &- first) / 1_000_000
+        if let first = track.firstReceivedAt, let last = track.lastReceivedAt {
+            durationS = Double(last.usSince(first)) / 1_000_000
         } else {
             durationS = 0
         }

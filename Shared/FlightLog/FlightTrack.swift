@@ -1,3 +1,4 @@
+import Clocks
 import Navigation
 import QuadProtocol
 
@@ -5,7 +6,7 @@ import QuadProtocol
 /// the targets it was sent to, and where it took off. Built from decoded log entries in receive order.
 public struct FlightTrack: Sendable, Equatable {
     public struct Point: Sendable, Equatable {
-        public var receiveTimeUs: Int64
+        public var receivedAt: WallInstant
         public var position: GeoPoint
         /// Above mean sea level, from the fix; nil when the source has none.
         public var altitudeMslM: Float?
@@ -18,7 +19,7 @@ public struct FlightTrack: Sendable, Equatable {
     }
 
     public struct TargetMark: Sendable, Equatable {
-        public var receiveTimeUs: Int64
+        public var receivedAt: WallInstant
         /// Who sent it (Target.senderId); "controller" for a target only seen in ControllerState.
         public var senderId: String
         public var position: GeoPoint
@@ -26,13 +27,13 @@ public struct FlightTrack: Sendable, Equatable {
     }
 
     public struct ActivityChange: Sendable, Equatable {
-        public var receiveTimeUs: Int64
+        public var receivedAt: WallInstant
         public var activity: ControllerState.Activity
         public var reason: String
     }
 
     public struct StateSample: Sendable, Equatable {
-        public var receiveTimeUs: Int64
+        public var receivedAt: WallInstant
         public var heightM: Float
         public var batteryPercent: UInt8
         public var controlState: DroneState.ControlState
@@ -45,8 +46,9 @@ public struct FlightTrack: Sendable, Equatable {
     public var targets: [TargetMark] = []
     public var activityChanges: [ActivityChange] = []
     public var stateSamples: [StateSample] = []
-    public var firstReceiveTimeUs: Int64?
-    public var lastReceiveTimeUs: Int64?
+    /// The log's receive stamps of the drone's first and last message.
+    public var firstReceivedAt: WallInstant?
+    public var lastReceivedAt: WallInstant?
 
     /// Targets closer than this to an already listed one are the same target re-sent.
     public static let sameTargetM = 1.0
@@ -67,9 +69,10 @@ public struct FlightTrack: Sendable, Equatable {
             }
             if droneId == nil { droneId = entryDrone }
             guard entryDrone == droneId else { continue }
-            firstReceiveTimeUs = firstReceiveTimeUs.map { min($0, entry.receiveTimeUs) } ?? entry.receiveTimeUs
-            lastReceiveTimeUs = lastReceiveTimeUs.map { max($0, entry.receiveTimeUs) } ?? entry.receiveTimeUs
-            builder.add(message, receiveTimeUs: entry.receiveTimeUs, to: &self)
+            let receivedAt = WallInstant(us: entry.receiveTimeUs)
+            firstReceivedAt = firstReceivedAt.map { min($0, receivedAt) } ?? receivedAt
+            lastReceivedAt = lastReceivedAt.map { max($0, receivedAt) } ?? receivedAt
+            builder.add(message, receivedAt: receivedAt, to: &self)
         }
     }
 
@@ -86,34 +89,34 @@ struct FlightTrackBuilder {
     var activity: ControllerState.Activity?
     var state: DroneState?
 
-    mutating func add(_ message: AnyWireMessage, receiveTimeUs: Int64, to track: inout FlightTrack) {
+    mutating func add(_ message: AnyWireMessage, receivedAt: WallInstant, to track: inout FlightTrack) {
         switch message {
         case .positionFix(let fix):
             track.points.append(FlightTrack.Point(
-                receiveTimeUs: receiveTimeUs,
+                receivedAt: receivedAt,
                 position: GeoPoint(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg),
                 altitudeMslM: fix.altitudeM, activity: activity, heightM: state?.altitudeM,
                 batteryPercent: state?.batteryPercent, isAirborne: isAirborne))
         case .target(let target):
             track.addTarget(FlightTrack.TargetMark(
-                receiveTimeUs: receiveTimeUs, senderId: target.senderId,
+                receivedAt: receivedAt, senderId: target.senderId,
                 position: GeoPoint(latitudeDeg: target.latitudeDeg, longitudeDeg: target.longitudeDeg),
                 altitudeM: target.altitudeM))
         case .controllerState(let controller):
             if controller.activity != activity {
                 track.activityChanges.append(FlightTrack.ActivityChange(
-                    receiveTimeUs: receiveTimeUs, activity: controller.activity, reason: controller.reason.code))
+                    receivedAt: receivedAt, activity: controller.activity, reason: controller.reason.code))
             }
             activity = controller.activity
             if let latitude = controller.targetLatitudeDeg, let longitude = controller.targetLongitudeDeg {
                 track.addTarget(FlightTrack.TargetMark(
-                    receiveTimeUs: receiveTimeUs, senderId: "controller",
+                    receivedAt: receivedAt, senderId: "controller",
                     position: GeoPoint(latitudeDeg: latitude, longitudeDeg: longitude), altitudeM: nil))
             }
         case .droneState(let drone):
             state = drone
             track.stateSamples.append(FlightTrack.StateSample(
-                receiveTimeUs: receiveTimeUs, heightM: drone.altitudeM, batteryPercent: drone.batteryPercent,
+                receivedAt: receivedAt, heightM: drone.altitudeM, batteryPercent: drone.batteryPercent,
                 controlState: drone.controlState))
         default:
             break

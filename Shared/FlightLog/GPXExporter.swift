@@ -1,3 +1,4 @@
+import Clocks
 import Navigation
 import TextSupport
 
@@ -16,16 +17,16 @@ public enum GPXExporter {
                 <name>\(TextEscaping.xml(drone)) flight</name>
 
             """
-        if let start = track.firstReceiveTimeUs {
-            xml += "    <time>\(UTCDateTime(unixUs: start).iso8601)</time>\n"
+        if let start = track.firstReceivedAt {
+            xml += "    <time>\(UTCDateTime(start).iso8601)</time>\n"
         }
         xml += "  </metadata>\n"
         if let takeoff = track.takeoff {
-            xml += waypoint(takeoff.position, altitudeM: takeoff.altitudeMslM, timeUs: takeoff.receiveTimeUs,
+            xml += waypoint(takeoff.position, altitudeM: takeoff.altitudeMslM, time: takeoff.receivedAt,
                             name: "Takeoff", description: nil, symbol: "Airport", type: "takeoff")
         }
         for (index, target) in track.targets.enumerated() {
-            xml += waypoint(target.position, altitudeM: nil, timeUs: target.receiveTimeUs,
+            xml += waypoint(target.position, altitudeM: nil, time: target.receivedAt,
                             name: "Target \(index + 1)", description: "sent by \(target.senderId)",
                             symbol: "Flag, Red", type: "target")
         }
@@ -35,20 +36,20 @@ public enum GPXExporter {
             if let altitude = point.altitudeMslM, altitude.isFinite {
                 xml += "<ele>\(DecimalText.format(Double(altitude), fractionDigits: 2))</ele>"
             }
-            xml += "<time>\(UTCDateTime(unixUs: point.receiveTimeUs).iso8601)</time></trkpt>\n"
+            xml += "<time>\(UTCDateTime(point.receivedAt).iso8601)</time></trkpt>\n"
         }
         xml += "    </trkseg>\n  </trk>\n</gpx>\n"
         return xml
     }
 
-    private static func waypoint(_ position: GeoPoint, altitudeM: Float?, timeUs: Int64, name: String,
+    private static func waypoint(_ position: GeoPoint, altitudeM: Float?, time: WallInstant, name: String,
                                  description: String?, symbol: String, type: String) -> String {
         // Child order is fixed by the schema: ele, time, name, desc, sym, type.
         var xml = "  <wpt \(coordinates(position))>\n"
         if let altitudeM, altitudeM.isFinite {
             xml += "    <ele>\(DecimalText.format(Double(altitudeM), fractionDigits: 2))</ele>\n"
         }
-        xml += "    <time>\(UTCDateTime(unixUs: timeUs).iso8601)</time>\n"
+        xml += "    <time>\(UTCDateTime(time).iso8601)</time>\n"
         xml += "    <name>\(TextEscaping.xml(name))</name>\n"
         if let description { xml += "    <desc>\(TextEscaping.xml(description))</desc>\n" }
         xml += "    <sym>\(symbol)</sym>\n    <type>\(type)</type>\n  </wpt>\n"

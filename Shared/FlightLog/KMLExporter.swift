@@ -17,7 +17,7 @@ public enum KMLExporter {
 
             """
         if let takeoff = track.takeoff {
-            xml += placemark(name: "Takeoff", description: UTCDateTime(unixUs: takeoff.receiveTimeUs).iso8601,
+            xml += placemark(name: "Takeoff", description: UTCDateTime(takeoff.receivedAt).iso8601,
                              style: "takeoff", position: takeoff.position)
         }
         for (index, target) in track.targets.enumerated() {

@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 
 /// File names for logs: `<drone>-<UTC yyyyMMdd-HHmmss>.qlog`, the time being when the file was started
@@ -7,8 +8,8 @@ public enum LogFileNaming {
 
     /// `collisionIndex` > 0 appends `-<n>` for the rare case of two files started within one second
     /// (the executable opens with O_EXCL and retries with the next index).
-    public static func fileName(drone: DroneID, startedUs: Int64, collisionIndex: Int = 0) -> String {
-        let stamp = UTCDateTime(unixUs: startedUs).compactStamp
+    public static func fileName(drone: DroneID, started: WallInstant, collisionIndex: Int = 0) -> String {
+        let stamp = UTCDateTime(started).compactStamp
         let suffix = collisionIndex > 0 ? "-\(collisionIndex)" : ""
         return "\(drone.rawValue)-\(stamp)\(suffix).\(fileExtension)"
     }

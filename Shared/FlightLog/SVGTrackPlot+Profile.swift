@@ -5,21 +5,21 @@ import TextSupport
 extension SVGTrackPlot {
     static func heightProfile(_ track: FlightTrack, top: Double, bottom: Double) -> String {
         // Several log files (one per takeoff) may be exported in any order: plot by time.
-        let samples = track.stateSamples.filter { $0.heightM.isFinite }.sorted { $0.receiveTimeUs < $1.receiveTimeUs }
+        let samples = track.stateSamples.filter { $0.heightM.isFinite }.sorted { $0.receivedAt < $1.receivedAt }
         guard bottom - top >= 90, let first = samples.first, let last = samples.last,
-              last.receiveTimeUs > first.receiveTimeUs
+              last.receivedAt > first.receivedAt
         else { return "" }
         let left = panelX, right = width - 36
         let chartTop = top + 14, chartBottom = bottom - 18
         let wantedM = Array(Set(track.targets.compactMap(\.altitudeM).filter { $0.isFinite && $0 >= 0 })).sorted()
         let highestM = max(samples.map(\.heightM).max() ?? 1, wantedM.last ?? 0)
         let maxHeight = max(1, RoundNumber.atLeast(Double(highestM)))
-        let spanUs = Double(last.receiveTimeUs &- first.receiveTimeUs)
+        let spanUs = Double(last.receivedAt.usSince(first.receivedAt))
         let stride = max(1, samples.count / 300)
         var points: [String] = []
         for index in Swift.stride(from: 0, to: samples.count, by: stride) {
             let sample = samples[index]
-            let x = left + Double(sample.receiveTimeUs &- first.receiveTimeUs) / spanUs * (right - left)
+            let x = left + Double(sample.receivedAt.usSince(first.receivedAt)) / spanUs * (right - left)
             let y = chartBottom - min(max(Double(sample.heightM), 0), maxHeight) / maxHeight * (chartBottom - chartTop)
             points.append("\(n(x)),\(n(y))")
         }

@@ -65,7 +65,7 @@ public enum SVGTrackPlot {
 
     private static func title(_ track: FlightTrack) -> String {
         let drone = track.droneId?.rawValue ?? "unknown drone"
-        let date = track.firstReceiveTimeUs.map { " — " + UTCDateTime(unixUs: $0).displayMinute } ?? ""
+        let date = track.firstReceivedAt.map { " — " + UTCDateTime($0).displayMinute } ?? ""
         return text("Flight of \(drone)\(date)", x: mapBox.x, y: 38, size: 22, weight: "bold", colour: "#1f2328")
             + text("Local metres from the takeoff point · north up · equal scale", x: mapBox.x, y: 62, size: 13,
                    colour: "#57606a")

@@ -1,3 +1,4 @@
+import Clocks
 import TextSupport
 
 /// A UTC calendar time from microseconds since the Unix epoch, computed without Foundation or a clock
@@ -10,6 +11,8 @@ public struct UTCDateTime: Sendable, Equatable {
     public let minute: Int
     public let second: Int
     public let microsecond: Int
+
+    public init(_ stamp: WallInstant) { self.init(unixUs: stamp.us) }
 
     public init(unixUs: Int64) {
         let (seconds, micros) = Self.floorDivide(unixUs, 1_000_000)

@@ -22,7 +22,7 @@ final class LogFile {
     init(directory: String, drone: DroneID, started: WallInstant, note: String) throws(LoggerError) {
         var index = 0
         while true {
-            let candidate = directory + "/" + LogFileNaming.fileName(drone: drone, startedUs: started.us,
+            let candidate = directory + "/" + LogFileNaming.fileName(drone: drone, started: started,
                                                                      collisionIndex: index)
             let opened = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
             if opened >= 0 {

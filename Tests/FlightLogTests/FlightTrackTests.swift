@@ -1,3 +1,4 @@
+import Clocks
 import Testing
 import FlightLog
 import Navigation
@@ -15,7 +16,7 @@ struct FlightTrackTests {
     @Test func takeoffIsTheFirstAirbornePosition() throws {
         let takeoff = try #require(track.takeoff)
         #expect(takeoff.isAirborne)
-        #expect(takeoff.receiveTimeUs == SampleFlight.startUs + 2_000_000 + 10_000)
+        #expect(takeoff.receivedAt == WallInstant(us: SampleFlight.startUs + 2_000_000 + 10_000))
         #expect(Geodesy.inverse(from: SampleFlight.origin, to: takeoff.position).distanceM < 1)
     }
 

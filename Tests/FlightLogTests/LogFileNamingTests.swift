@@ -1,3 +1,4 @@
+import Clocks
 import Testing
 import FlightLog
 import QuadProtocol
@@ -6,8 +7,9 @@ struct LogFileNamingTests {
     @Test func namesTheFileAfterDroneAndUTCStartTime() throws {
         let drone = try #require(DroneID(rawValue: "drone1"))
         // 2024-05-01T12:34:56.789Z
-        #expect(LogFileNaming.fileName(drone: drone, startedUs: 1_714_566_896_789_000) == "drone1-20240501-123456.qlog")
-        #expect(LogFileNaming.fileName(drone: drone, startedUs: 1_714_566_896_789_000, collisionIndex: 2)
+        let started = WallInstant(us: 1_714_566_896_789_000)
+        #expect(LogFileNaming.fileName(drone: drone, started: started) == "drone1-20240501-123456.qlog")
+        #expect(LogFileNaming.fileName(drone: drone, started: started, collisionIndex: 2)
             == "drone1-20240501-123456-2.qlog")
     }
 }

@@ -79,7 +79,7 @@ struct RecordingTests {
             try LogRecord(receiveTimeUs: t0 + Int64(sequence) * 100_000 + 500, topic: topic,
                           payload: F.droneState(sequence, timestampUs: t0 + Int64(sequence) * 100_000))
         }
-        let name = LogFileNaming.fileName(drone: F.drone1, startedUs: t0)
+        let name = LogFileNaming.fileName(drone: F.drone1, started: WallInstant(us: t0))
         try FileBytes.write(directory.path + "/" + name,
                             try LogFileHeader(createdUs: t0).encoded() + board.flatMap { $0.encoded() })
 
