@@ -1,3 +1,5 @@
+import Clocks
+
 /// How far the board's wall clock is from this laptop's, estimated from telemetry stamps: each message carries the
 /// board's send time; `stamp − local receipt time` is the offset minus the one-way delay, so the largest recent
 /// value (the least-delayed message) is the best estimate. For display and logs only: no decision may depend on
@@ -15,11 +17,12 @@ public struct ClockOffsetEstimator: Sendable, Equatable {
         self.capacity = max(1, capacity)
     }
 
-    /// A telemetry message stamped `remoteStampUs` by the board arrived here at `localReceiptUs` (wall clock).
-    public mutating func observe(remoteStampUs: Int64, localReceiptUs: Int64) {
+    /// A telemetry message stamped `remoteStamp` by the board arrived here at `localReceipt` (this host's wall
+    /// clock: the two are compared, so both are wall stamps).
+    public mutating func observe(remoteStamp: WallInstant, localReceipt: WallInstant) {
         // Stamps are untrusted input: a garbage stamp must not trap.
-        let (sample, overflow) = remoteStampUs.subtractingReportingOverflow(localReceiptUs)
-        guard !overflow, remoteStampUs > 0 else { return }
+        let (sample, overflow) = remoteStamp.us.subtractingReportingOverflow(localReceipt.us)
+        guard !overflow, remoteStamp.us > 0 else { return }
         if samplesUs.count < capacity {
             samplesUs.append(sample)
         } else {

@@ -62,10 +62,10 @@ final class BusFeed: Sendable {
         guard telemetry else { return }
         try pump(client, Topics.droneState.topic(for: drone), qos: 0) { feed, message in
             guard let s = try? DroneState(decoding: message.payload) else { return }
-            let receivedUs = WallClock.nowUs()
+            let received = WallClock.now()
             feed.record(.drone(s)) {
                 $0.latest.drone = s
-                $0.clock.observe(remoteStampUs: s.timestampUs, localReceiptUs: receivedUs)
+                $0.clock.observe(remoteStamp: WallInstant(us: s.timestampUs), localReceipt: received)
                 $0.latest.clockOffsetUs = $0.clock.offsetUs
             }
         }

@@ -11,7 +11,8 @@ struct ClockOffsetEstimatorTests {
         let offsetUs: Int64 = 3_600_000_000  // board 1 h ahead
         for (i, delayUs) in [Int64(4_000), 900, 25_000, 1_200].enumerated() {
             let local = Int64(1_800_000_000_000_000) + Int64(i) * 70_000
-            estimator.observe(remoteStampUs: local + offsetUs - delayUs - delayUs, localReceiptUs: local)
+            estimator.observe(remoteStamp: .init(us: local + offsetUs - delayUs - delayUs),
+                              localReceipt: .init(us: local))
         }
         #expect(estimator.offsetUs == offsetUs - 1_800)
         #expect(estimator.exceedsWarning)
@@ -20,22 +21,23 @@ struct ClockOffsetEstimatorTests {
     @Test("a board 10 min behind is negative; within a second no warning; garbage stamps are ignored")
     func signsAndGarbage() {
         var behind = ClockOffsetEstimator()
-        behind.observe(remoteStampUs: 1_700_000_000_000_000 - 600_000_000, localReceiptUs: 1_700_000_000_000_000)
+        behind.observe(remoteStamp: .init(us: 1_700_000_000_000_000 - 600_000_000),
+                       localReceipt: .init(us: 1_700_000_000_000_000))
         #expect(behind.offsetUs == -600_000_000)
         var close = ClockOffsetEstimator()
-        close.observe(remoteStampUs: 1_700_000_000_400_000, localReceiptUs: 1_700_000_000_000_000)
+        close.observe(remoteStamp: .init(us: 1_700_000_000_400_000), localReceipt: .init(us: 1_700_000_000_000_000))
         #expect(!close.exceedsWarning)
-        close.observe(remoteStampUs: .min, localReceiptUs: .max)
-        close.observe(remoteStampUs: 0, localReceiptUs: 1_700_000_000_000_000)
+        close.observe(remoteStamp: .init(us: .min), localReceipt: .init(us: .max))
+        close.observe(remoteStamp: .init(us: 0), localReceipt: .init(us: 1_700_000_000_000_000))
         #expect(close.offsetUs == 400_000)
     }
 
     @Test("old samples roll out of the window")
     func window() {
         var estimator = ClockOffsetEstimator(capacity: 2)
-        estimator.observe(remoteStampUs: 10_000_000, localReceiptUs: 1_000)
-        estimator.observe(remoteStampUs: 2_000, localReceiptUs: 1_000)
-        estimator.observe(remoteStampUs: 3_000, localReceiptUs: 1_000)
+        estimator.observe(remoteStamp: .init(us: 10_000_000), localReceipt: .init(us: 1_000))
+        estimator.observe(remoteStamp: .init(us: 2_000), localReceipt: .init(us: 1_000))
+        estimator.observe(remoteStamp: .init(us: 3_000), localReceipt: .init(us: 1_000))
         #expect(estimator.offsetUs == 2_000)
     }
 }
