@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 
 /// What the status board knows about one service from its retained `quad/<id>/status/<service>` message.
@@ -5,14 +6,14 @@ import QuadProtocol
 public struct ServicePresence: Sendable, Equatable {
     public var name: String
     public var online: Bool
-    /// When the service (re)started, microseconds since the epoch; nil when it did not say.
-    public var startedAtUs: Int64?
+    /// When the service (re)started, on its host's wall clock; nil when it did not say.
+    public var startedAt: WallInstant?
     public var version: String?
 
-    public init(name: String, online: Bool, startedAtUs: Int64? = nil, version: String? = nil) {
+    public init(name: String, online: Bool, startedAt: WallInstant? = nil, version: String? = nil) {
         self.name = name
         self.online = online
-        self.startedAtUs = startedAtUs
+        self.startedAt = startedAt
         self.version = version
     }
 }
@@ -21,6 +22,7 @@ extension ServicePresence {
     /// From a status message on `quad/<id>/status/…`; `name` is the topic's last level.
     public init(name: String, status: ServiceStatus) {
         self.init(name: name, online: status.state == .online,
-                  startedAtUs: Int64(exactly: (status.startedAt * 1e6).rounded()), version: status.version)
+                  startedAt: Int64(exactly: (status.startedAt * 1e6).rounded()).map(WallInstant.init(us:)),
+                  version: status.version)
     }
 }

@@ -14,12 +14,14 @@ extension StatusBoard {
         distance.map { TextFormat.fixed($0, digits: 1) + " m" } ?? "-"
     }
 
-    /// One screen of plain text, lines joined by `\n`, each at most `StatusBoard.width` columns.
-    public func render(now: MonotonicInstant) -> String {
+    /// One screen of plain text, lines joined by `\n`, each at most `StatusBoard.width` columns. `wall` (this
+    /// host's wall clock) dates a service's uptime from the start its status names, a stamp of its host's wall
+    /// clock (display only: off by the two clocks' difference); without it, from when this reader saw it online.
+    public func render(now: MonotonicInstant, wall: WallInstant? = nil) -> String {
         let nowUs = now.us
         var lines: [String] = ["quadcopter \(drone.rawValue): status" + clockSuffix(), "", "SERVICES"]
         for name in serviceNames {
-            lines.append(serviceLine(name, nowUs: nowUs))
+            lines.append(serviceLine(name, nowUs: nowUs, wall: wall))
         }
         lines += ["", "FLIGHT"]
         lines += flightLines(nowUs: nowUs)
@@ -29,7 +31,7 @@ extension StatusBoard {
         return lines.map { TextFormat.clean($0, width: Self.width).trimmingTrailingSpaces }.joined(separator: "\n")
     }
 
-    func serviceLine(_ name: String, nowUs: Int64) -> String {
+    func serviceLine(_ name: String, nowUs: Int64, wall: WallInstant?) -> String {
         // A longer name (a broadcaster's sender id, location-broadcaster-<host>) pushes the columns right rather
         // than being cut: it is what tells two pilots apart.
         let shown = TextFormat.clean(name, width: 40)
@@ -44,8 +46,9 @@ extension StatusBoard {
         let p = entry.presence
         var line = label
         if p.online {
-            let since = p.startedAtUs ?? entry.changedAtUs ?? nowUs
-            line += TextFormat.pad("online", 9) + TextFormat.pad("up " + TextFormat.age(us: nowUs &- since), 13)
+            let upUs = if let started = p.startedAt, let wall { wall.us &- started.us }
+                else { nowUs &- (entry.changedAtUs ?? nowUs) }
+            line += TextFormat.pad("online", 9) + TextFormat.pad("up " + TextFormat.age(us: upUs), 13)
         } else {
             let since = entry.changedAtUs.map { "for " + TextFormat.age(us: nowUs &- $0) } ?? "already"
             line += TextFormat.pad("OFFLINE", 9) + TextFormat.pad(since, 13)

@@ -96,9 +96,10 @@ struct StatusView {
         if line {
             say(progressLine(elapsedUs: elapsedUs))
         } else if watch && clearScreen {
-            say("\u{1B}[H\u{1B}[2J" + board.render(now: MonotonicClock.now()))
+            say("\u{1B}[H\u{1B}[2J" + board.render(now: MonotonicClock.now(), wall: WallClock.now()))
         } else {
-            say(board.render(now: MonotonicClock.now()) + (watch ? "\n" + String(repeating: "-", count: 40) : ""))
+            let screen = board.render(now: MonotonicClock.now(), wall: WallClock.now())
+            say(screen + (watch ? "\n" + String(repeating: "-", count: 40) : ""))
         }
     }
 

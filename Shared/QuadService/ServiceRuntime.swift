@@ -18,8 +18,8 @@ public final class ServiceRuntime: Sendable {
     public let drone: DroneID
     public let logger: Logger
     public let client: any MQTTConnection
-    /// Wall-clock start, µs since the epoch.
-    public let startedAtUs: Int64
+    /// When this process started, on the wall clock (the status message's `startedAt`).
+    public let startedAt: WallInstant
 
     /// - Parameters:
     ///   - service: the executable name; also the status topic's last level.
@@ -40,11 +40,11 @@ public final class ServiceRuntime: Sendable {
         var logger = Logger(label: shortName)
         logger.logLevel = options.logLevel
         self.logger = logger
-        let startedAtUs = WallClock.nowUs()
-        self.startedAtUs = startedAtUs
+        let startedAt = WallClock.now()
+        self.startedAt = startedAt
         let statusTopic = Topics.status(service: presence, drone: options.drone)
-        let offline = Self.statusPayload(state: .offline, service: presence, startedAtUs: startedAtUs)
-        let online = Self.statusPayload(state: .online, service: presence, startedAtUs: startedAtUs)
+        let offline = Self.statusPayload(state: .offline, service: presence, startedAt: startedAt)
+        let online = Self.statusPayload(state: .online, service: presence, startedAt: startedAt)
         var configuration = MQTTConfiguration(
             host: options.broker.host, port: options.broker.port,
             // The pid makes the default unique: a broker drops the older of two clients with one id, so a second
@@ -75,14 +75,14 @@ public final class ServiceRuntime: Sendable {
     /// no signal handling of its own beyond `run`'s group; the `online` status is published once `run` starts the
     /// connection, then every re-announce interval, like the real one.
     public init(service: String, drone: DroneID, connection: any MQTTConnection, logger: Logger,
-                startedAtUs: Int64 = 0) {
+                startedAt: WallInstant = WallInstant(us: 0)) {
         self.service = service
         self.drone = drone
         self.logger = logger
-        self.startedAtUs = startedAtUs
+        self.startedAt = startedAt
         client = connection
         let statusTopic = Topics.status(service: service, drone: drone)
-        let online = Self.statusPayload(state: .online, service: service, startedAtUs: startedAtUs)
+        let online = Self.statusPayload(state: .online, service: service, startedAt: startedAt)
         announce = { [connection] in
             guard connection.isConnected else { return }
             _ = try? connection.publish(topic: statusTopic, payload: online, qos: Topics.presence.qos.rawValue,
@@ -156,7 +156,7 @@ public final class ServiceRuntime: Sendable {
     /// Bounded, so a stop takes well under `ShutdownWatchdog.limitS` even with a silent broker.
     public func goodbye() async {
         let topic = Topics.status(service: service, drone: drone)
-        let offline = Self.statusPayload(state: .offline, service: service, startedAtUs: startedAtUs)
+        let offline = Self.statusPayload(state: .offline, service: service, startedAt: startedAt)
         if client.isConnected {
             try? await client.publishAndWait(topic: topic, payload: offline, qos: Topics.presence.qos.rawValue,
                                              retain: Topics.presence.retain, expiryS: nil,
@@ -166,8 +166,8 @@ public final class ServiceRuntime: Sendable {
         logger.info("stopped")
     }
 
-    static func statusPayload(state: ServiceStatus.State, service: String, startedAtUs: Int64) -> [UInt8] {
-        ServiceStatus(state: state, service: service, version: version, startedAt: Double(startedAtUs) / 1e6,
+    static func statusPayload(state: ServiceStatus.State, service: String, startedAt: WallInstant) -> [UInt8] {
+        ServiceStatus(state: state, service: service, version: version, startedAt: startedAt.seconds,
                       pid: getpid()).encodedJSON()
     }
 

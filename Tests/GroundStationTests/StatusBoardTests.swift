@@ -9,10 +9,10 @@ import Testing
 
     func fullBoard() -> StatusBoard {
         var b = StatusBoard(drone: .default)
-        b.update(presence: ServicePresence(name: "drone-link", online: true, startedAtUs: t0 - 185 * s,
+        b.update(presence: ServicePresence(name: "drone-link", online: true, startedAt: .init(us: t0 - 185 * s),
             version: "0.1.0"),
                  receivedAt: .init(us: t0 - 180 * s))
-        b.update(presence: ServicePresence(name: "navigator", online: true, startedAtUs: t0 - 3 * s),
+        b.update(presence: ServicePresence(name: "navigator", online: true, startedAt: .init(us: t0 - 3 * s)),
                  receivedAt: .init(us: t0))
         b.update(presence: ServicePresence(name: "drone-controller", online: true), receivedAt: .init(us: t0 - 50 * s))
         b.update(presence: ServicePresence(name: "drone-controller", online: false), receivedAt: .init(us: t0 - 12 * s))
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func rendersEverySectionWithinEightyColumns() {
-        let text = fullBoard().render(now: .init(us: t0))
+        let text = fullBoard().render(now: .init(us: t0), wall: .init(us: t0))
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.allSatisfy { $0.count <= 80 })
         #expect(lines.count <= 24)
@@ -69,7 +69,7 @@ import Testing
             LINK
               connected    navdata 15.0/s  last 12 ms  ok
             """
-        #expect(fullBoard().render(now: .init(us: t0)) == expected)
+        #expect(fullBoard().render(now: .init(us: t0), wall: .init(us: t0)) == expected)
     }
 
     /// mavlink-link's last autopilot answer under LINK: a refusal in capitals, with the answer's age on this clock.
@@ -159,11 +159,23 @@ import Testing
     /// the subscription, and says nothing of when the service stopped.
     @Test func offlineWhenFirstSeenHasNoMadeUpAge() {
         var b = StatusBoard(drone: .default)
-        b.update(presence: ServicePresence(name: "navigator", online: false, startedAtUs: t0 - 300 * s),
+        b.update(presence: ServicePresence(name: "navigator", online: false, startedAt: .init(us: t0 - 300 * s)),
                  receivedAt: .init(us: t0))
         let text = b.render(now: .init(us: t0 + 2 * s))
         #expect(text.contains("navigator              OFFLINE  already"), "\(text)")
         #expect(!text.contains("for 0s") && !text.contains("for 2s"), "\(text)")
+    }
+
+    /// A service's start is a stamp of its host's wall clock: it was subtracted from this reader's monotonic clock,
+    /// which printed a nonsense uptime. With this host's wall clock the uptime counts from that start; without one,
+    /// from when this reader saw the service online.
+    @Test func uptimeComparesTheStartWithAWallClockOnly() {
+        var b = StatusBoard(drone: .default)
+        b.update(presence: ServicePresence(name: "navigator", online: true, startedAt: .init(us: t0 - 125 * s)),
+                 receivedAt: .init(us: 40 * s))
+        let withWall = b.render(now: .init(us: 45 * s), wall: .init(us: t0))
+        #expect(withWall.contains("navigator              online   up 2m05s"), "\(withWall)")
+        #expect(b.render(now: .init(us: 45 * s)).contains("navigator              online   up 5s"))
     }
 
     /// `target` printed "bearing 360 deg" for a target just west of north.
@@ -179,9 +191,10 @@ import Testing
     /// The default sender id's presence, `location-broadcaster-vm`, was cut to `location-broadcaster-v`.
     @Test func longServiceNamesAreShownWhole() {
         var b = StatusBoard(drone: .default)
-        b.update(presence: ServicePresence(name: "location-broadcaster-vm", online: true, startedAtUs: t0 - 3 * s),
+        b.update(presence: ServicePresence(name: "location-broadcaster-vm", online: true,
+                                           startedAt: .init(us: t0 - 3 * s)),
                  receivedAt: .init(us: t0))
-        let text = b.render(now: .init(us: t0))
+        let text = b.render(now: .init(us: t0), wall: .init(us: t0))
         #expect(text.contains("  location-broadcaster-vm online   up 3s"), "\(text)")
     }
 
@@ -197,14 +210,15 @@ import Testing
         var b = StatusBoard(drone: .default)
         let evil = "x\u{1B}[2J\n" + String(repeating: "é", count: 200)
         for i in 0..<100 {
-            b.update(presence: ServicePresence(name: evil + "\(i)", online: true, startedAtUs: Int64.min,
+            b.update(presence: ServicePresence(name: evil + "\(i)", online: true, startedAt: .init(us: Int64.min),
                 version: evil),
                      receivedAt: .init(us: Int64.max))
         }
         b.update(drone: DroneState(sequence: 1, timestampUs: 0, navdataSequence: 1, stateBits: 0, controlState: .landed,
                                    batteryPercent: 255, altitudeM: .infinity, pitchDeg: 0, rollDeg: 0, yawDeg: 0,
                                    velocityXMps: 0, velocityYMps: 0, velocityZMps: 0), receivedAt: .init(us: t0))
-        let lines = b.render(now: .init(us: Int64.min)).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = b.render(now: .init(us: Int64.min), wall: .init(us: Int64.min))
+            .split(separator: "\n", omittingEmptySubsequences: false)
         #expect(
             lines.allSatisfy { $0.count <= 80 && $0.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F } })
         #expect(lines.count <= 24)
