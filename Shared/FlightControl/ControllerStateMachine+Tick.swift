@@ -53,7 +53,7 @@ extension ControllerStateMachine {
         // drone-link repeats the latest one on its own 30 ms cadence. The tick still sends when anything changed
         // on it, and whenever navigation is late, so a command is never more than ~1.9 periods old.
         let changed = !actions.isEmpty || publishedFields != lastPublished || mustPublish
-        let due = lastFlight.map { nowUs &- $0.timestampUs >= tickPeriodUs * 9 / 10 } ?? true
+        let due = lastFlight == nil || nowUs &- lastFlightSentAtUs >= tickPeriodUs * 9 / 10
         return finish(actions, nowUs: nowUs, sendFlight: changed || due)
     }
 
@@ -62,12 +62,14 @@ extension ControllerStateMachine {
         Int64((1_000_000 / max(configuration.tickHz, 0.001)).rounded())
     }
 
-    /// The command for the current activity. Sequence numbers start at 1.
+    /// The command for the current activity. Sequence numbers start at 1. Its `timestampUs` is 0: the wire stamp
+    /// is wall time, written by the service when it sends; the send time on this clock is `lastFlightSentAtUs`.
     mutating func nextFlightCommand(nowUs: Int64) -> FlightCommand {
         flightSequence &+= 1
-        var command = FlightCommand(sequence: flightSequence, timestampUs: nowUs, refMode: .fly)
+        var command = FlightCommand(sequence: flightSequence, timestampUs: 0, refMode: .fly)
         modeCommand(into: &command, nowUs: nowUs)
         lastFlight = command
+        lastFlightSentAtUs = nowUs
         return command
     }
 

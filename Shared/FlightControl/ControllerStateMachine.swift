@@ -41,6 +41,8 @@ public struct ControllerStateMachine: Sendable {
     var wind = WindEstimator()
     /// The last flight command sent (its tilt is what the wind estimate compares against).
     var lastFlight: FlightCommand?
+    /// When `lastFlight` was built (monotonic; the tick's "due" check). Its wire stamp is the service's wall clock.
+    var lastFlightSentAtUs: Int64 = .min
     var lastDroneStateAtUs: Int64 = .min
     var lastPosition: GeoPoint?
     var lastPositionAtUs: Int64 = .min
@@ -90,9 +92,10 @@ public struct ControllerStateMachine: Sendable {
 
     /// The state as it would be published now (does not count as a publication). While returning home the
     /// distance is to home (the return's goal), not to a target: the ground tools label it so by the activity.
+    /// Its `timestampUs` is 0: the wire stamp is wall time, written by the service when it publishes.
     public func currentState(nowUs: Int64) -> ControllerState {
         ControllerState(
-            sequence: stateSequence, timestampUs: nowUs, activity: activity, reason: reason, pilotId: pilotId ?? "",
+            sequence: stateSequence, timestampUs: 0, activity: activity, reason: reason, pilotId: pilotId ?? "",
             targetLatitudeDeg: target?.latitudeDeg, targetLongitudeDeg: target?.longitudeDeg,
             distanceToTargetM: activity == .returningHome ? distanceToHomeM(nowUs: nowUs)
                 : lastNavigation.map { Float($0.distanceM) },
