@@ -83,7 +83,8 @@ let package = Package(
         // The navigator's pure core: Target and positions in, NavigationSolution out.
         .target(name: "NavigatorCore", dependencies: ["Clocks", "Navigation", "QuadProtocol"],
                 path: "Shared/NavigatorCore"),
-        .target(name: "FlightControl", dependencies: ["QuadProtocol", "Navigation", "Randomness", "TextSupport"],
+        .target(name: "FlightControl",
+                dependencies: ["Clocks", "QuadProtocol", "Navigation", "Randomness", "TextSupport"],
                 path: "Shared/FlightControl"),
         .target(name: "NetworkEndpoint", path: "Shared/NetworkEndpoint"),
         .target(name: "DroneSimulation", dependencies: ["ARDrone", "Clocks", "Navigation", "NetworkEndpoint",
@@ -170,7 +171,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "NavigatorCoreTests", dependencies: ["NavigatorCore", "Clocks", "Navigation", "QuadProtocol"],
                     path: "Tests/NavigatorCoreTests"),
-        .testTarget(name: "FlightControlTests", dependencies: ["FlightControl", "Randomness"],
+        .testTarget(name: "FlightControlTests", dependencies: ["FlightControl", "Clocks", "Randomness"],
                     path: "Tests/FlightControlTests"),
         .testTarget(name: "DroneSimulationTests", dependencies: ["DroneSimulation", "ARDrone", "Clocks", "Navigation"],
                     path: "Tests/DroneSimulationTests"),

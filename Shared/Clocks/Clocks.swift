@@ -13,7 +13,7 @@ import Glibc
 /// The convention: pure APIs take `now: MonotonicInstant` for ages, timeouts and deadlines (receipts come typed
 /// from `Inbox.feed`) and a `WallInstant` wherever they write a stamp into a message. Bare microseconds stay in the
 /// wire codecs (a message's `timestampUs`, a log record's `receiveTimeUs`) and inside a module's own timers;
-/// `Instant(us:)` is where they meet. `nowUs()` remains for code not yet converted (FlightControl takes `nowUs:`).
+/// `Instant(us:)` is where they meet. `nowUs()` remains for code that writes a wire field directly.
 public struct Instant<Source: ClockSource>: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// Microseconds on `Source`'s scale.
     public var us: Int64

@@ -31,31 +31,30 @@ enum ControllerInput: String, CaseIterable, Sendable {
         }
     }
 
-    /// FlightControl still takes `nowUs: Int64`; it converts in its own pass.
+    /// `now`: the message's receipt (monotonic), which the machine ages it from.
     func feed(_ message: MQTTMessage, into machine: inout ControllerStateMachine,
         now: MonotonicInstant) throws -> [ControllerAction] {
-        let nowUs = now.us
         switch self {
-        case .droneState: return machine.droneState(try DroneState(decoding: message.payload), nowUs: nowUs)
-        case .position: return machine.position(try PositionFix(decoding: message.payload), nowUs: nowUs)
-        case .navigation: return machine.navigation(try NavigationSolution(decoding: message.payload), nowUs: nowUs)
+        case .droneState: return machine.droneState(try DroneState(decoding: message.payload), now: now)
+        case .position: return machine.position(try PositionFix(decoding: message.payload), now: now)
+        case .navigation: return machine.navigation(try NavigationSolution(decoding: message.payload), now: now)
         case .target:
-            // A JSON target gets the wall time of receipt as its (log-only) stamp; decisions use `nowUs`.
+            // A JSON target gets the wall time of receipt as its (log-only) stamp; decisions use `now`.
             let target = try InboundTarget.decode(payload: message.payload, receivedAt: WallClock.now())
-            return machine.target(target, retained: message.retain, nowUs: nowUs)
+            return machine.target(target, retained: message.retain, now: now)
         case .command:
             let command = try InboundCommand.decode(payload: message.payload, receivedAt: WallClock.now())
-            return machine.command(command, retained: message.retain, nowUs: nowUs)
+            return machine.command(command, retained: message.retain, now: now)
         case .claim:
             let claim = try ControlClaim(decoding: message.payload)
-            return machine.controlClaim(claim, retained: message.retain, nowUs: nowUs)
+            return machine.controlClaim(claim, retained: message.retain, now: now)
         case .beacon:
             let beacon = try GroundBeacon(decoding: message.payload)
-            return machine.groundBeacon(senderId: beacon.senderId, stampUs: beacon.timestampUs, nowUs: nowUs)
+            return machine.groundBeacon(senderId: beacon.senderId, stamp: WallInstant(us: beacon.timestampUs), now: now)
         case .presence:
             let status = try ServiceStatus(json: message.payload)
             let service = message.topic.split(separator: "/").last.map(String.init) ?? ""
-            return machine.presence(serviceName: service, online: status.state == .online, nowUs: nowUs)
+            return machine.presence(serviceName: service, online: status.state == .online, now: now)
         }
     }
 }

@@ -9,9 +9,9 @@ import ServiceLifecycle
 struct ControllerService: Service {
     enum Event: Sendable {
         case message(ControllerInput, MQTTMessage, receivedAt: MonotonicInstant)
-        case tick(nowUs: Int64)
+        case tick(now: MonotonicInstant)
         /// Publish the current state again, unchanged (same sequence).
-        case repeatState(nowUs: Int64)
+        case repeatState(now: MonotonicInstant)
     }
 
     let runtime: ServiceRuntime
@@ -30,7 +30,7 @@ struct ControllerService: Service {
         if let memoryFile {
             machine.bootId = FlightMemoryFile.bootId()
             if let memory = memoryFile.load(logger: runtime.logger) {
-                restored = machine.restore(memory, nowUs: MonotonicClock.nowUs())
+                restored = machine.restore(memory, now: MonotonicClock.now())
             }
         } else {
             runtime.logger.info("no --state-dir: a restart of this controller will not resume the flight")
@@ -38,7 +38,7 @@ struct ControllerService: Service {
         var loop = Loop(machine: machine)
         runtime.logger.notice("controller run \(runId): acting on what is addressed to it, or unaddressed")
         restored.forEach { perform($0, rejections: &loop.rejections) }
-        perform(loop.machine.currentState(nowUs: MonotonicClock.nowUs()).asAction, rejections: &loop.rejections)
+        perform(loop.machine.currentState(now: MonotonicClock.now()).asAction, rejections: &loop.rejections)
         let inbox = try Inbox<Event>.polled(limit: 4096)
         for input in ControllerInput.allCases {
             try input.feed(inbox, from: runtime)
@@ -71,22 +71,22 @@ struct ControllerService: Service {
         // another node learns the state only live. The state is published on every change, and repeated as often
         // as the presence; the same sequence, so a sender waiting for an answer never takes a repeat for one.
         let repeatUs = Int64(ServiceStatus.reannounceIntervalS * 1_000_000)
-        let startUs = MonotonicClock.nowUs()
-        var nextTickUs = startUs + tickUs
-        var nextRepeatUs = startUs + repeatUs
+        let start = MonotonicClock.now()
+        var nextTick = start.advanced(byUs: tickUs)
+        var nextRepeat = start.advanced(byUs: repeatUs)
         while true {
-            inbox.wait(until: MonotonicInstant(us: min(nextTickUs, nextRepeatUs)))
+            inbox.wait(until: min(nextTick, nextRepeat))
             let (events, finished) = inbox.take()
             // Nothing is handled once the service stops.
             if finished { return }
             for event in events { handle(event, in: &loop) }
-            while MonotonicClock.nowUs() >= nextTickUs {
-                handle(.tick(nowUs: MonotonicClock.nowUs()), in: &loop)
-                nextTickUs += tickUs
+            while MonotonicClock.now() >= nextTick {
+                handle(.tick(now: MonotonicClock.now()), in: &loop)
+                nextTick = nextTick.advanced(byUs: tickUs)
             }
-            if MonotonicClock.nowUs() >= nextRepeatUs {
-                handle(.repeatState(nowUs: MonotonicClock.nowUs()), in: &loop)
-                nextRepeatUs += repeatUs
+            if MonotonicClock.now() >= nextRepeat {
+                handle(.repeatState(now: MonotonicClock.now()), in: &loop)
+                nextRepeat = nextRepeat.advanced(byUs: repeatUs)
             }
         }
     }
@@ -94,10 +94,10 @@ struct ControllerService: Service {
     private func handle(_ event: Event, in loop: inout Loop) {
         let actions: [ControllerAction]
         switch event {
-        case .tick(let nowUs):
-            actions = loop.machine.tick(nowUs: nowUs)
-        case .repeatState(let nowUs):
-            var state = loop.machine.currentState(nowUs: nowUs)
+        case .tick(let now):
+            actions = loop.machine.tick(now: now)
+        case .repeatState(let now):
+            var state = loop.machine.currentState(now: now)
             state.timestampUs = WallClock.nowUs()
             do { try runtime.publish(Topics.controllerState, payload: state.encoded()) } catch {
                 runtime.logger.debug("controller state not repeated: \(error)")
@@ -118,12 +118,13 @@ struct ControllerService: Service {
         let logger = runtime.logger
         switch action {
         case .sendFlight(var command):
-            // The machine runs on the monotonic clock; what goes on the wire carries wall time, for logs only.
+            // The machine leaves the stamp 0 (it runs on the monotonic clock); the wire carries wall time, for logs.
             command.timestampUs = WallClock.nowUs()
             do { try runtime.publish(Topics.flightCommand, payload: command.encoded()) } catch {
                 logger.debug("flight command not sent: \(error)")
             }
         case .publishState(var state):
+            // As for a flight command: the machine leaves the stamp 0, the wire carries wall time.
             state.timestampUs = WallClock.nowUs()
             logger.info("\(state.activity.jsonName)\(state.reason == .unspecified ? "" : " (\(state.reason.code))")")
             do { try runtime.publish(Topics.controllerState, payload: state.encoded()) } catch {

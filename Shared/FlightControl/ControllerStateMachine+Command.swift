@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 
 /// Pilot commands. Emergency is accepted from anyone, always; everything else only from the pilot (or from
@@ -6,7 +7,9 @@ extension ControllerStateMachine {
     /// `retained`: the delivery's MQTT retain flag. A retained command was left on the broker by an earlier
     /// session (or a careless `mosquitto_pub -r`) and is never executed, emergency included: a retained
     /// emergency would cut the motors of every later flight the moment the controller subscribes.
-    public mutating func command(_ command: Command, retained: Bool = false, nowUs: Int64) -> [ControllerAction] {
+    public mutating func command(_ command: Command, retained: Bool = false,
+                                 now: MonotonicInstant) -> [ControllerAction] {
+        let nowUs = now.us
         if retained {
             return finish([refuse(kind: "command", reason: .commandRetained)], nowUs: nowUs)
         }
@@ -17,7 +20,8 @@ extension ControllerStateMachine {
         }
         // Emergency is exempt (from anyone, always); any other order that waited in a queue is not what was meant.
         if command.kind != .emergency,
-           let ageUs = senderClocks.ageUs(senderId: command.senderId, stampUs: command.timestampUs, nowUs: nowUs),
+           let ageUs = senderClocks.ageUs(senderId: command.senderId,
+                                             stamp: WallInstant(us: command.timestampUs), now: now),
            ageUs > microseconds(fromSeconds: configuration.commandMaxAgeS) {
             return finish([refuse(kind: "command", reason: .commandExpiredInQueue),
                            .log(.warning, "\(command.kind.word) from '\(command.senderId)' is \(ageUs / 1000) ms "

@@ -1,3 +1,4 @@
+import Clocks
 import Navigation
 import QuadProtocol
 
@@ -64,7 +65,8 @@ extension ControllerStateMachine {
     /// Older than its ttl by its sender's clock (it waited somewhere on the way).
     func expiredInQueue(_ target: Target, nowUs: Int64) -> Bool {
         guard target.ttlS > 0,
-              let ageUs = senderClocks.ageUs(senderId: target.senderId, stampUs: target.timestampUs, nowUs: nowUs)
+              let ageUs = senderClocks.ageUs(senderId: target.senderId, stamp: WallInstant(us: target.timestampUs),
+                                             now: MonotonicInstant(us: nowUs))
         else { return false }
         return ageUs > microseconds(fromSeconds: Double(target.ttlS))
     }

@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 
 /// The ground link: across a bridge no Last Will can tell the board that the laptop or the radio is gone, so the
@@ -7,9 +8,11 @@ import QuadProtocol
 extension ControllerStateMachine {
     /// A beacon arrived. Its receipt times the link; its stamp is kept only as its sender's own clock, to age that
     /// sender's targets and commands by their stamps (`SenderClocks`).
-    public mutating func groundBeacon(senderId: String, stampUs: Int64, nowUs: Int64) -> [ControllerAction] {
+    public mutating func groundBeacon(senderId: String, stamp: WallInstant,
+                                      now: MonotonicInstant) -> [ControllerAction] {
+        let nowUs = now.us
         lastGroundBeaconAtUs = nowUs
-        senderClocks.record(senderId: senderId, stampUs: stampUs, receivedAtUs: nowUs)
+        senderClocks.record(senderId: senderId, stamp: stamp, receivedAt: now)
         guard isGroundLinkLost else { return [] }
         isGroundLinkLost = false
         var actions: [ControllerAction] = [.log(.info, "ground link back")]

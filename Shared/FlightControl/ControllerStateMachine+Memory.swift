@@ -1,3 +1,4 @@
+import Clocks
 import Navigation
 import QuadProtocol
 
@@ -11,13 +12,15 @@ extension ControllerStateMachine {
         case .landed, .emergency, .takingOff: return nil
         case .hovering, .flyingToTarget, .arrived, .returningHome, .landing:
             return FlightMemory(bootId: bootId, activity: activity, pilotId: pilotId, target: target,
-                                targetReceivedAtUs: targetReceivedAtUs, home: home, wantedAltitudeM: wantedAltitudeM)
+                                targetReceivedAt: MonotonicInstant(us: targetReceivedAtUs), home: home,
+                                wantedAltitudeM: wantedAltitudeM)
         }
     }
 
     /// At start, before any event: the memory the previous run left. Its pilot keeps control now; the flight
     /// itself waits for navdata.
-    public mutating func restore(_ memory: FlightMemory, nowUs: Int64) -> [ControllerAction] {
+    public mutating func restore(_ memory: FlightMemory, now: MonotonicInstant) -> [ControllerAction] {
+        let nowUs = now.us
         guard memory.bootId == bootId, !bootId.isEmpty else {
             return [.log(.info, "flight memory from another boot (its clock times mean nothing now): ignored")]
         }
@@ -49,14 +52,14 @@ extension ControllerStateMachine {
                 return
             }
             let ttlUs = microseconds(fromSeconds: Double(remembered.ttlS))
-            if remembered.ttlS > 0, nowUs &- memory.targetReceivedAtUs > ttlUs {
+            if remembered.ttlS > 0, nowUs &- memory.targetReceivedAt.us > ttlUs {
                 apply(Transition(to: .hovering, reason: .resumedTargetExpired), nowUs: nowUs)
                 pendingLogs.append(.log(.warning,
                     "the previous run's target expired while no controller ran: hovering"))
                 return
             }
             target = remembered
-            targetReceivedAtUs = memory.targetReceivedAtUs
+            targetReceivedAtUs = memory.targetReceivedAt.us
             lastNavigation = nil
             apply(Transition(to: .flyingToTarget, reason: .resumedTarget), nowUs: nowUs)
             pendingLogs.append(.log(.info, "resumed the previous run's flight to \(remembered.latitudeDeg),"

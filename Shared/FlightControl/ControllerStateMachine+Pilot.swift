@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 
 /// Pilot arbitration: one broadcaster at a time may steer. The first valid claim wins; control ends on
@@ -5,7 +6,8 @@ import QuadProtocol
 extension ControllerStateMachine {
     /// `retained`: a retained claim is left over from an earlier session and never grants control.
     public mutating func controlClaim(_ claim: ControlClaim, retained: Bool = false,
-                                      nowUs: Int64) -> [ControllerAction] {
+                                      now: MonotonicInstant) -> [ControllerAction] {
+        let nowUs = now.us
         guard !claim.senderId.isEmpty else {
             return finish([refuse(kind: "claim", reason: .claimInvalidSender)], nowUs: nowUs)
         }
@@ -38,7 +40,8 @@ extension ControllerStateMachine {
     }
 
     /// Presence from `quad/<id>/status/<service>`; a broadcaster's service name is its sender id.
-    public mutating func presence(serviceName: String, online: Bool, nowUs: Int64) -> [ControllerAction] {
+    public mutating func presence(serviceName: String, online: Bool, now: MonotonicInstant) -> [ControllerAction] {
+        let nowUs = now.us
         var actions: [ControllerAction] = []
         if online {
             if pilotId == nil, let lost = lostPilotId, lost == serviceName {

@@ -1,3 +1,4 @@
+import Clocks
 import Navigation
 import QuadProtocol
 
@@ -6,7 +7,8 @@ extension ControllerStateMachine {
     /// `retained` is the MQTT retain flag of the delivery: a retained target is left over from an earlier
     /// session and is never acted on. The ttl (if any) counts from `nowUs`, the receipt: the sender's timestamp
     /// is for logs only.
-    public mutating func target(_ newTarget: Target, retained: Bool, nowUs: Int64) -> [ControllerAction] {
+    public mutating func target(_ newTarget: Target, retained: Bool, now: MonotonicInstant) -> [ControllerAction] {
+        let nowUs = now.us
         // Before the pilot and range checks: a target for an earlier run is no order of this one's pilot either.
         if !retained, let refusal = previousRunRefusal(kind: "target", reason: .targetForPreviousRun,
                                                        what: "target", from: newTarget.senderId,

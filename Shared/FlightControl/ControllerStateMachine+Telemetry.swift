@@ -1,10 +1,12 @@
+import Clocks
 import Navigation
 import QuadProtocol
 
 /// Events from the drone side: navdata summaries, position fixes, navigation solutions.
 extension ControllerStateMachine {
     /// Navdata: every takeoff/landing/emergency transition happens here, on what the drone reports.
-    public mutating func droneState(_ state: DroneState, nowUs: Int64) -> [ControllerAction] {
+    public mutating func droneState(_ state: DroneState, now: MonotonicInstant) -> [ControllerAction] {
+        let nowUs = now.us
         let firstObservation = lastDroneState == nil
         lastDroneState = state
         defer {
@@ -78,7 +80,8 @@ extension ControllerStateMachine {
     }
 
     /// A GPS fix of the drone: freshness, home, and the geofence.
-    public mutating func position(_ fix: PositionFix, nowUs: Int64) -> [ControllerAction] {
+    public mutating func position(_ fix: PositionFix, now: MonotonicInstant) -> [ControllerAction] {
+        let nowUs = now.us
         guard isValidCoordinate(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg) else {
             return finish([.rejected(kind: "position", reason: .positionInvalid)], nowUs: nowUs)
         }
@@ -101,7 +104,8 @@ extension ControllerStateMachine {
     /// the others leave it to the tick, which sends the latest at the control rate (`tickHz`). Solutions come in
     /// pairs (heading, then position, from one navdata frame): a command on each doubled the flight commands, and
     /// drone-link's PCMDs, with nothing the tick would not send ≤ one period later.
-    public mutating func navigation(_ solution: NavigationSolution, nowUs: Int64) -> [ControllerAction] {
+    public mutating func navigation(_ solution: NavigationSolution, now: MonotonicInstant) -> [ControllerAction] {
+        let nowUs = now.us
         if solution.bearingDeg.isFinite && solution.directionDifferenceDeg.isFinite {
             navigationHeadingDeg = Geodesy.wrapDeg360(solution.bearingDeg - solution.directionDifferenceDeg)
             navigationHeadingAtUs = nowUs

@@ -1,8 +1,10 @@
+import Clocks
 import QuadProtocol
 
 /// The periodic tick: time-based failsafes, then a fresh flight command so the link never runs dry.
 extension ControllerStateMachine {
-    public mutating func tick(nowUs: Int64) -> [ControllerAction] {
+    public mutating func tick(now: MonotonicInstant) -> [ControllerAction] {
+        let nowUs = now.us
         // The rules in a fixed order, each seeing the mode the previous ones left; a mode's own rules are in its
         // file (`Modes/`), the cross-cutting ones (links, pilot loss, targets) here.
         var actions: [ControllerAction] = []

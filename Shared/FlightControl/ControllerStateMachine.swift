@@ -1,3 +1,4 @@
+import Clocks
 import Navigation
 import QuadProtocol
 import Randomness
@@ -6,9 +7,9 @@ import Randomness
 /// claims, presence, ticks) with the time they were received; it returns what to publish. It never reads a
 /// clock, sleeps or does I/O. Transitions follow OBSERVED navdata, never fixed delays.
 ///
-/// Every `nowUs` is the receiving host's MONOTONIC clock: ages, timeouts and ttls are measured from receipt.
-/// Timestamps written by other hosts (in payloads) are never compared with it: the ground's clock may be off by
-/// minutes or years, and the board's wall clock may step.
+/// Every `now` is the receiving host's MONOTONIC clock (`MonotonicInstant`): ages, timeouts and ttls are measured
+/// from receipt. Timestamps written by other hosts (in payloads) are never compared with it: the ground's clock may
+/// be off by minutes or years, and the board's wall clock may step.
 public struct ControllerStateMachine: Sendable {
     public typealias Activity = ControllerState.Activity
 
@@ -93,8 +94,9 @@ public struct ControllerStateMachine: Sendable {
     /// The state as it would be published now (does not count as a publication). While returning home the
     /// distance is to home (the return's goal), not to a target: the ground tools label it so by the activity.
     /// Its `timestampUs` is 0: the wire stamp is wall time, written by the service when it publishes.
-    public func currentState(nowUs: Int64) -> ControllerState {
-        ControllerState(
+    public func currentState(now: MonotonicInstant) -> ControllerState {
+        let nowUs = now.us
+        return ControllerState(
             sequence: stateSequence, timestampUs: 0, activity: activity, reason: reason, pilotId: pilotId ?? "",
             targetLatitudeDeg: target?.latitudeDeg, targetLongitudeDeg: target?.longitudeDeg,
             distanceToTargetM: activity == .returningHome ? distanceToHomeM(nowUs: nowUs)
@@ -133,7 +135,7 @@ public struct ControllerStateMachine: Sendable {
             lastPublished = fields
             mustPublish = false
             stateSequence &+= 1
-            out.append(.publishState(currentState(nowUs: nowUs)))
+            out.append(.publishState(currentState(now: MonotonicInstant(us: nowUs))))
         }
         // Until navdata says whether the drone is flying, send nothing (unless an emergency): drone-link keeps
         // the drone as it is (its own hover fallback keeps the fly bit the drone reports), so a controller

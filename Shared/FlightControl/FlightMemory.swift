@@ -1,3 +1,4 @@
+import Clocks
 import Navigation
 import QuadProtocol
 import TextSupport
@@ -11,17 +12,17 @@ public struct FlightMemory: Sendable, Equatable {
     public var activity: ControllerState.Activity
     public var pilotId: String?
     public var target: Target?
-    public var targetReceivedAtUs: Int64
+    public var targetReceivedAt: MonotonicInstant
     public var home: GeoPoint?
     public var wantedAltitudeM: Double?
 
     public init(bootId: String, activity: ControllerState.Activity, pilotId: String?, target: Target?,
-                targetReceivedAtUs: Int64, home: GeoPoint?, wantedAltitudeM: Double?) {
+                targetReceivedAt: MonotonicInstant, home: GeoPoint?, wantedAltitudeM: Double?) {
         self.bootId = bootId
         self.activity = activity
         self.pilotId = pilotId
         self.target = target
-        self.targetReceivedAtUs = targetReceivedAtUs
+        self.targetReceivedAt = targetReceivedAt
         self.home = home
         self.wantedAltitudeM = wantedAltitudeM
     }
@@ -45,7 +46,7 @@ public struct FlightMemory: Sendable, Equatable {
     /// `key=value` lines, one field each (no value holds a newline: sender ids are printable, ≤ 64 bytes).
     public var text: String {
         var lines = ["format=1", "boot=\(bootId)", "activity=\(activity.rawValue)",
-                     "target_received_us=\(targetReceivedAtUs)"]
+                     "target_received_us=\(targetReceivedAt.us)"]
         if let pilotId { lines.append("pilot=\(pilotId)") }
         if let target {
             lines += ["target_sender=\(target.senderId)", "target_sequence=\(target.sequence)",
@@ -86,7 +87,7 @@ public struct FlightMemory: Sendable, Equatable {
             throw .invalid("activity", "\(rawActivity)")
         }
         self.activity = activity
-        targetReceivedAtUs = try number("target_received_us", Int64.self)
+        targetReceivedAt = MonotonicInstant(us: try number("target_received_us", Int64.self))
         pilotId = fields["pilot"]
         if fields["target_sequence"] != nil {
             let lat = try double("target_lat"), lon = try double("target_lon")

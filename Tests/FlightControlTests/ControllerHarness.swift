@@ -1,3 +1,4 @@
+import Clocks
 import FlightControl
 import Navigation
 import QuadProtocol
@@ -33,6 +34,9 @@ struct ControllerHarness {
         return Geodesy.destination(from: north, bearingDeg: 90, distanceM: eastM)
     }
 
+    /// `nowUs` as the instant the machine takes (the harness keeps microseconds for its arithmetic).
+    var now: MonotonicInstant { MonotonicInstant(us: nowUs) }
+
     mutating func advance(ms: Int64) { nowUs += ms * 1000 }
     mutating func nextSequence() -> UInt32 { sequence += 1; return sequence }
 
@@ -46,14 +50,14 @@ struct ControllerHarness {
             controlState: controlState, batteryPercent: battery, altitudeM: flying == 1 ? altitudeM : 0, pitchDeg: 0,
             rollDeg: 0, yawDeg: 0, velocityXMps: velocityXMps, velocityYMps: 0, velocityZMps: 0,
             magnetoHeadingDeg: headingDeg)
-        return machine.droneState(state, nowUs: nowUs)
+        return machine.droneState(state, now: now)
     }
 
     @discardableResult
     mutating func position(_ point: GeoPoint = ControllerHarness.home) -> [ControllerAction] {
         let fix = PositionFix(sequence: nextSequence(), timestampUs: nowUs, latitudeDeg: point.latitudeDeg,
                               longitudeDeg: point.longitudeDeg, source: .manual)
-        return machine.position(fix, nowUs: nowUs)
+        return machine.position(fix, now: now)
     }
 
     @discardableResult
@@ -64,7 +68,7 @@ struct ControllerHarness {
                             latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg, altitudeM: altitudeM,
                             ttlS: ttlS, controllerRunId: runId)
         lastTarget = target
-        return machine.target(target, retained: retained, nowUs: nowUs)
+        return machine.target(target, retained: retained, now: now)
     }
 
     /// A navigator solution for `target` (default: the last one sent).
@@ -82,7 +86,7 @@ struct ControllerHarness {
             distanceM: distanceM,
             bearingDeg: bearingDeg, headingDeg: Geodesy.wrapDeg360(bearingDeg - differenceDeg),
             directionDifferenceDeg: differenceDeg, positionAgeMs: positionAgeMs, headingAgeMs: 0, targetAgeMs: 0)
-        return machine.navigation(solution, nowUs: nowUs)
+        return machine.navigation(solution, now: now)
     }
 
     /// `count` solutions at `distanceM`, 100 ms apart, after the arrival window has forgotten earlier ones
@@ -122,7 +126,7 @@ struct ControllerHarness {
                           retained: Bool = false, toRun runId: UInt32 = RunAddress.none) -> [ControllerAction] {
         let command = Command(senderId: sender, sequence: nextSequence(), timestampUs: timestampUs ?? nowUs, kind: kind,
                               controllerRunId: runId)
-        return machine.command(command, retained: retained, nowUs: nowUs)
+        return machine.command(command, retained: retained, now: now)
     }
 
     @discardableResult
@@ -130,24 +134,24 @@ struct ControllerHarness {
                         toRun runId: UInt32 = RunAddress.none) -> [ControllerAction] {
         let claim = ControlClaim(senderId: sender, sequence: nextSequence(), timestampUs: nowUs, action: action,
                                  controllerRunId: runId)
-        return machine.controlClaim(claim, nowUs: nowUs)
+        return machine.controlClaim(claim, now: now)
     }
 
     @discardableResult
     mutating func presence(_ service: String, online: Bool) -> [ControllerAction] {
-        machine.presence(serviceName: service, online: online, nowUs: nowUs)
+        machine.presence(serviceName: service, online: online, now: now)
     }
 
     /// A tick now. It sends no flight command when one went out within the last 0.9 periods and nothing changed
     /// on the tick (drone-link repeats the latest): right after an event that sent one, ask `nextTick()`.
     @discardableResult
-    mutating func tick() -> [ControllerAction] { machine.tick(nowUs: nowUs) }
+    mutating func tick() -> [ControllerAction] { machine.tick(now: now) }
 
     /// The control loop's next tick, one period (30 Hz) from now: the command the drone flies on from here.
     @discardableResult
     mutating func nextTick() -> [ControllerAction] {
         nowUs += 33_334
-        return machine.tick(nowUs: nowUs)
+        return machine.tick(now: now)
     }
 
     /// Ticks every `stepMs` for `ms`, keeping navdata (and optionally position) alive; returns all actions.

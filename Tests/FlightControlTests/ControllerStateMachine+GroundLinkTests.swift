@@ -1,3 +1,4 @@
+import Clocks
 import FlightControl
 import Navigation
 import QuadProtocol
@@ -11,7 +12,7 @@ import Testing
         _ configuration: ControllerConfiguration = ControllerConfiguration()) -> ControllerHarness {
         var h = ControllerHarness(configuration: configuration)
         h.flyingToTarget()
-        _ = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs, nowUs: h.nowUs)
+        _ = h.machine.groundBeacon(senderId: "laptop", stamp: WallInstant(us: h.nowUs), now: h.now)
         return h
     }
 
@@ -33,7 +34,7 @@ import Testing
     func returnsHomeThenLandsThere() {
         var h = ControllerHarness(configuration: .with { $0.failsafes.lostPilotReturnAfterS = 4 })
         h.hovering()
-        _ = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs, nowUs: h.nowUs)
+        _ = h.machine.groundBeacon(senderId: "laptop", stamp: WallInstant(us: h.nowUs), now: h.now)
         h.advance(ms: 100)
         h.drone(.hovering, headingDeg: 180)
         h.position(ControllerHarness.point(northM: 50))
@@ -61,7 +62,7 @@ import Testing
         var h = Self.flyingWithBeacons(.with { $0.lostPilotLandAfterS = 5 })
         h.run(ms: 1600)
         #expect(h.activity == .hovering)
-        let back = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs, nowUs: h.nowUs)
+        let back = h.machine.groundBeacon(senderId: "laptop", stamp: WallInstant(us: h.nowUs), now: h.now)
         #expect(back.logs.contains("ground link back"))
         #expect(h.reason == .groundLinkBack)
         #expect(!h.machine.isGroundLinkLost)
@@ -69,7 +70,7 @@ import Testing
         for _ in 0..<60 {
             h.advance(ms: 100)
             h.drone(.hovering)
-            _ = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs, nowUs: h.nowUs)
+            _ = h.machine.groundBeacon(senderId: "laptop", stamp: WallInstant(us: h.nowUs), now: h.now)
             #expect(h.tick().activities.isEmpty)
         }
         // A new target resumes the flight.
@@ -96,7 +97,7 @@ import Testing
     func landedOnlyLogs() {
         var h = ControllerHarness()
         h.landed()
-        _ = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs, nowUs: h.nowUs)
+        _ = h.machine.groundBeacon(senderId: "laptop", stamp: WallInstant(us: h.nowUs), now: h.now)
         let actions = h.run(ms: 2000, drone: .landed)
         #expect(actions.activities.isEmpty)
         #expect(actions.logs.contains { $0.contains("ground link lost") })
@@ -113,7 +114,7 @@ import Testing
         _ configuration: ControllerConfiguration = ControllerConfiguration()) -> ControllerHarness {
         var h = ControllerHarness(configuration: configuration)
         h.hovering()
-        _ = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs + skewUs, nowUs: h.nowUs)
+        _ = h.machine.groundBeacon(senderId: "laptop", stamp: WallInstant(us: h.nowUs + skewUs), now: h.now)
         return h
     }
 
@@ -127,7 +128,7 @@ import Testing
     func staleTargetRefused() {
         var h = Self.hoveringWithBeacon()
         h.advance(ms: 8000)  // no beacon since (the radio was cut): the sender's clock is still known
-        let actions = h.machine.target(Self.target(h, stampedAgoS: 6, ttlS: 3), retained: false, nowUs: h.nowUs)
+        let actions = h.machine.target(Self.target(h, stampedAgoS: 6, ttlS: 3), retained: false, now: h.now)
         #expect(actions.states.last?.reason == .targetExpiredInQueue)
         #expect(h.activity == .hovering)
     }
@@ -136,12 +137,12 @@ import Testing
     func freshTargetThenExpires() {
         var h = Self.hoveringWithBeacon()
         h.advance(ms: 500)
-        _ = h.machine.target(Self.target(h, stampedAgoS: 0.2, ttlS: 3), retained: false, nowUs: h.nowUs)
+        _ = h.machine.target(Self.target(h, stampedAgoS: 0.2, ttlS: 3), retained: false, now: h.now)
         #expect(h.activity == .flyingToTarget)
         // Beacons show the sender's clock moving on: 3 s after its stamp the target is gone.
         for _ in 0..<30 {
             h.advance(ms: 100)
-            _ = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs + Self.skewUs, nowUs: h.nowUs)
+            _ = h.machine.groundBeacon(senderId: "laptop", stamp: WallInstant(us: h.nowUs + Self.skewUs), now: h.now)
             h.hold(distanceM: 40, ms: 0)
             _ = h.tick()
         }
@@ -155,17 +156,17 @@ import Testing
         h.advance(ms: 7000)
         let stale = Command(senderId: "laptop", sequence: 3, timestampUs: h.nowUs + Self.skewUs - 6_000_000,
             kind: .land)
-        #expect(h.machine.command(stale, nowUs: h.nowUs).states.last?.reason == .commandExpiredInQueue)
+        #expect(h.machine.command(stale, now: h.now).states.last?.reason == .commandExpiredInQueue)
         #expect(h.activity == .hovering)
         let fresh = Command(senderId: "laptop", sequence: 4, timestampUs: h.nowUs + Self.skewUs - 1_000_000,
             kind: .land)
-        _ = h.machine.command(fresh, nowUs: h.nowUs)
+        _ = h.machine.command(fresh, now: h.now)
         #expect(h.activity == .landing)
         var e = Self.hoveringWithBeacon()
         e.advance(ms: 60_000)
         let old = Command(senderId: "laptop", sequence: 5, timestampUs: e.nowUs + Self.skewUs - 59_000_000,
             kind: .emergency)
-        _ = e.machine.command(old, nowUs: e.nowUs)
+        _ = e.machine.command(old, now: e.now)
         #expect(e.activity == .emergency)
     }
 
@@ -179,16 +180,17 @@ import Testing
         // command, then the command.
         h.advance(ms: 4000)
         for i in 1...2 {
-            _ = h.machine.groundBeacon(senderId: "laptop", stampUs: cutAtUs + Self.skewUs + Int64(i) * 200_000,
-                                       nowUs: h.nowUs)
+            _ = h.machine.groundBeacon(senderId: "laptop",
+                                       stamp: WallInstant(us: cutAtUs + Self.skewUs + Int64(i) * 200_000),
+                                       now: h.now)
         }
         let late = Command(senderId: "laptop", sequence: 3, timestampUs: cutAtUs + Self.skewUs + 500_000, kind: .land)
-        #expect(h.machine.command(late, nowUs: h.nowUs).states.last?.reason == .commandExpiredInQueue)
+        #expect(h.machine.command(late, now: h.now).states.last?.reason == .commandExpiredInQueue)
         // The sender's clock steps back an hour: its next beacon is believed, and its fresh orders are taken.
         h.advance(ms: 100)
-        _ = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs, nowUs: h.nowUs)
+        _ = h.machine.groundBeacon(senderId: "laptop", stamp: WallInstant(us: h.nowUs), now: h.now)
         let fresh = Command(senderId: "laptop", sequence: 4, timestampUs: h.nowUs, kind: .land)
-        _ = h.machine.command(fresh, nowUs: h.nowUs)
+        _ = h.machine.command(fresh, now: h.now)
         #expect(h.activity == .landing)
     }
 
@@ -199,7 +201,7 @@ import Testing
         let point = ControllerHarness.point(northM: 40)
         let ancient = Target(senderId: "script", sequence: 1, timestampUs: 0, latitudeDeg: point.latitudeDeg,
                              longitudeDeg: point.longitudeDeg, ttlS: 3)
-        _ = h.machine.target(ancient, retained: false, nowUs: h.nowUs)
+        _ = h.machine.target(ancient, retained: false, now: h.now)
         #expect(h.activity == .flyingToTarget)
     }
 
@@ -210,9 +212,9 @@ import Testing
         configuration.commandMaxAgeS = 2
         var h = ControllerHarness(configuration: configuration)
         h.hovering()
-        _ = h.machine.groundBeacon(senderId: "laptop", stampUs: h.nowUs, nowUs: h.nowUs)
+        _ = h.machine.groundBeacon(senderId: "laptop", stamp: WallInstant(us: h.nowUs), now: h.now)
         h.advance(ms: 3000)
         let command = Command(senderId: "laptop", sequence: 3, timestampUs: h.nowUs - 2_500_000, kind: .land)
-        #expect(h.machine.command(command, nowUs: h.nowUs).states.last?.reason == .commandExpiredInQueue)
+        #expect(h.machine.command(command, now: h.now).states.last?.reason == .commandExpiredInQueue)
     }
 }

@@ -1,3 +1,4 @@
+import Clocks
 import FlightControl
 import Navigation
 import QuadProtocol
@@ -24,7 +25,7 @@ struct ControllerMemoryTests {
         var h = ControllerHarness()
         h.nowUs = atUs
         h.machine.bootId = boot
-        _ = h.machine.restore(memory, nowUs: atUs)
+        _ = h.machine.restore(memory, now: MonotonicInstant(us: atUs))
         return h
     }
 

@@ -82,7 +82,7 @@ struct ControllerRestartSafetyTests {
         h.landed()
         let target = Target(senderId: "", sequence: 1, timestampUs: h.nowUs, latitudeDeg: latitudeDeg,
                             longitudeDeg: longitudeDeg)
-        #expect(h.machine.target(target, retained: false, nowUs: h.nowUs).rejections == ["target: target-invalid"])
+        #expect(h.machine.target(target, retained: false, now: h.now).rejections == ["target: target-invalid"])
     }
 
     @Test("retained commands and claims are left over from an earlier session: refused, emergency included")
@@ -92,7 +92,7 @@ struct ControllerRestartSafetyTests {
         #expect(h.command(.takeoff, retained: true).rejections == ["command: command-retained"])
         #expect(h.activity == .landed)
         let claim = ControlClaim(senderId: "phone", sequence: 1, timestampUs: h.nowUs, action: .claim)
-        #expect(h.machine.controlClaim(claim, retained: true, nowUs: h.nowUs).rejections == ["claim: claim-retained"])
+        #expect(h.machine.controlClaim(claim, retained: true, now: h.now).rejections == ["claim: claim-retained"])
         #expect(h.machine.pilotId == nil)
         h.hovering()
         #expect(h.command(.emergency, retained: true).rejections == ["command: command-retained"])

@@ -16,7 +16,7 @@ struct ControllerReturnDistanceTests {
         h.target(ControllerHarness.point(northM: 30))
         h.navigation(distanceM: 50)
         #expect(h.activity == .flyingToTarget)
-        #expect(h.machine.currentState(nowUs: h.nowUs).distanceToTargetM == 50)
+        #expect(h.machine.currentState(now: h.now).distanceToTargetM == 50)
 
         h.advance(ms: 100)
         let published = try #require(h.command(.returnHome).states.last)
@@ -31,12 +31,12 @@ struct ControllerReturnDistanceTests {
         h.drone(.hovering, headingDeg: 180)
         h.position(ControllerHarness.point(northM: 44))
         #expect(h.activity == .returningHome)
-        let later = try #require(h.machine.currentState(nowUs: h.nowUs).distanceToTargetM)
+        let later = try #require(h.machine.currentState(now: h.now).distanceToTargetM)
         #expect(abs(later - 44) < 0.5, "repeated state says \(later) m, home is 44 m away")
 
         // No fresh position: no distance, rather than an old one.
         h.advance(ms: 10_000)
-        #expect(h.machine.currentState(nowUs: h.nowUs).distanceToTargetM == nil)
+        #expect(h.machine.currentState(now: h.now).distanceToTargetM == nil)
     }
 
     @Test("a geofence return (back inside the fence) also publishes the distance to home, the fence's centre")

@@ -11,7 +11,7 @@ import Testing
     @Test("every published state carries the run id")
     func stateCarriesRunId() {
         var h = ControllerHarness(runId: Self.run)
-        #expect(h.machine.currentState(nowUs: h.nowUs).runId == Self.run)
+        #expect(h.machine.currentState(now: h.now).runId == Self.run)
         h.landed()
         let states = h.command(.takeoff, toRun: Self.run).states
         #expect(!states.isEmpty)

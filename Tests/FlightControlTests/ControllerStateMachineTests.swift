@@ -181,7 +181,7 @@ struct ControllerStateMachineTests {
         // The pure core leaves the wire stamp to the service, which writes its wall clock when it publishes.
         #expect(published.timestampUs == 0)
         #expect(published.sequence > 1)
-        #expect(h.machine.currentState(nowUs: h.nowUs).activity == .flyingToTarget)
+        #expect(h.machine.currentState(now: h.now).activity == .flyingToTarget)
     }
 
     @Test("refMode per activity", arguments: [
