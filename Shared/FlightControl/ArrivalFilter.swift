@@ -1,3 +1,4 @@
+import Clocks
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -35,7 +36,8 @@ public struct ArrivalFilter: Sendable, Equatable {
     /// Adds the goal as seen from the drone at (latitudeDeg, longitudeDeg): `distanceM` away on `bearingDeg`. A
     /// repeated position replaces its earlier sample instead of counting twice.
     public mutating func observe(distanceM: Double, bearingDeg: Double = 0, latitudeDeg: Double, longitudeDeg: Double,
-                                 atUs: Int64) {
+                                 at time: MonotonicInstant) {
+        let atUs = time.us
         guard distanceM.isFinite, bearingDeg.isFinite else { return }
         samples.removeAll { atUs &- $0.atUs > windowUs }
         let bearingRad = bearingDeg * .pi / 180

@@ -1,3 +1,4 @@
+import Clocks
 /// Does the battery left cover the way home? Measures the drain (percent per second) over the flight, since the
 /// nominal flight time says little about a worn battery or a windy day, and the speed over ground the drone
 /// actually makes while it steers. Until enough has been seen it assumes the nominal values.
@@ -29,14 +30,16 @@ public struct BatteryBudget: Sendable {
     }
 
     /// A navdata battery reading while airborne.
-    public mutating func observe(percent: Double, atUs: Int64) {
+    public mutating func observe(percent: Double, at time: MonotonicInstant) {
+        let atUs = time.us
         guard percent.isFinite else { return }
         if airborneStart == nil { airborneStart = (percent, atUs) }
         latest = (percent, atUs)
     }
 
     /// Ground speed while steering forward (hovering would drag the average down).
-    public mutating func observeSpeed(mps: Double, atUs: Int64) {
+    public mutating func observeSpeed(mps: Double, at time: MonotonicInstant) {
+        let atUs = time.us
         guard mps.isFinite, mps >= 0 else { return }
         defer { lastSpeedAtUs = atUs }
         guard let current = measuredSpeedMps, let last = lastSpeedAtUs, atUs > last else {

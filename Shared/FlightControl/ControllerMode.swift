@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 
 /// What the controller is doing, with the data that means something in that activity only (its timers, its
@@ -137,12 +138,12 @@ extension ControllerStateMachine {
         case .flyingToTarget(var flying):
             flying.arrival.observe(distanceM: solution.distanceM, bearingDeg: solution.bearingDeg,
                                    latitudeDeg: solution.droneLatitudeDeg, longitudeDeg: solution.droneLongitudeDeg,
-                                   atUs: nowUs)
+                                   at: MonotonicInstant(us: nowUs))
             mode = .flyingToTarget(flying)
         case .arrived(var arrived):
             arrived.arrival.observe(distanceM: solution.distanceM, bearingDeg: solution.bearingDeg,
                                     latitudeDeg: solution.droneLatitudeDeg, longitudeDeg: solution.droneLongitudeDeg,
-                                    atUs: nowUs)
+                                    at: MonotonicInstant(us: nowUs))
             mode = .arrived(arrived)
         default: break
         }

@@ -53,7 +53,7 @@ extension ControllerStateMachine {
     /// estimate of the way home).
     mutating func observeBudget(_ state: DroneState, nowUs: Int64) {
         guard activity.isAirborne else { flight?.battery.pauseSpeed(); return }
-        flight?.battery.observe(percent: Double(state.batteryPercent), atUs: nowUs)
+        flight?.battery.observe(percent: Double(state.batteryPercent), at: MonotonicInstant(us: nowUs))
         let forwardCommanded = (lastFlight?.progressive ?? false) && (lastFlight?.pitchFrac ?? 0) < 0
         // The settling near a goal (the position law, slowing to a stop) is no measure of the cruise speed home.
         var filter = targetArrival
@@ -62,7 +62,7 @@ extension ControllerStateMachine {
         let cruising = (activity == .flyingToTarget || activity == .returningHome) && forwardCommanded && !settling
         guard cruising else { flight?.battery.pauseSpeed(); return }
         let vx = Double(state.velocityXMps), vy = Double(state.velocityYMps)
-        flight?.battery.observeSpeed(mps: (vx * vx + vy * vy).squareRoot(), atUs: nowUs)
+        flight?.battery.observeSpeed(mps: (vx * vx + vy * vy).squareRoot(), at: MonotonicInstant(us: nowUs))
     }
 
     /// Updates the wind estimate while we command the tilt ourselves, in the air.
@@ -70,7 +70,8 @@ extension ControllerStateMachine {
         guard activity.isAirborne, let flight = lastFlight, flight.progressive, let heading = headingFor(state)
         else { wind.pause(); return }
         wind.observe(forwardMps: Double(state.velocityXMps), rightMps: Double(state.velocityYMps), headingDeg: heading,
-                     commandedPitchFrac: flight.pitchFrac, commandedRollFrac: flight.rollFrac, atUs: nowUs)
+                     commandedPitchFrac: flight.pitchFrac, commandedRollFrac: flight.rollFrac,
+                     at: MonotonicInstant(us: nowUs))
     }
 
     /// The drone's compass if navdata has it, else its yaw (the frame navdata's velocities are in).
@@ -88,7 +89,9 @@ extension ControllerStateMachine {
         let point = GeoPoint(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg)
         lastPosition = point
         lastPositionAtUs = nowUs
-        if activity == .landed { groundPosition.observe(point, atUs: nowUs) } else if activity != .takingOff {
+        if activity == .landed {
+            groundPosition.observe(point, at: MonotonicInstant(us: nowUs))
+        } else if activity != .takingOff {
             groundPosition.reset()
         }
         var actions: [ControllerAction] = []

@@ -1,3 +1,4 @@
+import Clocks
 import Navigation
 
 /// The mean of the distinct GPS fixes of the last `windowUs`: where the drone stands, with the noise averaged out.
@@ -16,7 +17,8 @@ public struct PositionAverage: Sendable, Equatable {
             && a.samples.map(\.point) == b.samples.map(\.point)
     }
 
-    public mutating func observe(_ point: GeoPoint, atUs: Int64) {
+    public mutating func observe(_ point: GeoPoint, at time: MonotonicInstant) {
+        let atUs = time.us
         samples.removeAll { atUs &- $0.atUs > windowUs }
         if samples.last?.point == point { return }
         samples.append((atUs, point))

@@ -1,3 +1,4 @@
+import Clocks
 /// Watches whether a manoeuvre (return home, fly to a target) actually brings the drone closer. In a wind
 /// stronger than the drone, steering toward a point can carry it away faster than hovering would (the drone's
 /// own position hold drifts far less), so a manoeuvre that keeps losing ground must be abandoned.
@@ -25,9 +26,10 @@ public struct ProgressWatch: Sendable, Equatable {
         losingSinceUs = nil
     }
 
-    /// Records a distance to the goal measured at `atUs`; true once the manoeuvre has lost ground for the timeout.
+    /// Records a distance to the goal measured at `time`; true once the manoeuvre has lost ground for the timeout.
     @discardableResult
-    public mutating func observe(distanceM: Double, atUs: Int64) -> Bool {
+    public mutating func observe(distanceM: Double, at time: MonotonicInstant) -> Bool {
+        let atUs = time.us
         guard distanceM.isFinite else { return false }
         if distanceM < bestDistanceM { bestDistanceM = distanceM }
         guard distanceM > bestDistanceM + marginM else {

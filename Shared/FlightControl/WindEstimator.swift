@@ -1,3 +1,4 @@
+import Clocks
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -23,7 +24,8 @@ public struct WindEstimator: Sendable, Equatable {
 
     /// One navdata sample: body-frame ground velocity, heading, and the tilt we were commanding.
     public mutating func observe(forwardMps: Double, rightMps: Double, headingDeg: Double, commandedPitchFrac: Float,
-                                 commandedRollFrac: Float, atUs nowUs: Int64) {
+                                 commandedRollFrac: Float, at time: MonotonicInstant) {
+        let nowUs = time.us
         guard forwardMps.isFinite, rightMps.isFinite, headingDeg.isFinite else { return }
         defer { lastUpdateUs = nowUs }
         guard let last = lastUpdateUs, nowUs > last else { return }

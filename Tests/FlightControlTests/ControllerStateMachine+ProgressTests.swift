@@ -1,3 +1,4 @@
+import Clocks
 import FlightControl
 #if canImport(Glibc)
 import Glibc
@@ -153,28 +154,28 @@ struct ControllerProgressTests {
     @Test("ProgressWatch: margin and timeout")
     func progressWatch() {
         var watch = ProgressWatch(marginM: 3, timeoutUs: 3_000_000)
-        let r1 = watch.observe(distanceM: 10, atUs: 0); #expect(!r1)
-        let r2 = watch.observe(distanceM: 12.9, atUs: 1_000_000); #expect(!r2)
-        let r3 = watch.observe(distanceM: 13.5, atUs: 2_000_000); #expect(!r3)
-        let r4 = watch.observe(distanceM: 14, atUs: 4_999_999); #expect(!r4)
-        let r5 = watch.observe(distanceM: 14, atUs: 5_000_000); #expect(r5)
-        let r6 = watch.observe(distanceM: 12, atUs: 5_100_000); #expect(!r6)
+        let r1 = watch.observe(distanceM: 10, at: MonotonicInstant(us: 0)); #expect(!r1)
+        let r2 = watch.observe(distanceM: 12.9, at: MonotonicInstant(us: 1_000_000)); #expect(!r2)
+        let r3 = watch.observe(distanceM: 13.5, at: MonotonicInstant(us: 2_000_000)); #expect(!r3)
+        let r4 = watch.observe(distanceM: 14, at: MonotonicInstant(us: 4_999_999)); #expect(!r4)
+        let r5 = watch.observe(distanceM: 14, at: MonotonicInstant(us: 5_000_000)); #expect(r5)
+        let r6 = watch.observe(distanceM: 12, at: MonotonicInstant(us: 5_100_000)); #expect(!r6)
         watch.reset()
         #expect(watch.bestDistanceM == .infinity)
-        let r7 = watch.observe(distanceM: .nan, atUs: 6_000_000); #expect(!r7)
+        let r7 = watch.observe(distanceM: .nan, at: MonotonicInstant(us: 6_000_000)); #expect(!r7)
     }
 
     @Test("ArrivalFilter: repeated positions count once, old samples drop out")
     func arrivalFilter() {
         var filter = ArrivalFilter(windowUs: 1_000_000, minimumFixes: 3)
-        filter.observe(distanceM: 0.5, latitudeDeg: 1, longitudeDeg: 1, atUs: 0)
-        filter.observe(distanceM: 0.5, latitudeDeg: 1, longitudeDeg: 1, atUs: 100_000)
-        filter.observe(distanceM: 0.5, latitudeDeg: 1, longitudeDeg: 1, atUs: 200_000)
+        filter.observe(distanceM: 0.5, latitudeDeg: 1, longitudeDeg: 1, at: MonotonicInstant(us: 0))
+        filter.observe(distanceM: 0.5, latitudeDeg: 1, longitudeDeg: 1, at: MonotonicInstant(us: 100_000))
+        filter.observe(distanceM: 0.5, latitudeDeg: 1, longitudeDeg: 1, at: MonotonicInstant(us: 200_000))
         #expect(filter.filteredDistanceM == nil)
-        filter.observe(distanceM: 0.7, latitudeDeg: 2, longitudeDeg: 1, atUs: 300_000)
-        filter.observe(distanceM: 0.9, latitudeDeg: 3, longitudeDeg: 1, atUs: 400_000)
+        filter.observe(distanceM: 0.7, latitudeDeg: 2, longitudeDeg: 1, at: MonotonicInstant(us: 300_000))
+        filter.observe(distanceM: 0.9, latitudeDeg: 3, longitudeDeg: 1, at: MonotonicInstant(us: 400_000))
         #expect(abs((filter.filteredDistanceM ?? 0) - 0.7) < 1e-9)
-        filter.observe(distanceM: 5, latitudeDeg: 4, longitudeDeg: 1, atUs: 1_350_000)
+        filter.observe(distanceM: 5, latitudeDeg: 4, longitudeDeg: 1, at: MonotonicInstant(us: 1_350_000))
         #expect(filter.filteredDistanceM == nil)  // only two samples left in the window
     }
 }

@@ -1,3 +1,4 @@
+import Clocks
 import FlightControl
 import Testing
 
@@ -9,7 +10,7 @@ struct WindEstimatorTests {
         // Heading north, pitch −0.2 → 1 m/s north through the air; a 2 m/s wind toward the east.
         for i in 0..<200 {
             estimator.observe(forwardMps: 1.0, rightMps: 2.0, headingDeg: 0, commandedPitchFrac: -0.2,
-                              commandedRollFrac: 0, atUs: Int64(i) * 50_000)
+                              commandedRollFrac: 0, at: MonotonicInstant(us: Int64(i) * 50_000))
         }
         #expect(abs(estimator.eastMps - 2) < 0.01)
         #expect(abs(estimator.northMps) < 0.01)
@@ -32,10 +33,10 @@ struct WindEstimatorTests {
     func ignoresGarbage() {
         var estimator = WindEstimator()
         estimator.observe(forwardMps: .nan, rightMps: 0, headingDeg: 0, commandedPitchFrac: 0, commandedRollFrac: 0,
-            atUs: 0)
+            at: MonotonicInstant(us: 0))
         estimator.observe(forwardMps: 0, rightMps: .infinity, headingDeg: 0, commandedPitchFrac: 0,
             commandedRollFrac: 0,
-                          atUs: 1_000_000)
+                          at: MonotonicInstant(us: 1_000_000))
         #expect(estimator.eastMps == 0 && estimator.northMps == 0)
     }
 }

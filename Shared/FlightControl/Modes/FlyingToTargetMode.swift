@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 
 extension ControllerMode {
@@ -51,7 +52,7 @@ extension ControllerStateMachine {
     /// pilot decides what next.
     mutating func flyingToTargetProgress(distanceM: Double, nowUs: Int64) -> Transition? {
         guard case .flyingToTarget(var flying) = mode else { return nil }
-        let losingGround = flying.progress.observe(distanceM: distanceM, atUs: nowUs)
+        let losingGround = flying.progress.observe(distanceM: distanceM, at: MonotonicInstant(us: nowUs))
         mode = .flyingToTarget(flying)
         guard losingGround else { return nil }
         clearTarget()

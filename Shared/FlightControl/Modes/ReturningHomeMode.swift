@@ -1,3 +1,4 @@
+import Clocks
 import Navigation
 import QuadProtocol
 
@@ -39,7 +40,8 @@ extension ControllerStateMachine {
             }
         case .home:
             returning.homeArrival.observe(distanceM: distanceM, bearingDeg: bearingDeg,
-                                          latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg, atUs: nowUs)
+                                          latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg,
+                                          at: MonotonicInstant(us: nowUs))
             mode = .returningHome(returning)
             // Home is where the drone lands, not just a point to pass: the position law settles it to half the
             // arrival radius (by the filtered position) before the hover and the landing.
@@ -62,7 +64,7 @@ extension ControllerStateMachine {
         guard nowUs &- returning.startedAtUs >= microseconds(fromSeconds: configuration.geofenceBrakeS) else {
             return []
         }
-        let losingGround = returning.progress.observe(distanceM: distanceM, atUs: nowUs)
+        let losingGround = returning.progress.observe(distanceM: distanceM, at: MonotonicInstant(us: nowUs))
         mode = .returningHome(returning)
         guard losingGround else { return [] }
         let bestM = returning.progress.bestDistanceM
