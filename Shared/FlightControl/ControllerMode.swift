@@ -59,7 +59,7 @@ extension ControllerStateMachine {
         case .hovering: return .hovering(hoveringEntry(transition, nowUs: nowUs))
         case .flyingToTarget: return .flyingToTarget(flyingToTargetEntry(nowUs: nowUs))
         case .arrived: return .arrived(arrivedEntry())
-        case .returningHome: return .returningHome(returningHomeEntry(nowUs: nowUs))
+        case .returningHome: return .returningHome(returningHomeEntry(transition, nowUs: nowUs))
         case .landing: return .landing
         // Only a new emergency enters it (`enterEmergency`): that cancels a reset under way.
         case .emergency: return .emergency(.init())

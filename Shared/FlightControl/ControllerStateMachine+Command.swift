@@ -65,7 +65,8 @@ extension ControllerStateMachine {
             apply(Transition(to: .takingOff, reason: .takeoff), nowUs: nowUs)
             if home == nil, let position = lastPosition, positionFresh(nowUs: nowUs) {
                 // The fixes of the last seconds on the ground, averaged: one fix is off by the GPS noise.
-                return setHome(groundPosition.mean ?? position, nowUs: nowUs)
+                let home = setHome(groundPosition.mean ?? position)
+                return home.actions + apply(home.transition, nowUs: nowUs)
             }
             return []
         case .takingOff, .hovering, .flyingToTarget, .arrived, .returningHome:

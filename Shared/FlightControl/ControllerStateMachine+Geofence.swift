@@ -3,17 +3,17 @@ import QuadProtocol
 
 /// Home, the circular geofence around it, and steering back home.
 extension ControllerStateMachine {
-    /// Sets home; a stored target that turns out to lie outside the new fence is dropped.
-    mutating func setHome(_ point: GeoPoint, nowUs: Int64) -> [ControllerAction] {
+    /// Sets home; a stored target that turns out to lie outside the new fence is dropped (a flight to it hovers).
+    mutating func setHome(_ point: GeoPoint) -> (actions: [ControllerAction], transition: Transition?) {
         flight?.home = point
         guard let target, isOutsideGeofence(latitudeDeg: target.latitudeDeg, longitudeDeg: target.longitudeDeg)
-        else { return [] }
+        else { return ([], nil) }
         clearTarget()
         if activity == .flyingToTarget || activity == .arrived {
-            apply(Transition(to: .hovering, reason: .targetRefusedGeofence), nowUs: nowUs)
-            return [.rejected(kind: "target", reason: .targetRefusedGeofence)]
+            return ([.rejected(kind: "target", reason: .targetRefusedGeofence)],
+                    Transition(to: .hovering, reason: .targetRefusedGeofence))
         }
-        return [refuse(kind: "target", reason: .targetRefusedGeofence)]
+        return ([refuse(kind: "target", reason: .targetRefusedGeofence)], nil)
     }
 
     /// Measured from home, or from the drone's position while there is no home (on the ground).
@@ -25,26 +25,25 @@ extension ControllerStateMachine {
 
     /// Leaving the fence → return until back inside by the margin, then hover (or land, `--on-geofence land`);
     /// target dropped. The return watches its progress (see `followReturn`).
-    mutating func checkGeofence(dronePosition point: GeoPoint, nowUs: Int64) -> [ControllerAction] {
-        guard let home else { return [] }
+    mutating func checkGeofence(dronePosition point: GeoPoint, nowUs: Int64) -> Transition? {
+        guard let home else { return nil }
         let distanceM = Geodesy.inverse(from: home, to: point).distanceM
         switch activity {
         case .hovering, .flyingToTarget, .arrived:
-            guard distanceM > configuration.geofenceRadiusM && flight?.returnAbandoned != true else { return [] }
+            guard distanceM > configuration.geofenceRadiusM && flight?.returnAbandoned != true else { return nil }
             switch configuration.failsafes.geofence {
             case .returnInside:
-                startReturn(goal: .insideFence, reason: .geofence, nowUs: nowUs)
+                return returnTransition(goal: .insideFence, reason: .geofence, nowUs: nowUs)
             case .land:
                 clearTarget()
-                apply(Transition(to: .landing, reason: .geofence), nowUs: nowUs)
+                return Transition(to: .landing, reason: .geofence)
             }
         case .returningHome:
             let toHome = Geodesy.inverse(from: point, to: home)
             return followReturn(distanceM: distanceM, bearingDeg: toHome.initialBearingDeg, at: point, nowUs: nowUs)
         default:
-            break
+            return nil
         }
-        return []
     }
 
     /// Hover to brake first, then steer toward home with the normal control law; hover whenever position

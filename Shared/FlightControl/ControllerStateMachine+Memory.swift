@@ -45,7 +45,7 @@ extension ControllerStateMachine {
         case .landing:
             apply(Transition(to: .landing, reason: .resumedLanding), nowUs: nowUs)
         case .returningHome where home != nil:
-            startReturn(goal: .home, reason: .resumedReturn, nowUs: nowUs)
+            apply(returnTransition(goal: .home, reason: .resumedReturn, nowUs: nowUs), nowUs: nowUs)
         default:
             guard let remembered = memory.target else {
                 apply(Transition(to: .hovering, reason: .resumedInFlight), nowUs: nowUs)

@@ -9,17 +9,12 @@ import TextSupport
 /// Like every manoeuvre that commands motion, a return watches its progress (`ProgressWatch`, in
 /// `followReturn`): one that loses ground is abandoned — hover, then land.
 extension ControllerStateMachine {
-    /// Starts (or re-aims) a return; the target is dropped, the altitude becomes the return altitude.
-    mutating func startReturn(goal: ReturnGoal, reason: Reason, nowUs: Int64) {
+    /// A return to start (or to re-aim: its start and progress go on, its arrival is measured afresh for this
+    /// goal); the target is dropped now, the altitude becomes the return altitude on entry.
+    mutating func returnTransition(goal: ReturnGoal, reason: Reason, nowUs: Int64,
+                                   log: ControllerAction? = nil) -> Transition {
         clearTarget()
-        let altitudeM = returnAltitudeM(nowUs: nowUs)
-        apply(Transition(to: .returningHome, reason: reason), nowUs: nowUs)
-        // A new return, or one re-aimed (its start and progress go on): this goal, its arrival measured afresh.
-        flight?.wantedAltitudeM = altitudeM
-        guard case .returningHome(var returning) = mode else { return }
-        returning.goal = goal
-        returning.homeArrival.reset()
-        mode = .returningHome(returning)
+        return .returningHome(goal: goal, reason: reason, altitudeM: returnAltitudeM(nowUs: nowUs), log: log)
     }
 
     /// Why a return home cannot start now, or nil.
@@ -43,8 +38,7 @@ extension ControllerStateMachine {
     /// The `return` command.
     mutating func returnHome(nowUs: Int64) -> [ControllerAction] {
         if let refusal = returnRefusal() { return [refuse(kind: "command", reason: refusal)] }
-        startReturn(goal: .home, reason: .returnHome, nowUs: nowUs)
-        return []
+        return apply(returnTransition(goal: .home, reason: .returnHome, nowUs: nowUs), nowUs: nowUs)
     }
 
     /// The wind estimate in words, for the log lines that blame it.
@@ -54,28 +48,27 @@ extension ControllerStateMachine {
     }
 
     /// Wind stronger than the air speed a full tilt gives: no manoeuvre can hold or bring back the drone. Land at once.
-    mutating func checkWind(nowUs: Int64) -> [ControllerAction] {
-        guard activity.isAirborne else { return [] }
-        guard wind.speedMps > configuration.windCompensation.fullTiltSpeedMps else { return [] }
+    mutating func checkWind() -> Transition? {
+        guard activity.isAirborne else { return nil }
+        guard wind.speedMps > configuration.windCompensation.fullTiltSpeedMps else { return nil }
         clearTarget()
-        apply(Transition(to: .landing, reason: .windTooStrong), nowUs: nowUs)
         let fullTilt = DecimalText.fixed(configuration.windCompensation.fullTiltSpeedMps, fractionDigits: 1) ?? "?"
-        return [.log(.warning, "\(windText), above the \(fullTilt) m/s a full tilt flies: landing at once")]
+        return Transition(to: .landing, reason: .windTooStrong, log: .log(.warning,
+            "\(windText), above the \(fullTilt) m/s a full tilt flies: landing at once"))
     }
 
     /// Battery below `--land-battery` in the air: home if what is left covers the way there, else land here.
-    mutating func lowBatteryFailsafe(_ state: DroneState, nowUs: Int64) -> [ControllerAction] {
+    mutating func lowBatteryFailsafe(_ state: DroneState, nowUs: Int64) -> Transition {
         let percent = Double(state.batteryPercent)
         guard configuration.failsafes.lowBattery == .returnIfReachable, returnRefusal() == nil, let home,
               let position = lastPosition, positionFresh(nowUs: nowUs) else {
-            apply(Transition(to: .landing, reason: .batteryLow), nowUs: nowUs)
-            return [.log(.warning,
-                         "battery \(state.batteryPercent)% below \(configuration.landBatteryPercent)%: landing")]
+            return Transition(to: .landing, reason: .batteryLow, log: .log(.warning,
+                "battery \(state.batteryPercent)% below \(configuration.landBatteryPercent)%: landing"))
         }
         let distanceM = Geodesy.inverse(from: position, to: home).distanceM
         if law.hasArrived(distanceM: distanceM) {
-            apply(Transition(to: .landing, reason: .batteryLow), nowUs: nowUs)
-            return [.log(.warning, "battery \(state.batteryPercent)% low at home: landing")]
+            return Transition(to: .landing, reason: .batteryLow,
+                              log: .log(.warning, "battery \(state.batteryPercent)% low at home: landing"))
         }
         let neededPercent = (flight?.battery ?? BatteryBudget()).percentNeeded(
             distanceM: distanceM, fallbackSpeedMps: configuration.cruiseSpeedMps,
@@ -84,10 +77,10 @@ extension ControllerStateMachine {
         let figures = "\(Int(distanceM)) m from home needs ~\(Int(neededPercent.rounded(.up)))%, "
             + "\(state.batteryPercent)% left (reserve \(Int(configuration.failsafes.batteryReservePercent))%)"
         guard neededPercent <= sparePercent else {
-            apply(Transition(to: .landing, reason: .batteryLowCannotReturn), nowUs: nowUs)
-            return [.log(.warning, "battery low: \(figures): landing where the drone is")]
+            return Transition(to: .landing, reason: .batteryLowCannotReturn,
+                              log: .log(.warning, "battery low: \(figures): landing where the drone is"))
         }
-        startReturn(goal: .home, reason: .batteryLowReturn, nowUs: nowUs)
-        return [.log(.warning, "battery low: \(figures): returning home")]
+        return returnTransition(goal: .home, reason: .batteryLowReturn, nowUs: nowUs,
+                                log: .log(.warning, "battery low: \(figures): returning home"))
     }
 }

@@ -34,11 +34,11 @@ extension ControllerStateMachine {
             actions += apply(modeNavdata(observed: observed), nowUs: nowUs)
         }
         observeBudget(state, nowUs: nowUs)
-        actions += checkWind(nowUs: nowUs)
+        actions += apply(checkWind(), nowUs: nowUs)
         if (activity.isAirborne || activity == .takingOff) && isBatteryLow(state)
             && flight?.batteryFailsafeFired == false {
             flight?.batteryFailsafeFired = true
-            actions += lowBatteryFailsafe(state, nowUs: nowUs)
+            actions += apply(lowBatteryFailsafe(state, nowUs: nowUs), nowUs: nowUs)
         }
         return finish(actions, nowUs: nowUs)
     }
@@ -96,9 +96,11 @@ extension ControllerStateMachine {
         }
         var actions: [ControllerAction] = []
         if home == nil && (activity.isAirborne || activity == .takingOff) {
-            actions += setHome(point, nowUs: nowUs)
+            let home = setHome(point)
+            actions += home.actions
+            actions += apply(home.transition, nowUs: nowUs)
         }
-        actions += checkGeofence(dronePosition: point, nowUs: nowUs)
+        actions += apply(checkGeofence(dronePosition: point, nowUs: nowUs), nowUs: nowUs)
         return finish(actions, nowUs: nowUs)
     }
 

@@ -26,7 +26,7 @@ extension ControllerStateMachine {
                 // The return ends with a landing at home, so the lost-pilot landing timer is not needed.
                 flight?.pilotLoss.landAtUs = nil
                 let reason: Reason = loss.reason == .groundLinkLost ? .groundLinkLostReturn : .pilotLostReturn
-                startReturn(goal: .home, reason: reason, nowUs: nowUs)
+                actions += apply(returnTransition(goal: .home, reason: reason, nowUs: nowUs), nowUs: nowUs)
                 actions.append(.log(.warning, loss.reason == .pilotLost ? "pilot still offline: returning home"
                     : "ground still unreachable: returning home"))
             }

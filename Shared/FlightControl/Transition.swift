@@ -2,7 +2,9 @@ import QuadProtocol
 
 /// A change of mode, as a value: the mode handlers (`Modes/`) and the cross-cutting rules return one, and
 /// `ControllerStateMachine.apply` performs it, the one place where the mode changes. The new mode comes with its
-/// own data, so leaving a mode drops its timers by construction.
+/// own data, so leaving a mode drops its timers by construction; what the entry needs beyond the activity (a
+/// return's goal and altitude, an abandoned return's landing time) travels in the transition, never as a fix-up
+/// after `apply`.
 struct Transition: Sendable, Equatable {
     /// The activity entered.
     var activity: ControllerState.Activity
@@ -10,10 +12,28 @@ struct Transition: Sendable, Equatable {
     var reason: Reason
     /// A line to log with it, if the change needs saying beyond its reason.
     var log: ControllerAction?
+    /// Entering `.returningHome`: where the return ends (a return re-aimed keeps its start and progress).
+    var returnGoal: ReturnGoal?
+    /// The altitude the flight holds from here (a return's altitude); nil leaves it as it is.
+    var wantedAltitudeM: Double?
+    /// A return given up: land at this time unless something else lands the drone first
+    /// (`Flight.abandonedReturnLandAtUs`).
+    var abandonedReturnLandAtUs: Int64?
 
-    init(to activity: ControllerState.Activity, reason: Reason, log: ControllerAction? = nil) {
+    init(to activity: ControllerState.Activity, reason: Reason, log: ControllerAction? = nil,
+         abandonedReturnLandAtUs: Int64? = nil) {
         self.activity = activity
         self.reason = reason
         self.log = log
+        self.abandonedReturnLandAtUs = abandonedReturnLandAtUs
+    }
+
+    /// A return home (or back inside the fence) toward `goal`, at `altitudeM`.
+    static func returningHome(goal: ReturnGoal, reason: Reason, altitudeM: Double,
+                              log: ControllerAction? = nil) -> Transition {
+        var transition = Transition(to: .returningHome, reason: reason, log: log)
+        transition.returnGoal = goal
+        transition.wantedAltitudeM = altitudeM
+        return transition
     }
 }
