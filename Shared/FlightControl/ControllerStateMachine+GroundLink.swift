@@ -27,23 +27,26 @@ extension ControllerStateMachine {
         return finish(actions, nowUs: nowUs)
     }
 
-    /// From the tick: declares the link lost once the beacon has been silent for `groundLinkTimeoutS`.
-    mutating func checkGroundLink(nowUs: Int64) -> [ControllerAction] {
+    /// From the tick: declares the link lost once the beacon has been silent for `groundLinkTimeoutS`. A flight to
+    /// the target hovers (the transition, for the tick to apply); the lost-pilot timers start.
+    mutating func checkGroundLink(nowUs: Int64) -> (actions: [ControllerAction], transition: Transition?) {
         let timeoutUs = microseconds(fromSeconds: configuration.groundLinkTimeoutS)
         guard timeoutUs > 0, !isGroundLinkLost, let lastUs = lastGroundBeaconAtUs, nowUs &- lastUs > timeoutUs
-        else { return [] }
+        else { return ([], nil) }
         isGroundLinkLost = true
         let silentMs = (nowUs &- lastUs) / 1000
         guard activity.isAirborne || activity == .takingOff else {
-            return [.log(.warning, "ground link lost: no beacon for \(silentMs) ms")]
+            return ([.log(.warning, "ground link lost: no beacon for \(silentMs) ms")], nil)
         }
         // Whatever came from the ground is stale now; the drone must not fly on towards it unsupervised.
         clearTarget()
+        var transition: Transition?
         if activity == .flyingToTarget || activity == .arrived {
-            apply(Transition(to: .hovering, reason: .groundLinkLost), nowUs: nowUs)
+            transition = Transition(to: .hovering, reason: .groundLinkLost)
         } else {
             reason = .groundLinkLost
         }
+        // (Neither a flight to the target nor the hover it becomes is going home.)
         let goingHome = isReturningToLandAtHome || activity == .landing
         if !goingHome {
             flight?.pilotLoss.reason = .groundLinkLost
@@ -53,10 +56,10 @@ extension ControllerStateMachine {
                 flight?.pilotLoss.returnAtUs = nowUs &+ microseconds(fromSeconds: returnAfterS)
             }
         }
-        return [.log(.warning, "ground link lost: no beacon for \(silentMs) ms: "
+        return ([.log(.warning, "ground link lost: no beacon for \(silentMs) ms: "
             + (goingHome ? "carrying on home" : "hovering"
                 + (flight?.pilotLoss.returnAtUs == nil ? ""
                     : ", returning home in \(configuration.failsafes.lostPilotReturnAfterS ?? 0) s")
-                + ", landing in \(configuration.lostPilotLandAfterS) s unless the ground comes back"))]
+                + ", landing in \(configuration.lostPilotLandAfterS) s unless the ground comes back"))], transition)
     }
 }

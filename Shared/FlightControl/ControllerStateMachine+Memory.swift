@@ -33,37 +33,30 @@ extension ControllerStateMachine {
     }
 
     /// First navdata of this run shows the drone in the air: go on with the remembered flight, or hold.
-    mutating func resumeFlight(nowUs: Int64) {
-        guard let memory = resumable else {
-            apply(Transition(to: .hovering, reason: .resumedInFlight), nowUs: nowUs)
-            return
-        }
+    mutating func resumeFlight(nowUs: Int64) -> Transition {
+        guard let memory = resumable else { return Transition(to: .hovering, reason: .resumedInFlight) }
         resumable = nil
         // Landed until now: the flight starts here, with the home and altitude the previous run had.
         flight = Flight(home: memory.home, wantedAltitudeM: memory.wantedAltitudeM)
         switch memory.activity {
         case .landing:
-            apply(Transition(to: .landing, reason: .resumedLanding), nowUs: nowUs)
+            return Transition(to: .landing, reason: .resumedLanding)
         case .returningHome where home != nil:
-            apply(returnTransition(goal: .home, reason: .resumedReturn, nowUs: nowUs), nowUs: nowUs)
+            return returnTransition(goal: .home, reason: .resumedReturn, nowUs: nowUs)
         default:
-            guard let remembered = memory.target else {
-                apply(Transition(to: .hovering, reason: .resumedInFlight), nowUs: nowUs)
-                return
-            }
+            guard let remembered = memory.target else { return Transition(to: .hovering, reason: .resumedInFlight) }
             let ttlUs = microseconds(fromSeconds: Double(remembered.ttlS))
             if remembered.ttlS > 0, nowUs &- memory.targetReceivedAt.us > ttlUs {
-                apply(Transition(to: .hovering, reason: .resumedTargetExpired), nowUs: nowUs)
                 pendingLogs.append(.log(.warning,
                     "the previous run's target expired while no controller ran: hovering"))
-                return
+                return Transition(to: .hovering, reason: .resumedTargetExpired)
             }
             target = remembered
             targetReceivedAtUs = memory.targetReceivedAt.us
             lastNavigation = nil
-            apply(Transition(to: .flyingToTarget, reason: .resumedTarget), nowUs: nowUs)
             pendingLogs.append(.log(.info, "resumed the previous run's flight to \(remembered.latitudeDeg),"
                 + "\(remembered.longitudeDeg)"))
+            return Transition(to: .flyingToTarget, reason: .resumedTarget)
         }
     }
 

@@ -43,6 +43,7 @@ extension ControllerStateMachine {
     public mutating func presence(serviceName: String, online: Bool, now: MonotonicInstant) -> [ControllerAction] {
         let nowUs = now.us
         var actions: [ControllerAction] = []
+        var transition: Transition?
         if online {
             if pilotId == nil, let lost = lostPilotId, lost == serviceName {
                 pilotId = lost
@@ -59,9 +60,10 @@ extension ControllerStateMachine {
                 // The target came from the lost pilot; stop at once and land unless a pilot returns in time.
                 clearTarget()
                 if activity == .flyingToTarget || activity == .arrived {
-                    apply(Transition(to: .hovering, reason: .pilotLost), nowUs: nowUs)
+                    transition = Transition(to: .hovering, reason: .pilotLost)
                 }
-                // Already on the way home (it lands there): no timer may land it half-way.
+                // Already on the way home (it lands there): no timer may land it half-way. (A flight to the target,
+                // and the hover it becomes, is not.)
                 let goingHome = isReturningToLandAtHome
                 flight?.pilotLoss.landAtUs = goingHome ? nil
                     : nowUs &+ microseconds(fromSeconds: configuration.lostPilotLandAfterS)
@@ -76,6 +78,7 @@ extension ControllerStateMachine {
                     + ", landing in \(configuration.lostPilotLandAfterS) s unless a pilot returns"))
             }
         }
+        actions += apply(transition, nowUs: nowUs)
         return finish(actions, nowUs: nowUs)
     }
 }

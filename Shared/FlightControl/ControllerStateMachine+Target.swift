@@ -31,19 +31,20 @@ extension ControllerStateMachine {
             let altitudeM = wantedAltitude(for: newTarget)
             flight?.wantedAltitudeM = altitudeM
         }
+        let transition: Transition?
         switch activity {
         case .hovering, .flyingToTarget:
-            apply(Transition(to: .flyingToTarget, reason: .newTarget), nowUs: nowUs)
+            transition = Transition(to: .flyingToTarget, reason: .newTarget)
         case .arrived:
             // A re-sent or slightly moved target keeps the drone arrived; the next solution decides (hysteresis).
-            if let previous, !isNear(previous, newTarget) {
-                apply(Transition(to: .flyingToTarget, reason: .newTarget), nowUs: nowUs)
-            }
+            let moved = previous.map { !isNear($0, newTarget) } ?? false
+            transition = moved ? Transition(to: .flyingToTarget, reason: .newTarget) : nil
         case .landed, .landing, .takingOff, .returningHome, .emergency:
             // Stored: flown to after takeoff / after returning inside the fence. Never a reason to take off.
             reason = .targetStored
+            transition = nil
         }
-        return finish([], nowUs: nowUs)
+        return finish(apply(transition, nowUs: nowUs), nowUs: nowUs)
     }
 
     /// Why a target is not acted on, or nil to accept it.

@@ -29,7 +29,7 @@ extension ControllerStateMachine {
         let observed = state.observedFlight
         if case .landed(let landed) = mode,
            resumesFlight(landed, observed: observed, firstObservation: firstObservation) {
-            resumeFlight(nowUs: nowUs)
+            actions += apply(resumeFlight(nowUs: nowUs), nowUs: nowUs)
         } else {
             actions += apply(modeNavdata(observed: observed), nowUs: nowUs)
         }

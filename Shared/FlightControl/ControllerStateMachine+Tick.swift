@@ -19,7 +19,9 @@ extension ControllerStateMachine {
         if case .flyingToTarget(let flying) = mode {
             actions += apply(flyingToTargetTick(flying, nowUs: nowUs), nowUs: nowUs)
         }
-        actions += checkGroundLink(nowUs: nowUs)
+        let groundLink = checkGroundLink(nowUs: nowUs)
+        actions += groundLink.actions
+        actions += apply(groundLink.transition, nowUs: nowUs)
         if let loss = flight?.pilotLoss, let returnAtUs = loss.returnAtUs, nowUs >= returnAtUs {
             flight?.pilotLoss.returnAtUs = nil
             if activity != .returningHome, returnRefusal() == nil {
