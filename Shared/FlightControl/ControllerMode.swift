@@ -9,7 +9,9 @@ import QuadProtocol
 /// Each mode has its file in `Modes/` (its data, what it does on entry, on the events that concern it, on its tick,
 /// and its flight command). Its handlers return a `Transition` instead of changing the mode; `apply` performs it,
 /// the one place the mode changes. The rules that cut across modes (freshness, geofence, ground link, pilot,
-/// targets, failsafes) are in `ControllerStateMachine+X` and return or apply transitions the same way.
+/// targets, failsafes) are in `ControllerStateMachine+X` and return transitions the same way (with the log lines
+/// or refusals they add); the event handler or the tick that ran the rule applies what it returns, right after it,
+/// so the rules keep their order. What an entry needs beyond the activity (a return's goal) is in the transition.
 ///
 /// Where each datum lives, by how long it means something:
 /// - one mode: in that mode's case (a takeoff's id and start, a hover's landing time over home, a flight to the
