@@ -40,18 +40,22 @@ extension ControllerStateMachine {
         // Every order gets an answer the sender can see, even one that changes nothing (`land` while landed): a
         // ground tool waiting for the controller must never time out on a command that was taken.
         mustPublish = true
-        let actions: [ControllerAction]
+        let answer: CommandAnswer
         switch command.kind {
-        case .takeoff: actions = takeoff(nowUs: nowUs)
-        case .land: actions = land(nowUs: nowUs)
-        case .hover: actions = hover(nowUs: nowUs)
-        case .reset: actions = reset()
-        case .flatTrim: actions = flatTrim()
-        case .returnHome: actions = returnHome(nowUs: nowUs)
-        case .emergency: actions = []
+        case .takeoff: answer = (takeoff(nowUs: nowUs), nil)
+        case .land: answer = land()
+        case .hover: answer = hover()
+        case .reset: answer = (reset(), nil)
+        case .flatTrim: answer = (flatTrim(), nil)
+        case .returnHome: answer = returnHome(nowUs: nowUs)
+        case .emergency: answer = ([], nil)
         }
-        return finish(actions, nowUs: nowUs)
+        return finish(answer.actions + apply(answer.transition, nowUs: nowUs), nowUs: nowUs)
     }
+
+    /// What a command's rule returns: its refusal (or nothing), and the transition it asks for, which `command`
+    /// applies. A takeoff applies its own: the home it sets belongs to the flight that entering `.takingOff` starts.
+    typealias CommandAnswer = (actions: [ControllerAction], transition: Transition?)
 
     mutating func takeoff(nowUs: Int64) -> [ControllerAction] {
         switch activity {
@@ -74,37 +78,36 @@ extension ControllerStateMachine {
         }
     }
 
-    mutating func land(nowUs: Int64) -> [ControllerAction] {
+    mutating func land() -> CommandAnswer {
         switch activity {
-        case .emergency: return [refuse(kind: "command", reason: .landRefusedEmergency)]
+        case .emergency: return ([refuse(kind: "command", reason: .landRefusedEmergency)], nil)
         case .landed where lastDroneState == nil:
             landedLandBeforeNavdata()
-            return []
-        case .landed, .landing: return []
+            return ([], nil)
+        case .landed, .landing: return ([], nil)
         case .takingOff, .hovering, .flyingToTarget, .arrived, .returningHome:
-            apply(Transition(to: .landing, reason: .land), nowUs: nowUs)
-            return []
+            return ([], Transition(to: .landing, reason: .land))
         }
     }
 
     /// Hover forgets the target: the broadcaster re-sends targets every second, so keeping it would fly
     /// on at once; to continue, send a target again.
-    mutating func hover(nowUs: Int64) -> [ControllerAction] {
+    mutating func hover() -> CommandAnswer {
         switch activity {
         case .landing where vehicleIsAirborne:
             // Landing with the vehicle still in the air: the operator may stop the descent and hold.
             clearTarget()
-            apply(Transition(to: .hovering, reason: .hover), nowUs: nowUs)
-        case .landed, .landing: return [refuse(kind: "command", reason: .hoverRefusedNotAirborne)]
-        case .emergency: return [refuse(kind: "command", reason: .hoverRefusedEmergency)]
-        case .returningHome: return [refuse(kind: "command", reason: .hoverRefusedReturningHome)]
+            return ([], Transition(to: .hovering, reason: .hover))
+        case .landed, .landing: return ([refuse(kind: "command", reason: .hoverRefusedNotAirborne)], nil)
+        case .emergency: return ([refuse(kind: "command", reason: .hoverRefusedEmergency)], nil)
+        case .returningHome: return ([refuse(kind: "command", reason: .hoverRefusedReturningHome)], nil)
         case .takingOff:
             clearTarget()
             reason = .hover
+            return ([], nil)
         case .hovering, .flyingToTarget, .arrived:
             clearTarget()
-            apply(Transition(to: .hovering, reason: .hover), nowUs: nowUs)
+            return ([], Transition(to: .hovering, reason: .hover))
         }
-        return []
     }
 }

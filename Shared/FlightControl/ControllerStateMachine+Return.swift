@@ -36,9 +36,9 @@ extension ControllerStateMachine {
     }
 
     /// The `return` command.
-    mutating func returnHome(nowUs: Int64) -> [ControllerAction] {
-        if let refusal = returnRefusal() { return [refuse(kind: "command", reason: refusal)] }
-        return apply(returnTransition(goal: .home, reason: .returnHome, nowUs: nowUs), nowUs: nowUs)
+    mutating func returnHome(nowUs: Int64) -> CommandAnswer {
+        if let refusal = returnRefusal() { return ([refuse(kind: "command", reason: refusal)], nil) }
+        return ([], returnTransition(goal: .home, reason: .returnHome, nowUs: nowUs))
     }
 
     /// The wind estimate in words, for the log lines that blame it.
