@@ -5,7 +5,7 @@ import QuadProtocol
 /// Targets: screened for the pilot, restart safety and the geofence, then stored or flown to.
 extension ControllerStateMachine {
     /// `retained` is the MQTT retain flag of the delivery: a retained target is left over from an earlier
-    /// session and is never acted on. The ttl (if any) counts from `nowUs`, the receipt: the sender's timestamp
+    /// session and is never acted on. The ttl (if any) counts from `now`, the receipt: the sender's timestamp
     /// is for logs only.
     public mutating func target(_ newTarget: Target, retained: Bool, now: MonotonicInstant) -> [ControllerAction] {
         let nowUs = now.us

@@ -36,7 +36,7 @@ public struct ControllerStateMachine: Sendable {
     /// Position at takeoff; the geofence is centred here. Nil while landed.
     public var home: GeoPoint? { flight?.home }
 
-    // Observations, stamped with the receive time (`nowUs` of the event).
+    // Observations, stamped with the receive time (the event's `now`, in microseconds).
     var lastDroneState: DroneState?
     /// Wind seen in navdata against what we commanded; fed forward by the wind compensation.
     var wind = WindEstimator()
