@@ -108,7 +108,9 @@ enum Scenarios {
             }
             let reachedS = nowS()
             // Hover is the autopilot's own position hold (issue 23 item 4): zero-velocity setpoints drifted 5.5 m
-            // in 28 s on PX4; a held position stays within a metre.
+            // in 28 s on PX4 (~2.4 m per 12 s). Held, ArduCopter stays within 0.1 m; PX4 SIH wanders 0.6–1.8 m in
+            // the first 12 s (11 runs; the previous session's binaries the same: 0.57 and 1.27 m), so its bound
+            // is 2 m.
             let hoverS = 12.0
             try await Task.sleep(for: .seconds(hoverS))
             let window = flight.observer.now.positions(from: nowS() - hoverS)
@@ -120,7 +122,7 @@ enum Scenarios {
                                               tolerance, hoverS, range(hover), driftM))
             #expect(!hover.isEmpty && hover.allSatisfy { abs($0 - cruise) <= tolerance },
                     "hover altitude \(range(hover)) m, expected \(cruise) ± \(tolerance)")
-            #expect(driftM < 1, "drifted \(driftM) m in \(hoverS) s of hover")
+            #expect(driftM < (flight.kind == .px4 ? 2 : 1), "drifted \(driftM) m in \(hoverS) s of hover")
 
             let landS = nowS()
             let land = try await flight.broadcaster(["land", "--timeout", "40"], timeoutS: 50)
