@@ -110,7 +110,7 @@ final class ArchivedControllerState: NSObject, NSSecureCoding {
 
     init(_ m: ControllerState) {
         (sequence, timestampUs, activity, reason, pilotId) =
-            (m.sequence, m.timestampUs, m.activity.rawValue, m.reason, m.pilotId)
+            (m.sequence, m.timestampUs, m.activity.rawValue, m.reason.code, m.pilotId)
         (targetLatitudeDeg, targetLongitudeDeg, distanceToTargetM) =
             (m.targetLatitudeDeg, m.targetLongitudeDeg, m.distanceToTargetM)
     }

@@ -80,7 +80,7 @@ struct JSONControllerState: Codable, Equatable {
     var targetLatitudeDeg: Double?, targetLongitudeDeg: Double?, distanceToTargetM: Float?
     init(_ m: ControllerState) {
         (sequence, timestampUs, activity, reason, pilotId) =
-            (m.sequence, m.timestampUs, m.activity.rawValue, m.reason, m.pilotId)
+            (m.sequence, m.timestampUs, m.activity.rawValue, m.reason.code, m.pilotId)
         (targetLatitudeDeg, targetLongitudeDeg, distanceToTargetM) =
             (m.targetLatitudeDeg, m.targetLongitudeDeg, m.distanceToTargetM)
     }

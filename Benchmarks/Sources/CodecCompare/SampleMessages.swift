@@ -26,7 +26,7 @@ public enum SampleMessages {
         sequence: 8_100, timestampUs: nowUs, latitudeDeg: 52.516_01, longitudeDeg: 13.377_1, altitudeM: 35.2,
         headingDeg: 40.3, horizontalAccuracyM: 1.4, satellites: 9, source: .droneGPS)
     public static let controllerState = ControllerState(
-        sequence: 55, timestampUs: nowUs, activity: .flyingToTarget, reason: "target", pilotId: "laptop-anna",
+        sequence: 55, timestampUs: nowUs, activity: .flyingToTarget, reason: .newTarget, pilotId: "laptop-anna",
         targetLatitudeDeg: 52.516_275, targetLongitudeDeg: 13.377_704, distanceToTargetM: 49.7)
     public static let linkStatus = LinkStatus(
         sequence: 300, timestampUs: nowUs, connected: true, fallbackHover: false, reason: .ok, navdataPerSecond: 15,
