@@ -72,7 +72,7 @@ let package = Package(
         .target(name: "Clocks", path: "Shared/Clocks"),
         // Wire types stamp with `WallInstant`; pure code takes `MonotonicInstant`s for ages (Clocks' types).
         .target(name: "QuadProtocol", dependencies: ["Clocks"], path: "Shared/QuadProtocol"),
-        .target(name: "ARDrone", dependencies: ["Clocks", "QuadProtocol"], path: "Shared/ARDrone"),
+        .target(name: "ARDrone", dependencies: ["Clocks", "QuadProtocol", logging], path: "Shared/ARDrone"),
         .target(name: "MAVLink", path: "Shared/MAVLink"),
         .target(name: "MAVLinkSimulation", dependencies: ["Clocks", "DroneSimulation", "MAVLink", "Navigation"],
                 path: "Shared/MAVLinkSimulation"),
@@ -84,7 +84,7 @@ let package = Package(
         .target(name: "NavigatorCore", dependencies: ["Clocks", "Navigation", "QuadProtocol"],
                 path: "Shared/NavigatorCore"),
         .target(name: "FlightControl",
-                dependencies: ["Clocks", "QuadProtocol", "Navigation", "Randomness", "TextSupport"],
+                dependencies: ["Clocks", "QuadProtocol", "Navigation", "Randomness", "TextSupport", logging],
                 path: "Shared/FlightControl"),
         .target(name: "NetworkEndpoint", path: "Shared/NetworkEndpoint"),
         .target(name: "DroneSimulation", dependencies: ["ARDrone", "Clocks", "Navigation", "NetworkEndpoint",

@@ -1,3 +1,5 @@
+import Logging
+
 /// What the drone-link executable must do after feeding an event to `LinkStateMachine`, in order.
 public enum LinkAction: Sendable, Equatable {
     /// One datagram for the AT port (UDP 5556), never more than 1024 bytes.
@@ -10,12 +12,7 @@ public enum LinkAction: Sendable, Equatable {
     case publishPosition(NavdataPacket)
     /// Publish as a `LinkStatus` (retained).
     case publishLinkStatus(LinkHealth)
-    case log(LinkLogLevel, String)
-}
-
-/// Severity of a `LinkAction.log` line (maps onto swift-log's levels).
-public enum LinkLogLevel: Sendable, Equatable {
-    case debug, info, notice, warning, error
+    case log(Logger.Level, String)
 }
 
 /// The datagram that asks the drone to start (or resume) sending navdata to its source address.

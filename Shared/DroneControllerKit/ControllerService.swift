@@ -135,12 +135,7 @@ struct ControllerService: Service {
         case .rememberFlight(let memory):
             memoryFile?.save(memory, logger: logger)
         case .log(let level, let text):
-            switch level {
-            case .debug: logger.debug("\(text)")
-            case .info: logger.info("\(text)")
-            case .warning: logger.warning("\(text)")
-            case .error: logger.error("\(text)")
-            }
+            logger.log(level: level, "\(text)")
         }
     }
 }

@@ -57,7 +57,7 @@ struct DroneLinkDriver: LinkDriver {
                     """)
                 publisher.linkStatus(health.linkStatus(sequence: 0, stamp: .init(us: 0)))
             case .log(let level, let text):
-                logger.log(level: level.loggerLevel, "\(text)")
+                logger.log(level: level, "\(text)")
             }
         }
     }
@@ -67,14 +67,3 @@ struct DroneLinkDriver: LinkDriver {
 
 extension LinkStateMachine: LinkMachine {}
 
-extension LinkLogLevel {
-    var loggerLevel: Logger.Level {
-        switch self {
-        case .debug: .debug
-        case .info: .info
-        case .notice: .notice
-        case .warning: .warning
-        case .error: .error
-        }
-    }
-}

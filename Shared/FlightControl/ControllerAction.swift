@@ -1,16 +1,16 @@
+import Logging
 import QuadProtocol
 
 /// What the controller asks its executable to do; the state machine itself performs nothing.
 public enum ControllerAction: Sendable, Equatable {
-    public enum LogLevel: Sendable, Equatable { case debug, info, warning, error }
-
     /// Publish on `flight/command` (every tick and every navigation update).
     case sendFlight(FlightCommand)
     /// Publish on `telemetry/controller` (retained); only when activity, reason, pilot or target changed.
     case publishState(ControllerState)
     /// An input was refused; `kind` is `target`, `command`, `claim`, `navigation` or `position`.
     case rejected(kind: String, reason: Reason)
-    case log(LogLevel, String)
+    /// swift-log's level: the one log-level type of the project (the links' and the companion's actions use it too).
+    case log(Logger.Level, String)
     /// Keep this on the board (nil: nothing to resume) so that a restarted controller goes on with the flight.
     case rememberFlight(FlightMemory?)
 }
