@@ -20,7 +20,6 @@ extension ControllerStateMachine {
     /// At start, before any event: the memory the previous run left. Its pilot keeps control now; the flight
     /// itself waits for navdata.
     public mutating func restore(_ memory: FlightMemory, now: MonotonicInstant) -> [ControllerAction] {
-        let nowUs = now.us
         guard memory.bootId == bootId, !bootId.isEmpty else {
             return [.log(.info, "flight memory from another boot (its clock times mean nothing now): ignored")]
         }
