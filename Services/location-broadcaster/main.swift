@@ -1,4 +1,5 @@
 import LocationBroadcasterKit
+import QuadService
 
 // Everything location-broadcaster does lives in Shared/LocationBroadcasterKit (Tests/LocationBroadcasterKitTests).
-await LocationBroadcasterCommand.runFromCommandLine(Array(CommandLine.arguments.dropFirst()))
+await LocationBroadcasterCommand.launch(commonOptions: LocationBroadcasterCommand.commonOptionNames)

@@ -25,15 +25,6 @@ package struct LocationBroadcasterCommand: AsyncParsableCommand {
 
     package init() {}
 
-    /// The executable's whole life: a mistyped subcommand exits 64 with a "did you mean" (before ArgumentParser,
-    /// whose message would not name the likely one), else the subcommand runs. The options every subcommand
-    /// takes may come before its name too.
-    package static func runFromCommandLine(_ arguments: [String]) async {
-        let names = configuration.subcommands.compactMap { $0.configuration.commandName }
-        let placement = CommonOptionPlacement(optionNames: BroadcasterOptions.optionNames, subcommands: names)
-        if let problem = SubcommandCheck.problem(Array(placement.afterLeadingOptions(arguments)), known: names) {
-            exit(withError: ValidationError(problem))
-        }
-        await launch(arguments, commonOptions: BroadcasterOptions.optionNames)
-    }
+    /// The options every subcommand takes, before or after its name (`launch(commonOptions:)`).
+    package static let commonOptionNames = BroadcasterOptions.optionNames
 }

@@ -2,13 +2,17 @@ import ArgumentParser
 import CommandLineSupport
 
 extension AsyncParsableCommand {
-    /// Parses the command line (including subcommands) and runs the command, for use from a `main.swift`
-    /// (where `await Command.main()` resolves to the synchronous overload). `commonOptions` may also come before
-    /// the subcommand name (`arranged`).
+    /// Parses the command line (including subcommands) and runs the command: every service's `main.swift` calls
+    /// this (`await Command.main()` would resolve to the synchronous overload there). `commonOptions` may also come
+    /// before the subcommand name (`arranged`). A mistyped subcommand exits 64 naming the likely one
+    /// (`SubcommandCheck`) before the parser, whose message would name the first option after the typo.
     public static func launch(_ arguments: [String] = Array(CommandLine.arguments.dropFirst()),
                               commonOptions: [String] = CommonOptions.optionNames) async {
         EarlyStop.install()
         do {
+            if let problem = SubcommandCheck.problem(arguments, command: self, commonOptions: commonOptions) {
+                throw ValidationError(problem)
+            }
             var command = try parseAsRoot(arranged(arguments, commonOptions: commonOptions))
             // A tool's own work keeps the usual signal behaviour (an interrupted export must not exit 0). A service
             // keeps EarlyStop's handler until its group takes the signals over: no window with the default action.

@@ -78,21 +78,6 @@ import Testing
         #expect(TargetPlausibility.warning(sydney, TargetPlausibility.check(sydney, against: sydneyRef),
                                            reference: sydneyRef) == nil)
     }
-
-    @Test(arguments: [
-        (["tagret", "1", "2", "--broker", "x"], "unknown subcommand 'tagret' (did you mean 'target'?)"),
-        (["stauts"], "unknown subcommand 'stauts' (did you mean 'status'?)"),
-        (["flat"], "unknown subcommand 'flat' (did you mean 'flat-trim'?)"),
-        (["xyzzy"], "unknown subcommand 'xyzzy' (expected one of: target, status, flat-trim)"),
-    ])
-    func unknownSubcommandIsNamed(_ arguments: [String], _ message: String) {
-        #expect(SubcommandCheck.problem(arguments, known: ["target", "status", "flat-trim"]) == message)
-    }
-
-    @Test(arguments: [[], ["--help"], ["help"], ["target", "-33.86", "151.2"], ["status"]])
-    func knownOrOptionIsLeftToTheParser(_ arguments: [String]) {
-        #expect(SubcommandCheck.problem(arguments, known: ["target", "status", "flat-trim"]) == nil)
-    }
 }
 
 extension TargetPlausibility.Verdict {

@@ -1,13 +1,27 @@
+import ArgumentParser
+import TextSupport
+
 /// The first word of a command line, when it is not an option, must name a subcommand. Checked before the
 /// argument parser, which would otherwise complain about the first option after the typo ("Unknown option
 /// '--broker'") and send the user to the wrong word.
 public enum SubcommandCheck {
+    /// `problem(_:known:)` for `command`'s own subcommands, after the common options a user may put first; nil for
+    /// a command without subcommands or with a default one (its first word may be the default's argument).
+    public static func problem(_ arguments: [String], command: any ParsableCommand.Type,
+                               commonOptions: [String]) -> String? {
+        let configuration = command.configuration
+        guard configuration.defaultSubcommand == nil, !configuration.subcommands.isEmpty else { return nil }
+        let names = configuration.subcommands.map { $0.configuration.commandName ?? $0._commandName }
+        let placement = CommonOptionPlacement(optionNames: commonOptions, subcommands: names)
+        return problem(Array(placement.afterLeadingOptions(arguments)), known: names)
+    }
+
     /// nil when `arguments` (without the program name) start with a known subcommand, an option, or nothing.
     public static func problem(_ arguments: [String], known: [String]) -> String? {
         guard let first = arguments.first, !first.hasPrefix("-"), first != "help", !known.contains(first) else {
             return nil
         }
-        let word = TextFormat.printable(first, width: 40)
+        let word = PrintableText.unicode(first, width: 40)
         if let guess = closest(to: first,
             in: known) { return "unknown subcommand '\(word)' (did you mean '\(guess)'?)" }
         return "unknown subcommand '\(word)' (expected one of: \(known.joined(separator: ", ")))"
