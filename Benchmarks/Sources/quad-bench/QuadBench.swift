@@ -17,15 +17,26 @@ struct QuadBench {
             case "loadgen":
                 try await LoadGenerator.parse(arguments.dropFirst()).run()
             case "run":
-                try await run(BenchOptions.parse(arguments.dropFirst()))
+                let options = try BenchOptions.parse(arguments.dropFirst())
+                try await withWorkDirectory { try await run(options, work: $0) }
             case "mavlink-latency":
-                try await mavlinkLatencyOnly(BenchOptions.parse(arguments.dropFirst()))
+                let options = try BenchOptions.parse(arguments.dropFirst())
+                try await withWorkDirectory { try await mavlinkLatencyOnly(options, work: $0) }
             case "field-latency":
-                try await fieldLatencyOnly(BenchOptions.parse(arguments.dropFirst()))
+                let options = try BenchOptions.parse(arguments.dropFirst())
+                try await withWorkDirectory { try await fieldLatencyOnly(options, work: $0) }
             case "footprint":
-                try await footprintOnly(BenchOptions.parse(arguments.dropFirst()))
+                let options = try BenchOptions.parse(arguments.dropFirst())
+                try await withWorkDirectory { try await footprintOnly(options, work: $0) }
             case "fleet":
-                try await fleetOnly(BenchOptions.parse(arguments.dropFirst()))
+                let options = try BenchOptions.parse(arguments.dropFirst())
+                try await withWorkDirectory { try await fleetOnly(options, work: $0) }
+            case "wrap":
+                // The report's line wrapping applied to a Markdown file in place (BENCHMARKS.md's hand-kept part).
+                for path in arguments.dropFirst() {
+                    let text = try String(contentsOfFile: path, encoding: .utf8)
+                    try MarkdownWrap.wrapped(text).write(toFile: path, atomically: true, encoding: .utf8)
+                }
             case "fleetgen":
                 try await FleetGenerator.parse(arguments.dropFirst()).run()
             default:
@@ -41,6 +52,7 @@ struct QuadBench {
                 print("       quad-bench fleetgen --port N[,N…] --prefix P --drones N --seconds S "
                       + "--topic PATH=HZ=HEX…")
                 print("       quad-bench loadgen --port N --drone ID --rate MSG_PER_S --count N [--subscribe]")
+                print("       quad-bench wrap FILE.md…")
                 exit(2)
             }
         } catch {
@@ -49,10 +61,22 @@ struct QuadBench {
         }
     }
 
-    static func run(_ options: BenchOptions) async throws {
+    /// The run's scratch directory (brokers' configs and logs, the services' logs, the clusters' data): removed
+    /// when the run ends well, kept and named when it fails (its logs say why).
+    static func withWorkDirectory(_ body: @Sendable (String) async throws -> Void) async throws {
         let work = NSTemporaryDirectory() + "quad-bench-\(getpid())"
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         say("work directory \(work)")
+        do {
+            try await body(work)
+        } catch {
+            say("work directory kept for its logs: \(work)")
+            throw error
+        }
+        try? FileManager.default.removeItem(atPath: work)
+    }
+
+    static func run(_ options: BenchOptions, work: String) async throws {
         var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work,
             repoRoot: options.repoRoot))
         let codecMarkdown = options.codecResults.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
@@ -93,7 +117,8 @@ struct QuadBench {
                                               rates: options.ingestRates, seconds: options.ingestSeconds).run()
         // The hand-kept part (`## Earlier runs` to the end) stays: a run rewrites only what it measured.
         let kept = (try? String(contentsOfFile: options.out, encoding: .utf8)).flatMap(Self.handKeptTail) ?? ""
-        try (report.markdown() + kept).write(toFile: options.out, atomically: true, encoding: .utf8)
+        try MarkdownWrap.wrapped(report.markdown() + kept).write(toFile: options.out, atomically: true,
+                                                                  encoding: .utf8)
         say("wrote \(options.out)")
     }
 
@@ -123,10 +148,7 @@ struct QuadBench {
         return result
     }
 
-    static func mavlinkLatencyOnly(_ options: BenchOptions) async throws {
-        let work = NSTemporaryDirectory() + "quad-bench-\(getpid())"
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        say("work directory \(work)")
+    static func mavlinkLatencyOnly(_ options: BenchOptions, work: String) async throws {
         let broker = try Broker(repoRoot: options.repoRoot, workDirectory: work)
         defer { broker.stop() }
         var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work,
@@ -176,10 +198,7 @@ struct QuadBench {
         return FieldResult(bridgeHop: hop, upHop: upHop, latency: latency)
     }
 
-    static func fieldLatencyOnly(_ options: BenchOptions) async throws {
-        let work = NSTemporaryDirectory() + "quad-bench-\(getpid())"
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        say("work directory \(work)")
+    static func fieldLatencyOnly(_ options: BenchOptions, work: String) async throws {
         var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work,
             repoRoot: options.repoRoot))
         let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
@@ -281,20 +300,14 @@ struct QuadBench {
         }
     }
 
-    static func footprintOnly(_ options: BenchOptions) async throws {
-        let work = NSTemporaryDirectory() + "quad-bench-\(getpid())"
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        say("work directory \(work)")
+    static func footprintOnly(_ options: BenchOptions, work: String) async throws {
         var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work,
             repoRoot: options.repoRoot))
         report.footprint = try await footprint(options, work: work)
         print(report.footprintRows())
     }
 
-    static func fleetOnly(_ options: BenchOptions) async throws {
-        let work = NSTemporaryDirectory() + "quad-bench-\(getpid())"
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        say("work directory \(work)")
+    static func fleetOnly(_ options: BenchOptions, work: String) async throws {
         var report = Report(options: options, machine: MachineInfo.collect(workDirectory: work,
             repoRoot: options.repoRoot))
         report.fleet = try await fleet(options, work: work)
