@@ -27,9 +27,21 @@ public struct Instant<Source: ClockSource>: Comparable, Hashable, Sendable, Cust
 
     public func advanced(byUs delta: Int64) -> Instant { Instant(us: us + delta) }
 
+    /// This instant moved by `duration` (whole microseconds of it: `Duration.us`).
+    public func advanced(by duration: Duration) -> Instant { Instant(us: us + duration.us) }
+
+    /// The time from `rhs` to `lhs` (negative when `rhs` is later).
+    public static func - (lhs: Instant, rhs: Instant) -> Duration { .microseconds(lhs.us - rhs.us) }
+
     public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.us < rhs.us }
 
     public var description: String { "\(Source.name) \(us) µs" }
+}
+
+extension Duration {
+    /// Whole microseconds, truncated toward zero (1.9 µs is 1, −1.9 µs is −1) and clamped to `Int64`'s range:
+    /// where a module's own `Int64` timers, or a wire field, take a `Duration`.
+    public var us: Int64 { Int64(clamping: attoseconds / 1_000_000_000_000) }
 }
 
 /// What an `Instant` was read from; only the two clocks below conform.
