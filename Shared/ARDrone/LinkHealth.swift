@@ -3,7 +3,7 @@ import QuadProtocol
 
 /// The link's health as the state machine sees it; the executable stamps it into a `LinkStatus`.
 public struct LinkHealth: Sendable, Equatable {
-    /// Navdata arrived within `LinkTiming.navdataLostUs`.
+    /// Navdata arrived within `LinkTiming.navdataLost`.
     public var connected: Bool
     /// Hover is being sent because flight commands stopped.
     public var fallbackHover: Bool

@@ -40,11 +40,11 @@ struct LinkPilot: Sendable, Equatable {
     }
 
     /// When the command in force goes stale; nil when there is none or hover already took over.
-    func timeoutDeadlineUs(timeoutUs: Int64) -> Int64? { freshness.deadline(timeoutUs: timeoutUs)?.us }
+    func timeoutDeadlineUs(timeout: Duration) -> Int64? { freshness.deadline(timeout: timeout)?.us }
 
-    /// Switches to hover once the command is older than `timeoutUs`. Returns true when that just happened.
-    mutating func checkTimeout(nowUs: Int64, timeoutUs: Int64) -> Bool {
-        freshness.checkTimeout(now: MonotonicInstant(us: nowUs), timeoutUs: timeoutUs)
+    /// Switches to hover once the command is older than `timeout`. Returns true when that just happened.
+    mutating func checkTimeout(nowUs: Int64, timeout: Duration) -> Bool {
+        freshness.checkTimeout(now: MonotonicInstant(us: nowUs), timeout: timeout)
     }
 
     /// The REF value, or nil while it is unknown whether the drone should fly: before the first command and the

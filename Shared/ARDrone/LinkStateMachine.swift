@@ -35,7 +35,7 @@ public struct LinkStateMachine: Sendable {
     /// `envelope`: limits written into the drone's config at connect, after the navdata configs (nil: none).
     public init(timing: LinkTiming = LinkTiming(), envelope: DroneEnvelope? = nil) {
         self.timing = timing
-        configurator = NavdataConfigurator(ackTimeoutUs: timing.configAckTimeoutUs, envelope: envelope)
+        configurator = NavdataConfigurator(ackTimeoutUs: timing.configAckTimeout.us, envelope: envelope)
     }
 
     /// When `tick` must be called next; nil when stopped. Never later than one AT interval after the last send.
@@ -43,13 +43,13 @@ public struct LinkStateMachine: Sendable {
 
     private var nextDeadlineUs: Int64? {
         guard isRunning else { return nil }
-        var deadline = lastSendUs &+ timing.atIntervalUs
-        deadline = min(deadline, max(intake.lastAcceptedUs ?? .min, lastTriggerUs) &+ timing.navdataRetriggerUs)
-        if wasConnected, let last = intake.lastAcceptedUs { deadline = min(deadline, last &+ timing.navdataLostUs) }
-        if let timeout = pilot.timeoutDeadlineUs(timeoutUs: timing.commandTimeoutUs) {
+        var deadline = lastSendUs &+ timing.atInterval.us
+        deadline = min(deadline, max(intake.lastAcceptedUs ?? .min, lastTriggerUs) &+ timing.navdataRetrigger.us)
+        if wasConnected, let last = intake.lastAcceptedUs { deadline = min(deadline, last &+ timing.navdataLost.us) }
+        if let timeout = pilot.timeoutDeadlineUs(timeout: timing.commandTimeout) {
             deadline = min(deadline, timeout)
         }
-        return min(deadline, lastStatusUs &+ timing.statusIntervalUs)
+        return min(deadline, lastStatusUs &+ timing.statusInterval.us)
     }
 
     /// AT numbering from 1, `AT*CTRL=1,5,0` first (clears an ACK bit left by an earlier session), then the
@@ -106,7 +106,7 @@ public struct LinkStateMachine: Sendable {
         case .rejected(let error):
             let text = "dropped navdata datagram (\(bytes.count) bytes): \(error); "
                 + "checksum errors \(intake.checksumErrors), malformed \(intake.malformedPackets)"
-            let line = badNavdataLog.line(text, nowUs: nowUs, intervalUs: timing.errorLogIntervalUs)
+            let line = badNavdataLog.line(text, nowUs: nowUs, intervalUs: timing.errorLogInterval.us)
             return line.map { [.log(.warning, $0)] } ?? []
         case .stale(let sequence, let last):
             return [.log(.debug, "dropped navdata sequence \(sequence) (last accepted \(last))")]
@@ -120,7 +120,7 @@ public struct LinkStateMachine: Sendable {
         let nowUs = now.us
         guard isRunning else { return [] }
         var actions: [LinkAction] = []
-        if nowUs &- max(intake.lastAcceptedUs ?? .min, lastTriggerUs) >= timing.navdataRetriggerUs {
+        if nowUs &- max(intake.lastAcceptedUs ?? .min, lastTriggerUs) >= timing.navdataRetrigger.us {
             lastTriggerUs = nowUs
             intake.resetSequence()
             actions.append(.sendNavdataTrigger)
@@ -131,9 +131,9 @@ public struct LinkStateMachine: Sendable {
             let ageMs = LinkHealth.ageMs(since: intake.lastAcceptedUs, nowUs: nowUs)
             actions.append(.log(.warning, "navdata lost: nothing for \(ageMs) ms; re-sending the trigger"))
         }
-        var sendNow = nowUs &- lastSendUs >= timing.atIntervalUs
-        if pilot.checkTimeout(nowUs: nowUs, timeoutUs: timing.commandTimeoutUs) {
-            let timeoutMs = timing.commandTimeoutUs / 1000
+        var sendNow = nowUs &- lastSendUs >= timing.atInterval.us
+        if pilot.checkTimeout(nowUs: nowUs, timeout: timing.commandTimeout) {
+            let timeoutMs = timing.commandTimeout.us / 1000
             actions.append(.log(.warning, "no flight command for \(timeoutMs) ms: hovering (fly bit kept)"))
             sendNow = true
         }
@@ -146,7 +146,7 @@ public struct LinkStateMachine: Sendable {
 
     private func isConnected(nowUs: Int64) -> Bool {
         guard isRunning, let last = intake.lastAcceptedUs else { return false }
-        return nowUs &- last < timing.navdataLostUs
+        return nowUs &- last < timing.navdataLost.us
     }
 
     private mutating func accept(_ packet: NavdataPacket, nowUs: Int64) -> [LinkAction] {
@@ -201,7 +201,7 @@ public struct LinkStateMachine: Sendable {
         intake.updateRate(nowUs: nowUs)
         let health = health(now: MonotonicInstant(us: nowUs))
         let key = StatusKey(connected: health.connected, fallbackHover: health.fallbackHover, reason: health.reason)
-        guard key != lastStatusKey || nowUs &- lastStatusUs >= timing.statusIntervalUs else { return [] }
+        guard key != lastStatusKey || nowUs &- lastStatusUs >= timing.statusInterval.us else { return [] }
         lastStatusKey = key
         lastStatusUs = nowUs
         return [.publishLinkStatus(health)]

@@ -62,7 +62,7 @@ package struct DroneLink: AsyncParsableCommand, ServiceCommand {
         guard let drone = UDPEndpoint(dottedQuad: address, port: 0) else { throw ValidationError("--address") }
         let runtime = try ServiceRuntime(service: "drone-link", options: common.resolve(), handlersNeverBlock: true)
         var timing = LinkTiming()
-        timing.statusIntervalUs = Int64(statusInterval * 1_000_000)
+        timing.statusInterval = .microseconds(Int64(statusInterval * 1_000_000))
         let settings = DroneLinkSettings(drone: drone, atPort: atPort, navdataPort: navdataPort, timing: timing,
                                          envelope: DroneEnvelope(maxAltitudeM: maxAltitude, maxTiltDeg: maxTilt))
         try await runtime.run([settings.service(runtime: runtime)])

@@ -10,7 +10,7 @@ import QuadProtocol
 /// arm + NAV_TAKEOFF, then OFFBOARD once the autopilot reports it is in the air (ArduPilot: GUIDED, arm,
 /// NAV_TAKEOFF, no setpoint until the climb is done; see `AutopilotFlavor`); PCMD → body-frame velocity + yaw-rate
 /// setpoints streamed at 20 Hz, a changed one sent at once (50 Hz on average at most,
-/// `CompanionTiming.changedSetpointIntervalUs`); a hover (a command that is not progressive, or older than 250 ms,
+/// `CompanionTiming.changedSetpointInterval`); a hover (a command that is not progressive, or older than 250 ms,
 /// or one that only climbs) → a position setpoint the autopilot holds (`HoverHold`); `land` → NAV_LAND;
 /// emergency → forced disarm.
 /// Setpoints never stop while the link runs, so the autopilot never sits in offboard without them.
@@ -84,7 +84,7 @@ public struct CompanionStateMachine: Sendable {
                 scale: VelocityScale = VelocityScale()) {
         self.timing = timing
         self.scale = scale
-        setpointBudget = SetpointBudget(intervalUs: timing.changedSetpointIntervalUs,
+        setpointBudget = SetpointBudget(intervalUs: timing.changedSetpointInterval.us,
             burst: timing.changedSetpointBurst)
         encoder = MAVLinkEncoder(systemId: systemId, componentId: componentId)
     }
@@ -97,14 +97,15 @@ public struct CompanionStateMachine: Sendable {
 
     private var nextDeadlineUs: Int64? {
         guard isRunning else { return nil }
-        var deadline = min(lastSetpointUs &+ timing.setpointIntervalUs,
-                           lastHeartbeatSentUs &+ timing.heartbeatIntervalUs, lastStatusUs &+ timing.statusIntervalUs)
-        if let due = commands.dueUs(retryUs: timing.commandRetryUs) { deadline = min(deadline, max(due, startUs)) }
+        var deadline = min(lastSetpointUs &+ timing.setpointInterval.us,
+                           lastHeartbeatSentUs &+ timing.heartbeatInterval.us, lastStatusUs &+ timing.statusInterval.us)
+        if let due = commands.dueUs(retryUs: timing.commandRetry.us) { deadline = min(deadline, max(due, startUs)) }
         if setpointChanged { deadline = min(deadline, setpointBudget.nextAllowedUs) }
-        if let timeout = pilot.timeoutDeadlineUs(
-            timeoutUs: timing.commandTimeoutUs) { deadline = min(deadline, timeout) }
+        if let timeout = pilot.timeoutDeadlineUs(timeout: timing.commandTimeout) { deadline = min(deadline, timeout) }
         if let orphan = orphanReturnDeadlineUs { deadline = min(deadline, orphan) }
-        if wasConnected, let last = lastHeartbeatReceivedUs { deadline = min(deadline, last &+ timing.heartbeatLostUs) }
+        if wasConnected, let last = lastHeartbeatReceivedUs {
+            deadline = min(deadline, last &+ timing.heartbeatLost.us)
+        }
         if wasConnected, failsafeParameters.flavor != nil, !failsafeParameters.reported {
             deadline = min(deadline, failsafeParameters.lastRequestUs &+ FailsafeParameters.retryUs)
         }
@@ -182,16 +183,16 @@ public struct CompanionStateMachine: Sendable {
         let nowUs = now.us
         guard isRunning else { return [] }
         var actions: [CompanionAction] = []
-        if pilot.checkTimeout(nowUs: nowUs, timeoutUs: timing.commandTimeoutUs) {
+        if pilot.checkTimeout(nowUs: nowUs, timeout: timing.commandTimeout) {
             actions.append(.log(.warning,
-                                "no flight command for \(timing.commandTimeoutUs / 1000) ms: holding position"))
+                                "no flight command for \(timing.commandTimeout.us / 1000) ms: holding position"))
         }
-        if wasConnected, let last = lastHeartbeatReceivedUs, nowUs &- last >= timing.heartbeatLostUs {
+        if wasConnected, let last = lastHeartbeatReceivedUs, nowUs &- last >= timing.heartbeatLost.us {
             wasConnected = false
             commands.clear()
             actions.append(.log(.warning, "autopilot heartbeat lost: nothing for \((nowUs &- last) / 1000) ms"))
         }
-        if nowUs &- lastHeartbeatSentUs >= timing.heartbeatIntervalUs {
+        if nowUs &- lastHeartbeatSentUs >= timing.heartbeatInterval.us {
             lastHeartbeatSentUs = nowUs
             actions.append(.send(encoder.encode(Heartbeat(type: MAVType.onboardController,
                                                           autopilot: MAVAutopilot.invalid,
@@ -374,12 +375,12 @@ public struct CompanionStateMachine: Sendable {
 
     /// When the silence of flight commands hands a flying vehicle to the autopilot's return (nil: not armed for it).
     private var orphanReturnDeadlineUs: Int64? {
-        guard timing.orphanReturnUs > 0, !orphanReturnAsked, wasConnected, telemetry.isAirborne,
+        guard timing.orphanReturn > .zero, !orphanReturnAsked, wasConnected, telemetry.isAirborne,
               (pilot.command?.refMode ?? .fly) == .fly else { return nil }
-        return (pilot.lastCommandUs ?? startUs) &+ timing.orphanReturnUs
+        return (pilot.lastCommandUs ?? startUs) &+ timing.orphanReturn.us
     }
 
-    /// No flight command for `orphanReturnUs` with the vehicle in the air: the controller is gone (a restart takes
+    /// No flight command for `orphanReturn` with the vehicle in the air: the controller is gone (a restart takes
     /// seconds), so the autopilot's own return-to-launch brings the vehicle back rather than a hover that lasts until
     /// its battery failsafe. A controller that comes back takes over again (its commands ask for OFFBOARD/GUIDED).
     /// A last command of land or emergency is a level the link keeps asking for instead.
@@ -390,7 +391,7 @@ public struct CompanionStateMachine: Sendable {
         commands.enqueue(CommandLong(command: MAVCmd.navReturnToLaunch, targetSystem: target.system,
                                      targetComponent: target.component, params: []),
                          kind: .setMode, label: Self.orphanReturnLabel, urgent: true)
-        return [.log(.warning, "no flight command for \(timing.orphanReturnUs / 1_000_000) s with the vehicle in the "
+        return [.log(.warning, "no flight command for \(timing.orphanReturn.us / 1_000_000) s with the vehicle in the "
                      + "air: the autopilot's own return-to-launch takes over")]
     }
 
@@ -430,7 +431,7 @@ public struct CompanionStateMachine: Sendable {
 
     private mutating func pumpCommands(nowUs: Int64) -> [CompanionAction] {
         guard wasConnected else { return [] }
-        let polled = commands.poll(nowUs: nowUs, retryUs: timing.commandRetryUs, maxAttempts: timing.commandAttempts)
+        let polled = commands.poll(nowUs: nowUs, retryUs: timing.commandRetry.us, maxAttempts: timing.commandAttempts)
         var actions: [CompanionAction] = polled.logs.map { .log($0.0, $0.1) }
         if let command = polled.send { actions.append(.send(encoder.encode(command))) }
         return actions
@@ -442,7 +443,8 @@ public struct CompanionStateMachine: Sendable {
 
     /// The stream's period is up (always, budget or not), or the setpoint changed and the budget allows a send.
     private func setpointDue(nowUs: Int64) -> Bool {
-        nowUs &- lastSetpointUs >= timing.setpointIntervalUs || (setpointChanged && setpointBudget.allows(nowUs: nowUs))
+        nowUs &- lastSetpointUs >= timing.setpointInterval.us
+            || (setpointChanged && setpointBudget.allows(nowUs: nowUs))
     }
 
     private mutating func setpointActions(nowUs: Int64) -> [CompanionAction] {
@@ -487,7 +489,7 @@ public struct CompanionStateMachine: Sendable {
         let status = linkStatus(now: MonotonicInstant(us: nowUs))
         let key = StatusKey(connected: status.connected, fallbackHover: status.fallbackHover, reason: status.reason,
                             answerCount: commands.answerCount)
-        guard force || key != lastStatusKey || nowUs &- lastStatusUs >= timing.statusIntervalUs else { return [] }
+        guard force || key != lastStatusKey || nowUs &- lastStatusUs >= timing.statusInterval.us else { return [] }
         lastStatusKey = key
         lastStatusUs = nowUs
         return [.publishLinkStatus(status)]

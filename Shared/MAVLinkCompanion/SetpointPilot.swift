@@ -16,11 +16,11 @@ struct SetpointPilot: Sendable {
         freshness.received(now: MonotonicInstant(us: nowUs))
     }
 
-    func timeoutDeadlineUs(timeoutUs: Int64) -> Int64? { freshness.deadline(timeoutUs: timeoutUs)?.us }
+    func timeoutDeadlineUs(timeout: Duration) -> Int64? { freshness.deadline(timeout: timeout)?.us }
 
-    /// Switches to hover once the command is older than `timeoutUs`; true when that just happened.
-    mutating func checkTimeout(nowUs: Int64, timeoutUs: Int64) -> Bool {
-        freshness.checkTimeout(now: MonotonicInstant(us: nowUs), timeoutUs: timeoutUs)
+    /// Switches to hover once the command is older than `timeout`; true when that just happened.
+    mutating func checkTimeout(nowUs: Int64, timeout: Duration) -> Bool {
+        freshness.checkTimeout(now: MonotonicInstant(us: nowUs), timeout: timeout)
     }
 
     mutating func forceHover() { freshness.expire() }

@@ -43,7 +43,7 @@ package struct MAVLinkLink: AsyncParsableCommand, ServiceCommand {
     /// The link's timing with the options applied.
     package var timing: CompanionTiming {
         var timing = CompanionTiming()
-        timing.orphanReturnUs = orphanReturnAfter.microseconds
+        timing.orphanReturn = orphanReturnAfter.duration
         return timing
     }
 

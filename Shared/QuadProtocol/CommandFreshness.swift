@@ -15,14 +15,14 @@ public struct CommandFreshness: Sendable, Equatable {
     }
 
     /// When the command in force goes stale; nil when there is none or it already has.
-    public func deadline(timeoutUs: Int64) -> MonotonicInstant? {
+    public func deadline(timeout: Duration) -> MonotonicInstant? {
         guard let lastCommand, !isStale else { return nil }
-        return lastCommand.advanced(byUs: timeoutUs)
+        return lastCommand.advanced(by: timeout)
     }
 
-    /// Marks the command stale once it is older than `timeoutUs`; true when that just happened.
-    public mutating func checkTimeout(now: MonotonicInstant, timeoutUs: Int64) -> Bool {
-        guard let deadline = deadline(timeoutUs: timeoutUs), now >= deadline else { return false }
+    /// Marks the command stale once it is older than `timeout`; true when that just happened.
+    public mutating func checkTimeout(now: MonotonicInstant, timeout: Duration) -> Bool {
+        guard let deadline = deadline(timeout: timeout), now >= deadline else { return false }
         isStale = true
         return true
     }

@@ -1,3 +1,4 @@
+import Clocks
 import MAVLink
 import MAVLinkCompanion
 import QuadProtocol
@@ -279,6 +280,7 @@ struct ImmediateSetpointTests {
     @Test func changesBeyondTheBurstAreHeldBackThenSentWhenTheBudgetAllows() throws {
         var h = Self.streaming()
         let timing = h.machine.timing
+        let intervalUs = timing.changedSetpointInterval.us
         let count = h.setpoints.count
         let firstUs = h.nowUs + 1_000
         for i in 0..<timing.changedSetpointBurst {
@@ -290,10 +292,10 @@ struct ImmediateSetpointTests {
         h.nowUs += 1_000
         h.record(h.machine.flightCommand(Self.turn(lastYaw > 0 ? -0.5 : 0.5), now: .init(us: h.nowUs)))
         #expect(h.setpoints.count == count + timing.changedSetpointBurst, "over budget: held back")
-        #expect(h.machine.nextDeadline?.us == firstUs + timing.changedSetpointIntervalUs)
-        h.run(forUs: firstUs + timing.changedSetpointIntervalUs - h.nowUs, heartbeats: false)
+        #expect(h.machine.nextDeadline?.us == firstUs + intervalUs)
+        h.run(forUs: firstUs + intervalUs - h.nowUs, heartbeats: false)
         #expect(h.setpoints.count == count + timing.changedSetpointBurst + 1)
-        #expect(h.setpointTimesUs.last == firstUs + timing.changedSetpointIntervalUs)
+        #expect(h.setpointTimesUs.last == firstUs + intervalUs)
         #expect(try #require(h.setpoints.last).yawRateRadps * lastYaw < 0, "the command in force, not a stale one")
     }
 
@@ -317,7 +319,7 @@ struct ImmediateSetpointTests {
         for i in times.indices {
             for j in times.indices where j > i {
                 let allowed = timing.changedSetpointBurst
-                    + Int((times[j] - times[i]) / timing.changedSetpointIntervalUs)
+                    + Int((times[j] - times[i]) / timing.changedSetpointInterval.us)
                 #expect(j - i + 1 <= allowed, "\(j - i + 1) setpoints in \(times[j] - times[i]) µs")
             }
         }
@@ -335,7 +337,7 @@ struct ImmediateSetpointTests {
         let from = h.setpoints.count
         h.run(forUs: 300_000, heartbeats: false)
         let hover = try #require(h.setpoints[from...].firstIndex { $0.yawRateRadps == 0 })
-        #expect(h.setpointTimesUs[hover] == lastCommandUs + h.machine.timing.commandTimeoutUs)
+        #expect(h.setpointTimesUs[hover] == lastCommandUs + h.machine.timing.commandTimeout.us)
     }
 }
 

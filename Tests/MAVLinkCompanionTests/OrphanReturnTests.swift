@@ -3,14 +3,14 @@ import MAVLinkCompanion
 import QuadProtocol
 import Testing
 
-/// The controller gone for good (no flight command at all for `orphanReturnUs`) with the vehicle in the air: the
+/// The controller gone for good (no flight command at all for `orphanReturn`) with the vehicle in the air: the
 /// autopilot's own return-to-launch takes over; a controller that comes back takes over again.
 @Suite("mavlink-link hands an orphaned vehicle to the autopilot's return")
 struct OrphanReturnTests {
-    static func flying(orphanReturnUs: Int64 = 30_000_000) -> AutopilotHarness {
+    static func flying(orphanReturn: Duration = .seconds(30)) -> AutopilotHarness {
         var h = AutopilotHarness()
         var timing = CompanionTiming()
-        timing.orphanReturnUs = orphanReturnUs
+        timing.orphanReturn = orphanReturn
         h.machine = CompanionStateMachine(timing: timing)
         h.record(h.machine.start(now: .init(us: h.nowUs)))
         h.armed = true
@@ -56,7 +56,7 @@ struct OrphanReturnTests {
         ground.run(forUs: 40_000_000)
         #expect(returns(ground).isEmpty)
 
-        var disabled = Self.flying(orphanReturnUs: 0)
+        var disabled = Self.flying(orphanReturn: .zero)
         disabled.run(forUs: 120_000_000)
         #expect(returns(disabled).isEmpty)
         #expect(disabled.setpoints.count > 2000, "setpoints go on while the vehicle holds")
