@@ -93,7 +93,7 @@ package struct DroneSim: ParsableCommand {
         parameters.batteryMinutes = batteryMinutes
         var configuration = SimulatorConfiguration(home: home.point, headingDeg: heading, seed: seed)
         configuration.parameters = parameters
-        configuration.navdataIntervalUs = Int64(1_000_000 / navdataHz)
+        configuration.navdataInterval = .microseconds(Int64(1_000_000 / navdataHz))
         var traceFile: TraceFile?
         if let trace {
             guard let file = TraceFile(path: trace, header: GroundTruthTrace.header) else {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Clocks
 import Navigation
 
 extension SimulatedDrone {
@@ -22,11 +23,11 @@ extension SimulatedDrone {
         }
     }
 
-    /// Advances by `us` microseconds in steps of at most `maxStepUs`. A gap longer than 10 s (suspended process,
-    /// clock jump) is not replayed in full.
-    public mutating func advance(byUs us: Int64, maxStepUs: Int64) {
-        var remainingUs = min(us, 10_000_000)
-        let stepUs = max(maxStepUs, 1)
+    /// Advances by `duration` in steps of at most `maxStep` (whole microseconds of each). A gap longer than 10 s
+    /// (suspended process, clock jump) is not replayed in full.
+    public mutating func advance(by duration: Duration, maxStep: Duration) {
+        var remainingUs = min(duration.us, 10_000_000)
+        let stepUs = max(maxStep.us, 1)
         while remainingUs > 0 {
             let chunkUs = min(remainingUs, stepUs)
             step(dtS: Double(chunkUs) / 1_000_000)

@@ -11,15 +11,15 @@ public struct SimulatorConfiguration: Sendable {
     public var seed: UInt64
     public var parameters = SimulationParameters()
     /// Navdata period in demo and bootstrap mode. The real drone sends ~15 Hz in demo mode (SDK: 200 Hz / 13).
-    public var navdataIntervalUs: Int64 = 66_667
+    public var navdataInterval: Duration = .microseconds(66_667)
     /// Ground-truth trace period (20 Hz).
-    public var traceIntervalUs: Int64 = 50_000
+    public var traceInterval: Duration = .milliseconds(50)
     /// Longest single physics step; longer gaps between ticks are split.
-    public var maxPhysicsStepUs: Int64 = 10_000
+    public var maxPhysicsStep: Duration = .milliseconds(10)
     /// No AT command for longer than this sets the com-watchdog bit (30).
-    public var comWatchdogUs: Int64 = 50_000
+    public var comWatchdog: Duration = .milliseconds(50)
     /// No AT command for this long: link lost (navdata stops, AT sequence resets, the drone hovers then lands).
-    public var linkLossUs: Int64 = 2_000_000
+    public var linkLoss: Duration = .seconds(2)
 
     public init(home: GeoPoint, headingDeg: Double = 0, seed: UInt64 = 1) {
         self.home = home

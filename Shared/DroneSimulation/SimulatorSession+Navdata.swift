@@ -85,7 +85,7 @@ extension SimulatorSession {
         if isBootstrap { flags.insert(.navdataBootstrap) }
         if isLinkLost { flags.insert(.comLost) }
         if drone.isLowBattery { flags.insert(.lowBattery) }
-        if lastATUs.map({ nowUs - $0 > configuration.comWatchdogUs }) ?? true { flags.insert(.comWatchdog) }
+        if lastATUs.map({ nowUs - $0 > configuration.comWatchdog.us }) ?? true { flags.insert(.comWatchdog) }
         if drone.isEmergency { flags.insert(.emergency) }
         return flags
     }

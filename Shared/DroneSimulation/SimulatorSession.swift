@@ -89,7 +89,7 @@ public struct SimulatorSession: Sendable {
         }
         navdataClient = sender
         actions.append(.sendNavdata(navdataPacket(nowUs: nowUs), to: sender))
-        nextNavdataUs = nowUs + configuration.navdataIntervalUs
+        nextNavdataUs = nowUs + configuration.navdataInterval.us
         return actions
     }
 
@@ -98,7 +98,7 @@ public struct SimulatorSession: Sendable {
         let nowUs = now.us
         var actions: [SimulatorAction] = []
         advancePhysics(to: nowUs)
-        if let lastATUs, !isLinkLost, nowUs - lastATUs >= configuration.linkLossUs {
+        if let lastATUs, !isLinkLost, nowUs - lastATUs >= configuration.linkLoss.us {
             isLinkLost = true
             drone.setLinkLost(true)
             sequenceFilter.reset()
@@ -114,17 +114,17 @@ public struct SimulatorSession: Sendable {
         }
         if let client = navdataClient, nowUs >= nextNavdataUs {
             actions.append(.sendNavdata(navdataPacket(nowUs: nowUs), to: client))
-            nextNavdataUs = max(nextNavdataUs + configuration.navdataIntervalUs, nowUs)
+            nextNavdataUs = max(nextNavdataUs + configuration.navdataInterval.us, nowUs)
         }
         if nowUs >= nextTraceUs {
             actions.append(.trace(GroundTruthTrace.row(timeS: drone.elapsedS, drone: drone)))
-            nextTraceUs = max(nextTraceUs + configuration.traceIntervalUs, nowUs)
+            nextTraceUs = max(nextTraceUs + configuration.traceInterval.us, nowUs)
         }
         return actions
     }
 
     mutating func advancePhysics(to nowUs: Int64) {
-        drone.advance(byUs: nowUs - lastTickUs, maxStepUs: configuration.maxPhysicsStepUs)
+        drone.advance(by: .microseconds(nowUs - lastTickUs), maxStep: configuration.maxPhysicsStep)
         lastTickUs = max(lastTickUs, nowUs)
     }
 

@@ -29,8 +29,8 @@ public struct ArduCopterParameters: Sendable, Equatable {
 
     public subscript(_ name: String) -> Double? { table[name] }
 
-    public var guidedTimeoutUs: Int64 { Int64((self["GUID_TIMEOUT"] ?? 3) * 1_000_000) }
-    public var disarmDelayUs: Int64 { Int64((self["DISARM_DELAY"] ?? 10) * 1_000_000) }
+    public var guidedTimeout: Duration { .microseconds(Int64((self["GUID_TIMEOUT"] ?? 3) * 1_000_000)) }
+    public var disarmDelay: Duration { .microseconds(Int64((self["DISARM_DELAY"] ?? 10) * 1_000_000)) }
     public var returnAltitudeM: Double { (self["RTL_ALT"] ?? 1500) / 100 }
 
     /// Sets a parameter from a number (tests, PARAM_SET); integer types are truncated.

@@ -1,3 +1,4 @@
+import Clocks
 import DroneSimulation
 import MAVLink
 import Navigation
@@ -244,7 +245,7 @@ extension MAVLinkSimulatorSession {
             stopCopterMotors()
             return actions + say(StatusText.info, "Disarming motors") + [.log("disarmed: landed in \(arduCopter.mode)")]
         }
-        let delayUs = arduCopter.parameters.disarmDelayUs
+        let delayUs = arduCopter.parameters.disarmDelay.us
         if delayUs > 0, let since = armedOnGroundSinceUs, nowUs - since >= delayUs {
             stopCopterMotors()
             return actions + say(StatusText.info, "Disarming motors")
@@ -265,7 +266,7 @@ extension MAVLinkSimulatorSession {
                     drone.applyProgressiveCommand(position.command(for: drone))
                     return []
                 }
-                let timeoutUs = arduCopter.parameters.guidedTimeoutUs
+                let timeoutUs = arduCopter.parameters.guidedTimeout.us
                 if nowUs - setpoint.receivedUs < timeoutUs {
                     drone.applyProgressiveCommand(setpoint.command(parameters: drone.parameters))
                     return []

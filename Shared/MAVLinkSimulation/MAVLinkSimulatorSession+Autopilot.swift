@@ -1,3 +1,4 @@
+import Clocks
 import DroneSimulation
 import MAVLink
 
@@ -19,13 +20,13 @@ extension MAVLinkSimulatorSession {
             landedSinceUs = nowUs
             return say(StatusText.info, "Landing detected")
         }
-        if let since = landedSinceUs, nowUs - since >= parameters.disarmAfterLandingUs {
+        if let since = landedSinceUs, nowUs - since >= parameters.disarmAfterLanding.us {
             disarmMotors()
             return say(StatusText.info, "Disarmed by landing")
         }
-        if let since = armedOnGroundSinceUs, nowUs - since >= preflightDisarmUs {
+        if let since = armedOnGroundSinceUs, nowUs - since >= preflightDisarm.us {
             disarmMotors()
-            return [.log("disarmed: no takeoff within \(preflightDisarmUs / 1_000_000) s of arming")]
+            return [.log("disarmed: no takeoff within \(preflightDisarm.us / 1_000_000) s of arming")]
         }
         return []
     }
@@ -36,7 +37,7 @@ extension MAVLinkSimulatorSession {
         guard isArmed, isAirborne, drone.flightState != .landing else { return [] }
         switch mode {
         case .offboard:
-            guard let setpoint, nowUs - setpoint.receivedUs < parameters.offboardLossUs else {
+            guard let setpoint, nowUs - setpoint.receivedUs < parameters.offboardLoss.us else {
                 return offboardLost(nowUs: nowUs)
             }
             if let position = setpoint.goal {

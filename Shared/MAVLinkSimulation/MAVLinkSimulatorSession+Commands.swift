@@ -1,3 +1,4 @@
+import Clocks
 import DroneSimulation
 import MAVLink
 import Navigation
@@ -143,7 +144,7 @@ extension MAVLinkSimulatorSession {
             guard isArmed, isAirborne, drone.flightState != .landing else {
                 return (.denied, "offboard refused: not armed in the air")
             }
-            guard let setpoint, nowUs - setpoint.receivedUs < parameters.offboardLossUs else {
+            guard let setpoint, nowUs - setpoint.receivedUs < parameters.offboardLoss.us else {
                 return (.denied, "offboard refused: no setpoints streaming")
             }
             mode = .offboard

@@ -8,7 +8,7 @@ import Navigation
 /// timers stay microseconds inside). Measured against PX4 SITL (SIH, 2025-02): see docs/mavlink-vehicles.md.
 ///
 /// What it does like PX4: HEARTBEAT at 1 Hz with PX4 `custom_mode` and base mode; a position estimate and home
-/// `positionReadyUs` after start (before it: no GLOBAL_POSITION_INT, no HOME_POSITION, arming temporarily
+/// `positionReady` after start (before it: no GLOBAL_POSITION_INT, no HOME_POSITION, arming temporarily
 /// rejected); arm (denied unless landed with battery), disarm (denied in the air unless forced with 21196, which
 /// cuts the motors); NAV_TAKEOFF to param7 (AMSL) or MIS_TAKEOFF_ALT, then hold; NAV_LAND; disarm COM_DISARM_LAND
 /// after touchdown; DO_SET_MODE to OFFBOARD (only armed, in the air and with setpoints streaming), hold, land,
@@ -32,11 +32,11 @@ public struct MAVLinkSimulatorSession: Sendable {
     /// COM_OF_LOSS_T, COM_OBL_RC_ACT, MIS_TAKEOFF_ALT, … (PARAM_SET, or `--px4-param`).
     public var parameters = PX4Parameters()
     /// Time from start to a position estimate and home (PX4 SIH: ~2 s; the simulator's GPS needs no warm-up).
-    public var positionReadyUs: Int64 = 1_000_000
+    public var positionReady: Duration = .seconds(1)
     /// Altitude above mean sea level of the home point (GLOBAL_POSITION_INT.alt).
     public var homeAltitudeAMSLM = 34.0
     /// PX4 disarms a vehicle armed on the ground that does not take off (COM_DISARM_PRFLT).
-    public var preflightDisarmUs: Int64 = 10_000_000
+    public var preflightDisarm: Duration = .seconds(10)
 
     var parser = MAVLinkStreamParser()
     /// Frames parsed and rejected so far.
@@ -72,7 +72,7 @@ public struct MAVLinkSimulatorSession: Sendable {
         self.configuration = configuration
         self.autopilot = autopilot
         // ArduCopter SITL needs ~40 s for its EKF to use GPS; a few seconds keep the refusal visible, not slow.
-        if autopilot == .ardupilot { positionReadyUs = 4_000_000 }
+        if autopilot == .ardupilot { positionReady = .seconds(4) }
         self.gcs = gcs
         drone = SimulatedDrone(home: configuration.home, headingDeg: configuration.headingDeg,
                                parameters: configuration.parameters, seed: configuration.seed)
@@ -82,7 +82,7 @@ public struct MAVLinkSimulatorSession: Sendable {
         lastReportedState = drone.flightState.traceName
     }
 
-    func isPositionReady(nowUs: Int64) -> Bool { nowUs - startUs >= positionReadyUs }
+    func isPositionReady(nowUs: Int64) -> Bool { nowUs - startUs >= positionReady.us }
     var isAirborne: Bool { drone.flightState != .landed && !drone.isEmergency }
 
     // MARK: - Events
@@ -113,7 +113,7 @@ public struct MAVLinkSimulatorSession: Sendable {
         let nowUs = now.us
         var actions: [SimulatorAction] = []
         let wasState = drone.flightState
-        drone.advance(byUs: nowUs - lastTickUs, maxStepUs: configuration.maxPhysicsStepUs)
+        drone.advance(by: .microseconds(nowUs - lastTickUs), maxStep: configuration.maxPhysicsStep)
         lastTickUs = max(lastTickUs, nowUs)
         if autopilot == .ardupilot {
             actions += followArduCopter(from: wasState, nowUs: nowUs)
@@ -131,7 +131,7 @@ public struct MAVLinkSimulatorSession: Sendable {
         actions += telemetry(nowUs: nowUs)
         if nowUs >= nextTraceUs {
             actions.append(.trace(GroundTruthTrace.row(timeS: drone.elapsedS, drone: drone)))
-            nextTraceUs = max(nextTraceUs + configuration.traceIntervalUs, nowUs)
+            nextTraceUs = max(nextTraceUs + configuration.traceInterval.us, nowUs)
         }
         return actions
     }

@@ -26,10 +26,10 @@ public struct PX4Parameters: Sendable, Equatable {
 
     public subscript(_ name: String) -> Double? { table[name] }
 
-    public var offboardLossUs: Int64 { Int64((self["COM_OF_LOSS_T"] ?? 1) * 1_000_000) }
+    public var offboardLoss: Duration { .microseconds(Int64((self["COM_OF_LOSS_T"] ?? 1) * 1_000_000)) }
     public var offboardLossAction: Int { Int(self["COM_OBL_RC_ACT"] ?? 0) }
     public var takeoffAltitudeM: Double { self["MIS_TAKEOFF_ALT"] ?? 2.5 }
-    public var disarmAfterLandingUs: Int64 { Int64(max(0, self["COM_DISARM_LAND"] ?? 2) * 1_000_000) }
+    public var disarmAfterLanding: Duration { .microseconds(Int64(max(0, self["COM_DISARM_LAND"] ?? 2) * 1_000_000)) }
     public var returnAltitudeM: Double { self["RTL_RETURN_ALT"] ?? 30 }
 
     /// Sets a parameter from a number already decoded (`--param`, tests).

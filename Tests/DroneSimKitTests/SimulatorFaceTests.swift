@@ -39,7 +39,7 @@ struct SimulatorFaceTests {
         let command = try DroneSim.parse(["--protocol", "mavlink", "--px4-param", "COM_OBL_RC_ACT=5",
                                           "--px4-param", "COM_OF_LOSS_T=2.5"])
         let parameters = try command.px4Parameters()
-        #expect(parameters.offboardLossAction == 5 && parameters.offboardLossUs == 2_500_000)
+        #expect(parameters.offboardLossAction == 5 && parameters.offboardLoss == .milliseconds(2500))
         #expect(throws: (any Error).self) { try DroneSim.parse(["--px4-param", "NO_SUCH=1"]) }
         #expect(throws: (any Error).self) { try DroneSim.parse(["--px4-param", "COM_OBL_RC_ACT=9"]) }
         #expect(throws: (any Error).self) { try DroneSim.parse(["--px4-param", "COM_OBL_RC_ACT"]) }

@@ -184,6 +184,6 @@ struct ArduCopterSessionTests {
         #expect(values.map(\.paramId) == ["GUID_TIMEOUT", "FS_GCS_ENABLE", "SYSID_MYGCS"])
         #expect(values.map { $0.numericValue(bytewise: false) } == [3, 0, 255])
         h.setParameter("GUID_TIMEOUT", 1, type: ParamValue.typeReal32)
-        #expect(h.session.arduCopter.parameters.guidedTimeoutUs == 1_000_000)
+        #expect(h.session.arduCopter.parameters.guidedTimeout == .seconds(1))
     }
 }

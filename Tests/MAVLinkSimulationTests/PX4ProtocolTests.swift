@@ -62,7 +62,7 @@ struct PX4ProtocolTests {
         #expect(values.map(\.paramId) == ["COM_OBL_RC_ACT", "MIS_TAKEOFF_ALT"], "each set answered; bad ones not")
         #expect(values.first?.paramValue.bitPattern == 3, "INT32 packed bytewise, as PX4")
         #expect(h.session.parameters.offboardLossAction == 3 && h.session.parameters.takeoffAltitudeM == 2.0)
-        #expect(h.session.parameters.offboardLossUs == 1_000_000, "out of range: unchanged")
+        #expect(h.session.parameters.offboardLoss == .seconds(1), "out of range: unchanged")
         #expect(h.logs.contains { $0.contains("PARAM_SET COM_OF_LOSS_T ignored") })
 
         h.waitForPosition()
