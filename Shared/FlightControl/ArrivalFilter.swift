@@ -12,7 +12,7 @@ import Darwin
 /// repeat the same fix), so only solutions from distinct drone positions count as separate samples.
 public struct ArrivalFilter: Sendable, Equatable {
     /// Samples older than this are forgotten.
-    public var windowUs: Int64
+    public var window: Duration
     /// Fewer distinct fixes than this inside the window: no verdict yet.
     public var minimumFixes: Int
 
@@ -26,8 +26,8 @@ public struct ArrivalFilter: Sendable, Equatable {
         var eastM: Double
     }
 
-    public init(windowUs: Int64, minimumFixes: Int) {
-        self.windowUs = windowUs
+    public init(window: Duration, minimumFixes: Int) {
+        self.window = window
         self.minimumFixes = max(1, minimumFixes)
     }
 
@@ -39,6 +39,7 @@ public struct ArrivalFilter: Sendable, Equatable {
                                  at time: MonotonicInstant) {
         let atUs = time.us
         guard distanceM.isFinite, bearingDeg.isFinite else { return }
+        let windowUs = window.us
         samples.removeAll { atUs &- $0.atUs > windowUs }
         let bearingRad = bearingDeg * .pi / 180
         let sample = Sample(atUs: atUs, latitudeDeg: latitudeDeg, longitudeDeg: longitudeDeg,

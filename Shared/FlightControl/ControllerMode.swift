@@ -106,11 +106,12 @@ extension ControllerStateMachine {
 
     var newProgressWatch: ProgressWatch {
         ProgressWatch(marginM: configuration.progressMarginM,
-                      timeoutUs: microseconds(fromSeconds: configuration.progressTimeoutS))
+                      timeout: .microseconds(microseconds(fromSeconds: configuration.progressTimeoutS)))
     }
 
     var newArrivalFilter: ArrivalFilter {
-        ArrivalFilter(windowUs: configuration.arrivalWindowMs &* 1000, minimumFixes: configuration.arrivalMinimumFixes)
+        ArrivalFilter(window: .microseconds(configuration.arrivalWindowMs &* 1000),
+                      minimumFixes: configuration.arrivalMinimumFixes)
     }
 
     /// The takeoff the flight commands ask for while taking off; 0 at every other time.

@@ -63,7 +63,7 @@ public struct ControllerStateMachine: Sendable {
     var resumable: FlightMemory?
     var lastRemembered: FlightMemory?
     /// Where the drone stands while landed, averaged: home at takeoff (`PositionAverage`).
-    var groundPosition = PositionAverage(windowUs: 5_000_000)
+    var groundPosition = PositionAverage(window: .seconds(5))
     /// Log lines a transition wants said, flushed with the next published actions (`finish`).
     var pendingLogs: [ControllerAction] = []
     /// The pilot that went offline (restored if it comes back before anyone else claims).

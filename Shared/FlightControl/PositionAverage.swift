@@ -1,24 +1,25 @@
 import Clocks
 import Navigation
 
-/// The mean of the distinct GPS fixes of the last `windowUs`: where the drone stands, with the noise averaged out.
+/// The mean of the distinct GPS fixes of the last `window`: where the drone stands, with the noise averaged out.
 /// Home is set from it at takeoff (one fix is off by the receiver's noise — 1.5 m in drone-sim by default — and a
 /// return then lands that far from where the drone took off). Pure; times are the caller's monotonic clock.
 public struct PositionAverage: Sendable, Equatable {
-    public var windowUs: Int64
+    public var window: Duration
     private var samples: [(atUs: Int64, point: GeoPoint)] = []
 
-    public init(windowUs: Int64) {
-        self.windowUs = windowUs
+    public init(window: Duration) {
+        self.window = window
     }
 
     public static func == (a: PositionAverage, b: PositionAverage) -> Bool {
-        a.windowUs == b.windowUs && a.samples.map(\.atUs) == b.samples.map(\.atUs)
+        a.window == b.window && a.samples.map(\.atUs) == b.samples.map(\.atUs)
             && a.samples.map(\.point) == b.samples.map(\.point)
     }
 
     public mutating func observe(_ point: GeoPoint, at time: MonotonicInstant) {
         let atUs = time.us
+        let windowUs = window.us
         samples.removeAll { atUs &- $0.atUs > windowUs }
         if samples.last?.point == point { return }
         samples.append((atUs, point))

@@ -4,20 +4,20 @@ import Clocks
 /// own position hold drifts far less), so a manoeuvre that keeps losing ground must be abandoned.
 ///
 /// Losing ground = the distance stays more than `marginM` above the best distance seen since the manoeuvre
-/// started, for `timeoutUs` without a break. The margin keeps GPS jitter and the turn toward the goal (the drone
+/// started, for `timeout` without a break. The margin keeps GPS jitter and the turn toward the goal (the drone
 /// drifts while it yaws) from counting.
 public struct ProgressWatch: Sendable, Equatable {
     public var marginM: Double
-    public var timeoutUs: Int64
+    public var timeout: Duration
 
     /// Closest the drone has been to the goal since `reset`.
     public private(set) var bestDistanceM: Double = .infinity
     /// When the distance last rose beyond best + margin (nil while within it).
     private var losingSinceUs: Int64?
 
-    public init(marginM: Double, timeoutUs: Int64) {
+    public init(marginM: Double, timeout: Duration) {
         self.marginM = marginM
-        self.timeoutUs = timeoutUs
+        self.timeout = timeout
     }
 
     /// Starts watching a new manoeuvre.
@@ -38,6 +38,6 @@ public struct ProgressWatch: Sendable, Equatable {
         }
         let since = losingSinceUs ?? atUs
         losingSinceUs = since
-        return atUs &- since >= timeoutUs
+        return atUs &- since >= timeout.us
     }
 }

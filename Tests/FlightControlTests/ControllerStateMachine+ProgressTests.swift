@@ -153,7 +153,7 @@ struct ControllerProgressTests {
 
     @Test("ProgressWatch: margin and timeout")
     func progressWatch() {
-        var watch = ProgressWatch(marginM: 3, timeoutUs: 3_000_000)
+        var watch = ProgressWatch(marginM: 3, timeout: .seconds(3))
         let r1 = watch.observe(distanceM: 10, at: MonotonicInstant(us: 0)); #expect(!r1)
         let r2 = watch.observe(distanceM: 12.9, at: MonotonicInstant(us: 1_000_000)); #expect(!r2)
         let r3 = watch.observe(distanceM: 13.5, at: MonotonicInstant(us: 2_000_000)); #expect(!r3)
@@ -167,7 +167,7 @@ struct ControllerProgressTests {
 
     @Test("ArrivalFilter: repeated positions count once, old samples drop out")
     func arrivalFilter() {
-        var filter = ArrivalFilter(windowUs: 1_000_000, minimumFixes: 3)
+        var filter = ArrivalFilter(window: .seconds(1), minimumFixes: 3)
         filter.observe(distanceM: 0.5, latitudeDeg: 1, longitudeDeg: 1, at: MonotonicInstant(us: 0))
         filter.observe(distanceM: 0.5, latitudeDeg: 1, longitudeDeg: 1, at: MonotonicInstant(us: 100_000))
         filter.observe(distanceM: 0.5, latitudeDeg: 1, longitudeDeg: 1, at: MonotonicInstant(us: 200_000))
