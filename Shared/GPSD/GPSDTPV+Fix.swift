@@ -1,3 +1,5 @@
+import Clocks
+
 /// Whether a TPV gives a position, and if not, why.
 public enum GPSFixStatus: Sendable, Equatable {
     case fix(GPSFix)
@@ -31,6 +33,6 @@ extension GPSDTPV {
             altitudeM: dimension == .threeD ? altitudeMSLM : nil,
             trackDeg: track, speedMps: nonNegative(speedMps),
             ephM: nonNegative(ephM), epxM: nonNegative(epxM), epyM: nonNegative(epyM),
-            time: time, timeUs: time.flatMap(GPSDTime.microseconds(from:))))
+            time: time, stamp: time.flatMap(GPSDTime.microseconds(from:)).map(WallInstant.init(us:))))
     }
 }

@@ -21,13 +21,13 @@ public struct GPSFix: Sendable, Equatable {
     /// Estimated longitude / latitude error, metres, 95 % confidence.
     public var epxM: Double?
     public var epyM: Double?
-    /// The fix time exactly as gpsd sent it, and parsed to microseconds since the epoch.
+    /// The fix time exactly as gpsd sent it, and parsed (UTC from the GPS: a wall stamp).
     public var time: String?
-    public var timeUs: Int64?
+    public var stamp: WallInstant?
 
     public init(dimension: Dimension, latitudeDeg: Double, longitudeDeg: Double, altitudeM: Double? = nil,
                 trackDeg: Double? = nil, speedMps: Double? = nil, ephM: Double? = nil, epxM: Double? = nil,
-                epyM: Double? = nil, time: String? = nil, timeUs: Int64? = nil) {
+                epyM: Double? = nil, time: String? = nil, stamp: WallInstant? = nil) {
         self.dimension = dimension
         self.latitudeDeg = latitudeDeg
         self.longitudeDeg = longitudeDeg
@@ -38,7 +38,7 @@ public struct GPSFix: Sendable, Equatable {
         self.epxM = epxM
         self.epyM = epyM
         self.time = time
-        self.timeUs = timeUs
+        self.stamp = stamp
     }
 
     /// Best single horizontal error figure: `eph` when present, else the larger of `epx`/`epy`.
@@ -52,18 +52,18 @@ public struct GPSFix: Sendable, Equatable {
         }
     }
 
-    /// Age of the fix by its own timestamp against this host's wall clock (the fix's time is UTC from the GPS),
-    /// microseconds (negative if it claims to be from the future); nil when the fix has no time.
-    public func ageUs(wallClock: WallInstant) -> Int64? {
-        guard let timeUs else { return nil }
-        let (age, overflow) = wallClock.us.subtractingReportingOverflow(timeUs)
-        return overflow ? nil : age
+    /// Age of the fix by its own stamp against this host's wall clock (negative if it claims to be from the
+    /// future); nil when the fix has no time, or a garbage one too far from the clock to subtract.
+    public func age(wallClock: WallInstant) -> Duration? {
+        guard let stamp else { return nil }
+        let (ageUs, overflow) = wallClock.us.subtractingReportingOverflow(stamp.us)
+        return overflow ? nil : .microseconds(ageUs)
     }
 
     /// A fix is stale when its own time is more than `maxAgeS` before (or after: clocks disagree) `wallClock`, or when
     /// it has no time at all — an undated position cannot be shown to be current.
     public func isStale(wallClock: WallInstant, maxAgeS: Double) -> Bool {
-        guard let age = ageUs(wallClock: wallClock), maxAgeS.isFinite, maxAgeS >= 0 else { return true }
-        return Double(age.magnitude) > maxAgeS * 1_000_000
+        guard let age = age(wallClock: wallClock), maxAgeS.isFinite, maxAgeS >= 0 else { return true }
+        return Double(age.us.magnitude) > maxAgeS * 1_000_000
     }
 }

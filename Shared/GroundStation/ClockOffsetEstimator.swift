@@ -5,8 +5,8 @@ import Clocks
 /// value (the least-delayed message) is the best estimate. For display and logs only: no decision may depend on
 /// it (safety uses receive times on the deciding host's monotonic clock).
 public struct ClockOffsetEstimator: Sendable, Equatable {
-    /// Beyond this the status screen warns: logs and exports from the two hosts will not line up.
-    public static let warnAboveUs: Int64 = 1_000_000
+    /// Beyond this (either way) the status screen warns: logs and exports from the two hosts will not line up.
+    public static let warnAbove: Duration = .seconds(1)
 
     /// How many recent samples the estimate looks at (telemetry comes at ~15/s: a few seconds' worth).
     public let capacity: Int
@@ -31,9 +31,12 @@ public struct ClockOffsetEstimator: Sendable, Equatable {
         next = (next + 1) % capacity
     }
 
-    /// Board clock minus laptop clock, microseconds; positive = the board is ahead. Nil before any sample.
-    public var offsetUs: Int64? { samplesUs.max() }
+    /// Board clock minus laptop clock; positive = the board is ahead. Nil before any sample.
+    public var offset: Duration? { samplesUs.max().map(Duration.microseconds) }
 
-    /// True when the estimate is farther than `warnAboveUs` from zero.
-    public var exceedsWarning: Bool { offsetUs.map { abs($0) > Self.warnAboveUs } ?? false }
+    /// True when the estimate is farther than `warnAbove` from zero.
+    public var exceedsWarning: Bool { offset.map(Self.exceedsWarning) ?? false }
+
+    /// True when `offset` is farther than `warnAbove` from zero.
+    public static func exceedsWarning(_ offset: Duration) -> Bool { offset > warnAbove || .zero - offset > warnAbove }
 }

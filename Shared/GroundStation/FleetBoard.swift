@@ -25,7 +25,7 @@ public struct FleetBoard: Sendable {
     /// When this reader subscribed: until one re-announce interval has passed, a service not heard from is "wait".
     public var watchingSince: MonotonicInstant?
     /// How long a service not heard from shows "wait" (StatusBoard's window unless widened).
-    public var presenceWaitUs = StatusBoard.defaultPresenceWaitUs
+    public var presenceWait = StatusBoard.defaultPresenceWait
 
     public init() {}
 
@@ -114,7 +114,7 @@ public struct FleetBoard: Sendable {
         let known = services.compactMap { board.services[$0]?.presence }
         if known.contains(where: \.online) { return "on" }
         if !known.isEmpty { return "OFF" }
-        if let since = watchingSince?.us, nowUs &- since < presenceWaitUs { return "wait" }
+        if let since = watchingSince?.us, nowUs &- since < presenceWait.us { return "wait" }
         return "?"
     }
 

@@ -13,7 +13,7 @@ import QuadProtocol
 public struct FollowStateMachine: Sendable {
     public struct Configuration: Sendable, Equatable {
         public var senderId: String
-        public var publishIntervalUs: Int64
+        public var publishInterval: Duration
         /// A fix not renewed by gpsd within this time is treated as lost.
         public var maxFixAgeS: Double
         /// Also judge freshness by the fix's own time against the caller's clock. Off for replays (gpsfake) whose
@@ -27,11 +27,11 @@ public struct FollowStateMachine: Sendable {
         public var targetTTLS: Float
         public var targetAltitudeM: Float?
 
-        public init(senderId: String, publishIntervalUs: Int64 = 1_000_000, maxFixAgeS: Double = 3,
+        public init(senderId: String, publishInterval: Duration = .seconds(1), maxFixAgeS: Double = 3,
                     checkFixTime: Bool = true, acceptStaleFix: Bool = false, maxHorizontalErrorM: Double? = 50,
                     targetTTLS: Float = 5, targetAltitudeM: Float? = nil) {
             self.senderId = senderId
-            self.publishIntervalUs = max(1, publishIntervalUs)
+            self.publishInterval = max(.microseconds(1), publishInterval)
             self.maxFixAgeS = maxFixAgeS
             self.checkFixTime = checkFixTime
             self.acceptStaleFix = acceptStaleFix
@@ -89,7 +89,7 @@ public struct FollowStateMachine: Sendable {
             return enterLost(.inaccurate(horizontalErrorM: error))
         }
         var actions: [Action] = []
-        if configuration.checkFixTime, let timeUs = fix.timeUs {
+        if configuration.checkFixTime, let timeUs = fix.stamp?.us {
             // Compared only between fixes on the same side of the clock check: the clock report covers the step
             // into (or out of) a wrong clock.
             let offClock = fix.isStale(wallClock: wallClock, maxAgeS: configuration.maxFixAgeS)
@@ -122,14 +122,14 @@ public struct FollowStateMachine: Sendable {
         }
         let receiptAgeS = Double(nowUs &- receivedAtUs) / 1_000_000
         // Not renewed by gpsd, or undated: no current fix.
-        if receiptAgeS > configuration.maxFixAgeS || (configuration.checkFixTime && fix.timeUs == nil) {
+        if receiptAgeS > configuration.maxFixAgeS || (configuration.checkFixTime && fix.stamp == nil) {
             latest = nil
             return enterLost(.stale)
         }
         var actions: [Action] = []
         let position = GeoPoint(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg)
         if configuration.checkFixTime, fix.isStale(wallClock: wallClock, maxAgeS: configuration.maxFixAgeS) {
-            let ageS = Double(fix.ageUs(wallClock: wallClock) ?? 0) / 1_000_000
+            let ageS = Double(fix.age(wallClock: wallClock)?.us ?? 0) / 1_000_000
             guard configuration.acceptStaleFix else {
                 latest = nil
                 return enterStale(.offClock(ageS: ageS), sending: false)
@@ -139,7 +139,7 @@ public struct FollowStateMachine: Sendable {
             health = .good
             actions.append(.reportFixAcquired(position))
         }
-        if let last = lastPublishUs, nowUs &- last < configuration.publishIntervalUs, nowUs >= last {
+        if let last = lastPublishUs, nowUs &- last < configuration.publishInterval.us, nowUs >= last {
             return actions
         }
         sequence &+= 1

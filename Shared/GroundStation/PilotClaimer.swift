@@ -18,11 +18,11 @@ public struct PilotClaimer: Sendable {
         public var senderId: String
         /// While control is free and not ours, the claim is repeated this often (claims are QoS 1, not retained:
         /// a controller that restarted has forgotten them).
-        public var retryIntervalUs: Int64
+        public var retryInterval: Duration
 
-        public init(senderId: String, retryIntervalUs: Int64 = 2_000_000) {
+        public init(senderId: String, retryInterval: Duration = .seconds(2)) {
             self.senderId = senderId
-            self.retryIntervalUs = max(1, retryIntervalUs)
+            self.retryInterval = max(.microseconds(1), retryInterval)
         }
     }
 
@@ -126,13 +126,13 @@ public struct PilotClaimer: Sendable {
         let nowUs = now.us
         guard control == .pending, isControlFree else { return [] }
         guard controllerRunId != nil else {
-            guard !reportedWaitingForController, nowUs &- connectedAtUs >= configuration.retryIntervalUs else {
+            guard !reportedWaitingForController, nowUs &- connectedAtUs >= configuration.retryInterval.us else {
                 return []
             }
             reportedWaitingForController = true
             return [.waitingForController]
         }
-        if let last = lastClaimSentUs, nowUs &- last < configuration.retryIntervalUs, nowUs >= last { return [] }
+        if let last = lastClaimSentUs, nowUs &- last < configuration.retryInterval.us, nowUs >= last { return [] }
         return [claim(nowUs: nowUs)]
     }
 

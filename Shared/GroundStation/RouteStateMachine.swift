@@ -12,15 +12,15 @@ import QuadProtocol
 public struct RouteStateMachine: Sendable {
     public struct Configuration: Sendable, Equatable {
         public var senderId: String
-        public var republishIntervalUs: Int64
+        public var republishInterval: Duration
         public var targetTTLS: Float
         /// How close the controller's reported target must be to the waypoint to count as "this" target.
         public var targetMatchToleranceM: Double
 
-        public init(senderId: String, republishIntervalUs: Int64 = 1_000_000, targetTTLS: Float = 5,
+        public init(senderId: String, republishInterval: Duration = .seconds(1), targetTTLS: Float = 5,
                     targetMatchToleranceM: Double = 0.5) {
             self.senderId = senderId
-            self.republishIntervalUs = max(1, republishIntervalUs)
+            self.republishInterval = max(.microseconds(1), republishInterval)
             self.targetTTLS = targetTTLS
             self.targetMatchToleranceM = targetMatchToleranceM
         }
@@ -87,7 +87,7 @@ public struct RouteStateMachine: Sendable {
     public mutating func tick(now: MonotonicInstant, wallClock: WallInstant) -> [Action] {
         guard case .flying(let index) = phase else { return [] }
         let elapsed = now.us &- lastPublishUs
-        guard elapsed >= configuration.republishIntervalUs || elapsed < 0 else { return [] }
+        guard elapsed >= configuration.republishInterval.us || elapsed < 0 else { return [] }
         return [publish(index, now: now, wallClock: wallClock)]
     }
 

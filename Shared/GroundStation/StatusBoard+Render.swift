@@ -37,7 +37,7 @@ extension StatusBoard {
         let shown = TextFormat.clean(name, width: 40)
         let label = "  " + (shown.count >= 23 ? shown + " " : TextFormat.pad(shown, 23))
         guard let entry = services[name] else {
-            if let since = watchingSince?.us, nowUs &- since < presenceWaitUs {
+            if let since = watchingSince?.us, nowUs &- since < presenceWait.us {
                 return label
                     + "waiting  (no status yet; re-announced every \(Int(ServiceStatus.reannounceIntervalS)) s)"
             }
@@ -107,10 +107,10 @@ extension StatusBoard {
     /// The board's clock against this laptop's, from telemetry stamps, on the title line (the screen stays within
     /// 24 lines); a warning beyond 1 s: the two hosts' logs and exports will not line up.
     func clockSuffix() -> String {
-        guard let offsetUs = clockOffsetUs else { return "" }
-        let seconds = Double(offsetUs) / 1_000_000
+        guard let clockOffset else { return "" }
+        let seconds = Double(clockOffset.us) / 1_000_000
         let text = (seconds >= 0 ? "+" : "") + TextFormat.fixed(seconds, digits: 1) + " s"
-        guard abs(offsetUs) > ClockOffsetEstimator.warnAboveUs else { return "   board clock " + text }
+        guard ClockOffsetEstimator.exceedsWarning(clockOffset) else { return "   board clock " + text }
         return "   CLOCK WARNING: board " + text + " from this laptop"
     }
 
@@ -144,7 +144,7 @@ extension StatusBoard {
     }
 
     /// Why the vehicle link is dead, or nil while it is alive: its presence says offline, or its status (published
-    /// at least every second while it runs) has not come for `linkSilentAfterUs`, timed on this machine's clock.
+    /// at least every second while it runs) has not come for `linkSilentAfter`, timed on this machine's clock.
     public func linkDeath(now: MonotonicInstant) -> String? {
         let nowUs = now.us
         guard let link else { return nil }
@@ -155,14 +155,14 @@ extension StatusBoard {
             }
         }
         let silentUs = nowUs &- link.receivedAtUs
-        guard silentUs > Self.linkSilentAfterUs else { return nil }
+        guard silentUs > Self.linkSilentAfter.us else { return nil }
         return "no link status for " + TextFormat.age(us: silentUs)
     }
 
     /// The vehicle links' presence names (either may serve the drone).
     public static let linkServices = ["drone-link", "mavlink-link"]
     /// Both links publish their status at least once a second: two missed means the link is gone.
-    public static let linkSilentAfterUs: Int64 = 2_000_000
+    public static let linkSilentAfter: Duration = .seconds(2)
 
     /// The word of one link report: `ok`, `down`, `navdata-lost`, …
     public static func linkWord(_ link: LinkStatus) -> String {

@@ -29,25 +29,26 @@ public struct StatusBoard: Sendable {
     public let drone: DroneID
     public let expectedServices: [String]
     /// Telemetry older than this is flagged STALE.
-    public let staleAfterUs: Int64
+    public let staleAfter: Duration
     var services: [String: PresenceEntry] = [:]
     /// When this reader subscribed (same clock as `nowUs`): until one re-announce interval has passed, a service
     /// not heard from is "waiting", not "unknown" (its retained status may not be delivered, see ServiceStatus).
     public var watchingSince: MonotonicInstant?
-    public static let defaultPresenceWaitUs = Int64(ServiceStatus.reannounceIntervalS * 1_000_000) + 500_000
+    public static let defaultPresenceWait: Duration = .seconds(ServiceStatus.reannounceIntervalS) + .milliseconds(500)
     /// This board's "waiting" window (tests that must see it on a starved machine widen it).
-    public var presenceWaitUs = StatusBoard.defaultPresenceWaitUs
+    public var presenceWait = StatusBoard.defaultPresenceWait
     var controller: Received<ControllerState>?
     var droneState: Received<DroneState>?
     var link: Received<LinkStatus>?
     var navigation: Received<NavigationSolution>?
     /// Board wall clock minus this laptop's (display only: it explains why the two hosts' logs may not line up).
-    var clockOffsetUs: Int64?
+    var clockOffset: Duration?
 
-    public init(drone: DroneID, expectedServices: [String] = defaultExpectedServices, staleAfterUs: Int64 = 3_000_000) {
+    public init(drone: DroneID, expectedServices: [String] = defaultExpectedServices,
+                staleAfter: Duration = .seconds(3)) {
         self.drone = drone
         self.expectedServices = expectedServices
-        self.staleAfterUs = staleAfterUs
+        self.staleAfter = staleAfter
     }
 
     /// Expected services not heard from yet.
@@ -79,8 +80,8 @@ public struct StatusBoard: Sendable {
         link = Received(value: status, receivedAtUs: receivedAtUs)
     }
 
-    public mutating func update(clockOffsetUs offset: Int64?) {
-        clockOffsetUs = offset
+    public mutating func update(clockOffset offset: Duration?) {
+        clockOffset = offset
     }
 
     public mutating func update(navigation solution: NavigationSolution, receivedAt: MonotonicInstant) {
@@ -96,6 +97,6 @@ public struct StatusBoard: Sendable {
 
     func isStale(_ receivedAtUs: Int64, nowUs: Int64) -> Bool {
         let age = nowUs &- receivedAtUs
-        return age > staleAfterUs || age < 0
+        return age > staleAfter.us || age < 0
     }
 }

@@ -24,7 +24,7 @@ final class BusFeed: Sendable {
         var navigation: NavigationSolution?
         var position: PositionFix?
         /// Board clock minus this laptop's, from telemetry stamps (display only).
-        var clockOffsetUs: Int64?
+        var clockOffset: Duration?
     }
 
     private struct State {
@@ -66,7 +66,7 @@ final class BusFeed: Sendable {
             feed.record(.drone(s)) {
                 $0.latest.drone = s
                 $0.clock.observe(remoteStamp: WallInstant(us: s.timestampUs), localReceipt: received)
-                $0.latest.clockOffsetUs = $0.clock.offsetUs
+                $0.latest.clockOffset = $0.clock.offset
             }
         }
         try pump(client, Topics.linkStatus.topic(for: drone)) { feed, message in

@@ -24,7 +24,7 @@ struct ControllerWatch {
         // No retained state came (RabbitMQ keeps retained messages on the node that got them and gives none to a
         // wildcard; a NATS cluster node may not either): drone-controller repeats its state every 5 s, wait for it
         // before saying there is none.
-        let liveUntilUs = untilUs - Int64(settleS * 1_000_000) + StatusBoard.defaultPresenceWaitUs
+        let liveUntilUs = untilUs - Int64(settleS * 1_000_000) + StatusBoard.defaultPresenceWait.us
         while feed.latest.controller == nil, feed.presence(of: "drone-controller")?.state != .offline,
               MonotonicClock.nowUs() < liveUntilUs {
             try await Task.sleep(for: .milliseconds(20))

@@ -24,9 +24,9 @@ struct FleetView {
         case tick(now: MonotonicInstant)
     }
 
-    /// `presenceWaitUs`: how long a service not heard from shows "wait" (one re-announce interval and a half second).
-    init(watch: Bool, clearScreen: Bool, presenceWaitUs: Int64 = StatusBoard.defaultPresenceWaitUs) {
-        board.presenceWaitUs = presenceWaitUs
+    /// `presenceWait`: how long a service not heard from shows "wait" (one re-announce interval and a half second).
+    init(watch: Bool, clearScreen: Bool, presenceWait: Duration = StatusBoard.defaultPresenceWait) {
+        board.presenceWait = presenceWait
         self.watch = watch
         self.clearScreen = clearScreen
     }
@@ -42,7 +42,7 @@ struct FleetView {
         board.watchingSince = MonotonicInstant(us: startUs)
         let endUs = timeoutS.map { startUs + Int64($0 * 1_000_000) }
         // Watching: the first screen once retained messages had a moment to arrive, then every interval.
-        var nextShowUs = startUs + (watch ? 300_000 : board.presenceWaitUs)
+        var nextShowUs = startUs + (watch ? 300_000 : board.presenceWait.us)
         inbox.tick(everyMs: 50) { .tick(now: $0) }
         for await event in inbox.events {
             switch event {
@@ -62,7 +62,7 @@ struct FleetView {
                 guard nowUs >= nextShowUs else { continue }
                 show(now: now)
                 guard watch else { return }
-                nextShowUs = nowUs + max(50_000, interval.microseconds)
+                nextShowUs = nowUs + max(50_000, interval.duration.us)
             }
         }
     }

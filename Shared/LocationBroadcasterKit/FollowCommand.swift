@@ -44,7 +44,7 @@ struct FollowCommand: AsyncParsableCommand, ServiceCommand {
         let address: GPSDAddress
         do { address = try GPSDAddress(parsing: gpsdText) } catch { throw ValidationError("--gpsd: \(error)") }
         let configuration = FollowStateMachine.Configuration(
-            senderId: resolved.senderId, publishIntervalUs: interval.microseconds, checkFixTime: !noFixTimeCheck,
+            senderId: resolved.senderId, publishInterval: interval.duration, checkFixTime: !noFixTimeCheck,
             acceptStaleFix: acceptStale,
             targetTTLS: Float(ttl))
         let claim = self.claim

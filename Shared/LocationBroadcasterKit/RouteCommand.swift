@@ -49,7 +49,7 @@ struct RouteCommand: AsyncParsableCommand {
         let waypoints = route.waypoints
         say("route \(TextFormat.printable(file, width: 200)): \(route.summary)")
         let configuration = RouteStateMachine.Configuration(
-            senderId: resolved.senderId, republishIntervalUs: max(50_000, interval.microseconds))
+            senderId: resolved.senderId, republishInterval: max(.milliseconds(50), interval.duration))
         let (claim, timeoutUs) = (self.claim, Int64(arrivalTimeout * 1_000_000))
         try await BusSession.withPresence(resolved, body: { runtime in
             try await PilotSession.alongside(claim ? runtime : nil, resolved) { _ in

@@ -14,14 +14,14 @@ struct StatusView {
     private var drone: DroneState?
     private var navigation: NavigationSolution?
 
-    /// `presenceWaitUs`: how long a service not heard from is "waiting" (one re-announce interval and a half second).
+    /// `presenceWait`: how long a service not heard from is "waiting" (one re-announce interval and a half second).
     init(drone: DroneID, goal: ControllerState.Activity?, line: Bool, watch: Bool, clearScreen: Bool,
-         presenceWaitUs: Int64 = StatusBoard.defaultPresenceWaitUs) {
+         presenceWait: Duration = StatusBoard.defaultPresenceWait) {
         // Broadcasters announce themselves under their sender ids, so they show up as extra services.
         board = StatusBoard(drone: drone, expectedServices: StatusBoard.defaultExpectedServices.filter {
             $0 != "location-broadcaster"
         })
-        board.presenceWaitUs = presenceWaitUs
+        board.presenceWait = presenceWait
         self.goal = goal
         self.line = line
         self.watch = watch
@@ -30,8 +30,8 @@ struct StatusView {
 
     mutating func run(feed: BusFeed, interval: DurationText, timeoutS: Double?) async throws {
         let inbox = feed.inbox()
-        defer { if let offsetUs = feed.latest.clockOffsetUs, abs(offsetUs) > ClockOffsetEstimator.warnAboveUs {
-            say("warning: the board's clock is \(TextFormat.fixed(Double(offsetUs) / 1e6, digits: 1)) s "
+        defer { if let offset = feed.latest.clockOffset, ClockOffsetEstimator.exceedsWarning(offset) {
+            say("warning: the board's clock is \(TextFormat.fixed(Double(offset.us) / 1e6, digits: 1)) s "
                 + "from this laptop's; "
                 + "logs and exports of the two hosts will not line up (sync them with chrony, see deploy/README.md)")
         } }
@@ -43,7 +43,7 @@ struct StatusView {
         if !watch {
             // A broker that withholds retained statuses from a wildcard subscription (RabbitMQ) still shows each
             // running service within one re-announce interval: wait that long before calling one "unknown".
-            while !board.unseenExpectedServices.isEmpty, MonotonicClock.nowUs() - startUs < board.presenceWaitUs {
+            while !board.unseenExpectedServices.isEmpty, MonotonicClock.nowUs() - startUs < board.presenceWait.us {
                 _ = absorb(inbox.take().events)
                 if board.unseenExpectedServices.isEmpty { break }
                 try await Task.sleep(for: .milliseconds(100))
@@ -52,7 +52,7 @@ struct StatusView {
         while true {
             let reached = absorb(inbox.take().events)
             let elapsedUs = MonotonicClock.nowUs() - startUs
-            board.update(clockOffsetUs: feed.latest.clockOffsetUs)
+            board.update(clockOffset: feed.latest.clockOffset)
             show(elapsedUs: elapsedUs)
             if reached || !watch { return }
             if let endUs, MonotonicClock.nowUs() >= endUs {
@@ -62,7 +62,7 @@ struct StatusView {
                     "status: \(goal.cliName) not reached within \(TextFormat.fixed(timeoutS ?? 0, digits: 1)) s "
                     + "(\(state))")
             }
-            try await Task.sleep(for: .microseconds(interval.microseconds))
+            try await Task.sleep(for: interval.duration)
         }
     }
 

@@ -1,3 +1,4 @@
+import Clocks
 import Testing
 @testable import GPSD
 
@@ -47,7 +48,7 @@ import Testing
         let expected = GPSFix(
             dimension: .threeD, latitudeDeg: 52.5163, longitudeDeg: 13.377720667, altitudeM: 34.1, trackDeg: 90,
             speedMps: 1.4, ephM: 17.1, epxM: 8.2, epyM: 9.5, time: "2024-05-01T12:00:01.000Z",
-            timeUs: 1_714_564_801_000_000)
+            stamp: WallInstant(us: 1_714_564_801_000_000))
         #expect(tpv.fixStatus == .fix(expected))
     }
 

@@ -7,7 +7,8 @@ import Testing
     let t0: Int64 = 1_714_564_800_000_000  // 2024-05-01T12:00:00Z
 
     func fix(timeUs: Int64?) -> GPSFix {
-        GPSFix(dimension: .threeD, latitudeDeg: 52.5163, longitudeDeg: 13.3777, timeUs: timeUs)
+        GPSFix(dimension: .threeD, latitudeDeg: 52.5163, longitudeDeg: 13.3777,
+               stamp: timeUs.map(WallInstant.init(us:)))
     }
 
     @Test(arguments: [
@@ -16,6 +17,13 @@ import Testing
     ])
     func staleWhenOlderOrNewerThanTheLimit(ageUs: Int64, stale: Bool) {
         #expect(fix(timeUs: t0).isStale(wallClock: .init(us: t0 + ageUs), maxAgeS: 3) == stale)
+    }
+
+    @Test func ageIsTheWallClockMinusTheFixStamp() {
+        #expect(fix(timeUs: t0).age(wallClock: .init(us: t0 + 1_500_000)) == .milliseconds(1500))
+        #expect(fix(timeUs: t0).age(wallClock: .init(us: t0 - 2)) == .microseconds(-2))
+        #expect(fix(timeUs: nil).age(wallClock: .init(us: t0)) == nil)
+        #expect(fix(timeUs: Int64.min).age(wallClock: .init(us: Int64.max)) == nil)
     }
 
     @Test func undatedFixIsStale() {

@@ -20,7 +20,7 @@ struct FleetBoardTests {
             receivedAt: .init(us: 0))
         let table = board.render(now: .init(us: 1_000_000))
         #expect(Array(cells(table, "d1").prefix(5)) == ["d1", "wait", "on", "wait", "wait"])
-        let after = board.render(now: .init(us: StatusBoard.defaultPresenceWaitUs))
+        let after = board.render(now: .init(us: StatusBoard.defaultPresenceWait.us))
         #expect(Array(cells(after, "d1").prefix(5)) == ["d1", "?", "on", "?", "?"])
     }
 

@@ -1,3 +1,4 @@
+import Clocks
 import GPSD
 import Navigation
 import QuadProtocol
@@ -9,12 +10,12 @@ import Testing
     let s: Int64 = 1_000_000
 
     func machine(checkFixTime: Bool = true) -> FollowStateMachine {
-        FollowStateMachine(configuration: .init(senderId: "laptop", publishIntervalUs: s, maxFixAgeS: 3,
+        FollowStateMachine(configuration: .init(senderId: "laptop", publishInterval: .seconds(1), maxFixAgeS: 3,
                                                 checkFixTime: checkFixTime, maxHorizontalErrorM: 50, targetTTLS: 5))
     }
 
     func fix(_ lat: Double, _ lon: Double, at timeUs: Int64, ephM: Double? = 5) -> GPSFix {
-        GPSFix(dimension: .threeD, latitudeDeg: lat, longitudeDeg: lon, ephM: ephM, timeUs: timeUs)
+        GPSFix(dimension: .threeD, latitudeDeg: lat, longitudeDeg: lon, ephM: ephM, stamp: WallInstant(us: timeUs))
     }
 
     func targets(_ actions: [FollowStateMachine.Action]) -> [Target] {
@@ -72,7 +73,7 @@ import Testing
     }
 
     func machine(acceptStale: Bool) -> FollowStateMachine {
-        FollowStateMachine(configuration: .init(senderId: "laptop", publishIntervalUs: s, maxFixAgeS: 3,
+        FollowStateMachine(configuration: .init(senderId: "laptop", publishInterval: .seconds(1), maxFixAgeS: 3,
                                                 acceptStaleFix: acceptStale, maxHorizontalErrorM: 50, targetTTLS: 5))
     }
 

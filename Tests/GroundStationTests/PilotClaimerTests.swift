@@ -6,7 +6,7 @@ import Testing
     let s: Int64 = 1_000_000
 
     func claimer() -> PilotClaimer {
-        PilotClaimer(configuration: .init(senderId: "me", retryIntervalUs: 2 * s))
+        PilotClaimer(configuration: .init(senderId: "me", retryInterval: .seconds(2)))
     }
 
     static let run: UInt32 = 77

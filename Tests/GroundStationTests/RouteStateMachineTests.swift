@@ -13,7 +13,7 @@ import Testing
 
     func machine(_ waypoints: [Waypoint]? = nil) -> RouteStateMachine {
         RouteStateMachine(waypoints: waypoints ?? route, configuration: .init(senderId: "laptop",
-            republishIntervalUs: s))
+            republishInterval: .seconds(1)))
     }
 
     func state(_ activity: ControllerState.Activity, at w: Waypoint?) -> ControllerState {
@@ -43,8 +43,8 @@ import Testing
         let first = m.start(now: MonotonicInstant(us: 5 * s), wallClock: wall)
         guard case .publishTarget(let target, _) = first.first else { Issue.record("no target"); return }
         #expect(target.timestampUs == wall.us)
-        #expect(m.tick(now: MonotonicInstant(us: 5 * s + s / 2), wallClock: wall.advanced(byUs: 3600 * s)).isEmpty)
-        let again = m.tick(now: MonotonicInstant(us: 6 * s), wallClock: wall.advanced(byUs: 3601 * s))
+        #expect(m.tick(now: MonotonicInstant(us: 5 * s + s / 2), wallClock: wall.advanced(by: .seconds(3600))).isEmpty)
+        let again = m.tick(now: MonotonicInstant(us: 6 * s), wallClock: wall.advanced(by: .seconds(3601)))
         guard case .publishTarget(let resent, _) = again.first else { Issue.record("no re-send"); return }
         #expect(resent.timestampUs == wall.us + 3601 * s)
     }

@@ -109,7 +109,7 @@ import Testing
         b.watchingSince = MonotonicInstant(us: t0)
         #expect(b.render(now: .init(us: t0 + 2 * s))
             .contains("navigator              waiting  (no status yet; re-announced every 5 s)"))
-        #expect(b.render(now: .init(us: t0 + StatusBoard.defaultPresenceWaitUs)).contains(
+        #expect(b.render(now: .init(us: t0 + StatusBoard.defaultPresenceWait.us)).contains(
             "navigator              unknown  (no status seen)"))
         #expect(b.unseenExpectedServices.contains("navigator"))
         b.update(presence: ServicePresence(name: "navigator", online: true), receivedAt: .init(us: t0 + 3 * s))

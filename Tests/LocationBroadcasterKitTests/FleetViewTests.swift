@@ -98,7 +98,7 @@ struct FleetViewTests {
             try await Console.$capture.withValue(capture) {
                 // A starved run drew its screens after the 5.5 s window: widen it (its end is FleetBoardTests'
                 // business, with time passed in).
-                var fleet = FleetView(watch: true, clearScreen: false, presenceWaitUs: 600_000_000)
+                var fleet = FleetView(watch: true, clearScreen: false, presenceWait: .seconds(600))
                 try await fleet.run(client: client, interval: DurationText(seconds: 0.1), timeoutS: 4 * patientS)
             }
         }

@@ -65,7 +65,7 @@ struct StatusViewTests {
                 // A starved run drew its first screen after the 5.5 s window: widen it (its end is
                 // StatusBoardTests' business, with time passed in).
                 var view = StatusView(drone: drone, goal: nil, line: false, watch: true, clearScreen: false,
-                                      presenceWaitUs: 600_000_000)
+                                      presenceWait: .seconds(600))
                 try await view.run(feed: try BusFeed(client: client, drone: drone),
                                    interval: DurationText(seconds: 0.1), timeoutS: 4 * patientS)
             }
