@@ -1,3 +1,4 @@
+import Clocks
 import FlightLog
 import QuadProtocol
 
@@ -64,11 +65,12 @@ public struct GapWatch: Sendable {
     /// One range, or two when the counter wrapped from UInt32.max to 1 inside the gap.
     private static func ranges(topic: String, before: Last, after: Last) -> [MissingRange] {
         func range(_ first: UInt32, _ last: UInt32) -> MissingRange {
-            MissingRange(topic: topic, first: first, last: last, notBeforeUs: min(before.timestampUs,
-                after.timestampUs),
-                         notAfterUs: max(before.timestampUs, after.timestampUs),
-                         clockOffsetUs: before.receiveTimeUs &- before.timestampUs,
-                         earliestReceiveUs: before.receiveTimeUs, latestReceiveUs: after.receiveTimeUs)
+            MissingRange(topic: topic, first: first, last: last,
+                         notBefore: WallInstant(us: min(before.timestampUs, after.timestampUs)),
+                         notAfter: WallInstant(us: max(before.timestampUs, after.timestampUs)),
+                         clockOffset: .microseconds(before.receiveTimeUs &- before.timestampUs),
+                         earliestReceive: WallInstant(us: before.receiveTimeUs),
+                         latestReceive: WallInstant(us: after.receiveTimeUs))
         }
         if before.sequence < after.sequence { return [range(before.sequence + 1, after.sequence - 1)] }
         var parts: [MissingRange] = []

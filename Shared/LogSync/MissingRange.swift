@@ -1,3 +1,4 @@
+import Clocks
 import FlightLog
 import QuadProtocol
 
@@ -8,26 +9,27 @@ public struct MissingRange: Sendable, Equatable, Hashable {
     public var topic: String
     public var first: UInt32
     public var last: UInt32
-    /// Sender timestamps (header `timestampUs`) of the records before and after the gap.
-    public var notBeforeUs: Int64
-    public var notAfterUs: Int64
-    /// This logger's receive time minus the sender timestamp of the record before the gap: maps a recovered
-    /// record's sender timestamp onto this logger's clock (two hosts, two clocks: no other offset is known).
-    public var clockOffsetUs: Int64
+    /// Sender stamps (header `timestampUs`) of the records before and after the gap.
+    public var notBefore: WallInstant
+    public var notAfter: WallInstant
+    /// This logger's receive time minus the sender stamp of the record before the gap: maps a recovered record's
+    /// sender stamp onto this logger's clock (two hosts, two clocks: no other offset is known).
+    public var clockOffset: Duration
     /// This logger's receive times of the records before and after the gap: recovered records are placed between.
-    public var earliestReceiveUs: Int64
-    public var latestReceiveUs: Int64
+    public var earliestReceive: WallInstant
+    public var latestReceive: WallInstant
 
-    public init(topic: String, first: UInt32, last: UInt32, notBeforeUs: Int64, notAfterUs: Int64,
-                clockOffsetUs: Int64 = 0, earliestReceiveUs: Int64 = .min, latestReceiveUs: Int64 = .max) {
+    public init(topic: String, first: UInt32, last: UInt32, notBefore: WallInstant, notAfter: WallInstant,
+                clockOffset: Duration = .zero, earliestReceive: WallInstant = WallInstant(us: .min),
+                latestReceive: WallInstant = WallInstant(us: .max)) {
         self.topic = topic
         self.first = first
         self.last = last
-        self.notBeforeUs = notBeforeUs
-        self.notAfterUs = notAfterUs
-        self.clockOffsetUs = clockOffsetUs
-        self.earliestReceiveUs = earliestReceiveUs
-        self.latestReceiveUs = max(earliestReceiveUs, latestReceiveUs)
+        self.notBefore = notBefore
+        self.notAfter = notAfter
+        self.clockOffset = clockOffset
+        self.earliestReceive = earliestReceive
+        self.latestReceive = max(earliestReceive, latestReceive)
     }
 
     public var count: Int { Int(last - first) + 1 }
@@ -40,11 +42,11 @@ public struct MissingRange: Sendable, Equatable, Hashable {
     }
 
     public var requestRange: SyncRequest.Range {
-        SyncRequest.Range(path: path, first: first, last: last, notBeforeUs: notBeforeUs, notAfterUs: notAfterUs)
+        SyncRequest.Range(path: path, first: first, last: last, notBeforeUs: notBefore.us, notAfterUs: notAfter.us)
     }
 
-    public func contains(topic: String, sequence: UInt32, timestampUs: Int64) -> Bool {
-        topic == self.topic && (first...last).contains(sequence) && (notBeforeUs...notAfterUs).contains(timestampUs)
+    public func contains(topic: String, sequence: UInt32, stamp: WallInstant) -> Bool {
+        topic == self.topic && (first...last).contains(sequence) && (notBefore...notAfter).contains(stamp)
     }
 
     /// What is left after `sequence` arrived: nothing, the range shortened, or two ranges.
@@ -61,10 +63,11 @@ public struct MissingRange: Sendable, Equatable, Hashable {
     /// overshoots that end whenever this logger saw the outage shorter than the sender's stamps span it (jitter,
     /// a burst sent at once); `RecoveredOrder` puts a recovered record that ties a live one after it, so a record
     /// clamped onto the gap's end would follow it and show as a gap again.
-    public func receiveTime(senderTimestampUs: Int64) -> Int64 {
-        let (mapped, overflow) = senderTimestampUs.addingReportingOverflow(clockOffsetUs)
-        let end = latestReceiveUs > earliestReceiveUs ? latestReceiveUs - 1 : latestReceiveUs
-        return min(max(overflow ? earliestReceiveUs : mapped, earliestReceiveUs), end)
+    public func receiveTime(senderStamp: WallInstant) -> WallInstant {
+        let (earliestUs, latestUs) = (earliestReceive.us, latestReceive.us)
+        let (mapped, overflow) = senderStamp.us.addingReportingOverflow(clockOffset.us)
+        let end = latestUs > earliestUs ? latestUs - 1 : latestUs
+        return WallInstant(us: min(max(overflow ? earliestUs : mapped, earliestUs), end))
     }
 
     /// `quad/drone1/telemetry/drone 120–135 (16 records)`.
@@ -80,23 +83,23 @@ public struct MissingRange: Sendable, Equatable, Hashable {
     }
 }
 
-/// Identifies one published message: its topic, the sender's sequence number and timestamp. Two records with
-/// the same key are the same message (a publisher never reuses a number within one run, and a restarted one has
-/// moved on in time).
+/// Identifies one published message: its topic, the sender's sequence number and stamp. Two records with the
+/// same key are the same message (a publisher never reuses a number within one run, and a restarted one has moved
+/// on in time).
 public struct RecordKey: Hashable, Sendable {
     public let topic: String
     public let sequence: UInt32
-    public let timestampUs: Int64
+    public let stamp: WallInstant
 
-    public init(topic: String, sequence: UInt32, timestampUs: Int64) {
+    public init(topic: String, sequence: UInt32, stamp: WallInstant) {
         self.topic = topic
         self.sequence = sequence
-        self.timestampUs = timestampUs
+        self.stamp = stamp
     }
 
     /// The key of a binary, sequenced message; nil for text, undecodable headers and sequence 0.
     public init?(_ record: LogRecord) {
         guard let header = try? WireHeader(parsing: record.payload), header.sequence != 0 else { return nil }
-        self.init(topic: record.topic, sequence: header.sequence, timestampUs: header.timestampUs)
+        self.init(topic: record.topic, sequence: header.sequence, stamp: WallInstant(us: header.timestampUs))
     }
 }

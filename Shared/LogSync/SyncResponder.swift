@@ -1,3 +1,4 @@
+import Clocks
 import FlightLog
 import QuadProtocol
 
@@ -34,11 +35,11 @@ public struct SyncAnswer: Sendable {
         prefix = "quad/\(drone.rawValue)/"
     }
 
-    /// The sender-timestamp window of all ranges, to skip log files that cannot hold any of them.
-    public var windowUs: ClosedRange<Int64> {
+    /// The sender-stamp window of all ranges, to skip log files that cannot hold any of them.
+    public var window: ClosedRange<WallInstant> {
         let low = request.ranges.map(\.notBeforeUs).min() ?? 0
         let high = request.ranges.map(\.notAfterUs).max() ?? 0
-        return low...max(low, high)
+        return WallInstant(us: low)...WallInstant(us: max(low, high))
     }
 
     /// Takes `record` if it is one of the requested ones (and not taken already).
@@ -48,7 +49,7 @@ public struct SyncAnswer: Sendable {
         guard request.ranges.contains(where: { $0.path == path }),
               let key = RecordKey(record),
               request.ranges.contains(where: {
-                  $0.path == path && $0.contains(sequence: key.sequence, timestampUs: key.timestampUs)
+                  $0.path == path && $0.contains(sequence: key.sequence, timestampUs: key.stamp.us)
               }),
               !keys.contains(key)
         else { return }
@@ -92,24 +93,26 @@ public struct SyncAnswer: Sendable {
 public enum SyncArchive {
     public struct File: Sendable, Equatable {
         public var path: String
-        public var lastWriteUs: Int64
-        public init(path: String, lastWriteUs: Int64) {
+        public var lastWrite: WallInstant
+        public init(path: String, lastWrite: WallInstant) {
             self.path = path
-            self.lastWriteUs = lastWriteUs
+            self.lastWrite = lastWrite
         }
     }
 
-    /// Slack for the two clocks involved (sender timestamps vs. the file system's), and for write buffering.
-    public static let slackUs: Int64 = 10_000_000
+    /// Slack for the two clocks involved (sender stamps vs. the file system's), and for write buffering.
+    public static let slack: Duration = .seconds(10)
 
-    public static func candidates(_ files: [File], drone: DroneID, windowUs: ClosedRange<Int64>,
+    public static func candidates(_ files: [File], drone: DroneID, window: ClosedRange<WallInstant>,
                                   maxFiles: Int = 4) -> [String] {
         let prefix = "\(drone.rawValue)-"
+        // Wrapping: the window comes off the wire, and a stamp near Int64.min must not trap.
+        let earliestUs = window.lowerBound.us &- slack.us
         return files
             .filter {
                 let name = $0.path.split(separator: "/").last.map(String.init) ?? $0.path
                 return name.hasPrefix(prefix) && name.hasSuffix(".\(LogFileNaming.fileExtension)")
-                    && $0.lastWriteUs >= windowUs.lowerBound &- slackUs
+                    && $0.lastWrite.us >= earliestUs
             }
             .sorted { $0.path > $1.path }
             .prefix(max(1, maxFiles))

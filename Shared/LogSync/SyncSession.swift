@@ -9,25 +9,25 @@ public struct SyncLimits: Sendable, Equatable {
     /// Requests waiting for an answer at once.
     public var maxOutstandingRequests: Int
     /// An answer must progress (its first chunk, or the next one) within this, else the request is repeated.
-    public var responseTimeoutUs: Int64
+    public var responseTimeout: Duration
     /// Requests per range before it is given up as unanswered.
     public var maxAttempts: Int
     /// How long a new gap waits before it is asked for: QoS 1 telemetry queued by the bridge during an outage
     /// arrives by itself after it, and a reordered message may still come.
-    public var requestDelayUs: Int64
+    public var requestDelay: Duration
     /// Ranges waiting or in flight; more are dropped (counted).
     public var maxTrackedRanges: Int
     /// Keys of recovered records remembered to drop a late duplicate; the oldest half is forgotten past it.
     public var maxRememberedKeys: Int
 
-    public init(maxRangesPerRequest: Int = 64, maxOutstandingRequests: Int = 2, responseTimeoutUs: Int64 = 5_000_000,
-                maxAttempts: Int = 3, requestDelayUs: Int64 = 0, maxTrackedRanges: Int = 4096,
+    public init(maxRangesPerRequest: Int = 64, maxOutstandingRequests: Int = 2, responseTimeout: Duration = .seconds(5),
+                maxAttempts: Int = 3, requestDelay: Duration = .zero, maxTrackedRanges: Int = 4096,
                 maxRememberedKeys: Int = 200_000) {
         self.maxRangesPerRequest = min(max(1, maxRangesPerRequest), SyncRequest.maxRanges)
         self.maxOutstandingRequests = max(1, maxOutstandingRequests)
-        self.responseTimeoutUs = max(1000, responseTimeoutUs)
+        self.responseTimeout = max(.milliseconds(1), responseTimeout)
         self.maxAttempts = max(1, maxAttempts)
-        self.requestDelayUs = max(0, requestDelayUs)
+        self.requestDelay = max(.zero, requestDelay)
         self.maxTrackedRanges = max(1, maxTrackedRanges)
         self.maxRememberedKeys = max(16, maxRememberedKeys)
     }
@@ -150,7 +150,7 @@ public struct SyncSession: Sendable {
     /// Still to be asked for or in flight.
     public var waitingRanges: [MissingRange] { pending.map(\.range) + outstanding.values.flatMap(\.ranges) }
 
-    /// Gaps to fill; asked for `requestDelayUs` after `now`.
+    /// Gaps to fill; asked for `requestDelay` after `now`.
     public mutating func add(_ ranges: [MissingRange], now: MonotonicInstant) {
         let nowUs = now.us
         for range in ranges {
@@ -160,7 +160,7 @@ public struct SyncSession: Sendable {
                 rangesDropped += 1
                 continue
             }
-            pending.append(Pending(range: range, attempts: 0, dueUs: nowUs &+ limits.requestDelayUs))
+            pending.append(Pending(range: range, attempts: 0, dueUs: nowUs &+ limits.requestDelay.us))
         }
     }
 
@@ -175,7 +175,7 @@ public struct SyncSession: Sendable {
         guard !isIdle else { return true }
         var filled = false
         for index in pending.indices where pending[index].range.contains(topic: key.topic, sequence: key.sequence,
-                                                                          timestampUs: key.timestampUs) {
+                                                                          stamp: key.stamp) {
             let parts = pending[index].range.removing(key.sequence)
             let template = pending[index]
             pending.remove(at: index)
@@ -188,7 +188,7 @@ public struct SyncSession: Sendable {
         if !filled {
             for (id, request) in outstanding {
                 guard let index = request.ranges.firstIndex(where: {
-                    $0.contains(topic: key.topic, sequence: key.sequence, timestampUs: key.timestampUs)
+                    $0.contains(topic: key.topic, sequence: key.sequence, stamp: key.stamp)
                 }) else { continue }
                 outstanding[id]?.ranges.replaceSubrange(index...index, with: request.ranges[index]
                     .removing(key.sequence))
@@ -231,7 +231,7 @@ public struct SyncSession: Sendable {
             let ranges = taken.map(\.range)
             let attempts = taken.map(\.attempts).max() ?? 0
             outstanding[id] = Outstanding(drone: drone, ranges: ranges, attempts: attempts,
-                                          deadlineUs: nowUs &+ limits.responseTimeoutUs)
+                                          deadlineUs: nowUs &+ limits.responseTimeout.us)
             requestsSent += 1
             sent.append(OutgoingSyncRequest(
                 drone: drone, request: SyncRequest(id: id, requester: requester, ranges: ranges.map(\.requestRange))))
@@ -271,7 +271,7 @@ public struct SyncSession: Sendable {
         request.chunkCount = response.chunkCount
         request.chunksSeen.insert(response.chunkIndex)
         request.truncated = request.truncated || response.status == .truncated
-        request.deadlineUs = nowUs &+ limits.responseTimeoutUs
+        request.deadlineUs = nowUs &+ limits.responseTimeout.us
         let prefix = "quad/\(request.drone.rawValue)/"
         for record in response.records {
             guard let key = RecordKey(record) else {
@@ -280,7 +280,7 @@ public struct SyncSession: Sendable {
             }
             guard record.topic.hasPrefix(prefix),
                   let index = request.ranges.firstIndex(where: {
-                      $0.contains(topic: key.topic, sequence: key.sequence, timestampUs: key.timestampUs)
+                      $0.contains(topic: key.topic, sequence: key.sequence, stamp: key.stamp)
                   })
             else {
                 reject(remembered.contains(key) ? .duplicateRecord(topic: record.topic, sequence: key.sequence)
@@ -293,8 +293,7 @@ public struct SyncSession: Sendable {
             remember(key)
             request.recovered += 1
             recordsRecovered += 1
-            receipt.records.append(record.asRecovered(receiveTimeUs: range.receiveTime(
-                senderTimestampUs: key.timestampUs)))
+            receipt.records.append(record.asRecovered(receiveTimeUs: range.receiveTime(senderStamp: key.stamp).us))
         }
         if request.chunksSeen.count == Int(response.chunkCount) {
             outstanding[id] = nil

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Clocks
 
 /// The project's file I/O, without Foundation (the board is small, and write(2)/fsync(2) say exactly what reaches
 /// the disk and when): small reads (password files, config, routes, logs), whole-file writes and atomic
@@ -145,11 +146,11 @@ public enum FileBytes {
         return names
     }
 
-    /// Last modification, µs since the epoch; nil when the file cannot be stat'ed.
-    public static func modificationTimeUs(_ path: String) -> Int64? {
+    /// Last modification (the file system's wall clock); nil when the file cannot be stat'ed.
+    public static func modificationTime(_ path: String) -> WallInstant? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return Int64(info.st_mtim.tv_sec) * 1_000_000 + Int64(info.st_mtim.tv_nsec) / 1000
+        return WallInstant(us: Int64(info.st_mtim.tv_sec) * 1_000_000 + Int64(info.st_mtim.tv_nsec) / 1000)
     }
 
     /// An exclusive lock on `path` if nobody holds one (`telemetry-logger record` holds one on each file it

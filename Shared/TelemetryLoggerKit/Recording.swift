@@ -38,7 +38,7 @@ struct Recording {
         let drones = drones
         let client = runtime.client
         let autoSync = autoSync
-            ? AutoSync(requester: "logger-\(getpid())", limits: SyncLimits(requestDelayUs: Int64(syncDelayMs) * 1000),
+            ? AutoSync(requester: "logger-\(getpid())", limits: SyncLimits(requestDelay: .milliseconds(syncDelayMs)),
                        logger: runtime.logger)
             : nil
         // Before subscribing: a connection that answers SUBACK at once (the in-memory one) reports refusals then.

@@ -54,9 +54,9 @@ struct SyncAnswerer {
         var answer = SyncAnswer(request: request, drone: drone, limits: limits)
         let files = FileBytes.directoryEntries(directory).compactMap { name -> SyncArchive.File? in
             let path = directory + "/" + name
-            return FileBytes.modificationTimeUs(path).map { SyncArchive.File(path: path, lastWriteUs: $0) }
+            return FileBytes.modificationTime(path).map { SyncArchive.File(path: path, lastWrite: $0) }
         }
-        for path in SyncArchive.candidates(files, drone: drone, windowUs: answer.windowUs) {
+        for path in SyncArchive.candidates(files, drone: drone, window: answer.window) {
             guard let bytes = try? FileBytes.read(path, limit: LoadedLog.maxFileBytes) else { continue }
             let reader = (try? LogReader(bytes: bytes)) ?? LogReader(recordBytes: bytes)
             for case .record(let record, _) in reader { answer.offer(record) }

@@ -151,7 +151,7 @@ struct SyncCommand: AsyncParsableCommand {
     private func exchange(_ missing: [MissingRange], requester: String, client: any MQTTConnection,
                           inbox: Inbox<SyncEvent>) async throws -> Exchange {
         var session = SyncSession(requester: requester,
-                                  limits: SyncLimits(responseTimeoutUs: Int64(timeoutMs) * 1000),
+                                  limits: SyncLimits(responseTimeout: .milliseconds(timeoutMs)),
                                   firstRequestId: UInt32.random(in: 1...UInt32.max / 2))
         session.add(missing, now: MonotonicClock.now())
         var recovered: [LogRecord] = []

@@ -1,3 +1,4 @@
+import Clocks
 import FlightLog
 import LogSync
 import QuadProtocol
@@ -15,11 +16,10 @@ struct GapWatchTests {
         let range = try! #require(ranges.first)
         #expect(range.topic == F.topic)
         #expect((range.first, range.last, range.count) == (4, 8, 5))
-        #expect(range.notBeforeUs == F.senderTimeUs(3) && range.notAfterUs == F.senderTimeUs(9))
-        #expect(range.earliestReceiveUs == F.state(3).receiveTimeUs && range.latestReceiveUs == F.state(9)
-            .receiveTimeUs)
+        #expect(range.notBefore.us == F.senderTimeUs(3) && range.notAfter.us == F.senderTimeUs(9))
+        #expect(range.earliestReceive == F.state(3).receiveTime && range.latestReceive == F.state(9).receiveTime)
         // A recovered record lands where its own receive time would have been.
-        #expect(range.receiveTime(senderTimestampUs: F.senderTimeUs(5)) == F.state(5).receiveTimeUs)
+        #expect(range.receiveTime(senderStamp: WallInstant(us: F.senderTimeUs(5))) == F.state(5).receiveTime)
         #expect(range.requestRange.path == "telemetry/drone")
     }
 
@@ -50,18 +50,19 @@ struct GapWatchTests {
 
     @Test("removing sequences splits a range; the receive time is clamped inside the gap")
     func rangeArithmetic() {
-        let range = MissingRange(topic: F.topic, first: 4, last: 8, notBeforeUs: 0, notAfterUs: 100,
-                                 clockOffsetUs: 1_000, earliestReceiveUs: 500, latestReceiveUs: 900)
+        func at(_ us: Int64) -> WallInstant { WallInstant(us: us) }
+        let range = MissingRange(topic: F.topic, first: 4, last: 8, notBefore: at(0), notAfter: at(100),
+                                 clockOffset: .milliseconds(1), earliestReceive: at(500), latestReceive: at(900))
         #expect(range.removing(6).map { [$0.first, $0.last] } == [[4, 5], [7, 8]])
         #expect(range.removing(4).map { [$0.first, $0.last] } == [[5, 8]])
         #expect(range.removing(9) == [range])
         #expect(range.with(first: 4, last: 4).removing(4).isEmpty)
-        #expect(range.receiveTime(senderTimestampUs: -10_000) == 500)
-        #expect(range.receiveTime(senderTimestampUs: 10_000) == 899)  // before the record after the gap
-        let tie = MissingRange(topic: F.topic, first: 4, last: 8, notBeforeUs: 0, notAfterUs: 100,
-                               earliestReceiveUs: 500, latestReceiveUs: 500)
-        #expect(tie.receiveTime(senderTimestampUs: 10_000) == 500)  // both neighbours in one µs: no room
-        #expect(range.receiveTime(senderTimestampUs: .max) == 500)  // overflow: never a trap
+        #expect(range.receiveTime(senderStamp: at(-10_000)) == at(500))
+        #expect(range.receiveTime(senderStamp: at(10_000)) == at(899))  // before the record after the gap
+        let tie = MissingRange(topic: F.topic, first: 4, last: 8, notBefore: at(0), notAfter: at(100),
+                               earliestReceive: at(500), latestReceive: at(500))
+        #expect(tie.receiveTime(senderStamp: at(10_000)) == at(500))  // both neighbours in one µs: no room
+        #expect(range.receiveTime(senderStamp: at(.max)) == at(500))  // overflow: never a trap
     }
 }
 

@@ -1,3 +1,4 @@
+import Clocks
 import FlightLog
 import LogSync
 import QuadProtocol
@@ -135,17 +136,18 @@ struct SyncCodecTests {
 
     @Test("an answer reads only the drone's log files written to since the window began, newest first")
     func archiveCandidates() {
+        func at(_ s: Int64) -> WallInstant { WallInstant(us: s * 1_000_000) }
         let files = [
-            SyncArchive.File(path: "/l/drone1-20240101-100000.qlog", lastWriteUs: 1_000_000_000),
-            SyncArchive.File(path: "/l/drone1-20240101-110000.qlog", lastWriteUs: 2_000_000_000),
-            SyncArchive.File(path: "/l/drone1-20240101-120000.qlog", lastWriteUs: 3_000_000_000),
-            SyncArchive.File(path: "/l/drone2-20240101-120000.qlog", lastWriteUs: 3_000_000_000),
-            SyncArchive.File(path: "/l/drone1-notes.txt", lastWriteUs: 3_000_000_000),
+            SyncArchive.File(path: "/l/drone1-20240101-100000.qlog", lastWrite: at(1000)),
+            SyncArchive.File(path: "/l/drone1-20240101-110000.qlog", lastWrite: at(2000)),
+            SyncArchive.File(path: "/l/drone1-20240101-120000.qlog", lastWrite: at(3000)),
+            SyncArchive.File(path: "/l/drone2-20240101-120000.qlog", lastWrite: at(3000)),
+            SyncArchive.File(path: "/l/drone1-notes.txt", lastWrite: at(3000)),
         ]
-        let window: ClosedRange<Int64> = 1_500_000_000...1_600_000_000
-        #expect(SyncArchive.candidates(files, drone: F.drone, windowUs: window)
+        let window = at(1500)...at(1600)
+        #expect(SyncArchive.candidates(files, drone: F.drone, window: window)
                 == ["/l/drone1-20240101-120000.qlog", "/l/drone1-20240101-110000.qlog"])
-        #expect(SyncArchive.candidates(files, drone: F.drone, windowUs: window, maxFiles: 1)
+        #expect(SyncArchive.candidates(files, drone: F.drone, window: window, maxFiles: 1)
                 == ["/l/drone1-20240101-120000.qlog"])
     }
 }

@@ -1,3 +1,4 @@
+import Clocks
 import FlightLog
 import LogSync
 import QuadProtocol
@@ -22,6 +23,12 @@ enum SyncFixtures {
         let payload = (try? message.encoded()) ?? []
         return (try? LogRecord(receiveTimeUs: stamp + receiveDelayUs, topic: topic, payload: payload, retain: retain))
             ?? (try! LogRecord(receiveTimeUs: 0, topic: "", payload: []))
+    }
+
+    /// Sequences `first...last` of `topic` missing, with any sender stamp after the epoch.
+    static func missing(_ first: UInt32, _ last: UInt32) -> MissingRange {
+        MissingRange(topic: topic, first: first, last: last, notBefore: WallInstant(us: 0),
+                     notAfter: WallInstant(us: .max))
     }
 
     static func sequences(_ records: [LogRecord]) -> [UInt32] {

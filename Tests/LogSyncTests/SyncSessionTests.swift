@@ -69,13 +69,11 @@ struct SyncSessionTests {
         #expect(GapWatch.missingRanges(in: merged).isEmpty)
     }
 
-    @Test("requests wait requestDelayUs, carry at most maxRangesPerRequest ranges, at most maxOutstanding in flight")
+    @Test("requests wait requestDelay, carry at most maxRangesPerRequest ranges, at most maxOutstanding in flight")
     func bounds() {
-        let limits = SyncLimits(maxRangesPerRequest: 2, maxOutstandingRequests: 2, requestDelayUs: 1_000)
+        let limits = SyncLimits(maxRangesPerRequest: 2, maxOutstandingRequests: 2, requestDelay: .milliseconds(1))
         var session = SyncSession(requester: "g", limits: limits)
-        let ranges = stride(from: UInt32(2), through: 20, by: 3).map {
-            MissingRange(topic: F.topic, first: $0, last: $0, notBeforeUs: 0, notAfterUs: .max)
-        }
+        let ranges = stride(from: UInt32(2), through: 20, by: 3).map { F.missing($0, $0) }
         session.add(ranges, now: .init(us: 0))
         #expect(session.poll(now: .init(us: 999)).isEmpty)
         let first = session.poll(now: .init(us: 1_000))
@@ -90,10 +88,9 @@ struct SyncSessionTests {
 
     @Test("no answer: asked again after the timeout, then given up as unanswered; nothing counts as answered")
     func noAnswer() {
-        let limits = SyncLimits(responseTimeoutUs: 1_000, maxAttempts: 3)
+        let limits = SyncLimits(responseTimeout: .milliseconds(1), maxAttempts: 3)
         var session = SyncSession(requester: "g", limits: limits)
-        session.add([MissingRange(topic: F.topic, first: 5, last: 9, notBeforeUs: 0, notAfterUs: .max)],
-                    now: .init(us: 0))
+        session.add([F.missing(5, 9)], now: .init(us: 0))
         var sent = 0
         var now: Int64 = 0
         while !session.isIdle, now < 100_000 {
@@ -108,8 +105,7 @@ struct SyncSessionTests {
     @Test("a partial answer: what the board lacks is listed as unavailable")
     func partial() throws {
         var session = SyncSession(requester: "g")
-        session.add([MissingRange(topic: F.topic, first: 5, last: 12, notBeforeUs: 0, notAfterUs: .max)],
-                    now: .init(us: 0))
+        session.add([F.missing(5, 12)], now: .init(us: 0))
         let request = try #require(session.poll(now: .init(us: 0)).first)
         let boardWithHoles = Self.board.filter { ![7, 8, 11].contains(RecordKey($0)!.sequence) }
         for chunk in Self.answer(request, from: boardWithHoles) { _ = session.receive(chunk, now: .init(us: 1)) }
@@ -121,8 +117,7 @@ struct SyncSessionTests {
     @Test("a truncated answer is followed by a request for the rest")
     func truncated() throws {
         var session = SyncSession(requester: "g")
-        session.add([MissingRange(topic: F.topic, first: 1, last: 40, notBeforeUs: 0, notAfterUs: .max)],
-                    now: .init(us: 0))
+        session.add([F.missing(1, 40)], now: .init(us: 0))
         var recovered = 0
         var now: Int64 = 0
         while !session.isIdle, now < 100 {
@@ -141,8 +136,8 @@ struct SyncSessionTests {
     @Test("hostile or broken responses are rejected with a typed error, counted, and give no record")
     func hostile() throws {
         var session = SyncSession(requester: "g")
-        session.add([MissingRange(topic: F.topic, first: 5, last: 9, notBeforeUs: F.senderTimeUs(4),
-                                  notAfterUs: F.senderTimeUs(10))], now: .init(us: 0))
+        session.add([MissingRange(topic: F.topic, first: 5, last: 9, notBefore: .init(us: F.senderTimeUs(4)),
+                                  notAfter: .init(us: F.senderTimeUs(10)))], now: .init(us: 0))
         let request = try #require(session.poll(now: .init(us: 0)).first)
         let id = request.request.id
         let other = DroneID(rawValue: "drone2") ?? .default
@@ -180,8 +175,7 @@ struct SyncSessionTests {
 
         // A refusal is counted and the ranges are asked for again.
         var refusing = SyncSession(requester: "g")
-        refusing.add([MissingRange(topic: F.topic, first: 5, last: 9, notBeforeUs: 0, notAfterUs: .max)],
-                     now: .init(us: 0))
+        refusing.add([F.missing(5, 9)], now: .init(us: 0))
         let refused = try #require(refusing.poll(now: .init(us: 0)).first)
         let receipt = refusing.receive(SyncResponse.refusal(requestId: refused.request.id, reason: "busy").encoded(),
             now: .init(us: 1))
@@ -191,9 +185,8 @@ struct SyncSessionTests {
 
     @Test("live arrivals: a late missing record fills its gap; a late copy of a recovered one is refused")
     func live() throws {
-        var session = SyncSession(requester: "g", limits: SyncLimits(requestDelayUs: 1_000))
-        session.add([MissingRange(topic: F.topic, first: 5, last: 9, notBeforeUs: 0, notAfterUs: .max)],
-                    now: .init(us: 0))
+        var session = SyncSession(requester: "g", limits: SyncLimits(requestDelay: .milliseconds(1)))
+        session.add([F.missing(5, 9)], now: .init(us: 0))
         let admitted1 = session.admitLive(F.state(6))
         #expect(admitted1)  // QoS 1 from the bridge's queue, before the request went out
         #expect(session.filledLive == 1)
