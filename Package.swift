@@ -110,7 +110,7 @@ let package = Package(
         // the system's), free ports, the MQTT readiness probe; for IntegrationTests and quad-bench, never a service.
         .target(name: "BrokerNodes", dependencies: ["ProcessSupport"], path: "Shared/BrokerNodes"),
         // I/O edge.
-        .target(name: "DatagramIO", dependencies: ["NetworkEndpoint"], path: "Shared/DatagramIO"),
+        .target(name: "DatagramIO", dependencies: ["Clocks", "NetworkEndpoint"], path: "Shared/DatagramIO"),
         .target(name: "QuadMQTT", dependencies: ["CMosquitto", "Clocks", logging], path: "Shared/QuadMQTT"),
         // The in-memory broker for unit tests of service logic (satisfies `MQTTConnection` like the real client).
         .target(name: "InMemoryMQTT", dependencies: ["QuadMQTT"], path: "Shared/InMemoryMQTT"),

@@ -66,14 +66,14 @@ struct ControllerService: Service {
     /// The controller's thread, until the inbox finishes: every waiting event in arrival order, then the ticks due.
     /// A late tick is followed at once by the ones it missed (deadlines are absolute, on the monotonic clock).
     private func drive(_ loop: inout Loop, from inbox: Inbox<Event>) {
-        let tickUs = Int64(max(1, Int((1000 / configuration.tickHz).rounded()))) * 1000
+        let tickPeriod = Duration.milliseconds(max(1, Int((1000 / configuration.tickHz).rounded())))
         // RabbitMQ keeps a retained message on the node that got it and hands none to a wildcard: a ground tool on
         // another node learns the state only live. The state is published on every change, and repeated as often
         // as the presence; the same sequence, so a sender waiting for an answer never takes a repeat for one.
-        let repeatUs = Int64(ServiceStatus.reannounceIntervalS * 1_000_000)
+        let repeatInterval = Duration.seconds(ServiceStatus.reannounceIntervalS)
         let start = MonotonicClock.now()
-        var nextTick = start.advanced(byUs: tickUs)
-        var nextRepeat = start.advanced(byUs: repeatUs)
+        var nextTick = start.advanced(by: tickPeriod)
+        var nextRepeat = start.advanced(by: repeatInterval)
         while true {
             inbox.wait(until: min(nextTick, nextRepeat))
             let (events, finished) = inbox.take()
@@ -82,11 +82,11 @@ struct ControllerService: Service {
             for event in events { handle(event, in: &loop) }
             while MonotonicClock.now() >= nextTick {
                 handle(.tick(now: MonotonicClock.now()), in: &loop)
-                nextTick = nextTick.advanced(byUs: tickUs)
+                nextTick = nextTick.advanced(by: tickPeriod)
             }
             if MonotonicClock.now() >= nextRepeat {
                 handle(.repeatState(now: MonotonicClock.now()), in: &loop)
-                nextRepeat = nextRepeat.advanced(byUs: repeatUs)
+                nextRepeat = nextRepeat.advanced(by: repeatInterval)
             }
         }
     }

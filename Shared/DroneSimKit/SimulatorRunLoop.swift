@@ -29,7 +29,8 @@ enum SimulatorRunLoop {
                 trace?.flush()
                 lastFlushUs = nowUs
             }
-            PollWait.untilReadable(descriptors, timeoutUs: min(nextTickUs - MonotonicClock.nowUs(), 100_000))
+            let untilTickUs = min(nextTickUs - MonotonicClock.nowUs(), 100_000)
+            PollWait.untilReadable(descriptors, timeout: .microseconds(untilTickUs))
         }
         trace?.flush()
     }

@@ -1,3 +1,4 @@
+import Clocks
 import Navigation
 
 /// The numbers a person asks first about a flight.
@@ -27,7 +28,7 @@ public struct FlightSummary: Sendable, Equatable {
         }
         distanceFlownM = distance
         if let first = track.firstReceivedAt, let last = track.lastReceivedAt {
-            durationS = Double(last.usSince(first)) / 1_000_000
+            durationS = Double((last - first).us) / 1_000_000
         } else {
             durationS = 0
         }

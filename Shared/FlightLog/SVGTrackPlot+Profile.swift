@@ -1,3 +1,4 @@
+import Clocks
 import TextSupport
 
 /// The altitude profile of the whole flight in the side panel: navdata height over time, filled under the curve,
@@ -14,12 +15,12 @@ extension SVGTrackPlot {
         let wantedM = Array(Set(track.targets.compactMap(\.altitudeM).filter { $0.isFinite && $0 >= 0 })).sorted()
         let highestM = max(samples.map(\.heightM).max() ?? 1, wantedM.last ?? 0)
         let maxHeight = max(1, RoundNumber.atLeast(Double(highestM)))
-        let spanUs = Double(last.receivedAt.usSince(first.receivedAt))
+        let spanUs = Double((last.receivedAt - first.receivedAt).us)
         let stride = max(1, samples.count / 300)
         var points: [String] = []
         for index in Swift.stride(from: 0, to: samples.count, by: stride) {
             let sample = samples[index]
-            let x = left + Double(sample.receivedAt.usSince(first.receivedAt)) / spanUs * (right - left)
+            let x = left + Double((sample.receivedAt - first.receivedAt).us) / spanUs * (right - left)
             let y = chartBottom - min(max(Double(sample.heightM), 0), maxHeight) / maxHeight * (chartBottom - chartTop)
             points.append("\(n(x)),\(n(y))")
         }

@@ -56,7 +56,7 @@ public final class Inbox<Event: Sendable>: Sendable {
     /// `polled()` only: sleeps until an event waits, the inbox finished, one of `descriptors` is readable or the
     /// `deadline` passed (at most 1 ms late: poll() counts milliseconds); then call `take()`.
     public func wait(until deadline: MonotonicInstant, alsoOn descriptors: [Int32] = []) {
-        PollWait.untilReadable(descriptors + [wakeDescriptor], timeoutUs: deadline.usSince(MonotonicClock.now()))
+        PollWait.untilReadable(descriptors + [wakeDescriptor], timeout: deadline - MonotonicClock.now())
     }
 
     /// `polled()` and `drained()` only: every waiting event, in order, and whether the inbox finished (the thread's cue

@@ -47,7 +47,7 @@ package enum LinkRunLoop {
         driver.starting()
         driver.perform(driver.machine.start(now: MonotonicClock.now()))
         while true {
-            let deadline = driver.machine.nextDeadline ?? MonotonicClock.now().advanced(byUs: 1_000_000)
+            let deadline = driver.machine.nextDeadline ?? MonotonicClock.now().advanced(by: .seconds(1))
             inbox.wait(until: deadline, alsoOn: driver.descriptors)
             driver.drainDatagrams()
             let (commands, stop) = inbox.take()
@@ -77,7 +77,7 @@ package struct SendErrorLog {
     package mutating func record(_ error: Int32, sending what: String, logger: Logger) {
         count += 1
         let now = MonotonicClock.now()
-        if let lastLog, now.usSince(lastLog) < 5_000_000 { return }
+        if let lastLog, now - lastLog < .seconds(5) { return }
         lastLog = now
         logger.warning("sending \(what) failed: \(String(cString: strerror(error))) (\(count) send errors so far)")
     }
