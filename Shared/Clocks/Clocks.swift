@@ -11,9 +11,12 @@ import Glibc
 /// APIs' parameter types are the guarantee).
 ///
 /// The convention: pure APIs take `now: MonotonicInstant` for ages, timeouts and deadlines (receipts come typed
-/// from `Inbox.feed`) and a `WallInstant` wherever they write a stamp into a message. Bare microseconds stay in the
-/// wire codecs (a message's `timestampUs`, a log record's `receiveTimeUs`) and inside a module's own timers;
-/// `Instant(us:)` is where they meet. `nowUs()` remains for code that writes a wire field directly.
+/// from `Inbox.feed`) and a `WallInstant` wherever they write a stamp into a message; a span of time that crosses a
+/// module boundary (an interval, a timeout, an age, an offset between two clocks) is a `Duration` (settings kept as
+/// plain numbers say their unit in their name: `maxFixAgeS`). Bare microseconds stay in the wire and log-file
+/// codecs (a message's `timestampUs`, a log record's `receiveTimeUs`) and inside a module's own timers;
+/// `Instant(us:)`, `Instant.us` and `Duration.us` are where they meet. `nowUs()` remains for code that writes a
+/// wire field directly.
 public struct Instant<Source: ClockSource>: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// Microseconds on `Source`'s scale.
     public var us: Int64
@@ -21,11 +24,6 @@ public struct Instant<Source: ClockSource>: Comparable, Hashable, Sendable, Cust
     public init(us: Int64) { self.us = us }
 
     public var seconds: Double { Double(us) / 1_000_000 }
-
-    /// Microseconds from `earlier` to this instant (negative when `earlier` is later).
-    public func usSince(_ earlier: Instant) -> Int64 { us - earlier.us }
-
-    public func advanced(byUs delta: Int64) -> Instant { Instant(us: us + delta) }
 
     /// This instant moved by `duration` (whole microseconds of it: `Duration.us`).
     public func advanced(by duration: Duration) -> Instant { Instant(us: us + duration.us) }

@@ -17,7 +17,6 @@ public struct DurationText: ExpressibleByArgument, Sendable, CustomStringConvert
         seconds = value * scale
     }
 
-    public var microseconds: Int64 { Int64(seconds * 1_000_000) }
     /// Truncated to whole microseconds: the services' timers count microseconds.
     public var duration: Duration { .microseconds(Int64(seconds * 1_000_000)) }
     /// As a user types it (`1s`, `0.25s`): `--help` shows it as the default.
