@@ -2,4 +2,4 @@ import DroneLinkKit
 import QuadService
 
 // The behaviour lives in DroneLinkKit (tested in Tests/DroneLinkKitTests); this file only starts it.
-await DroneLink.launch()
+await DroneLinkCommand.launch()

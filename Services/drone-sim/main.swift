@@ -1,4 +1,4 @@
 import DroneSimKit
 
 // The behaviour lives in DroneSimKit (tested in Tests/DroneSimKitTests); this file only starts it.
-DroneSim.main()
+DroneSimCommand.main()

@@ -2,4 +2,4 @@ import MAVLinkLinkKit
 import QuadService
 
 // The behaviour lives in MAVLinkLinkKit (tested in Tests/MAVLinkLinkKitTests); this file only starts it.
-await MAVLinkLink.launch()
+await MAVLinkLinkCommand.launch()

@@ -3,4 +3,4 @@ import TelemetryLoggerKit
 
 // Everything telemetry-logger does lives in Shared/TelemetryLoggerKit (tested by Tests/TelemetryLoggerKitTests
 // without a broker, and by the integration suites as a process); this file only starts it.
-await TelemetryLogger.launch()
+await TelemetryLoggerCommand.launch()

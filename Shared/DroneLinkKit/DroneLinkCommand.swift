@@ -5,7 +5,7 @@ import DatagramIO
 import NetworkEndpoint
 import QuadService
 
-package struct DroneLink: AsyncParsableCommand, ServiceCommand {
+package struct DroneLinkCommand: AsyncParsableCommand, ServiceCommand {
     package static let configuration = CommandConfiguration(
         commandName: "drone-link",
         abstract: "The AR.Drone 2.0 UDP link: AT commands out, navdata in, telemetry published.")

@@ -7,7 +7,7 @@ import Navigation
 
 /// Software-in-the-loop AR.Drone 2.0: AT commands in on UDP 5556, navdata out on UDP 5554; or, with
 /// `--protocol mavlink`, the same airframe behind a PX4-SITL-like MAVLink face on UDP 14580.
-package struct DroneSim: ParsableCommand {
+package struct DroneSimCommand: ParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "drone-sim",
         abstract: "Simulated AR.Drone 2.0 that any AR.Drone client can fly (AT on UDP 5556, navdata on UDP 5554)."

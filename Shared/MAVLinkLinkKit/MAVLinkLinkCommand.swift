@@ -4,7 +4,7 @@ import DatagramIO
 import MAVLinkCompanion
 import QuadService
 
-package struct MAVLinkLink: AsyncParsableCommand, ServiceCommand {
+package struct MAVLinkLinkCommand: AsyncParsableCommand, ServiceCommand {
     package static let configuration = CommandConfiguration(
         commandName: "mavlink-link",
         abstract: """

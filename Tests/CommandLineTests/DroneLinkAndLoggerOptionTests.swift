@@ -9,8 +9,8 @@ struct DroneLinkAndLoggerOptionTests {
     @Test("drone-link numeric flags take a negative value up to their range check",
           arguments: ["--at-port", "--navdata-port", "--status-interval"])
     func droneLink(_ option: String) {
-        expectNegativeReaches(DroneLink.self, option)
-        let message = parseError(DroneLink.self, [option, "-1"]) ?? ""
+        expectNegativeReaches(DroneLinkCommand.self, option)
+        let message = parseError(DroneLinkCommand.self, [option, "-1"]) ?? ""
         #expect(!message.isEmpty)
     }
 
@@ -68,9 +68,9 @@ struct DroneLinkAndLoggerOptionTests {
 
     @Test("--help shows no Swift value dumps")
     func help() {
-        var helps = [DroneLink.helpMessage(columns: 200)]
-        for sub in TelemetryLogger.configuration.subcommands {
-            helps.append(TelemetryLogger.helpMessage(for: sub, columns: 200))
+        var helps = [DroneLinkCommand.helpMessage(columns: 200)]
+        for sub in TelemetryLoggerCommand.configuration.subcommands {
+            helps.append(TelemetryLoggerCommand.helpMessage(for: sub, columns: 200))
         }
         for help in helps {
             for value in helpDefaults(help) { #expect(!value.contains("("), "\(value)") }

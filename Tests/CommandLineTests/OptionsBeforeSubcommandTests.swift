@@ -118,25 +118,27 @@ struct OptionsBeforeSubcommandTests {
 
     @Test("telemetry-logger: record, tail, sync, replay take the common options on either side")
     func logger() {
-        expectSame(TelemetryLogger.self, [["--broker", "h", "--drone", "d1", "record", "--dir", "/tmp/x"],
-                                          ["record", "--dir", "/tmp/x", "--broker", "h", "--drone", "d1"],
-                                          ["--broker", "h", "--drone", "d1", "--dir", "/tmp/x"]])
-        expectSame(TelemetryLogger.self, [["--drone", "d1", "--log-level", "debug", "tail", "--json"],
-                                          ["tail", "--json", "--drone", "d1", "--log-level", "debug"]])
-        expectSame(TelemetryLogger.self, [["--broker", "g:1883", "sync", "--log-dir", "/l", "--timeout-ms", "-1"],
-                                          ["sync", "--log-dir", "/l", "--timeout-ms", "-1", "--broker", "g:1883"]])
-        expectSame(TelemetryLogger.self, [["--mqtt-version", "5", "replay", "x.qlog", "--speed", "2"],
-                                          ["replay", "x.qlog", "--speed", "2", "--mqtt-version", "5"]])
-        #expect(outcome(TelemetryLogger.self, ["--broker", "h", "tail"]).hasPrefix("parsed TailCommand"))
+        let logger = TelemetryLoggerCommand.self
+        expectSame(logger, [["--broker", "h", "--drone", "d1", "record", "--dir", "/tmp/x"],
+                            ["record", "--dir", "/tmp/x", "--broker", "h", "--drone", "d1"],
+                            ["--broker", "h", "--drone", "d1", "--dir", "/tmp/x"]])
+        expectSame(logger, [["--drone", "d1", "--log-level", "debug", "tail", "--json"],
+                            ["tail", "--json", "--drone", "d1", "--log-level", "debug"]])
+        expectSame(logger, [["--broker", "g:1883", "sync", "--log-dir", "/l", "--timeout-ms", "-1"],
+                            ["sync", "--log-dir", "/l", "--timeout-ms", "-1", "--broker", "g:1883"]])
+        expectSame(logger, [["--mqtt-version", "5", "replay", "x.qlog", "--speed", "2"],
+                            ["replay", "x.qlog", "--speed", "2", "--mqtt-version", "5"]])
+        #expect(outcome(logger, ["--broker", "h", "tail"]).hasPrefix("parsed TailCommand"))
     }
 
     @Test("telemetry-logger: export's own --drone, and recover's refusal, are the same on either side")
     func loggerOffline() {
-        expectSame(TelemetryLogger.self, [["--drone", "d1", "export", "x.qlog", "--format", "csv"],
-                                          ["export", "x.qlog", "--format", "csv", "--drone", "d1"]])
-        expectSame(TelemetryLogger.self, [["--broker", "h", "recover", "x.qlog"],
-                                          ["recover", "x.qlog", "--broker", "h"]])
-        #expect(outcome(TelemetryLogger.self, ["--broker", "h", "recover", "x.qlog"])
+        let logger = TelemetryLoggerCommand.self
+        expectSame(logger, [["--drone", "d1", "export", "x.qlog", "--format", "csv"],
+                            ["export", "x.qlog", "--format", "csv", "--drone", "d1"]])
+        expectSame(logger, [["--broker", "h", "recover", "x.qlog"],
+                            ["recover", "x.qlog", "--broker", "h"]])
+        #expect(outcome(logger, ["--broker", "h", "recover", "x.qlog"])
                     .contains("Unknown option '--broker'"))
     }
 

@@ -36,13 +36,13 @@ struct SimulatorFaceTests {
 
     @Test("--px4-param sets PX4 parameters by name; an unknown name or a value out of range is a usage error")
     func px4Parameters() throws {
-        let command = try DroneSim.parse(["--protocol", "mavlink", "--px4-param", "COM_OBL_RC_ACT=5",
+        let command = try DroneSimCommand.parse(["--protocol", "mavlink", "--px4-param", "COM_OBL_RC_ACT=5",
                                           "--px4-param", "COM_OF_LOSS_T=2.5"])
         let parameters = try command.px4Parameters()
         #expect(parameters.offboardLossAction == 5 && parameters.offboardLoss == .milliseconds(2500))
-        #expect(throws: (any Error).self) { try DroneSim.parse(["--px4-param", "NO_SUCH=1"]) }
-        #expect(throws: (any Error).self) { try DroneSim.parse(["--px4-param", "COM_OBL_RC_ACT=9"]) }
-        #expect(throws: (any Error).self) { try DroneSim.parse(["--px4-param", "COM_OBL_RC_ACT"]) }
+        #expect(throws: (any Error).self) { try DroneSimCommand.parse(["--px4-param", "NO_SUCH=1"]) }
+        #expect(throws: (any Error).self) { try DroneSimCommand.parse(["--px4-param", "COM_OBL_RC_ACT=9"]) }
+        #expect(throws: (any Error).self) { try DroneSimCommand.parse(["--px4-param", "COM_OBL_RC_ACT"]) }
     }
 
     @Test("--drop-rate: the same seed drops the same datagrams; 0 drops none, 1 drops all")

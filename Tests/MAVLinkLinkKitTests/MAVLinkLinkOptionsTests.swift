@@ -6,12 +6,12 @@ import Testing
 @Suite("mavlink-link options")
 struct MAVLinkLinkOptionsTests {
     @Test func orphanReturnAfterSetsTheSilenceBeforeTheAutopilotsReturn() throws {
-        #expect(try MAVLinkLink.parse([]).timing.orphanReturn == .seconds(30))
-        #expect(try MAVLinkLink.parse(["--orphan-return-after", "45s"]).timing.orphanReturn == .seconds(45))
-        #expect(try MAVLinkLink.parse(["--orphan-return-after", "0"]).timing.orphanReturn == .zero)
+        #expect(try MAVLinkLinkCommand.parse([]).timing.orphanReturn == .seconds(30))
+        #expect(try MAVLinkLinkCommand.parse(["--orphan-return-after", "45s"]).timing.orphanReturn == .seconds(45))
+        #expect(try MAVLinkLinkCommand.parse(["--orphan-return-after", "0"]).timing.orphanReturn == .zero)
         for bad in ["1s", "-5", "soon"] {
             #expect(throws: (any Error).self, "--orphan-return-after \(bad)") {
-                try MAVLinkLink.parse(["--orphan-return-after", bad])
+                try MAVLinkLinkCommand.parse(["--orphan-return-after", bad])
             }
         }
     }

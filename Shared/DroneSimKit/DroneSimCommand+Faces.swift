@@ -7,7 +7,7 @@ import MAVLinkSimulation
 import Navigation
 
 /// The two faces of the simulator: the same physics behind the AR.Drone's UDP protocol or a PX4-like MAVLink port.
-extension DroneSim {
+extension DroneSimCommand {
     /// AT commands in, navdata out, on two UDP ports (the real AR.Drone 2.0's).
     func runARDrone(configuration: SimulatorConfiguration, trace traceFile: TraceFile?) throws {
         let atEndpoint = UDPEndpoint(address: listen.address, port: atPort)

@@ -4,7 +4,7 @@ import QuadService
 /// Records every message on the bus losslessly (`.qlog`, see Shared/FlightLog/FORMAT.md), and reads the logs
 /// back: live tail, export (CSV, JSON Lines, GPX, KML, SVG), replay, recovery check, and completes them from the
 /// board's log after a radio outage (sync).
-package struct TelemetryLogger: AsyncParsableCommand {
+package struct TelemetryLoggerCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "telemetry-logger",
         abstract: "Records every telemetry message losslessly; exports, replays and plots flights.",
