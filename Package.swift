@@ -154,6 +154,8 @@ let package = Package(
         .executableTarget(name: "drone-sim", dependencies: ["DroneSimKit"], path: "Services/drone-sim"),
 
         .testTarget(name: "TextSupportTests", dependencies: ["TextSupport"], path: "Tests/TextSupportTests"),
+        // The house rules over the repository's own files (line length, one libmosquitto importer).
+        .testTarget(name: "RepositoryTests", path: "Tests/RepositoryTests"),
         .testTarget(name: "ClocksTests", dependencies: ["Clocks"], path: "Tests/ClocksTests"),
         .testTarget(name: "QuadProtocolTests", dependencies: ["QuadProtocol", "Clocks"],
                     path: "Tests/QuadProtocolTests", exclude: ["Fixtures"]),

@@ -10,17 +10,21 @@ struct RunTestsScriptTests {
     static let fakeSwift = #"""
         #!/usr/bin/env bash
         while [[ $# -gt 0 ]]; do [[ $1 == --event-stream-output-path ]] && events=$2; shift; done
-        event() { echo "{\"kind\":\"event\",\"payload\":{\"kind\":\"$1\",\"testID\":\"Fake.$2\",\"instant\":{\"absolute\":1}},\"version\":0}" >> "$events"; }
+        event() {
+          local payload="{\"kind\":\"$1\",\"testID\":\"Fake.$2\",\"instant\":{\"absolute\":1}}"
+          echo "{\"kind\":\"event\",\"payload\":$payload,\"version\":0}" >> "$events"
+        }
+        passed() { echo "✔ Test run with 1 test in 1 suite passed after $1 seconds."; }
         event testStarted "stuck()"
         case $FAKE_MODE in
           hang) sleep 600 & echo $! > "$FAKE_CHILD_PID"; wait ;;
           die) kill -KILL $$ ;;
           overrun) for i in $(seq 1 600); do event testStarted "tick$i()"; event testEnded "tick$i()"; sleep 1; done ;;
-          leave) sleep 600 & echo $! > "$FAKE_CHILD_PID"; event testEnded "stuck()"; echo "✔ Test run with 1 test in 1 suite passed after 0.1 seconds."; exit 0 ;;
-          pass) event testEnded "stuck()"; echo "✔ Test run with 1 test in 1 suite passed after 0.1 seconds."; exit 0 ;;
+          leave) sleep 600 & echo $! > "$FAKE_CHILD_PID"; event testEnded "stuck()"; passed 0.1; exit 0 ;;
+          pass) event testEnded "stuck()"; passed 0.1; exit 0 ;;
           quiet-exit) event testEnded "stuck()"; exit 0 ;;
           litter) bash -c 'mkdir "${TMPDIR:-/tmp}/quad-litter-$$-1"; sleep 3; exit 0' PackageTests.xctest
-                  event testEnded "stuck()"; echo "✔ Test run with 1 test in 1 suite passed after 3.1 seconds."; exit 0 ;;
+                  event testEnded "stuck()"; passed 3.1; exit 0 ;;
         esac
         """#
 
