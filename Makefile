@@ -1,6 +1,9 @@
 # One entry point per job. `make test` is what CI runs.
 SWIFT ?= swift
-BIN_DIR = $(shell $(SWIFT) build --show-bin-path 2>/dev/null)
+# SwiftPM's debug bin dir (a link it keeps to the platform's); not asked of swift, which litters TMPDIR when it runs.
+BIN_DIR = $(CURDIR)/.build/debug
+# Each swift invocation of the test targets runs with a TMPDIR of its own, removed afterwards (scripts/with-own-tmp.sh).
+OWN_TMP = scripts/with-own-tmp.sh
 
 .PHONY: deps build release test test-unit test-integration test-web web-map demo bench bench-mavlink bench-field \
 	bench-footprint bench-fleet faults clean
@@ -23,9 +26,9 @@ release: deps
 # held both threads of the test process's task pool for ~100 s while the integration tests (on threads of their own)
 # waited on that pool for their in-process fakes and `eventually`: every wait in that stretch timed out at once.
 test: deps web-map test-web
-	$(SWIFT) build --build-tests
-	QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" scripts/run-tests.sh --skip '^IntegrationTests\.'
-	QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" scripts/run-tests.sh --filter '^IntegrationTests\.'
+	$(OWN_TMP) $(SWIFT) build --build-tests
+	QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" $(OWN_TMP) scripts/run-tests.sh --skip '^IntegrationTests\.'
+	QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" $(OWN_TMP) scripts/run-tests.sh --filter '^IntegrationTests\.'
 
 test-web: deps
 	node --test Tests/WebMapTests/
@@ -38,9 +41,9 @@ web-map: deps
 # bus; a few minutes) and the 3-node RabbitMQ and NATS clusters (BrokerClusterTests): skipped by `make test`,
 # run here with QUAD_FAULTS=1.
 faults: deps
-	$(SWIFT) build --build-tests
+	$(OWN_TMP) $(SWIFT) build --build-tests
 	QUAD_TEST_STALL_S=900 QUAD_FAULTS=1 QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" \
-		scripts/run-tests.sh --filter "FaultInjection|FieldRehearsal|BrokerCluster"
+		$(OWN_TMP) scripts/run-tests.sh --filter "FaultInjection|FieldRehearsal|BrokerCluster"
 
 # The real-autopilot scenarios (RealAutopilotTests, ~7 min): the product flying PX4 SIH and ArduCopter SITL from
 # QUAD_AUTOPILOTS_DIR (default ../shared/autopilots), judged by an observer on each autopilot's second MAVLink link;
@@ -51,9 +54,9 @@ faults: deps
 # run, and they count as skipped.
 .PHONY: autopilots
 autopilots: deps
-	$(SWIFT) build --build-tests
+	$(OWN_TMP) $(SWIFT) build --build-tests
 	QUAD_AUTOPILOTS=1 QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" \
-		scripts/run-tests.sh --filter 'RealAutopilot|PX4Parity|ArduPilotParity'
+		$(OWN_TMP) scripts/run-tests.sh --filter 'RealAutopilot|PX4Parity|ArduPilotParity'
 
 # VEHICLE=mavlink: the same flight through mavlink-link and drone-sim's MAVLink face.
 demo: deps

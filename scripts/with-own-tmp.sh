@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Runs "$@" with TMPDIR a new directory of its own (inside the current TMPDIR, else /tmp) and removes that directory
+# afterwards, keeping the command's exit status. `make test`, `make faults` and `make autopilots` run every swift
+# invocation through it: SwiftPM (6.3) leaves three TemporaryDirectory.XXXXXX directories (each holding only a
+# .keep-directory file) in TMPDIR each time it runs, even for `swift build --show-bin-path`, and the system's
+# temporary directory is not ours to litter. The tests' own entries are checked before that by run-tests.sh.
+set -uo pipefail
+own=$(mktemp -d "${TMPDIR:-/tmp}/quad-run-XXXXXX") || exit 1
+trap 'rm -rf "$own"' EXIT
+trap 'exit 130' INT TERM
+TMPDIR=$own "$@"
