@@ -143,12 +143,12 @@ struct ControllerOptions: ParsableArguments {
                                        altitude: try altitudeHold(), failsafes: try failsafes(),
                                        returnAltitudeM: returnAltitude, returnHomeHoverS: returnHover,
                                        tickHz: tickHz, takeoffTimeoutS: takeoffTimeout,
-                                       staleAfterMs: staleAfterMs, landBatteryPercent: landBattery,
+                                       staleAfter: .milliseconds(staleAfterMs), landBatteryPercent: landBattery,
                                        geofenceRadiusM: geofenceRadius, lostPilotLandAfterS: lostPilotLandAfter,
                                        groundLinkTimeoutS: groundLinkTimeout, commandMaxAgeS: commandMaxAge,
                                        progressMarginM: progressMargin, progressTimeoutS: progressTimeout,
                                        abandonedReturnLandAfterS: abandonedReturnLandAfter,
-                                       arrivalWindowMs: arrivalWindowMs)
+                                       arrivalWindow: .milliseconds(arrivalWindowMs))
     }
 
     func altitudeHold() throws -> AltitudeHold {

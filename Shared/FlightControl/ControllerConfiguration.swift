@@ -16,13 +16,13 @@ public struct ControllerConfiguration: Sendable, Equatable {
     /// Taking off must be observed in navdata within this time, else the controller lands.
     public var takeoffTimeoutS: Double
     /// Navigation solutions and position fixes older than this stop the drone (hover).
-    public var staleAfterMs: Int64
+    public var staleAfter: Duration
     /// No DroneState for longer than this while airborne counts as a lost drone link.
-    public var droneStateTimeoutMs: Int64
-    /// No DroneState for this long while taking off aborts the takeoff (lands): longer than `droneStateTimeoutMs`,
+    public var droneStateTimeout: Duration
+    /// No DroneState for this long while taking off aborts the takeoff (lands): longer than `droneStateTimeout`,
     /// because aborting is not benign like a hover, and a busy board can stall navdata for a second (measured with
     /// the real PX4 on a loaded 2-core machine); a dead link is reported within 2 s, and mavlink-link's is at 3 s.
-    public var takeoffNavdataLossMs: Int64 = 3000
+    public var takeoffNavdataLoss: Duration = .seconds(3)
     /// Below this battery level the drone lands and may not take off. This threshold rules: the AR.Drone's own
     /// VBAT_LOW bit (set by its firmware at about 20 %) is only reported, so a lower value means what it says.
     public var landBatteryPercent: UInt8
@@ -48,7 +48,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
     /// After an abandoned return home the drone hovers this long, then lands where it is.
     public var abandonedReturnLandAfterS: Double
     /// Arrival is judged on the mean distance of the position fixes in this window…
-    public var arrivalWindowMs: Int64
+    public var arrivalWindow: Duration
     /// …once it holds at least this many distinct fixes.
     public var arrivalMinimumFixes: Int
     /// A navigation solution belongs to the current target only if its coordinates match within this.
@@ -66,11 +66,13 @@ public struct ControllerConfiguration: Sendable, Equatable {
                 altitude: AltitudeHold = AltitudeHold(), failsafes: FailsafePolicy = FailsafePolicy(),
                 returnAltitudeM: Double? = nil, returnHomeHoverS: Double = 0, tickHz: Double = 30,
                 takeoffTimeoutS: Double = 10,
-                staleAfterMs: Int64 = 1000, droneStateTimeoutMs: Int64 = 1000, landBatteryPercent: UInt8 = 15,
+                staleAfter: Duration = .seconds(1), droneStateTimeout: Duration = .seconds(1),
+                landBatteryPercent: UInt8 = 15,
                 geofenceRadiusM: Double = 200, geofenceReturnMarginM: Double = 10, geofenceBrakeS: Double = 1,
                 lostPilotLandAfterS: Double = 30, groundLinkTimeoutS: Double = 1.5, commandMaxAgeS: Double = 5,
                 progressMarginM: Double = 3, progressTimeoutS: Double = 3,
-                abandonedReturnLandAfterS: Double = 0, arrivalWindowMs: Int64 = 1000, arrivalMinimumFixes: Int = 3,
+                abandonedReturnLandAfterS: Double = 0, arrivalWindow: Duration = .seconds(1),
+                arrivalMinimumFixes: Int = 3,
                 targetMatchToleranceDeg: Double = 1e-7) {
         self.controlLaw = controlLaw
         self.windCompensation = windCompensation
@@ -80,8 +82,8 @@ public struct ControllerConfiguration: Sendable, Equatable {
         self.returnHomeHoverS = returnHomeHoverS
         self.tickHz = tickHz
         self.takeoffTimeoutS = takeoffTimeoutS
-        self.staleAfterMs = staleAfterMs
-        self.droneStateTimeoutMs = droneStateTimeoutMs
+        self.staleAfter = staleAfter
+        self.droneStateTimeout = droneStateTimeout
         self.landBatteryPercent = landBatteryPercent
         self.geofenceRadiusM = geofenceRadiusM
         self.geofenceReturnMarginM = geofenceReturnMarginM
@@ -92,7 +94,7 @@ public struct ControllerConfiguration: Sendable, Equatable {
         self.progressMarginM = progressMarginM
         self.progressTimeoutS = progressTimeoutS
         self.abandonedReturnLandAfterS = abandonedReturnLandAfterS
-        self.arrivalWindowMs = arrivalWindowMs
+        self.arrivalWindow = arrivalWindow
         self.arrivalMinimumFixes = arrivalMinimumFixes
         self.targetMatchToleranceDeg = targetMatchToleranceDeg
     }

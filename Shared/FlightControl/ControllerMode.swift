@@ -110,7 +110,7 @@ extension ControllerStateMachine {
     }
 
     var newArrivalFilter: ArrivalFilter {
-        ArrivalFilter(window: .microseconds(configuration.arrivalWindowMs &* 1000),
+        ArrivalFilter(window: configuration.arrivalWindow,
                       minimumFixes: configuration.arrivalMinimumFixes)
     }
 

@@ -4,10 +4,10 @@ import QuadProtocol
 
 /// How old each input is, measured from when it was received (plus the ages a solution reports itself).
 extension ControllerStateMachine {
-    var staleAfterUs: Int64 { configuration.staleAfterMs &* 1000 }
+    var staleAfterUs: Int64 { configuration.staleAfter.us }
 
     func droneStateFresh(nowUs: Int64) -> Bool {
-        lastDroneState != nil && nowUs &- lastDroneStateAtUs <= configuration.droneStateTimeoutMs &* 1000
+        lastDroneState != nil && nowUs &- lastDroneStateAtUs <= configuration.droneStateTimeout.us
     }
 
     func positionFresh(nowUs: Int64) -> Bool {
@@ -21,7 +21,7 @@ extension ControllerStateMachine {
     }
 
     func solutionAgesFresh(_ solution: NavigationSolution) -> Bool {
-        Int64(max(solution.positionAgeMs, solution.headingAgeMs)) <= configuration.staleAfterMs
+        .milliseconds(Int64(max(solution.positionAgeMs, solution.headingAgeMs))) <= configuration.staleAfter
     }
 
     /// The solution was computed for the current target's point (not a leftover from before a target change). By

@@ -12,7 +12,7 @@ public struct FailsafePolicy: Sendable, Equatable {
         case land
     }
 
-    /// Navigation or position older than `staleAfterMs` while flying to a target.
+    /// Navigation or position older than `staleAfter` while flying to a target.
     public var staleNavigation: StaleNavigation
     /// Battery below `landBatteryPercent` in the air.
     public var lowBattery: LowBattery

@@ -71,10 +71,10 @@ struct ControllerServiceTests {
         "takeoff, a target and navigation in: forward flight commands out; navigation stops: hover (stale-navigation)")
     func fliesToTheTargetAndHoversWhenNavigationGoesStale() async throws {
         var configuration = ControllerConfiguration()
-        configuration.staleAfterMs = 300
+        configuration.staleAfter = .milliseconds(300)
         // Only navigation may go stale here: a busy machine can starve this whole process for tens of seconds, and
         // the link and take-off timers would then end the flight before navigation stops.
-        configuration.droneStateTimeoutMs = 600_000
+        configuration.droneStateTimeout = .seconds(600)
         configuration.takeoffTimeoutS = 600
         let runtime = ServiceRuntime(service: "drone-controller", drone: drone,
                                      connection: broker.connect(clientId: "controller"),

@@ -93,7 +93,7 @@ struct ControllerHarness {
     /// (arrival is judged on the mean of several fixes).
     @discardableResult
     mutating func settle(distanceM: Double, count: Int = 3) -> [ControllerAction] {
-        advance(ms: machine.configuration.arrivalWindowMs + 1)
+        advance(ms: machine.configuration.arrivalWindow.us / 1000 + 1)
         drone(.hovering)
         position()
         var actions: [ControllerAction] = []

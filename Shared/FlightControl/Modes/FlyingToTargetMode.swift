@@ -4,7 +4,7 @@ import QuadProtocol
 extension ControllerMode {
     /// Steering toward the target.
     struct FlyingToTarget: Sendable, Equatable {
-        /// Since the last (re)entry: inputs must be fresh within `staleAfterMs` of it.
+        /// Since the last (re)entry: inputs must be fresh within `staleAfter` of it.
         var sinceUs: Int64
         /// Does the flight to the target get closer?
         var progress: ProgressWatch

@@ -26,7 +26,7 @@ extension ControllerStateMachine {
             return Transition(to: .landing, reason: .takeoffTimeout, log: .log(.warning,
                 "takeoff not seen in navdata within \(configuration.takeoffTimeoutS) s: landing"))
         }
-        if lastDroneState == nil || nowUs &- lastDroneStateAtUs > configuration.takeoffNavdataLossMs &* 1000 {
+        if lastDroneState == nil || nowUs &- lastDroneStateAtUs > configuration.takeoffNavdataLoss.us {
             // Without navdata this takeoff cannot be watched; a link that comes back must not find it still asked
             // for (its takeoff id would arm a vehicle nobody is watching). Land: it may already be off the ground.
             return Transition(to: .landing, reason: .takeoffAbortedDroneLinkLost,
