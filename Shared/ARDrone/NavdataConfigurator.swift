@@ -1,6 +1,6 @@
 /// Switches the drone to demo navdata with the magneto and GPS options, one AT*CONFIG at a time, through the
-/// handshake of the SDK (reference §1.5): send the config, wait for navdata state bit 6 (ACK), send
-/// `AT*CTRL=n,5,0` on every datagram until bit 6 clears, then go on with the next config.
+/// handshake of the SDK (the Developer Guide's AT*CONFIG acknowledgement): send the config, wait for navdata state
+/// bit 6 (ACK), send `AT*CTRL=n,5,0` on every datagram until bit 6 clears, then go on with the next config.
 ///
 /// objc.io fired its configs back-to-back with no confirmation; node-ar-drone sends the clearing CTRL once and
 /// waits forever if that datagram is lost. Here the config is re-sent after `ackTimeoutUs` without ACK, and the

@@ -2,7 +2,7 @@ import ARDrone
 import Testing
 
 @Suite struct ATFloatTests {
-    /// Golden values from the reference table (§2.2): objc.io article, Developer Guide, node-ar-drone tests.
+    /// Golden values from the objc.io article, the AR.Drone Developer Guide and node-ar-drone's tests.
     static let golden: [(Float, Int32)] = [
         (0.0, 0),
         (0.1, 1_036_831_949),

@@ -8,9 +8,13 @@ import Testing
 
     /// Source, scripts and documents: every file under the repository but build output, git's, data fixtures and
     /// what `make` installs (web/map/vendor: Debian's Leaflet).
-    static func textFiles() -> [(path: String, lines: [Substring])] {
-        let skipped: Set<String> = [".build", ".git", ".swiftpm", "Fixtures", "node_modules", "vendor", "demo-output"]
-        let kept: Set<String> = ["swift", "md", "sh", "js", "html", "css", "conf", "py", "yml", "service", "txt", ""]
+    static func textFiles(withFixtures: Bool = false) -> [(path: String, lines: [Substring])] {
+        var skipped: Set<String> = [".build", ".git", ".swiftpm", "Fixtures", "node_modules", "vendor", "demo-output"]
+        var kept: Set<String> = ["swift", "md", "sh", "js", "html", "css", "conf", "py", "yml", "service", "txt", ""]
+        if withFixtures {
+            skipped.remove("Fixtures")
+            kept.formUnion(["hex", "csv", "jsonl", "json", "gpx", "nmea"])
+        }
         var files: [(String, [Substring])] = []
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isDirectoryKey])
         else { return [] }
@@ -47,5 +51,20 @@ import Testing
             file.path.hasSuffix(".swift") && file.lines.contains { $0.hasPrefix("import CMosquitto") }
         }.map(\.path)
         #expect(importers.count == 1, "\(importers)")
+    }
+
+    /// Nothing refers to a file outside the repository (the notes the project was built from lie beside it, not in
+    /// it); the one way out is the real autopilots' directory, an option (`QUAD_AUTOPILOTS_DIR`) with a default.
+    @Test func nothingRefersOutsideTheRepository() {
+        let outside = ["ardrone-protocol.md", "mqtt-libmosquitto.md", "mavlink-px4.md", "style-anchors.md",
+                       "shared/reference", "shared/seeds", "/work/"]
+        var found: [String] = []
+        let thisFile = "Tests/RepositoryTests/HouseRulesTests.swift"
+        for file in Self.textFiles(withFixtures: true) where file.path != thisFile {
+            for (index, line) in file.lines.enumerated() where outside.contains(where: { line.contains($0) }) {
+                found.append("\(file.path):\(index + 1)")
+            }
+        }
+        #expect(found.isEmpty, "references outside the repository: \(found.prefix(20).joined(separator: ", "))")
     }
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the navdata .hex fixtures with Python's struct module, independently of the Swift encoder.
 
-Run from this folder: python3 make_fixtures.py. Layouts follow ardrone-protocol.md §3 (all little-endian).
+Run from this folder: python3 make_fixtures.py. Layouts follow the AR.Drone SDK 2.0 developer guide's navdata description, as Shared/ARDrone's decoder documents
+them (all little-endian).
 """
 import struct
 
@@ -57,7 +58,7 @@ def write(name, data, comment):
 
 
 bootstrap = bytes.fromhex('88 77 66 55 10 0C 80 4F 01 00 00 00 00 00 00 00 FF FF 08 00 A6 02 00 00')
-write('bootstrap.hex', bootstrap, 'Real bootstrap datagram, firmware 1.7.11 (Parrot forum capture, reference §1.4)')
+write('bootstrap.hex', bootstrap, 'Real bootstrap datagram, firmware 1.7.11 (a capture posted on Parrot's developer forum)')
 
 default_demo = packet(HOVER_STATE, 1234, 1, [
     demo(4, 0, 87, -1234.5, 2500.25, -90000.0, 1520, 123.5, -45.25, 0.0, 42),
