@@ -59,6 +59,8 @@ final class AutopilotSITL: @unchecked Sendable {
     let startedAtS: Double
     private(set) var readyAfterS = Double.nan
     private var stopped = false
+    /// Counted in `arduCopterBoots` until `bootEnded()` (under `claimLock`).
+    private var bootCounted = false
 
     /// Starts it and waits until it is ready to arm (PX4: HOME_POSITION and the pre-arm check passed; ArduCopter:
     /// the EKF uses GPS — EKF_STATUS_REPORT flag 16 or the STATUSTEXT — and a home).
@@ -96,6 +98,8 @@ final class AutopilotSITL: @unchecked Sendable {
                                        environment: ["PX4_WORKDIR": directory.appendingPathComponent("px4").path])
         case .arducopter:
             instance = try Self.freeArduCopterInstance()
+            Self.claimLock.withLock { Self.arduCopterBoots += 1 }
+            bootCounted = true
             linkPort = try freeLoopbackPort(udp: true)
             var observerPort = try freeLoopbackPort(udp: true)
             while observerPort == linkPort { observerPort = try freeLoopbackPort(udp: true) }
@@ -119,6 +123,19 @@ final class AutopilotSITL: @unchecked Sendable {
             }
         }
         readyAfterS = AutopilotObserver.nowS() - startedAtS
+        bootEnded()
+    }
+
+    /// ArduCopter SITL instances of this test process still booting (until ready to arm or stopped): each takes
+    /// both cores for ~45 s. PX4 SIH starved of CPU wanders: its 12 s hover drifted 1.85 m and sank to 2.65 m in a
+    /// CI run while two ArduCopters booted beside it, and up to 3.0 m beside two `yes` burners (0.5–0.6 m idle).
+    static var arduCopterBooting: Int { claimLock.withLock { arduCopterBoots } }
+
+    private func bootEnded() {
+        Self.claimLock.withLock {
+            if bootCounted { Self.arduCopterBoots -= 1 }
+            bootCounted = false
+        }
     }
 
     /// The end of the autopilot's own log, for failure messages.
@@ -131,6 +148,7 @@ final class AutopilotSITL: @unchecked Sendable {
     func stop() {
         guard !stopped else { return }
         stopped = true
+        bootEnded()
         process.stop()
         observer.stop()
         if kind == .px4 {
@@ -158,6 +176,7 @@ final class AutopilotSITL: @unchecked Sendable {
     nonisolated(unsafe) private static var claimedPX4: Set<Int> = []
     /// The same for ArduCopter (the scenarios and the ArduCopter parity test start one each at the same moment).
     nonisolated(unsafe) private static var claimedArduCopter: Set<Int> = []
+    nonisolated(unsafe) private static var arduCopterBoots = 0
     private static let claimLock = NSLock()
 
     private static func freePX4Instance() throws -> Int {
