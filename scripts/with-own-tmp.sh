@@ -6,6 +6,9 @@
 # temporary directory is not ours to litter. The tests' own entries are checked before that by run-tests.sh.
 set -uo pipefail
 own=$(mktemp -d "${TMPDIR:-/tmp}/quad-run-XXXXXX") || exit 1
+# As /tmp is (sticky, everyone may enter): mosquitto started as root drops to its own user and must reach the
+# password and ACL files the tests write below it.
+chmod 1777 "$own"
 trap 'rm -rf "$own"' EXIT
 trap 'exit 130' INT TERM
 TMPDIR=$own "$@"
