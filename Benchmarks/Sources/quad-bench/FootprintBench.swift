@@ -52,7 +52,9 @@ struct FootprintBench {
             free = try await flight(stack, bearingDeg: 0)
             QuadBench.say("footprint: command latency, free, \(targets) targets")
             freeLatency = try await CommandLatencyBench(stack: stack, port: broker.port, targets: targets).run()
-            for pid in [broker.process.pid] + stack.services.map(\.pid) { try Self.pinToCPU0(pid) }
+            for pid in [broker.process.pid] + stack.services.map(\.pid) {
+                try Self.pinToCPU0(pid, logDirectory: workDirectory)
+            }
             QuadBench.say("footprint: broker and services pinned to CPU 0; flight, \(seconds) s")
             pinned = try await flight(stack, bearingDeg: 180)
             QuadBench.say("footprint: command latency, pinned, \(targets) targets")
@@ -93,10 +95,10 @@ struct FootprintBench {
         return footprint.finish()
     }
 
-    static func pinToCPU0(_ pid: pid_t) throws {
-        let directory = NSTemporaryDirectory()
+    /// taskset's log goes to the bench's work directory (it used to go to the system's, and stay there).
+    static func pinToCPU0(_ pid: pid_t, logDirectory: String) throws {
         let taskset = try ChildProcess(Tools.path("taskset"), ["-a", "-p", "-c", "0", "\(pid)"],
-                                       name: "taskset-\(pid)", logDirectory: directory)
+                                       name: "taskset-\(pid)", logDirectory: logDirectory)
         _ = taskset.waitForExit(timeoutS: 10)
         // Every thread must be on CPU 0, or the "pinned" figures would be the free ones.
         for thread in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? [] {
