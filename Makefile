@@ -2,7 +2,7 @@
 SWIFT ?= swift
 # SwiftPM's debug bin dir (a link it keeps to the platform's); not asked of swift, which litters TMPDIR when it runs.
 BIN_DIR = $(CURDIR)/.build/debug
-# Each swift invocation of the test targets runs with a TMPDIR of its own, removed afterwards (scripts/with-own-tmp.sh).
+# The test targets and the demo run swift with a TMPDIR of their own, removed afterwards (scripts/with-own-tmp.sh).
 OWN_TMP = scripts/with-own-tmp.sh
 
 .PHONY: deps build release test test-unit test-integration test-web web-map demo bench bench-mavlink bench-field \
@@ -60,7 +60,7 @@ autopilots: deps
 
 # VEHICLE=mavlink: the same flight through mavlink-link and drone-sim's MAVLink face.
 demo: deps
-	@VEHICLE="$(VEHICLE)" scripts/demo.sh
+	@VEHICLE="$(VEHICLE)" $(OWN_TMP) scripts/demo.sh
 
 # Figures, not pass/fail: builds release, runs the codec benchmark and quad-bench (a separate package in
 # Benchmarks/, never built by `make test`) and rewrites BENCHMARKS.md above its hand-kept "Earlier runs" section.
