@@ -23,6 +23,10 @@ trap '[[ -n "${QUAD_TEST_EVENTS:-}" && -f "$events" ]] && cp "$events" "$QUAD_TE
 runner=""
 trap '[[ -n "$runner" ]] && pkill -TERM -s "$runner"; exit 130' INT TERM
 tmp_root=${TMPDIR:-/tmp}
+# drone-controller keeps its flight memory by default under the XDG state directory (~/.local/state): the tests'
+# controllers keep theirs in this run's own, removed with it, never in the user's.
+export XDG_STATE_HOME="$work/state"
+mkdir -p "$XDG_STATE_HOME"
 tmp_entries() { ls -A "$tmp_root" 2>/dev/null | LC_ALL=C sort; }
 tmp_entries > "$work/tmp-before"
 

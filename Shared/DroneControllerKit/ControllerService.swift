@@ -32,8 +32,6 @@ struct ControllerService: Service {
             if let memory = memoryFile.load(logger: runtime.logger) {
                 restored = machine.restore(memory, now: MonotonicClock.now())
             }
-        } else {
-            runtime.logger.info("no --state-dir: a restart of this controller will not resume the flight")
         }
         var loop = Loop(machine: machine)
         runtime.logger.notice("controller run \(runId): acting on what is addressed to it, or unaddressed")

@@ -14,16 +14,26 @@ package struct DroneControllerCommand: AsyncParsableCommand, ServiceCommand {
 
     @Option(help: ArgumentHelp(
         "Directory for the flight memory a restarted controller resumes from (env QUAD_STATE_DIR, then systemd's "
-            + "STATE_DIRECTORY; none: a restart hovers and waits for a new target).", valueName: "DIR"))
+            + "STATE_DIRECTORY; default: $XDG_STATE_HOME, else ~/.local/state, /quadcopter/drone-controller/<drone>).",
+        valueName: "DIR"))
     var stateDir: String?
+
+    @Flag(help: "Keep no flight memory: a restart hovers in place, forgets the target and refuses return.")
+    var noFlightMemory = false
+
+    package func validate() throws {
+        if noFlightMemory, stateDir != nil {
+            throw ValidationError("--no-flight-memory and --state-dir contradict each other: give one")
+        }
+    }
 
     package func run() async throws {
         let configuration = try control.configuration()
-        let runtime = try ServiceRuntime(service: "drone-controller", options: common.resolve(),
-            handlersNeverBlock: true)
-        let directory = stateDir ?? ProcessEnvironment.value("QUAD_STATE_DIR")
-            ?? ProcessEnvironment.value("STATE_DIRECTORY")
-        let memory = directory.flatMap { $0.isEmpty ? nil : FlightMemoryFile(directory: $0) }
+        let options = try common.resolve()
+        let runtime = try ServiceRuntime(service: "drone-controller", options: options, handlersNeverBlock: true)
+        let location = FlightMemoryLocation.resolve(stateDir: stateDir, disabled: noFlightMemory,
+                                                    drone: options.drone, environment: ProcessEnvironment.value)
+        let memory = FlightMemoryFile.open(location, logger: runtime.logger)
         try await runtime.run([ControllerService(runtime: runtime, configuration: configuration, memoryFile: memory)])
     }
 }

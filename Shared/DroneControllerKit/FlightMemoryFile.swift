@@ -7,12 +7,44 @@ import QuadService
 
 /// The controller's flight memory on the board: `<state dir>/flight-memory` (`FlightMemory`'s text), replaced
 /// atomically on every change, read once at start. The boot id is the kernel's, so monotonic times from before a
-/// reboot are never taken for this boot's.
+/// reboot are never taken for this boot's. One controller at a time keeps it: `open` takes a lock on
+/// `<state dir>/flight-memory.lock` for the process's life.
 struct FlightMemoryFile: Sendable {
     let path: String
 
     init(directory: String) {
         path = (directory.hasSuffix("/") ? String(directory.dropLast()) : directory) + "/flight-memory"
+    }
+
+    /// The memory file of `location`, its directory made if it is the default one and locked for this process;
+    /// nil (logged, the controller runs on without memory) when it is off, cannot be made, or another
+    /// controller holds it (two controllers of one drone on one machine, e.g. a test beside `make demo`).
+    static func open(_ location: FlightMemoryLocation, logger: Logger) -> FlightMemoryFile? {
+        switch location {
+        case .off(let why):
+            logger.warning("""
+                no flight memory (\(why)): a restart of this controller will hover in place, forget the target \
+                and refuse return (home unknown)
+                """)
+            return nil
+        case .directory(let directory, let named):
+            do {
+                if named { try FileBytes.prepareDirectory(directory) } else {
+                    try FileBytes.prepareDirectoryTree(directory)
+                }
+            } catch {
+                logger.warning("no flight memory: \(error)")
+                return nil
+            }
+            let file = FlightMemoryFile(directory: directory)
+            // The descriptor stays open for the process's life: the lock is the process's, dropped at its death.
+            guard FileBytes.tryLock(file.path + ".lock", creating: true) != nil else {
+                logger.warning("no flight memory: another drone-controller keeps \(file.path) (its lock is held)")
+                return nil
+            }
+            logger.info("flight memory: \(file.path)")
+            return file
+        }
     }
 
     static func bootId() -> String {

@@ -26,6 +26,7 @@ import QuadProtocol
 /// - the controller's whole run: on `ControllerStateMachine` (configuration, run id, last inputs, the target,
 ///   which a landed controller keeps for the next takeoff, the pilot, the wind estimate, the flight memory).
 enum ControllerMode: Sendable, Equatable {
+    case unknown(Unknown)
     case landed(Landed)
     case takingOff(TakingOff)
     case hovering(Hovering)
@@ -38,6 +39,7 @@ enum ControllerMode: Sendable, Equatable {
     /// The published activity.
     var activity: ControllerState.Activity {
         switch self {
+        case .unknown: return .unknown
         case .landed: return .landed
         case .takingOff: return .takingOff
         case .hovering: return .hovering
@@ -56,6 +58,8 @@ extension ControllerStateMachine {
     /// except a flight to the target, whose freshness clock restarts; any other entry starts from fresh data.
     mutating func entering(_ transition: Transition, nowUs: Int64) -> ControllerMode {
         switch transition.activity {
+        // Only the start is unknown: no transition leads back to it.
+        case .unknown: return .unknown(.init())
         case .landed: return .landed(landedEntry())
         case .takingOff: return .takingOff(takingOffEntry(nowUs: nowUs))
         case .hovering: return .hovering(hoveringEntry(transition, nowUs: nowUs))
@@ -68,11 +72,12 @@ extension ControllerStateMachine {
         }
     }
 
-    /// Navdata (without the emergency bit) as the current mode reads it. A restarted controller's first navdata
-    /// showing the drone in the air resumes the flight instead (`resumesFlight`, `droneState`).
-    mutating func modeNavdata(observed: ObservedFlight) -> Transition? {
+    /// Navdata (without the emergency bit) as the current mode reads it. The first navdata of a run ends
+    /// `unknown`: a restarted controller's first navdata showing the drone in the air resumes the flight.
+    mutating func modeNavdata(observed: ObservedFlight, nowUs: Int64) -> Transition? {
         switch mode {
-        case .landed(let landed): return landedNavdata(landed, observed: observed)
+        case .unknown(let unknown): return unknownNavdata(unknown, observed: observed, nowUs: nowUs)
+        case .landed: return landedNavdata(observed: observed)
         case .takingOff: return takingOffNavdata(observed: observed)
         case .hovering, .flyingToTarget, .arrived, .returningHome: return airborneNavdata(observed: observed)
         case .landing: return landingNavdata(observed: observed)
@@ -93,6 +98,8 @@ extension ControllerStateMachine {
     /// The flight command of the current mode, filled into `command` (fly, no motion, sequence and stamp set).
     mutating func modeCommand(into command: inout FlightCommand, nowUs: Int64) {
         switch mode {
+        // Never sent (no flight command goes out before the first navdata); landing is what it would say.
+        case .unknown: command.refMode = .land
         case .landed(let landed): landedCommand(landed, into: &command)
         case .takingOff(let takingOff): takingOffCommand(takingOff, into: &command)
         case .hovering: hoveringCommand(into: &command, nowUs: nowUs)

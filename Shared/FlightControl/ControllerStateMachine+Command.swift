@@ -61,11 +61,16 @@ extension ControllerStateMachine {
         switch activity {
         case .emergency:
             return [refuse(kind: "command", reason: .takeoffRefusedEmergency)]
-        case .landed, .landing:
+        case .unknown, .landed, .landing:
             guard let state = lastDroneState, droneStateFresh(nowUs: nowUs) else {
                 return [refuse(kind: "command", reason: .takeoffRefusedNoDroneState)]
             }
             guard !isBatteryLow(state) else { return [refuse(kind: "command", reason: .takeoffRefusedBatteryLow)] }
+            // The ground-link rule guards a flight only once it has seen a beacon; taking off while the beacon
+            // it has seen is silent would start a flight no lost-link failsafe watches over. Refused instead.
+            guard !isGroundLinkLost else {
+                return [refuse(kind: "command", reason: .takeoffRefusedGroundLinkLost)]
+            }
             apply(Transition(to: .takingOff, reason: .takeoff), nowUs: nowUs)
             if home == nil, let position = lastPosition, positionFresh(nowUs: nowUs) {
                 // The fixes of the last seconds on the ground, averaged: one fix is off by the GPS noise.
@@ -81,8 +86,8 @@ extension ControllerStateMachine {
     mutating func land() -> CommandAnswer {
         switch activity {
         case .emergency: return ([refuse(kind: "command", reason: .landRefusedEmergency)], nil)
-        case .landed where lastDroneState == nil:
-            landedLandBeforeNavdata()
+        case .unknown:
+            unknownLand()
             return ([], nil)
         case .landed, .landing: return ([], nil)
         case .takingOff, .hovering, .flyingToTarget, .arrived, .returningHome:
@@ -98,6 +103,7 @@ extension ControllerStateMachine {
             // Landing with the vehicle still in the air: the operator may stop the descent and hold.
             clearTarget()
             return ([], Transition(to: .hovering, reason: .hover))
+        case .unknown: return ([refuse(kind: "command", reason: .hoverRefusedNoDroneState)], nil)
         case .landed, .landing: return ([refuse(kind: "command", reason: .hoverRefusedNotAirborne)], nil)
         case .emergency: return ([refuse(kind: "command", reason: .hoverRefusedEmergency)], nil)
         case .returningHome: return ([refuse(kind: "command", reason: .hoverRefusedReturningHome)], nil)

@@ -9,6 +9,8 @@ extension ControllerStateMachine {
     /// What a restarted controller would need to go on now; nil when there is nothing to go on with.
     var currentMemory: FlightMemory? {
         switch activity {
+        // Not established yet: what the previous run left stays as it is until navdata says.
+        case .unknown: return lastRemembered
         case .landed, .emergency, .takingOff: return nil
         case .hovering, .flyingToTarget, .arrived, .returningHome, .landing:
             return FlightMemory(bootId: bootId, activity: activity, pilotId: pilotId, target: target,
@@ -33,10 +35,19 @@ extension ControllerStateMachine {
 
     /// First navdata of this run shows the drone in the air: go on with the remembered flight, or hold.
     mutating func resumeFlight(nowUs: Int64) -> Transition {
-        guard let memory = resumable else { return Transition(to: .hovering, reason: .resumedInFlight) }
+        // The flight starts here. Its home is the one the previous run saw the drone take off from, or none: a
+        // home this run did not see (the fixes under a flying drone) is never invented, so `return` is refused
+        // (`return-refused-no-home`) rather than landing where the controller happened to restart.
+        guard let memory = resumable else {
+            flight = Flight(home: nil, homeFromFirstFix: false, wantedAltitudeM: nil)
+            pendingLogs.append(.log(.warning, "no flight memory: hovering; home unknown, so return is refused"))
+            return Transition(to: .hovering, reason: .resumedInFlight)
+        }
         resumable = nil
-        // Landed until now: the flight starts here, with the home and altitude the previous run had.
-        flight = Flight(home: memory.home, wantedAltitudeM: memory.wantedAltitudeM)
+        flight = Flight(home: memory.home, homeFromFirstFix: false, wantedAltitudeM: memory.wantedAltitudeM)
+        if memory.home == nil {
+            pendingLogs.append(.log(.warning, "the previous run kept no home: return is refused"))
+        }
         switch memory.activity {
         case .landing:
             return Transition(to: .landing, reason: .resumedLanding)

@@ -21,6 +21,7 @@ extension ControllerStateMachine {
     func returnRefusal() -> Reason? {
         switch activity {
         case .emergency: return .returnRefusedEmergency
+        case .unknown: return .returnRefusedNoDroneState
         case .landed: return .returnRefusedNotAirborne
         case .landing, .takingOff:
             // Only a vehicle that navdata shows in the air can fly home; one on the ground has nowhere to return.

@@ -39,7 +39,7 @@ extension ControllerStateMachine {
             // A re-sent or slightly moved target keeps the drone arrived; the next solution decides (hysteresis).
             let moved = previous.map { !isNear($0, newTarget) } ?? false
             transition = moved ? Transition(to: .flyingToTarget, reason: .newTarget) : nil
-        case .landed, .landing, .takingOff, .returningHome, .emergency:
+        case .unknown, .landed, .landing, .takingOff, .returningHome, .emergency:
             // Stored: flown to after takeoff / after returning inside the fence. Never a reason to take off.
             reason = .targetStored
             transition = nil

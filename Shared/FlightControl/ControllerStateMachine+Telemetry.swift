@@ -7,13 +7,9 @@ extension ControllerStateMachine {
     /// Navdata: every takeoff/landing/emergency transition happens here, on what the drone reports.
     public mutating func droneState(_ state: DroneState, now: MonotonicInstant) -> [ControllerAction] {
         let nowUs = now.us
-        let firstObservation = lastDroneState == nil
         lastDroneState = state
-        defer {
-            landedNavdataSeen()
-            // The drone is on the ground (or the flight was resumed): the previous run's flight is over.
-            resumable = nil
-        }
+        // The drone is on the ground (or the flight was resumed): the previous run's flight is over.
+        defer { resumable = nil }
         lastDroneStateAtUs = nowUs
         observeWind(state, nowUs: nowUs)
         flight?.droneLinkLostReported = false
@@ -26,13 +22,7 @@ extension ControllerStateMachine {
             }
             return finish(actions, nowUs: nowUs)
         }
-        let observed = state.observedFlight
-        if case .landed(let landed) = mode,
-           resumesFlight(landed, observed: observed, firstObservation: firstObservation) {
-            actions += apply(resumeFlight(nowUs: nowUs), nowUs: nowUs)
-        } else {
-            actions += apply(modeNavdata(observed: observed), nowUs: nowUs)
-        }
+        actions += apply(modeNavdata(observed: state.observedFlight, nowUs: nowUs), nowUs: nowUs)
         observeBudget(state, nowUs: nowUs)
         actions += apply(checkWind(), nowUs: nowUs)
         if (activity.isAirborne || activity == .takingOff) && isBatteryLow(state)
@@ -90,12 +80,14 @@ extension ControllerStateMachine {
         lastPosition = point
         lastPositionAtUs = nowUs
         if activity == .landed {
+            // Only on the ground as navdata showed it: a drone not yet known to be landed may be flying.
             groundPosition.observe(point, at: MonotonicInstant(us: nowUs))
         } else if activity != .takingOff {
             groundPosition.reset()
         }
         var actions: [ControllerAction] = []
-        if home == nil && (activity.isAirborne || activity == .takingOff) {
+        // A flight this run saw take off takes home from its first fix; a resumed one never invents it.
+        if home == nil, flight?.homeFromFirstFix == true, activity.isAirborne || activity == .takingOff {
             let home = setHome(point)
             actions += home.actions
             actions += apply(home.transition, nowUs: nowUs)

@@ -20,7 +20,7 @@ public struct ControllerStateMachine: Sendable {
     public let runId: UInt32
 
     /// What the controller is doing, with the timers and goal of that activity (`ControllerMode`).
-    var mode: ControllerMode = .landed(.init())
+    var mode: ControllerMode = .unknown(.init())
     /// The published activity.
     public var activity: Activity { mode.activity }
     /// Why the last change or refusal.

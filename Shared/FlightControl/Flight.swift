@@ -7,6 +7,9 @@ import QuadProtocol
 struct Flight: Sendable {
     /// Position at takeoff; the geofence is centred here. Nil until a fresh fix is known.
     var home: GeoPoint?
+    /// Home may be taken from the first fix in the air (a takeoff this run saw, with no fix on the ground yet);
+    /// false for a flight resumed after a restart, whose home is the remembered one or none.
+    var homeFromFirstFix = true
     /// The altitude to hold (navdata altitude, metres above ground); nil = none (plain hover, e.g. after a
     /// restart mid-flight until the next order).
     var wantedAltitudeM: Double?

@@ -7,7 +7,7 @@ enum ActivityStyle {
 
     static func colour(_ activity: ControllerState.Activity?) -> String {
         switch activity {
-        case nil: unknownColour
+        case nil, .unknown: unknownColour
         case .landed: "#6b7280"
         case .takingOff: "#f59e0b"
         case .hovering: "#8b5cf6"

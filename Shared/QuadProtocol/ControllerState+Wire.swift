@@ -27,8 +27,14 @@ extension ControllerState {
 
     public init(sequence: UInt32, timestampUs: Int64, body: inout WireReader) throws(WireError) {
         let present = try body.presence(count: 3)
+        // Only the activities of the payload's minor: a 1.3 sender cannot mean `unknown` (its decoder rejects it).
+        let raw = try body.u8()
+        let known = Activity.allCases.filter { $0.introducedInMinor <= body.minor }
+        guard let activity = known.first(where: { $0.rawValue == raw }) else {
+            throw .unknownEnumValue(field: "activity", expected: known.map(\.rawValue), got: raw)
+        }
         self.init(
-            sequence: sequence, timestampUs: timestampUs, activity: try body.enumeration(Activity.self, "activity"),
+            sequence: sequence, timestampUs: timestampUs, activity: activity,
             reason: Reason(code: try body.string("reason")), pilotId: try body.string("pilotId"),
             targetLatitudeDeg: try body.f64(ifPresent: present[0]),
             targetLongitudeDeg: try body.f64(ifPresent: present[1]),

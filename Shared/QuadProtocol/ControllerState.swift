@@ -11,6 +11,13 @@ public struct ControllerState: WireMessage {
         case landing = 6
         case emergency = 7
         case returningHome = 8
+        /// Not established (1.4): a controller that started and has had no navdata yet does not know whether the
+        /// drone flies, and says so rather than "landed" (a restarted controller's false "landed" about a flying
+        /// drone released a script waiting for the landing).
+        case unknown = 9
+
+        /// The format minor that introduced the value: a payload of an older minor cannot carry it.
+        public var introducedInMinor: UInt8 { self == .unknown ? 4 : 0 }
     }
 
     public var sequence: UInt32

@@ -24,12 +24,13 @@ public enum Reason: Hashable, Sendable {
 
     // Commands refused.
     case notPilot, commandRetained, commandExpiredInQueue, commandForPreviousRun
-    case takeoffRefusedEmergency, takeoffRefusedNoDroneState, takeoffRefusedBatteryLow
+    case takeoffRefusedEmergency, takeoffRefusedNoDroneState, takeoffRefusedBatteryLow, takeoffRefusedGroundLinkLost
     case landRefusedEmergency
-    case hoverRefusedNotAirborne, hoverRefusedEmergency, hoverRefusedReturningHome
+    case hoverRefusedNotAirborne, hoverRefusedEmergency, hoverRefusedReturningHome, hoverRefusedNoDroneState
     case resetRefusedNotInEmergency
     case flatTrimRefusedNotLanded
     case returnRefusedEmergency, returnRefusedNotAirborne, returnRefusedNoHome, returnRefusedNotProgressing
+    case returnRefusedNoDroneState
 
     // Targets refused.
     case targetRetained, targetExpiredInQueue, targetInvalid, targetInvalidAltitude, targetForPreviousRun
@@ -148,6 +149,8 @@ extension Reason {
             "takeoff refused: no telemetry from the drone"),
         Row(.takeoffRefusedBatteryLow, "takeoff-refused-battery-low", .refused, .command(.takeoff),
             "takeoff refused: battery low"),
+        Row(.takeoffRefusedGroundLinkLost, "takeoff-refused-ground-link-lost", .refused, .command(.takeoff),
+            "takeoff refused: the ground link is lost (no beacon)"),
         Row(.landRefusedEmergency, "land-refused-emergency", .refused, .command(.land),
             "land refused: in emergency (reset first)"),
         Row(.hoverRefusedNotAirborne, "hover-refused-not-airborne", .refused, .command(.hover),
@@ -156,6 +159,8 @@ extension Reason {
             "hover refused: in emergency"),
         Row(.hoverRefusedReturningHome, "hover-refused-returning-home", .refused, .command(.hover),
             "hover refused: returning home (land or wait)"),
+        Row(.hoverRefusedNoDroneState, "hover-refused-no-drone-state", .refused, .command(.hover),
+            "hover refused: no telemetry from the drone yet (whether it flies is unknown)"),
         Row(.resetRefusedNotInEmergency, "reset-refused-not-in-emergency", .refused, .command(.reset),
             "reset refused: not in emergency"),
         Row(.flatTrimRefusedNotLanded, "flat-trim-refused-not-landed", .refused, .command(.flatTrim),
@@ -165,9 +170,11 @@ extension Reason {
         Row(.returnRefusedNotAirborne, "return-refused-not-airborne", .refused, .command(.returnHome),
             "return refused: not in the air"),
         Row(.returnRefusedNoHome, "return-refused-no-home", .refused, .command(.returnHome),
-            "return refused: no home position recorded"),
+            "return refused: no home position recorded (restarted without flight memory?)"),
         Row(.returnRefusedNotProgressing, "return-refused-not-progressing", .refused, .command(.returnHome),
             "return refused: the last return made no progress"),
+        Row(.returnRefusedNoDroneState, "return-refused-no-drone-state", .refused, .command(.returnHome),
+            "return refused: no telemetry from the drone yet (whether it flies is unknown)"),
         // Targets refused.
         Row(.targetRetained, "target-retained", .refused, .target, "target refused: a retained target is never flown"),
         Row(.targetExpiredInQueue, "target-expired-in-queue", .refused, .target,

@@ -71,6 +71,7 @@ extension ControllerState.Activity {
         case .landing: "landing"
         case .emergency: "emergency"
         case .returningHome: "returning_home"
+        case .unknown: "unknown"
         }
     }
 

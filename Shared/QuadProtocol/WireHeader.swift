@@ -3,14 +3,14 @@
 ///     offset 0  u8   0xFF  magic, first byte; never occurs in UTF-8, so text is never mistaken for binary
 ///     offset 1  u8   0x51  magic, second byte ('Q')
 ///     offset 2  u8   format major (1)
-///     offset 3  u8   format minor (3)
+///     offset 3  u8   format minor (4)
 ///     offset 4  u8   message type (MessageType raw value)
 ///     offset 5  u32  sequence, little-endian
 ///     offset 9  i64  timestampUs, little-endian
 public struct WireHeader: Equatable, Sendable {
     public static let magic: [UInt8] = [0xFF, 0x51]
     public static let currentMajor: UInt8 = 1
-    public static let currentMinor: UInt8 = 3
+    public static let currentMinor: UInt8 = 4
     public static let byteCount = 17
 
     public var minor: UInt8

@@ -124,6 +124,17 @@ public enum FileBytes {
         guard access(path, W_OK | X_OK) == 0 else { throw WriteError(path: path, reason: errorText(errno)) }
     }
 
+    /// `prepareDirectory` with every missing parent made too (`mkdir -p`), each 0700: a default directory of
+    /// the user's own (the XDG state directory's) is nobody else's to read.
+    public static func prepareDirectoryTree(_ path: String) throws(WriteError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += "/" + part
+            if mkdir(prefix, 0o700) != 0, errno != EEXIST { throw WriteError(path: prefix, reason: errorText(errno)) }
+        }
+        guard access(path, W_OK | X_OK) == 0 else { throw WriteError(path: path, reason: errorText(errno)) }
+    }
+
     /// fsync on a directory makes a newly created file's name durable, not just its contents.
     public static func syncDirectory(_ path: String) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -154,9 +165,11 @@ public enum FileBytes {
     }
 
     /// An exclusive lock on `path` if nobody holds one (`telemetry-logger record` holds one on each file it
-    /// writes). The returned descriptor keeps it until closed; nil when the file is locked or cannot be opened.
-    public static func tryLock(_ path: String) -> Int32? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// writes; drone-controller on its flight memory's lock file, `creating` it). The returned descriptor keeps it
+    /// until closed (the kernel drops it when the process dies, SIGKILL included); nil when the file is locked
+    /// or cannot be opened.
+    public static func tryLock(_ path: String, creating: Bool = false) -> Int32? {
+        let fd = creating ? open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0o644) : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             close(fd)

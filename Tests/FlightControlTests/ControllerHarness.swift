@@ -225,6 +225,8 @@ struct ControllerHarness {
 
     mutating func reach(_ activity: ControllerState.Activity) {
         switch activity {
+        // The mode at start, before any navdata.
+        case .unknown: break
         case .landed: landed()
         case .takingOff: takingOff()
         case .hovering: hovering()

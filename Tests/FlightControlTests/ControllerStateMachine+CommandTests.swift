@@ -86,6 +86,16 @@ struct ControllerCommandTests {
         CommandCase(.returnHome, in: .landing, .returningHome),
         CommandCase(.returnHome, in: .emergency, .emergency, .returnRefusedEmergency),
         CommandCase(.returnHome, in: .returningHome, .returningHome),
+
+        // Before the first navdata nobody knows whether the drone flies: only land (kept for the first navdata)
+        // and emergency are taken.
+        CommandCase(.takeoff, in: .unknown, .unknown, .takeoffRefusedNoDroneState),
+        CommandCase(.land, in: .unknown, .unknown),
+        CommandCase(.hover, in: .unknown, .unknown, .hoverRefusedNoDroneState),
+        CommandCase(.emergency, in: .unknown, .emergency),
+        CommandCase(.reset, in: .unknown, .unknown, .resetRefusedNotInEmergency),
+        CommandCase(.flatTrim, in: .unknown, .unknown, .flatTrimRefusedNotLanded),
+        CommandCase(.returnHome, in: .unknown, .unknown, .returnRefusedNoDroneState),
     ]
 
     @Test("the table covers every command in every activity")

@@ -161,7 +161,9 @@ struct ControllerStateMachineTests {
     @Test("state is published on change only, not on every tick")
     func publishOnChangeOnly() {
         var h = ControllerHarness()
-        #expect(h.tick().states.count == 1)  // the first event publishes the initial state
+        // The first event publishes the initial state: not established until navdata says.
+        #expect(h.tick().activities == [.unknown])
+        #expect(h.drone(.landed).activities == [.landed])
         let quiet = h.run(ms: 1000, drone: .landed)
         #expect(quiet.states.isEmpty)
         #expect(quiet.flights.count == 10)

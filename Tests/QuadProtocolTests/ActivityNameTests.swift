@@ -7,12 +7,15 @@ import QuadProtocol
         let activities = ControllerState.Activity.allCases
         #expect(activities.map(\.jsonName) == [
             "landed", "taking_off", "hovering", "flying_to_target", "arrived", "landing", "emergency", "returning_home",
+            "unknown",
         ])
         #expect(activities.map { $0.name(separator: " ") } == [
             "landed", "taking off", "hovering", "flying to target", "arrived", "landing", "emergency", "returning home",
+            "unknown",
         ])
         #expect(activities.map { $0.name(separator: "-") } == [
             "landed", "taking-off", "hovering", "flying-to-target", "arrived", "landing", "emergency", "returning-home",
+            "unknown",
         ])
     }
 }

@@ -35,6 +35,24 @@ import Testing
         try expectOlderFixture("1.2/\(name)", minor: 2, decodesTo: expected)
     }
 
+    /// Format 1.3 payloads are the same layouts: they decode to the same values.
+    @Test(arguments: SampleMessages.golden.map(\.0))
+    func formatOneThreeFixtureStillDecodes(name: String) throws {
+        let expected = try #require(SampleMessages.golden.first { $0.0 == name }?.1)
+        try expectOlderFixture("1.3/\(name)", minor: 3, decodesTo: expected)
+    }
+
+    /// Activity 9 (`unknown`) is new in 1.4: a 1.3 payload carrying it is rejected as an unknown value, as a 1.3
+    /// decoder would; in 1.4 it decodes.
+    @Test func unknownActivityBelongsToFormatOneFour() throws {
+        let current = try FixtureFile.bytes("controller-state")
+        let unknown = Bytes.patched(current, at: 18, [9])
+        #expect(try ControllerState(decoding: unknown).activity == .unknown)
+        #expect(throws: WireError.unknownEnumValue(field: "activity", expected: Array(1...8), got: 9)) {
+            try ControllerState(decoding: Bytes.patched(unknown, at: 3, [3]))
+        }
+    }
+
     /// The takeoff id is new in 1.3: a 1.2 FlightCommand carrying it is too long, a 1.3 one without it too short.
     @Test func takeoffIdBelongsToFormatOneThree() throws {
         let current = try FixtureFile.bytes("flight-command")

@@ -38,7 +38,7 @@ import Testing
 
     @Test func headerFieldsAreLittleEndian() throws {
         let header = try WireHeader(parsing: FixtureFile.bytes("flight-command"))
-        #expect(header == WireHeader(minor: 3, messageType: .flightCommand, sequence: 1000,
+        #expect(header == WireHeader(minor: 4, messageType: .flightCommand, sequence: 1000,
                                      timestampUs: 1_700_000_001_030_000))
     }
 }

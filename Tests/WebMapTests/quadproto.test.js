@@ -92,6 +92,20 @@ for (const name of Object.keys(expected)) {
   });
 }
 
+// Format 1.3 payloads (Fixtures/1.3) are the 1.4 layouts: the same values.
+for (const name of Object.keys(expected)) {
+  test(`${name}: the format 1.3 fixture still decodes`, () => {
+    assert.deepEqual(Q.decode(fixture('1.3/' + name)), { ...expected[name], minor: 3 });
+  });
+}
+
+test('activity 9 (unknown) is 1.4: it decodes in a 1.4 payload and is refused in a 1.3 one', () => {
+  const state = Uint8Array.from(fixture('controller-state')); state[18] = 9;
+  assert.equal(Q.decode(state).activity, 'unknown');
+  state[3] = 3;
+  assert.throws(() => Q.decode(state), { code: 'unknownEnumValue' });
+});
+
 test('the FlightCommand takeoff id is 1.3: a 1.2 payload with it is too long, a 1.3 one without it too short', () => {
   const current = Uint8Array.from(fixture('flight-command')); current[3] = 2;
   assert.throws(() => Q.decode(current), { code: 'bodyTooLong' });

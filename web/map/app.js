@@ -11,7 +11,8 @@
   const REASONS = window.QuadReasons;
   const ACTIVITY_TEXT = { landed: 'landed', takingOff: 'taking off', hovering: 'hovering',
     flyingToTarget: 'flying to target',
-    arrived: 'arrived', landing: 'landing', emergency: 'EMERGENCY', returningHome: 'returning home' };
+    arrived: 'arrived', landing: 'landing', emergency: 'EMERGENCY', returningHome: 'returning home',
+    unknown: 'unknown (no navdata yet)' };
 
   // ---- URL parameters (all optional, all checked) ----
   function parseParams() {

@@ -4,7 +4,7 @@
 (function (root) {
   'use strict';
 
-  const MAJOR = 1, MINOR = 3, HEADER = 17;
+  const MAJOR = 1, MINOR = 4, HEADER = 17;
 
   class WireError extends Error {
     constructor(code, detail) { super(code + (detail ? ': ' + detail : '')); this.code = code; }
@@ -61,7 +61,7 @@
       ['source', 'enum', { 1: 'droneGPS', 2: 'gpsd', 3: 'manual' }]] },
     7: { name: 'controllerState', fields: [
       ['activity', 'enum', { 1: 'landed', 2: 'takingOff', 3: 'hovering', 4: 'flyingToTarget', 5: 'arrived',
-        6: 'landing', 7: 'emergency', 8: 'returningHome' }],
+        6: 'landing', 7: 'emergency', 8: 'returningHome', 9: 'unknown' }],
       ['reason', 'str8', [0, 64]], ['pilotId', 'str8', [0, 64]], ['targetLatitudeDeg', 'f64', lat, true],
       ['targetLongitudeDeg', 'f64', lon, true], ['distanceToTargetM', 'f32', atLeast0, true], ['runId', ...RUN_ID],
       // 1.3: the held target's sequence (0 = none).
@@ -161,6 +161,10 @@
     }
     // Format 1.1 added Command kind 7 (return): a 1.0 sender cannot have meant it.
     if (spec.name === 'command' && header.minor < 1 && raw.kind === 7) throw new WireError('unknownEnumValue', 'kind');
+    // 1.4: activity 9 `unknown` (a controller that has had no navdata yet); an older payload cannot carry it.
+    if (spec.name === 'controllerState' && header.minor < 4 && raw.activity === 9) {
+      throw new WireError('unknownEnumValue', 'activity');
+    }
     const message = { type: spec.name, sequence: header.sequence, timestampUs: header.timestampUs,
       minor: header.minor };
     for (const [name, kind, check, , since] of spec.fields) {

@@ -1,13 +1,10 @@
 import QuadProtocol
 
 extension ControllerMode {
-    /// On the ground (or not known to be flying yet). The mode at start.
+    /// On the ground, as navdata showed it.
     struct Landed: Sendable, Equatable {
         /// A flat trim was asked for: sent with the next flight command, then cleared.
         var flatTrimPending = false
-        /// `land` arrived before the first navdata of this run: obeyed as soon as navdata shows the drone in the
-        /// air (cleared by any navdata).
-        var landBeforeNavdata = false
     }
 }
 
@@ -19,31 +16,10 @@ extension ControllerStateMachine {
         return ControllerMode.Landed()
     }
 
-    /// On navdata: the first navdata of this run showing the drone in the air means this controller restarted
-    /// mid-flight, and the remembered flight goes on (`resumeFlight`) unless a `land` came first.
-    func resumesFlight(_ landed: ControllerMode.Landed, observed: ObservedFlight, firstObservation: Bool) -> Bool {
-        observed == .airborne && firstObservation && !landed.landBeforeNavdata
-    }
-
-    /// On `land` before this run's first navdata: the drone may be in the air (a restart); the order stands for
-    /// when navdata shows it.
-    mutating func landedLandBeforeNavdata() {
-        guard case .landed(var landed) = mode else { return }
-        landed.landBeforeNavdata = true
-        mode = .landed(landed)
-    }
-
-    /// After any navdata (its own handler has run): a `land` that waited for it has been obeyed or was moot.
-    mutating func landedNavdataSeen() {
-        guard case .landed(var landed) = mode, landed.landBeforeNavdata else { return }
-        landed.landBeforeNavdata = false
-        mode = .landed(landed)
-    }
-
-    /// On navdata, otherwise: a drone seen flying while we command land is landing.
-    func landedNavdata(_ landed: ControllerMode.Landed, observed: ObservedFlight) -> Transition? {
+    /// On navdata: a drone seen flying while we command land is landing.
+    func landedNavdata(observed: ObservedFlight) -> Transition? {
         guard observed == .airborne else { return nil }
-        return Transition(to: .landing, reason: landed.landBeforeNavdata ? .land : .droneAirborne)
+        return Transition(to: .landing, reason: .droneAirborne)
     }
 
     /// Its flight command: land, with a flat trim once if one was asked for.

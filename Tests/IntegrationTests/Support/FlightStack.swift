@@ -143,13 +143,16 @@ final class FlightStack: @unchecked Sendable {
     }
 
     func start(_ service: String, _ extra: [String]) throws {
-        // The controller keeps its flight memory where a restart finds it, as deploy/'s StateDirectory does.
-        let stateDir = service == "drone-controller" && !extra.contains("--state-dir")
-            ? ["--state-dir", broker.directory.path] : []
+        // The controller keeps its flight memory where it does by default, under the XDG state directory: the
+        // stack's own (a restart finds it; nothing is left in the user's).
+        var environment = serviceEnvironment
+        if environment["XDG_STATE_HOME"] == nil {
+            environment["XDG_STATE_HOME"] = broker.directory.appendingPathComponent("xdg-state").path
+        }
         processes[service] = try ChildProcess(executable: TestEnvironment.executable(service).path,
-                                              arguments: common + serviceArguments + stateDir + extra,
+                                              arguments: common + serviceArguments + extra,
                                               logDirectory: broker.directory,
-                                              environment: serviceEnvironment)
+                                              environment: environment)
     }
 
     func process(_ name: String) -> ChildProcess? { processes[name] }
