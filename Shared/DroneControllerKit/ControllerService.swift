@@ -68,10 +68,14 @@ struct ControllerService: Service {
         // RabbitMQ keeps a retained message on the node that got it and hands none to a wildcard: a ground tool on
         // another node learns the state only live. The state is published on every change, and repeated as often
         // as the presence; the same sequence, so a sender waiting for an answer never takes a repeat for one.
-        let repeatInterval = Duration.seconds(ServiceStatus.reannounceIntervalS)
+        // While a flight is under way the repeat carries the distance as it changes, once a second: `status`
+        // shows the distance to home during a return from it (every 5 s, it lagged the drone by up to 15 m).
+        func repeatInterval() -> Duration {
+            loop.machine.isFlightUnderWay ? .seconds(1) : .seconds(ServiceStatus.reannounceIntervalS)
+        }
         let start = MonotonicClock.now()
         var nextTick = start.advanced(by: tickPeriod)
-        var nextRepeat = start.advanced(by: repeatInterval)
+        var nextRepeat = start.advanced(by: repeatInterval())
         while true {
             inbox.wait(until: min(nextTick, nextRepeat))
             let (events, finished) = inbox.take()
@@ -84,7 +88,7 @@ struct ControllerService: Service {
             }
             if MonotonicClock.now() >= nextRepeat {
                 handle(.repeatState(now: MonotonicClock.now()), in: &loop)
-                nextRepeat = nextRepeat.advanced(by: repeatInterval)
+                nextRepeat = MonotonicClock.now().advanced(by: repeatInterval())
             }
         }
     }
