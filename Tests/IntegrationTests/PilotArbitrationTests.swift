@@ -79,11 +79,11 @@ struct PilotArbitrationTests {
         // 3. A pilot command from b is refused: not the pilot.
         let hover = try await broadcaster(["hover", "--sender-id", "b", "--timeout", "10"])
         #expect(hover.code == 1, "\(hover.output)")
-        #expect(hover.output.contains("hover refused by the controller: not-pilot (activity landed, pilot a)"),
+        #expect(hover.output.contains("hover refused by the controller: not-pilot (activity unknown, pilot a)"),
                 "\(hover.output)")
         seen = try await awaitState(after: seen, "b's hover refused") { $0.reason == .notPilot }
 
-        // 4. The pilot's target is accepted (stored: the drone is landed); b's target is refused and changes nothing.
+        // 4. The pilot's target is accepted (stored: no navdata says the drone flies); b's is refused, changes nothing.
         let fromA = try await broadcaster(["target", "52.5163", "13.3777", "--sender-id", "a"])
         #expect(fromA.code == 0, "\(fromA.output)")
         seen = try await awaitState(after: seen, "a's target stored") {
@@ -92,7 +92,7 @@ struct PilotArbitrationTests {
         let fromB = try await broadcaster(["target", "52.5170", "13.3790", "--sender-id", "b"])
         // The broker took it; the controller refused it, and the command says so.
         #expect(fromB.code == 1, "\(fromB.output)")
-        #expect(fromB.output.contains("target refused by the controller: not-pilot (activity landed, pilot a)"),
+        #expect(fromB.output.contains("target refused by the controller: not-pilot (activity unknown, pilot a)"),
                 "\(fromB.output)")
         seen = try await awaitState(after: seen, "b's target refused") { $0.reason == .notPilot }
         let refused = try states()[seen]
