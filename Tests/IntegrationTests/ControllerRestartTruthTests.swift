@@ -73,7 +73,7 @@ struct ControllerRestartTruthTests {
         let run = try await runToEnd("location-broadcaster", ["return", "--timeout", "10"] + flight.stack.common,
                                      logDirectory: flight.stack.broker.directory)
         #expect(run.code == 1, "\(run.output)")
-        #expect(run.output.contains("no home"), "\(run.output)")
+        #expect(run.output.contains("return-refused-no-home"), "\(run.output)")
         try await Task.sleep(for: .seconds(3))
         let row = try #require(flight.lastRow())
         #expect(row.isAirborne && row.altitudeM > 0.5, "did not hold after the refused return\n\(flight.logs())")
