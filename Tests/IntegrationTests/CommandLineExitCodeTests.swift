@@ -32,6 +32,7 @@ struct CommandLineExitCodeTests {
         ("telemetry-logger", ["tail", "--drone", "drone1", "--topic", "quad/other/#"]),
         ("telemetry-logger", ["export", "missing.qlog", "--format", "svg", "--arrival-radius", "-1"]),
         ("telemetry-logger", ["export", "missing.qlog", "--format", "csv", "--arrival-radius", "2"]),
+        ("telemetry-logger", ["plot", "missing.qlog", "--arrival-radius", "-1"]),
         ("telemetry-logger", ["replay", "missing.qlog", "--speed", "-1"]),
         ("telemetry-logger", ["recover"]),
         ("telemetry-logger", ["sync", "missing.qlog", "--timeout-ms", "1"]),
@@ -46,5 +47,24 @@ struct CommandLineExitCodeTests {
                                      arguments: arguments + Self.noBroker, logDirectory: dir)
         let code = child.waitForExit(timeoutS: 20) ?? child.stop(signal: SIGKILL)
         #expect(code == 64, "\(name) \(arguments.joined(separator: " ")): exit \(code)\n\(child.output())")
+    }
+
+    /// Issue 33 item 11: every executable with subcommands names a mistyped one, default subcommand or not.
+    static let typos: [(String, [String], String)] = [
+        ("telemetry-logger", ["exprot", "missing.qlog"], "unknown subcommand 'exprot' (did you mean 'export'?)"),
+        ("navigator", ["slove", "--from", "1,2", "--to", "3,4"], "unknown subcommand 'slove' (did you mean 'solve'?)"),
+        ("location-broadcaster", ["tagret", "1", "2"], "unknown subcommand 'tagret' (did you mean 'target'?)"),
+    ]
+
+    @Test("a mistyped subcommand exits 64 naming the likely one", arguments: typos.indices)
+    func typoIsUsage(_ index: Int) throws {
+        let (name, arguments, message) = Self.typos[index]
+        let dir = try TestEnvironment.temporaryDirectory("exit-codes")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let child = try ChildProcess(executable: TestEnvironment.executable(name).path,
+                                     arguments: arguments + Self.noBroker, logDirectory: dir)
+        let code = child.waitForExit(timeoutS: 20) ?? child.stop(signal: SIGKILL)
+        #expect(code == 64, "\(name) \(arguments.joined(separator: " ")): exit \(code)\n\(child.output())")
+        #expect(child.output().contains(message), "\(child.output())")
     }
 }
