@@ -183,6 +183,7 @@ let package = Package(
         .testTarget(name: "LogSyncTests", dependencies: ["LogSync", "Clocks", "FlightLog", "QuadProtocol"],
                     path: "Tests/LogSyncTests"),
         .testTarget(name: "GroundStationTests", dependencies: ["GroundStation", "Clocks", "GPSD", "QuadProtocol",
+                                                              "DroneSimulation",
                                                               "Navigation"],
                     path: "Tests/GroundStationTests", exclude: ["Fixtures"]),
         .testTarget(name: "GPSDTests", dependencies: ["GPSD", "Clocks", "QuadProtocol"], path: "Tests/GPSDTests"),

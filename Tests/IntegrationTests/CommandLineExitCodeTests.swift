@@ -14,6 +14,7 @@ struct CommandLineExitCodeTests {
         ("location-broadcaster", ["target", "91", "2"]),
         ("location-broadcaster", ["follow", "--ttl", "-1"]),
         ("location-broadcaster", ["route", "missing.csv", "--arrival-timeout", "-1"]),
+        ("location-broadcaster", ["route", "missing.gpx", "--simplify", "-1"]),
         ("location-broadcaster", ["takeoff", "--timeout", "0"]),
         ("location-broadcaster", ["land", "--timeout", "0"]),
         ("location-broadcaster", ["hover", "--timeout", "0"]),
