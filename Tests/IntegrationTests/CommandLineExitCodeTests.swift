@@ -42,12 +42,18 @@ struct CommandLineExitCodeTests {
     @Test("every subcommand given a bad value exits 64", arguments: badValues.indices)
     func badValueIsUsage(_ index: Int) throws {
         let (name, arguments) = Self.badValues[index]
+        let (code, output) = try Self.run(name, arguments)
+        #expect(code == 64, "\(name) \(arguments.joined(separator: " ")): exit \(code)\n\(output)")
+    }
+
+    /// Runs `name arguments --broker 127.0.0.1:1` to its end (killed after 20 s): exit code and output.
+    static func run(_ name: String, _ arguments: [String]) throws -> (code: Int32, output: String) {
         let dir = try TestEnvironment.temporaryDirectory("exit-codes")
         defer { try? FileManager.default.removeItem(at: dir) }
         let child = try ChildProcess(executable: TestEnvironment.executable(name).path,
-                                     arguments: arguments + Self.noBroker, logDirectory: dir)
+                                     arguments: arguments + noBroker, logDirectory: dir)
         let code = child.waitForExit(timeoutS: 20) ?? child.stop(signal: SIGKILL)
-        #expect(code == 64, "\(name) \(arguments.joined(separator: " ")): exit \(code)\n\(child.output())")
+        return (code, child.output())
     }
 
     /// Issue 33 item 11: every executable with subcommands names a mistyped one, default subcommand or not.
@@ -60,12 +66,8 @@ struct CommandLineExitCodeTests {
     @Test("a mistyped subcommand exits 64 naming the likely one", arguments: typos.indices)
     func typoIsUsage(_ index: Int) throws {
         let (name, arguments, message) = Self.typos[index]
-        let dir = try TestEnvironment.temporaryDirectory("exit-codes")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let child = try ChildProcess(executable: TestEnvironment.executable(name).path,
-                                     arguments: arguments + Self.noBroker, logDirectory: dir)
-        let code = child.waitForExit(timeoutS: 20) ?? child.stop(signal: SIGKILL)
-        #expect(code == 64, "\(name) \(arguments.joined(separator: " ")): exit \(code)\n\(child.output())")
-        #expect(child.output().contains(message), "\(child.output())")
+        let (code, output) = try Self.run(name, arguments)
+        #expect(code == 64, "\(name) \(arguments.joined(separator: " ")): exit \(code)\n\(output)")
+        #expect(output.contains(message), "\(output)")
     }
 }
