@@ -6,14 +6,20 @@ import TextSupport
 /// '--broker'") and send the user to the wrong word.
 public enum SubcommandCheck {
     /// `problem(_:known:)` for `command`'s own subcommands, after the common options a user may put first; nil for
-    /// a command without subcommands or with a default one (its first word may be the default's argument).
+    /// a command without subcommands. With a default subcommand (telemetry-logger's `record`, navigator's `run`)
+    /// the first word could be the default's own argument, so only a word that looks like a subcommand is a typo:
+    /// within edit distance 2 of a name, or the start of one (`closest`). Anything else goes to the parser.
     public static func problem(_ arguments: [String], command: any ParsableCommand.Type,
                                commonOptions: [String]) -> String? {
         let configuration = command.configuration
-        guard configuration.defaultSubcommand == nil, !configuration.subcommands.isEmpty else { return nil }
+        guard !configuration.subcommands.isEmpty else { return nil }
         let names = configuration.subcommands.map { $0.configuration.commandName ?? $0._commandName }
         let placement = CommonOptionPlacement(optionNames: commonOptions, subcommands: names)
-        return problem(Array(placement.afterLeadingOptions(arguments)), known: names)
+        let words = Array(placement.afterLeadingOptions(arguments))
+        if configuration.defaultSubcommand != nil {
+            guard let first = words.first, closest(to: first, in: names) != nil else { return nil }
+        }
+        return problem(words, known: names)
     }
 
     /// nil when `arguments` (without the program name) start with a known subcommand, an option, or nothing.

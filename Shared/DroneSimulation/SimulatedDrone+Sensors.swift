@@ -44,10 +44,7 @@ extension SimulatedDrone {
     }
 
     static func offset(_ origin: GeoPoint, eastM: Double, northM: Double) -> GeoPoint {
-        let distanceM = (eastM * eastM + northM * northM).squareRoot()
-        guard distanceM > 0 else { return origin }
-        let bearingDeg = atan2(eastM, northM) * 180 / .pi
-        return Geodesy.destination(from: origin, bearingDeg: bearingDeg, distanceM: distanceM)
+        LocalTangentPlane(origin: origin).point(.init(eastM: eastM, northM: northM))
     }
 }
 

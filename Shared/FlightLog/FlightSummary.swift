@@ -3,7 +3,8 @@ import Navigation
 
 /// The numbers a person asks first about a flight.
 public struct FlightSummary: Sendable, Equatable {
-    /// Sum of the great-circle steps between consecutive fixes.
+    /// Along the smoothed track (`TrackSmoother`), in time order, counting a leg once the position has moved
+    /// `minimumLegM` from the last counted point.
     public var distanceFlownM: Double
     /// From the first to the last message of the drone in the log, seconds.
     public var durationS: Double
@@ -12,18 +13,27 @@ public struct FlightSummary: Sendable, Equatable {
     public var minBatteryPercent: UInt8?
     public var fixCount: Int
 
-    public init(track: FlightTrack) {
-        // GPS jitter would add up to hundreds of metres while hovering: count a leg only once the position has
-        // moved `minimumLegM` from the last counted point.
-        let minimumLegM = 1.0
+    /// What the smoothed track still wanders while hovering (a few decimetres) is not flown: 1 m.
+    public static let minimumLegM = 1.0
+
+    /// `smoothed`: the track's `smoothedPositions()`, when the caller has them already.
+    public init(track: FlightTrack, smoothed: [GeoPoint]? = nil) {
+        let positions = smoothed ?? track.smoothedPositions()
+        let points = track.points
+        let order = points.indices.sorted { (points[$0].receivedAt, $0) < (points[$1].receivedAt, $1) }
         var distance = 0.0
-        var anchor = track.points.first?.position
-        for point in track.points.dropFirst() {
-            guard let from = anchor else { break }
-            let leg = Geodesy.inverse(from: from, to: point.position).distanceM
-            if leg >= minimumLegM {
+        var anchor: GeoPoint?
+        for index in order where positions.indices.contains(index) {
+            let position = positions[index]
+            guard position.latitudeDeg.isFinite, position.longitudeDeg.isFinite else { continue }
+            guard let from = anchor else {
+                anchor = position
+                continue
+            }
+            let leg = Geodesy.inverse(from: from, to: position).distanceM
+            if leg >= Self.minimumLegM {
                 distance += leg
-                anchor = point.position
+                anchor = position
             }
         }
         distanceFlownM = distance

@@ -56,8 +56,19 @@ public struct FlightTrack: Sendable, Equatable {
     /// False when the log has no PositionFix for the drone: there is nothing to plot.
     public var hasPositions: Bool { !points.isEmpty }
 
-    /// Where the flight started: the first position while airborne, else the first position.
-    public var takeoff: Point? { points.first(where: \.isAirborne) ?? points.first }
+    /// Index in `points` of the first fix at or after the log's first takeoff: the drone's state leaving the
+    /// ground (`TakeoffDetector`), or `taking_off` reported by the drone or the controller. nil when the log records
+    /// no takeoff (started mid-flight, or the drone never left the ground): its first fix is not where it took off.
+    public var takeoffIndex: Int?
+
+    /// Where the flight started, when the log records a takeoff (`takeoffIndex`).
+    public var takeoff: Point? { takeoffIndex.map { points[$0] } }
+
+    /// The positions through `TrackSmoother`, index-aligned with `points`: what a plot draws and a distance sums.
+    public func smoothedPositions(parameters: TrackSmoother.Parameters = TrackSmoother.Parameters()) -> [GeoPoint] {
+        TrackSmoother.smooth(points.map { TrackSmoother.Fix(at: $0.receivedAt, position: $0.position) },
+                             parameters: parameters)
+    }
 
     /// Uses the entries of `drone`, or of the first drone seen when nil; entries for other drones are ignored.
     public init(entries: some Sequence<DecodedLogEntry>, drone: DroneID? = nil) {
@@ -88,10 +99,15 @@ public struct FlightTrack: Sendable, Equatable {
 struct FlightTrackBuilder {
     var activity: ControllerState.Activity?
     var state: DroneState?
+    var takeoffDetector = TakeoffDetector()
+    /// A takeoff was seen and no fix has come since.
+    var takeoffPending = false
 
     mutating func add(_ message: AnyWireMessage, receivedAt: WallInstant, to track: inout FlightTrack) {
         switch message {
         case .positionFix(let fix):
+            if takeoffPending, track.takeoffIndex == nil { track.takeoffIndex = track.points.count }
+            takeoffPending = false
             track.points.append(FlightTrack.Point(
                 receivedAt: receivedAt,
                 position: GeoPoint(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg),
@@ -107,6 +123,7 @@ struct FlightTrackBuilder {
                 track.activityChanges.append(FlightTrack.ActivityChange(
                     receivedAt: receivedAt, activity: controller.activity, reason: controller.reason.code))
             }
+            if controller.activity == .takingOff, activity != .takingOff { takeoffPending = true }
             activity = controller.activity
             if let latitude = controller.targetLatitudeDeg, let longitude = controller.targetLongitudeDeg {
                 track.addTarget(FlightTrack.TargetMark(
@@ -114,6 +131,12 @@ struct FlightTrackBuilder {
                     position: GeoPoint(latitudeDeg: latitude, longitudeDeg: longitude), altitudeM: nil))
             }
         case .droneState(let drone):
+            // taking_off when first seen counts too (the log began during the takeoff, still over its spot);
+            // airborne when first seen does not.
+            let leftTheGround = takeoffDetector.observe(drone.controlState)
+            if leftTheGround || (drone.controlState == .takingOff && state?.controlState != .takingOff) {
+                takeoffPending = true
+            }
             state = drone
             track.stateSamples.append(FlightTrack.StateSample(
                 receivedAt: receivedAt, heightM: drone.altitudeM, batteryPercent: drone.batteryPercent,

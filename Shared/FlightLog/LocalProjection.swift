@@ -27,9 +27,8 @@ struct LocalProjection {
     }
 
     func metres(_ point: GeoPoint) -> Metres {
-        let inverse = Geodesy.inverse(from: origin, to: point)
-        let bearing = inverse.initialBearingDeg * .pi / 180
-        return Metres(east: inverse.distanceM * sin(bearing), north: inverse.distanceM * cos(bearing))
+        let plane = LocalTangentPlane(origin: origin).metres(point)
+        return Metres(east: plane.eastM, north: plane.northM)
     }
 
     /// Fits the window around `points` (each with a radius to keep visible), at least `minimumSpanM` wide,

@@ -1,3 +1,4 @@
+import Navigation
 import QuadProtocol
 import TextSupport
 
@@ -64,9 +65,18 @@ extension SVGTrackPlot {
         return svg
     }
 
-    /// One polyline per run of equal activity; each run repeats the first point of the next so the line is unbroken.
-    static func trackLines(_ track: FlightTrack, projection: LocalProjection) -> String {
-        let pixels = track.points.map { projection.pixel($0.position) }
+    /// The fixes as received, thin and faint under the smoothed line: the noise it was smoothed from.
+    static func rawFixes(_ track: FlightTrack, projection: LocalProjection) -> String {
+        let list = track.points.map { projection.pixel($0.position) }.filter { $0.x.isFinite && $0.y.isFinite }
+            .map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ")
+        return "<polyline points=\"\(list)\" fill=\"none\" stroke=\"#8c959f\" stroke-width=\"1\" "
+            + "stroke-opacity=\"0.45\" stroke-linejoin=\"round\"/>\n"
+    }
+
+    /// One polyline per run of equal activity over the smoothed positions; each run repeats the first point of the
+    /// next so the line is unbroken.
+    static func trackLines(_ track: FlightTrack, smoothed: [GeoPoint], projection: LocalProjection) -> String {
+        let pixels = smoothed.map { projection.pixel($0) }
         var halo = ""
         var lines = ""
         var start = 0
@@ -89,13 +99,15 @@ extension SVGTrackPlot {
                 + "</g>\n"
     }
 
-    static func takeoffAndEnd(_ track: FlightTrack, projection: LocalProjection) -> String {
-        guard let takeoff = track.takeoff, let last = track.points.last else { return "" }
-        let end = projection.pixel(last.position)
+    /// The end marker at the last smoothed position; the takeoff marker only when the log records a takeoff.
+    static func takeoffAndEnd(_ track: FlightTrack, smoothed: [GeoPoint], projection: LocalProjection) -> String {
+        guard let last = smoothed.last else { return "" }
+        let end = projection.pixel(last)
         var svg = "<rect x=\"\(n(end.x - 5))\" y=\"\(n(end.y - 5))\" width=\"10\" height=\"10\" fill=\"#1f2328\" "
             + "stroke=\"#ffffff\" stroke-width=\"2\"/>\n"
         svg += text("End", x: end.x + 9, y: end.y + 16, size: 12, weight: "bold", colour: "#1f2328", halo: true)
-        let home = projection.pixel(takeoff.position)
+        guard let takeoffIndex = track.takeoffIndex, smoothed.indices.contains(takeoffIndex) else { return svg }
+        let home = projection.pixel(smoothed[takeoffIndex])
         svg += "<circle cx=\"\(n(home.x))\" cy=\"\(n(home.y))\" r=\"8\" fill=\"#16a34a\" stroke=\"#ffffff\" "
             + "stroke-width=\"2.5\"/>\n"
         let leftRoom = home.x - 12 - approximateWidth("Takeoff", size: 13) > mapBox.x + 4

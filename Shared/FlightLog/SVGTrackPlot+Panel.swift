@@ -19,11 +19,17 @@ extension SVGTrackPlot {
         y += 36
         svg += text("Markers", x: panelX, y: y, size: 14, weight: "bold")
         y += 24
-        svg += """
-            <circle cx=\"\(n(panelX + 14))\" cy=\"\(n(y - 4))\" r=\"7\" fill=\"#16a34a\" stroke=\"#ffffff\" \
-            stroke-width=\"2\"/>\n
-            """
-        svg += text("takeoff point (origin)", x: panelX + 38, y: y, size: 13)
+        svg += "<line x1=\"\(n(panelX))\" y1=\"\(n(y - 4))\" x2=\"\(n(panelX + 28))\" y2=\"\(n(y - 4))\" "
+            + "stroke=\"#8c959f\" stroke-width=\"1\" stroke-opacity=\"0.45\"/>\n"
+        svg += text("raw GPS fixes", x: panelX + 38, y: y, size: 13)
+        if track.takeoff != nil {
+            y += 24
+            svg += """
+                <circle cx=\"\(n(panelX + 14))\" cy=\"\(n(y - 4))\" r=\"7\" fill=\"#16a34a\" stroke=\"#ffffff\" \
+                stroke-width=\"2\"/>\n
+                """
+            svg += text("takeoff point (origin)", x: panelX + 38, y: y, size: 13)
+        }
         y += 24
         svg += "<g stroke=\"#b91c1c\" stroke-width=\"2\"><line x1=\"\(n(panelX + 6))\" y1=\"\(n(y - 4))\" "
             + "x2=\"\(n(panelX + 22))\" y2=\"\(n(y - 4))\"/><line x1=\"\(n(panelX + 14))\" y1=\"\(n(y - 12))\" "

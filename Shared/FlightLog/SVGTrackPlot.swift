@@ -1,10 +1,11 @@
 import QuadProtocol
 import TextSupport
 
-/// An SVG picture of one flight: the track in local metres from the takeoff point (north up, equal scale on both
-/// axes) over a round-numbered grid, coloured by controller activity, with the takeoff point, the targets and
-/// their arrival circles, a scale bar, a north arrow, a legend and a summary panel. Renders with rsvg-convert and
-/// browsers; every embedded text is XML-escaped.
+/// An SVG picture of one flight: the track in local metres from the takeoff point (the first fix when the log
+/// records no takeoff; north up, equal scale on both axes) over a round-numbered grid, coloured by controller
+/// activity, with the takeoff point, the targets and their arrival circles, a scale bar, a north arrow, a legend and
+/// a summary panel. The line and the distance flown are the smoothed track (`TrackSmoother`); the raw fixes are
+/// drawn faintly beneath. Renders with rsvg-convert and browsers; every embedded text is XML-escaped.
 public enum SVGTrackPlot {
     public struct Options: Sendable, Equatable {
         /// The controller's arrival radius, drawn around each target.
@@ -29,13 +30,14 @@ public enum SVGTrackPlot {
             <rect x="0" y="0" width="\(Int(width))" height="\(Int(height))" fill="#ffffff"/>
 
             """
+        let smoothed = track.smoothedPositions()
         svg += title(track)
         svg += "<rect x=\"\(n(mapBox.x))\" y=\"\(n(mapBox.y))\" width=\"\(n(mapBox.size))\" "
             + "height=\"\(n(mapBox.size))\" "
             + "fill=\"#f6f8fa\" stroke=\"#c9d1d9\"/>\n"
-        if let takeoff = track.takeoff {
-            var projection = LocalProjection(origin: takeoff.position, box: mapBox)
-            var extent = track.points.map { (projection.metres($0.position), radiusM: 0.0) }
+        if let first = smoothed.first {
+            var projection = LocalProjection(origin: track.takeoffIndex.map { smoothed[$0] } ?? first, box: mapBox)
+            var extent = smoothed.map { (projection.metres($0), radiusM: 0.0) }
             extent += track.targets.map { (projection.metres($0.position), radiusM: options.arrivalRadiusM) }
             projection.fit(extent)
             svg += "<g clip-path=\"url(#map)\">\n"
@@ -43,10 +45,11 @@ public enum SVGTrackPlot {
                 + "height=\"\(n(mapBox.size))\"/></clipPath>\n"
             svg += grid(projection)
             svg += targets(track, projection: projection, options: options)
-            svg += trackLines(track, projection: projection)
-            svg += takeoffAndEnd(track, projection: projection)
+            svg += rawFixes(track, projection: projection)
+            svg += trackLines(track, smoothed: smoothed, projection: projection)
+            svg += takeoffAndEnd(track, smoothed: smoothed, projection: projection)
             svg += "</g>\n"
-            var occupied = track.points.map { projection.pixel($0.position) }
+            var occupied = smoothed.map { projection.pixel($0) }
             occupied += track.targets.map { projection.pixel($0.position) }
             svg += scaleBar(projection, avoiding: occupied)
             svg += northArrow()
@@ -57,7 +60,8 @@ public enum SVGTrackPlot {
                         anchor: "middle")
         }
         let legendBottom = legend(track, options: options, into: &svg)
-        let summaryTop = summaryPanel(FlightSummary(track: track), targetCount: track.targets.count, into: &svg)
+        let summary = FlightSummary(track: track, smoothed: smoothed)
+        let summaryTop = summaryPanel(summary, targetCount: track.targets.count, into: &svg)
         svg += heightProfile(track, top: legendBottom + 40, bottom: summaryTop - 24)
         svg += "</svg>\n"
         return svg
@@ -66,9 +70,10 @@ public enum SVGTrackPlot {
     private static func title(_ track: FlightTrack) -> String {
         let drone = track.droneId?.rawValue ?? "unknown drone"
         let date = track.firstReceivedAt.map { " — " + UTCDateTime($0).displayMinute } ?? ""
+        let origin = track.takeoff == nil ? "first fix (no takeoff in this log)" : "takeoff point"
         return text("Flight of \(drone)\(date)", x: mapBox.x, y: 38, size: 22, weight: "bold", colour: "#1f2328")
-            + text("Local metres from the takeoff point · north up · equal scale", x: mapBox.x, y: 62, size: 13,
-                   colour: "#57606a")
+            + text("Local metres from the \(origin) · north up · equal scale · smoothed track", x: mapBox.x, y: 62,
+                   size: 13, colour: "#57606a")
     }
 
     // MARK: SVG helpers

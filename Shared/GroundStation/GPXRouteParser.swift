@@ -7,8 +7,10 @@ public struct GPXRoute: Sendable, Equatable {
     public var waypoints: [Waypoint]
     /// Points of the other kinds, by element name, e.g. `["wpt": 1]`.
     public var ignored: [String: Int]
-    /// Track points skipped because they lie within `GPXRouteParser.minTrackSpacingM` of the previous one kept.
-    public var thinnedTrackPoints: Int
+    /// How many `<trkpt>` the track had, when the track is what is flown (before simplification); else 0.
+    public var trackPointCount: Int
+    /// The Douglas–Peucker tolerance the track was simplified to, m; 0 = every track point kept.
+    public var simplifyToleranceM: Double
 }
 
 /// GPX 1.1 routes. One kind of point is flown, in document order, the first present of:
@@ -22,14 +24,15 @@ public struct GPXRoute: Sendable, Equatable {
 /// A small scanner, not a full XML parser: it skips comments, CDATA, processing instructions and declarations,
 /// honours quotes inside tags, strips namespace prefixes, and ignores text.
 public enum GPXRouteParser {
-    public static let minTrackSpacingM = 1.0
+    public static let defaultSimplifyToleranceM = 2.0
     static let pointElements = ["rtept", "trkpt", "wpt"]
 
     public static func parse(_ text: String) throws(RouteParseError) -> [Waypoint] {
         try parseRoute(text).waypoints
     }
 
-    public static func parseRoute(_ text: String) throws(RouteParseError) -> GPXRoute {
+    public static func parseRoute(_ text: String, simplifyToleranceM: Double = defaultSimplifyToleranceM)
+        throws(RouteParseError) -> GPXRoute {
         var scanner = GPXScanner(bytes: Array(text.utf8))
         var points: [String: [Waypoint]] = [:]
         var total = 0
@@ -57,7 +60,7 @@ public enum GPXRouteParser {
             points[tag.name, default: []].append(try WaypointValidation.waypoint(lat: lat, lon: lon, alt: nil,
                                                                                   line: tag.line))
             total += 1
-            // Bounds memory for hostile files; a real track that long is thinned below the cap.
+            // Bounds memory for hostile files; a real track that long is simplified below the cap.
             guard total <= 10 * WaypointValidation.maxWaypoints else {
                 throw .tooManyWaypoints(max: WaypointValidation.maxWaypoints)
             }
@@ -68,28 +71,22 @@ public enum GPXRouteParser {
         guard rootClosed else { throw .notGPX(expected: "a <gpx> root element") }
         guard let element = pointElements.first(where: { points[$0]?.isEmpty == false }),
               let chosen = points[element] else { throw .noWaypoints }
-        let waypoints = element == "trkpt" ? thinned(chosen) : chosen
+        let isTrack = element == "trkpt"
+        let toleranceM = isTrack && simplifyToleranceM.isFinite ? max(0, simplifyToleranceM) : 0
+        let waypoints = toleranceM > 0 ? simplified(chosen, toleranceM: toleranceM) : chosen
         guard waypoints.count <= WaypointValidation.maxWaypoints else {
             throw .tooManyWaypoints(max: WaypointValidation.maxWaypoints)
         }
         var ignored = points.mapValues(\.count)
         ignored[element] = nil
         return GPXRoute(element: element, waypoints: waypoints, ignored: ignored,
-                        thinnedTrackPoints: chosen.count - waypoints.count)
+                        trackPointCount: isTrack ? chosen.count : 0, simplifyToleranceM: toleranceM)
     }
 
-    /// Drops points within `minTrackSpacingM` of the previous point kept; the last point is always kept.
-    static func thinned(_ points: [Waypoint]) -> [Waypoint] {
-        guard let first = points.first else { return [] }
-        var kept = [first]
-        for (index, point) in points.enumerated().dropFirst() {
-            let previous = kept[kept.count - 1]
-            let distanceM = Geodesy.inverse(
-                from: GeoPoint(latitudeDeg: previous.latitudeDeg, longitudeDeg: previous.longitudeDeg),
-                to: GeoPoint(latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg)).distanceM
-            if distanceM >= minTrackSpacingM || index == points.count - 1 { kept.append(point) }
-        }
-        return kept
+    /// The track points `DouglasPeucker` keeps at `toleranceM`.
+    static func simplified(_ points: [Waypoint], toleranceM: Double) -> [Waypoint] {
+        let positions = points.map { GeoPoint(latitudeDeg: $0.latitudeDeg, longitudeDeg: $0.longitudeDeg) }
+        return DouglasPeucker.keptIndices(positions, toleranceM: toleranceM).map { points[$0] }
     }
 
     private static func coordinate(_ tag: GPXScanner.Tag, _ name: String) throws(RouteParseError) -> Double {

@@ -24,17 +24,23 @@ public enum RouteFile {
         public var summary: String
     }
 
-    public static func load(text: String, fileName: String) throws(RouteParseError) -> Loaded {
+    /// `simplifyToleranceM`: a GPX track's Douglas–Peucker tolerance (`GPXRouteParser`); 0 keeps every point.
+    public static func load(text: String, fileName: String,
+                            simplifyToleranceM: Double = GPXRouteParser.defaultSimplifyToleranceM)
+        throws(RouteParseError) -> Loaded {
         switch format(fileName: fileName, text: text) {
         case .csv:
             let waypoints = try CSVRouteParser.parse(text)
             return Loaded(waypoints: waypoints, summary: count(waypoints.count))
         case .gpx:
-            let route = try GPXRouteParser.parseRoute(text)
+            let route = try GPXRouteParser.parseRoute(text, simplifyToleranceM: simplifyToleranceM)
             var notes = ["<\(route.element)>"]
-            if route.thinnedTrackPoints > 0 {
-                notes.append("\(route.thinnedTrackPoints) track points within "
-                    + "\(TextFormat.fixed(GPXRouteParser.minTrackSpacingM, digits: 0)) m of the previous skipped")
+            if route.element == "trkpt" {
+                let points = "\(route.trackPointCount) track point\(route.trackPointCount == 1 ? "" : "s")"
+                notes.append(route.simplifyToleranceM > 0
+                    ? points + " simplified to \(count(route.waypoints.count)) within "
+                        + "\(TextFormat.fixed(route.simplifyToleranceM, digits: 1)) m (Douglas–Peucker)"
+                    : points + ", every one flown (--simplify 0)")
             }
             let ignored = route.ignored.filter { $0.value > 0 }.sorted { $0.key < $1.key }
             if !ignored.isEmpty {

@@ -35,6 +35,14 @@ struct ExportCommand: ParsableCommand {
     var arrivalRadius: Double?
 
     func validate() throws {
+        try Self.validate(format: format, drone: drone, arrivalRadius: arrivalRadius)
+    }
+
+    func run() throws {
+        try Self.export(logs, format: format, out: out, drone: drone, arrivalRadius: arrivalRadius)
+    }
+
+    static func validate(format: Format, drone: String?, arrivalRadius: Double?) throws {
         if let drone, DroneID(rawValue: drone) == nil {
             throw ValidationError("--drone '\(drone)': expected 1–32 characters of a-z, 0-9 and '-'")
         }
@@ -46,7 +54,8 @@ struct ExportCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    /// `export`'s work, also `plot`'s (`--format svg`).
+    static func export(_ logs: [String], format: Format, out: String?, drone: String?, arrivalRadius: Double?) throws {
         let droneID = drone.flatMap(DroneID.init(rawValue:))
         var entries: [DecodedLogEntry] = []
         for path in logs {
@@ -58,7 +67,7 @@ struct ExportCommand: ParsableCommand {
         }
         // A header-only file would look like a flight with nothing in it: say which drones the logs hold.
         if let drone, entries.isEmpty {
-            throw LoggerError.noRecordsForDrone(drone: drone, logs: logs, seen: try Self.drones(in: logs))
+            throw LoggerError.noRecordsForDrone(drone: drone, logs: logs, seen: try drones(in: logs))
         }
         let text: String
         switch format {
@@ -89,5 +98,38 @@ struct ExportCommand: ParsableCommand {
             }
         }
         return seen.sorted()
+    }
+}
+
+/// `plot LOG…`: what telemetry-logger's abstract promises, as a name of its own; the same as `export --format svg`.
+struct PlotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plot",
+        abstract: "Plot a flight as SVG: the same as `export LOG… --format svg`.",
+        discussion: """
+            The map of one drone's flight (--drone, else the first drone seen): the smoothed track coloured by \
+            controller activity over the raw fixes, targets with their arrival radius, the takeoff point when the \
+            log records one, the altitude profile and a summary (distance flown, duration, max height, min \
+            battery). Fails when the drone has no position fixes.
+            """)
+
+    @Argument(help: "The .qlog file(s), read in the order given.")
+    var logs: [String]
+
+    @Option(help: "Write here instead of standard output, e.g. flight.svg.")
+    var out: String?
+
+    @Option(help: "Only this drone's messages.")
+    var drone: String?
+
+    @Option(parsing: .signedNumber, help: "Arrival radius drawn around targets, metres (default 1, the controller's).")
+    var arrivalRadius: Double?
+
+    func validate() throws {
+        try ExportCommand.validate(format: .svg, drone: drone, arrivalRadius: arrivalRadius)
+    }
+
+    func run() throws {
+        try ExportCommand.export(logs, format: .svg, out: out, drone: drone, arrivalRadius: arrivalRadius)
     }
 }

@@ -22,7 +22,8 @@ struct SyncCommand: AsyncParsableCommand {
             (atomically: a temporary file renamed over it). Records already in the log are never added again. \
             A file `record` is still writing is skipped (it completes itself). Exit 0: nothing missing any more; \
             1: no answer (the board's logger down or the bridge cut), or an error; 65: the board answered but its \
-            log lacks some of the missing records too (listed).
+            log lacks some of the missing records too (listed). --dry-run: 0 when nothing is missing, 65 when \
+            something is (listed), so a script can ask whether a sync is needed.
             """)
 
     @OptionGroup var common: CommonOptions
@@ -36,7 +37,7 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(parsing: .signedNumber, help: "Wait this long for an answer (and between its chunks), ms; asked 3 times.")
     var timeoutMs = 5000
 
-    @Flag(help: "Only list what is missing; do not connect.")
+    @Flag(help: "Only list what is missing; do not connect. Exit 65 when something is missing.")
     var dryRun = false
 
     func validate() throws {
@@ -80,6 +81,7 @@ struct SyncCommand: AsyncParsableCommand {
             try FileBytes.writeStandardOutput("\(path): \(total) record(s) missing in \(missing.count) range(s)\n")
             if dryRun {
                 for range in missing { try FileBytes.writeStandardOutput("  \(range.summary)\n") }
+                outcome.stillMissing += total
                 continue
             }
             if connection == nil { connection = try await connect(options, requester: requester) }

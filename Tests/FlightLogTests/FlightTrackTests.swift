@@ -13,18 +13,19 @@ struct FlightTrackTests {
         #expect(track.points.allSatisfy { $0.position.latitudeDeg > 52 })
     }
 
-    @Test func takeoffIsTheFirstAirbornePosition() throws {
+    @Test func takeoffIsTheFirstPositionAfterTheDroneLeftTheGround() throws {
         let takeoff = try #require(track.takeoff)
         #expect(takeoff.isAirborne)
         #expect(takeoff.receivedAt == WallInstant(us: SampleFlight.startUs + 2_000_000 + 10_000))
         #expect(Geodesy.inverse(from: SampleFlight.origin, to: takeoff.position).distanceM < 1)
     }
 
-    @Test func takeoffFallsBackToTheFirstPositionWhenNeverAirborne() throws {
+    /// Issue 33 item 4: the first fix is not a takeoff point unless the log records a takeoff.
+    @Test func noTakeoffWithoutOneInTheLog() throws {
         let fix = PositionFix(sequence: 1, timestampUs: 0, latitudeDeg: 1, longitudeDeg: 2, source: .manual)
         let ground = FlightTrack(entries: [DecodedLogEntry(receiveTimeUs: 5, topic: "quad/d/telemetry/position",
                                                            message: fix)])
-        #expect(try #require(ground.takeoff).position == GeoPoint(latitudeDeg: 1, longitudeDeg: 2))
+        #expect(ground.takeoff == nil)
     }
 
     @Test func repeatedTargetsAreListedOnce() throws {

@@ -53,9 +53,11 @@ import Testing
     @Test func loggerExportFliesItsTrackNotItsTakeoffWaypoint() throws {
         let route = try GPXRouteParser.parseRoute(try Fixture.text("logger-export.gpx"))
         #expect(route.element == "trkpt")
-        // 0.22 m after the first point: skipped; the last point is kept even though it is 0.33 m from the one before.
-        #expect(route.waypoints.map(\.line) == [25, 27, 28, 29])
-        #expect(route.thinnedTrackPoints == 1)
+        // A straight track north: Douglas–Peucker at 2 m keeps its two ends.
+        #expect(route.waypoints.map(\.line) == [25, 29])
+        #expect(route.trackPointCount == 5)
+        #expect(try GPXRouteParser.parseRoute(try Fixture.text("logger-export.gpx"), simplifyToleranceM: 0)
+            .waypoints.map(\.line) == [25, 26, 27, 28, 29])
         #expect(route.ignored == ["wpt": 2])
     }
 
@@ -64,8 +66,8 @@ import Testing
         #expect(loaded.waypoints.count == 3)
         #expect(loaded.summary == "3 waypoints (<rtept>; ignored: 1 <wpt>)")
         let export = try RouteFile.load(text: try Fixture.text("logger-export.gpx"), fileName: "flight.gpx")
-        #expect(export.summary == "4 waypoints (<trkpt>; 1 track points within 1 m of the previous skipped; "
-            + "ignored: 2 <wpt>)")
+        #expect(export.summary == "2 waypoints (<trkpt>; 5 track points simplified to 2 waypoints within 2.0 m "
+            + "(Douglas–Peucker); ignored: 2 <wpt>)")
     }
 
     @Test(arguments: [

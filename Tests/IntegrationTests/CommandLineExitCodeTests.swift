@@ -14,6 +14,7 @@ struct CommandLineExitCodeTests {
         ("location-broadcaster", ["target", "91", "2"]),
         ("location-broadcaster", ["follow", "--ttl", "-1"]),
         ("location-broadcaster", ["route", "missing.csv", "--arrival-timeout", "-1"]),
+        ("location-broadcaster", ["route", "missing.gpx", "--simplify", "-1"]),
         ("location-broadcaster", ["takeoff", "--timeout", "0"]),
         ("location-broadcaster", ["land", "--timeout", "0"]),
         ("location-broadcaster", ["hover", "--timeout", "0"]),
@@ -32,6 +33,7 @@ struct CommandLineExitCodeTests {
         ("telemetry-logger", ["tail", "--drone", "drone1", "--topic", "quad/other/#"]),
         ("telemetry-logger", ["export", "missing.qlog", "--format", "svg", "--arrival-radius", "-1"]),
         ("telemetry-logger", ["export", "missing.qlog", "--format", "csv", "--arrival-radius", "2"]),
+        ("telemetry-logger", ["plot", "missing.qlog", "--arrival-radius", "-1"]),
         ("telemetry-logger", ["replay", "missing.qlog", "--speed", "-1"]),
         ("telemetry-logger", ["recover"]),
         ("telemetry-logger", ["sync", "missing.qlog", "--timeout-ms", "1"]),
@@ -40,11 +42,32 @@ struct CommandLineExitCodeTests {
     @Test("every subcommand given a bad value exits 64", arguments: badValues.indices)
     func badValueIsUsage(_ index: Int) throws {
         let (name, arguments) = Self.badValues[index]
+        let (code, output) = try Self.run(name, arguments)
+        #expect(code == 64, "\(name) \(arguments.joined(separator: " ")): exit \(code)\n\(output)")
+    }
+
+    /// Runs `name arguments --broker 127.0.0.1:1` to its end (killed after 20 s): exit code and output.
+    static func run(_ name: String, _ arguments: [String]) throws -> (code: Int32, output: String) {
         let dir = try TestEnvironment.temporaryDirectory("exit-codes")
         defer { try? FileManager.default.removeItem(at: dir) }
         let child = try ChildProcess(executable: TestEnvironment.executable(name).path,
-                                     arguments: arguments + Self.noBroker, logDirectory: dir)
+                                     arguments: arguments + noBroker, logDirectory: dir)
         let code = child.waitForExit(timeoutS: 20) ?? child.stop(signal: SIGKILL)
-        #expect(code == 64, "\(name) \(arguments.joined(separator: " ")): exit \(code)\n\(child.output())")
+        return (code, child.output())
+    }
+
+    /// Issue 33 item 11: every executable with subcommands names a mistyped one, default subcommand or not.
+    static let typos: [(String, [String], String)] = [
+        ("telemetry-logger", ["exprot", "missing.qlog"], "unknown subcommand 'exprot' (did you mean 'export'?)"),
+        ("navigator", ["slove", "--from", "1,2", "--to", "3,4"], "unknown subcommand 'slove' (did you mean 'solve'?)"),
+        ("location-broadcaster", ["tagret", "1", "2"], "unknown subcommand 'tagret' (did you mean 'target'?)"),
+    ]
+
+    @Test("a mistyped subcommand exits 64 naming the likely one", arguments: typos.indices)
+    func typoIsUsage(_ index: Int) throws {
+        let (name, arguments, message) = Self.typos[index]
+        let (code, output) = try Self.run(name, arguments)
+        #expect(code == 64, "\(name) \(arguments.joined(separator: " ")): exit \(code)\n\(output)")
+        #expect(output.contains(message), "\(output)")
     }
 }

@@ -84,7 +84,7 @@ final class LogSyncIntegrationTests {
         #expect(try exportSequences(groundDir) == Array(1...20) + Array(41...60), "--no-auto-sync leaves the gap")
 
         let listed = try runLogger(["sync", "--dry-run", "--log-dir", groundDir.path, "--drone", "drone1"])
-        #expect(listed.code == 0, "\(listed.output)")
+        #expect(listed.code == 65, "a dry run that finds records missing exits 65: \(listed.output)")
         #expect(listed.output.contains("quad/drone1/telemetry/drone 21–40 (20 records)"), "\(listed.output)")
 
         let synced = try runLogger(["sync", "--broker", "127.0.0.1:\(ground.port)", "--drone", "drone1",
