@@ -5,6 +5,9 @@ import TextSupport
 /// GPX 1.1 (validates against http://www.topografix.com/GPX/1/1/gpx.xsd): the takeoff point and each target as
 /// `<wpt>`, the drone positions as one `<trk>`/`<trkseg>` with `<time>` (receive time, ISO-8601 UTC) and `<ele>`
 /// (the fix's altitude above sea level, omitted when the fix has none). Without positions the track is empty.
+/// The track's positions are the smoothed ones (`TrackSmoother`, as the SVG plot draws them): a GPX track is what
+/// a map or a flight review shows, and re-flown by `location-broadcaster route` it simplifies to the legs flown,
+/// not to the GPS noise. The fixes as received are in the CSV and JSONL exports.
 public enum GPXExporter {
     public static func export(_ track: FlightTrack, creator: String = "quadcopter telemetry-logger") -> String {
         let drone = track.droneId?.rawValue ?? "unknown drone"
@@ -31,8 +34,9 @@ public enum GPXExporter {
                             symbol: "Flag, Red", type: "target")
         }
         xml += "  <trk>\n    <name>\(TextEscaping.xml(drone))</name>\n    <type>drone</type>\n    <trkseg>\n"
-        for point in track.points {
-            xml += "      <trkpt \(coordinates(point.position))>"
+        let smoothed = track.smoothedPositions()
+        for (point, position) in zip(track.points, smoothed) {
+            xml += "      <trkpt \(coordinates(position))>"
             if let altitude = point.altitudeMslM, altitude.isFinite {
                 xml += "<ele>\(DecimalText.format(Double(altitude), fractionDigits: 2))</ele>"
             }

@@ -102,3 +102,24 @@ struct TrackSmootherTests {
         #expect(TrackSmoother.smooth([]).isEmpty)
     }
 }
+
+/// A GPX export is re-flown by `location-broadcaster route` (issue 33 item 5): its track carries the smoothed
+/// positions, so Douglas–Peucker at route's 2 m keeps the legs flown, not drone-sim's 1.5 m GPS noise.
+@Suite struct GPXTrackIsSmoothedTests {
+    @Test(arguments: [UInt64(1), 2, 3])
+    func aNoisyExportSimplifiesToTheLegsFlown(seed: UInt64) throws {
+        let track = FlightTrack(entries: NoisyFlight(seed: seed).entries())
+        let gpx = GPXExporter.export(track)
+        let points = gpx.split(separator: "\n").filter { $0.contains("<trkpt ") }.compactMap { line -> GeoPoint? in
+            func attribute(_ name: String) -> Double? {
+                guard let start = line.range(of: "\(name)=\"") else { return nil }
+                return Double(line[start.upperBound...].prefix { $0 != "\"" })
+            }
+            guard let lat = attribute("lat"), let lon = attribute("lon") else { return nil }
+            return GeoPoint(latitudeDeg: lat, longitudeDeg: lon)
+        }
+        #expect(points.count == track.points.count)
+        let kept = DouglasPeucker.keptIndices(points, toleranceM: 2)
+        #expect(kept.count <= 12, "\(points.count) track points kept \(kept.count) waypoints")
+    }
+}
