@@ -1,5 +1,6 @@
 import Foundation
 import Navigation
+import ProcessSupport
 import QuadProtocol
 import Testing
 
@@ -305,6 +306,11 @@ enum Scenarios {
             let far = flight.point(from: origin, bearingDeg: 120, distanceM: 40)
             try await flight.target(far)
             try await flight.waitOut(from: origin, distanceM: 10)
+            // Issue 33: a script waiting for the landing meanwhile must not be told the flying vehicle landed.
+            let waiter = try ChildProcess(executable: TestEnvironment.executable("location-broadcaster").path,
+                arguments: ["status", "--until", "landed", "--timeout", "600"] + flight.stack.groundCommon,
+                logDirectory: flight.stack.broker.directory)
+            defer { waiter.stop(signal: SIGTERM) }
             let process = try #require(flight.stack.process(service))
             #expect(process.stop(signal: SIGKILL) == 128 + SIGKILL)
             try await Task.sleep(for: .seconds(1))
@@ -335,6 +341,16 @@ enum Scenarios {
                 let arrivedS = try await flight.waitArrived(at: far, radiusM: 2, timeoutS: 30 + leftM * 1.5)
                 flight.measured("\(service) restarted", String(format: "%.1f m left when it was back; arrived "
                                                                + "%.1f s later", leftM, arrivedS - backS))
+                #expect(waiter.isRunning, "status --until landed returned in the air:\n\(waiter.output())")
+                if service == "drone-controller" {
+                    // With its default options (the flight memory is on by default): `unknown` until navdata,
+                    // never `landed`, and the same target resumed.
+                    let states = flight.controllerStates(since: restarted)
+                    let ofNewRun = states.filter { $0.runId == states.last?.runId }
+                    #expect(ofNewRun.first?.activity == .unknown, "\(ofNewRun.map(\.activity))")
+                    #expect(!ofNewRun.contains { $0.activity == .landed }, "\(ofNewRun.map(\.activity))")
+                    #expect(ofNewRun.contains { $0.reason == .resumedTarget }, "\(ofNewRun.map(\.reason))")
+                }
             } catch {
                 let closest = flight.observer.now.positions(from: backS).map { $0.distanceM(to: far) }.min() ?? .nan
                 flight.measured("\(service) restarted", String(format: "%.1f m left when it was back; never "
