@@ -73,16 +73,9 @@ struct ControllerTruthTests {
 
     @Test("restarted with memory: the return flies to the remembered home, not to where the restart happened")
     func rememberedHome() {
-        var run = ControllerHarness()
-        run.machine.bootId = "boot-a"
-        run.reach(.hovering)
+        let (run, memory) = ControllerMemoryTests.flyingRun()
         let home = run.machine.home
-        var memory: FlightMemory?
-        for case .rememberFlight(let m) in run.target(ControllerHarness.point(northM: 40)) { memory = m }
-        var h = ControllerHarness()
-        h.nowUs = run.nowUs + 1_000_000
-        h.machine.bootId = "boot-a"
-        _ = h.machine.restore(memory!, now: h.now)
+        var h = ControllerMemoryTests.restarted(memory, atUs: run.nowUs + 1_000_000)
         h.position(ControllerHarness.point(northM: 25))
         h.drone(.flying)
         h.position(ControllerHarness.point(northM: 25))
@@ -93,14 +86,8 @@ struct ControllerTruthTests {
 
     @Test("a memory waiting for navdata is not erased by the events before it (a second restart still finds it)")
     func memoryKeptUntilNavdata() {
-        var run = ControllerHarness()
-        run.machine.bootId = "boot-a"
-        run.reach(.hovering)
-        var memory: FlightMemory?
-        for case .rememberFlight(let m) in run.target(ControllerHarness.point(northM: 40)) { memory = m }
-        var h = ControllerHarness()
-        h.machine.bootId = "boot-a"
-        _ = h.machine.restore(memory!, now: h.now)
+        let (run, memory) = ControllerMemoryTests.flyingRun()
+        var h = ControllerMemoryTests.restarted(memory, atUs: run.nowUs + 1_000_000)
         var erased = false
         for action in h.tick() + h.position() + h.run(ms: 2_000, drone: nil) {
             if case .rememberFlight(let kept) = action, kept != memory { erased = true }
