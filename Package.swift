@@ -190,7 +190,7 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             dependencies: ["CommandLineSupport", "Navigation", "DroneSimulation", "QuadProtocol", argumentParser,
-                           "DroneSimKit", "NavigatorKit", "DroneControllerKit", "DroneLinkKit",
+                           "DroneSimKit", "NavigatorKit", "DroneControllerKit", "DroneLinkKit", "FlightControl",
                            "LocationBroadcasterKit", "TelemetryLoggerKit"],
             path: "Tests/CommandLineTests"
         ),
