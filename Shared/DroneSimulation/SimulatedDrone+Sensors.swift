@@ -11,6 +11,11 @@ extension SimulatedDrone {
         SimulatedDrone.offset(home, eastM: eastM, northM: northM)
     }
 
+    /// The true position moved by an estimator's error (metres north and east).
+    public func truePosition(erredByNorthM errorNorthM: Double, eastM errorEastM: Double) -> GeoPoint {
+        SimulatedDrone.offset(home, eastM: eastM + errorEastM, northM: northM + errorNorthM)
+    }
+
     /// Samples the sensors. Mutating because the noise comes from the drone's seeded generator.
     public mutating func readSensors() -> SensorReadings {
         let gps = readGPS().reading
@@ -51,7 +56,7 @@ extension SimulatedDrone {
         )
     }
 
-    public static func offset(_ origin: GeoPoint, eastM: Double, northM: Double) -> GeoPoint {
+    static func offset(_ origin: GeoPoint, eastM: Double, northM: Double) -> GeoPoint {
         let distanceM = (eastM * eastM + northM * northM).squareRoot()
         guard distanceM > 0 else { return origin }
         let bearingDeg = atan2(eastM, northM) * 180 / .pi

@@ -37,7 +37,7 @@ public struct PositionEstimator: Sendable, Equatable {
 
     /// The estimated position of `drone`: its true one moved by the estimate's error.
     public func position(of drone: SimulatedDrone) -> GeoPoint {
-        SimulatedDrone.offset(drone.home, eastM: drone.eastM + errorEastM, northM: drone.northM + errorNorthM)
+        drone.truePosition(erredByNorthM: errorNorthM, eastM: errorEastM)
     }
 
     public func northM(of drone: SimulatedDrone) -> Double { drone.northM + errorNorthM }
