@@ -74,7 +74,8 @@ let package = Package(
         .target(name: "QuadProtocol", dependencies: ["Clocks"], path: "Shared/QuadProtocol"),
         .target(name: "ARDrone", dependencies: ["Clocks", "QuadProtocol", logging], path: "Shared/ARDrone"),
         .target(name: "MAVLink", path: "Shared/MAVLink"),
-        .target(name: "MAVLinkSimulation", dependencies: ["Clocks", "DroneSimulation", "MAVLink", "Navigation"],
+        .target(name: "MAVLinkSimulation",
+                dependencies: ["Clocks", "DroneSimulation", "MAVLink", "Navigation", "TextSupport"],
                 path: "Shared/MAVLinkSimulation"),
         .target(name: "MAVLinkCompanion", dependencies: ["Clocks", "MAVLink", "QuadProtocol", logging],
                 path: "Shared/MAVLinkCompanion"),
@@ -191,7 +192,7 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             dependencies: ["CommandLineSupport", "Navigation", "DroneSimulation", "QuadProtocol", argumentParser,
-                           "DroneSimKit", "NavigatorKit", "DroneControllerKit", "DroneLinkKit",
+                           "DroneSimKit", "NavigatorKit", "DroneControllerKit", "DroneLinkKit", "FlightControl",
                            "LocationBroadcasterKit", "TelemetryLoggerKit"],
             path: "Tests/CommandLineTests"
         ),

@@ -129,13 +129,15 @@ struct ControllerOptions: ParsableArguments {
         var cruiseForwardFrac = forwardSpeed
         if let maxSpeed {
             // A speed, not a tilt: the feed-forward tilt for it, held by the measured-speed feedback of the wind
-            // compensation (so it needs a wind gain), with room above it for headwind.
+            // compensation (so it needs a wind gain); and a maximum: no command asks for more (issue 33: the
+            // feedback's room above it for headwind pushed PX4, whose lag reads as headwind, to 2.3 m/s of 2).
             guard maxSpeed.isFinite, maxSpeed > 0, maxSpeed <= wind.fullTiltSpeedMps else {
                 throw ValidationError("--max-speed must be within (0, \(wind.fullTiltSpeedMps)] m/s")
             }
             guard windGain > 0 else { throw ValidationError("--max-speed needs --wind-gain > 0 (speed feedback)") }
             cruiseForwardFrac = maxSpeed / wind.fullTiltSpeedMps
-            wind.maxTiltFrac = min(1, max(wind.maxTiltFrac, cruiseForwardFrac * 1.5))
+            wind.maxTiltFrac = min(1, max(wind.maxTiltFrac, cruiseForwardFrac))
+            wind.maxSpeedMps = maxSpeed
         }
         let law = ControlLaw(arrivalRadiusM: arrivalRadius, yawGainPerDeg: yawGain, alignedWithinDeg: alignedWithin,
                              cruiseForwardFrac: cruiseForwardFrac, slowdownRadiusM: slowdownRadius)

@@ -11,8 +11,22 @@ extension SimulatedDrone {
         SimulatedDrone.offset(home, eastM: eastM, northM: northM)
     }
 
+    /// The true position moved by an estimator's error (metres north and east).
+    public func truePosition(erredByNorthM errorNorthM: Double, eastM errorEastM: Double) -> GeoPoint {
+        SimulatedDrone.offset(home, eastM: eastM + errorEastM, northM: northM + errorNorthM)
+    }
+
     /// Samples the sensors. Mutating because the noise comes from the drone's seeded generator.
     public mutating func readSensors() -> SensorReadings {
+        let gps = readGPS().reading
+        let magneto = Geodesy.wrapDeg360(headingDeg + random.nextGaussian() * parameters.magnetoNoiseDeg)
+        return SensorReadings(gps: gps, magnetoHeadingDeg: magneto, demo: demoReadings)
+    }
+
+    /// One GPS fix: the true position plus independent Gaussian noise per fix (`gpsNoiseM` per horizontal axis,
+    /// 1.5× that vertically), and the horizontal noise drawn, in metres, for an estimator that fuses the fix.
+    /// The simulator's one GPS noise model: navdata and the MAVLink faces both read it here.
+    public mutating func readGPS() -> (reading: GPSReading, noiseNorthM: Double, noiseEastM: Double) {
         let noiseEastM = random.nextGaussian() * parameters.gpsNoiseM
         let noiseNorthM = random.nextGaussian() * parameters.gpsNoiseM
         let noiseUpM = random.nextGaussian() * parameters.gpsNoiseM * 1.5
@@ -21,8 +35,7 @@ extension SimulatedDrone {
             latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg, elevationM: altitudeM + noiseUpM,
             speedMps: groundSpeedMps, satelliteCount: 9
         )
-        let magneto = Geodesy.wrapDeg360(headingDeg + random.nextGaussian() * parameters.magnetoNoiseDeg)
-        return SensorReadings(gps: gps, magnetoHeadingDeg: magneto, demo: demoReadings)
+        return (gps, noiseNorthM, noiseEastM)
     }
 
     /// Demo navdata fields from the true state (the real drone's fused estimates are good enough for this).

@@ -47,7 +47,7 @@ public struct PositionHold: Sendable, Equatable {
         // Tilt for the air speed that gives the wanted ground speed, plus damping on the measured one.
         let forward = (wantedForward - windF) / c.fullTiltSpeedMps + c.gainPerMps * (wantedForward - measuredForward)
         let right = (wantedRight - windR) / c.fullTiltSpeedMps + c.gainPerMps * (wantedRight - measuredRight)
-        let limit = c.maxTiltFrac
-        return (Float(-min(max(forward, -limit), limit)), Float(min(max(right, -limit), limit)))
+        let limited = c.limit(forwardFrac: forward, rightFrac: right)
+        return (Float(-limited.forwardFrac), Float(limited.rightFrac))
     }
 }

@@ -10,11 +10,18 @@ public struct WindCompensation: Sendable, Equatable {
     public var maxTiltFrac: Double
     /// Ground speed at full tilt in still air (AR.Drone 2.0 outdoors: about 5 m/s), to turn a tilt into a speed.
     public var fullTiltSpeedMps: Double
+    /// drone-controller's `--max-speed`: the speed a command asks for (pitch and roll together, × the full-tilt
+    /// speed) never exceeds it, whatever the feedback or the wind estimate add. Through mavlink-link that is the
+    /// autopilot's velocity setpoint, so a lagging autopilot (read as headwind) cannot be pushed past it; on the
+    /// AR.Drone it is the air speed. nil: only the per-axis `maxTiltFrac`.
+    public var maxSpeedMps: Double?
 
-    public init(gainPerMps: Double = 0.15, maxTiltFrac: Double = 0.6, fullTiltSpeedMps: Double = 5) {
+    public init(gainPerMps: Double = 0.15, maxTiltFrac: Double = 0.6, fullTiltSpeedMps: Double = 5,
+                maxSpeedMps: Double? = nil) {
         self.gainPerMps = gainPerMps
         self.maxTiltFrac = maxTiltFrac
         self.fullTiltSpeedMps = fullTiltSpeedMps
+        self.maxSpeedMps = maxSpeedMps
     }
 
     /// Corrected (pitch, roll) for a commanded pitch, given the measured forward and rightward ground speeds and
@@ -27,9 +34,22 @@ public struct WindCompensation: Sendable, Equatable {
         else { return (pitchFrac, 0) }
         let wantedForward = -Double(pitchFrac)
         let wantedMps = wantedForward * fullTiltSpeedMps
-        let forward = clamp((wantedMps - windForwardMps) / fullTiltSpeedMps + gainPerMps * (wantedMps - forwardMps))
-        let roll = clamp(-windRightMps / fullTiltSpeedMps - gainPerMps * rightMps)
-        return (Float(-forward), Float(roll))
+        let forward = (wantedMps - windForwardMps) / fullTiltSpeedMps + gainPerMps * (wantedMps - forwardMps)
+        let roll = -windRightMps / fullTiltSpeedMps - gainPerMps * rightMps
+        let limited = limit(forwardFrac: forward, rightFrac: roll)
+        return (Float(-limited.forwardFrac), Float(limited.rightFrac))
+    }
+
+    /// A tilt (forward, right fractions) within the caps: each axis to `maxTiltFrac`, then both together to
+    /// `maxSpeedMps` (scaled, so the direction is kept).
+    public func limit(forwardFrac: Double, rightFrac: Double) -> (forwardFrac: Double, rightFrac: Double) {
+        var forward = clamp(forwardFrac), right = clamp(rightFrac)
+        let speedMps = (forward * forward + right * right).squareRoot() * fullTiltSpeedMps
+        if let maxSpeedMps, speedMps > maxSpeedMps {
+            forward *= maxSpeedMps / speedMps
+            right *= maxSpeedMps / speedMps
+        }
+        return (forward, right)
     }
 
     private func clamp(_ value: Double) -> Double { min(max(value, -maxTiltFrac), maxTiltFrac) }

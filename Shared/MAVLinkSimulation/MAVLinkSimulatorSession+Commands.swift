@@ -2,6 +2,7 @@ import Clocks
 import DroneSimulation
 import MAVLink
 import Navigation
+import TextSupport
 
 /// COMMAND_LONG and COMMAND_INT, answered as PX4 answers them.
 extension MAVLinkSimulatorSession {
@@ -86,19 +87,27 @@ extension MAVLinkSimulatorSession {
         return (.accepted, forced ? "force disarm: motors stopped" : "disarmed")
     }
 
-    /// NAV_TAKEOFF (param7 AMSL, NaN = MIS_TAKEOFF_ALT) or a switch to AUTO.TAKEOFF (what MAVSDK sends): climb,
-    /// then hold.
+    /// NAV_TAKEOFF or a switch to AUTO.TAKEOFF (what MAVSDK sends): climb, then hold. As PX4's navigator
+    /// (Takeoff::set_takeoff_position): a finite param7 is the altitude AMSL, never below the current one ("Already
+    /// higher than takeoff altitude"); NaN is MIS_TAKEOFF_ALT above the current altitude, said as PX4 says it.
+    /// The airframe needs 1 m to leave the ground; the PX4 face's ceiling is `px4CeilingM`.
     mutating func takeoff(altitudeAMSLM: Float = .nan, nowUs: Int64) -> (MAVResult, String?) {
         guard isArmed, drone.flightState == .landed else {
             return (.denied, isArmed ? "already in the air" : "takeoff refused: not armed")
         }
-        let asked = altitudeAMSLM.isFinite ? Double(altitudeAMSLM) - homeAltitudeAMSLM : nil
-        let altitudeM = min(max(asked ?? parameters.takeoffAltitudeM, 1), drone.parameters.altitudeMaxM)
-        if asked == nil {
-            let decimetres = Int((altitudeM * 10).rounded())
-            pendingReplies += say(StatusText.info,
-                "Using default takeoff altitude: \(decimetres / 10).\(decimetres % 10) m")
+        var wantedM: Double
+        if altitudeAMSLM.isFinite {
+            wantedM = Double(altitudeAMSLM) - homeAltitudeAMSLM
+            if wantedM < drone.altitudeM {
+                wantedM = drone.altitudeM
+                pendingReplies += say(StatusText.critical, "Already higher than takeoff altitude")
+            }
+        } else {
+            wantedM = drone.altitudeM + parameters.takeoffAltitudeM
+            let said = DecimalText.fixed(parameters.takeoffAltitudeM, fractionDigits: 1) ?? "?"
+            pendingReplies += say(StatusText.info, "Using default takeoff altitude: \(said) m")
         }
+        let altitudeM = min(max(wantedM, 1), drone.parameters.altitudeMaxM)
         drone.parameters.takeoffAltitudeM = altitudeM
         mode = .takeoff
         goal = nil
@@ -115,12 +124,13 @@ extension MAVLinkSimulatorSession {
         return (.accepted, "landing")
     }
 
-    /// RTL: home at the return altitude (RTL_RETURN_ALT, or higher if already there; the airframe's ceiling caps
-    /// it), then land there.
+    /// RTL: home at the return altitude (RTL_RETURN_ALT, or higher if already there; `returnCeilingM` caps the
+    /// climb), then land there.
     mutating func returnToLaunch() -> (MAVResult, String?) {
         guard isArmed, isAirborne, drone.flightState != .landing else { return (.denied, "return refused: not flying") }
         mode = .returnToLaunch
-        let altitudeM = min(max(drone.altitudeM, parameters.returnAltitudeM), drone.parameters.altitudeMaxM)
+        let ceilingM = min(max(drone.altitudeM, Self.returnCeilingM), drone.parameters.altitudeMaxM)
+        let altitudeM = min(max(drone.altitudeM, parameters.returnAltitudeM), ceilingM)
         goal = GoalSteering(northM: 0, eastM: 0, altitudeM: altitudeM)
         return (.accepted, "returning home at \(SimulatorSession.metres(altitudeM)) m")
     }

@@ -32,17 +32,18 @@ extension MAVLinkSimulatorSession {
         case Heartbeat.messageId:
             return send(heartbeat)
         case GlobalPositionInt.messageId where ready:
-            let reading = drone.readSensors()
+            // The estimator's position, as PX4's EKF2 reports it (smooth); the raw fix goes in GPS_RAW_INT.
+            let estimate = estimator.position(of: drone)
             let altitudeM = drone.altitudeM
             return send(GlobalPositionInt(
-                timeBootMs: timeBootMs, latE7: Self.e7(reading.gps.latitudeDeg),
-                lonE7: Self.e7(reading.gps.longitudeDeg),
+                timeBootMs: timeBootMs, latE7: Self.e7(estimate.latitudeDeg), lonE7: Self.e7(estimate.longitudeDeg),
                 altMm: Self.mm(homeAltitudeAMSLM + altitudeM), relativeAltMm: Self.mm(altitudeM),
                 vxCmps: Self.cm(drone.velocityNorthMps), vyCmps: Self.cm(drone.velocityEastMps),
                 vzCmps: Self.cm(-drone.verticalSpeedMps), hdgCdeg: UInt16((drone.headingDeg * 100).rounded()) % 36000))
         case LocalPositionNED.messageId where ready:
             // PX4's local origin is where its estimator started: here home.
-            return send(LocalPositionNED(timeBootMs: timeBootMs, xM: Float(drone.northM), yM: Float(drone.eastM),
+            return send(LocalPositionNED(timeBootMs: timeBootMs, xM: Float(estimator.northM(of: drone)),
+                                         yM: Float(estimator.eastM(of: drone)),
                                          zM: Float(-drone.altitudeM), vxMps: Float(drone.velocityNorthMps),
                                          vyMps: Float(drone.velocityEastMps), vzMps: Float(-drone.verticalSpeedMps)))
         case HomePosition.messageId where ready:
@@ -59,10 +60,13 @@ extension MAVLinkSimulatorSession {
                                  yawRad: Float(Geodesy.wrapDeg180(drone.headingDeg) * .pi / 180),
                                  yawSpeedRadps: Float(drone.yawRateDegPerS * .pi / 180)))
         case GPSRawInt.messageId:
-            let position = drone.truePosition
-            return send(GPSRawInt(timeUs: UInt64(max(0, nowUs - startUs)), latE7: Self.e7(position.latitudeDeg),
-                                  lonE7: Self.e7(position.longitudeDeg),
-                                  altMm: Self.mm(homeAltitudeAMSLM + drone.altitudeM),
+            // The receiver's latest raw fix, noise and all (the truth before the first fix).
+            let truth = drone.truePosition
+            let fix = estimator.lastFix ?? GPSReading(latitudeDeg: truth.latitudeDeg, longitudeDeg: truth.longitudeDeg,
+                                                      elevationM: drone.altitudeM, speedMps: 0, satelliteCount: 9)
+            return send(GPSRawInt(timeUs: UInt64(max(0, nowUs - startUs)), latE7: Self.e7(fix.latitudeDeg),
+                                  lonE7: Self.e7(fix.longitudeDeg),
+                                  altMm: Self.mm(homeAltitudeAMSLM + fix.elevationM),
                                   eph: 80, epv: 120, fixType: 3, satellitesVisible: 12,
                                   hAccMm: UInt32(max(drone.parameters.gpsNoiseM, 0.1) * 1000)))
         case ExtendedSysState.messageId:

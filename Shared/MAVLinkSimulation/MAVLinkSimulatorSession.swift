@@ -37,6 +37,15 @@ public struct MAVLinkSimulatorSession: Sendable {
     public var homeAltitudeAMSLM = 34.0
     /// PX4 disarms a vehicle armed on the ground that does not take off (COM_DISARM_PRFLT).
     public var preflightDisarm: Duration = .seconds(10)
+    /// The PX4 face's ceiling: PX4 has none of its own (its geofence height GF_MAX_VER_DIST is off by default), so
+    /// MIS_TAKEOFF_ALT (up to 80 m here) is flown as set, not capped by the AR.Drone's 3 m `altitude_max`.
+    public static let px4CeilingM = 100.0
+    /// RTL returns at RTL_RETURN_ALT but no higher than this or the altitude it flies at: a shortcut that keeps
+    /// the face's returns short (the real PX4 climbs to RTL_RETURN_ALT, 60 m by default, far from home).
+    public static let returnCeilingM = 3.0
+
+    /// GLOBAL_POSITION_INT and LOCAL_POSITION_NED report its estimate, GPS_RAW_INT its latest raw fix.
+    public internal(set) var estimator = PositionEstimator()
 
     var parser = MAVLinkStreamParser()
     /// Frames parsed and rejected so far.
@@ -76,6 +85,8 @@ public struct MAVLinkSimulatorSession: Sendable {
         self.gcs = gcs
         drone = SimulatedDrone(home: configuration.home, headingDeg: configuration.headingDeg,
                                parameters: configuration.parameters, seed: configuration.seed)
+        // The ArduCopter face keeps the airframe's ceiling (its takeoff rule is capped there, as documented).
+        if autopilot == .px4 { drone.parameters.altitudeMaxM = max(drone.parameters.altitudeMaxM, Self.px4CeilingM) }
         lastTickUs = nowUs
         startUs = nowUs
         nextTraceUs = nowUs
@@ -115,6 +126,7 @@ public struct MAVLinkSimulatorSession: Sendable {
         let wasState = drone.flightState
         drone.advance(by: .microseconds(nowUs - lastTickUs), maxStep: configuration.maxPhysicsStep)
         lastTickUs = max(lastTickUs, nowUs)
+        estimator.update(&drone, nowUs: nowUs)
         if autopilot == .ardupilot {
             actions += followArduCopter(from: wasState, nowUs: nowUs)
             actions += controlArduCopter(nowUs: nowUs)

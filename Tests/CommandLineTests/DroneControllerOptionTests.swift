@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import FlightControl
 import Testing
 @testable import DroneControllerKit
 
@@ -97,5 +98,27 @@ struct DroneControllerOptionTests {
             if let value = Double(number) { result[flag] = value }
         }
         return result
+    }
+
+    /// Issue 33, item 17: `--max-speed 2` is a maximum. The commands it configures never ask for more than 2 m/s
+    /// (pitch and roll together, at 5 m/s full tilt), even at the start of a leg (measured 0, so the speed feedback
+    /// wants more) or with a lagging autopilot read as a headwind; before, they asked for up to 3 m/s.
+    @Test("--max-speed 2: no command asks for more than 2 m/s, in the law or the position hold")
+    func maxSpeedIsAMaximum() throws {
+        let configuration = try ControllerOptions.parse(["--max-speed", "2"]).configuration()
+        let wind = configuration.windCompensation
+        let cruise = configuration.controlLaw.cruiseForwardFrac
+        let hold = PositionHold(gainPerS: configuration.positionGainPerS, maxSpeedMps: 2, compensation: wind)
+        for (forwardMps, rightMps, headwindMps) in [(0.0, 0.0, 0.0), (1.0, 0.5, 1.0), (2.0, -1.5, 3.0)] {
+            let law = wind.correct(pitchFrac: Float(-cruise), forwardMps: forwardMps, rightMps: rightMps,
+                                   windForwardMps: -headwindMps, windRightMps: headwindMps)
+            let held = hold.steer(northM: 4, eastM: 3, headingDeg: 0, forwardMps: forwardMps, rightMps: rightMps,
+                                  windForwardMps: -headwindMps, windRightMps: headwindMps)
+            for tilt in [law, held] {
+                let tiltFrac = (tilt.pitchFrac * tilt.pitchFrac + tilt.rollFrac * tilt.rollFrac).squareRoot()
+                let speedMps = Double(tiltFrac) * 5
+                #expect(speedMps <= 2 + 1e-5, "asks for \(speedMps) m/s: \(tilt)")
+            }
+        }
     }
 }

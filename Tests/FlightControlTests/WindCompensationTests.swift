@@ -37,4 +37,29 @@ struct WindCompensationTests {
         #expect(off.correct(pitchFrac: -0.2, forwardMps: -3, rightMps: 2) == (pitchFrac: -0.2, rollFrac: 0))
         #expect(wind.correct(pitchFrac: -0.2, forwardMps: .nan, rightMps: 0) == (pitchFrac: -0.2, rollFrac: 0))
     }
+
+    /// Issue 33 (item 17): with `--max-speed` no command asks for more than it, pitch and roll together, whatever
+    /// the speed feedback or the wind estimate add (PX4's lag read as a headwind had sent 3 m/s setpoints for 2).
+    @Test("maxSpeedMps caps the commanded speed, pitch and roll together, in the law and in the position hold",
+          arguments: [(-0.4, 0.0, 0.0, 0.0), (-0.4, -2.0, 0.0, 0.0), (-0.4, 0.0, 1.5, -1.0), (-0.4, 0.5, -3, 2)])
+    func maxSpeedCapsTheCommand(pitch: Float, forwardMps: Double, rightMps: Double, windForwardMps: Double) {
+        let capped = WindCompensation(gainPerMps: 0.15, maxTiltFrac: 0.6, fullTiltSpeedMps: 5, maxSpeedMps: 2)
+        let out = capped.correct(pitchFrac: pitch, forwardMps: forwardMps, rightMps: rightMps,
+                                 windForwardMps: windForwardMps, windRightMps: -windForwardMps)
+        #expect(Self.speedMps(out) <= 2 + 1e-5, "\(out)")
+        let hold = PositionHold(gainPerS: 0.3, maxSpeedMps: 2, compensation: capped)
+        let steer = hold.steer(northM: 30, eastM: 30, headingDeg: 0, forwardMps: forwardMps, rightMps: rightMps,
+                               windForwardMps: windForwardMps, windRightMps: -windForwardMps)
+        #expect(Self.speedMps(steer) <= 2 + 1e-5, "\(steer)")
+        // Without the cap the same inputs ask for more (the bug), except where nothing pushes past it.
+        let uncapped = WindCompensation(gainPerMps: 0.15, maxTiltFrac: 0.6, fullTiltSpeedMps: 5)
+        let before = uncapped.correct(pitchFrac: pitch, forwardMps: forwardMps, rightMps: rightMps,
+                                      windForwardMps: windForwardMps, windRightMps: -windForwardMps)
+        #expect(Self.speedMps(before) > 2 || forwardMps > 0)
+    }
+
+    /// The speed a tilt asks for at 5 m/s full tilt.
+    static func speedMps(_ tilt: (pitchFrac: Float, rollFrac: Float)) -> Double {
+        Double((tilt.pitchFrac * tilt.pitchFrac + tilt.rollFrac * tilt.rollFrac).squareRoot()) * 5
+    }
 }

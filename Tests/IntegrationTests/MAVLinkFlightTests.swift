@@ -17,8 +17,10 @@ struct MAVLinkFlightTests {
         let clientPort: UInt16
         let trace: URL
         let process: ChildProcess
+        /// What the last script run against it printed.
+        var scriptOutput = ""
 
-        init(label: String) throws {
+        init(label: String, gpsNoiseM: Double = 0.2) throws {
             directory = try TestEnvironment.temporaryDirectory(label)
             simPort = try freeLoopbackPort(udp: true)
             var client = try freeLoopbackPort(udp: true)
@@ -28,7 +30,7 @@ struct MAVLinkFlightTests {
             process = try ChildProcess(
                 executable: TestEnvironment.executable("drone-sim").path,
                 arguments: ["--protocol", "mavlink", "--listen", "127.0.0.1", "--mavlink-port", "\(simPort)",
-                            "--gcs", "127.0.0.1:\(clientPort)", "--trace", trace.path, "--gps-noise", "0.2"],
+                            "--gcs", "127.0.0.1:\(clientPort)", "--trace", trace.path, "--gps-noise", "\(gpsNoiseM)"],
                 logDirectory: directory)
         }
 
@@ -61,12 +63,30 @@ struct MAVLinkFlightTests {
         #expect(sim.process.output().contains("says: Failsafe activated"))
     }
 
+    /// With drone-sim's default GPS noise (1.5 m): MAVSDK's position (GLOBAL_POSITION_INT, the autopilot's estimate)
+    /// after the return is the vehicle's, within 0.5 m of the ground truth (issue 33: it was a raw fix, 3 m off).
     @Test(
-        "MAVSDK's examples: health all ok, parameters, set_takeoff_altitude, takeoff, goto_location, return_to_launch",
+        """
+            MAVSDK's examples: health all ok, parameters, set_takeoff_altitude(5), takeoff, goto_location, \
+            return_to_launch; its final position within 0.5 m of the truth
+            """,
           .enabled(if: PythonTools.available))
     func mavsdkExamples() async throws {
-        let log = try await Self.runMAVSDK("gcs_mavsdk_examples.py", success: "mavsdk-examples: ok")
+        let sim = try Simulator(label: "gcs_mavsdk_examples", gpsNoiseM: 1.5)
+        let log = try await Self.runMAVSDK("gcs_mavsdk_examples.py", success: "mavsdk-examples: ok", on: sim)
         #expect(log.contains("says: Disarmed by landing"))
+        #expect(log.contains("says: Using default takeoff altitude: 5.0 m"))
+        let line = try #require(Self.lastLine(of: sim.scriptOutput, containing: "mavsdk-examples: final position"),
+                                "\(sim.scriptOutput.suffix(2000))")
+        let numbers = line.split(separator: " ").suffix(2).compactMap { Double($0) }
+        let truth = try #require(sim.rows.last)
+        try #require(numbers.count == 2, "\(line)")
+        let offM = truth.distanceM(to: GeoPoint(latitudeDeg: numbers[0], longitudeDeg: numbers[1]))
+        #expect(offM < 0.5, "MAVSDK reads a position \(offM) m from the ground truth")
+    }
+
+    static func lastLine(of text: String, containing needle: String) -> String? {
+        text.split(separator: "\n").last { $0.contains(needle) }.map(String.init)
     }
 
     @Test("MAVSDK's mission example: upload two waypoints, start from the ground, finished, return_to_launch",
@@ -83,9 +103,10 @@ struct MAVLinkFlightTests {
 
     /// A MAVSDK script against a fresh simulator: it succeeds, and the drone ends landed; the simulator's log.
     @discardableResult
-    static func runMAVSDK(_ script: String, success: String) async throws -> String {
-        let sim = try Simulator(label: String(script.prefix { $0 != "." }))
+    static func runMAVSDK(_ script: String, success: String, on given: Simulator? = nil) async throws -> String {
+        let sim = try given ?? Simulator(label: String(script.prefix { $0 != "." }))
         let run = try await PythonTools.run(script, ["\(sim.clientPort)"], logDirectory: sim.directory, timeoutS: 120)
+        sim.scriptOutput = run.output
         #expect(run.status == 0, "\(run.output.suffix(4000))\n--- drone-sim\n\(sim.process.output().suffix(3000))")
         #expect(run.output.contains(success))
         #expect(sim.rows.last?.flightState == "landed")

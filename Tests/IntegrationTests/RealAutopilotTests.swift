@@ -36,7 +36,7 @@ struct RealAutopilotTests {
         @Test("`return`: lands within 1.5 m of the takeoff point")
         func returnHome() async throws { try await Scenarios.returnHome(flight()) }
 
-        @Test("controller --max-speed 2: a 30 m leg at 2 m/s ± 15 %")
+        @Test("controller --max-speed 2: a 30 m leg peaks ≤ 2.2 m/s and cruises ≥ 1.4 m/s (autopilot's own speed)")
         func maxSpeed() async throws { try await Scenarios.maxSpeed(flight()) }
 
         @Test("mavlink-link SIGKILLed mid-leg and restarted: no arming without a new takeoff command")
@@ -61,6 +61,9 @@ struct RealAutopilotTests {
 
         @Test("`return`: lands within 1 m of the takeoff point")
         func returnHome() async throws { try await Scenarios.returnHome(flight()) }
+
+        @Test("controller --max-speed 2: a 30 m leg peaks ≤ 2.2 m/s and cruises ≥ 1.4 m/s (autopilot's own speed)")
+        func maxSpeed() async throws { try await Scenarios.maxSpeed(flight()) }
 
         @Test("mavlink-link SIGKILLed mid-leg and restarted: no arming without a new takeoff command")
         func linkKilled() async throws { try await Scenarios.linkKilledAndRestarted(flight()) }
@@ -207,7 +210,13 @@ enum Scenarios {
         }
     }
 
-    /// The controller's `--max-speed`: the middle of a 30 m leg flown at that speed, by the autopilot's own track.
+    /// The controller's `--max-speed` is a maximum that is flown: over a 30 m leg the autopilot's own ground speed
+    /// (GLOBAL_POSITION_INT vx/vy, from the target until arrival) peaks at most `maxSpeedTolerance` above it (the
+    /// setpoints never ask for more; what is left is the autopilot's tracking overshoot), and the middle of the leg
+    /// (8 m out to 8 m before the target, by its track) is flown at ≥ `cruiseFraction` of it.
+    static let maxSpeedTolerance = 0.10
+    static let cruiseFraction = 0.7
+
     static func maxSpeed(_ flight: AutopilotFlight) async throws {
         let speed = 2.0
         try await flight.scenario("--max-speed", controllerArguments: ["--max-speed", "\(speed)"]) {
@@ -216,15 +225,16 @@ enum Scenarios {
             let sentS = nowS()
             try await flight.target(out)
             try await flight.waitArrived(at: out, radiusM: 2)
-            // Cruise: from 8 m out to 8 m before the target (acceleration and the slowdown radius left out).
-            let track = flight.observer.now.positions(from: sentS).filter {
-                $0.distanceM(to: origin) > 8 && $0.distanceM(to: out) > 8
-            }
+            let leg = flight.observer.now.positions(from: sentS)
+            let peak = try #require(leg.max { $0.groundSpeedMps < $1.groundSpeedMps })
+            let track = leg.filter { $0.distanceM(to: origin) > 8 && $0.distanceM(to: out) > 8 }
             let first = try #require(track.first), last = try #require(track.last)
             let mean = first.distanceM(to: last.point) / (last.timeS - first.timeS)
-            flight.measured("--max-speed \(speed)", String(format: "mean %.2f m/s over %.1f m of the leg", mean,
-                                                          first.distanceM(to: last.point)))
-            #expect(abs(mean - speed) <= 0.15 * speed, "mean ground speed \(mean) m/s")
+            flight.measured("--max-speed \(speed)", String(
+                format: "peak %.2f m/s (%.1f m out), mean %.2f m/s over %.1f m of the leg", peak.groundSpeedMps,
+                peak.distanceM(to: origin), mean, first.distanceM(to: last.point)))
+            #expect(peak.groundSpeedMps <= speed * (1 + maxSpeedTolerance), "peak ground speed \(peak.groundSpeedMps)")
+            #expect(mean >= cruiseFraction * speed, "mean ground speed \(mean) m/s over the middle of the leg")
         }
     }
 

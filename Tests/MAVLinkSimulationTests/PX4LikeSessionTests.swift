@@ -16,12 +16,12 @@ struct PX4LikeSessionTests {
         var received: [MAVLinkPacket] = []
         var logs: [String] = []
 
-        init() {
+        init(gpsNoiseM: Double = 0) {
             var configuration = SimulatorConfiguration(home: GeoPoint(latitudeDeg: 52.52, longitudeDeg: 13.405))
             configuration.parameters.takeoffAltitudeM = 2.5
             configuration.parameters.takeoffClimbRateMps = 1
             configuration.parameters.holdsGroundVelocity = true
-            configuration.parameters.gpsNoiseM = 0
+            configuration.parameters.gpsNoiseM = gpsNoiseM
             session = MAVLinkSimulatorSession(configuration: configuration, gcs: client, now: .init(us: 0))
         }
 

@@ -2,7 +2,8 @@
 """An independent observer on a real autopilot's second MAVLink link (pymavlink, not our codec): the oracle of the
 real-autopilot scenarios. Prints one JSON object per observation on stdout, flushed at once:
 
-  {"t": 12.34, "kind": "position", "lat": 52.5, "lon": 13.3, "rel_alt": 2.98, "alt": 36.9}   GLOBAL_POSITION_INT
+  {"t": 12.34, "kind": "position", "lat": 52.5, "lon": 13.3, "rel_alt": 2.98, "alt": 36.9, "vn": 1.9, "ve": 0.1}
+                                                   GLOBAL_POSITION_INT (vn, ve: its ground velocity north, east, m/s)
   {"t": …, "kind": "heartbeat", "armed": true, "base_mode": 157, "custom_mode": 4}             on every change
   {"t": …, "kind": "landed", "state": 2}                 EXTENDED_SYS_STATE landed_state, on every change
   {"t": …, "kind": "statustext", "severity": 6, "text": "EKF3 IMU0 is using GPS"}
@@ -137,7 +138,8 @@ def handle(msg, source):
     if msg.get_srcSystem() != target["system"]:
         return
     if kind == "GLOBAL_POSITION_INT":
-        emit("position", lat=msg.lat / 1e7, lon=msg.lon / 1e7, rel_alt=msg.relative_alt / 1000, alt=msg.alt / 1000)
+        emit("position", lat=msg.lat / 1e7, lon=msg.lon / 1e7, rel_alt=msg.relative_alt / 1000, alt=msg.alt / 1000,
+             vn=msg.vx / 100, ve=msg.vy / 100)
     elif kind == "EXTENDED_SYS_STATE":
         if changed("landed", msg.landed_state):
             emit("landed", state=msg.landed_state)

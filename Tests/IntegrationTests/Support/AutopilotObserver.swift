@@ -13,6 +13,8 @@ final class AutopilotObserver: @unchecked Sendable {
         var point: GeoPoint
         /// Above home (relative_alt).
         var relativeAltitudeM: Double
+        /// The autopilot's own horizontal ground speed (vx, vy), m/s.
+        var groundSpeedMps: Double = 0
         func distanceM(to other: GeoPoint) -> Double { Geodesy.inverse(from: point, to: other).distanceM }
     }
 
@@ -141,7 +143,9 @@ final class AutopilotObserver: @unchecked Sendable {
         case "hello": seen.hello = true
         case "position":
             if let p = point() {
-                seen.positions.append(Position(timeS: t, point: p, relativeAltitudeM: o["rel_alt"] as? Double ?? 0))
+                let north = o["vn"] as? Double ?? 0, east = o["ve"] as? Double ?? 0
+                seen.positions.append(Position(timeS: t, point: p, relativeAltitudeM: o["rel_alt"] as? Double ?? 0,
+                                               groundSpeedMps: (north * north + east * east).squareRoot()))
             }
         case "heartbeat":
             seen.heartbeats.append((t, o["armed"] as? Bool ?? false, UInt32(o["custom_mode"] as? Int ?? 0)))
