@@ -46,7 +46,8 @@ struct SerialOptionsTests {
     }
 
     @Test func usageErrorsNameWhatIsWrong() {
-        #expect(Self.message(["--serial", "/dev/ttyAMA0", "--listen", "0.0.0.0:14540"]).contains("--listen and --serial"))
+        #expect(Self.message(["--serial", "/dev/ttyAMA0", "--listen", "0.0.0.0:14540"])
+                .contains("--listen and --serial"))
         #expect(Self.message([], ["QUAD_SERIAL": "/dev/ttyAMA0", "QUAD_MAVLINK_LISTEN": "0.0.0.0:14540"])
                 .contains("QUAD_MAVLINK_LISTEN and QUAD_SERIAL"))
         #expect(Self.message(["--serial", "/dev/ttyAMA0", "--baud", "56000"]).contains("--baud 56000"))

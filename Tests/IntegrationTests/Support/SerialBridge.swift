@@ -39,7 +39,8 @@ final class SerialBridge: @unchecked Sendable {
     }
 
     private func waitForLink() async throws {
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "socat's pty at \(path)\n\(process.output())") {
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                             "socat's pty at \(path)\n\(process.output())") {
             FileManager.default.fileExists(atPath: path)
         }
     }
