@@ -23,6 +23,8 @@ needs=(
   "systemd-analyze:systemd"
   "chronyd:chrony"
   "python3:python3"
+  # mavlink-link's serial transport is tested through a pseudo-terminal pair in front of a UDP peer.
+  "socat:socat"
 )
 
 

@@ -160,11 +160,29 @@ public struct CompanionStateMachine: Sendable {
 
     /// One UDP datagram from the autopilot's address.
     public mutating func datagram(_ bytes: [UInt8], now: MonotonicInstant) -> [CompanionAction] {
-        let nowUs = now.us
         lastDatagramWasFromAutopilot = false
         guard isRunning else { return [] }
+        return receiveEvents(parser.datagram(bytes), nowUs: now.us)
+    }
+
+    /// Bytes of a byte stream (a serial port): a frame cut by the end of one read continues in the next.
+    public mutating func streamBytes(_ bytes: [UInt8], now: MonotonicInstant) -> [CompanionAction] {
+        guard isRunning else { return [] }
+        return receiveEvents(parser.feed(bytes), nowUs: now.us)
+    }
+
+    /// The transport under the link went away (a serial device unplugged): not connected at once, not 3 s later,
+    /// and no command waits for an answer that cannot come.
+    public mutating func transportLost(now: MonotonicInstant) -> [CompanionAction] {
+        guard isRunning else { return [] }
+        wasConnected = false
+        commands.clear()
+        return statusActions(nowUs: now.us)
+    }
+
+    private mutating func receiveEvents(_ events: [MAVLinkStreamParser.Event], nowUs: Int64) -> [CompanionAction] {
         var actions: [CompanionAction] = []
-        for event in parser.datagram(bytes) {
+        for event in events {
             switch event {
             case .error(.unknownMessage):
                 // Autopilots send many messages this code has no use for; they are counted, not logged.

@@ -6,36 +6,29 @@ import QuadProtocol
 import QuadService
 import VehicleLinkKit
 
-/// mavlink-link's side of the shared link loop: one bound UDP socket, the `CompanionStateMachine` deciding,
-/// replies to wherever the autopilot's datagrams come from.
-struct CompanionDriver: LinkDriver {
+/// mavlink-link's side of the shared link loop: the `CompanionStateMachine` deciding, MAVLink through a transport
+/// (a bound UDP socket or a serial port) that the driver does not look into.
+struct CompanionDriver<Transport: MAVLinkTransport>: LinkDriver {
     var machine: CompanionStateMachine
-    let socket: UDPSocket
-    let listen: UDPEndpoint
+    var transport: Transport
     var publisher: VehicleTelemetryPublisher
     let logger: Logger
-    /// Where the autopilot's datagrams come from (only datagrams with its frames count); nothing is sent before.
-    var peer: UDPEndpoint? = nil
     var sendErrors = SendErrorLog()
 
-    var descriptors: [Int32] { [socket.descriptor] }
-
-    func starting() { logger.info("MAVLink on udp \(listen); waiting for the autopilot") }
-
-    mutating func drainDatagrams() {
-        while let datagram = socket.receive() {
-            self.datagram(datagram.bytes, from: datagram.from, now: MonotonicClock.now())
-        }
+    init(machine: CompanionStateMachine, transport: Transport, publisher: VehicleTelemetryPublisher,
+         logger: Logger) {
+        self.machine = machine
+        self.transport = transport
+        self.publisher = publisher
+        self.logger = logger
     }
 
-    /// One datagram from whoever wrote to the socket.
-    mutating func datagram(_ bytes: [UInt8], from: UDPEndpoint, now: MonotonicInstant) {
-        let actions = machine.datagram(bytes, now: now)
-        if machine.lastDatagramWasFromAutopilot, peer != from {
-            logger.notice("autopilot datagrams from \(from)")
-            peer = from
-        }
-        perform(actions)
+    var descriptors: [Int32] { transport.descriptors }
+
+    func starting() { logger.info("MAVLink on \(transport.description); waiting for the autopilot") }
+
+    mutating func drainDatagrams() {
+        perform(transport.drain(into: &machine, now: MonotonicClock.now()))
     }
 
     func stopped() {
@@ -51,8 +44,7 @@ struct CompanionDriver: LinkDriver {
         for action in actions {
             switch action {
             case .send(let bytes):
-                guard let peer else { continue }
-                if let error = socket.send(bytes, to: peer) {
+                if let error = transport.send(bytes) {
                     sendErrors.record(error, sending: "to the autopilot", logger: logger)
                 }
             case .log(let level, let text):
@@ -65,6 +57,22 @@ struct CompanionDriver: LinkDriver {
                 publisher.linkStatus(status)
             }
         }
+    }
+}
+
+extension CompanionDriver where Transport == UDPTransport {
+    init(machine: CompanionStateMachine, socket: UDPSocket, listen: UDPEndpoint, publisher: VehicleTelemetryPublisher,
+         logger: Logger) {
+        self.init(machine: machine, transport: UDPTransport(socket: socket, listen: listen), publisher: publisher,
+                  logger: logger)
+    }
+
+    /// Where the autopilot's datagrams come from.
+    var peer: UDPEndpoint? { transport.peer }
+
+    /// One datagram from whoever wrote to the socket.
+    mutating func datagram(_ bytes: [UInt8], from: UDPEndpoint, now: MonotonicInstant) {
+        perform(transport.datagram(bytes, from: from, into: &machine, now: now))
     }
 }
 

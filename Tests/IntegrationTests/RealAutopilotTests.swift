@@ -47,6 +47,12 @@ struct RealAutopilotTests {
 
         @Test("drone-controller SIGKILLed mid-leg and restarted: the flight goes on and arrives")
         func controllerRestart() async throws { try await Scenarios.restartedMidLeg("drone-controller", flight()) }
+
+        @Test("over a serial port (socat's pty in front of its link): takeoff, a 40 m target, `return`")
+        func serialReturn() async throws { try await Scenarios.returnHome(flight(), outM: 40, serial: true) }
+
+        @Test("over a serial port: mavlink-link SIGKILLed mid-leg and restarted: no arming without a new takeoff")
+        func serialLinkKilled() async throws { try await Scenarios.linkKilledAndRestarted(flight(), serial: true) }
     }
 
     /// ArduCopter's GUIDED takeoff fails with today's mavlink-link (its zero-velocity setpoint stream cancels the
@@ -73,6 +79,12 @@ struct RealAutopilotTests {
 
         @Test("drone-controller SIGKILLed mid-leg and restarted: the flight goes on and arrives")
         func controllerRestart() async throws { try await Scenarios.restartedMidLeg("drone-controller", flight()) }
+
+        @Test("over a serial port (socat's pty in front of its link): takeoff, a 40 m target, `return`")
+        func serialReturn() async throws { try await Scenarios.returnHome(flight(), outM: 40, serial: true) }
+
+        @Test("over a serial port: mavlink-link SIGKILLed mid-leg and restarted: no arming without a new takeoff")
+        func serialLinkKilled() async throws { try await Scenarios.linkKilledAndRestarted(flight(), serial: true) }
     }
 }
 
@@ -86,7 +98,7 @@ enum RealAutopilotGate {
             print("\(banner)\n!!! REAL-AUTOPILOT SCENARIOS NOT RUN (skipped, not passed): \(missing)\n\(banner)")
             return false
         }
-        return TestEnvironment.available("mosquitto", "mosquitto_pub") && PythonTools.available
+        return TestEnvironment.available("mosquitto", "mosquitto_pub", "socat") && PythonTools.available
     }()
 }
 
@@ -174,10 +186,11 @@ enum Scenarios {
         }
     }
 
-    static func returnHome(_ flight: AutopilotFlight) async throws {
-        try await flight.scenario("return") {
+    /// `outM` out and `return`; `serial`: mavlink-link on a serial port (a pty relayed to the autopilot).
+    static func returnHome(_ flight: AutopilotFlight, outM: Double = 20, serial: Bool = false) async throws {
+        try await flight.scenario(serial ? "return over a serial port" : "return", serial: serial) {
             let origin = try await flight.takeOff()
-            let out = flight.point(from: origin, bearingDeg: 200, distanceM: 20)
+            let out = flight.point(from: origin, bearingDeg: 200, distanceM: outM)
             try await flight.target(out)
             try await flight.waitArrived(at: out, radiusM: 2)
             let returnS = nowS()
@@ -242,8 +255,8 @@ enum Scenarios {
     /// configuration says (PX4 by default: offboard lost → Position mode → descends, lands, disarms; ArduCopter
     /// GUIDED: stops and holds), the link comes back — and a vehicle that landed is armed only by a new takeoff
     /// command, while one still in the air flies on to its target (issue 24) and `land` brings it down.
-    static func linkKilledAndRestarted(_ flight: AutopilotFlight) async throws {
-        try await flight.scenario("link killed") {
+    static func linkKilledAndRestarted(_ flight: AutopilotFlight, serial: Bool = false) async throws {
+        try await flight.scenario(serial ? "link killed over a serial port" : "link killed", serial: serial) {
             let origin = try await flight.takeOff()
             let far = flight.point(from: origin, bearingDeg: 300, distanceM: 40)
             try await flight.target(far)

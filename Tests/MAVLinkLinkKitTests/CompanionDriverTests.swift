@@ -19,7 +19,7 @@ struct CompanionDriverTests {
     var autopilot = MAVLinkEncoder(systemId: 1, componentId: 1)
     let from = UDPEndpoint(dottedQuad: "127.0.0.1", port: 14580)!
 
-    func driver() throws -> CompanionDriver {
+    func driver() throws -> CompanionDriver<UDPTransport> {
         let connection = broker.connect(clientId: "mavlink-link")
         try connection.start()
         let runtime = ServiceRuntime(service: "mavlink-link", drone: drone, connection: connection,

@@ -23,6 +23,8 @@ final class AutopilotFlight: @unchecked Sendable {
     var observer: AutopilotObserver { sitl.observer }
     var kind: AutopilotSITL.Kind { sitl.kind }
     let startedAtS: Double
+    /// socat's pty in front of the autopilot's link port while a scenario flies over a serial port.
+    private(set) var serialBridge: SerialBridge?
 
     /// A suite trait: starts the autopilot and the product once for the whole suite, stops both after it.
     struct Scope: SuiteTrait, TestScoping {
@@ -72,10 +74,12 @@ final class AutopilotFlight: @unchecked Sendable {
 
     /// Runs one scenario: fresh board services (with `controllerArguments`) and the vehicle disarmed on the ground
     /// before; the vehicle brought down after, whatever happened.
-    func scenario(_ name: String, controllerArguments: [String] = [],
+    /// `serial`: mavlink-link talks to the autopilot through a pseudo-terminal (`--serial`, socat relaying to the
+    /// autopilot's UDP link) as it would on TELEM2.
+    func scenario(_ name: String, controllerArguments: [String] = [], serial: Bool = false,
                   _ body: () async throws -> Void) async throws {
         let startS = AutopilotObserver.nowS()
-        try await prepare(controllerArguments: controllerArguments)
+        try await prepare(controllerArguments: controllerArguments, serial: serial)
         var failure: (any Error)?
         do {
             try await body()
@@ -90,9 +94,18 @@ final class AutopilotFlight: @unchecked Sendable {
 
     /// The vehicle disarmed on the ground; every board service (re)started, so no target or flight of a scenario
     /// before is kept.
-    func prepare(controllerArguments: [String]) async throws {
+    func prepare(controllerArguments: [String], serial: Bool = false) async throws {
         if let problem = await bringDown() { throw TestEnvironmentError.timeout("before the scenario: \(problem)") }
         for service in Self.boardServices.reversed() { stack.process(service)?.stop() }
+        if serial, serialBridge == nil {
+            serialBridge = try await SerialBridge.toAutopilot(path: sitl.directory.appendingPathComponent("ttyTELEM2")
+                                                                .path,
+                                                              linkPort: sitl.linkPort, logDirectory: sitl.directory)
+        } else if !serial {
+            serialBridge?.stop()
+            serialBridge = nil
+        }
+        stack.serialDevice = serialBridge?.path
         try stack.startLink()
         try stack.start("navigator", [])
         try stack.start("drone-controller", controllerArguments)
@@ -221,6 +234,7 @@ final class AutopilotFlight: @unchecked Sendable {
     func stop() {
         bus.client.shutdown()
         stack.stop()
+        serialBridge?.stop()
         try? FileManager.default.removeItem(at: stack.broker.directory)
         sitl.stop()
         measured("suite", String(format: "%.0f s from the autopilot's start to its stop",

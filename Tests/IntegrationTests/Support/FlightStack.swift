@@ -26,6 +26,8 @@ final class FlightStack: @unchecked Sendable {
     let serviceEnvironment: [String: String]
     /// Added to every board service's arguments (e.g. `--mqtt-version 3.1.1`).
     let serviceArguments: [String]
+    /// mavlink-link's serial device instead of its UDP port (a SerialBridge's pty); takes effect at `startLink`.
+    var serialDevice: String?
 
     enum Link: Sendable {
         /// mavlink-link with no drone-sim: a real autopilot sends to its `navdataPort` (AutopilotSITL.linkPort).
@@ -138,7 +140,8 @@ final class FlightStack: @unchecked Sendable {
                 "\(navdataPort)"]
                 + extra)
         case .mavlink, .autopilot:
-            try start("mavlink-link", ["--listen", "127.0.0.1:\(navdataPort)"] + extra)
+            let transport = serialDevice.map { ["--serial", $0] } ?? ["--listen", "127.0.0.1:\(navdataPort)"]
+            try start("mavlink-link", transport + extra)
         }
     }
 
