@@ -68,6 +68,7 @@ struct ControllerWatch {
         while MonotonicClock.nowUs() < deadlineUs {
             for case .controller(let state, let retained) in inbox.take().events {
                 guard reply.isNewer(state, retained: retained) else { continue }
+                if let latest, !ControllerReply.isNewer(state, than: latest) { continue }
                 latest = state
                 say("controller: \(state.summary)")
                 switch reply.judge(state, retained: retained) {

@@ -117,6 +117,25 @@ struct LocationBroadcasterExitCodeTests {
         #expect(sent.map(\.latitudeDeg) == [52.5163, -33.86, -33.861])
     }
 
+    /// Issue 33 item 9: hover from a sender that is not the pilot exited 0 (`already hovering (not-pilot)`).
+    @Test("a refusal exits 1 with its reason for every command: hover while hovering, from a sender not the pilot")
+    func hoverNotPilot() async throws {
+        let fake = try await controller("ctl-hover", .hovering, pilot: "pa", paths: ["command"])
+        try await fake.publish(.hovering, reason: .notPilot, pilot: "pa", retain: true)
+        let responder = fake.answer(on: "command") { payload in
+            let command = try Command(decoding: payload)
+            try await fake.publish(.hovering, reason: command.senderId == "pa" ? .hover : .notPilot, pilot: "pa")
+        }
+        defer { responder.cancel() }
+        let refused = try await broadcaster(["hover", "--sender-id", "other", "--timeout", "30"])
+        #expect(refused.code == 1, "\(refused.output)")
+        #expect(refused.output.contains("hover refused by the controller: not-pilot (activity hovering, pilot pa)"),
+                "\(refused.output)")
+        #expect(!refused.output.contains("already"), "\(refused.output)")
+        let pilot = try await broadcaster(["hover", "--sender-id", "pa", "--timeout", "30"])
+        #expect(pilot.code == 0, "\(pilot.output)")
+    }
+
     @Test("target for a drone nobody serves: exit 1, nothing sent, the drones that have a controller named")
     func unknownDrone() async throws {
         let fake = try await controller("ctl-other", .landed, paths: [])
