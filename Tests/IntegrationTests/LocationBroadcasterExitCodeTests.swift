@@ -145,6 +145,17 @@ struct LocationBroadcasterExitCodeTests {
         #expect(run.output.contains("no drone-controller online for drone 'drone9' (seen: lb2)"), "\(run.output)")
         try await Task.sleep(for: .milliseconds(300))
         #expect(recorder.messages(on: "quad/drone9/target").isEmpty)
+        // Issue 33 item 10: route kept sending until killed; follow too. The same check, the same message.
+        let file = broker.directory.appendingPathComponent("drone9.csv")
+        try "52.5163,13.3777\n".write(to: file, atomically: true, encoding: .utf8)
+        for mode in [["route", file.path], ["follow", "--gpsd", "127.0.0.1:1"]] {
+            let refused = try await broadcaster(mode, drone: "drone9", timeoutS: 30)
+            #expect(refused.code == 1, "\(mode[0]): \(refused.output)")
+            #expect(refused.output.contains("no drone-controller online for drone 'drone9' (seen: lb2)"),
+                    "\(mode[0]): \(refused.output)")
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(recorder.messages(on: "quad/drone9/target").isEmpty)
         try await fake.announce(online: false)
         let offline = try await broadcaster(["land", "--timeout", "2"])
         #expect(offline.code == 1, "\(offline.output)")

@@ -225,6 +225,8 @@ struct LocationBroadcasterTests {
         let controller = try await FakeController(bus: BusRecorder(port: broker.port, id: id,
                                                                    filters: [topic("target")]),
                                                   drone: Self.drone)
+        // Online, as a route checks first (it refuses a drone nobody serves).
+        try await controller.announce()
         let arriver = controller.arriveAtTargets()
         defer { arriver.cancel() }
         let run = try await broadcaster(["route", file.path], ["--arrival-timeout", "30"], timeoutS: 90)
