@@ -61,7 +61,13 @@ package struct DroneSimCommand: ParsableCommand {
         guard (0...1).contains(dropRate) else { throw ValidationError("--drop-rate must be in 0…1") }
         guard physicsHz >= 10, physicsHz <= 1000 else { throw ValidationError("--physics-hz must be in 10…1000") }
         guard navdataHz >= 1, navdataHz <= 200 else { throw ValidationError("--navdata-hz must be in 1…200") }
-        guard batteryMinutes > 0, gpsNoise >= 0, heading.isFinite else { throw ValidationError("bad number") }
+        guard batteryMinutes.isFinite, batteryMinutes > 0 else {
+            throw ValidationError("--battery-minutes \(batteryMinutes): expected a number of minutes > 0")
+        }
+        guard gpsNoise.isFinite, gpsNoise >= 0 else {
+            throw ValidationError("--gps-noise \(gpsNoise): expected a standard deviation in metres >= 0")
+        }
+        guard heading.isFinite else { throw ValidationError("--heading \(heading): expected a number of degrees") }
         _ = try px4Parameters()
         if autopilot != nil, `protocol` != .mavlink {
             throw ValidationError("--autopilot needs --protocol mavlink")

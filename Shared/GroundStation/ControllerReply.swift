@@ -42,10 +42,17 @@ public struct ControllerReply: Sendable {
 
     public func isNewer(_ state: ControllerState, retained: Bool) -> Bool {
         guard let before else { return !retained }
+        return Self.isNewer(state, than: before)
+    }
+
+    /// Whether `state` is news after `earlier`: not a repeat of it (the controller repeats its retained state
+    /// with the same sequence, every second while a flight is under way: `land` printed `landing (land)` once a
+    /// second) and not older.
+    public static func isNewer(_ state: ControllerState, than earlier: ControllerState) -> Bool {
         // Another run counts its sequence from 1 again: anything it says is news (it restarted meanwhile).
-        if state.runId != before.runId { return true }
+        if state.runId != earlier.runId { return true }
         // Serial-number order, so a wrapped sequence still counts as newer.
-        return Int32(bitPattern: state.sequence &- before.sequence) > 0
+        return Int32(bitPattern: state.sequence &- earlier.sequence) > 0
     }
 
     /// The verdict on one state received after publishing.
@@ -71,13 +78,16 @@ public struct ControllerReply: Sendable {
     }
 
     /// Whether accepting would change nothing the controller publishes (it re-publishes only on a change or a
-    /// refusal): then a quiet grace period after publishing means accepted.
+    /// refusal): then a quiet grace period after publishing means accepted. A command whose goal the controller
+    /// is already in (`hover` while hovering) is one: it must still wait for a refusal, since the controller
+    /// refuses a sender that is not the pilot whatever it is doing (`hover` exited 0 on `not-pilot`).
     public var acceptanceIsSilent: Bool {
         guard let before else { return false }
         switch request {
         case .target(let lat, let lon): return Self.hasTarget(before, lat, lon)
         case .command(.flatTrim): return before.activity == .landed && before.reason == .flatTrim
-        case .command, .release: return false
+        case .command(let kind): return Self.goal(kind).contains(before.activity)
+        case .release: return false
         }
     }
 

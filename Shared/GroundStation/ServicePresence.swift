@@ -9,12 +9,16 @@ public struct ServicePresence: Sendable, Equatable {
     /// When the service (re)started, on its host's wall clock; nil when it did not say.
     public var startedAt: WallInstant?
     public var version: String?
+    /// A location-broadcaster's (route, follow, claim, beacon): a ground tool that comes and goes.
+    public var isBroadcaster: Bool
 
-    public init(name: String, online: Bool, startedAt: WallInstant? = nil, version: String? = nil) {
+    public init(name: String, online: Bool, startedAt: WallInstant? = nil, version: String? = nil,
+                isBroadcaster: Bool = false) {
         self.name = name
         self.online = online
         self.startedAt = startedAt
         self.version = version
+        self.isBroadcaster = isBroadcaster
     }
 }
 
@@ -23,6 +27,7 @@ extension ServicePresence {
     public init(name: String, status: ServiceStatus) {
         self.init(name: name, online: status.state == .online,
                   startedAt: Int64(exactly: (status.startedAt * 1e6).rounded()).map(WallInstant.init(us:)),
-                  version: status.version)
+                  version: status.version,
+                  isBroadcaster: status.service.hasPrefix(Topics.broadcasterPresenceName(senderId: "")))
     }
 }

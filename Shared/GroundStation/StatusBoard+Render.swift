@@ -2,14 +2,6 @@ import Clocks
 import QuadProtocol
 
 extension StatusBoard {
-    /// The `--line` distance field: `dist 31.2 m`. During a return, `home dist 44.0 m`: the controller's distance,
-    /// which is to home while it returns (the navigator's still measures to the dropped target).
-    public static func progressDistance(activity: ControllerState.Activity?, navigationM: Double?,
-                                        controllerM: Float?) -> String {
-        if activity == .returningHome { return "home dist " + metres(controllerM.map { Double($0) }) }
-        return "dist " + metres(navigationM ?? controllerM.map { Double($0) })
-    }
-
     static func metres(_ distance: Double?) -> String {
         distance.map { TextFormat.fixed($0, digits: 1) + " m" } ?? "-"
     }
@@ -60,10 +52,14 @@ extension StatusBoard {
     func flightLines(nowUs: Int64) -> [String] {
         var lines: [String] = []
         if let c = controller {
-            var line = "  activity  " + TextFormat.pad(Self.name(c.value.activity), 17)
-            if c.value.reason != .unspecified { line += "(" + TextFormat.clean(c.value.reason.code, width: 24) + ") " }
-            line += "pilot " + (c.value.pilotId.isEmpty ? "none" : TextFormat.clean(c.value.pilotId, width: 16))
-            lines.append(line + staleMark(c.receivedAtUs, nowUs))
+            let state = c.value
+            var activity = Self.name(state.activity)
+            // Whether the drone flies is not known yet: plainly not "landed".
+            if state.activity == .unknown { activity += " (no navdata yet)" }
+            var line = "  activity  " + TextFormat.pad(activity, max(17, activity.count + 1))
+            if state.reason != .unspecified { line += "(" + TextFormat.clean(state.reason.code, width: 32) + ")  " }
+            lines.append(line + ageMark(c.receivedAtUs, nowUs, staleAfter: controllerStaleAfter(state)))
+            lines.append("  pilot     " + (state.pilotId.isEmpty ? "none" : TextFormat.clean(state.pilotId, width: 64)))
         } else {
             lines.append("  activity  - (no controller state)")
         }
@@ -72,8 +68,7 @@ extension StatusBoard {
             let battery = TextFormat.padLeft("\(s.batteryPercent)", 3) + " %"
             let altitude = TextFormat.fixed(Double(s.altitudeM), digits: 1) + " m"
             lines.append("  battery   " + TextFormat.pad(battery, 8) + "altitude " + TextFormat.pad(altitude, 10)
-                + "state " + TextFormat.pad(Self.name(s.controlState), 12) + "age "
-                + TextFormat.age(us: nowUs &- d.receivedAtUs) + staleMark(d.receivedAtUs, nowUs))
+                + "state " + TextFormat.pad(Self.name(s.controlState), 12) + ageMark(d.receivedAtUs, nowUs))
         } else {
             lines.append("  battery   - (no drone telemetry)")
         }
@@ -81,27 +76,24 @@ extension StatusBoard {
         return lines
     }
 
+    /// The goal (`goal`) with its distance and the age of what the distance came from.
     func targetLine(nowUs: Int64) -> String {
-        if let c = controller, c.value.activity == .returningHome {
-            // The controller's distance is to home while it returns; the navigator's is to the dropped target.
-            let distance = c.value.distanceToTargetM.map { TextFormat.fixed(Double($0), digits: 1) + " m" }
-                ?? "- (no position)"
-            return "  home      distance " + distance + "  (returning home)" + staleMark(c.receivedAtUs, nowUs)
+        switch goal {
+        case .none:
+            return "  target    none"
+        case .home(let distanceM, let note, let receivedAtUs):
+            // While it returns the controller measures from its position fix; none means it has no fresh one.
+            let returning = controller?.value.activity == .returningHome
+            let distance = distanceM.map { Self.metres($0) } ?? (returning ? "- (no position)" : "-")
+            return "  home      distance " + distance + "  (" + note + ")  "
+                + ageMark(receivedAtUs, nowUs, staleAfter: controller.map { controllerStaleAfter($0.value) })
+        case .target(let lat, let lon, let distanceM, let bearingDeg, let receivedAtUs, let fromNavigator):
+            var line = "  target    " + TextFormat.coordinate(latitudeDeg: lat, longitudeDeg: lon)
+                + "  distance " + Self.metres(distanceM)
+            if let bearingDeg { line += "  bearing " + TextFormat.bearing(bearingDeg) + " deg" }
+            let after = fromNavigator ? nil : controller.map { controllerStaleAfter($0.value) }
+            return line + "  " + ageMark(receivedAtUs, nowUs, staleAfter: after)
         }
-        if let n = navigation {
-            let s = n.value
-            return "  target    "
-                + TextFormat.coordinate(latitudeDeg: s.targetLatitudeDeg, longitudeDeg: s.targetLongitudeDeg)
-                    + "  distance "
-                + TextFormat.fixed(s.distanceM, digits: 1) + " m  bearing "
-                + TextFormat.bearing(s.bearingDeg) + " deg" + staleMark(n.receivedAtUs, nowUs)
-        }
-        if let c = controller, let lat = c.value.targetLatitudeDeg, let lon = c.value.targetLongitudeDeg {
-            let distance = c.value.distanceToTargetM.map { TextFormat.fixed(Double($0), digits: 1) + " m" } ?? "-"
-            return "  target    " + TextFormat.coordinate(latitudeDeg: lat, longitudeDeg: lon)
-                + "  distance " + distance + staleMark(c.receivedAtUs, nowUs)
-        }
-        return "  target    none"
     }
 
     /// The board's clock against this laptop's, from telemetry stamps, on the title line (the screen stays within
@@ -171,8 +163,14 @@ extension StatusBoard {
         return link.fallbackHover ? "fallback-hover" : "ok"
     }
 
-    func staleMark(_ receivedAtUs: Int64, _ nowUs: Int64) -> String {
-        isStale(receivedAtUs, nowUs: nowUs) ? "  STALE" : ""
+    func staleMark(_ receivedAtUs: Int64, _ nowUs: Int64, staleAfter: Duration? = nil) -> String {
+        isStale(receivedAtUs, nowUs: nowUs, after: staleAfter) ? "  STALE" : ""
+    }
+
+    /// `age 2s`, and `  STALE` past `staleAfter` (the board's telemetry threshold by default): every field of
+    /// the FLIGHT section says how old it is, timed from its receipt here.
+    func ageMark(_ receivedAtUs: Int64, _ nowUs: Int64, staleAfter: Duration? = nil) -> String {
+        "age " + TextFormat.age(us: nowUs &- receivedAtUs) + staleMark(receivedAtUs, nowUs, staleAfter: staleAfter)
     }
 
     /// People's words from the one activity table; an emergency in capitals, like DISCONNECTED.

@@ -89,14 +89,26 @@ public struct StatusBoard: Sendable {
         navigation = Received(value: solution, receivedAtUs: receivedAtUs)
     }
 
-    /// Service names in display order: the expected ones first, then any others alphabetically.
+    /// Service names in display order: the expected ones first, then any others alphabetically. A broadcaster
+    /// already offline when this reader looked is left out: its retained goodbye says only that a route, claim or
+    /// beacon ran here once (the one-shot `status` listed its own sender id as `OFFLINE already`).
     var serviceNames: [String] {
-        let extra = services.keys.filter { !expectedServices.contains($0) }.sorted()
+        let extra = services.filter { name, entry in
+            !expectedServices.contains(name)
+                && !(entry.presence.isBroadcaster && !entry.presence.online && entry.changedAtUs == nil)
+        }.keys.sorted()
         return expectedServices + extra
     }
 
-    func isStale(_ receivedAtUs: Int64, nowUs: Int64) -> Bool {
+    func isStale(_ receivedAtUs: Int64, nowUs: Int64, after: Duration? = nil) -> Bool {
         let age = nowUs &- receivedAtUs
-        return age > staleAfter.us || age < 0
+        return age > (after ?? staleAfter).us || age < 0
+    }
+
+    /// The controller repeats its state every `ControllerState.repeatInterval` (5 s on the ground): judged against
+    /// the telemetry's 3 s, a healthy landed controller read as STALE for 2 of every 5 s. Stale once a repeat is
+    /// `staleAfter` overdue.
+    func controllerStaleAfter(_ state: ControllerState) -> Duration {
+        ControllerState.repeatInterval(activity: state.activity) + staleAfter
     }
 }

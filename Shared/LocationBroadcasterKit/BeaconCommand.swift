@@ -31,6 +31,12 @@ struct BeaconCommand: AsyncParsableCommand, ServiceCommand {
         let intervalMs = Int64(intervalMs)
         say("ground beacon for \(resolved.common.drone) every \(intervalMs) ms as \(senderId)")
         try await BusSession.withPresence(resolved, body: { runtime in
+            // The connection is being made as this starts: a first beacon before it is not "lost", only early
+            // (every start logged `beacon not sent … not connected`). A broker that stays away is reported below.
+            let connectUntilUs = MonotonicClock.nowUs() + Int64(BusSession.connectTimeoutS * 1_000_000)
+            while !runtime.client.isConnected, MonotonicClock.nowUs() < connectUntilUs {
+                try await Task.sleep(for: .milliseconds(10))  // throws at Ctrl-C: a stop stays prompt
+            }
             var sequence: UInt32 = 0
             var nextUs = MonotonicClock.nowUs()
             var failures = 0

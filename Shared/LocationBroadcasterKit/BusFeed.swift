@@ -107,6 +107,11 @@ final class BusFeed: Sendable {
         return inbox
     }
 
+    /// Stops filling `inbox` (a consumer that from now on reads only `latest`).
+    func remove(_ inbox: Inbox<Event>) {
+        state.withLock { $0.inboxes.removeAll { $0 === inbox } }
+    }
+
     /// Events each consumer may leave waiting.
     static let consumerLimit = 1024
 

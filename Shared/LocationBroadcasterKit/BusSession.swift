@@ -19,7 +19,7 @@ enum BusSession {
     static func oneShot(_ options: BroadcasterOptions.Resolved,
                         _ body: (MQTTClient) async throws -> Void) async throws {
         var logger = Logger(label: options.senderId) { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = options.oneShotLogLevel
+        logger.logLevel = options.common.logLevel
         let c = options.common
         let client = try ToolConnection.make(c, name: options.senderId, logger: logger)
         defer { client.shutdown() }

@@ -34,14 +34,15 @@ struct CommandExchange: Sendable {
             watch.markPublished()
             try await send(runId: runId, client: client)
             if let missing { throw CLIFailure("\(kind.word) sent, but \(missing.message)") }
-            if let before, ControllerReply.goal(kind).contains(before.activity) {
-                say("controller: already \(before.summary)")
-                return
-            }
+            // Already in the command's goal or not, a refusal (`not-pilot`) is waited for and exits 1.
             let reply = ControllerReply(request: .command(kind), before: before, addressedRunId: runId)
             do {
                 if try await watch.answer(reply, what: kind.word, timeoutS: timeoutS, deadlineUs: deadlineUs) == nil {
-                    say("controller: \(kind.word) accepted (state unchanged: \(before?.summary ?? "-"))")
+                    if let before, ControllerReply.goal(kind).contains(before.activity) {
+                        say("controller: already \(before.activity.cliName): \(kind.word) accepted, nothing to change")
+                    } else {
+                        say("controller: \(kind.word) accepted (state unchanged: \(before?.summary ?? "-"))")
+                    }
                 }
                 return
             } catch let changed as ControllerWatch.RunChanged where round == 1 {

@@ -32,6 +32,20 @@ struct ControllerWatch {
         return watch
     }
 
+    /// For the modes that keep sending (route, follow): waits for the broker, then watches like a one-shot command
+    /// and throws, as `target` does, when no drone-controller serves the drone (`route --drone drone9` sent its
+    /// first waypoint until killed).
+    static func openServed(runtime: ServiceRuntime, broker: String, settleS: Double = 0.5) async throws
+        -> ControllerWatch {
+        // Without a broker nothing is sent and nothing is heard: say so, not "no controller" or "not reached".
+        guard await runtime.client.waitUntilConnected(timeoutS: BusSession.connectTimeoutS) else {
+            throw CLIFailure("cannot reach the broker at \(broker) within \(Int(BusSession.connectTimeoutS)) s")
+        }
+        let watch = try await open(client: runtime.client, drone: runtime.drone, settleS: settleS)
+        try watch.requireController()
+        return watch
+    }
+
     var last: ControllerState? { feed.latest.controller }
 
     /// Throws when no drone-controller serves this drone (nothing it is sent would be acted on).
@@ -68,6 +82,7 @@ struct ControllerWatch {
         while MonotonicClock.nowUs() < deadlineUs {
             for case .controller(let state, let retained) in inbox.take().events {
                 guard reply.isNewer(state, retained: retained) else { continue }
+                if let latest, !ControllerReply.isNewer(state, than: latest) { continue }
                 latest = state
                 say("controller: \(state.summary)")
                 switch reply.judge(state, retained: retained) {

@@ -49,8 +49,11 @@ struct FollowCommand: AsyncParsableCommand, ServiceCommand {
             targetTTLS: Float(ttl))
         let claim = self.claim
         try await BusSession.withPresence(resolved, body: { runtime in
-            let feed = try BusFeed(client: runtime.client, drone: runtime.drone, telemetry: false)
-            let follower = GPSFollower(runtime: runtime, feed: feed, gpsd: address, configuration: configuration)
+            let watch = try await ControllerWatch.openServed(runtime: runtime, broker: resolved.common.brokerList)
+            // The follower reads only the latest state (its run address): nothing should queue up for it.
+            watch.feed.remove(watch.inbox)
+            let follower = GPSFollower(runtime: runtime, feed: watch.feed, gpsd: address,
+                                       configuration: configuration)
             try await PilotSession.alongside(claim ? runtime : nil, resolved) { _ in
                 await follower.run()
             }

@@ -64,7 +64,8 @@ enum PilotCommand {
         (.emergency, "Cut the motors now (accepted from anyone); done when in emergency."),
         (.reset, "Recover from an emergency; done when the controller reports landed."),
         (.flatTrim, "Calibrate level on the ground; done when the controller accepted it (refused unless landed)."),
-        (.returnHome, "Fly back to the takeoff point, hover, land; done when returning home."),
+        (.returnHome, "Fly back to the takeoff point and land there (after the controller's --return-hover, 0 s "
+            + "by default); done when the controller reports returning home."),
     ]
 
     struct Subcommand<let index: Int>: AsyncParsableCommand {

@@ -64,8 +64,8 @@ struct RouteCommand: AsyncParsableCommand {
         let (claim, timeoutUs) = (self.claim, Int64(arrivalTimeout * 1_000_000))
         try await BusSession.withPresence(resolved, body: { runtime in
             try await PilotSession.alongside(claim ? runtime : nil, resolved) { _ in
-                let feed = try BusFeed(client: runtime.client, drone: runtime.drone, telemetry: false)
-                var flight = RouteFlight(runtime: runtime, inbox: feed.inbox(), arrivalTimeoutUs: timeoutUs,
+                let watch = try await ControllerWatch.openServed(runtime: runtime, broker: resolved.common.brokerList)
+                var flight = RouteFlight(runtime: runtime, inbox: watch.inbox, arrivalTimeoutUs: timeoutUs,
                                          broker: resolved.common.brokerList,
                                          machine: RouteStateMachine(waypoints: waypoints, configuration: configuration))
                 try await flight.run()

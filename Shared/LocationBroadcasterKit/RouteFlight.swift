@@ -23,12 +23,9 @@ struct RouteFlight {
         self.machine = machine
     }
 
-    /// Returns at the end of the route; throws when a waypoint times out.
+    /// Returns at the end of the route; throws when a waypoint times out. `inbox`: a ControllerWatch's (opened
+    /// with `openServed`: the broker reached, a controller serving the drone).
     mutating func run() async throws {
-        // Without a broker nothing is sent and nothing is heard: say so, not "waypoint not reached".
-        guard await runtime.client.waitUntilConnected(timeoutS: BusSession.connectTimeoutS) else {
-            throw CLIFailure("cannot reach the broker at \(broker) within \(Int(BusSession.connectTimeoutS)) s")
-        }
         // The retained controller state first: the targets are addressed to its run.
         let settleUntilUs = MonotonicClock.nowUs() + 500_000
         while lastController == nil, MonotonicClock.nowUs() < settleUntilUs {

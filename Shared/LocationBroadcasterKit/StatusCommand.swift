@@ -24,10 +24,9 @@ struct StatusCommand: AsyncParsableCommand {
     @Flag(help: "One compact progress line per interval instead of the screen.")
     var line = false
 
-    @Option(help: """
-        Watch until the controller reports this activity, then exit 0 (exit 1 at --timeout): landed, taking-off, \
-        hovering, flying-to-target, arrived, landing, emergency, returning-home.
-        """)
+    @Option(help: ArgumentHelp("Watch until the controller reports this activity, then exit 0 (exit 1 at --timeout): "
+        + ControllerState.Activity.allCases.map(\.cliName).joined(separator: ", ")
+        + " (a controller without navdata yet says unknown, never landed)."))
     var until: String?
 
     @Option(parsing: .signedNumber, help: "Stop watching after this many seconds (with --until: exit 1).")

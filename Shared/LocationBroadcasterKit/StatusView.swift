@@ -11,8 +11,6 @@ struct StatusView {
     let clearScreen: Bool
     private var board: StatusBoard
     private var controller: ControllerState?
-    private var drone: DroneState?
-    private var navigation: NavigationSolution?
 
     /// `presenceWait`: how long a service not heard from is "waiting" (one re-announce interval and a half second).
     init(drone: DroneID, goal: ControllerState.Activity?, line: Bool, watch: Bool, clearScreen: Bool,
@@ -80,12 +78,10 @@ struct StatusView {
             case .presence(let name, let status):
                 board.update(presence: ServicePresence(name: name, status: status), receivedAt: now)
             case .drone(let s):
-                drone = s
                 board.update(drone: s, receivedAt: now)
             case .link(let s):
                 board.update(link: s, receivedAt: now)
             case .navigation(let s):
-                navigation = s
                 board.update(navigation: s, receivedAt: now)
             }
         }
@@ -94,7 +90,7 @@ struct StatusView {
 
     private func show(elapsedUs: Int64) {
         if line {
-            say(progressLine(elapsedUs: elapsedUs))
+            say(board.progressLine(elapsed: .microseconds(elapsedUs), now: MonotonicClock.now()))
         } else if watch && clearScreen {
             say("\u{1B}[H\u{1B}[2J" + board.render(now: MonotonicClock.now(), wall: WallClock.now()))
         } else {
@@ -102,19 +98,4 @@ struct StatusView {
             say(screen + (watch ? "\n" + String(repeating: "-", count: 40) : ""))
         }
     }
-
-    /// `  12.4 s  flying-to-target  dist 31.2 m  alt 1.0 m  batt 97%  link ok`
-    func progressLine(elapsedUs: Int64) -> String {
-        let seconds = TextFormat.fixed(Double(elapsedUs) / 1e6, digits: 1)
-        let activity = controller?.activity.cliName ?? "no-controller"
-        var text = String(repeating: " ", count: max(0, 6 - seconds.count)) + seconds + " s  "
-        text += activity + String(repeating: " ", count: max(0, 16 - activity.count))
-        text += "  " + StatusBoard.progressDistance(activity: controller?.activity, navigationM: navigation?.distanceM,
-                                                    controllerM: controller?.distanceToTargetM)
-        text += "  alt " + (drone.map { TextFormat.fixed(Double($0.altitudeM), digits: 1) + " m" } ?? "-")
-        text += "  batt " + (drone.map { "\($0.batteryPercent)%" } ?? "-")
-        return text + "  link " + linkWord
-    }
-
-    private var linkWord: String { board.linkWord(now: MonotonicClock.now()) }
 }

@@ -45,6 +45,30 @@ import Testing
         #expect(reply.judge(Self.state(2, activity, reason), retained: false) == verdict)
     }
 
+    /// Issue 33 item 9: `hover` from a sender that is not the pilot exited 0 (`already hovering (not-pilot)`)
+    /// while `land` and `target` exited 1. Already in the goal, a command still waits for the controller's word:
+    /// its refusal is a refusal, its silence an acceptance (nothing to change).
+    @Test func alreadyInTheGoalStillWaitsForARefusal() {
+        let hovering = Self.state(4, .hovering, .notPilot, pilot: "pilot-a")
+        let reply = ControllerReply(request: .command(.hover), before: hovering)
+        #expect(reply.acceptanceIsSilent)
+        #expect(reply.judge(Self.state(5, .hovering, .notPilot, pilot: "pilot-a"), retained: false)
+            == .refused(reason: .notPilot))
+        #expect(reply.judge(Self.state(5, .hovering, .hover), retained: false) == .accepted)
+        #expect(!ControllerReply(request: .command(.land), before: hovering).acceptanceIsSilent)
+        #expect(ControllerReply(request: .command(.land), before: Self.state(2, .landed)).acceptanceIsSilent)
+    }
+
+    /// Issue 33 item 13: `land` printed `landing (land)` once a second: the controller repeats its state with the
+    /// same sequence while a flight is under way, and each repeat was news against the state before the command.
+    @Test func aRepeatIsNoNews() {
+        let landing = Self.state(9, .landing, .land, run: 3)
+        #expect(!ControllerReply.isNewer(landing, than: landing))
+        #expect(ControllerReply.isNewer(Self.state(10, .landed, .landed, run: 3), than: landing))
+        #expect(!ControllerReply.isNewer(Self.state(8, .landing, .land, run: 3), than: landing))
+        #expect(ControllerReply.isNewer(Self.state(1, .unknown, run: 4), than: landing))
+    }
+
     @Test func targetAcceptedWhenTheControllerShowsItOrRefusedWithItsReason() {
         let ours = (-33.86, 151.2)
         let reply = ControllerReply(request: .target(latitudeDeg: ours.0, longitudeDeg: ours.1),

@@ -17,7 +17,9 @@ import Testing
         b.update(presence: ServicePresence(name: "drone-controller", online: true), receivedAt: .init(us: t0 - 50 * s))
         b.update(presence: ServicePresence(name: "drone-controller", online: false), receivedAt: .init(us: t0 - 12 * s))
         b.update(controller: ControllerState(sequence: 1, timestampUs: t0, activity: .flyingToTarget,
-                                             reason: Reason(code: "target"), pilotId: "laptop"),
+                                             reason: Reason(code: "target"), pilotId: "laptop",
+                                             targetLatitudeDeg: 52.5165, targetLongitudeDeg: 13.379,
+                                             distanceToTargetM: 91.9, targetSequence: 4),
                  receivedAt: .init(us: t0))
         b.update(drone: DroneState(sequence: 1, timestampUs: t0, navdataSequence: 1, stateBits: 1,
                                    controlState: .flying, batteryPercent: 87, altitudeM: 3.24, pitchDeg: 0,
@@ -43,9 +45,10 @@ import Testing
         #expect(text.contains("drone-controller       OFFLINE  for 12s"))
         #expect(text.contains("navigator              online   up 3s"))
         #expect(text.contains("telemetry-logger       unknown"))
-        #expect(text.contains("activity  flying to target (target) pilot laptop"))
+        #expect(text.contains("activity  flying to target (target)  age 0s"))
+        #expect(text.contains("pilot     laptop"))
         #expect(text.contains("battery    87 %   altitude 3.2 m     state flying      age 1s"))
-        #expect(text.contains("target    52.516500, 13.379000  distance 91.5 m  bearing 75 deg"))
+        #expect(text.contains("target    52.516500, 13.379000  distance 91.5 m  bearing 75 deg  age 0s"))
         #expect(text.contains("connected    navdata 15.0/s  last 12 ms  ok"))
         #expect(!text.contains("STALE"))
     }
@@ -62,9 +65,10 @@ import Testing
               location-broadcaster   unknown  (no status seen)
 
             FLIGHT
-              activity  flying to target (target) pilot laptop
+              activity  flying to target (target)  age 0s
+              pilot     laptop
               battery    87 %   altitude 3.2 m     state flying      age 1s
-              target    52.516500, 13.379000  distance 91.5 m  bearing 75 deg
+              target    52.516500, 13.379000  distance 91.5 m  bearing 75 deg  age 0s
 
             LINK
               connected    navdata 15.0/s  last 12 ms  ok
@@ -134,12 +138,10 @@ import Testing
         b.update(controller: ControllerState(sequence: 2, timestampUs: t0, activity: .returningHome,
                                              distanceToTargetM: 3.04), receivedAt: .init(us: t0))
         let text = b.render(now: .init(us: t0))
-        #expect(text.contains("  home      distance 3.0 m  (returning home)"), "\(text)")
+        #expect(text.contains("  home      distance 3.0 m  (returning home)  age 0s"), "\(text)")
         #expect(!text.contains("distance 91.5 m") && !text.contains("  target  "), "\(text)")
-        #expect(StatusBoard.progressDistance(activity: .returningHome, navigationM: 44, controllerM: 3.04)
-            == "home dist 3.0 m")
-        #expect(StatusBoard.progressDistance(activity: .flyingToTarget, navigationM: 31.24, controllerM: 44)
-            == "dist 31.2 m")
+        #expect(b.progressDistance == "home dist 3.0 m")
+        #expect(fullBoard().progressDistance == "dist 91.5 m")
     }
 
     /// A return without a fresh position fix (or from a controller that does not report it): no distance at all,
@@ -151,8 +153,7 @@ import Testing
         let text = b.render(now: .init(us: t0))
         #expect(text.contains("  home      distance - (no position)  (returning home)"), "\(text)")
         #expect(!text.contains("91.5"), "\(text)")
-        #expect(StatusBoard.progressDistance(activity: .returningHome, navigationM: 44, controllerM: nil)
-            == "home dist -")
+        #expect(b.progressDistance == "home dist -")
     }
 
     /// `status` four minutes after a service stopped printed `OFFLINE for 0s`: the retained offline status came at

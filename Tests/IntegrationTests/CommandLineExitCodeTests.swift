@@ -70,4 +70,24 @@ struct CommandLineExitCodeTests {
         #expect(code == 64, "\(name) \(arguments.joined(separator: " ")): exit \(code)\n\(output)")
         #expect(output.contains(message), "\(output)")
     }
+
+    /// Issue 33 item 13: `drone-sim --gps-noise -1` said only "bad number"; `beacon --sender-id groundA` printed the
+    /// usage of `location-broadcaster <subcommand>`. A bad value names itself, and the usage is the subcommand's.
+    @Test("a bad value's message names the option, and the usage shown is the subcommand's")
+    func badValuesAreNamed() throws {
+        let dir = try TestEnvironment.temporaryDirectory("exit-codes")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let noise = try ChildProcess(executable: TestEnvironment.executable("drone-sim").path,
+                                     arguments: ["--gps-noise", "-1"], logDirectory: dir)
+        #expect((noise.waitForExit(timeoutS: 20) ?? noise.stop(signal: SIGKILL)) == 64, "\(noise.output())")
+        #expect(noise.output().contains("--gps-noise -1.0: expected a standard deviation in metres >= 0"),
+                "\(noise.output())")
+        let sender = try ChildProcess(executable: TestEnvironment.executable("location-broadcaster").path,
+                                      arguments: ["beacon", "--sender-id", "groundA"] + Self.noBroker,
+                                      logDirectory: dir)
+        #expect((sender.waitForExit(timeoutS: 20) ?? sender.stop(signal: SIGKILL)) == 64, "\(sender.output())")
+        #expect(sender.output().contains("--sender-id: "), "\(sender.output())")
+        #expect(sender.output().contains("location-broadcaster beacon"), "\(sender.output())")
+        #expect(!sender.output().contains("location-broadcaster <subcommand>"), "\(sender.output())")
+    }
 }

@@ -117,6 +117,25 @@ struct LocationBroadcasterExitCodeTests {
         #expect(sent.map(\.latitudeDeg) == [52.5163, -33.86, -33.861])
     }
 
+    /// Issue 33 item 9: hover from a sender that is not the pilot exited 0 (`already hovering (not-pilot)`).
+    @Test("a refusal exits 1 with its reason for every command: hover while hovering, from a sender not the pilot")
+    func hoverNotPilot() async throws {
+        let fake = try await controller("ctl-hover", .hovering, pilot: "pa", paths: ["command"])
+        try await fake.publish(.hovering, reason: .notPilot, pilot: "pa", retain: true)
+        let responder = fake.answer(on: "command") { payload in
+            let command = try Command(decoding: payload)
+            try await fake.publish(.hovering, reason: command.senderId == "pa" ? .hover : .notPilot, pilot: "pa")
+        }
+        defer { responder.cancel() }
+        let refused = try await broadcaster(["hover", "--sender-id", "other", "--timeout", "30"])
+        #expect(refused.code == 1, "\(refused.output)")
+        #expect(refused.output.contains("hover refused by the controller: not-pilot (activity hovering, pilot pa)"),
+                "\(refused.output)")
+        #expect(!refused.output.contains("already"), "\(refused.output)")
+        let pilot = try await broadcaster(["hover", "--sender-id", "pa", "--timeout", "30"])
+        #expect(pilot.code == 0, "\(pilot.output)")
+    }
+
     @Test("target for a drone nobody serves: exit 1, nothing sent, the drones that have a controller named")
     func unknownDrone() async throws {
         let fake = try await controller("ctl-other", .landed, paths: [])
@@ -124,6 +143,17 @@ struct LocationBroadcasterExitCodeTests {
         let run = try await broadcaster(["target", "52.5163", "13.3777"], drone: "drone9")
         #expect(run.code == 1, "\(run.output)")
         #expect(run.output.contains("no drone-controller online for drone 'drone9' (seen: lb2)"), "\(run.output)")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(recorder.messages(on: "quad/drone9/target").isEmpty)
+        // Issue 33 item 10: route kept sending until killed; follow too. The same check, the same message.
+        let file = broker.directory.appendingPathComponent("drone9.csv")
+        try "52.5163,13.3777\n".write(to: file, atomically: true, encoding: .utf8)
+        for mode in [["route", file.path], ["follow", "--gpsd", "127.0.0.1:1"]] {
+            let refused = try await broadcaster(mode, drone: "drone9", timeoutS: 30)
+            #expect(refused.code == 1, "\(mode[0]): \(refused.output)")
+            #expect(refused.output.contains("no drone-controller online for drone 'drone9' (seen: lb2)"),
+                    "\(mode[0]): \(refused.output)")
+        }
         try await Task.sleep(for: .milliseconds(300))
         #expect(recorder.messages(on: "quad/drone9/target").isEmpty)
         try await fake.announce(online: false)

@@ -18,8 +18,13 @@ struct LocationBroadcasterFollowTests {
 
     init() throws { broker = try BrokerProcess() }
 
-    /// gpsfake replaying walk.nmea on a free port, and `follow` (sender "walker", 200 ms interval) reading it.
-    func startWalk(drone: String, _ extra: [String]) throws -> (gpsfake: ChildProcess, follow: ChildProcess) {
+    /// gpsfake replaying walk.nmea on a free port, and `follow` (sender "walker", 200 ms interval) reading it, for a
+    /// drone whose controller `bus` announces (follow refuses a drone nobody serves).
+    func startWalk(drone: String, _ extra: [String], bus: BusRecorder) async throws
+        -> (gpsfake: ChildProcess, follow: ChildProcess) {
+        let controller = FakeController(bus: bus, drone: drone)
+        try await controller.announce()
+        try await controller.publish(.landed, reason: .droneLanded)
         let gpsdPort = try freeLoopbackPort()
         // gpsfake waits for a client before replaying; -1 replays once.
         let gpsfake = try ChildProcess(
@@ -38,7 +43,7 @@ struct LocationBroadcasterFollowTests {
     @Test("publishes the walk's positions in order, and nothing while gpsd has no fix")
     func followsTheWalk() async throws {
         let bus = try await BusRecorder(port: broker.port, id: "rec-follow", filters: ["quad/walk1/target"])
-        let (gpsfake, follow) = try startWalk(drone: "walk1", ["--no-fix-time-check"])
+        let (gpsfake, follow) = try await startWalk(drone: "walk1", ["--no-fix-time-check"], bus: bus)
         defer { gpsfake.stop(signal: SIGTERM) }
         defer { follow.stop(signal: SIGKILL) }
 
@@ -80,7 +85,7 @@ struct LocationBroadcasterFollowTests {
     func staleFixes(acceptStale: Bool) async throws {
         let drone = acceptStale ? "stale2" : "stale1"
         let bus = try await BusRecorder(port: broker.port, id: "rec-\(drone)", filters: ["quad/\(drone)/target"])
-        let (gpsfake, follow) = try startWalk(drone: drone, acceptStale ? ["--accept-stale"] : [])
+        let (gpsfake, follow) = try await startWalk(drone: drone, acceptStale ? ["--accept-stale"] : [], bus: bus)
         defer { gpsfake.stop(signal: SIGTERM) }
         defer { follow.stop(signal: SIGKILL) }
         // 120 s: gpsd, gpsfake and follow all start on a machine that may be starved; it ends at the report.

@@ -198,10 +198,12 @@ struct LocationBroadcasterTests {
     func statusUntil() async throws {
         let controller = try await FakeController(bus: BusRecorder(port: broker.port, id: "ctl-until", filters: []),
                                                   drone: Self.drone)
-        try await controller.publish(.flyingToTarget, reason: .newTarget, distanceM: 31.2, retain: true)
+        // The distance shown is to the target the controller holds (a state without one has no distance).
+        let target = (52.5167, 13.3777)
+        try await controller.publish(.flyingToTarget, reason: .newTarget, distanceM: 31.2, target: target, retain: true)
         let script = Task {
             try await Task.sleep(for: .seconds(2))
-            try await controller.publish(.arrived, reason: .arrived, distanceM: 0.4, retain: true)
+            try await controller.publish(.arrived, reason: .arrived, distanceM: 0.4, target: target, retain: true)
         }
         defer { script.cancel() }
         let run = try await broadcaster(["status"], ["--until", "arrived", "--timeout", "30", "--line",
@@ -223,6 +225,8 @@ struct LocationBroadcasterTests {
         let controller = try await FakeController(bus: BusRecorder(port: broker.port, id: id,
                                                                    filters: [topic("target")]),
                                                   drone: Self.drone)
+        // Online, as a route checks first (it refuses a drone nobody serves).
+        try await controller.announce()
         let arriver = controller.arriveAtTargets()
         defer { arriver.cancel() }
         let run = try await broadcaster(["route", file.path], ["--arrival-timeout", "30"], timeoutS: 90)

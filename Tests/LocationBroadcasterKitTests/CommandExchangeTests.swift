@@ -98,4 +98,49 @@ struct CommandExchangeTests {
         #expect(sentCommands().map(\.kind) == [.emergency])
         #expect(sentCommands().first?.controllerRunId == RunAddress.none)
     }
+
+    /// Issue 33 item 9: `hover` exited 0 with `already hovering (not-pilot)`; `land` and `target` exited 1.
+    @Test("already in the goal: a refusal (not-pilot) still exits 1 with the reason, for hover too")
+    func alreadyHoveringButNotPilot() async throws {
+        let controller = FakeController(broker: broker, activity: .hovering, pilot: "pilot-a")
+        try controller.start()
+        let error = await #expect(throws: CLIFailure.self) {
+            try await capturingConsole { try await exchange(.hover).run(client: try groundConnection(self.broker)) }
+        }
+        let message = try #require(error?.message)
+        #expect(message == "hover refused by the controller: not-pilot (activity hovering, pilot pilot-a)")
+    }
+
+    @Test("already in the goal and not refused: exit 0, saying there was nothing to change")
+    func alreadyHovering() async throws {
+        let controller = FakeController(broker: broker, activity: .hovering)
+        controller.answerCommands(.ignore)
+        try controller.start()
+        let (_, console) = try await capturingConsole {
+            try await exchange(.hover).run(client: try groundConnection(broker))
+        }
+        #expect(console.out.last == "controller: already hovering: hover accepted, nothing to change", "\(console.out)")
+    }
+
+    /// Issue 33 item 13: `land` printed `controller: landing (land)` three times, `takeoff` its line twice: the
+    /// controller repeats its state (same sequence) while a flight is under way.
+    @Test("a state the controller repeats is printed once")
+    func repeatsArePrintedOnce() async throws {
+        let controller = FakeController(broker: broker)
+        controller.answerCommands(.ignore)
+        try controller.start()
+        let client = try groundConnection(broker)
+        let script = Task {
+            #expect(await eventually { self.sentCommands().count == 1 })
+            controller.set(.takingOff, reason: .takeoff)
+            controller.publishState()
+            for _ in 1...3 { controller.publishState(repeating: true) }
+            controller.set(.hovering, reason: .airborne)
+            controller.publishState()
+        }
+        let (_, console) = try await capturingConsole { try await exchange(.takeoff).run(client: client) }
+        await script.value
+        #expect(console.out.filter { $0.hasPrefix("controller: ") }
+            == ["controller: taking-off (takeoff)", "controller: hovering (airborne)"], "\(console.out)")
+    }
 }

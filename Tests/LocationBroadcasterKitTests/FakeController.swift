@@ -170,9 +170,15 @@ final class FakeController: Sendable {
         }
     }
 
-    func publishState() {
+    /// Moves to `activity` with `reason`, as the real controller does on its own (navdata, failsafes).
+    func set(_ activity: ControllerState.Activity, reason: Reason) {
+        state.withLock { ($0.activity, $0.reason) = (activity, reason) }
+    }
+
+    /// `repeating`: the same state again, same sequence, as the controller repeats it (every second in flight).
+    func publishState(repeating: Bool = false) {
         let payload = state.withLock { s -> [UInt8]? in
-            s.sequence += 1
+            if !repeating { s.sequence += 1 }
             let controller = ControllerState(sequence: s.sequence, timestampUs: 0, activity: s.activity,
                 reason: s.reason,
                                              pilotId: s.pilot, targetLatitudeDeg: s.target?.0,

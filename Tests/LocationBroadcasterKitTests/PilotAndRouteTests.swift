@@ -112,4 +112,17 @@ struct PilotAndRouteTests {
         }
         #expect(error?.message == "waypoint 1/1 not reached within 1 s (controller: landed)")
     }
+
+    /// Issue 33 item 10: `route f.gpx --drone drone9` kept sending until killed, while `target --drone drone9`
+    /// exited 1. route and follow open their watch with the check every command makes, and the same message.
+    @Test("route and follow for a drone nobody serves: refused with target's message before anything is sent")
+    func unservedDrone() async throws {
+        try FakeController(broker: broker, drone: "drone1").start()
+        let runtime = try groundRuntime(broker, drone: "drone9")
+        let error = await #expect(throws: CLIFailure.self) {
+            try await ControllerWatch.openServed(runtime: runtime, broker: "memory", settleS: 2)
+        }
+        #expect(error?.message == "no drone-controller online for drone 'drone9' (seen: drone1)")
+        #expect(broker.published(matching: "quad/drone9/target").isEmpty)
+    }
 }
