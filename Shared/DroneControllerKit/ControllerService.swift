@@ -70,9 +70,7 @@ struct ControllerService: Service {
         // as the presence; the same sequence, so a sender waiting for an answer never takes a repeat for one.
         // While a flight is under way the repeat carries the distance as it changes, once a second: `status`
         // shows the distance to home during a return from it (every 5 s, it lagged the drone by up to 15 m).
-        func repeatInterval() -> Duration {
-            loop.machine.isFlightUnderWay ? .seconds(1) : .seconds(ServiceStatus.reannounceIntervalS)
-        }
+        func repeatInterval() -> Duration { ControllerState.repeatInterval(activity: loop.machine.activity) }
         let start = MonotonicClock.now()
         var nextTick = start.advanced(by: tickPeriod)
         var nextRepeat = start.advanced(by: repeatInterval())

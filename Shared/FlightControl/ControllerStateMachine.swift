@@ -91,9 +91,6 @@ public struct ControllerStateMachine: Sendable {
 
     var law: ControlLaw { configuration.controlLaw }
 
-    /// A flight is under way (taking off, in the air, landing): what the state says changes as the drone moves.
-    public var isFlightUnderWay: Bool { activity.isAirborne || activity == .takingOff || activity == .landing }
-
     /// The state as it would be published now (does not count as a publication). While returning home the
     /// distance is to home (the return's goal), not to a target: the ground tools label it so by the activity.
     /// Its `timestampUs` is 0: the wire stamp is wall time, written by the service when it publishes.
