@@ -272,7 +272,8 @@ struct LocationBroadcasterTests {
             """.write(to: file, atomically: true, encoding: .utf8)
         let run = try await flyRoute(file, id: "ctl-gpx").run
         #expect(run.code == 0, "\(run.output)")
-        #expect(run.output.contains("flight.gpx: 2 waypoints (<trkpt>; ignored: 1 <wpt>)"), "\(run.output)")
+        #expect(run.output.contains("flight.gpx: 2 waypoints (<trkpt>; 2 track points simplified to 2 waypoints "
+            + "within 2.0 m (Douglas–Peucker); ignored: 1 <wpt>)"), "\(run.output)")
         #expect(run.output.contains("arrived at waypoint 2/2"), "\(run.output)")
 
         let damaged = broker.directory.appendingPathComponent("damaged.gpx")
