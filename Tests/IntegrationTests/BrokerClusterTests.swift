@@ -115,7 +115,7 @@ struct ClusterChecks {
             #expect(status.output.contains(BrokerChecks.serviceLine(service, "online")), "\(service)\n\(status.output)",
                     sourceLocation: sourceLocation)
         }
-        #expect(status.output.contains("pilot pilot"), "\(status.output)", sourceLocation: sourceLocation)
+        #expect(status.output.contains("\n  pilot     pilot\n"), "\(status.output)", sourceLocation: sourceLocation)
     }
 
     func flight() async throws {

@@ -106,7 +106,8 @@ struct BrokerChecks {
         }
         // The pilot as the controller names it (a one-shot `status` lists a broadcaster's own presence only when it
         // heard it: on RabbitMQ not before its next re-announce).
-        #expect(status.output.contains("(control-granted) pilot pilot"), "\(status.output)")
+        #expect(status.output.contains("(control-granted)") && status.output.contains("\n  pilot     pilot\n"),
+                "\(status.output)")
         phase("status")
 
         let takeoff = try await run("location-broadcaster", ["takeoff", "--sender-id", "pilot", "--timeout", "20"]
