@@ -72,8 +72,10 @@ if [[ -n $SERIAL || -n $BAUD || $FLOW_CONTROL -eq 1 || -n $MAVLINK_LISTEN ]]; th
         || usage_error "--mavlink-listen (UDP) excludes --serial, --baud and --flow-control"
     [[ -n $SERIAL || -n $MAVLINK_LISTEN ]] || usage_error "--baud and --flow-control need --serial DEVICE"
 fi
+# A serial device's path goes into the unit's drop-in (DeviceAllow=): a device under /dev and nothing else.
+serial_path_ok() { [[ $1 =~ ^/dev/[A-Za-z0-9/_.:-]+$ && $1 != *..* ]]; }
 if [[ -n $SERIAL ]]; then
-    [[ $SERIAL =~ ^/dev/[A-Za-z0-9/_.:-]+$ && $SERIAL != *..* ]] \
+    serial_path_ok "$SERIAL" \
         || usage_error "bad --serial: '$SERIAL' (a device under /dev, e.g. /dev/ttyAMA0 or /dev/serial/by-id/…)"
     [[ -z $BAUD || ($BAUD =~ ^[1-9][0-9]{2,6}$ && $BAUD -le 4000000) ]] \
         || usage_error "bad --baud: '$BAUD' (a rate such as 57600, 115200 or 921600)"
@@ -128,6 +130,8 @@ if [[ $LINK == mavlink-link ]]; then
     dropin="$ROOT/etc/systemd/system/mavlink-link.service.d/serial.conf"
     serial_device="$(sed -n 's/^QUAD_SERIAL=//p' "$ROOT/etc/quadcopter/mavlink-link.env" 2>/dev/null | tail -n 1)"
     [[ $DRY_RUN -eq 0 || -z $SERIAL ]] || serial_device="$SERIAL"
+    [[ -z $serial_device ]] || serial_path_ok "$serial_device" \
+        || die "QUAD_SERIAL=$serial_device in $ROOT/etc/quadcopter/mavlink-link.env is not a device under /dev"
     if [[ -n $serial_device ]]; then
         log "serial autopilot on $serial_device: the unit's drop-in opens that device to mavlink-link"
         run install -d -m 0755 "${dropin%/*}"
