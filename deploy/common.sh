@@ -8,8 +8,22 @@ PREBUILT=""
 REPO_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 MOSQUITTO_PASSWD_FILE=/etc/mosquitto/quadcopter.passwd
 
+DRONE_ID=""   # --drone: the id in topics (quad/<id>/…), QUAD_DRONE in new env files, the bridge account <id>-bridge
+INSECURE_PLAIN_RADIO=0
+# TLS on the radio link: the laptop makes the CA (its key never leaves the laptop) and the ground broker's
+# certificate; the board trusts the CA and checks the laptop's name against that certificate.
+CA_KEY=/etc/quadcopter/quadcopter-ca.key
+CA_CERT=/etc/quadcopter/quadcopter-ca.crt
+CERT_DIR=/etc/mosquitto/certs
+BOARD_CA_CERT=$CERT_DIR/quadcopter-ca.crt
+GROUND_CERT=$CERT_DIR/quadcopter-ground.crt
+GROUND_KEY=$CERT_DIR/quadcopter-ground.key
+
 log() { printf '==> %s\n' "$*"; }
+warn() { printf 'WARNING: %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+# A bad option or option value (the input's fault, not the system's): EX_USAGE, as the executables exit.
+usage_error() { printf 'error: %s\n' "$*" >&2; exit 64; }
 
 # Runs a command, or prints it under --dry-run.
 run() {
@@ -26,7 +40,9 @@ staging() { [[ -n $ROOT ]]; }
 # Usage text for the options every install script takes.
 COMMON_USAGE='  --dry-run          print what would be done, change nothing
   --root DIR         install into a staging root DIR (no users, no chown, units enabled offline)
-  --prebuilt DIR     take the executables from DIR instead of building them'
+  --prebuilt DIR     take the executables from DIR instead of building them
+  --insecure-plain-radio
+                     plain MQTT over the radio: the bridge password crosses it in clear (default: TLS)'
 
 # Installs a configuration file, readable by root and mosquitto only (the broker reads it after dropping root).
 install_broker_file() {
@@ -79,14 +95,74 @@ ensure_owner() {
     fi
 }
 
-# /etc/quadcopter/<name>.env from the template, never overwriting an edited one.
+# Parses the options both install scripts take; returns 1 for an option it does not know. Sets SHIFT_BY.
+common_option() {
+    SHIFT_BY=1
+    case $1 in
+        --dry-run) DRY_RUN=1 ;;
+        --root) [[ $# -ge 2 ]] || usage_error "--root needs a directory"; ROOT="${2%/}"; SHIFT_BY=2 ;;
+        --prebuilt) [[ $# -ge 2 ]] || usage_error "--prebuilt needs a directory"; PREBUILT="$2"; SHIFT_BY=2 ;;
+        --insecure-plain-radio) INSECURE_PLAIN_RADIO=1 ;;
+        *) return 1 ;;
+    esac
+}
+
+# A drone id as the services take it (topics, ACL lines, the bridge account's name): [a-z0-9-]{1,32}.
+check_drone_id() {
+    [[ $1 =~ ^[a-z0-9-]{1,32}$ ]] || usage_error "bad --drone: '$1' (1-32 characters of a-z, 0-9 and '-')"
+}
+
+# Refuses to go on as non-root unless staging or only printing.
+require_root() {
+    [[ $DRY_RUN -eq 1 || -n $ROOT || $(id -u) -eq 0 ]] || die "run as root (or use --root DIR / --dry-run)"
+}
+
+# Says, loudly, that the radio link is plain text (only ever on request: --insecure-plain-radio).
+warn_plain_radio() {
+    warn "--insecure-plain-radio: MQTT over the radio is PLAIN TEXT. The bridge's password and every command"
+    warn "cross the air readable and forgeable by anyone in range. Use it only on a network you control."
+}
+
+# /etc/quadcopter/<name>.env from the template, never overwriting an edited one; a new one gets the drone id
+# (--drone). $3, KEY=VALUE lines given by an install option (a MAVLink transport), replaces those keys in a new
+# or an existing file: an option given on the command line is never ignored.
 ensure_env_file() {
-    local template="$1" name="$2" target="$ROOT/etc/quadcopter/$2.env"
-    if [[ -e $target ]]; then
+    local template="$1" name="$2" replace="${3:-}" target="$ROOT/etc/quadcopter/$2.env" source
+    if [[ -e $target && -z $replace ]]; then
         log "keeping existing $target"
-    else
-        run install -m 0644 "$template" "$target"
+        return
     fi
+    if [[ $DRY_RUN -eq 1 ]]; then
+        printf '+ write %s (QUAD_DRONE=%s%s)\n' "$target" "${DRONE_ID:-drone1}" "${replace:+; ${replace//$'\n'/ }}"
+        return
+    fi
+    local tmp
+    tmp="$(mktemp)"
+    if [[ -e $target ]]; then
+        log "setting ${replace//$'\n'/ } in existing $target"
+        replace_env_keys "$target" "$replace" >"$tmp"
+    else
+        sed -e "s/^QUAD_DRONE=.*/QUAD_DRONE=${DRONE_ID:-drone1}/" "$template" >"$tmp.template"
+        replace_env_keys "$tmp.template" "$replace" >"$tmp"
+        rm -f "$tmp.template"
+    fi
+    run install -m 0644 "$tmp" "$target"
+    rm -f "$tmp"
+}
+
+# Prints an env file with the keys of the KEY=VALUE lines in $2 replaced by those lines (appended). A MAVLink
+# transport is serial or UDP, never both: either one replaces every transport key.
+replace_env_keys() {
+    local file="$1" replace="$2" pattern='^__none__=' key
+    for key in $(sed -n 's/^\([A-Z_]*\)=.*/\1/p' <<<"$replace"); do
+        case $key in
+            QUAD_SERIAL|QUAD_MAVLINK_LISTEN)
+                pattern+='|^(QUAD_SERIAL|QUAD_BAUD|QUAD_FLOW_CONTROL|QUAD_MAVLINK_LISTEN)=' ;;
+            *) pattern+="|^$key=" ;;
+        esac
+    done
+    grep -v -E "$pattern" "$file" || true
+    [[ -z $replace ]] || printf '%s\n' "$replace"
 }
 
 # A random password of 24 URL-safe characters.
@@ -165,6 +241,105 @@ install_chrony_conf() {
         run chronyc -n sources || log "chronyc could not list sources yet; check with: chronyc sources"
     fi
 }
+
+# ---- TLS on the radio link -----------------------------------------------------------------------------------
+
+need_openssl() {
+    [[ $DRY_RUN -eq 1 ]] || command -v openssl >/dev/null || die "install openssl first (apt-get install openssl)"
+}
+
+# Makes a CA (key $1, certificate $2; EC P-256, 10 years: a field kit must not expire mid-season, and the key
+# never leaves the laptop) unless the key exists: the boards trust this CA, so it is never regenerated. Paths
+# are real (not under $ROOT): the bench and the tests make their own with it.
+make_radio_ca() {
+    local key="$1" cert="$2" conf
+    if [[ -s $key && -s $cert ]]; then
+        log "keeping the existing CA $cert (the boards trust it)"
+        return
+    fi
+    [[ ! -e $key && ! -e $cert ]] || die "$key or $cert exists without the other: restore it, or remove both"
+    conf="$(mktemp)"
+    cat >"$conf" <<'CONF'
+[req]
+distinguished_name = dn
+prompt = no
+x509_extensions = ca
+[dn]
+CN = quadcopter radio CA
+[ca]
+basicConstraints = critical,CA:TRUE,pathlen:0
+keyUsage = critical,keyCertSign,cRLSign
+subjectKeyIdentifier = hash
+CONF
+    (umask 077 && openssl req -x509 -config "$conf" -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+        -keyout "$key" -out "$cert" -days 3650 2>/dev/null) || { rm -f "$conf"; die "openssl could not make the CA"; }
+    rm -f "$conf"
+    chmod 0600 "$key"
+    chmod 0644 "$cert"
+}
+
+# Issues the broker's certificate (key $3, certificate $4) from the CA (key $1, certificate $2) for the names in
+# $5 (comma-separated subjectAltName entries such as DNS:laptop.local,IP:10.0.0.1): the board's bridge checks the
+# address it connects to against them. A new key each time; nothing else depends on it.
+issue_server_cert() {
+    local ca_key="$1" ca_cert="$2" key="$3" cert="$4" names="$5" conf csr
+    conf="$(mktemp)"
+    csr="$(mktemp)"
+    cat >"$conf" <<CONF
+[req]
+distinguished_name = dn
+prompt = no
+[dn]
+CN = quadcopter ground broker
+[server]
+basicConstraints = critical,CA:FALSE
+keyUsage = critical,digitalSignature
+extendedKeyUsage = serverAuth
+subjectAltName = $names
+authorityKeyIdentifier = keyid
+CONF
+    (umask 077 && openssl req -new -config "$conf" -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+        -keyout "$key" -out "$csr" 2>/dev/null \
+        && openssl x509 -req -in "$csr" -CA "$ca_cert" -CAkey "$ca_key" -set_serial "0x$(openssl rand -hex 16)" \
+            -days 3650 -extfile "$conf" -extensions server -out "$cert" 2>/dev/null) \
+        || { rm -f "$conf" "$csr"; die "openssl could not issue the broker certificate"; }
+    rm -f "$conf" "$csr"
+    chmod 0644 "$cert"
+}
+
+# subjectAltName entries for names given at install: an address as IP:, anything else as DNS:; localhost and
+# 127.0.0.1 always (local tools may use TLS too).
+radio_names_san() {
+    local name san=""
+    for name in "$@" localhost 127.0.0.1; do
+        if [[ $name =~ ^[0-9.]+$ || $name == *:* ]]; then san+=",IP:$name"; else san+=",DNS:$name"; fi
+    done
+    printf '%s\n' "${san#,}"
+}
+
+# A name the laptop is reached by over the radio: a host name or an IPv4/IPv6 address (it ends up in openssl's
+# configuration and in the certificate).
+check_radio_name() {
+    [[ $1 =~ ^[A-Za-z0-9]([A-Za-z0-9.-]{0,252})$ || $1 =~ ^[0-9A-Fa-f:.]+$ ]] \
+        || usage_error "bad --radio-name: '$1' (a host name or an IP address)"
+}
+
+# Refuses a CA file given on the command line that is not one certificate of a CA, or that holds a private key (a
+# CA's key must never leave the laptop).
+check_ca_file() {
+    local file="$1"
+    [[ -r $file ]] || usage_error "$file: cannot read the CA certificate"
+    ! grep -q 'PRIVATE KEY' "$file" \
+        || usage_error "$file holds a private key: copy only the CA's certificate ($CA_CERT), never its key"
+    need_openssl
+    [[ $DRY_RUN -eq 1 ]] || openssl x509 -noout -in "$file" 2>/dev/null \
+        || usage_error "$file: not a PEM certificate (copy $CA_CERT from the laptop)"
+    [[ $DRY_RUN -eq 1 ]] || openssl x509 -noout -ext basicConstraints -in "$file" 2>/dev/null | grep -q 'CA:TRUE' \
+        || usage_error "$file: not a CA certificate (copy $CA_CERT from the laptop)"
+}
+
+# The SHA-256 fingerprint of a certificate, to compare on both machines after copying the CA.
+fingerprint() { openssl x509 -noout -fingerprint -sha256 -in "$1" | sed 's/^.*=//'; }
 
 # Installs units and enables them (in the staging root, `systemctl --root` creates the same symlinks offline).
 install_units() {

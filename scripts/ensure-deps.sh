@@ -22,6 +22,8 @@ needs=(
   "rsvg-convert:librsvg2-bin"
   "systemd-analyze:systemd"
   "chronyd:chrony"
+  # deploy/'s installers make the radio's CA and certificates (TLS by default), and the tests check them.
+  "openssl:openssl"
   "python3:python3"
   # mavlink-link's serial transport is tested through a pseudo-terminal pair in front of a UDP peer.
   "socat:socat"

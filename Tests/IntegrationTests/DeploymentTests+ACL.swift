@@ -5,9 +5,10 @@ import Testing
 extension DeploymentTests {
     /// Each side's broker from deploy/<side>/mosquitto.conf and quadcopter.acl, with a password file made by
     /// `mosquitto_passwd -b` for the accounts install.sh creates.
-    @Suite("broker ACLs", .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_passwd", "mosquitto_pub")))
+    @Suite("broker ACLs",
+           .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_passwd", "mosquitto_pub", "openssl")))
     struct BrokerACL {
-        static let droneUsers = StagedInstall.droneServices + ["monitor"]
+        static let droneUsers = StagedInstall.droneServices + ["mavlink-link", "monitor"]
         static let groundUsers = StagedInstall.groundServices + ["drone1-bridge", "monitor", "map"]
         /// Test-only account appended to the test copy of the ACL: reads everything, to see what got through.
         static let observer = "test-observer"
@@ -33,10 +34,16 @@ extension DeploymentTests {
             // The drone's bridge cannot connect to anything here; leave it pointing at a closed loopback port.
             let config = try DeploymentTests.deployFile("\(side)/mosquitto.conf")
                 .replacingOccurrences(of: "@BRIDGE_PASSWORD@", with: "unused")
+            // The certificates the configuration names, made as install.sh makes them.
+            let tls = try RadioTLS(in: directory)
+            let certificates = side == "drone"
+                ? [StagedInstall.boardCA: tls.caCert]
+                : [StagedInstall.groundCertificate: tls.serverCert, StagedInstall.groundKey: tls.serverKey]
+            var files = ["/etc/mosquitto/quadcopter.passwd": try String(contentsOf: passwordFile, encoding: .utf8),
+                         "/etc/mosquitto/conf.d/quadcopter.acl": acl]
+            for (path, url) in certificates { files[path] = try String(contentsOf: url, encoding: .utf8) }
             let broker = try DeployedBroker(
-                label: "acl-\(side)", config: config,
-                files: ["/etc/mosquitto/quadcopter.passwd": String(contentsOf: passwordFile, encoding: .utf8),
-                        "/etc/mosquitto/conf.d/quadcopter.acl": acl],
+                label: "acl-\(side)", config: config, files: files,
                 bridgeToPort: side == "drone" ? try freeLoopbackPort() : nil)
             return (broker, passwords)
         }
@@ -70,7 +77,7 @@ extension DeploymentTests {
             try await Self.check(
                 broker, passwords,
                 denied: Self.writes(Self.droneUsers, inputs)
-                    + Self.writes(["navigator", "drone-link", "monitor"], ["flight/command"]),
+                    + Self.writes(["navigator", "drone-link", "mavlink-link", "monitor"], ["flight/command"]),
                 allowed: Self.writes(["drone-controller"], ["flight/command"]),
                 refusedTopics: inputs + ["flight/command"])
         }
@@ -82,6 +89,7 @@ extension DeploymentTests {
                 "navigator": ["status/navigator", "telemetry/navigation"],
                 "drone-controller": ["status/drone-controller", "telemetry/controller"],
                 "drone-link": ["status/drone-link", "telemetry/drone", "telemetry/position", "telemetry/link"],
+                "mavlink-link": ["status/mavlink-link", "telemetry/drone", "telemetry/position", "telemetry/link"],
                 "telemetry-logger": ["status/telemetry-logger", "log/sync/response/logger-12"],
                 "monitor": [],
             ]
@@ -152,8 +160,8 @@ extension DeploymentTests {
         @Test("ground: the live map's websockets listener wants a user and password like every other client")
         func groundWebSocketsAuthenticated() throws {
             let (broker, passwords) = try Self.broker("ground")
-            #expect(broker.ports.count == 2, "listeners: \(broker.ports)")
-            let webSockets = broker.ports[1]
+            #expect(broker.ports.count == 3, "listeners: \(broker.ports)")
+            let webSockets = try broker.port(forListener: 9001)
             let probe = TestEnvironment.repoRoot.appendingPathComponent("Tests/WebMapTests/ws_connect_probe.py").path
             func connack(_ credentials: [String]) throws -> String {
                 let result = try runCommand(MapBrowser.python, [probe, "\(webSockets)"] + credentials,

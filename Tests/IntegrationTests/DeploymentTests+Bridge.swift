@@ -4,10 +4,12 @@ import QuadMQTT
 import Testing
 
 extension DeploymentTests {
-    /// The board's broker bridged to the ground broker, both exactly as install.sh stages them (drone first with a
-    /// generated bridge password, then the ground with `--bridge-password-file`); only ports are remapped.
+    /// The board's broker bridged to the ground broker over TLS, both exactly as install.sh stages them (the ground
+    /// first: it makes the CA and the bridge password; then the board with `--ca-file` and `--bridge-password-file`,
+    /// as deploy/README.md says); only ports are remapped. The bridge connects to 127.0.0.1, a name in the ground's
+    /// certificate, and checks it.
     @Suite("drone ↔ ground bridge",
-           .enabled(if: TestEnvironment.available("bash", "mosquitto", "mosquitto_passwd", "systemctl")))
+           .enabled(if: TestEnvironment.available("bash", "mosquitto", "mosquitto_passwd", "systemctl", "openssl")))
     final class Bridge {
         let droneInstall: StagedInstall
         let groundInstall: StagedInstall
@@ -15,19 +17,18 @@ extension DeploymentTests {
         let drone: DeployedBroker
 
         init() throws {
-            droneInstall = try StagedInstall(side: "drone")
-            let droneResult = try droneInstall.run()
-            guard droneResult.exitCode == 0 else {
-                throw TestEnvironmentError.missing("drone install: \(droneResult.output)")
-            }
             groundInstall = try StagedInstall(side: "ground")
-            let bridgePassword = droneInstall.url("/etc/quadcopter/drone1-bridge.password").path
-            let groundResult = try groundInstall.run(["--bridge-password-file", bridgePassword])
+            let groundResult = try groundInstall.run()
             guard groundResult.exitCode == 0 else {
                 throw TestEnvironmentError.missing("ground install: \(groundResult.output)")
             }
+            droneInstall = try StagedInstall(side: "drone")
+            let droneResult = try droneInstall.run(groundInstall.boardArguments())
+            guard droneResult.exitCode == 0 else {
+                throw TestEnvironmentError.missing("drone install: \(droneResult.output)")
+            }
             ground = try groundInstall.broker()
-            drone = try droneInstall.broker(bridgeToPort: ground.port)
+            drone = try droneInstall.broker(bridgeToPort: ground.port(forListener: 8883))
         }
 
         deinit {

@@ -3,7 +3,7 @@ import Testing
 
 extension DeploymentTests {
     /// deploy/{drone,ground}/install.sh into a staging root (`--root`) with stub executables (`--prebuilt`).
-    @Suite("install.sh", .enabled(if: TestEnvironment.available("bash", "mosquitto_passwd", "systemctl")))
+    @Suite("install.sh", .enabled(if: TestEnvironment.available("bash", "mosquitto_passwd", "systemctl", "openssl")))
     struct Install {
         static let sides = ["drone", "ground"]
 
@@ -89,7 +89,9 @@ extension DeploymentTests {
             #expect(Set(users) == Self.accounts(side))
             let acl = try install.text("/etc/mosquitto/conf.d/quadcopter.acl")
             #expect(acl == (try DeploymentTests.deployFile("\(side)/quadcopter.acl")))
-            #expect(Set(DeploymentTests.aclUsers(acl)) == Self.accounts(side))
+            // The board's ACL also knows the other vehicle's link (mavlink-link), which has no account here.
+            #expect(Set(DeploymentTests.aclUsers(acl))
+                    == Self.accounts(side).union(side == "drone" ? ["mavlink-link"] : []))
             #expect(try install.mode("/etc/mosquitto/quadcopter.passwd") == 0o600)
             #expect(try install.mode("/etc/mosquitto/conf.d/quadcopter.acl") == 0o640)
             #expect(try install.mode("/etc/mosquitto/conf.d/quadcopter.conf") == 0o640)
@@ -100,10 +102,19 @@ extension DeploymentTests {
             let deployConf = try DeploymentTests.deployFile("\(side)/mosquitto.conf")
             if side == "drone" {
                 let expected = deployConf
-                    .replacingOccurrences(of: "\naddress ground.local:1883\n", with: "\naddress laptop.example:1884\n")
+                    .replacingOccurrences(of: "\naddress ground.local:8883\n", with: "\naddress laptop.example:1884\n")
                     .replacingOccurrences(of: "@BRIDGE_PASSWORD@", with: try install.password("drone1-bridge"))
                 #expect(conf == expected)
+                // The bridge trusts the CA it was given, readable by mosquitto (a certificate is public).
+                #expect(try install.text(StagedInstall.boardCA)
+                        == String(contentsOf: install.testCA(), encoding: .utf8))
+                #expect(try install.mode(StagedInstall.boardCA) == 0o644)
             } else {
+                // The radio's CA: its key private to root, never in mosquitto's reach; the broker's key 0640.
+                #expect(try install.mode(StagedInstall.groundCAKey) == 0o600)
+                #expect(try install.mode(StagedInstall.groundCA) == 0o644)
+                #expect(try install.mode(StagedInstall.groundCertificate) == 0o644)
+                #expect(try install.mode(StagedInstall.groundKey) == 0o640)
                 #expect(conf == deployConf)
                 // The live map: the page as in the repo, Leaflet from libjs-leaflet, where http_dir points.
                 #expect(conf.contains("\nhttp_dir /usr/share/quadcopter/map\n"))
@@ -130,7 +141,7 @@ extension DeploymentTests {
             let chronyd = try TestEnvironment.requireTool("chronyd")
             let drone = try StagedInstall(side: "drone")
             defer { drone.remove() }
-            try #require(try drone.run(["--ground-address", "10.77.0.1:1883"]).exitCode == 0)
+            try #require(try drone.run(["--ground-address", "10.77.0.1:8883"]).exitCode == 0)
             let board = try drone.text("/etc/chrony/conf.d/quadcopter.conf")
             #expect(board.contains("\nserver 10.77.0.1 iburst minpoll 0 maxpoll 4 prefer\n"))
             #expect(board.contains("\nmakestep 1 3\n"))
@@ -165,7 +176,7 @@ extension DeploymentTests {
         func idempotent(side: String) throws {
             let install = try StagedInstall(side: side)
             defer { install.remove() }
-            try #require(try install.run(side == "drone" ? ["--ground-address", "10.0.0.2:1883"] : []).exitCode == 0)
+            try #require(try install.run(side == "drone" ? ["--ground-address", "10.0.0.2:8883"] : []).exitCode == 0)
             let firstTree = try Self.tree(install)
             let passwords = try Self.accounts(side).sorted().map { try install.password($0) }
             let conf = try install.text("/etc/mosquitto/conf.d/quadcopter.conf")
@@ -174,9 +185,16 @@ extension DeploymentTests {
             try edited.write(to: install.url(envPath), atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: install.url(envPath).path)
 
+            let tlsFiles = side == "drone" ? [StagedInstall.boardCA]
+                : [StagedInstall.groundCA, StagedInstall.groundCAKey, StagedInstall.groundCertificate,
+                   StagedInstall.groundKey]
+            let tls = try tlsFiles.map { try install.text($0) }
+
             let second = try install.run()
             try #require(second.exitCode == 0, "\(second.output)")
             #expect(try Self.tree(install) == firstTree)
+            // The CA (the boards trust it) and the certificate are kept, never made anew.
+            #expect(try tlsFiles.map { try install.text($0) } == tls)
             #expect(try Self.accounts(side).sorted().map { try install.password($0) } == passwords)
             #expect(try install.text(envPath) == edited)
             #expect(try install.text("/etc/mosquitto/conf.d/quadcopter.conf") == conf)

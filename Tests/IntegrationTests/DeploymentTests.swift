@@ -14,7 +14,9 @@ struct DeploymentTests {
         var url: URL { TestEnvironment.repoRoot.appendingPathComponent("deploy/\(side)/\(name).service") }
     }
 
-    static let units: [Unit] = StagedInstall.droneServices.map { Unit(side: "drone", name: $0) }
+    /// Every shipped service unit: the board's with either vehicle link, and the laptop's.
+    static let units: [Unit] = Set(StagedInstall.droneServices + StagedInstall.mavlinkDroneServices).sorted()
+        .map { Unit(side: "drone", name: $0) }
         + StagedInstall.groundServices.map { Unit(side: "ground", name: $0) }
 
     static func deployFile(_ path: String) throws -> String {
@@ -138,7 +140,8 @@ struct DeploymentTests {
         #expect(topics.allSatisfy { $0.direction == "in" || $0.direction == "out" }, "\(topics)")
         let samples = ["target", "command", "pilot/claim", "flight/command", "telemetry/drone", "telemetry/position",
                        "telemetry/navigation", "telemetry/controller", "telemetry/link", "status/navigator",
-                       "status/drone-controller", "status/drone-link", "status/telemetry-logger",
+                       "status/drone-controller", "status/drone-link", "status/mavlink-link",
+                       "status/telemetry-logger",
                        "status/location-broadcaster", "status/location-broadcaster/ground-laptop",
                        "log/sync/request", "log/sync/response/logger-12"]
             .map { "quad/drone1/\($0)" }

@@ -15,7 +15,7 @@ import Testing
 /// end of `make faults`, one slot idle for ~2 minutes).
 @Suite("Field rehearsal: two hosts, a radio that drops", .offPool,
        .enabled(if: ProcessInfo.processInfo.environment["QUAD_FAULTS"] == "1"
-                && TestEnvironment.available("mosquitto", "ip", "bash", "mosquitto_passwd", "systemctl")))
+                && TestEnvironment.available("mosquitto", "ip", "bash", "mosquitto_passwd", "systemctl", "openssl")))
 struct FieldRehearsalTests {
     static let cutS = 10.0
     /// The controller's --ground-link-timeout default, plus a tick and a trace period on a busy machine.
@@ -37,6 +37,9 @@ struct FieldRehearsalTests {
     func flyRadioCut(groundSkewS: Double) async throws {
         let field = try FieldRehearsal(groundSkewS: groundSkewS)
         defer { field.stop() }
+        // The radio carries TLS only, as installed by default: the flight and the log sync below cross it so.
+        let boardConf = try field.droneInstall.text("/etc/mosquitto/conf.d/quadcopter.conf")
+        #expect(boardConf.contains("\nbridge_cafile \(StagedInstall.boardCA)\n"), "\(boardConf)")
         // The return home of the lost-ground policy starts after 20 s here (default 10 s from the loss), so that the
         // 10 s cut ends in the "back before the timers" branch every time, not in a race with the bridge's reconnect.
         try field.startBoard(controllerArguments: ["--lost-pilot-return-after", "20"])
@@ -148,6 +151,79 @@ struct FieldRehearsalTests {
         #expect(field.log("drone-controller").contains("by its sender's clock"), "\(field.log("drone-controller"))")
         try await Task.sleep(for: .seconds(2))
         #expect(field.trace().allSatisfy { !$0.isAirborne }, "the late takeoff must not fly")
+    }
+
+    /// Issue 34 item 3: the radio as installed by default. The board's bridge comes up over TLS, checking the
+    /// laptop's certificate for the address it dials; from the board's host a client without the laptop's CA (plain
+    /// MQTT on the TLS port, or another CA) is refused, the plain listener cannot be reached at all, and another
+    /// drone's bridge account (drone2, same CA) writes nothing of drone1's — seen by mosquitto_sub on the ground.
+    @Test("TLS radio: no CA or another CA refused, plain port unreachable, drone2's account cannot write drone1's")
+    func radioTLS() async throws {
+        if let reason = RadioNamespaces.unavailableReason() {
+            #expect(!TestEnvironment.isCI, "the field rehearsal cannot run: \(reason)")
+            return
+        }
+        let field = try FieldRehearsal()
+        defer { field.stop() }
+        let ground = field.groundInstall
+        let tlsPort = try field.groundBroker.port(forListener: 8883)
+        let laptopCA = ["--cafile", ground.url(StagedInstall.groundCA).path]
+        let otherDirectory = field.directory.appendingPathComponent("other-ca")
+        try FileManager.default.createDirectory(at: otherDirectory, withIntermediateDirectories: true)
+        let otherCA = ["--cafile", try RadioTLS(in: otherDirectory).caCert.path]
+        let monitor = try field.radio.start(
+            in: field.radio.ground, TestEnvironment.requireTool("mosquitto_sub"),
+            ["-h", "127.0.0.1", "-p", "\(field.groundBroker.port)", "-u", "monitor", "-P", ground.password("monitor"),
+             "-v", "-t", "quad/#", "-t", "$SYS/broker/connection/+/state"],
+            name: "ground-monitor", logDirectory: field.directory)
+        defer { monitor.stop() }
+        /// mosquitto_pub on the board's host to the laptop, as `account` with its installed password.
+        func publish(_ account: String, _ topic: String, port: UInt16, _ tls: [String]) throws -> CommandResult {
+            try field.radio.run(
+                in: field.radio.board, TestEnvironment.requireTool("mosquitto_pub"),
+                ["-h", field.radio.groundAddress, "-p", "\(port)", "-u", account, "-P", ground.password(account),
+                 "-q", "1", "-t", topic, "-m", "\(account) wrote \(topic)"] + tls,
+                logDirectory: field.directory, timeoutS: 20)
+        }
+        func seen(_ account: String, _ topic: String) -> Bool {
+            monitor.output().contains("\(topic) \(account) wrote \(topic)")
+        }
+
+        // The board's bridge is up, over TLS, name checked (its configuration dials the radio address).
+        try await eventually(timeoutS: 30, "the TLS bridge is up\n\(field.logs())") {
+            monitor.output().contains("$SYS/broker/connection/drone1-bridge/state 1")
+        }
+        // With the laptop's CA, a bridge account writes its own drone's telemetry (and mosquitto_sub is listening).
+        let own = "quad/drone1/telemetry/drone"
+        try await eventually(timeoutS: 20, "drone1-bridge's own write arrives\n\(monitor.output())") {
+            _ = try publish("drone1-bridge", own, port: tlsPort, laptopCA)
+            try await Task.sleep(for: .milliseconds(300))
+            return seen("drone1-bridge", own)
+        }
+
+        let telemetry = "quad/drone1/telemetry/position"
+        let noTLS = try publish("drone1-bridge", telemetry, port: tlsPort, [])
+        #expect(noTLS.exitCode != 0, "plain MQTT on the TLS port: \(noTLS.output)")
+        let wrongCA = try publish("drone1-bridge", telemetry, port: tlsPort, otherCA)
+        #expect(wrongCA.exitCode != 0, "another CA: \(wrongCA.output)")
+        let plain = try publish("drone1-bridge", telemetry, port: field.groundBroker.port, [])
+        #expect(plain.exitCode != 0, "the plain listener answered over the radio: \(plain.output)")
+
+        // drone2's bridge: connects (same CA), but nothing of drone1's gets through; its own topic does.
+        let intrusions = ["quad/drone1/target", "quad/drone1/command", "quad/drone1/telemetry/drone",
+                          "quad/drone1/status/drone-controller"]
+        for topic in intrusions {
+            let result = try publish("drone2-bridge", topic, port: tlsPort, laptopCA)
+            #expect(result.exitCode == 0, "drone2-bridge over TLS: \(result.output)")
+        }
+        let control = "quad/drone2/telemetry/drone"
+        #expect(try publish("drone2-bridge", control, port: tlsPort, laptopCA).exitCode == 0)
+        try await eventually(timeoutS: 10, "drone2's own write arrives\n\(monitor.output())") {
+            seen("drone2-bridge", control)
+        }
+        try await Task.sleep(for: .seconds(1))
+        for topic in intrusions { #expect(!seen("drone2-bridge", topic), "drone2-bridge wrote \(topic)") }
+        #expect(!seen("drone1-bridge", telemetry), "a refused client's message arrived")
     }
 
     /// The telemetry/drone sequence numbers in the ground's export, in order.

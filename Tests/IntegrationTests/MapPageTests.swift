@@ -102,7 +102,8 @@ struct MapPageTests {
         try Self.requireDependencies()
         let (broker, passwords) = try DeploymentTests.BrokerACL.broker("ground")
         defer { broker.stop() }
-        let result = try await MapBrowser.check(["login", "--url", "http://127.0.0.1:\(broker.ports[1])/",
+        let webSockets = try broker.port(forListener: 9001)
+        let result = try await MapBrowser.check(["login", "--url", "http://127.0.0.1:\(webSockets)/",
                                            "--password", passwords["map"] ?? ""], logDirectory: broker.directory)
         #expect(result.exitCode == 0, "\(result.output)")
     }

@@ -9,6 +9,10 @@ import Synchronization
 /// paths of the password files and ACLs (deploy/'s ACLs as they are; password files generated here with
 /// mosquitto_passwd, one random password per account, as install.sh does) and the bridge's password. Left out: the
 /// ground's websockets listener block (the live map; no browser here, and 9001 may be taken).
+///
+/// The radio is TLS as shipped: the bridge dials the ground's TLS listener, trusting a CA made by deploy/common.sh
+/// (the installers' own functions) and checking the name 127.0.0.1 against the ground's certificate. `tls: false` is
+/// what `--insecure-plain-radio` installs: the bridge plain to the ground's 1883, no TLS listener.
 final class FieldLayout: Sendable {
     let ground: FieldBroker
     let board: FieldBroker
@@ -22,7 +26,7 @@ final class FieldLayout: Sendable {
 
     /// - Parameter extraBoardConfig: lines appended to the board's configuration (a bridge setting under test;
     ///   empty for the layout as shipped).
-    init(repoRoot: String, workDirectory: String, extraBoardConfig: String = "") throws {
+    init(repoRoot: String, workDirectory: String, extraBoardConfig: String = "", tls: Bool = true) throws {
         let groundDirectory = workDirectory + "/ground"
         let boardDirectory = workDirectory + "/board"
         for directory in [groundDirectory, boardDirectory] {
@@ -31,11 +35,12 @@ final class FieldLayout: Sendable {
         let groundLogins = try Self.accounts(Self.groundAccounts, directory: groundDirectory)
         let boardLogins = try Self.accounts(Self.boardAccounts, directory: boardDirectory)
         let bridgePassword = groundLogins["drone1-bridge"]!.password
+        let certificates = tls ? try FieldCertificates(repoRoot: repoRoot, directory: groundDirectory) : nil
         ground = try FieldBroker(label: "ground", repoRoot: repoRoot, side: "ground", directory: groundDirectory,
-                                 bridgeToPort: nil, bridgePassword: nil, extraConfig: "")
+                                 bridgeToPort: nil, bridgePassword: nil, extraConfig: "", certificates: certificates)
         board = try FieldBroker(label: "board", repoRoot: repoRoot, side: "drone", directory: boardDirectory,
-                                bridgeToPort: ground.port, bridgePassword: bridgePassword,
-                                extraConfig: extraBoardConfig)
+                                bridgeToPort: ground.tlsPort ?? ground.port, bridgePassword: bridgePassword,
+                                extraConfig: extraBoardConfig, certificates: certificates)
         self.groundLogins = groundLogins
         self.boardLogins = boardLogins
     }
@@ -104,9 +109,37 @@ final class FieldLayout: Sendable {
     }
 }
 
+/// The radio's CA and the ground broker's certificate (for 127.0.0.1), made by deploy/common.sh as the ground's
+/// install.sh makes them.
+struct FieldCertificates: Sendable {
+    let caCert: String
+    let serverCert: String
+    let serverKey: String
+
+    init(repoRoot: String, directory: String) throws {
+        caCert = directory + "/ca.crt"
+        serverCert = directory + "/server.crt"
+        serverKey = directory + "/server.key"
+        let script = """
+            source "$1" && make_radio_ca "$2" "$3" >/dev/null && \
+            issue_server_cert "$2" "$3" "$4" "$5" "$(radio_names_san)"
+            """
+        let child = try ChildProcess(Tools.path("bash"), ["-c", script, "field-tls", repoRoot + "/deploy/common.sh",
+                                                          directory + "/ca.key", caCert, serverKey, serverCert],
+                                     name: "field-tls", logDirectory: directory)
+        guard child.waitForExit(timeoutS: 30) == 0 else { throw FieldBroker.Failure.unexpected(child.log()) }
+        // Started as root, mosquitto reads its key after dropping to its own user: installed, the key is 0640
+        // root:mosquitto; this throwaway one is simply readable, like the bench's password files.
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: serverKey)
+    }
+}
+
 /// One of the field layout's brokers: deploy/<side>/mosquitto.conf with only ports and paths substituted.
 final class FieldBroker: Sendable {
+    /// The plain listener (the services').
     let port: UInt16
+    /// The ground's TLS listener (the bridge's), when the layout has TLS.
+    let tlsPort: UInt16?
     let process: ChildProcess
     let configPath: String
 
@@ -126,21 +159,38 @@ final class FieldBroker: Sendable {
     }
 
     init(label: String, repoRoot: String, side: String, directory: String, bridgeToPort: UInt16?,
-         bridgePassword: String?, extraConfig: String) throws {
+         bridgePassword: String?, extraConfig: String, certificates: FieldCertificates?) throws {
         let original = try String(contentsOfFile: "\(repoRoot)/deploy/\(side)/mosquitto.conf", encoding: .utf8)
         let port = try freeLoopbackPort()
+        var tlsPort: UInt16?
         var lines: [String] = []
         var listeners = 0
-        var skippingWebsockets = false
+        var skipping = false
+        let listenerSettings: Set = ["protocol", "http_dir", "certfile", "keyfile", "tls_version"]
+        let bridgeTLS: Set = ["bridge_cafile", "bridge_insecure", "bridge_tls_version"]
         for line in original.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             let words = line.split(separator: " ").map(String.init)
             if words.first == "listener" {
-                skippingWebsockets = words.count > 1 && words[1] == "9001"
-                if skippingWebsockets { continue }
-                listeners += 1
-                lines.append("listener \(port) 127.0.0.1")
-            } else if skippingWebsockets, words.first == "protocol" || words.first == "http_dir" {
-                continue
+                // The websockets listener is left out; the TLS one only without TLS (--insecure-plain-radio).
+                let configured = words.count > 1 ? words[1] : ""
+                skipping = configured == "9001" || (configured == "8883" && certificates == nil)
+                if skipping { continue }
+                if configured == "8883" {
+                    let free = try freeLoopbackPort()
+                    tlsPort = free
+                    lines.append("listener \(free) 127.0.0.1")
+                } else {
+                    listeners += 1
+                    lines.append("listener \(port) 127.0.0.1")
+                }
+            } else if let first = words.first, listenerSettings.contains(first) {
+                if skipping { continue }
+                if first == "certfile", let certificates { lines.append("certfile \(certificates.serverCert)") }
+                else if first == "keyfile", let certificates { lines.append("keyfile \(certificates.serverKey)") }
+                else { lines.append(line) }
+            } else if let first = words.first, bridgeTLS.contains(first) {
+                guard let certificates else { continue }
+                lines.append(first == "bridge_cafile" ? "bridge_cafile \(certificates.caCert)" : line)
             } else if words.first == "password_file" {
                 lines.append("password_file \(directory)/quadcopter.passwd")
             } else if words.first == "acl_file" {
@@ -160,6 +210,7 @@ final class FieldBroker: Sendable {
         configPath = "\(directory)/mosquitto.conf"
         try lines.joined(separator: "\n").write(toFile: configPath, atomically: true, encoding: .utf8)
         self.port = port
+        self.tlsPort = tlsPort
         process = try ChildProcess(Tools.path("mosquitto"), ["-c", configPath], name: "mosquitto-\(label)",
                                    logDirectory: directory)
         let deadline = BenchClock.monotonicNs() + 5_000_000_000

@@ -107,7 +107,8 @@ struct QuadBench {
         }
         stack.stop()
         report.mavlinkLatency = try await mavlinkLatency(options, broker: broker, work: work)
-        report.field = try await fieldLatency(options, work: work)
+        report.fieldPlain = try await fieldLatency(options, work: work, tls: false)
+        report.field = try await fieldLatency(options, work: work, tls: true)
 
         report.footprint = try await footprint(options, work: work)
         report.fleet = try await fleet(options, work: work)
@@ -159,15 +160,16 @@ struct QuadBench {
 
     /// The field layout: deploy/'s two brokers joined by the bridge, the AR.Drone stack on the board's, targets
     /// published on the ground's. First the bridge's own hop (ground → bridge → board, before the services start),
-    /// then benchmark 1's targets.
-    static func fieldLatency(_ options: BenchOptions, work: String) async throws -> FieldResult {
-        let directory = work + "/field"
+    /// then benchmark 1's targets. `tls`: the radio as shipped (TLS); false: as `--insecure-plain-radio` installs it.
+    static func fieldLatency(_ options: BenchOptions, work: String, tls: Bool) async throws -> FieldResult {
+        let directory = work + (tls ? "/field-tls" : "/field-plain")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let layout = try FieldLayout(repoRoot: options.repoRoot, workDirectory: directory)
+        let layout = try FieldLayout(repoRoot: options.repoRoot, workDirectory: directory, tls: tls)
         defer { layout.stop() }
         say("""
-            field layout: ground broker on 127.0.0.1:\(layout.ground.port), board broker on \
-            127.0.0.1:\(layout.board.port); waiting for the bridge
+            field layout (\(tls ? "TLS" : "plain") radio): ground broker on 127.0.0.1:\(layout.ground.port)\
+            \(layout.ground.tlsPort.map { " (TLS \($0))" } ?? ""), board broker on 127.0.0.1:\(layout.board.port); \
+            waiting for the bridge
             """)
         try await layout.waitForBridge()
         say("bridge up; ground → bridge → board hop, \(options.targets) messages")
@@ -215,7 +217,9 @@ struct QuadBench {
             await stack.land()
         }
         broker.stop()
-        report.field = try await fieldLatency(options, work: work)
+        // Plain first, then TLS, in the same minutes: the difference is what TLS on the radio adds.
+        report.fieldPlain = try await fieldLatency(options, work: work, tls: false)
+        report.field = try await fieldLatency(options, work: work, tls: true)
         let loadAfter = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
         print(report.fieldRows())
         print(

@@ -74,7 +74,11 @@ extension Report {
             connects to the ground, cleansession false, keepalive 5, its `topic` lines: targets `in 1`), deploy/'s ACLs,
             and generated passwords for every account (mosquitto_passwd, as install.sh does); persistence on, as \
             Debian's
-            main configuration has it; the ground's websockets listener (live map) left out. On the board broker:
+            main configuration has it; the ground's websockets listener (live map) left out. The radio is TLS as \
+            shipped
+            (the bridge dials the ground's 8883 trusting a CA made by deploy/common.sh, name checked); the \
+            "plain radio"
+            rows are the same layout as `--insecure-plain-radio` installs it, measured just before. On the board broker:
             navigator, drone-controller, drone-link and `telemetry-logger record --answer-sync`, each logged in with its
             own account, drone-link flying the bench's AR.Drone of section 1; the bench publishes the targets on the
             ground broker as location-broadcaster. Stage rows: a bench subscriber on the board (as `monitor`). Floors:
@@ -98,7 +102,7 @@ extension Report {
         let latency = field.latency
         return "| path | n | p50 | p90 | p99 | max | not seen within 1 s | goal |\n|---|---|---|---|---|---|---|---|\n"
             + (oneBrokerRow(self.latency) ?? "")
-            + distributionRow("field: target on the ground → PCMD at the drone", latency.latencies,
+            + distributionRow("field (TLS radio): target on the ground → PCMD at the drone", latency.latencies,
                 lost: latency.timeouts,
                               goal: "p99 ≤ 3 ms")
             + distributionRow("field stage: target → arrived on the board broker (bench subscriber there)",
@@ -107,10 +111,22 @@ extension Report {
                               latency.navigation, lost: options.targets - latency.navigation.count, goal: "—")
             + distributionRow("field stage: target → flight command seen by a bench subscriber on the board",
                               latency.flightCommand, lost: options.targets - latency.flightCommand.count, goal: "—")
-            + distributionRow("field floor: one hop ground → bridge → board (QoS 1, as targets)", field.bridgeHop,
-                              lost: options.targets - field.bridgeHop.count, goal: "—")
-            + distributionRow("field, other direction: one hop board → bridge → ground (QoS 0, as telemetry)",
+            + distributionRow("field floor (TLS): one hop ground → bridge → board (QoS 1, as targets)",
+                              field.bridgeHop, lost: options.targets - field.bridgeHop.count, goal: "—")
+            + distributionRow("field (TLS), other direction: one hop board → bridge → ground (QoS 0, as telemetry)",
                               field.upHop, lost: options.targets - field.upHop.count, goal: "—")
+            + plainRows()
+    }
+
+    /// The plain radio's rows beside the TLS ones (what TLS on the bridge adds is the difference).
+    private func plainRows() -> String {
+        guard let plain = fieldPlain else { return "" }
+        return distributionRow("field, plain radio: target on the ground → PCMD at the drone",
+                               plain.latency.latencies, lost: plain.latency.timeouts, goal: "—")
+            + distributionRow("field floor, plain radio: one hop ground → bridge → board (QoS 1)", plain.bridgeHop,
+                              lost: options.targets - plain.bridgeHop.count, goal: "—")
+            + distributionRow("field, plain radio, other direction: one hop board → bridge → ground (QoS 0)",
+                              plain.upHop, lost: options.targets - plain.upHop.count, goal: "—")
     }
 
     func distributionRow(_ name: String, _ d: Distribution, lost: Int, goal: String) -> String {

@@ -10,6 +10,8 @@ struct Report {
     var mavlinkLatency: CommandLatencyBench.Result?
     /// Benchmark 1 in the field layout (deploy/'s two brokers and the bridge).
     var field: FieldResult?
+    /// The same with the radio plain (`--insecure-plain-radio`), beside `field` (TLS, as shipped).
+    var fieldPlain: FieldResult?
     var cadenceIdle: CadenceBench.Result?
     var cadenceLoaded: CadenceBench.Result?
     var codec: CodecFigures?

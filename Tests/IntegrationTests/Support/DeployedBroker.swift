@@ -3,9 +3,10 @@ import Foundation
 import ProcessSupport
 
 /// A private mosquitto from a deployment configuration (deploy/*/mosquitto.conf or what install.sh staged): every
-/// `listener` moved to its own free 127.0.0.1 port, the bridge `address` (if asked) pointed at a loopback port,
-/// every file the configuration names (password file, ACL) replaced by a test copy, and `http_dir` (the live map's
-/// page) pointed at `httpDirectory` (default: the repo's web/map). Stopped by pid.
+/// `listener` moved to its own free 127.0.0.1 port (in a namespace: to its own port, bound as configured), the
+/// bridge `address` (if asked) pointed at a loopback port, every file the configuration names (password file, ACL,
+/// certificates) replaced by a test copy, and `http_dir` (the live map's page) pointed at `httpDirectory` (default:
+/// the repo's web/map). Stopped by pid.
 ///
 /// Started as root, mosquitto drops to the `mosquitto` user before it reads the password file and the ACL, so the
 /// copies are 0644 in a 0755 directory (the deployed files are 0600/0640 mosquitto-owned; the test only needs the
@@ -15,12 +16,22 @@ final class DeployedBroker: @unchecked Sendable {
     let directory: URL
     /// Listener ports in the order of the `listener` lines.
     let ports: [UInt16]
+    /// The configured port of each listener (1883, 8883, 9001) → the port it was moved to.
+    let listenerPorts: [UInt16: UInt16]
     let configURL: URL
     /// Runs in this network namespace (`ip netns exec`), listening on every address there (see `RadioNamespaces`).
     let namespace: String?
     private(set) var child: ChildProcess?
 
     var port: UInt16 { ports[0] }
+
+    /// Where the configuration's `listener <configured>` listens here.
+    func port(forListener configured: UInt16) throws -> UInt16 {
+        guard let port = listenerPorts[configured] else {
+            throw DeployedBrokerError.notInConfig("listener \(configured)")
+        }
+        return port
+    }
 
     /// - Parameters:
     ///   - config: the configuration text.
@@ -46,6 +57,7 @@ final class DeployedBroker: @unchecked Sendable {
             text = text.replacingOccurrences(of: original, with: copy.path)
         }
         var ports: [UInt16] = []
+        var listenerPorts: [UInt16: UInt16] = [:]
         var sawBridgeAddress = false
         var lines: [String] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -53,7 +65,11 @@ final class DeployedBroker: @unchecked Sendable {
             if words.first == "listener" {
                 let port = try Self.freePort(excluding: ports)
                 ports.append(port)
-                lines.append(namespace == nil ? "listener \(port) 127.0.0.1" : "listener \(port)")
+                if words.count > 1, let configured = UInt16(words[1]) { listenerPorts[configured] = port }
+                // In a namespace a listener keeps its binding: the plain one on loopback must stay unreachable
+                // from the other host.
+                let bind = words.count > 2 ? " \(words[2])" : ""
+                lines.append(namespace == nil ? "listener \(port) 127.0.0.1" : "listener \(port)\(bind)")
             } else if words.first == "http_dir" {
                 lines.append("http_dir \(httpDirectory.path)")
             } else if words.first == "address", let bridgeToPort {
@@ -66,6 +82,7 @@ final class DeployedBroker: @unchecked Sendable {
         guard !ports.isEmpty else { throw DeployedBrokerError.noListener }
         if bridgeToPort != nil, !sawBridgeAddress { throw DeployedBrokerError.notInConfig("address") }
         self.ports = ports
+        self.listenerPorts = listenerPorts
         lines.append(extraConfig)
         // In a namespace the host cannot probe the ports: readiness is read from the log.
         if namespace != nil {

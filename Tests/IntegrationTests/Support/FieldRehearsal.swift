@@ -3,8 +3,8 @@ import Navigation
 import ProcessSupport
 
 /// Board and ground as two hosts, as deployed: `RadioNamespaces` joined by a veth pair; in each a mosquitto from the
-/// configuration deploy/*/install.sh stages (bridge, ACL, users, generated passwords; only ports, paths and the
-/// ground's address substituted); every service started from its installed env file. Board: drone-sim (the drone
+/// configuration deploy/*/install.sh stages (TLS bridge, CA, ACL, users, generated passwords; only ports and paths
+/// substituted); every service started from its installed env file. Board: drone-sim (the drone
 /// on the board's own link), drone-link, navigator, drone-controller, the board's telemetry-logger. Ground: the
 /// beacon (ground-beacon.service) and the ground's telemetry-logger; the flight is flown with location-broadcaster
 /// one-shot commands there. `groundSkewS` shifts every stamp the ground writes (QUAD_CLOCK_SKEW_S).
@@ -27,20 +27,24 @@ final class FieldRehearsal: @unchecked Sendable {
     init(groundSkewS: Double = 0) throws {
         self.groundSkewS = groundSkewS
         radio = try RadioNamespaces()
-        droneInstall = try StagedInstall(side: "drone")
-        let droneResult = try droneInstall.run(["--ground-address", "\(radio.groundAddress):1883"])
-        guard droneResult.exitCode == 0 else {
-            throw TestEnvironmentError.missing("drone install: \(droneResult.output)")
-        }
+        // As deploy/README.md says: the laptop first (its CA, a certificate for its radio address, the bridge
+        // accounts: drone2 is another board of the fleet), then the board with the laptop's CA and password.
         groundInstall = try StagedInstall(side: "ground")
-        let bridgePassword = droneInstall.url("/etc/quadcopter/drone1-bridge.password").path
-        let groundResult = try groundInstall.run(["--bridge-password-file", bridgePassword])
+        let groundResult = try groundInstall.run(["--radio-name", radio.groundAddress, "--drone", "drone1",
+                                                  "--drone", "drone2"])
         guard groundResult.exitCode == 0 else {
             throw TestEnvironmentError.missing("ground install: \(groundResult.output)")
         }
+        droneInstall = try StagedInstall(side: "drone")
+        let droneResult = try droneInstall.run(["--ground-address", "\(radio.groundAddress):8883"]
+            + groundInstall.boardArguments())
+        guard droneResult.exitCode == 0 else {
+            throw TestEnvironmentError.missing("drone install: \(droneResult.output)")
+        }
         groundBroker = try groundInstall.broker(namespace: radio.ground)
-        boardBroker = try droneInstall.broker(bridgeToPort: groundBroker.port, bridgeHost: radio.groundAddress,
-                                              namespace: radio.board)
+        // The TLS listener, checked against the certificate's name for the ground's radio address.
+        boardBroker = try droneInstall.broker(bridgeToPort: groundBroker.port(forListener: 8883),
+                                              bridgeHost: radio.groundAddress, namespace: radio.board)
         directory = try TestEnvironment.temporaryDirectory("field")
         traceURL = directory.appendingPathComponent("trace.csv")
         groundLogs = directory.appendingPathComponent("ground-logs")

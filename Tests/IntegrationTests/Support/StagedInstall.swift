@@ -22,8 +22,17 @@ func runCommand(_ executable: String, _ arguments: [String], logDirectory: URL, 
 /// deploy/<side>/install.sh run into a staging root (`--root`), with stub executables as `--prebuilt`, so nothing
 /// outside the temporary directory is touched and nothing is compiled.
 struct StagedInstall: Sendable {
+    /// The board's services with the default vehicle (AR.Drone: drone-link).
     static let droneServices = ["navigator", "drone-controller", "drone-link", "telemetry-logger"]
+    /// The board's services with `--vehicle mavlink`.
+    static let mavlinkDroneServices = ["navigator", "drone-controller", "mavlink-link", "telemetry-logger"]
     static let groundServices = ["location-broadcaster", "telemetry-logger"]
+    /// The laptop's certificate files (deploy/common.sh), as the configurations name them.
+    static let groundCertificate = "/etc/mosquitto/certs/quadcopter-ground.crt"
+    static let groundKey = "/etc/mosquitto/certs/quadcopter-ground.key"
+    static let boardCA = "/etc/mosquitto/certs/quadcopter-ca.crt"
+    static let groundCA = "/etc/quadcopter/quadcopter-ca.crt"
+    static let groundCAKey = "/etc/quadcopter/quadcopter-ca.key"
 
     let side: String
     let root: URL
@@ -42,7 +51,7 @@ struct StagedInstall: Sendable {
         let fm = FileManager.default
         try fm.createDirectory(at: root, withIntermediateDirectories: true)
         try fm.createDirectory(at: stubDirectory, withIntermediateDirectories: true)
-        for name in Set(Self.droneServices + Self.groundServices) {
+        for name in Set(Self.droneServices + Self.mavlinkDroneServices + Self.groundServices) {
             let stub = stubDirectory.appendingPathComponent(name)
             try "#!/bin/sh\nexit 0\n".write(to: stub, atomically: true, encoding: .utf8)
             try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stub.path)
@@ -54,12 +63,32 @@ struct StagedInstall: Sendable {
     /// Removes the staging root, the stubs and the logs (its temporary directory).
     func remove() { TestEnvironment.removeTemporaryDirectory(logDirectory) }
 
-    /// `install.sh --root <root> --prebuilt <stubs> <extra>`.
+    /// A CA of the test's own (deploy/common.sh's `make_radio_ca`), made on first use: what a board install is
+    /// given as `--ca-file` when the test brings no laptop's.
+    func testCA() throws -> URL {
+        let directory = logDirectory.appendingPathComponent("test-ca")
+        if !FileManager.default.fileExists(atPath: directory.path) {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            _ = try RadioTLS(in: directory)
+        }
+        return directory.appendingPathComponent("ca.crt")
+    }
+
+    /// `install.sh --root <root> --prebuilt <stubs> <extra>`. A board install without `--ca-file` or
+    /// `--insecure-plain-radio` in `extra` is given the test's own CA (`testCA`), as the laptop's copy would be.
     @discardableResult
     func run(_ extra: [String] = []) throws -> CommandResult {
-        try runCommand(TestEnvironment.requireTool("bash"),
-                       [script, "--root", root.path, "--prebuilt", stubDirectory.path] + extra,
-                       logDirectory: logDirectory)
+        var arguments = [script, "--root", root.path, "--prebuilt", stubDirectory.path] + extra
+        if side == "drone", !extra.contains("--ca-file"), !extra.contains("--insecure-plain-radio") {
+            arguments += ["--ca-file", try testCA().path]
+        }
+        return try runCommand(TestEnvironment.requireTool("bash"), arguments, logDirectory: logDirectory)
+    }
+
+    /// The laptop's files a board install takes (`--ca-file`, `--bridge-password-file`): this ground install's.
+    func boardArguments(drone: String = "drone1") -> [String] {
+        ["--drone", drone, "--ca-file", url(Self.groundCA).path,
+         "--bridge-password-file", url("/etc/quadcopter/\(drone)-bridge.password").path]
     }
 
     func url(_ path: String) -> URL { root.appendingPathComponent(String(path.drop(while: { $0 == "/" }))) }
@@ -83,13 +112,16 @@ struct StagedInstall: Sendable {
         return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
     }
 
-    /// The broker as the staged tree configures it: conf, password file and ACL from the staging root.
+    /// The broker as the staged tree configures it: conf, password file, ACL and TLS files from the staging root.
     func broker(bridgeToPort: UInt16? = nil, bridgeHost: String = "127.0.0.1", extraConfig: String = "",
                 namespace: String? = nil) throws -> DeployedBroker {
-        try DeployedBroker(label: side, config: text("/etc/mosquitto/conf.d/quadcopter.conf"),
-                           files: ["/etc/mosquitto/quadcopter.passwd": text("/etc/mosquitto/quadcopter.passwd"),
-                                   "/etc/mosquitto/conf.d/quadcopter.acl": text(
-                                       "/etc/mosquitto/conf.d/quadcopter.acl")],
+        let config = try text("/etc/mosquitto/conf.d/quadcopter.conf")
+        var files = ["/etc/mosquitto/quadcopter.passwd": try text("/etc/mosquitto/quadcopter.passwd"),
+                     "/etc/mosquitto/conf.d/quadcopter.acl": try text("/etc/mosquitto/conf.d/quadcopter.acl")]
+        for path in [Self.groundCertificate, Self.groundKey, Self.boardCA] where config.contains(path) {
+            files[path] = try text(path)
+        }
+        return try DeployedBroker(label: side, config: config, files: files,
                            bridgeToPort: bridgeToPort, bridgeHost: bridgeHost,
                            httpDirectory: side == "ground" ? url("/usr/share/quadcopter/map") : TestEnvironment.repoRoot
                                .appendingPathComponent("web/map"),
