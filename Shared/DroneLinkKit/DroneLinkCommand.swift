@@ -14,8 +14,12 @@ package struct DroneLinkCommand: AsyncParsableCommand, ServiceCommand {
 
     @OptionGroup var common: CommonOptions
 
-    @Option(help: "The drone's IPv4 address.")
-    var address = "192.168.1.1"
+    @Option(help: "The drone's IPv4 address (env QUAD_DRONE_ADDRESS; default 192.168.1.1, the AR.Drone's own WiFi).")
+    var address: String?
+
+    /// Flag > environment > default: deploy/'s env file sets QUAD_DRONE_ADDRESS (it was never read: a changed
+    /// address in the env file was silently ignored).
+    var droneAddress: String { address ?? ProcessEnvironment.value("QUAD_DRONE_ADDRESS") ?? "192.168.1.1" }
 
     @Option(parsing: .signedNumber, help: "The drone's AT command port (UDP).")
     var atPort: UInt16 = 5556
@@ -47,8 +51,9 @@ package struct DroneLinkCommand: AsyncParsableCommand, ServiceCommand {
         guard maxTilt.isFinite, (1...30).contains(maxTilt) else {
             throw ValidationError("--max-tilt \(maxTilt): expected 1…30 degrees")
         }
-        guard UDPEndpoint(dottedQuad: address, port: 0) != nil else {
-            throw ValidationError("--address '\(address)': expected an IPv4 address such as 192.168.1.1")
+        guard UDPEndpoint(dottedQuad: droneAddress, port: 0) != nil else {
+            let source = address == nil ? "QUAD_DRONE_ADDRESS" : "--address"
+            throw ValidationError("\(source) '\(droneAddress)': expected an IPv4 address such as 192.168.1.1")
         }
         guard atPort > 0, navdataPort > 0 else {
             throw ValidationError("--at-port and --navdata-port must be 1…65535")
@@ -59,7 +64,7 @@ package struct DroneLinkCommand: AsyncParsableCommand, ServiceCommand {
     }
 
     package func run() async throws {
-        guard let drone = UDPEndpoint(dottedQuad: address, port: 0) else { throw ValidationError("--address") }
+        guard let drone = UDPEndpoint(dottedQuad: droneAddress, port: 0) else { throw ValidationError("--address") }
         let runtime = try ServiceRuntime(service: "drone-link", options: common.resolve(), handlersNeverBlock: true)
         var timing = LinkTiming()
         timing.statusInterval = .microseconds(Int64(statusInterval * 1_000_000))

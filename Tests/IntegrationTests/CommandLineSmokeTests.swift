@@ -74,3 +74,35 @@ struct CommandLineSmokeTests {
         #expect(output.range(of: #"[a-z;,.] {4,}[a-z]"#, options: .regularExpression) == nil, "\(output)")
     }
 }
+
+/// deploy/'s drone-link.env sets the AR.Drone's address as QUAD_DRONE_ADDRESS: drone-link reads it (it did not, and
+/// a changed address in the env file was silently ignored); a flag still wins; a bad one is named by its source.
+@Suite("drone-link reads QUAD_DRONE_ADDRESS", .offPool)
+struct DroneLinkEnvironmentTests {
+    func start(_ arguments: [String], address: String) throws -> (ChildProcess, URL) {
+        let dir = try TestEnvironment.temporaryDirectory("link-env")
+        let child = try ChildProcess(executable: TestEnvironment.executable("drone-link").path,
+                                     arguments: ["--broker", "127.0.0.1:1"] + arguments, logDirectory: dir,
+                                     environment: ["QUAD_DRONE_ADDRESS": address])
+        return (child, dir)
+    }
+
+    @Test("the env file's address is used; --address wins over it")
+    func environmentThenFlag() async throws {
+        for (arguments, expected) in [([String](), "127.0.0.2"), (["--address", "127.0.0.3"], "127.0.0.3")] {
+            let (child, dir) = try start(arguments, address: "127.0.0.2")
+            defer { child.stop(signal: SIGTERM); TestEnvironment.removeTemporaryDirectory(dir) }
+            try await eventually(timeoutS: 30, "AT commands to \(expected)\n\(child.output())") {
+                child.output().contains("AT commands to \(expected):5556")
+            }
+        }
+    }
+
+    @Test("a bad QUAD_DRONE_ADDRESS exits 64 naming the variable")
+    func badEnvironment() throws {
+        let (child, dir) = try start([], address: "300.1.1.1")
+        defer { child.stop(signal: SIGKILL); TestEnvironment.removeTemporaryDirectory(dir) }
+        #expect(child.waitForExit(timeoutS: 30) == 64, "\(child.output())")
+        #expect(child.output().contains("QUAD_DRONE_ADDRESS '300.1.1.1'"), "\(child.output())")
+    }
+}
