@@ -93,7 +93,10 @@ struct LocationBroadcasterTests {
         func beacons() throws -> [GroundBeacon] {
             try bus.messages(on: topic("ground/beacon")).map { try GroundBeacon(decoding: $0.message.payload) }
         }
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "beacons over 1 s of their stamps") {
+        defer { if child.isRunning { child.stop(signal: SIGKILL) } }
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                             "beacons over 1 s of their stamps: \((try? beacons().map(\.timestampUs)) ?? [])\n"
+                                 + "\(child.output())") {
             let stamps = try beacons().map(\.timestampUs)
             return stamps.count >= 3 && stamps.last! - stamps[2] >= 1_000_000
         }
