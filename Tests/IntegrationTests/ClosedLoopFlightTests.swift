@@ -46,22 +46,24 @@ struct ClosedLoopFlightTests {
         defer { stack.stop() }
         try await stack.waitUntilReady()
         try stack.mosquittoPub("command", "takeoff")
-        try await eventually(timeoutS: 20, "airborne\n\(stack.logs())") {
-            stack.trace().last.map { $0.altitudeM > 0.5 && $0.flightState == "hovering" } == true
+        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "airborne\n\(stack.logs())") {
+            stack.lastRow().map { $0.altitudeM > 0.5 && $0.flightState == "hovering" } == true
         }
         let target = stack.target(bearingDeg: 45, distanceM: 40)
         try stack.publishTarget(target)
         // The controller hovers once its GPS says < 1 m; the truth may differ by the GPS noise (3σ).
         let tolerance = 1.0 + 3 * scenario.gpsNoiseM
-        try await eventually(timeoutS: 120, "arrived within \(tolerance) m\n\(stack.logs())") {
-            (stack.trace().last?.distanceM(to: target) ?? .infinity) < tolerance
+        try await eventually(timeoutS: 3 * TestEnvironment.flightPhaseTimeoutS,
+                             "arrived within \(tolerance) m\n\(stack.logs())") {
+            (stack.lastRow()?.distanceM(to: target) ?? .infinity) < tolerance
         }
-        // Hovering on arrival: it stays close for the next seconds.
-        try await Task.sleep(for: .seconds(3))
-        let recent = stack.trace().suffix(40)
+        // Hovering on arrival: it stays close for the next seconds (the last 2 of 3 s of the simulator's time).
+        let recent = try await stack.rows(afterS: 3, last: 2)
         #expect(recent.allSatisfy { $0.distanceM(to: target) < tolerance + 1 }, "drifted off the target after arrival")
         #expect(stack.trace().allSatisfy { $0.distanceM(to: scenario.home) < 200 }, "left the geofence")
         try stack.mosquittoPub("command", "land")
-        try await eventually(timeoutS: 20, "landed\n\(stack.logs())") { stack.trace().last?.flightState == "landed" }
+        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "landed\n\(stack.logs())") {
+            stack.lastRow()?.flightState == "landed"
+        }
     }
 }

@@ -13,14 +13,30 @@ import Testing
 struct ColdBootTests {
     static let services = ["navigator", "drone-controller", "drone-link", "telemetry-logger"]
     static let drone = "coldboot1"
-    /// The requirement is 2 s; a loaded 2-core CI machine gets twice that. The measured figures are printed
+    /// The requirement is 2 s; a loaded 2-core CI machine gets twice that. Judged on the broker's own clock (its log
+    /// stamps, whole seconds: a difference of 3 is less than 4 s), from the line that says it runs to the session's
+    /// line, so how late the test itself notices either is no part of it. The test's own figures are printed
     /// (BENCHMARKS.md keeps them: timings belong to benchmarks, this only catches the 12–15 s of the bug).
-    static let boundS = 4.0
+    static let boundStampS = 3
+    /// The broker logs its start (`information`) with the connections (`notice`).
+    static let brokerConfig = "log_type information"
+
+    /// Whole seconds on the broker's clock from its `running` line to the first session of a client whose id ends
+    /// with `clientIdSuffix`; nil while there is none.
+    static func brokerSessionDelayS(_ broker: BrokerProcess, clientIdSuffix: String) -> Int? {
+        let lines = (broker.child?.output() ?? "").split(separator: "\n")
+        func stamp(_ line: Substring) -> Int? { line.split(separator: ":").first.flatMap { Int($0) } }
+        guard let running = lines.first(where: { $0.contains(" running") }).flatMap(stamp),
+              let session = lines.first(where: {
+                  $0.contains("New client connected") && $0.contains("\(clientIdSuffix) (")
+              }).flatMap(stamp) else { return nil }
+        return session - running
+    }
 
     @Test("each board service started 0.3 s or 5 s before mosquitto is online soon after it accepts",
           arguments: [0.3, 5.0])
     func servicesBeforeBroker(headStartS: Double) async throws {
-        let broker = try BrokerProcess()
+        let broker = try BrokerProcess(extraConfig: Self.brokerConfig)
         broker.stop()
         defer {
             broker.stop()
@@ -38,7 +54,7 @@ struct ColdBootTests {
         defer { watcher.shutdown() }
         for (service, child) in zip(Self.services, children) {
             do {
-                try await eventually(timeoutS: 20, "\(service) online") {
+                try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "\(service) online") {
                     log.latest(service)?.contains(#""state":"online""#) == true
                 }
             } catch {
@@ -51,7 +67,16 @@ struct ColdBootTests {
             // The watcher's first message for the service is that `online` (the broker was new).
             let delayS = try #require(log.firstReceivedAt(service)) - accepted
             figures.append("\(service) \(Self.format(delayS))")
-            #expect(delayS <= .seconds(Self.boundS), "\(service): \(delayS); it printed:\n\(child.output())")
+            // A service's client id ends with its drone and pid (`navigator-coldboot1-4711`).
+            let stampS = Self.brokerSessionDelayS(broker, clientIdSuffix: "-\(Self.drone)-\(child.pid)")
+            let brokerLog = broker.child?.output() ?? ""
+            #expect(stampS.map { $0 <= Self.boundStampS } == true,
+                    """
+                        \(service): session \(stampS.map(String.init) ?? "never") s after the broker ran, by its log:
+                        \(brokerLog)
+                        it printed:
+                        \(child.output())
+                        """)
         }
         print("cold boot: head start \(headStartS) s (in fact \(Self.format(accepted - spawned))), online after the "
               + "broker accepted: " + figures.joined(separator: ", "))
@@ -63,7 +88,7 @@ struct ColdBootTests {
     @Test("a client whose broker was down finds it again soon after it accepts",
           arguments: [(outageS: 2.5, restartAfterS: 15.0), (outageS: 7.0, restartAfterS: 6.0)])
     func brokerBack(outageS: Double, restartAfterS: Double) async throws {
-        let broker = try BrokerProcess()
+        let broker = try BrokerProcess(extraConfig: Self.brokerConfig)
         defer {
             broker.stop()
             try? FileManager.default.removeItem(at: broker.directory)
@@ -76,18 +101,23 @@ struct ColdBootTests {
         }
         defer { client.shutdown() }
         try client.start()
-        try await eventually(timeoutS: 10, "connected") { client.isConnected }
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "connected") { client.isConnected }
         broker.stop()
-        try await eventually(timeoutS: 10, "disconnected") { !client.isConnected }
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "disconnected") { !client.isConnected }
         connectedAt.withLock { $0 = nil }
         try await Task.sleep(for: .seconds(outageS))
         try broker.start()
         let accepted = try #require(broker.acceptingSince)
-        try await eventually(timeoutS: 20, "connected again") { connectedAt.withLock { $0 } != nil }
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "connected again") {
+            connectedAt.withLock { $0 } != nil
+        }
         let delayS = try #require(connectedAt.withLock { $0 }) - accepted
         print("cold boot: broker down \(outageS) s (loop restart after \(restartAfterS) s), "
               + "connected \(Self.format(delayS)) after it accepted")
-        #expect(delayS <= .seconds(Self.boundS), "\(delayS)")
+        let stampS = Self.brokerSessionDelayS(broker, clientIdSuffix: "coldboot-outage")
+        let brokerLog = broker.child?.output() ?? ""
+        #expect(stampS.map { $0 <= Self.boundStampS } == true,
+                "session \(stampS.map(String.init) ?? "never") s after the broker ran, by its log:\n\(brokerLog)")
     }
 
     private func start(_ service: String, broker: BrokerProcess) throws -> ChildProcess {

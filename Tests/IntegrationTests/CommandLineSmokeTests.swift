@@ -44,7 +44,8 @@ struct CommandLineSmokeTests {
             let text = (try? String(contentsOf: trace, encoding: .utf8)) ?? ""
             return text.split(separator: "\n").dropFirst().first.flatMap(TraceRow.init)
         }
-        try await eventually(timeoutS: 10, "drone-sim's trace\n\(sim.output())") { firstRow() != nil }
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                             "drone-sim's trace\n\(sim.output())") { firstRow() != nil }
         let row = try #require(firstRow())
         #expect(abs(row.position.latitudeDeg + 16.5) < 1e-4 && abs(row.position.longitudeDeg - 179.99985) < 1e-4)
         #expect(abs(row.headingDeg - 270) < 1 || abs(row.headingDeg + 90) < 1, "\(row.headingDeg)")

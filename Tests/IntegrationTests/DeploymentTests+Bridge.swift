@@ -49,11 +49,12 @@ extension DeploymentTests {
         /// bridge's SUBSCRIBEs on the ground follow its state message).
         func waitForBridge(groundMonitor: MessageRecorder, droneMonitor: MessageRecorder,
                            broadcaster: MessageRecorder) async throws {
-            try await eventually(timeoutS: 15, "bridge state 1 on the ground: \(drone.output())") {
+            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                                 "bridge state 1 on the ground: \(drone.output())") {
                 groundMonitor.payloads("$SYS/broker/connection/drone1-bridge/state").last == "1"
             }
             let probe = "quad/drone1/status/location-broadcaster/probe"
-            try await eventually(timeoutS: 10, "a probe crosses the bridge") {
+            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "a probe crosses the bridge") {
                 try broadcaster.client.publish(topic: probe, payload: Array("probe".utf8), qos: 0, retain: false)
                 try await Task.sleep(for: .milliseconds(100))
                 return !droneMonitor.received(probe).isEmpty
@@ -100,7 +101,8 @@ extension DeploymentTests {
                                                        retain: false, timeoutS: TestEnvironment.readinessTimeoutS)
             }
             let everything = (down + stayOnGround + stayOnBoard).map(\.1) + up.map(\.1)
-            try await eventually(timeoutS: 10, "everything published arrived where it belongs") {
+            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                                 "everything published arrived where it belongs") {
                 down.allSatisfy { !droneMonitor.received("quad/drone1/\($0.1)").isEmpty }
                     && up.allSatisfy { !groundMonitor.received("quad/drone1/\($0.1)").isEmpty }
             }
@@ -137,7 +139,7 @@ extension DeploymentTests {
                 timeoutS: TestEnvironment.readinessTimeoutS)
             try await controller.client.publishAndWait(topic: service, payload: Array("online".utf8), retain: true,
                 timeoutS: TestEnvironment.readinessTimeoutS)
-            try await eventually(timeoutS: 10, "both statuses crossed") {
+            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "both statuses crossed") {
                 !droneMonitor.received(pilot).isEmpty && !groundMonitor.received(service).isEmpty
             }
             droneMonitor.shutdown()
@@ -146,7 +148,8 @@ extension DeploymentTests {
             let lateDrone = try await connect(droneInstall, drone, "monitor")
             let lateGround = try await connect(groundInstall, ground, "monitor")
             defer { lateDrone.shutdown(); lateGround.shutdown() }
-            try await eventually(timeoutS: 5, "retained statuses for late subscribers") {
+            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                                 "retained statuses for late subscribers") {
                 !lateDrone.received(pilot).isEmpty && !lateGround.received(service).isEmpty
             }
             #expect(lateDrone.received(pilot).map(\.retain) == [true])
@@ -183,7 +186,8 @@ extension DeploymentTests {
                                          logDirectory: drone.directory, environment: environment)
             defer { child.stop() }
             let status = "quad/drone1/status/\(service)"
-            try await eventually(timeoutS: 20, "\(service) online on the ground: \(child.output())") {
+            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                                 "\(service) online on the ground: \(child.output())") {
                 groundMonitor.payloads(status).last?.contains(#""state":"online""#) == true
             }
             #expect(child.isRunning, "\(child.output())")

@@ -36,13 +36,15 @@ extension FaultInjectionTests {
             try await flight.takeOff()
             let target = flight.target(bearingDeg: 200, distanceM: 35)
             try flight.fly(to: target)
-            try await flight.waitForRow("flying", timeoutS: 20) { $0.pcmdFlag == 1 }
+            try await flight.waitForRow("flying", timeoutS: TestEnvironment.flightPhaseTimeoutS) { $0.pcmdFlag == 1 }
             let topics = corpus.lanes.map { "quad/\(flight.stack.drone)/\($0.path)" }
             let startS = FaultFlight.monotonicS()
             let (sent, failed) = await Self.publish(corpus, topics: topics, with: fuzzer, overS: Self.fuzzOverS)
             let tookS = FaultFlight.monotonicS() - startS
             #expect(sent == Self.fuzzCount && failed == 0, "sent \(sent), refused by the client \(failed)")
-            #expect(tookS <= 25, "publishing took \(tookS) s")
+            // How fast the test's own fuzzer published is a figure, not the product's behaviour (a loaded machine
+            // slows the test process too): printed.
+            Self.measured("fuzz", "10⁵ payloads published in \(tookS) s (paced over \(Self.fuzzOverS) s)")
 
             try await flight.waitArrived(at: target)
             let dead = flight.stack.processes.filter { !$0.value.isRunning }.map(\.key)

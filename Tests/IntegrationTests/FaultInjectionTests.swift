@@ -226,11 +226,12 @@ struct FaultInjectionTests {
             try await flight.waitOnline(["drone-link"], since: restartedAt)
             // Config ACK handshake again (configuring → ok), then navdata and GPS fixes (the navdata_options
             // config) on the bus, and the simulator hears AT commands again.
-            try await eventually(timeoutS: 15, "link connected again\n\(flight.logs())") {
+            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                                 "link connected again\n\(flight.logs())") {
                 flight.linkStatuses(since: restartedAt).last.map { $0.connected && $0.reason == .ok } == true
             }
             #expect(flight.linkStatuses(since: restartedAt).contains { $0.reason == .configuring })
-            try await eventually(timeoutS: 10, "telemetry again\n\(flight.logs())") {
+            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "telemetry again\n\(flight.logs())") {
                 flight.received("telemetry/drone", since: restartedAt) > 10
                     && flight.received("telemetry/position", since: restartedAt) > 10
             }
@@ -276,7 +277,8 @@ struct FaultInjectionTests {
                                          arguments: ["claim", "--sender-id", "pilot"] + common,
                                          name: "claim", logDirectory: flight.stack.broker.directory)
             defer { pilot.stop(signal: SIGKILL) }
-            try await eventually(timeoutS: 15, "pilot control granted\n\(pilot.output())\n\(flight.logs())") {
+            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                                 "pilot control granted\n\(pilot.output())\n\(flight.logs())") {
                 pilot.output().contains("pilot control granted")
             }
             let dir = flight.stack.broker.directory
@@ -284,7 +286,9 @@ struct FaultInjectionTests {
                                              ["takeoff", "--sender-id", "pilot", "--timeout", "20"] + common,
                                              logDirectory: dir)
             try #require(takeoff.code == 0, "\(takeoff.output)")
-            try await flight.waitForRow("hovering", timeoutS: 20) { $0.altitudeM > 0.5 && $0.flightState == "hovering" }
+            try await flight.waitForRow("hovering", timeoutS: TestEnvironment.flightPhaseTimeoutS) {
+                $0.altitudeM > 0.5 && $0.flightState == "hovering"
+            }
             let target = flight.target(bearingDeg: 100, distanceM: 35)
             let sent = try await runToEnd("location-broadcaster",
                                           ["target", "\(target.latitudeDeg)", "\(target.longitudeDeg)",

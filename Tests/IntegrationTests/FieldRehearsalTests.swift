@@ -89,7 +89,10 @@ struct FieldRehearsalTests {
         try await eventually(timeoutS: 20, "ground link back\n\(field.logs())") {
             field.log("drone-controller").contains("ground link back")
         }
-        try await Task.sleep(for: .seconds(5))
+        // 5 s of the simulator's time after the radio returned (a sleep on a loaded machine may cover less).
+        try await field.waitForRow("5 s after the radio returned", timeoutS: TestEnvironment.readinessTimeoutS) {
+            $0.timeS >= restoredAtS + 5
+        }
         let afterRadio = field.trace().filter { $0.timeS >= restoredAtS }
         #expect(afterRadio.count > 50 && afterRadio.allSatisfy { $0.pcmdFlag == 0 && $0.isAirborne },
                 "after the radio returned the drone must hover until a new target (\(afterRadio.count) rows)")
@@ -149,7 +152,11 @@ struct FieldRehearsalTests {
         #expect(code == 1, "\(takeoff.output())\n\(field.logs())")
         #expect(takeoff.output().contains("command-expired-in-queue"), "\(takeoff.output())")
         #expect(field.log("drone-controller").contains("by its sender's clock"), "\(field.log("drone-controller"))")
-        try await Task.sleep(for: .seconds(2))
+        // 2 s more of the simulator's time in which nothing may take off.
+        let refusedAtS = try #require(field.lastRow()).timeS
+        try await field.waitForRow("2 s after the refusal", timeoutS: TestEnvironment.readinessTimeoutS) {
+            $0.timeS >= refusedAtS + 2
+        }
         #expect(field.trace().allSatisfy { !$0.isAirborne }, "the late takeoff must not fly")
     }
 

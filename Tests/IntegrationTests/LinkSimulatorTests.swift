@@ -23,10 +23,16 @@ struct LinkSimulatorTests {
         let start = try #require(rig.stack.trace().last)
         #expect(abs(Geodesy.wrapDeg180(start.headingDeg)) < 5, "heading \(start.headingDeg)")
         rig.player.play(Self.forward)
-        try await Task.sleep(for: .seconds(3))
+        // 3 s of forward flight on the simulator's clock, from the first forward row it saw.
+        var firstSeen: TraceRow?
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "the forward PCMD\n\(rig.logs)") {
+            firstSeen = rig.stack.trace().first { $0.pcmdFlag == 1 && abs($0.pcmdPitch + 0.5) < 0.01 }
+            return firstSeen != nil
+        }
+        try await rig.stack.waitForTrace(until: try #require(firstSeen).timeS + 3)
         rig.player.play(Self.fly)
         // Hover from the first flag-0 row after the forward rows; settle 2 s (velocity lag 0.7 s), then hold 2 s.
-        try await rig.waitForTrace(until: (rig.stack.trace().last?.timeS ?? 0) + 4.5)
+        try await rig.stack.waitForTrace(until: (rig.stack.lastRow()?.timeS ?? 0) + 4.5)
         let trace = rig.stack.trace()
         let forwardRows = trace.filter { $0.pcmdFlag == 1 && abs($0.pcmdPitch + 0.5) < 0.01 }
         let lastForward = try #require(forwardRows.last, "the simulator never saw the forward PCMD\n\(rig.logs)")
@@ -56,7 +62,8 @@ struct LinkSimulatorTests {
         defer { rig.stop() }
         try await rig.takeOff()
         rig.player.play(.init(refMode: .fly, progressive: true, gazFrac: 1))
-        try await Task.sleep(for: .seconds(12))
+        // 12 s of the simulator's time (a sleep on a loaded machine may cover less of the climb).
+        try await rig.stack.waitForTrace(until: (rig.stack.lastRow()?.timeS ?? 0) + 12)
         let trace = rig.stack.trace()
         let highestM = trace.map(\.altitudeM).max() ?? 0
         #expect(highestM <= 4.0, "climbed to \(highestM) m")
@@ -77,13 +84,14 @@ struct LinkSimulatorTests {
         await rig.player.stop()
         rig.player.publishOnce(.init(refMode: .fly, progressive: true, rollFrac: 0.2, pitchFrac: -0.5))
         var last: TraceRow?
-        try await eventually(timeoutS: 10, "the last command in the trace\n\(rig.logs)") {
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                             "the last command in the trace\n\(rig.logs)") {
             last = rig.stack.trace().first { $0.pcmdFlag == 1 && abs($0.pcmdRoll - 0.2) < 0.01 }
             return last != nil
         }
         let lastCommand = try #require(last)
         // Past the simulator's 2 s link-loss time: the link must keep sending (hover, fly bit) on its own.
-        try await rig.waitForTrace(until: lastCommand.timeS + 3)
+        try await rig.stack.waitForTrace(until: lastCommand.timeS + 3)
         let trace = rig.stack.trace()
         let hover = try #require(trace.first { $0.timeS > lastCommand.timeS && $0.pcmdFlag == 0 },
                                  "never switched to hover\n\(rig.logs)")
@@ -120,7 +128,7 @@ struct LinkSimulatorTests {
         try await rig.takeOff()
         let start = try #require(rig.stack.trace().last)
         rig.player.play(Self.forward)
-        try await eventually(timeoutS: 15, "5 m north\n\(rig.logs)") {
+        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "5 m north\n\(rig.logs)") {
             guard let now = rig.stack.trace().last else { return false }
             return now.position.latitudeDeg > start.position.latitudeDeg && now.distanceM(to: start.position) > 5
         }
@@ -149,22 +157,15 @@ private struct LinkRig {
 
     func takeOff() async throws {
         player.play(LinkSimulatorTests.takeoff)
-        try await eventually(timeoutS: 20, "hovering at ~1 m\n\(logs)") {
+        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "hovering at ~1 m\n\(logs)") {
             stack.trace().last.map { $0.flightState == "hovering" && abs($0.altitudeM - 1) < 0.2 } == true
         }
     }
 
     func land() async throws {
         player.play(LinkSimulatorTests.land)
-        try await eventually(timeoutS: 20, "landed\n\(logs)") {
+        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "landed\n\(logs)") {
             stack.trace().last.map { $0.flightState == "landed" && $0.altitudeM == 0 } == true
-        }
-    }
-
-    /// Waits until the trace reaches `timeS` (simulator time).
-    func waitForTrace(until timeS: Double) async throws {
-        try await eventually(timeoutS: timeS - (stack.trace().last?.timeS ?? 0) + 10, "trace to \(timeS) s\n\(logs)") {
-            (stack.trace().last?.timeS ?? 0) >= timeS
         }
     }
 
@@ -172,7 +173,7 @@ private struct LinkRig {
     func latestDroneState(where condition: @escaping (DroneState) -> Bool) async throws -> DroneState {
         let topic = Topics.droneState.topic(for: DroneID(rawValue: stack.drone) ?? .default)
         var found: DroneState?
-        try await eventually(timeoutS: 10, "a DroneState on \(topic)\n\(logs)") {
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "a DroneState on \(topic)\n\(logs)") {
             found = bus.messages(on: topic).last.flatMap { try? DroneState(decoding: $0.message.payload) }
             return found.map(condition) == true
         }

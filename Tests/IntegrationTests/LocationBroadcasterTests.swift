@@ -29,7 +29,9 @@ struct LocationBroadcasterTests {
                                         ["--alt", "3", "--sender-id", "tester", "--no-wait"])
         #expect(run.code == 0, "\(run.output)")
         #expect(run.output.contains("target 52.516300, 13.377700 alt 3.0 m sent as tester"))
-        try await eventually(timeoutS: 5, "target received") { !bus.messages(on: topic("target")).isEmpty }
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "target received") {
+            !bus.messages(on: topic("target")).isEmpty
+        }
         let received = try #require(bus.messages(on: topic("target")).first)
         let target = try Target(decoding: received.message.payload)
         #expect(target.senderId == "tester")
@@ -45,10 +47,17 @@ struct LocationBroadcasterTests {
         let watcher = try ChildProcess(
             executable: TestEnvironment.requireTool("mosquitto_sub"),
             arguments: ["-h", "127.0.0.1", "-p", String(broker.port), "-V", "5", "-F", "%t %E",
-                        "-t", topic("target"), "-t", topic("command")],
+                        "-t", topic("target"), "-t", topic("command"), "-t", topic("probe")],
             logDirectory: broker.directory)
         defer { watcher.stop() }
-        try await Task.sleep(for: .milliseconds(300))
+        // Subscribed before anything is sent: probes until one shows (one SUBSCRIBE holds the three filters). A
+        // guessed 300 ms missed the target on a loaded machine.
+        let prober = try await BusRecorder(port: broker.port, id: "probe-expiry", filters: [])
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "mosquitto_sub subscribed") {
+            try await prober.publish(topic("probe"), Array("probe".utf8))
+            try await Task.sleep(for: .milliseconds(100))
+            return watcher.output().contains(topic("probe"))
+        }
         let target = try await broadcaster(["target", "-33.8568", "151.2153"], ["--ttl", "7", "--no-wait"])
         #expect(target.code == 0, "\(target.output)")
         let controller = try await FakeController(bus: BusRecorder(port: broker.port, id: "ctl-expiry",
@@ -59,8 +68,11 @@ struct LocationBroadcasterTests {
         defer { responder.cancel() }
         let land = try await broadcaster(["land"], ["--command-ttl", "3", "--timeout", "20"])
         #expect(land.code == 0, "\(land.output)")
-        try await eventually(timeoutS: 5, "both seen") { watcher.output().split(separator: "\n").count >= 2 }
-        let lines = watcher.output().split(separator: "\n").map(String.init)
+        func lines() -> [String] { watcher.output().split(separator: "\n").map(String.init) }
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "both seen\n\(watcher.output())") {
+            [topic("target"), topic("command")].allSatisfy { seen in lines().contains { $0.hasPrefix(seen + " ") } }
+        }
+        let lines = lines()
         #expect(lines.contains("\(topic("target")) 7"), "\(lines)")
         #expect(lines.contains("\(topic("command")) 3"), "\(lines)")
         // The flag is checked: out of range is refused before anything is sent.
@@ -76,14 +88,22 @@ struct LocationBroadcasterTests {
             arguments: ["beacon", "--broker", broker.address, "--drone", Self.drone, "--sender-id", "field",
                         "--interval-ms", "50"],
             logDirectory: broker.directory)
-        try await eventually(timeoutS: 10, "beacons") { bus.messages(on: topic("ground/beacon")).count >= 3 }
-        let first = bus.messages(on: topic("ground/beacon")).count
-        try await Task.sleep(for: .seconds(1))
-        let perSecond = bus.messages(on: topic("ground/beacon")).count - first
+        // Counted over a second of the broadcaster's own clock (the beacons' stamps), not the test's: how fast a
+        // loaded machine delivers them to the test is no behaviour of the broadcaster's.
+        func beacons() throws -> [GroundBeacon] {
+            try bus.messages(on: topic("ground/beacon")).map { try GroundBeacon(decoding: $0.message.payload) }
+        }
+        defer { if child.isRunning { child.stop(signal: SIGKILL) } }
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                             "beacons over 1 s of their stamps: \((try? beacons().map(\.timestampUs)) ?? [])\n"
+                                 + "\(child.output())") {
+            let stamps = try beacons().map(\.timestampUs)
+            return stamps.count >= 3 && stamps.last! - stamps[2] >= 1_000_000
+        }
+        let beacons = try beacons()
+        let perSecond = beacons.dropFirst(3).filter { $0.timestampUs <= beacons[2].timestampUs + 1_000_000 }.count
         // 20 per second at 50 ms (the default 200 ms gives 5): the flag took effect.
-        #expect(perSecond >= 12, "\(perSecond) beacons in 1 s")
-        let beacons = try bus.messages(on: topic("ground/beacon"))
-            .map { try GroundBeacon(decoding: $0.message.payload) }
+        #expect(perSecond >= 12, "\(perSecond) beacons in 1 s of their stamps")
         #expect(beacons.allSatisfy { $0.senderId == "field" })
         #expect(zip(beacons, beacons.dropFirst()).allSatisfy { $1.sequence == $0.sequence &+ 1 })
         #expect(bus.messages(on: topic("ground/beacon")).allSatisfy { $0.message.qos == 0 && !$0.message.retain })
@@ -178,7 +198,7 @@ struct LocationBroadcasterTests {
         defer { pilot.stop() }
         try await FakeController(bus: bus, drone: Self.drone).publish(.hovering, reason: .airborne, retain: true)
         var run: (code: Int32, output: String) = (0, "")
-        try await eventually(timeoutS: 20, "pilot-a online on the status screen") {
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "pilot-a online on the status screen") {
             run = try await broadcaster(["status"])
             return run.output.contains(Self.serviceLine("pilot-a", "online"))
         }
@@ -201,13 +221,22 @@ struct LocationBroadcasterTests {
         // The distance shown is to the target the controller holds (a state without one has no distance).
         let target = (52.5167, 13.3777)
         try await controller.publish(.flyingToTarget, reason: .newTarget, distanceM: 31.2, target: target, retain: true)
-        let script = Task {
-            try await Task.sleep(for: .seconds(2))
-            try await controller.publish(.arrived, reason: .arrived, distanceM: 0.4, target: target, retain: true)
+        // Arrived once the command has shown the flight (not a guessed 2 s after it was started: a loaded machine
+        // took longer to start it, and it saw the arrival first).
+        let child = try ChildProcess(
+            executable: TestEnvironment.executable("location-broadcaster").path,
+            arguments: ["status", "--broker", broker.address, "--drone", Self.drone, "--until", "arrived",
+                        "--timeout", "60", "--line", "--interval", "200ms"],
+            logDirectory: broker.directory)
+        defer { if child.isRunning { child.stop(signal: SIGKILL) } }
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "a flying line\n\(child.output())") {
+            child.output().contains("flying-to-target  dist 31.2 m")
         }
-        defer { script.cancel() }
-        let run = try await broadcaster(["status"], ["--until", "arrived", "--timeout", "30", "--line",
-                                                     "--interval", "200ms"])
+        try await controller.publish(.arrived, reason: .arrived, distanceM: 0.4, target: target, retain: true)
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "status ended\n\(child.output())") {
+            !child.isRunning
+        }
+        let run = (code: child.exitCode() ?? -1, output: child.output())
         #expect(run.code == 0, "\(run.output)")
         let lines = run.output.split(separator: "\n").filter { $0.contains(" s  ") }
         #expect(lines.contains { $0.contains("flying-to-target  dist 31.2 m  alt -  batt -  link -") }, "\(run.output)")
@@ -292,7 +321,7 @@ struct LocationBroadcasterTests {
         let port = try freeLoopbackPort()
         let run = try await runToEnd("location-broadcaster",
                                      ["route", file.path, "--broker", "127.0.0.1:\(port)", "--drone", Self.drone,
-                                      "--arrival-timeout", "2"], logDirectory: broker.directory, timeoutS: 30)
+                                      "--arrival-timeout", "2"], logDirectory: broker.directory, timeoutS: 60)
         #expect(run.code == 1)
         #expect(run.output.contains("cannot reach the broker at 127.0.0.1:\(port) within 5 s"), "\(run.output)")
         #expect(!run.output.contains("not reached"), "\(run.output)")

@@ -171,7 +171,7 @@ final class LogSyncIntegrationTests {
                                                 filters: [Topics.status(service: "telemetry-logger",
                                                     drone: Self.drone)])
         defer { watcher.shutdown() }
-        try await eventually(timeoutS: 20, "logger online: \(child.output())") {
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "logger online: \(child.output())") {
             watcher.all.contains { watcher.text($0).contains(#""state":"online""#) }
         }
         return child

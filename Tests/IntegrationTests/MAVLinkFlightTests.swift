@@ -127,18 +127,21 @@ struct MAVLinkFlightTests {
         let bus = try await BusRecorder(port: stack.broker.port, id: "mavlink-acks", filters: [linkTopic])
         defer { bus.client.shutdown() }
         try stack.mosquittoPub("command", "takeoff")
-        try await eventually(timeoutS: 25, "airborne\n\(stack.logs())") {
-            stack.trace().last.map { $0.altitudeM > 2 && $0.flightState == "hovering" } == true
+        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "airborne\n\(stack.logs())") {
+            stack.lastRow().map { $0.altitudeM > 2 && $0.flightState == "hovering" } == true
         }
         let target = stack.target(bearingDeg: 45, distanceM: 40)
         try stack.publishTarget(target)
-        try await eventually(timeoutS: 120, "arrived within 2 m\n\(stack.logs())") {
-            (stack.trace().last?.distanceM(to: target) ?? .infinity) < 2
+        try await eventually(timeoutS: 3 * TestEnvironment.flightPhaseTimeoutS, "arrived within 2 m\n\(stack.logs())") {
+            (stack.lastRow()?.distanceM(to: target) ?? .infinity) < 2
         }
-        try await Task.sleep(for: .seconds(3))
-        #expect(stack.trace().suffix(40).allSatisfy { $0.distanceM(to: target) < 3 }, "drifted off the target")
+        // The last 2 of 3 s of the simulator's time after the arrival.
+        #expect(try await stack.rows(afterS: 3, last: 2).allSatisfy { $0.distanceM(to: target) < 3 },
+                "drifted off the target")
         try stack.mosquittoPub("command", "land")
-        try await eventually(timeoutS: 30, "landed\n\(stack.logs())") { stack.trace().last?.flightState == "landed" }
+        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "landed\n\(stack.logs())") {
+            stack.lastRow()?.flightState == "landed"
+        }
         let link = stack.process("mavlink-link")?.output() ?? ""
         #expect(link.contains("arm: accepted") && link.contains("takeoff: accepted") && link.contains("land: accepted"))
         // The same answers on telemetry/link, each in a LinkStatus of its own, in the order they came.
@@ -166,14 +169,15 @@ struct MAVLinkFlightTests {
         let bus = try await BusRecorder(port: stack.broker.port, id: "mavlink-refused", filters: [linkTopic])
         let player = try await FlightCommandPlayer(port: stack.broker.port, drone: stack.drone)
         defer { player.client.shutdown(); bus.client.shutdown() }
-        try await eventually(timeoutS: 20, "battery critical\n\(stack.logs())") {
+        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "battery critical\n\(stack.logs())") {
             (stack.trace().last?.batteryPct ?? 100) <= 4
         }
         player.play(.init(refMode: .fly, takeoffId: 1))
         func acks() -> [LinkStatus.CommandAck] {
             bus.messages(on: linkTopic).compactMap { try? LinkStatus(decoding: $0.message.payload).commandAck }
         }
-        try await eventually(timeoutS: 10, "takeoff denied on telemetry/link\n\(stack.logs())") {
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                             "takeoff denied on telemetry/link\n\(stack.logs())") {
             acks().contains { $0.command == .takeoff && $0.result == .denied }
         }
         #expect(acks().contains { $0.command == .arm && $0.result == .denied })
@@ -204,29 +208,39 @@ struct MAVLinkFlightTests {
         }
 
         player.play(.init(refMode: .fly, takeoffId: 1))
-        try await eventually(timeoutS: 20, "hovering at 2.5 m\n\(stack.logs())") {
+        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "hovering at 2.5 m\n\(stack.logs())") {
             stack.trace().last.map { $0.flightState == "hovering" && $0.altitudeM > 2.3 } == true
         }
         player.play(.init(refMode: .fly, progressive: true, pitchFrac: -0.4))
-        try await eventually(timeoutS: 10, "flying forward in offboard\n\(stack.logs())") {
+        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS,
+                             "flying forward in offboard\n\(stack.logs())") {
             stack.trace().last.map { $0.flightState == "flying" && $0.speedMps > 1.5 } == true
         }
         await player.stop()
         let stoppedS = try #require(stack.trace().last).timeS
-        try await eventually(timeoutS: 5, "hovering after the commands stopped\n\(stack.logs())") {
+        // A hang guard: the bound is the next line's, on the simulator's clock.
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                             "hovering after the commands stopped\n\(stack.logs())") {
             stack.trace().last.map { $0.flightState == "hovering" } == true
         }
         let hover = try #require(stack.trace().first { $0.timeS > stoppedS && $0.flightState == "hovering" })
         // 250 ms command timeout + one 50 ms setpoint + 50 ms trace sampling + slack.
         #expect(hover.timeS - stoppedS < 0.6, "hover only \(hover.timeS - stoppedS) s after the last command")
-        try await Task.sleep(for: .seconds(1.5))
-        #expect(stack.trace().last?.isAirborne == true, "setpoints kept coming: still in the air")
+        // 1.5 s of the simulator's time later (a sleep on a loaded machine may cover less).
+        #expect(try await stack.rows(afterS: 1.5, last: 1.5).last?.isAirborne == true,
+                "setpoints kept coming: still in the air")
         #expect(statuses().contains { $0.connected && $0.fallbackHover && $0.reason == .commandTimeout })
 
+        let before = statuses().count
         stack.process("drone-sim")?.stop()
-        try await eventually(timeoutS: 6, "link lost after 3 s without HEARTBEAT\n\(stack.logs())") {
-            statuses().last.map { !$0.connected && $0.reason == .navdataLost } == true
-        }
+        // Timed on the link's own clock (the first lost status says how old its last HEARTBEAT was), not by when
+        // the test hears of it: within the 6 s the test allowed on its own clock.
+        func lost() -> LinkStatus? { statuses().dropFirst(before).first { !$0.connected && $0.reason == .navdataLost } }
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                             "link lost without HEARTBEAT\n\(stack.logs())") { lost() != nil }
+        let lostStatus = try #require(lost())
+        #expect(lostStatus.lastNavdataAgeMs <= 6000,
+                "link lost \(lostStatus.lastNavdataAgeMs) ms after the last HEARTBEAT")
         #expect(stack.process("mavlink-link")?.output().contains("autopilot heartbeat lost") == true)
     }
 }

@@ -41,7 +41,7 @@ struct NavigatorGPSDTests {
                         "--position", "gpsd:127.0.0.1:\(gpsdPort)", "--no-fix-time-check"],
             logDirectory: broker.directory)
         defer { navigator.stop(signal: SIGKILL) }
-        try await eventually(timeoutS: 20, "navigator online\n\(navigator.output())") {
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "navigator online\n\(navigator.output())") {
             bus.messages(on: topic("status/navigator")).contains {
                 String(decoding: $0.message.payload, as: UTF8.self).contains(#""state":"online""#)
             }

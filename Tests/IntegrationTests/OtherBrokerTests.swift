@@ -92,7 +92,7 @@ struct BrokerChecks {
             flight.logs() + "\n--- logger\n\(recorder.output().suffix(2000))\n--- pilot\n\(pilot.output().suffix(2000))"
         }
         phase("services online")
-        try await eventually(timeoutS: 30, "pilot control granted\n\(logs())") {
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "pilot control granted\n\(logs())") {
             pilot.output().contains("pilot control granted")
         }
         phase("pilot control granted")
@@ -113,7 +113,9 @@ struct BrokerChecks {
         let takeoff = try await run("location-broadcaster", ["takeoff", "--sender-id", "pilot", "--timeout", "20"]
             + ground)
         try #require(takeoff.code == 0, "\(takeoff.output)\n\(logs())")
-        try await flight.waitForRow("hovering", timeoutS: 20) { $0.altitudeM > 0.5 && $0.isAirborne }
+        try await flight.waitForRow("hovering", timeoutS: TestEnvironment.flightPhaseTimeoutS) {
+            $0.altitudeM > 0.5 && $0.isAirborne
+        }
         phase("airborne")
         let target = flight.target(bearingDeg: 45, distanceM: 25)
         let sent = try await run("location-broadcaster", ["target", "\(target.latitudeDeg)", "\(target.longitudeDeg)",
@@ -145,15 +147,17 @@ struct BrokerChecks {
     func lastWill() async throws {
         let navigator = try spawn("navigator", board)
         defer { navigator.stop(signal: SIGKILL) }
-        let watch = try spawn("location-broadcaster", ["status", "--watch", "--interval", "200ms", "--timeout", "40"]
+        let watch = try spawn("location-broadcaster", ["status", "--watch", "--interval", "200ms", "--timeout", "300"]
                               + ground, name: "status-watch")
         defer { watch.stop(signal: SIGKILL) }
-        try await eventually(timeoutS: 20, "navigator online\n\(watch.output().suffix(2000))\n\(navigator.output())") {
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                             "navigator online\n\(watch.output().suffix(2000))\n\(navigator.output())") {
             watch.output().contains(Self.serviceLine("navigator", "online"))
         }
         let before = watch.output().count
         #expect(navigator.stop(signal: SIGKILL) == 128 + SIGKILL)
-        try await eventually(timeoutS: 20, "navigator OFFLINE\n\(watch.output().suffix(2000))") {
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                             "navigator OFFLINE\n\(watch.output().suffix(2000))") {
             watch.output().dropFirst(before).contains(Self.serviceLine("navigator", "OFFLINE"))
         }
     }
@@ -168,7 +172,8 @@ struct BrokerChecks {
         let strict = try spawn("navigator", ["--broker", broker.boardAddress, "--drone", drone, "--mqtt-version", "5"],
                                name: "navigator-v5")
         defer { strict.stop(signal: SIGKILL) }
-        try await eventually(timeoutS: 15, "the refusal in the log\n\(strict.output())") {
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                             "the refusal in the log\n\(strict.output())") {
             saysRefused(strict.output())
         }
         #expect(!strict.output().contains("unknown reason") && !strict.output().contains("cannot reach"),
@@ -185,7 +190,8 @@ struct BrokerChecks {
                                  name: "navigator-auto")
         defer { fallback.stop(signal: SIGKILL) }
         let bus = try await BusRecorder(port: broker.port, id: "v5-\(drone)", filters: ["quad/\(drone)/status/#"])
-        try await eventually(timeoutS: 20, "auto: online in 3.1.1\n\(fallback.output())") {
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                             "auto: online in 3.1.1\n\(fallback.output())") {
             bus.messages(on: "quad/\(drone)/status/navigator").contains {
                 String(decoding: $0.message.payload, as: UTF8.self).contains(#""state":"online""#)
             }

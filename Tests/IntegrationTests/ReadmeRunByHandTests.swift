@@ -110,7 +110,7 @@ struct ReadmeRunByHandTests {
                 _ = try #require(sub, "the page publishes before mosquitto_sub")
                 let port = broker!.port
                 let dir = broker!.directory
-                try await eventually(timeoutS: 30, "services online") {
+                try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "services online") {
                     let statuses = try Self.receive(port: port, dir: dir, topic: "quad/drone1/status/#", count: 3).lines
                     let online = ["drone-link", "navigator", "drone-controller"].allSatisfy { service in
                         statuses.contains {
@@ -120,14 +120,19 @@ struct ReadmeRunByHandTests {
                     return try online && Self.receive(port: port, dir: dir, topic: "quad/drone1/telemetry/drone",
                         count: 1).received
                 }
-                try await Task.sleep(for: .milliseconds(300))
+                // A takeoff needs fresh drone state in the controller: its own word that it has seen the drone,
+                // not a guessed 300 ms after the test saw navdata.
+                let controller = try #require(children.first { $0.name == "drone-controller" })
+                try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "the controller knows the drone") {
+                    controller.output().contains("landed (drone-landed)")
+                }
                 if let m = arguments.firstIndex(of: "-m"), arguments[m - 1] == "quad/drone1/target" {
                     target = try Self.point(json: arguments[m + 1])
                 }
                 let pub = try ChildProcess(
                     executable: TestEnvironment.requireTool(program), arguments: ["-p", "\(broker!.port)"] + arguments,
                     name: "mosquitto_pub", logPath: broker!.directory.appendingPathComponent("readme-pub.log").path)
-                #expect(pub.waitForExit(timeoutS: 10) == 0, "\(pub.output())")
+                #expect(pub.waitForExit(timeoutS: TestEnvironment.readinessTimeoutS) == 0, "\(pub.output())")
             default:
                 Issue.record("docs/flying.md's Run it by hand has a command this test does not know: \(words)")
             }
@@ -157,7 +162,8 @@ struct ReadmeRunByHandTests {
             executable: TestEnvironment.requireTool("mosquitto_sub"),
             arguments: ["-p", "\(port)", "-t", topic, "-v", "-C", "\(count)", "-W", "2"],
             name: "mosquitto_sub", logPath: dir.appendingPathComponent("readme-probe.log").path)
-        let code = child.waitForExit(timeoutS: 5)
+        // -W 2 is mosquitto_sub's own clock; this only catches a hang (a slow start is retried by the caller).
+        let code = child.waitForExit(timeoutS: 10)
         return (code == 0, child.output().split(separator: "\n"))
     }
 

@@ -15,7 +15,9 @@ struct SafetyFlightTests {
         defer { stack.stop() }
         try await stack.waitUntilReady()
         try stack.mosquittoPub("command", "takeoff")
-        try await eventually(timeoutS: 60, "landed again after giving up the return\n\(stack.logs())") {
+        // A hang guard: drifting out 10 m at ~0.4 m/s, the brake and the landing take ~35 s of the flight.
+        try await eventually(timeoutS: 3 * TestEnvironment.flightPhaseTimeoutS,
+                             "landed again after giving up the return\n\(stack.logs())") {
             let trace = stack.trace()
             // Airborne, then landed. Not "a hovering row": in 8 m/s of wind the drone's hover lasts a moment (the
             // first climb command makes it `flying`), and a trace row every interval can miss it.
@@ -35,26 +37,26 @@ struct SafetyFlightTests {
         defer { stack.stop() }
         try await stack.waitUntilReady()
         try stack.mosquittoPub("command", "takeoff")
-        try await eventually(timeoutS: 20, "airborne\n\(stack.logs())") {
-            stack.trace().last.map { $0.altitudeM > 0.5 && $0.flightState == "hovering" } == true
+        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "airborne\n\(stack.logs())") {
+            stack.lastRow().map { $0.altitudeM > 0.5 && $0.flightState == "hovering" } == true
         }
         let target = stack.target(bearingDeg: 0, distanceM: 60)
         try stack.mosquittoPub("target", #"{"lat":\#(target.latitudeDeg),"lon":\#(target.longitudeDeg),"ttl":3}"#)
         // Accepted and flown to, by the controller's word: whether the drone has picked up speed when the 3 s ttl
         // runs out depends on how long it settles its altitude first (a race the test lost on a busy machine).
-        try await eventually(timeoutS: 20, "flying to the target\n\(stack.logs())") {
+        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "flying to the target\n\(stack.logs())") {
             stack.process("drone-controller")?.output().contains("flying_to_target") == true
         }
-        try await eventually(timeoutS: 20, "target-expired\n\(stack.logs())") {
+        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "target-expired\n\(stack.logs())") {
             stack.process("drone-controller")?.output().contains("target-expired") == true
         }
         // The hover that follows: the drone comes to a stop well short of the 60 m target.
-        try await eventually(timeoutS: 20, "stopped after the expiry\n\(stack.logs())") {
-            (stack.trace().last?.speedMps ?? 1) < 0.5
+        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS,
+                             "stopped after the expiry\n\(stack.logs())") {
+            (stack.lastRow()?.speedMps ?? 1) < 0.5
         }
-        // ... and stays stopped: nothing flies on to the dropped target.
-        try await Task.sleep(for: .seconds(3))
-        let last = try #require(stack.trace().last)
+        // ... and stays stopped for 3 s of the simulator's time: nothing flies on to the dropped target.
+        let last = try #require(try await stack.rows(afterS: 3, last: 3).last)
         #expect(last.distanceM(to: target) > 20, "flew on to the expired target")
         #expect(last.speedMps < 0.5, "moving again after the target expired")
     }

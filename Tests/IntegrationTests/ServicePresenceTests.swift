@@ -35,14 +35,14 @@ struct ServicePresenceTests {
         defer { watcher.shutdown() }
         let child = try start(service)
         do {
-            try await eventually(timeoutS: 10, "\(service) online") {
+            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "\(service) online") {
                 log.latest(service)?.contains(#""state":"online""#) == true
             }
         } catch {
             throw TestEnvironmentError.timeout("\(service) online; it printed:\n\(child.output())")
         }
         #expect(child.stop(signal: SIGTERM) == 0, "\(child.output())")
-        try await eventually(timeoutS: 20,
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
             "\(service) offline") { log.latest(service)?.contains(#""state":"offline""#) == true }
     }
 
@@ -53,13 +53,20 @@ struct ServicePresenceTests {
         let child = try start("navigator")
         defer { child.stop(signal: SIGTERM) }
         let (watcher, log) = try statusWatcher()
-        try await eventually(timeoutS: 10, "online") { log.latest("navigator")?.contains(#""state":"online""#) == true }
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "online") {
+            log.latest("navigator")?.contains(#""state":"online""#) == true
+        }
         watcher.shutdown()
         let bus = try await BusRecorder(port: broker.port, id: "clear-retained", filters: [])
         try await bus.publish("quad/presence1/status/navigator", [], retain: true)
         let clearedAt = Date()
         let (late, lateLog) = try statusWatcher()
         defer { late.shutdown() }
+        // The re-announce window starts once the late reader is subscribed: how long a loaded machine takes to
+        // connect it is no part of the service's interval.
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "the late reader subscribed") {
+            late.subscriptionsAnswered
+        }
         let status = try await runToEnd("location-broadcaster", ["status", "--broker", broker.address,
                                                                  "--drone", "presence1"],
                                         logDirectory: broker.directory, timeoutS: 30)
@@ -78,14 +85,16 @@ struct ServicePresenceTests {
     func lastWill() async throws {
         let child = try start("navigator")
         let (watcher, log) = try statusWatcher()
-        try await eventually(timeoutS: 10, "online") { log.latest("navigator")?.contains(#""state":"online""#) == true }
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "online") {
+            log.latest("navigator")?.contains(#""state":"online""#) == true
+        }
         watcher.shutdown()
         child.stop(signal: SIGKILL)
         // A client connecting afterwards sees the retained offline left by the will.
         try await Task.sleep(for: .milliseconds(300))
         let (late, lateLog) = try statusWatcher()
         defer { late.shutdown() }
-        try await eventually(timeoutS: 20, "retained offline") {
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "retained offline") {
             lateLog.latest("navigator")?.contains(#""state":"offline""#) == true
         }
     }

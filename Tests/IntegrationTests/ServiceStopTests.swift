@@ -8,13 +8,14 @@ import Testing
 /// resolvable — while two CPU burners keep the machine busy. Ten stops per service, all services at once.
 ///
 /// What is asserted is behaviour: exit 0 (the kernel's default action would give 143) and no hang. `hangLimitS` is
-/// far below the minutes of the bug and far above the ~1 s a stop takes: a busy run (two more burners and compilers
-/// beside this test's) stretched the wall time from SIGTERM to the reaped exit to 2.8 s while the service's own log
-/// said `stopped` within 1 s. The slowest stop is printed.
+/// far below the minutes of the bug and 10× the ~1 s a stop takes: it is timed on the test's clock (a service logs
+/// no line when the signal arrives), and a busy run (two more burners and compilers beside this test's) stretched
+/// the wall time from SIGTERM to the reaped exit to 2.8 s while the service's own log said `stopped` within 1 s.
+/// The slowest stop is printed (a figure, not a bound).
 @Suite("Service stop", .offPool, .serialized, .enabled(if: TestEnvironment.available("mosquitto")))
 struct ServiceStopTests {
     static let services = ["drone-link", "navigator", "drone-controller", "location-broadcaster", "telemetry-logger"]
-    static let hangLimitS = 6.0
+    static let hangLimitS = 10.0
 
     enum Condition: String, Sendable {
         case up, brokerKilled, brokerRestarting, refused, silent, unresolvable
@@ -105,7 +106,8 @@ struct ServiceStopTests {
                 try broker.start()
             }
             let started = Date()
-            let code = child.stop(signal: SIGTERM, timeoutS: 10)
+            // SIGKILL only well past the limit: a slow stop is reported as slow, not as a kill's exit code.
+            let code = child.stop(signal: SIGTERM, timeoutS: 3 * hangLimitS)
             stops.append(Stop(service: service, condition: condition, elapsedS: Date().timeIntervalSince(started),
                               exitCode: code, log: child.output()))
         }

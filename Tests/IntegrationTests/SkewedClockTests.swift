@@ -50,20 +50,22 @@ struct SkewedClockTests {
         var ground = SkewedGround(bus: try await BusRecorder(port: stack.broker.port, id: "skewed", filters: []),
                                   drone: stack.drone, skewS: skewS)
         try await ground.claim()
-        try await eventually(timeoutS: 10, "control granted\n\(stack.logs())") {
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "control granted\n\(stack.logs())") {
             Self.controllerLog(stack).contains("control-granted")
         }
         try await ground.command(.takeoff)
-        try await eventually(timeoutS: 20, "airborne\n\(stack.logs())") {
-            stack.trace().last.map { $0.altitudeM > 0.5 && $0.flightState == "hovering" } == true
+        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "airborne\n\(stack.logs())") {
+            stack.lastRow().map { $0.altitudeM > 0.5 && $0.flightState == "hovering" } == true
         }
         let target = stack.target(bearingDeg: 90, distanceM: 25)
         try await ground.target(target, ttlS: 60)
-        try await eventually(timeoutS: 90, "arrived\n\(stack.logs())") {
-            (stack.trace().last?.distanceM(to: target) ?? .infinity) < 1.5
+        try await eventually(timeoutS: 3 * TestEnvironment.flightPhaseTimeoutS, "arrived\n\(stack.logs())") {
+            (stack.lastRow()?.distanceM(to: target) ?? .infinity) < 1.5
         }
         try await ground.command(.land)
-        try await eventually(timeoutS: 20, "landed\n\(stack.logs())") { stack.trace().last?.flightState == "landed" }
+        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "landed\n\(stack.logs())") {
+            stack.lastRow()?.flightState == "landed"
+        }
         #expect(!Self.controllerLog(stack).contains("refused"), "\(Self.controllerLog(stack).suffix(2000))")
     }
 
@@ -75,17 +77,25 @@ struct SkewedClockTests {
         var ground = SkewedGround(bus: try await BusRecorder(port: stack.broker.port, id: "skewed", filters: []),
                                   drone: stack.drone, skewS: 3_600)
         try await ground.command(.takeoff)
-        try await eventually(timeoutS: 20, "airborne\n\(stack.logs())") {
-            stack.trace().last.map { $0.altitudeM > 0.5 && $0.flightState == "hovering" } == true
+        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "airborne\n\(stack.logs())") {
+            stack.lastRow().map { $0.altitudeM > 0.5 && $0.flightState == "hovering" } == true
+        }
+        // Timed by the controller's own stamps on the states it published (accepted, expired), not by the test's
+        // clock: on a loaded machine the test sees both late, by different amounts.
+        let stateTopic = Topics.controllerState.topic(for: DroneID(rawValue: stack.drone) ?? .default)
+        let states = try await BusRecorder(port: stack.broker.port, id: "ttl-states", filters: [stateTopic])
+        func stamp(_ reason: Reason) -> Int64? {
+            states.messages(on: stateTopic).compactMap { try? ControllerState(decoding: $0.message.payload) }
+                .first { $0.reason == reason }?.timestampUs
         }
         let target = stack.target(bearingDeg: 0, distanceM: 150)
-        let sentAt = Date()
         try await ground.target(target, ttlS: 10)
-        try await eventually(timeoutS: 20, "target-expired\n\(stack.logs())") {
-            Self.controllerLog(stack).contains("target-expired")
+        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "target-expired\n\(stack.logs())") {
+            Self.controllerLog(stack).contains("target-expired") && stamp(.targetExpired) != nil
         }
-        let elapsedS = Date().timeIntervalSince(sentAt)
-        #expect(elapsedS > 9.5 && elapsedS < 13, "expired after \(elapsedS) s")
+        let accepted = try #require(stamp(.newTarget), "no new-target state\n\(stack.logs())")
+        let elapsedS = Double(try #require(stamp(.targetExpired)) - accepted) / 1e6
+        #expect(elapsedS > 9.5 && elapsedS < 13, "expired \(elapsedS) s after it was accepted (controller's stamps)")
         #expect((stack.trace().last?.distanceM(to: target) ?? 0) > 100, "flew on to the expired target")
     }
 }

@@ -39,7 +39,8 @@ extension TelemetryLoggerTests {
         let bus = try await BusRecorder(port: broker.port, id: "replay-watch", filters: ["quad/#", "replay/#"])
         let (code, output) = try run(["replay", log, "--broker", broker.address, "--speed", "0"])
         #expect(code == 0, "\(output)")
-        try await eventually(timeoutS: 10, "replayed messages") { bus.all.count >= topics.count }
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                             "replayed messages") { bus.all.count >= topics.count }
         try await Task.sleep(for: .milliseconds(300))
         let received = bus.all
         #expect(received.filter { $0.topic.hasPrefix("quad/") }.map(\.topic) == [])
@@ -70,7 +71,8 @@ extension TelemetryLoggerTests {
         try await presence(.offline)
         (code, output) = try run(["replay", log, "--live", "--broker", broker.address, "--speed", "0"])
         #expect(code == 0, "\(output)")
-        try await eventually(timeoutS: 10, "live commands") { bus.messages(on: "quad/drone1/command").count == 3 }
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                             "live commands") { bus.messages(on: "quad/drone1/command").count == 3 }
         #expect(bus.messages(on: "quad/drone1/telemetry/position").count == 1)
         // Presence is never replayed live: only the two the test published itself.
         #expect(bus.messages(on: "quad/drone1/status/drone-controller").count == 2)

@@ -223,7 +223,7 @@ struct TelemetryLoggerTests {
     func refusedSubscription() throws {
         let refusing = try ProtocolRefusingBroker(accepting311: true, subackCode: 0x80)
         let child = try logger(["record", "--broker", refusing.address, "--dir", logDir.path])
-        let code = child.waitForExit(timeoutS: 10)
+        let code = child.waitForExit(timeoutS: TestEnvironment.readinessTimeoutS)
         if code == nil { child.stop(signal: SIGTERM) }
         let output = child.output()
         #expect(code == 1, "\(output)")

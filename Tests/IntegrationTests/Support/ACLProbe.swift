@@ -42,7 +42,10 @@ final class ACLProbe: @unchecked Sendable {
             try await client.client.publishAndWait(topic: attempt.topic, payload: Array(attempt.payload.utf8),
                                                    qos: 1, retain: false, timeoutS: TestEnvironment.readinessTimeoutS)
         }
-        try await eventually(timeoutS: 10, "allowed writes reach the observer") {
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                             "allowed writes reach the observer; missing: "
+                                 + "\(Set(allowed).subtracting(seen().keys).map(\.payload).sorted()); the observer "
+                                 + (observer.client.isConnected ? "connected" : "NOT connected")) {
             Set(allowed).isSubset(of: Set(seen().keys))
         }
         try await Task.sleep(for: .seconds(1))

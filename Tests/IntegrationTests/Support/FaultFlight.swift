@@ -58,7 +58,9 @@ final class FaultFlight: @unchecked Sendable {
     func takeOff() async throws {
         try stack.mosquittoPub("command", "takeoff")
         // Hovering, or already flying when the controller kept a target from before a landing.
-        try await waitForRow("airborne", timeoutS: 20) { $0.altitudeM > 0.5 && $0.isAirborne }
+        try await waitForRow("airborne", timeoutS: TestEnvironment.flightPhaseTimeoutS) {
+            $0.altitudeM > 0.5 && $0.isAirborne
+        }
         try await calibrateClock()
     }
 
@@ -66,12 +68,13 @@ final class FaultFlight: @unchecked Sendable {
 
     /// Flying under the controller's progressive commands, at least `travelledM` from home.
     func waitMidFlight(travelledM: Double = 8) async throws {
-        try await waitForRow("in flight, \(travelledM) m out", timeoutS: 40) {
+        try await waitForRow("in flight, \(travelledM) m out",
+                             timeoutS: TestEnvironment.flightPhaseTimeoutS) {
             $0.pcmdFlag == 1 && $0.distanceM(to: self.home) > travelledM
         }
     }
 
-    func waitArrived(at target: GeoPoint, timeoutS: Double = 90) async throws {
+    func waitArrived(at target: GeoPoint, timeoutS: Double = 3 * TestEnvironment.flightPhaseTimeoutS) async throws {
         try await waitForRow("within \(Self.arrivalToleranceM) m of the target", timeoutS: timeoutS) {
             $0.distanceM(to: target) < Self.arrivalToleranceM
         }
@@ -82,7 +85,7 @@ final class FaultFlight: @unchecked Sendable {
         try await waitLanded()
     }
 
-    func waitLanded(timeoutS: Double = 20) async throws {
+    func waitLanded(timeoutS: Double = TestEnvironment.flightPhaseTimeoutS) async throws {
         try await waitForRow("landed", timeoutS: timeoutS) { $0.flightState == "landed" && $0.altitudeM == 0 }
     }
 
@@ -93,22 +96,13 @@ final class FaultFlight: @unchecked Sendable {
 
     /// Waits until the trace reaches simulator time `timeS`.
     func waitForTrace(until timeS: Double) async throws {
-        try await waitForRow("trace to \(timeS) s", timeoutS: max(0, timeS - simNowS()) + 10) { $0.timeS >= timeS }
+        try await stack.waitForTrace(until: timeS)
     }
 
     // MARK: The trace and the simulator's clock
 
     /// The newest complete trace row, read from the end of the file only.
-    func lastRow() -> TraceRow? {
-        guard let handle = try? FileHandle(forReadingFrom: stack.traceURL) else { return nil }
-        defer { try? handle.close() }
-        guard let size = try? handle.seekToEnd(), size > 0 else { return nil }
-        try? handle.seek(toOffset: size > 1024 ? size - 1024 : 0)
-        guard let data = try? handle.readToEnd() else { return nil }
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        // The last element is "" after a complete row, or a half-written row.
-        return lines.dropLast().reversed().lazy.compactMap(TraceRow.init).first
-    }
+    func lastRow() -> TraceRow? { stack.lastRow() }
 
     func rows(from startS: Double, to endS: Double = .infinity) -> [TraceRow] {
         stack.trace().filter { $0.timeS >= startS && $0.timeS <= endS }
@@ -161,7 +155,8 @@ final class FaultFlight: @unchecked Sendable {
     }
 
     /// An `online` status from each service published after `since`.
-    func waitOnline(_ services: [String], since: Date, timeoutS: Double = 20) async throws {
+    func waitOnline(_ services: [String], since: Date, timeoutS: Double = TestEnvironment.readinessTimeoutS)
+        async throws {
         try await eventually(timeoutS: timeoutS, "\(services) online again\n\(logs())") {
             services.allSatisfy { service in
                 bus.messages(on: Topics.status(service: service, drone: droneID)).contains {

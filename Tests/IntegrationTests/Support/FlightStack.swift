@@ -115,9 +115,12 @@ final class FlightStack: @unchecked Sendable {
         try await eventually(timeoutS: timeoutS, "services online and navdata flowing\n\(logs())") {
             services.allSatisfy { log.latest($0)?.contains(#""state":"online""#) == true } && log.latest("drone") != nil
         }
-        // The controller has seen navdata too once it published a state after it (it needs fresh drone state
-        // to accept a takeoff); give it one more navdata period.
-        try await Task.sleep(for: .milliseconds(200))
+        // A takeoff needs fresh drone state in the controller: wait for its own word that it has seen the drone
+        // on the ground (a guessed 200 ms after the test saw navdata raced a controller slowed by a loaded machine).
+        guard services.contains("drone-controller") else { return }
+        try await eventually(timeoutS: timeoutS, "the controller knows the drone is landed\n\(logs())") {
+            process("drone-controller")?.output().contains("landed (drone-landed)") == true
+        }
     }
 
     /// With `.mavlink` the simulator's MAVLink port is `atPort` and mavlink-link listens on `navdataPort`.
@@ -167,7 +170,7 @@ final class FlightStack: @unchecked Sendable {
                                      arguments: ["-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1",
                                                  "-t", "quad/\(drone)/\(path)", "-m", message],
                                      logDirectory: broker.directory)
-        guard child.waitForExit(timeoutS: 10) == 0 else {
+        guard child.waitForExit(timeoutS: TestEnvironment.readinessTimeoutS) == 0 else {
             throw TestEnvironmentError.timeout("mosquitto_pub \(path): \(child.output())")
         }
     }
@@ -182,6 +185,33 @@ final class FlightStack: @unchecked Sendable {
 
     /// The simulator's ground truth so far.
     func trace() -> [TraceRow] { TraceRow.read(traceURL) }
+
+    /// The newest complete trace row, read from the end of the file only.
+    func lastRow() -> TraceRow? {
+        guard let handle = try? FileHandle(forReadingFrom: traceURL) else { return nil }
+        defer { try? handle.close() }
+        guard let size = try? handle.seekToEnd(), size > 0 else { return nil }
+        try? handle.seek(toOffset: size > 1024 ? size - 1024 : 0)
+        guard let data = try? handle.readToEnd() else { return nil }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        // The last element is "" after a complete row, or a half-written row.
+        return lines.dropLast().reversed().lazy.compactMap(TraceRow.init).first
+    }
+
+    /// Waits until the trace reaches simulator time `timeS`. The wait itself only catches a hang.
+    func waitForTrace(until timeS: Double) async throws {
+        try await eventually(timeoutS: max(0, timeS - (lastRow()?.timeS ?? 0)) + TestEnvironment.readinessTimeoutS,
+                             "trace to \(timeS) s\n\(logs())") { (lastRow()?.timeS ?? 0) >= timeS }
+    }
+
+    /// Lets `seconds` of simulator time pass from the newest row now and returns the rows of the last `lastS` of
+    /// them. On the simulator's clock: a test's sleep on a loaded machine may cover less of the flight, or rows from
+    /// before it.
+    func rows(afterS seconds: Double, last lastS: Double) async throws -> [TraceRow] {
+        let fromS = lastRow()?.timeS ?? 0
+        try await waitForTrace(until: fromS + seconds)
+        return trace().filter { $0.timeS > fromS + seconds - lastS && $0.timeS <= fromS + seconds }
+    }
 
     /// Everything the processes printed, for failure messages.
     func logs() -> String {

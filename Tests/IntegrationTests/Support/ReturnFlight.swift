@@ -17,16 +17,16 @@ struct ReturnFlight {
         defer { stack.stop() }
         try await stack.waitUntilReady()
         try stack.mosquittoPub("command", "takeoff")
-        try await eventually(timeoutS: 30, "airborne\n\(stack.logs())") {
-            stack.trace().last.map { $0.altitudeM > 0.5 && $0.isAirborne } == true
+        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "airborne\n\(stack.logs())") {
+            stack.lastRow().map { $0.altitudeM > 0.5 && $0.isAirborne } == true
         }
         let target = stack.target(bearingDeg: bearingDeg, distanceM: legM)
         try stack.publishTarget(target)
         let arrived = try await runToEnd("location-broadcaster", ["status", "--until", "arrived", "--timeout", "90"]
                                          + stack.common, logDirectory: stack.broker.directory, timeoutS: 100)
         try #require(arrived.code == 0, "never arrived\n\(arrived.output)\n\(stack.logs())")
-        try await Task.sleep(for: .seconds(3))
-        let atTarget = stack.trace().suffix(40).map { $0.distanceM(to: target) }.max() ?? .infinity
+        // Hovering at the target: the last 2 of 3 s of the simulator's time after the controller said arrived.
+        let atTarget = try await stack.rows(afterS: 3, last: 2).map { $0.distanceM(to: target) }.max() ?? .infinity
         let returnStartS = stack.trace().last?.timeS ?? 0
         let run = try await runToEnd("location-broadcaster", ["return", "--timeout", "10"] + stack.common,
                                      logDirectory: stack.broker.directory)

@@ -10,6 +10,9 @@ enum TestEnvironment {
     /// connected) before giving up; the wait ends as soon as it is. Not a behaviour bound: on a busy run a fresh
     /// mosquitto printed nothing for over 5 s while two test burners, two more and a booting RabbitMQ ran beside it.
     static let readinessTimeoutS = 60.0
+    /// How long a flight phase the simulator flies in a few seconds (airborne, a leg's first metres, landed) may take
+    /// before the wait for it counts as a hang. Only that: what a flight test judges is timed on the simulator's clock.
+    static let flightPhaseTimeoutS = 60.0
 
     static let repoRoot: URL = {
         if let root = ProcessInfo.processInfo.environment["QUAD_REPO_ROOT"] { return URL(fileURLWithPath: root) }
