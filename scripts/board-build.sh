@@ -6,7 +6,7 @@
 #     (chroot in a mount namespace of its own, so nothing stays mounted).
 #   - sysroot: trixie's arm64 packages extracted, never run: swiftlang:arm64 brings the aarch64 stdlib, its static
 #     libraries and swiftrt.o, libc6-dev, libstdc++/libgcc and libmosquitto-dev the rest. qemu-aarch64-static runs
-#     the binaries with it as the root (-L), as the emulated flight does (scripts/board-run.sh).
+#     the binaries with it as the root (-L .build-board/sysroot), as `make board-flight` does.
 #   - swift-log, swift-service-lifecycle and swift-async-algorithms ask for tools 6.2 (for traits), so SwiftPM 6.0
 #     refuses them: each is re-tagged, at the version /opt/swift-packages holds, with a Package@swift-6.0.swift from
 #     scripts/board/deps/ (and swift-log's `nonisolated(nonsending)`, a 6.2 spelling, removed), and the toolchain
@@ -22,7 +22,7 @@ mirror=http://deb.debian.org/debian
 products=(navigator drone-controller drone-link mavlink-link telemetry-logger)
 toolchain_pkgs=(swiftlang git pkgconf libc6-dev libgcc-14-dev libstdc++-14-dev binutils)
 sysroot_pkgs=(swiftlang libswiftlang libc6-dev libmosquitto-dev libstdc++-14-dev libgcc-14-dev)
-# OWNER/NAME VERSION: the tools-6.2 packages the board build re-tags with a 6.0 manifest (scripts/board/deps/NAME.swift).
+# OWNER/NAME VERSION: the tools-6.2 packages re-tagged with a 6.0 manifest (scripts/board/deps/NAME.swift).
 patched=("apple/swift-log 1.16.2" "swift-server/swift-service-lifecycle 2.13.0" "apple/swift-async-algorithms 1.1.4")
 
 die() { echo "board-build: $*" >&2; exit 1; }
@@ -55,6 +55,8 @@ ensure_root() {
 
 toolchain=$(ensure_root toolchain amd64 apt "${toolchain_pkgs[@]}")
 sysroot=$(ensure_root sysroot arm64 extract "${sysroot_pkgs[@]}")
+# A name that stays: `make board-flight` runs the binaries with qemu-aarch64-static -L .build-board/sysroot.
+ln -sfn "roots/${sysroot##*/}" "$out/sysroot"
 
 # spell_for_6_0 DIR: rewrites the Swift 6.1/6.2 spellings those packages use into 6.0's, with the same meaning on
 # Linux: a trailing comma before ')' (6.1) goes; `nonisolated(nonsending)` (6.2) goes, so those functions run on the
