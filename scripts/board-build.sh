@@ -75,7 +75,7 @@ if [[ ! -e $deps/.complete ]]; then
   for entry in "${patched[@]}"; do
     read -r path version <<<"$entry"
     name=${path#*/}
-    work=$deps/work/$name
+    work=$deps/tree/$name
     git clone -q -c advice.detachedHead=false --branch "$version" "/opt/swift-packages/$path.git" "$work" \
       || die "no $path $version in /opt/swift-packages"
     cp "$repo/scripts/board/deps/$name.swift" "$work/Package@swift-6.0.swift"
@@ -87,7 +87,7 @@ if [[ ! -e $deps/.complete ]]; then
     git -C "$work" tag -f "$version" >/dev/null
     git clone -q --bare "$work" "$deps/$path.git"
   done
-  rm -rf "$deps/work"
+  rm -rf "$deps/tree"
   touch "$deps/.complete"
 fi
 
