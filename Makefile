@@ -6,7 +6,7 @@ BIN_DIR = $(CURDIR)/.build/debug
 OWN_TMP = scripts/with-own-tmp.sh
 
 .PHONY: deps build release test test-unit test-integration test-web web-map demo bench bench-mavlink bench-field \
-	bench-footprint bench-fleet faults clean
+	bench-footprint bench-fleet faults clean board board-flight
 
 # ensure-broker-deps.sh: RabbitMQ and NATS for the other-broker suites (their own nodes; never the system's).
 deps:
@@ -57,6 +57,21 @@ autopilots: deps
 	$(OWN_TMP) $(SWIFT) build --build-tests
 	QUAD_AUTOPILOTS=1 QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" \
 		$(OWN_TMP) scripts/run-tests.sh --filter 'RealAutopilot|PX4Parity|ArduPilotParity'
+
+# The board services (navigator, drone-controller, drone-link, mavlink-link, telemetry-logger) cross-built for aarch64
+# Linux in release mode with Debian trixie's swiftlang 6.0.3, into .build-board/bin (scripts/board-build.sh; as root:
+# it makes Debian roots with mmdebstrap the first time, ~3 min, and reuses them).
+board:
+	@scripts/board-build.sh
+
+# Those aarch64 services flown under qemu-aarch64-static (arm64 root: .build-board/sysroot) against the host's
+# mosquitto and drone-sim: takeoff, a 40 m target, arrival within 2 m, return, land, through each vehicle link
+# (IntegrationTests' BoardEmulationTests, which FlightStack runs through QUAD_BOARD_RUNNER).
+board-flight: board deps
+	$(OWN_TMP) $(SWIFT) build --build-tests
+	QUAD_BOARD_BIN_DIR="$(CURDIR)/.build-board/bin" \
+		QUAD_BOARD_RUNNER="qemu-aarch64-static -L $(CURDIR)/.build-board/sysroot" \
+		QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" $(OWN_TMP) scripts/run-tests.sh --filter 'BoardEmulation'
 
 # VEHICLE=mavlink: the same flight through mavlink-link and drone-sim's MAVLink face.
 demo: deps

@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.0
 import PackageDescription
 
 // Library targets live in Shared/, executables in Services/, tests in Tests/.
@@ -15,12 +15,15 @@ let serviceBase: [Target.Dependency] = [
     "QuadService", "QuadProtocol", "QuadMQTT", "CommandLineSupport", argumentParser, logging, lifecycle,
 ]
 
+// @MainActor: Swift 6.0's manifests isolate their globals to the main actor (the board build's swiftlang 6.0.3).
+@MainActor
 func service(_ name: String, _ deps: [Target.Dependency]) -> Target {
     .executableTarget(name: name, dependencies: serviceBase + deps, path: "Services/\(name)")
 }
 
 // A service's behaviour (commands, options, effects, glue): Shared/<Name>Kit, imported by its executable and by
 // Tests/<Name>KitTests, which run it over the in-memory broker.
+@MainActor
 func kit(_ name: String, _ deps: [Target.Dependency]) -> Target {
     .target(name: name, dependencies: serviceBase + deps, path: "Shared/\(name)")
 }

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs the system packages the build and the tests need, when they are missing.
 # As root it runs apt-get; otherwise it prints the exact command and fails.
+# --board: instead, what the board's cross-build and its emulated runs need (scripts/board-build.sh).
 set -euo pipefail
+board=false
+[[ ${1:-} == --board ]] && board=true
 
 # command-or-file : debian package
 needs=(
@@ -28,6 +31,16 @@ needs=(
   # mavlink-link's serial transport is tested through a pseudo-terminal pair in front of a UDP peer.
   "socat:socat"
 )
+if $board; then
+  needs=(
+    "mmdebstrap:mmdebstrap"
+    "qemu-aarch64-static:qemu-user-static"
+    "rsync:rsync"
+    "file:file"
+    "readelf:binutils"
+    "unshare:util-linux"
+  )
+fi
 
 
 missing=()
@@ -40,9 +53,10 @@ for pair in "${needs[@]}"; do
   missing+=("$pkg")
 done
 # The MAVLink tests' Python venv needs the venv module (Debian ships it separately).
-if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then missing+=("python3-venv"); fi
+if ! $board && ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then missing+=("python3-venv"); fi
 
 python_deps() {
+  $board && return 0
   # pymavlink and mavsdk (pinned, from PyPI) into .build/python-venv: the MAVLink tests' independent oracles.
   "$(dirname "$0")/ensure-python-deps.sh" >/dev/null
 }

@@ -39,7 +39,15 @@ public struct Instant<Source: ClockSource>: Comparable, Hashable, Sendable, Cust
 extension Duration {
     /// Whole microseconds, truncated toward zero (1.9 µs is 1, −1.9 µs is −1) and clamped to `Int64`'s range:
     /// where a module's own `Int64` timers, or a wire field, take a `Duration`.
-    public var us: Int64 { Int64(clamping: attoseconds / 1_000_000_000_000) }
+    /// From `components`, not the Int128 `attoseconds` (Swift 6.2): the board's build is Swift 6.0. Both components
+    /// carry the duration's sign, so an overflow clamps toward it.
+    public var us: Int64 {
+        let (seconds, attoseconds) = components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        let (sum, overflowSum) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000_000)
+        if overflow || overflowSum { return seconds < 0 ? .min : .max }
+        return sum
+    }
 }
 
 /// What an `Instant` was read from; only the two clocks below conform.

@@ -22,12 +22,13 @@ public enum CSVExporter {
                     entry.typeName]
         switch entry.content {
         case .message(let message):
+            // One field at a time: as a single expression it is past Swift 6.0's type-checking limit.
             let position = MessageKeyFields.position(of: message)
-            return time + [String(message.sequence), String(message.timestampUs),
-                           position.map { String($0.latitudeDeg) } ?? "", position.map { String($0.longitudeDeg) }
-                               ?? "",
-                           position?.altitudeM.map { String($0) } ?? "",
-                           MessageKeyFields.pairs(of: message).map { "\($0)=\($1)" }.joined(separator: " ")]
+            let latitude: String = position.map { String($0.latitudeDeg) } ?? ""
+            let longitude: String = position.map { String($0.longitudeDeg) } ?? ""
+            let altitude: String = position?.altitudeM.map { String($0) } ?? ""
+            let pairs: String = MessageKeyFields.pairs(of: message).map { "\($0)=\($1)" }.joined(separator: " ")
+            return time + [String(message.sequence), String(message.timestampUs), latitude, longitude, altitude, pairs]
         case .text(let text):
             return time + ["", "", "", "", "", "text=\(text)"]
         case .undecodable(let error):

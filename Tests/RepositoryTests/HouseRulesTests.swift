@@ -9,7 +9,8 @@ import Testing
     /// Source, scripts and documents: every file under the repository but build output, git's, data fixtures and
     /// what `make` installs (web/map/vendor: Debian's Leaflet).
     static func textFiles(withFixtures: Bool = false) -> [(path: String, lines: [Substring])] {
-        var skipped: Set<String> = [".build", ".git", ".swiftpm", "Fixtures", "node_modules", "vendor", "demo-output"]
+        var skipped: Set<String> = [".build", ".build-board", ".git", ".swiftpm", "Fixtures", "node_modules", "vendor",
+                                    "demo-output"]
         var kept: Set<String> = ["swift", "md", "sh", "js", "html", "css", "conf", "py", "yml", "service", "txt", ""]
         if withFixtures {
             skipped.remove("Fixtures")

@@ -155,8 +155,9 @@ final class FlightStack: @unchecked Sendable {
         if environment["XDG_STATE_HOME"] == nil {
             environment["XDG_STATE_HOME"] = broker.directory.appendingPathComponent("xdg-state").path
         }
-        processes[service] = try ChildProcess(executable: TestEnvironment.executable(service).path,
-                                              arguments: common + serviceArguments + extra,
+        let command = try TestEnvironment.serviceCommand(service)
+        processes[service] = try ChildProcess(executable: command.executable,
+                                              arguments: command.arguments + common + serviceArguments + extra,
                                               logDirectory: broker.directory,
                                               environment: environment)
     }

@@ -11,11 +11,14 @@ struct ReturnFlight {
     var landedAfterWithin5mS: Double
     /// The largest |yaw| commanded while within the arrival radius of the goal (target or home).
     var maxYawNearGoal: Double
+    /// What the stack's processes printed (their last lines), for a failure message.
+    var logs = ""
 
-    static func fly(simArguments: [String], legM: Double = 20, bearingDeg: Double = 45) async throws -> ReturnFlight {
-        let stack = try FlightStack(simArguments: simArguments)
+    static func fly(simArguments: [String], legM: Double = 20, bearingDeg: Double = 45,
+                    link: FlightStack.Link = .ardrone) async throws -> ReturnFlight {
+        let stack = try FlightStack(simArguments: simArguments, link: link)
         defer { stack.stop() }
-        try await stack.waitUntilReady()
+        try await stack.waitUntilReady(services: [link.service, "navigator", "drone-controller"])
         try stack.mosquittoPub("command", "takeoff")
         try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "airborne\n\(stack.logs())") {
             stack.lastRow().map { $0.altitudeM > 0.5 && $0.isAirborne } == true
@@ -45,6 +48,14 @@ struct ReturnFlight {
         }
         return ReturnFlight(arrivedWithinM: atTarget, landedFromHomeM: landed.distanceM(to: stack.home),
                             landedAfterWithin5mS: touchdown - within5,
-                            maxYawNearGoal: nearGoal.map { abs($0.pcmdYaw) }.max() ?? 0)
+                            maxYawNearGoal: nearGoal.map { abs($0.pcmdYaw) }.max() ?? 0, logs: stack.logs())
+    }
+}
+
+/// The figures only: the logs go into failure messages.
+extension ReturnFlight: CustomStringConvertible {
+    var description: String {
+        "arrived within \(arrivedWithinM) m, landed \(landedFromHomeM) m from home "
+            + "\(landedAfterWithin5mS) s after within 5 m, max yaw near a goal \(maxYawNearGoal)"
     }
 }

@@ -36,6 +36,27 @@ enum TestEnvironment {
         return url
     }
 
+    /// The board's services' aarch64 builds (`make board`), when `make board-flight` sets QUAD_BOARD_BIN_DIR.
+    static let boardBinDir: URL? = ProcessInfo.processInfo.environment["QUAD_BOARD_BIN_DIR"].flatMap {
+        $0.isEmpty ? nil : URL(fileURLWithPath: $0)
+    }
+    static let boardServices: Set<String> = ["navigator", "drone-controller", "drone-link", "mavlink-link",
+                                             "telemetry-logger"]
+
+    /// How a service starts: a board service from `boardBinDir` when set, through QUAD_BOARD_RUNNER (words split
+    /// on spaces, e.g. `qemu-aarch64-static -L ROOT`); everything else, and every service without it, from binDir.
+    static func serviceCommand(_ name: String) throws -> (executable: String, arguments: [String]) {
+        guard let dir = boardBinDir, boardServices.contains(name) else { return (try executable(name).path, []) }
+        let binary = dir.appendingPathComponent(name).path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw TestEnvironmentError.missing("\(binary) (run `make board`)")
+        }
+        let runner = (ProcessInfo.processInfo.environment["QUAD_BOARD_RUNNER"] ?? "").split(separator: " ")
+            .map(String.init)
+        guard let first = runner.first else { return (binary, []) }
+        return (try requireTool(first), Array(runner.dropFirst()) + [binary])
+    }
+
     /// Absolute path of a system tool, searched on PATH plus the sbin directories.
     static func tool(_ name: String) -> String? { SystemTool.path(name) }
 
