@@ -105,7 +105,7 @@ struct SerialPortLinkTests {
     func wrongSerialLinks() async throws {
         let rig = try await Rig("serial-wrong")
         let file = rig.directory.appendingPathComponent("not-a-tty").path
-        FileManager.default.createFile(atPath: file, contents: Data([0xFD]))
+        _ = FileManager.default.createFile(atPath: file, contents: Data([0xFD]))
         let cases: [([String], Int32, String)] = [
             (["--serial", rig.directory.appendingPathComponent("ttyNONE").path], 66, "no such device"),
             (["--serial", "/dev/null"], 78, "/dev/null is not a serial port (a tty)"),
