@@ -56,7 +56,7 @@ extension SimulatedDrone {
                 beginLanding(automatic: true)
             } else if !isFlyBitHeld, !isLinkLost {
                 beginLanding(automatic: false)
-            } else if altitudeM >= parameters.takeoffAltitudeM {
+            } else if altitudeM + takeoffCoastM >= parameters.takeoffAltitudeM {
                 flightState = .hovering
                 minorState = MinorState.ok
             }
@@ -123,6 +123,12 @@ extension SimulatedDrone {
         northM += velocityNorthMps * dtS
         altitudeM += verticalSpeedMps * dtS
         clampAltitude()
+    }
+
+    /// How far the climb coasts once it ends (the lag's first-order decay covers speed × time constant); 0 unless
+    /// the takeoff is to stop at its altitude (`takeoffStopsAtAltitude`).
+    var takeoffCoastM: Double {
+        parameters.takeoffStopsAtAltitude ? max(0, verticalSpeedMps) * parameters.verticalTimeConstantS : 0
     }
 
     func targetVerticalSpeedMps(steering: Bool) -> Double {

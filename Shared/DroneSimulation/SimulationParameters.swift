@@ -24,6 +24,11 @@ public struct SimulationParameters: Sendable, Equatable {
     public var takeoffAltitudeM: Double = 1
     /// 0.4 m/s: 1 m takes about 2.5 s plus the motor spin-up lag, like the real drone.
     public var takeoffClimbRateMps: Double = 0.4
+    /// The climb is ended early enough that the vertical speed's lag stops it at `takeoffAltitudeM`, as PX4 plans
+    /// its approach (the real PX4 SIH holds 3.79–3.93 m for MIS_TAKEOFF_ALT 4; ending the climb at the altitude
+    /// itself overshot to 4.30 m, which the parity test caught). Off for the AR.Drone face: its overshoot is not
+    /// measured against the real drone.
+    public var takeoffStopsAtAltitude = false
     public var landingDescentRateMps: Double = 0.5
     public var wind: Wind = .calm
     /// Steering commands are ground velocities (a PX4 velocity setpoint) instead of air velocities (AR.Drone tilt).

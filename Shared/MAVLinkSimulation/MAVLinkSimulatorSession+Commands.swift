@@ -109,6 +109,7 @@ extension MAVLinkSimulatorSession {
         }
         let altitudeM = min(max(wantedM, 1), drone.parameters.altitudeMaxM)
         drone.parameters.takeoffAltitudeM = altitudeM
+        drone.parameters.takeoffStopsAtAltitude = true
         mode = .takeoff
         goal = nil
         drone.applyReference(bits: SimulatedDrone.flyBit)

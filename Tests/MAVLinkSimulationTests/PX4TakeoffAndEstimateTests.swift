@@ -28,6 +28,23 @@ struct PX4TakeoffAndEstimateTests {
         #expect(abs(h.session.drone.altitudeM - 5) < 0.4, "held \(h.session.drone.altitudeM) m, not 5")
     }
 
+    /// The climb stops at MIS_TAKEOFF_ALT as PX4's does (the real PX4 SIH held 3.79–3.93 m for 4): never above it
+    /// by more than a few centimetres, where ending the climb at the altitude let the lag carry it to 4.30 m.
+    @Test func takeoffDoesNotOvershoot() {
+        var h = Harness()
+        h.setParameter("MIS_TAKEOFF_ALT", 4, type: ParamValue.typeReal32)
+        h.waitForPosition()
+        _ = h.command(MAVCmd.componentArmDisarm, [1])
+        #expect(h.command(MAVCmd.navTakeoff, [0, 0, 0, .nan, .nan, .nan, .nan]) == .accepted)
+        var highestM = 0.0
+        for _ in 0..<100 {
+            h.run(seconds: 0.1)
+            highestM = max(highestM, h.session.drone.altitudeM)
+        }
+        #expect(highestM < 4.05, "climbed to \(highestM) m for MIS_TAKEOFF_ALT 4")
+        #expect(abs(h.session.drone.altitudeM - 4) < 0.1, "held \(h.session.drone.altitudeM) m, not 4")
+    }
+
     /// A finite param7 is the altitude AMSL (home is 34 m AMSL here); MIS_TAKEOFF_ALT is not used or said.
     @Test func takeoffToParam7AMSL() {
         var h = Harness()
