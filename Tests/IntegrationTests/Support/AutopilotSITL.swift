@@ -104,11 +104,16 @@ final class AutopilotSITL: @unchecked Sendable {
             var observerPort = try freeLoopbackPort(udp: true)
             while observerPort == linkPort { observerPort = try freeLoopbackPort(udp: true) }
             observer = try AutopilotObserver(listenPort: observerPort, autopilot: nil, directory: directory)
+            // One start flies about ten scenarios: the SITL's 3300 mAh pack ran low at the ninth (the controller
+            // then landed on battery-low-cannot-return and refused the next takeoff). A larger pack stands for the
+            // battery swaps between those flights; nothing else changes.
+            let batteryParm = directory.appendingPathComponent("battery.parm")
+            try "BATT_CAPACITY 20000\n".write(to: batteryParm, atomically: true, encoding: .utf8)
             process = try ChildProcess(
                 executable: Self.startScript(.arducopter).path,
                 arguments: ["-H", (place + ["0"]).joined(separator: ","), "-0", "127.0.0.1:\(linkPort)",
                             "-1", "127.0.0.1:\(observerPort)", "-I", "\(instance)",
-                            "-d", directory.appendingPathComponent("arducopter").path],
+                            "-d", directory.appendingPathComponent("arducopter").path, "-p", batteryParm.path],
                 name: "arducopter-start", logDirectory: directory)
         }
     }
