@@ -5,10 +5,10 @@ import QuadMQTT
 import QuadProtocol
 import Testing
 
-/// `follow` against a real gpsd fed by gpsfake from walk.nmea: 30 one-second epochs walking east, then north-east,
-/// with no fix in epochs 12–16. gpsfake replays one sentence every 0.2 s, i.e. one epoch every 0.4 s.
+/// `follow` against a real gpsd fed walk.nmea (`ReplayedGPSD`): 30 one-second epochs walking east, then north-east,
+/// with no fix in epochs 12–16, one sentence every 0.2 s, i.e. one epoch every 0.4 s, from when follow is connected.
 @Suite("location-broadcaster follow", .offPool, .serialized,
-       .enabled(if: TestEnvironment.available("mosquitto", "gpsfake", "gpsd")))
+       .enabled(if: TestEnvironment.available("mosquitto", "gpsd")))
 struct LocationBroadcasterFollowTests {
     static let walk = TestEnvironment.repoRoot.appendingPathComponent("Tests/GroundStationTests/Fixtures/walk.nmea")
     /// The last fix before the no-fix epochs and the first one after (walk.nmea epochs 11 and 17).
@@ -18,45 +18,45 @@ struct LocationBroadcasterFollowTests {
 
     init() throws { broker = try BrokerProcess() }
 
-    /// gpsfake replaying walk.nmea on a free port, and `follow` (sender "walker", 200 ms interval) reading it, for a
-    /// drone whose controller `bus` announces (follow refuses a drone nobody serves).
+    /// gpsd with walk.nmea, and `follow` (sender "walker", 200 ms interval) reading it, for a drone whose controller
+    /// `bus` announces (follow refuses a drone nobody serves). The replay starts once follow is connected to gpsd.
     func startWalk(drone: String, _ extra: [String], bus: BusRecorder) async throws
-        -> (gpsfake: ChildProcess, follow: ChildProcess) {
+        -> (gpsd: ReplayedGPSD, follow: ChildProcess) {
         let controller = FakeController(bus: bus, drone: drone)
         try await controller.announce()
         try await controller.publish(.landed, reason: .droneLanded)
-        let gpsdPort = try freeLoopbackPort()
-        // gpsfake waits for a client before replaying; -1 replays once.
-        let gpsfake = try ChildProcess(
-            executable: TestEnvironment.requireTool("gpsfake"),
-            arguments: ["-P", "\(gpsdPort)", "-1", "-q", "-c", "0.2", Self.walk.path],
-            name: "gpsfake", logDirectory: broker.directory,
-            environment: ["TMPDIR": broker.directory.path])  // its control socket goes with the directory
+        let gpsd = try ReplayedGPSD(log: Self.walk, cycleS: 0.2, directory: broker.directory)
         let follow = try ChildProcess(
             executable: TestEnvironment.executable("location-broadcaster").path,
             arguments: ["follow", "--broker", broker.address, "--drone", drone, "--sender-id", "walker",
-                        "--gpsd", "127.0.0.1:\(gpsdPort)", "--interval", "200ms"] + extra,
+                        "--gpsd", "127.0.0.1:\(gpsd.port)", "--interval", "200ms"] + extra,
             logDirectory: broker.directory)
-        return (gpsfake, follow)
+        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+                             "follow connected to gpsd\n\(follow.output())\n\(gpsd.gpsd.output())") {
+            follow.output().contains("connected to gpsd at")
+        }
+        gpsd.startReplay()
+        return (gpsd, follow)
     }
 
     @Test("publishes the walk's positions in order, and nothing while gpsd has no fix")
     func followsTheWalk() async throws {
         let bus = try await BusRecorder(port: broker.port, id: "rec-follow", filters: ["quad/walk1/target"])
-        let (gpsfake, follow) = try await startWalk(drone: "walk1", ["--no-fix-time-check"], bus: bus)
-        defer { gpsfake.stop(signal: SIGTERM) }
+        let (gpsd, follow) = try await startWalk(drone: "walk1", ["--no-fix-time-check"], bus: bus)
+        defer { gpsd.stop() }
         defer { follow.stop(signal: SIGKILL) }
 
         func targets() throws -> [Target] {
             try bus.messages(on: "quad/walk1/target").map { try Target(decoding: $0.message.payload) }
         }
-        try await eventually(timeoutS: 90, "the walk's last positions") {
-            try targets().contains { $0.latitudeDeg > 52.51642 } || gpsfake.exitCode() != nil
+        // 90 s for 12 s of replay: the machine may be starved.
+        try await eventually(timeoutS: 90, "the walk's last positions\n\(follow.output())\n\(gpsd.gpsd.output())") {
+            try targets().contains { $0.latitudeDeg > 52.51642 }
         }
         #expect(follow.stop(signal: SIGTERM) == 0, "\(follow.output())")
         let sent = try targets()
         let output = follow.output()
-        #expect(sent.count >= 10, "\(output)\n\(gpsfake.output())")
+        #expect(sent.count >= 10, "\(output)\n\(gpsd.gpsd.output())")
         #expect(sent.allSatisfy { $0.senderId == "walker" && $0.ttlS == 5 })
         // In order: the walk only ever goes east and north, and sequence numbers only grow.
         for (a, b) in zip(sent, sent.dropFirst()) {
@@ -85,16 +85,16 @@ struct LocationBroadcasterFollowTests {
     func staleFixes(acceptStale: Bool) async throws {
         let drone = acceptStale ? "stale2" : "stale1"
         let bus = try await BusRecorder(port: broker.port, id: "rec-\(drone)", filters: ["quad/\(drone)/target"])
-        let (gpsfake, follow) = try await startWalk(drone: drone, acceptStale ? ["--accept-stale"] : [], bus: bus)
-        defer { gpsfake.stop(signal: SIGTERM) }
+        let (gpsd, follow) = try await startWalk(drone: drone, acceptStale ? ["--accept-stale"] : [], bus: bus)
+        defer { gpsd.stop() }
         defer { follow.stop(signal: SIGKILL) }
-        // 120 s: gpsd, gpsfake and follow all start on a machine that may be starved; it ends at the report.
+        // 120 s: gpsd and follow start on a machine that may be starved; it ends at the report.
         do {
             try await eventually(timeoutS: 120, "a stale-fix report") {
                 follow.output().contains("receiver clock or a replayed log?")
             }
         } catch {
-            Issue.record("\(error)\n--- follow\n\(follow.output())\n--- gpsfake\n\(gpsfake.output())")
+            Issue.record("\(error)\n--- follow\n\(follow.output())\n--- gpsd\n\(gpsd.gpsd.output())")
             return
         }
         if acceptStale {

@@ -6,10 +6,10 @@ import QuadMQTT
 import QuadProtocol
 import Testing
 
-/// `navigator --position gpsd:HOST:PORT`: the drone's position comes from a real gpsd (gpsfake replaying
+/// `navigator --position gpsd:HOST:PORT`: the drone's position comes from a real gpsd (`ReplayedGPSD` with
 /// walk.nmea, one epoch every 0.4 s), the heading from navdata; `telemetry/position` is ignored.
 @Suite("navigator --position gpsd", .offPool, .serialized,
-       .enabled(if: TestEnvironment.available("mosquitto", "gpsfake", "gpsd")))
+       .enabled(if: TestEnvironment.available("mosquitto", "gpsd")))
 struct NavigatorGPSDTests {
     static let drone = "gpsnav1"
     static let walk = TestEnvironment.repoRoot.appendingPathComponent("Tests/GroundStationTests/Fixtures/walk.nmea")
@@ -27,14 +27,9 @@ struct NavigatorGPSDTests {
         let walk = try Self.walkPositions()
         let bus = try await BusRecorder(port: broker.port, id: "rec-gpsnav",
                                         filters: [topic("telemetry/navigation"), topic("status/navigator")])
-        let gpsdPort = try freeLoopbackPort()
-        // gpsfake waits for a client before replaying; -1 replays once. Its control socket (TMPDIR/gpsfake-PID.sock)
-        // stays when it is stopped: in the broker's directory it goes with it.
-        let gpsfake = try ChildProcess(
-            executable: TestEnvironment.requireTool("gpsfake"),
-            arguments: ["-P", "\(gpsdPort)", "-1", "-q", "-c", "0.2", Self.walk.path],
-            name: "gpsfake", logDirectory: broker.directory, environment: ["TMPDIR": broker.directory.path])
-        defer { gpsfake.stop(signal: SIGTERM) }
+        let gpsd = try ReplayedGPSD(log: Self.walk, cycleS: 0.2, directory: broker.directory)
+        defer { gpsd.stop() }
+        let gpsdPort = gpsd.port
         let navigator = try ChildProcess(
             executable: TestEnvironment.executable("navigator").path,
             arguments: ["--broker", broker.address, "--drone", Self.drone,
@@ -44,8 +39,9 @@ struct NavigatorGPSDTests {
         try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "navigator online\n\(navigator.output())") {
             bus.messages(on: topic("status/navigator")).contains {
                 String(decoding: $0.message.payload, as: UTF8.self).contains(#""state":"online""#)
-            }
+            } && navigator.output().contains("connected to gpsd")
         }
+        gpsd.startReplay()
 
         // Navdata with a compass, a JSON target re-sent every second, and a telemetry position far away that the
         // navigator must not use.
@@ -77,8 +73,8 @@ struct NavigatorGPSDTests {
             }
         }
         let lastWalk = try #require(walk.last)
-        try await eventually(timeoutS: 90, "the walk's last position\n\(navigator.output())\n\(gpsfake.output())") {
-            try solutions().contains { $0.droneLatitudeDeg > lastWalk.latitudeDeg - 1e-6 } || gpsfake.exitCode() != nil
+        try await eventually(timeoutS: 90, "the walk's last position\n\(navigator.output())\n\(gpsd.gpsd.output())") {
+            try solutions().contains { $0.droneLatitudeDeg > lastWalk.latitudeDeg - 1e-6 }
         }
         talker.cancel()
         #expect(navigator.stop(signal: SIGTERM) == 0, "\(navigator.output())")

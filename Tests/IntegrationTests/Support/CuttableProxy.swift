@@ -18,16 +18,7 @@ final class CuttableProxy: @unchecked Sendable {
 
     init(to targetPort: UInt16) throws {
         self.targetPort = targetPort
-        port = try freeLoopbackPort()
-        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var addr = Self.loopback(port)
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self,
-                capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(listener, 16) == 0 else { throw TestEnvironmentError.missing("proxy bind on \(port)") }
+        (listener, port) = try LoopbackListener.open()
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
@@ -52,14 +43,6 @@ final class CuttableProxy: @unchecked Sendable {
 
     deinit { stop() }
 
-    private static func loopback(_ port: UInt16) -> sockaddr_in {
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = port.bigEndian
-        return addr
-    }
-
     private func acceptLoop() {
         while true {
             let client = accept(listener, nil, nil)
@@ -68,7 +51,7 @@ final class CuttableProxy: @unchecked Sendable {
                 continue
             }
             let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var addr = Self.loopback(targetPort)
+            var addr = LoopbackListener.address(targetPort)
             let connected = withUnsafePointer(to: &addr) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
