@@ -20,6 +20,8 @@ needs=(
   "/usr/lib/python3/dist-packages/selenium:python3-selenium"
   "/usr/share/javascript/leaflet/leaflet.js:libjs-leaflet"
   "node:nodejs"
+  # The map over https/wss: the browser test trusts the laptop's CA as a user does, in an NSS database.
+  "certutil:libnss3-tools"
   "curl:curl"
   "xmllint:libxml2-utils"
   "rsvg-convert:librsvg2-bin"

@@ -45,7 +45,24 @@ extension DeploymentTests {
             let broker = try DeployedBroker(
                 label: "acl-\(side)", config: config, files: files,
                 bridgeToPort: side == "drone" ? try freeLoopbackPort() : nil)
+            // The CA a client of the laptop trusts (/etc/quadcopter/quadcopter-ca.crt): `caFile(broker)`; the board's
+            // configuration names its copy already.
+            if side == "ground" { try FileManager.default.copyItem(at: tls.caCert, to: caFile(broker)) }
             return (broker, passwords)
+        }
+
+        static func caFile(_ broker: DeployedBroker) -> URL {
+            broker.directory.appendingPathComponent("quadcopter-ca.crt")
+        }
+
+        /// The ground broker's map over TLS: quadcopter-map-tls.service's relay in front of its 9001 listener.
+        static func mapRelay(_ broker: DeployedBroker) throws -> MapTLSRelay {
+            func copy(_ installed: String) -> URL {
+                broker.directory.appendingPathComponent(URL(fileURLWithPath: installed).lastPathComponent)
+            }
+            return try MapTLSRelay(webSocketsPort: try broker.port(forListener: 9001),
+                                   certificate: copy(StagedInstall.groundCertificate),
+                                   key: copy(StagedInstall.groundKey), directory: broker.directory)
         }
 
         static func writes(_ users: [String], _ topics: [String]) -> [WriteAttempt] {
@@ -157,25 +174,45 @@ extension DeploymentTests {
                 refusedTopics: [])
         }
 
-        @Test("ground: the live map's websockets listener wants a user and password like every other client")
+        @Test("ground: the live map's websockets listeners want a user and password like every other client")
         func groundWebSocketsAuthenticated() throws {
             let (broker, passwords) = try Self.broker("ground")
             #expect(broker.ports.count == 3, "listeners: \(broker.ports)")
-            let webSockets = try broker.port(forListener: 9001)
             let probe = TestEnvironment.repoRoot.appendingPathComponent("Tests/WebMapTests/ws_connect_probe.py").path
-            func connack(_ credentials: [String]) throws -> String {
-                let result = try runCommand(MapBrowser.python, [probe, "\(webSockets)"] + credentials,
+            func connack(_ port: UInt16, _ credentials: [String], tls: [String] = []) throws -> String {
+                let result = try runCommand(MapBrowser.python, [probe] + tls + ["\(port)"] + credentials,
                                             logDirectory: broker.directory, timeoutS: 20)
                 return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
             }
-            #expect(try connack([]) == "5", "anonymous over websockets")
-            #expect(try connack(["map", "wrong"]) == "5", "bad password over websockets")
-            #expect(try connack(["map", passwords["map"] ?? ""]) == "0", "map over websockets")
-            // The page itself is served there too.
-            let page = try runCommand(TestEnvironment.requireTool("curl"),
-                ["-sf", "http://127.0.0.1:\(webSockets)/index.html"],
-                                      logDirectory: broker.directory)
-            #expect(page.output.contains("data-test=\"map\""))
+            func curl(_ arguments: [String]) throws -> CommandResult {
+                try runCommand(TestEnvironment.requireTool("curl"), ["-sS", "--fail"] + arguments,
+                               logDirectory: broker.directory)
+            }
+            // Loopback, plain (9001): the page and MQTT over ws.
+            let webSockets = try broker.port(forListener: 9001)
+            #expect(try connack(webSockets, []) == "5", "anonymous over websockets")
+            #expect(try connack(webSockets, ["map", "wrong"]) == "5", "bad password over websockets")
+            #expect(try connack(webSockets, ["map", passwords["map"] ?? ""]) == "0", "map over websockets")
+            #expect(try curl(["http://127.0.0.1:\(webSockets)/index.html"]).output.contains("data-test=\"map\""))
+
+            // Other devices (9443, quadcopter-map-tls.service): the same over TLS with the broker's certificate,
+            // trusted through the laptop's CA.
+            let relay = try Self.mapRelay(broker)
+            defer { relay.stop() }
+            let secure = relay.port
+            let ca = Self.caFile(broker).path
+            #expect(try connack(secure, [], tls: ["--cafile", ca]) == "5", "anonymous over wss")
+            #expect(try connack(secure, ["map", "wrong"], tls: ["--cafile", ca]) == "5", "bad password over wss")
+            #expect(try connack(secure, ["map", passwords["map"] ?? ""], tls: ["--cafile", ca]) == "0", "map over wss")
+            let page = try curl(["--cacert", ca, "https://127.0.0.1:\(secure)/index.html"])
+            #expect(page.exitCode == 0 && page.output.contains("data-test=\"map\""), "\(page.output)")
+            // Not plain, and not without the CA: the system's trust store does not know the laptop's CA.
+            #expect(try connack(secure, ["map", passwords["map"] ?? ""]) != "0", "plain ws on the TLS listener")
+            let system = try connack(secure, ["map", passwords["map"] ?? ""],
+                                     tls: ["--cafile", "system"])
+            #expect(system.hasPrefix("tls: CERTIFICATE_VERIFY_FAILED"), "\(system)")
+            let untrusted = try curl(["https://127.0.0.1:\(secure)/index.html"])
+            #expect(untrusted.exitCode == 60, "curl without the CA: \(untrusted.output)")
         }
     }
 }

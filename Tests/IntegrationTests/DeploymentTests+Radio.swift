@@ -20,7 +20,7 @@ extension DeploymentTests {
             try runCommand(TestEnvironment.requireTool("openssl"), arguments, logDirectory: install.logDirectory)
         }
 
-        @Test("laptop: plain and map on loopback, TLS on 8883; the CA private and kept; a certificate for the names")
+        @Test("laptop: plain and map on loopback, TLS on 8883 and the map's relay; the CA private and kept; names")
         func groundTLS() throws {
             let install = try StagedInstall(side: "ground")
             defer { install.remove() }
@@ -29,6 +29,14 @@ extension DeploymentTests {
             #expect(Self.listeners(conf) == ["listener 1883 127.0.0.1", "listener 8883", "listener 9001 127.0.0.1"])
             #expect(conf.contains(
                 "\ncertfile \(StagedInstall.groundCertificate)\nkeyfile \(StagedInstall.groundKey)\n"))
+            // The map for other devices: the TLS relay, installed and enabled, with the same certificate and key.
+            let relay = try install.text("/etc/systemd/system/quadcopter-map-tls.service")
+            #expect(relay.contains("CERT=\(StagedInstall.groundCertificate) KEY=\(StagedInstall.groundKey)"))
+            let wants = install.url("/etc/systemd/system/multi-user.target.wants/quadcopter-map-tls.service").path
+            #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: wants)) != nil, "not enabled")
+            let unitVerified = try runCommand(TestEnvironment.requireTool("systemd-analyze"),
+                                          ["verify", MapTLSRelay.unit.path], logDirectory: install.logDirectory)
+            #expect(unitVerified.exitCode == 0 && unitVerified.output.isEmpty, "\(unitVerified.output)")
             // The certificate: issued by the CA, for the names given plus localhost and 127.0.0.1, a server's.
             let certificate = install.url(StagedInstall.groundCertificate).path
             let ca = install.url(StagedInstall.groundCA).path

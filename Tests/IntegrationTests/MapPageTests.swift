@@ -107,6 +107,24 @@ struct MapPageTests {
                                            "--password", passwords["map"] ?? ""], logDirectory: broker.directory)
         #expect(result.exitCode == 0, "\(result.output)")
     }
+
+    /// From another device: https://<laptop>:9443/ (quadcopter-map-tls.service's relay), the browser trusting the
+    /// laptop's CA (deploy/README.md). The relay speaks only TLS: "online" there means the page chose wss:// for
+    /// itself (no `broker` parameter).
+    @Test("over https (the map's TLS relay) the page chooses wss, is refused anonymously, logs in as map")
+    func loginOverTLS() async throws {
+        try Self.requireDependencies()
+        let (broker, passwords) = try DeploymentTests.BrokerACL.broker("ground")
+        defer { broker.stop() }
+        let relay = try DeploymentTests.BrokerACL.mapRelay(broker)
+        defer { relay.stop() }
+        let secure = relay.port
+        let result = try await MapBrowser.check(["login", "--url", "https://127.0.0.1:\(secure)/",
+                                                 "--password", passwords["map"] ?? ""],
+                                                logDirectory: broker.directory,
+                                                trustedCA: DeploymentTests.BrokerACL.caFile(broker))
+        #expect(result.exitCode == 0, "\(result.output)")
+    }
 }
 
 enum MapBrowser {
@@ -131,15 +149,35 @@ enum MapBrowser {
 
     /// Tests/WebMapTests/map_page_checks.py MODE ARGS… (short browser checks), to completion.
     /// On a thread of its own (`onThread`): a browser run takes minutes.
-    static func check(_ arguments: [String], logDirectory: URL) async throws -> CommandResult {
+    /// - Parameter trustedCA: a CA the browser trusts as a user imports one, into the NSS database of its own home
+    ///   (`$HOME/.pki/nssdb`, where Chromium on Linux reads the authorities a user added); the system's stay too.
+    static func check(_ arguments: [String], logDirectory: URL, trustedCA: URL? = nil) async throws -> CommandResult {
         let chromedriver = try TestEnvironment.requireTool("chromedriver")
         let browserTemporary = try TestEnvironment.temporaryDirectory("chrome")
         defer { TestEnvironment.removeTemporaryDirectory(browserTemporary) }
+        var environment = environment(browserTemporary)
+        if let trustedCA {
+            environment["HOME"] = browserTemporary.path
+            try importAuthority(trustedCA, home: browserTemporary, logDirectory: logDirectory)
+        }
         let script = TestEnvironment.repoRoot.appendingPathComponent("Tests/WebMapTests/map_page_checks.py").path
-        return try await onThread { try runCommand(python, [script]
-                       + arguments + ["--failure-dir", logDirectory.path,
-                                      "--chromedriver", chromedriver],
-                       logDirectory: logDirectory, timeoutS: 180, environment: environment(browserTemporary)) }
+        return try await onThread { [environment] in
+            try runCommand(python, [script] + arguments + ["--failure-dir", logDirectory.path,
+                                                          "--chromedriver", chromedriver],
+                           logDirectory: logDirectory, timeoutS: 180, environment: environment)
+        }
+    }
+
+    /// `certutil -d sql:$HOME/.pki/nssdb -A -t C,, -n quadcopter -i CA`, as deploy/README.md tells a user.
+    static func importAuthority(_ ca: URL, home: URL, logDirectory: URL) throws {
+        let database = home.appendingPathComponent(".pki/nssdb")
+        try FileManager.default.createDirectory(at: database, withIntermediateDirectories: true)
+        let certutil = try TestEnvironment.requireTool("certutil")
+        for arguments in [["-N", "--empty-password"], ["-A", "-t", "C,,", "-n", "quadcopter", "-i", ca.path]] {
+            let result = try runCommand(certutil, ["-d", "sql:\(database.path)"] + arguments,
+                                        logDirectory: logDirectory)
+            guard result.exitCode == 0 else { throw TestEnvironmentError.missing("certutil: \(result.output)") }
+        }
     }
 
     /// Chromium and chromedriver keep their profile and singleton socket in TMPDIR, and leave them behind when

@@ -55,7 +55,7 @@ struct RealAutopilotTests {
         /// scenario still runs and says so in every run's output.
         @Test("over a serial port (socat's pty in front of its link): takeoff, a 40 m target, `return`")
         func serialReturn() async throws {
-            try await withKnownIssue("PX4 over a serial relay: its lag read as wind (wind-too-strong)",
+            await withKnownIssue("PX4 over a serial relay: its lag read as wind (wind-too-strong)",
                                      isIntermittent: true) {
                 try await Scenarios.returnHome(flight(), outM: 40, serial: true)
             }

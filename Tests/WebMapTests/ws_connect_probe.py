@@ -1,11 +1,23 @@
 #!/usr/bin/python3
 """MQTT 3.1.1 CONNECT over a WebSocket, as the live map's browser does: prints the CONNACK return code (0 accepted,
-4 bad user name or password, 5 not authorized). Usage: ws_connect_probe.py PORT [USER PASSWORD]"""
-import base64, os, socket, struct, sys
+4 bad user name or password, 5 not authorized). Usage: ws_connect_probe.py [--cafile CA] PORT [USER PASSWORD]
+--cafile: wss, TLS trusting only that CA (`system`: this machine's usual trust store) and checking the broker's
+certificate is for 127.0.0.1; a refused certificate exits with "tls: <reason>"."""
+import base64, os, socket, ssl, struct, sys
 
-port = int(sys.argv[1])
-user, password = (sys.argv[2], sys.argv[3]) if len(sys.argv) == 4 else (None, None)
+args = sys.argv[1:]
+cafile = None
+if args[:1] == ["--cafile"]:
+    cafile, args = args[1], args[2:]
+port = int(args[0])
+user, password = (args[1], args[2]) if len(args) == 3 else (None, None)
 s = socket.create_connection(("127.0.0.1", port), timeout=5)
+if cafile is not None:
+    context = ssl.create_default_context(cafile=None if cafile == "system" else cafile)
+    try:
+        s = context.wrap_socket(s, server_hostname="127.0.0.1")
+    except ssl.SSLError as error:
+        sys.exit("tls: %s" % (error.reason or error))
 key = base64.b64encode(os.urandom(16)).decode()
 s.sendall((f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: mqtt\r\n\r\n").encode())

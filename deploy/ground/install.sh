@@ -55,6 +55,9 @@ for subnet in ${RADIO_SUBNETS[@]+"${RADIO_SUBNETS[@]}"}; do
     [[ $subnet =~ ^[0-9A-Fa-f.:]+(/[0-9]{1,3})?$ ]] || usage_error "bad --radio-subnet: $subnet"
 done
 need_openssl
+# The map's TLS relay for other devices (quadcopter-map-tls.service).
+[[ $DRY_RUN -eq 1 ]] || command -v socat >/dev/null \
+    || die "install socat first (apt-get install socat): the map's TLS relay"
 DRONE_ID="${DRONES[0]:-}"
 # The drones this laptop serves: those given now and those installed before (their bridge passwords), so a run
 # for a second drone keeps the first one's account and ACL block.
@@ -142,7 +145,8 @@ rm -f "$chrony_tmp"
 
 log "systemd units"
 # ground-beacon runs `location-broadcaster beacon` under that service's user, env file and account.
-install_units "$HERE" "${SERVICES[@]}" ground-beacon
+# quadcopter-map-tls: the live map over TLS (9443) for other devices, relayed to the loopback listener.
+install_units "$HERE" "${SERVICES[@]}" ground-beacon quadcopter-map-tls
 log "done."
 if [[ $DRY_RUN -eq 0 ]]; then
     log "The radio's CA: $ca_cert, SHA-256 fingerprint $(fingerprint "$ca_cert")"
@@ -151,3 +155,6 @@ fi
 log "For each board, copy $ca_cert and /etc/quadcopter/<drone>-bridge.password to it (deploy/README.md) and run"
 log "  deploy/drone/install.sh --drone <drone> --ground-address ${RADIO_NAMES[0]}:8883 \\"
 log "      --ca-file <copied CA> --bridge-password-file <copied password>"
+log "The live map: http://127.0.0.1:9001/ here; from another device https://${RADIO_NAMES[0]}:9443/ (systemctl start"
+log "quadcopter-map-tls) once its browser trusts $ca_cert (deploy/README.md). Log in as map:"
+log "sudo cat /etc/quadcopter/map.password"

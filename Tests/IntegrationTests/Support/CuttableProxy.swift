@@ -51,7 +51,7 @@ final class CuttableProxy: @unchecked Sendable {
                 continue
             }
             let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var addr = LoopbackListener.address(targetPort)
+            var addr = loopbackSocketAddress(port: targetPort)
             let connected = withUnsafePointer(to: &addr) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0

@@ -1,21 +1,5 @@
+import BrokerNodes
 import Foundation
-
-/// Listening TCP socket on 127.0.0.1, closed on deinit.
-private func loopbackListener(backlog: Int32) throws -> (fd: Int32, port: UInt16) {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw TestEnvironmentError.missing("socket()") }
-    var addr = sockaddr_in()
-    addr.sin_family = sa_family_t(AF_INET)
-    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let ok = withUnsafeMutablePointer(to: &addr) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in
-            bind(fd, p, len) == 0 && listen(fd, backlog) == 0 && getsockname(fd, p, &len) == 0
-        }
-    }
-    guard ok else { close(fd); throw TestEnvironmentError.missing("listen on 127.0.0.1") }
-    return (fd, UInt16(bigEndian: addr.sin_port))
-}
 
 /// A broker that never answers: a listener whose accept queue is full, so the kernel drops further SYNs and a
 /// connect() there blocks (as to a host that went away). libmosquitto's blocking reconnect hangs on it.
@@ -26,13 +10,10 @@ final class SilentBroker: @unchecked Sendable {
     var address: String { "127.0.0.1:\(port)" }
 
     init() throws {
-        (listener, port) = try loopbackListener(backlog: 0)
+        (listener, port) = try LoopbackListener.open(backlog: 0)
         for _ in 0..<3 {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-            var addr = sockaddr_in()
-            addr.sin_family = sa_family_t(AF_INET)
-            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-            addr.sin_port = port.bigEndian
+            var addr = loopbackSocketAddress(port: port)
             _ = withUnsafePointer(to: &addr) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -69,7 +50,7 @@ final class ProtocolRefusingBroker: @unchecked Sendable {
     }
 
     init(accepting311: Bool = false, subackCode: UInt8 = 0x01) throws {
-        (listener, port) = try loopbackListener(backlog: 16)
+        (listener, port) = try LoopbackListener.open()
         let (fd, log) = (listener, log)
         Thread.detachNewThread {
             while true {

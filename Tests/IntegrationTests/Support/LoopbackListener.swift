@@ -1,31 +1,23 @@
 import BrokerNodes
 import Foundation
 
-/// A listening TCP socket on 127.0.0.1 at a free port, for test relays and feeds (blocking, served by threads).
+/// A listening TCP socket on 127.0.0.1 at a port the kernel picks (bound to port 0: no window in which another
+/// process could take it), for test relays, feeds and fake brokers (blocking sockets, served by threads).
 enum LoopbackListener {
-    static func open() throws -> (fd: Int32, port: UInt16) {
-        let port = try freeLoopbackPort()
+    static func open(backlog: Int32 = 16) throws -> (fd: Int32, port: UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var addr = address(port)
-        let bound = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        guard fd >= 0 else { throw TestEnvironmentError.missing("socket()") }
+        var addr = loopbackSocketAddress(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in
+                bind(fd, p, length) == 0 && listen(fd, backlog) == 0 && getsockname(fd, p, &length) == 0
             }
         }
-        guard bound == 0, listen(fd, 16) == 0 else {
+        guard ok else {
             close(fd)
-            throw TestEnvironmentError.missing("a listening socket on 127.0.0.1:\(port)")
+            throw TestEnvironmentError.missing("a listening socket on 127.0.0.1")
         }
-        return (fd, port)
-    }
-
-    static func address(_ port: UInt16) -> sockaddr_in {
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = port.bigEndian
-        return addr
+        return (fd, UInt16(bigEndian: addr.sin_port))
     }
 }
