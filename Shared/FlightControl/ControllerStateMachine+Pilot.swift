@@ -40,10 +40,18 @@ extension ControllerStateMachine {
     }
 
     /// Presence from `quad/<id>/status/<service>`; a broadcaster's service name is its sender id.
+    /// Vehicle links by service name → whether their vehicle holds the ground velocity it is given.
+    static let vehicleLinks = ["mavlink-link": true, "drone-link": false]
+
     public mutating func presence(serviceName: String, online: Bool, now: MonotonicInstant) -> [ControllerAction] {
         let nowUs = now.us
         var actions: [ControllerAction] = []
         var transition: Transition?
+        // The vehicle link says what a tilt means (`vehicleHoldsGroundVelocity`); the last one online decides.
+        if online, let kind = Self.vehicleLinks[serviceName] {
+            vehicleHoldsGroundVelocity = kind
+            if kind { wind.reset() }
+        }
         if online {
             if pilotId == nil, let lost = lostPilotId, lost == serviceName {
                 pilotId = lost

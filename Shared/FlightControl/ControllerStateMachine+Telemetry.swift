@@ -55,8 +55,10 @@ extension ControllerStateMachine {
         flight?.battery.observeSpeed(mps: (vx * vx + vy * vy).squareRoot(), at: MonotonicInstant(us: nowUs))
     }
 
-    /// Updates the wind estimate while we command the tilt ourselves, in the air.
+    /// Updates the wind estimate while we command the tilt ourselves, in the air; none behind an autopilot that holds
+    /// the ground velocity (`vehicleHoldsGroundVelocity`).
     mutating func observeWind(_ state: DroneState, nowUs: Int64) {
+        guard !vehicleHoldsGroundVelocity else { wind.reset(); return }
         guard activity.isAirborne, let flight = lastFlight, flight.progressive, let heading = headingFor(state)
         else { wind.pause(); return }
         wind.observe(forwardMps: Double(state.velocityXMps), rightMps: Double(state.velocityYMps), headingDeg: heading,

@@ -40,6 +40,11 @@ public struct ControllerStateMachine: Sendable {
     var lastDroneState: DroneState?
     /// Wind seen in navdata against what we commanded; fed forward by the wind compensation.
     var wind = WindEstimator()
+    /// The vehicle link's kind, from its presence: mavlink-link turns a tilt into a ground-velocity setpoint that the
+    /// autopilot holds against the wind itself, so there is no wind for this controller to estimate or to fly
+    /// against (what `wind` would read there is the autopilot's lag: it wound up past 5 m/s on PX4 and landed a
+    /// return 6 m off, `wind-too-strong`). drone-link (the AR.Drone) flies the tilt: air speed, carried by the wind.
+    var vehicleHoldsGroundVelocity = false
     /// The last flight command sent (its tilt is what the wind estimate compares against).
     var lastFlight: FlightCommand?
     /// When `lastFlight` was built (monotonic; the tick's "due" check). Its wire stamp is the service's wall clock.

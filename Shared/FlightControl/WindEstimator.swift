@@ -48,6 +48,13 @@ public struct WindEstimator: Sendable, Equatable {
     /// Forget the timing (e.g. while hovering), keep the estimate.
     public mutating func pause() { lastUpdateUs = nil }
 
+    /// No wind: the estimate and its timing forgotten.
+    public mutating func reset() {
+        eastMps = 0
+        northMps = 0
+        lastUpdateUs = nil
+    }
+
     /// The estimate in the drone's body frame (forward, right) for a heading.
     public func bodyWind(headingDeg: Double) -> (forwardMps: Double, rightMps: Double) {
         let h = headingDeg * .pi / 180

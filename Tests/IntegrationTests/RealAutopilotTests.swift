@@ -48,18 +48,12 @@ struct RealAutopilotTests {
         @Test("drone-controller SIGKILLed mid-leg and restarted: the flight goes on and arrives")
         func controllerRestart() async throws { try await Scenarios.restartedMidLeg("drone-controller", flight()) }
 
-        /// Known, intermittent (1 of 3 clean-clone runs, one busy core beside it): PX4 over the pty relay landed
-        /// 6.0 m from home — 83 s into the return the controller's wind estimate passed the 5 m/s a full tilt flies
-        /// (`wind-too-strong`: land at once) in SIH, which has no wind: PX4's velocity lag, larger through the relay
-        /// and under load, read as wind. The product issue is open (the wind estimator on autopilots); the
-        /// scenario still runs and says so in every run's output.
+        /// Once (1 of 3 clean-clone runs, one busy core beside it) PX4 over the pty relay landed 6.0 m from home:
+        /// 83 s into the return the controller's wind estimate passed the 5 m/s a full tilt flies (`wind-too-strong`)
+        /// in SIH, which has no wind: PX4's lag, read as wind and fed forward, wound up. Behind mavlink-link the
+        /// controller now estimates no wind (the autopilot holds the ground velocity; ControllerVehicleLinkTests).
         @Test("over a serial port (socat's pty in front of its link): takeoff, a 40 m target, `return`")
-        func serialReturn() async throws {
-            await withKnownIssue("PX4 over a serial relay: its lag read as wind (wind-too-strong)",
-                                     isIntermittent: true) {
-                try await Scenarios.returnHome(flight(), outM: 40, serial: true)
-            }
-        }
+        func serialReturn() async throws { try await Scenarios.returnHome(flight(), outM: 40, serial: true) }
 
         @Test("over a serial port: mavlink-link SIGKILLed mid-leg and restarted: no arming without a new takeoff")
         func serialLinkKilled() async throws { try await Scenarios.linkKilledAndRestarted(flight(), serial: true) }

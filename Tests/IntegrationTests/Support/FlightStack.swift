@@ -108,8 +108,11 @@ final class FlightStack: @unchecked Sendable {
     /// trace (so navdata flows). Commands published before that would be lost: they are not retained.
     func waitUntilReady(services: [String] = ["drone-link", "navigator", "drone-controller"],
                         timeoutS: Double = 120) async throws {
+        // A client id of its own each time: an earlier wait's watcher whose shutdown outlived its 0.5 s would
+        // otherwise take this one's session over (same id) and this wait would hear nothing (one CI run timed out
+        // here after a controller restart, every service online in its log).
         let (watcher, log) = try StatusLog.watching(
-            port: broker.port, clientId: "ready-\(drone)",
+            port: broker.port, clientId: "ready-\(drone)-\(UInt32.random(in: 0...UInt32.max))",
             filters: [("quad/\(drone)/status/#", 1), ("quad/\(drone)/telemetry/drone", 0)])
         defer { watcher.shutdown() }
         try await eventually(timeoutS: timeoutS, "services online and navdata flowing\n\(logs())") {
