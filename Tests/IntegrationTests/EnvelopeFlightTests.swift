@@ -2,8 +2,9 @@ import Foundation
 import Navigation
 import Testing
 
-/// The flight envelope flown for real (drone-sim's ground truth is the judge): altitude, ceiling, speed in m/s,
-/// return home and the low-battery rule.
+/// The flight envelope flown for real (drone-sim's ground truth is the judge): altitude, ceiling, speed in m/s;
+/// return home and the low-battery rule in `EnvelopeReturnFlightTests`, a suite of its own so that the two run side
+/// by side (together, one after the other, they were the longest pole of `make test`: 6.5 min).
 @Suite("Envelope flights", .offPool, .serialized, .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))
 struct EnvelopeFlightTests {
     static let quietGPS = ["--gps-noise", "0.2"]
@@ -103,60 +104,6 @@ struct EnvelopeFlightTests {
         let range = "\(cruise.map(\.speedMps).min() ?? 0)…\(cruise.map(\.speedMps).max() ?? 0) m/s"
         #expect(Double(within) >= 0.95 * Double(cruise.count),
                 "\(within) of \(cruise.count) rows within 2 ± 0.3 m/s; speed \(range)")
-    }
-
-    @Test("location-broadcaster return from 80 m: flies home, hovers, lands within 2 m of the takeoff point")
-    func returnHome() async throws {
-        let stack = try await Self.flownOut(bearingDeg: 60, distanceM: 80, controllerArguments: ["--max-speed", "3"])
-        defer { stack.stop() }
-        let run = try await runToEnd("location-broadcaster", ["return", "--timeout", "10"] + stack.common,
-                                     logDirectory: stack.broker.directory)
-        #expect(run.code == 0, "\(run.output)")
-        try await eventually(timeoutS: 3 * Self.phaseS, "landed\n\(stack.logs())") {
-            stack.lastRow()?.flightState == "landed"
-        }
-        let landed = try #require(stack.trace().last)
-        #expect(landed.distanceM(to: stack.home) < 2, "landed \(landed.distanceM(to: stack.home)) m from home")
-        let log = Self.controllerLog(stack)
-        #expect(log.contains("returning_home (return)") && log.contains("landing (returned-home)"),
-                "\(log.suffix(2000))")
-    }
-
-    /// drone-sim drains a full battery in 3 minutes; --land-battery 65 fires about 10 s after the drone reached
-    /// a target 120 m away. Whether it comes home depends only on the battery it must keep (--battery-reserve).
-    static func lowBatteryFlight(reservePercent: Int) async throws -> FlightStack {
-        let stack = try FlightStack(simArguments: Self.quietGPS + ["--battery-minutes", "3"],
-                                    controllerArguments: ["--max-speed", "3", "--land-battery", "65",
-                                                          "--battery-reserve", "\(reservePercent)"])
-        try await stack.waitUntilReady()
-        try await Self.takeOffToCruise(stack)
-        try stack.publishTarget(stack.target(bearingDeg: 0, distanceM: 120))
-        // A hang guard: out 120 m, the battery's 10 s, back and down take ~100 s of the flight.
-        try await eventually(timeoutS: 5 * Self.phaseS, "landed\n\(stack.logs())") {
-            let trace = stack.trace()
-            return trace.contains { $0.distanceM(to: stack.home) > 100 } && trace.last?.flightState == "landed"
-        }
-        return stack
-    }
-
-    @Test("low battery 120 m from home, the battery left covers the way: returns and lands at home")
-    func lowBatteryReturns() async throws {
-        let stack = try await Self.lowBatteryFlight(reservePercent: 6)
-        defer { stack.stop() }
-        let landed = try #require(stack.trace().last)
-        #expect(landed.distanceM(to: stack.home) < 2, "landed \(landed.distanceM(to: stack.home)) m from home")
-        let log = Self.controllerLog(stack)
-        #expect(log.contains("returning_home (battery-low-return)") && log.contains("landing (returned-home)"),
-                "\(log.suffix(2000))")
-    }
-
-    @Test("low battery 120 m from home, too far for what it must keep: lands in place (battery-low-cannot-return)")
-    func lowBatteryTooFarLands() async throws {
-        let stack = try await Self.lowBatteryFlight(reservePercent: 50)
-        defer { stack.stop() }
-        let landed = try #require(stack.trace().last)
-        #expect(landed.distanceM(to: stack.home) > 100, "landed \(landed.distanceM(to: stack.home)) m from home")
-        #expect(Self.controllerLog(stack).contains("landing (battery-low-cannot-return)"))
     }
 
     /// Bad envelope values are typed errors at the command line (on the bus: QuadProtocolTests, `altitudeM`
