@@ -5,6 +5,11 @@
 DRY_RUN=0
 ROOT=""
 PREBUILT=""
+# --packaged: run by a Debian package (quadcopter-board-setup, quadcopter-ground-setup and the postinst), whose
+# executables dpkg already put into /usr/bin and whose deploy/ tree is /usr/share/quadcopter/deploy.
+PACKAGED=0
+BIN_DIR=/usr/local/bin   # where the units run the executables from (/usr/bin with --packaged)
+DOC_FILE=/usr/local/share/doc/quadcopter/README.md   # the units' Documentation= (the shipped copy with --packaged)
 REPO_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 MOSQUITTO_PASSWD_FILE=/etc/mosquitto/quadcopter.passwd
 
@@ -41,6 +46,7 @@ staging() { [[ -n $ROOT ]]; }
 COMMON_USAGE='  --dry-run          print what would be done, change nothing
   --root DIR         install into a staging root DIR (no users, no chown, units enabled offline)
   --prebuilt DIR     take the executables from DIR instead of building them
+  --packaged         the Debian package's mode: the executables are already in /usr/bin (dpkg put them there)
   --insecure-plain-radio
                      plain MQTT over the radio: the bridge password crosses it in clear (default: TLS)'
 
@@ -51,9 +57,18 @@ install_broker_file() {
     ensure_owner root:mosquitto "$target"
 }
 
-# Builds (or takes from --prebuilt) the executables and installs them to /usr/local/bin.
+# Builds (or takes from --prebuilt) the executables and installs them to /usr/local/bin; with --packaged only
+# checks that the package's are in /usr/bin.
 install_binaries() {
     local bin_dir name
+    if [[ $PACKAGED -eq 1 ]]; then
+        for name in "$@"; do
+            [[ $DRY_RUN -eq 1 || -x $ROOT$BIN_DIR/$name ]] \
+                || die "no executable $ROOT$BIN_DIR/$name (reinstall the package)"
+        done
+        log "packaged: the executables are the package's, in $ROOT$BIN_DIR"
+        return
+    fi
     if [[ -n $PREBUILT ]]; then
         bin_dir="$PREBUILT"
     else
@@ -102,6 +117,7 @@ common_option() {
         --dry-run) DRY_RUN=1 ;;
         --root) [[ $# -ge 2 ]] || usage_error "--root needs a directory"; ROOT="${2%/}"; SHIFT_BY=2 ;;
         --prebuilt) [[ $# -ge 2 ]] || usage_error "--prebuilt needs a directory"; PREBUILT="$2"; SHIFT_BY=2 ;;
+        --packaged) PACKAGED=1; BIN_DIR=/usr/bin; DOC_FILE="$REPO_DIR/deploy/README.md" ;;
         --insecure-plain-radio) INSECURE_PLAIN_RADIO=1 ;;
         *) return 1 ;;
     esac
@@ -112,8 +128,9 @@ check_drone_id() {
     [[ $1 =~ ^[a-z0-9-]{1,32}$ ]] || usage_error "bad --drone: '$1' (1-32 characters of a-z, 0-9 and '-')"
 }
 
-# Refuses to go on as non-root unless staging or only printing.
+# Refuses to go on as non-root unless staging or only printing; refuses --prebuilt with --packaged.
 require_root() {
+    [[ $PACKAGED -eq 0 || -z $PREBUILT ]] || usage_error "--prebuilt and --packaged exclude each other"
     [[ $DRY_RUN -eq 1 || -n $ROOT || $(id -u) -eq 0 ]] || die "run as root (or use --root DIR / --dry-run)"
 }
 
@@ -347,10 +364,24 @@ install_units() {
     run install -d -m 0755 "$ROOT/etc/systemd/system"
     local name
     for name in "$@"; do
-        run install -m 0644 "$unit_dir/$name.service" "$ROOT/etc/systemd/system/$name.service"
+        if [[ $PACKAGED -eq 1 ]]; then
+            # The same unit, running the package's executable and naming the package's README.
+            if [[ $DRY_RUN -eq 1 ]]; then
+                printf '+ write %s (ExecStart from %s)\n' "$ROOT/etc/systemd/system/$name.service" "$BIN_DIR"
+                continue
+            fi
+            sed -e "s|^ExecStart=/usr/local/bin/|ExecStart=$BIN_DIR/|" -e \
+                "s|^Documentation=file:///usr/local/share/doc/quadcopter/README\.md\$|Documentation=file://$DOC_FILE|" \
+                "$unit_dir/$name.service" >"$ROOT/etc/systemd/system/$name.service"
+            chmod 0644 "$ROOT/etc/systemd/system/$name.service"
+        else
+            run install -m 0644 "$unit_dir/$name.service" "$ROOT/etc/systemd/system/$name.service"
+        fi
     done
-    run install -d -m 0755 "$ROOT/usr/local/share/doc/quadcopter"
-    run install -m 0644 "$REPO_DIR/deploy/README.md" "$ROOT/usr/local/share/doc/quadcopter/README.md"
+    if [[ $PACKAGED -eq 0 ]]; then
+        run install -d -m 0755 "$ROOT${DOC_FILE%/*}"
+        run install -m 0644 "$REPO_DIR/deploy/README.md" "$ROOT$DOC_FILE"
+    fi
     local units=()
     for name in "$@"; do units+=("$name.service"); done
     if staging; then
