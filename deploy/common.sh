@@ -46,7 +46,7 @@ staging() { [[ -n $ROOT ]]; }
 COMMON_USAGE='  --dry-run          print what would be done, change nothing
   --root DIR         install into a staging root DIR (no users, no chown, units enabled offline)
   --prebuilt DIR     take the executables from DIR instead of building them
-  --packaged         the Debian package's mode: the executables are already in /usr/bin (dpkg put them there)
+  --packaged         as the Debian package runs it: the executables are already in /usr/bin (dpkg put them)
   --insecure-plain-radio
                      plain MQTT over the radio: the bridge password crosses it in clear (default: TLS)'
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system packages the build and the tests need, when they are missing.
 # As root it runs apt-get; otherwise it prints the exact command and fails.
-# --board: instead, what the board's cross-build and its emulated runs need (scripts/board-build.sh).
+# --board: instead, what the board's cross-build, its emulated runs and its packages need (scripts/board-build.sh,
+# scripts/packages.sh, scripts/packages-check.sh).
 set -euo pipefail
 board=false
 [[ ${1:-} == --board ]] && board=true
@@ -41,6 +42,10 @@ if $board; then
     "file:file"
     "readelf:binutils"
     "unshare:util-linux"
+    "dpkg-deb:dpkg"
+    "llvm-strip:llvm"
+    "openssl:openssl"
+    "ip:iproute2"
   )
 fi
 
