@@ -6,7 +6,7 @@ BIN_DIR = $(CURDIR)/.build/debug
 OWN_TMP = scripts/with-own-tmp.sh
 
 .PHONY: deps build release test test-unit test-integration test-web web-map demo bench bench-mavlink bench-field \
-	bench-footprint bench-fleet faults clean board board-flight
+	bench-footprint bench-fleet faults clean board board-flight packages packages-check
 
 # ensure-broker-deps.sh: RabbitMQ and NATS for the other-broker suites (their own nodes; never the system's).
 deps:
@@ -72,6 +72,20 @@ board-flight: board deps
 	QUAD_BOARD_BIN_DIR="$(CURDIR)/.build-board/bin" \
 		QUAD_BOARD_RUNNER="qemu-aarch64-static -L $(CURDIR)/.build-board/sysroot" \
 		QUAD_BIN_DIR="$(BIN_DIR)" QUAD_REPO_ROOT="$(CURDIR)" $(OWN_TMP) scripts/run-tests.sh --filter 'BoardEmulation'
+
+# The Debian packages, into .build-board/packages (scripts/packages.sh): quadcopter-board_<version>_arm64.deb (the
+# board services from `make board`) and quadcopter-ground_<version>_amd64.deb (location-broadcaster, telemetry-logger
+# from the release build, the live map). Their postinst runs the shipped deploy/<side>/install.sh --packaged.
+# Version: ServiceRuntime.version+git<commits>.g<hash>. As root (make board's roots).
+packages:
+	@scripts/packages.sh
+
+# Installs those packages in fresh Debian roots (ground: amd64 bookworm; board: arm64 trixie under
+# qemu-aarch64-static) and checks them: systemd-analyze verify, the services online on the root's broker, the
+# vehicle switch, upgrade (state, passwords, certificates kept), dpkg -r (services stopped, logs kept) and purge
+# (scripts/packages-check.sh; roots cached under .build-board/roots/check-*). Needs `make packages` first.
+packages-check:
+	@scripts/packages-check.sh
 
 # VEHICLE=mavlink: the same flight through mavlink-link and drone-sim's MAVLink face.
 demo: deps

@@ -207,7 +207,9 @@ CTL
     printf '%s\n' "$seen" >"$m/run/quad-check/status.txt"
     say "online: $*"
   }
-  pid_of() { sed -n "s/^quad\/$1\/status\/$2[ /].*\"pid\":\([0-9]*\).*/\1/p" "$m/run/quad-check/status.txt" | head -n 1; }
+  pid_of() {
+    sed -n "s/^quad\/$1\/status\/$2[ /].*\"pid\":\([0-9]*\).*/\1/p" "$m/run/quad-check/status.txt" | head -n 1
+  }
   enabled_units() {
     local f
     for f in "$m"/usr/share/quadcopter/deploy/"$side"/*.service; do

@@ -22,6 +22,10 @@ for arg in "$@"; do
     *) die "unknown option $arg (only --skip-build)" ;;
   esac
 done
+[[ $(id -u) -eq 0 ]] || die "needs root (make board's Debian roots)"
+# The build's packages (libmosquitto-dev, libjs-leaflet for the map, …) and the board's (llvm-strip, dpkg-deb, …).
+"$repo/scripts/ensure-deps.sh"
+"$repo/scripts/ensure-deps.sh" --board
 for tool in dpkg-deb readelf llvm-strip git; do
   command -v "$tool" >/dev/null || die "needs $tool (apt-get install dpkg binutils llvm git)"
 done
