@@ -83,8 +83,9 @@ packages:
 # Installs those packages in fresh Debian roots (ground: amd64 bookworm; board: arm64 trixie under
 # qemu-aarch64-static) and checks them: systemd-analyze verify, the services online on the root's broker, the
 # vehicle switch, upgrade (state, passwords, certificates kept), dpkg -r (services stopped, logs kept) and purge
-# (scripts/packages-check.sh; roots cached under .build-board/roots/check-*). Needs `make packages` first.
-packages-check:
+# (scripts/packages-check.sh; roots cached under .build-board/roots/check-*). Makes the packages first, so it never
+# checks stale ones.
+packages-check: packages
 	@scripts/packages-check.sh
 
 # VEHICLE=mavlink: the same flight through mavlink-link and drone-sim's MAVLink face.

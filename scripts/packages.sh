@@ -23,9 +23,11 @@ for arg in "$@"; do
   esac
 done
 [[ $(id -u) -eq 0 ]] || die "needs root (make board's Debian roots)"
-# The build's packages (libmosquitto-dev, libjs-leaflet for the map, …) and the board's (llvm-strip, dpkg-deb, …).
-"$repo/scripts/ensure-deps.sh"
+# The board's tools (mmdebstrap, llvm-strip, dpkg-deb, …); the laptop's build needs libmosquitto-dev and the map
+# Leaflet, which scripts/ensure-deps.sh (make deps) installs with the test tools.
 "$repo/scripts/ensure-deps.sh" --board
+[[ -e /usr/include/mosquitto.h && -r /usr/share/javascript/leaflet/leaflet.js ]] \
+  || die "needs libmosquitto-dev and libjs-leaflet: apt-get install libmosquitto-dev libjs-leaflet (or make deps)"
 for tool in dpkg-deb readelf llvm-strip git; do
   command -v "$tool" >/dev/null || die "needs $tool (apt-get install dpkg binutils llvm git)"
 done

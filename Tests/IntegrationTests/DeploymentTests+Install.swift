@@ -55,6 +55,44 @@ extension DeploymentTests {
             #expect(result.output.contains("+ systemctl --root=\(install.root.path) enable"))
         }
 
+        /// `--packaged`, as the Debian package's postinst and quadcopter-<side>-setup run it (make packages-check
+        /// installs the real packages): the executables dpkg put into /usr/bin are used where they are.
+        @Test("--packaged: the units run /usr/bin's executables, none is copied, and --prebuilt is refused",
+              arguments: sides)
+        func packaged(side: String) throws {
+            let install = try StagedInstall(side: side)
+            defer { install.remove() }
+            let fm = FileManager.default
+            // What dpkg unpacked before the postinst runs: the executables and, on the ground, the live map.
+            try fm.createDirectory(at: install.url("/usr/bin"), withIntermediateDirectories: true)
+            for service in install.services {
+                try fm.copyItem(at: install.stubDirectory.appendingPathComponent(service),
+                                to: install.url("/usr/bin/\(service)"))
+            }
+            if side == "ground" {
+                try fm.createDirectory(at: install.url("/usr/share/quadcopter/map"), withIntermediateDirectories: true)
+                try "<html></html>\n".write(to: install.url("/usr/share/quadcopter/map/index.html"), atomically: true,
+                                            encoding: .utf8)
+            }
+            var arguments = [install.script, "--root", install.root.path, "--packaged"]
+            if side == "drone" { arguments += ["--ca-file", try install.testCA().path] }
+            let bash = try TestEnvironment.requireTool("bash")
+            let result = try runCommand(bash, arguments, logDirectory: install.logDirectory)
+            try #require(result.exitCode == 0, "\(result.output)")
+            let readme = TestEnvironment.repoRoot.appendingPathComponent("deploy/README.md").path
+            for service in install.services {
+                #expect(!fm.fileExists(atPath: install.url("/usr/local/bin/\(service)").path))
+                let expected = try DeploymentTests.deployFile("\(side)/\(service).service")
+                    .replacingOccurrences(of: "ExecStart=/usr/local/bin/", with: "ExecStart=/usr/bin/")
+                    .replacingOccurrences(of: "file:///usr/local/share/doc/quadcopter/README.md",
+                                          with: "file://\(readme)")
+                #expect(try install.text("/etc/systemd/system/\(service).service") == expected)
+            }
+            let both = try runCommand(bash, arguments + ["--prebuilt", install.stubDirectory.path],
+                                      logDirectory: install.logDirectory)
+            #expect(both.exitCode == 64, "\(both.output)")
+        }
+
         @Test("a staged install has binaries, units, env files, passwords, ACL and conf with the documented modes",
               arguments: sides)
         func stagedInstall(side: String) throws {
