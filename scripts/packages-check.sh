@@ -112,7 +112,8 @@ file=""
 for dir in /etc/systemd/system /usr/lib/systemd/system /lib/systemd/system; do
   [[ -e $dir/$unit ]] && { file=$dir/$unit; break; }
 done
-key() { sed -n "s/^$1=//p" "$file"; }
+# The unit with its continued lines (a trailing backslash) joined, as systemd reads them.
+key() { sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$file" | sed -n "s/^$1=//p"; }
 pidfile=$state/$unit.pid
 running() {
   [[ -e $pidfile ]] || return 1
@@ -126,7 +127,14 @@ case $1 in
     [[ -n $file ]] || { echo "quad-unit: no unit $unit" >&2; exit 1; }
     running && exit 0
     user=$(key User | tail -n 1); user=${user:-root}
+    # DynamicUser=yes: an unprivileged user of systemd's choosing; nobody here.
+    [[ $(key DynamicUser | tail -n 1) != yes ]] || user=nobody
     group=$(key Group | tail -n 1); group=${group:-$(id -gn "$user")}
+    gid_of() { getent group "$1" | cut -d: -f3; }
+    groups=(--init-groups)
+    extra=$(key SupplementaryGroups | tail -n 1)
+    [[ -z $extra ]] || groups=(--groups "$(gid_of "$extra")")
+    for assignment in $(key Environment); do export "${assignment?}"; done
     mode=$(key StateDirectoryMode | tail -n 1)
     state_dirs=""
     for dir in $(key StateDirectory); do
@@ -137,7 +145,7 @@ case $1 in
     export STATE_DIRECTORY=$state_dirs
     while read -r pre; do [[ -z $pre ]] || eval "${pre#-}"; done < <(key ExecStartPre)
     envfile=$(key EnvironmentFile | tail -n 1)
-    setsid setpriv --reuid="$user" --regid="$group" --init-groups bash -c \
+    setsid setpriv --reuid="$(id -u "$user")" --regid="$(gid_of "$group")" "${groups[@]}" bash -c \
       'if [[ -n $0 ]]; then set -a; . "$0"; set +a; fi; eval "exec $1"' "${envfile#-}" "$(key ExecStart | tail -n 1)" \
       >>"$state/$unit.log" 2>&1 </dev/null &
     echo $! >"$pidfile"
@@ -249,6 +257,17 @@ CTL
   R systemctl start mosquitto.service
   R systemctl start "${units[@]}"
   online "$drone" "${services[@]}"
+  if [[ -L $m/etc/systemd/system/multi-user.target.wants/quadcopter-map-tls.service ]]; then
+    # The live map for other devices: its page over TLS on 9443, the certificate checked against the laptop's CA.
+    for _ in $(seq 30); do
+      page=$(printf 'GET / HTTP/1.0\r\n\r\n' | R openssl s_client -quiet -connect 127.0.0.1:9443 -servername localhost \
+        -CAfile /etc/quadcopter/quadcopter-ca.crt -verify_return_error 2>/dev/null || true)
+      grep -qi '<html' <<<"$page" && break
+      sleep 1
+    done
+    grep -qi '<html' <<<"$page" || fail "quadcopter-map-tls: no map page over TLS on 9443"
+    say "quadcopter-map-tls: the map page over TLS on 9443, certificate verified against the laptop's CA"
+  fi
 
   if [[ $side == drone ]]; then
     R quadcopter-board-setup --vehicle mavlink --mavlink-listen 127.0.0.1:14540 >>"$m/run/quad-check/setup.log" 2>&1 \

@@ -115,6 +115,8 @@ build_package() {
   depends=$(depends_of "${@/#/$stage/usr/bin/}")
   # What install.sh runs: mosquitto_passwd (mosquitto), openssl, chronyd, useradd (passwd), systemctl.
   depends+=", mosquitto, openssl, chrony, passwd, systemd"
+  # The laptop's live map over TLS for other devices: quadcopter-map-tls.service runs socat.
+  [[ $side == ground ]] && depends+=", socat"
   local other=quadcopter-ground
   [[ $package == quadcopter-ground ]] && other=quadcopter-board
   cat >"$stage/DEBIAN/control" <<EOF
