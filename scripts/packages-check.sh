@@ -11,8 +11,10 @@
 #   5. upgrade: the same package with a bumped version; a marker in the state directory, the passwords, the
 #      certificates and the env files are unchanged, the running services run the new executables (a new pid,
 #      online again), the vehicle choice is kept;
-#   6. dpkg -r stops the services (their processes end) and removes the units, the logs stay;
-#   7. dpkg --purge removes every file the set-up made under /etc and /usr, and keeps /var/lib/quadcopter.
+#   6. dpkg -r stops the services (their processes end) and removes the units, the logs stay, and mosquitto still
+#      starts with the configuration left behind;
+#   7. dpkg --purge removes every file the set-up made under /etc and /usr, keeps /var/lib/quadcopter, and mosquitto
+#      runs again without the project's snippets.
 # No systemd runs in a chroot: the root gets /usr/local/sbin/systemctl, which logs each call, does what systemd
 # would do to the processes (start, stop, restart, try-restart, disable --now: quad-unit, which reads the unit's
 # User, Group, EnvironmentFile, StateDirectory and its ExecStartPre and ExecStart lines and runs them with setpriv)
@@ -319,6 +321,10 @@ CTL
   ((logs_before > 0)) || fail "telemetry-logger wrote no log to keep"
   [[ $(find "$m/var/lib/quadcopter/logs" -type f | wc -l) -eq $logs_before ]] || fail "dpkg -r touched the logs"
   [[ -e $m/etc/quadcopter/telemetry-logger.password ]] || fail "dpkg -r removed the configuration"
+  # The broker with what stays of its configuration (the snippets name files the package took away, e.g. the map).
+  R systemctl restart mosquitto.service
+  sleep 2
+  R quad-unit running mosquitto.service || fail "mosquitto does not start after dpkg -r"
   say "dpkg -r: ${#units[@]} services stopped, units removed, $logs_before log file(s) and the configuration kept"
 
   R dpkg --purge "$(dpkg-deb -f "$deb" Package)" >"$m/run/quad-check/dpkg-purge.log" 2>&1 \
@@ -329,6 +335,8 @@ CTL
     '^etc/(passwd|group|shadow|gshadow|subuid|subgid)-$|^etc/systemd/system/multi-user.target.wants$' || true)
   [[ -z $left ]] || fail "left after dpkg --purge: $(echo $left)"
   [[ $(find "$m/var/lib/quadcopter/logs" -type f | wc -l) -eq $logs_before ]] || fail "purge removed the logs"
+  sleep 2
+  R quad-unit running mosquitto.service || fail "mosquitto does not run after dpkg --purge (its try-restart)"
   say "dpkg --purge: nothing of the set-up left in /etc or /usr; $(grep -c 'purge: removed' \
     "$m/run/quad-check/dpkg-purge.log") paths removed, as it printed; /var/lib/quadcopter kept"
   say "PASS"
