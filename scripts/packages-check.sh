@@ -75,7 +75,9 @@ if [[ ${1:-} == --inside ]]; then
   m=""
   dump() {
     [[ -n $m && -d $m/run/quad-check ]] || return 0
-    for f in "$m"/run/quad-check/*.log; do echo "--- ${f##*/}"; tail -n 15 "$f"; done >&2
+    for f in "$m"/run/quad-check/*.log "$m"/var/log/mosquitto/mosquitto.log; do
+      [[ -e $f ]] && { echo "--- ${f#"$m"}"; tail -n 15 "$f"; }
+    done >&2
   }
   fail() { echo "packages-check [$side] FAIL: $*" >&2; dump; exit 1; }
   mount -t proc proc /proc

@@ -3,9 +3,11 @@
 #   quadcopter-board_<version>_arm64.deb   navigator, drone-controller, drone-link, mavlink-link, telemetry-logger
 #                                          (.build-board/bin, aarch64, Debian trixie's swiftlang 6.0.3)
 #   quadcopter-ground_<version>_amd64.deb  location-broadcaster, telemetry-logger (scripts/swift-release.sh here),
-#                                          the live map (web/map and Leaflet, scripts/web-map-assets.sh)
+#                                          the live map's page (web/map) and scripts/web-map-assets.sh
 # Each ships its executables in /usr/bin (stripped), deploy/common.sh, deploy/README.md and its side's deploy/ folder in
-# /usr/share/quadcopter/deploy, and quadcopter-<side>-setup in /usr/sbin, which runs that install.sh --packaged.
+# /usr/share/quadcopter/deploy, and quadcopter-<side>-setup in /usr/sbin, which runs that install.sh --packaged. The
+# set-up puts the map with Debian's Leaflet into /usr/share/quadcopter/map as from a checkout: so it stays for the
+# broker's http_dir after `dpkg -r` (the broker's snippets stay too) and only purge removes it.
 # The maintainer scripts (scripts/packaging/) do nothing install.sh does: the postinst runs the setup.
 # Version: ServiceRuntime.version, the commit count and hash (0.1.0+git734.g33cab25; +dirty for changed tracked
 # files); every file's time is the commit's (SOURCE_DATE_EPOCH), so one commit gives the same bytes.
@@ -101,7 +103,9 @@ build_package() {
   cp -r "$repo/deploy/$side" "$stage/usr/share/quadcopter/deploy/$side"
   install -m 0644 "$repo/deploy/common.sh" "$repo/deploy/README.md" "$stage/usr/share/quadcopter/deploy/"
   if [[ $side == ground ]]; then
-    "$repo/scripts/web-map-assets.sh" "$stage/usr/share/quadcopter/map"
+    install -d -m 0755 "$stage/usr/share/quadcopter/web/map" "$stage/usr/share/quadcopter/scripts"
+    install -m 0644 "$repo"/web/map/*.html "$repo"/web/map/*.js "$stage/usr/share/quadcopter/web/map/"
+    install -m 0755 "$repo/scripts/web-map-assets.sh" "$stage/usr/share/quadcopter/scripts/"
   fi
   for script in setup postinst prerm postrm; do
     local target=$stage/DEBIAN/$script
@@ -116,7 +120,8 @@ build_package() {
   # What install.sh runs: mosquitto_passwd (mosquitto), openssl, chronyd, useradd (passwd), systemctl.
   depends+=", mosquitto, openssl, chrony, passwd, systemd"
   # The laptop's live map over TLS for other devices: quadcopter-map-tls.service runs socat.
-  [[ $side == ground ]] && depends+=", socat"
+  # And the map's Leaflet, which the set-up copies next to the page (scripts/web-map-assets.sh).
+  [[ $side == ground ]] && depends+=", socat, libjs-leaflet"
   local other=quadcopter-ground
   [[ $package == quadcopter-ground ]] && other=quadcopter-board
   cat >"$stage/DEBIAN/control" <<EOF

@@ -63,16 +63,11 @@ extension DeploymentTests {
             let install = try StagedInstall(side: side)
             defer { install.remove() }
             let fm = FileManager.default
-            // What dpkg unpacked before the postinst runs: the executables and, on the ground, the live map.
+            // What dpkg unpacked before the postinst runs: the executables.
             try fm.createDirectory(at: install.url("/usr/bin"), withIntermediateDirectories: true)
             for service in install.services {
                 try fm.copyItem(at: install.stubDirectory.appendingPathComponent(service),
                                 to: install.url("/usr/bin/\(service)"))
-            }
-            if side == "ground" {
-                try fm.createDirectory(at: install.url("/usr/share/quadcopter/map"), withIntermediateDirectories: true)
-                try "<html></html>\n".write(to: install.url("/usr/share/quadcopter/map/index.html"), atomically: true,
-                                            encoding: .utf8)
             }
             var arguments = [install.script, "--root", install.root.path, "--packaged"]
             if side == "drone" { arguments += ["--ca-file", try install.testCA().path] }

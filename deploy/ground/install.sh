@@ -77,14 +77,8 @@ ensure_broker_account monitor monitor root 0600
 # The live map logs in as `map` from the browser: the operator reads /etc/quadcopter/map.password (root only).
 ensure_broker_account map map root 0600
 
-if [[ $PACKAGED -eq 1 ]]; then
-    # The package ships the map (scripts/web-map-assets.sh made it when the package was built): dpkg owns it.
-    [[ $DRY_RUN -eq 1 || -r $ROOT$MAP_DIR/index.html ]] || die "no live map in $ROOT$MAP_DIR (reinstall the package)"
-    log "live map: the package's, in $ROOT$MAP_DIR, served by the broker's websockets listener"
-else
-    log "live map page and Leaflet (libjs-leaflet) into $ROOT$MAP_DIR, served by the broker's websockets listener"
-    run "$REPO_DIR/scripts/web-map-assets.sh" "$ROOT$MAP_DIR"
-fi
+log "live map page and Leaflet (libjs-leaflet) into $ROOT$MAP_DIR, served by the broker's websockets listener"
+run "$REPO_DIR/scripts/web-map-assets.sh" "$ROOT$MAP_DIR"
 
 log "TLS for the radio: the laptop's CA (kept, never regenerated) and the broker's certificate"
 ca_key="$ROOT$CA_KEY" ca_cert="$ROOT$CA_CERT" cert="$ROOT$GROUND_CERT" key="$ROOT$GROUND_KEY"
