@@ -68,9 +68,9 @@ if [[ ${1:-} == --make-root ]]; then
     "$suite" "$dir" "$mirror"
 fi
 
-# ---- the check of one package, in the namespaces (--inside SIDE ARCH ROOT DEB BUMPED_DEB) ----------------------
+# ---- the check of one package, in the namespaces (--inside SIDE ARCH ROOT DEB BUMPED_DEB SCRATCH) --------------
 if [[ ${1:-} == --inside ]]; then
-  side=$2 arch=$3 root=$4 deb=$5 bumped=$6
+  side=$2 arch=$3 root=$4 deb=$5 bumped=$6 scratch=$7
   say() { echo "packages-check [$side] $*"; }
   m=""
   dump() {
@@ -91,7 +91,8 @@ if [[ ${1:-} == --inside ]]; then
     ip link set quad-drone up
     ip link set quad-drone-peer up
   fi
-  scratch=$(mktemp -d)
+  # The caller's directory (it removes it); a tmpfs over it holds the root's copy while this namespace lives.
+  mkdir -p "$scratch"
   mount -t tmpfs tmpfs "$scratch"
   # A copy of the cached root on tmpfs (an overlay refuses dpkg's directory renames in a user namespace).
   m=$scratch/root
@@ -390,9 +391,9 @@ ground_root=$(ensure_root amd64 bookworm "${grounds[0]}")
 board_root=$(ensure_root arm64 trixie "${boards[0]}")
 echo "packages-check: roots ready ($((SECONDS - start)) s)"
 t=$SECONDS
-in_namespaces --net "$0" --inside ground amd64 "$ground_root" "${grounds[0]}" "$(bump "${grounds[0]}")"
+in_namespaces --net "$0" --inside ground amd64 "$ground_root" "${grounds[0]}" "$(bump "${grounds[0]}")" "$work/ground"
 echo "packages-check: quadcopter-ground passed ($((SECONDS - t)) s)"
 t=$SECONDS
-in_namespaces --net "$0" --inside drone arm64 "$board_root" "${boards[0]}" "$(bump "${boards[0]}")"
+in_namespaces --net "$0" --inside drone arm64 "$board_root" "${boards[0]}" "$(bump "${boards[0]}")" "$work/board"
 echo "packages-check: quadcopter-board passed ($((SECONDS - t)) s)"
 echo "packages-check: 2 passed, 0 failed ($((SECONDS - start)) s)"
