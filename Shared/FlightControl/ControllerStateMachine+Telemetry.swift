@@ -58,7 +58,8 @@ extension ControllerStateMachine {
     /// Updates the wind estimate while we command the tilt ourselves, in the air; none behind an autopilot that holds
     /// the ground velocity (`vehicleHoldsGroundVelocity`).
     mutating func observeWind(_ state: DroneState, nowUs: Int64) {
-        guard !vehicleHoldsGroundVelocity else { wind.reset(); return }
+        // Zeroed once when the link said so (`presence`); nothing to update from then on.
+        guard !vehicleHoldsGroundVelocity else { return }
         guard activity.isAirborne, let flight = lastFlight, flight.progressive, let heading = headingFor(state)
         else { wind.pause(); return }
         wind.observe(forwardMps: Double(state.velocityXMps), rightMps: Double(state.velocityYMps), headingDeg: heading,

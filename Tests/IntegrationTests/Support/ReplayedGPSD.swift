@@ -15,7 +15,7 @@ final class ReplayedGPSD: @unchecked Sendable {
     private let cycleS: Double
     private let listener: Int32
     private let go = DispatchSemaphore(value: 0)
-    private let state = Mutex<(feed: Int32?, sent: Int, stopped: Bool)>((nil, 0, false))
+    private let state = Mutex<(feed: Int32?, stopped: Bool)>((nil, false))
 
     init(log: URL, cycleS: Double, directory: URL) throws {
         sentences = try String(contentsOf: log, encoding: .utf8)
@@ -33,18 +33,15 @@ final class ReplayedGPSD: @unchecked Sendable {
         Thread.detachNewThread { [self] in feed() }
     }
 
-    /// Sentences written to gpsd so far: all of them once the replay is over.
-    var sentCount: Int { state.withLock { $0.sent } }
-    var finished: Bool { sentCount == sentences.count }
-
     func startReplay() { go.signal() }
 
     func stop() {
-        let feed = state.withLock { s -> Int32? in
-            s.stopped = true
-            defer { s.feed = nil }
-            return s.feed
+        // Once only (a test's defer, then deinit): closing the listener twice could close a descriptor reused since.
+        let (first, feed) = state.withLock { s -> (Bool, Int32?) in
+            defer { s.stopped = true; s.feed = nil }
+            return (!s.stopped, s.feed)
         }
+        guard first else { return }
         go.signal()
         if let feed { shutdown(feed, Int32(SHUT_RDWR)); close(feed) }
         shutdown(listener, Int32(SHUT_RDWR))
@@ -70,7 +67,6 @@ final class ReplayedGPSD: @unchecked Sendable {
             let bytes = Array((sentence + "\r\n").utf8)
             let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             guard written == bytes.count else { return }
-            state.withLock { $0.sent += 1 }
             Thread.sleep(forTimeInterval: cycleS)
         }
     }
