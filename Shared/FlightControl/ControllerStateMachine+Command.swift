@@ -45,8 +45,8 @@ extension ControllerStateMachine {
         case .takeoff: answer = (takeoff(nowUs: nowUs), nil)
         case .land: answer = land()
         case .hover: answer = hover()
-        case .reset: answer = (reset(), nil)
-        case .flatTrim: answer = (flatTrim(), nil)
+        case .reset: answer = reset()
+        case .flatTrim: answer = flatTrim()
         case .returnHome: answer = returnHome(nowUs: nowUs)
         case .emergency: answer = ([], nil)
         }
@@ -109,8 +109,7 @@ extension ControllerStateMachine {
         case .returningHome: return ([refuse(kind: "command", reason: .hoverRefusedReturningHome)], nil)
         case .takingOff:
             clearTarget()
-            reason = .hover
-            return ([], nil)
+            return ([], .keeping(.takingOff, reason: .hover))
         case .hovering, .flyingToTarget, .arrived:
             clearTarget()
             return ([], Transition(to: .hovering, reason: .hover))

@@ -16,12 +16,12 @@ extension ControllerStateMachine {
         guard isGroundLinkLost else { return [] }
         isGroundLinkLost = false
         var actions: [ControllerAction] = [.log(.info, "ground link back")]
-        if flight?.pilotLoss.reason == .groundLinkLost {
+        if flight?.pilotLoss.cause == .groundLinkLost {
             // A return or landing already under way runs its course; pending timers are cancelled and the drone
             // keeps hovering until the ground sends a new target.
             flight?.pilotLoss.returnAtUs = nil
             if activity != .returningHome, activity != .landing { flight?.pilotLoss.landAtUs = nil }
-            if activity == .hovering { reason = .groundLinkBack }
+            if activity == .hovering { actions += apply(.keeping(.hovering, reason: .groundLinkBack), nowUs: nowUs) }
             actions.append(.log(.info, "hovering until a new target"))
         }
         return finish(actions, nowUs: nowUs)
@@ -38,28 +38,8 @@ extension ControllerStateMachine {
         guard activity.isAirborne || activity == .takingOff else {
             return ([.log(.warning, "ground link lost: no beacon for \(silentMs) ms")], nil)
         }
-        // Whatever came from the ground is stale now; the drone must not fly on towards it unsupervised.
-        clearTarget()
-        var transition: Transition?
-        if activity == .flyingToTarget || activity == .arrived {
-            transition = Transition(to: .hovering, reason: .groundLinkLost)
-        } else {
-            reason = .groundLinkLost
-        }
-        // (Neither a flight to the target nor the hover it becomes is going home.)
-        let goingHome = isReturningToLandAtHome || activity == .landing
-        if !goingHome {
-            flight?.pilotLoss.reason = .groundLinkLost
-            flight?.pilotLoss.landAtUs = nowUs &+ microseconds(fromSeconds: configuration.lostPilotLandAfterS)
-            if let returnAfterS = configuration.failsafes.lostPilotReturnAfterS,
-               returnAfterS < configuration.lostPilotLandAfterS {
-                flight?.pilotLoss.returnAtUs = nowUs &+ microseconds(fromSeconds: returnAfterS)
-            }
-        }
-        return ([.log(.warning, "ground link lost: no beacon for \(silentMs) ms: "
-            + (goingHome ? "carrying on home" : "hovering"
-                + (flight?.pilotLoss.returnAtUs == nil ? ""
-                    : ", returning home in \(configuration.failsafes.lostPilotReturnAfterS ?? 0) s")
-                + ", landing in \(configuration.lostPilotLandAfterS) s unless the ground comes back"))], transition)
+        let loss = losePilot(cause: .groundLinkLost, nowUs: nowUs)
+        return ([.log(.warning, "ground link lost: no beacon for \(silentMs) ms: \(loss.plan) unless the ground comes "
+            + "back")], loss.transition)
     }
 }

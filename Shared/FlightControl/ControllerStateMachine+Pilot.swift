@@ -27,16 +27,15 @@ extension ControllerStateMachine {
             pilotId = claim.senderId
             lostPilotId = nil
             flight?.pilotLoss.cancelTimers()
-            reason = .controlGranted
+            return finish(apply(.keeping(activity, reason: .controlGranted), nowUs: nowUs), nowUs: nowUs)
         case .release:
             guard pilotId == claim.senderId else {
                 return finish([refuse(kind: "claim", reason: .notPilot)], nowUs: nowUs)
             }
             pilotId = nil
-            reason = .controlReleased
             forgetResumableFlight(because: "its pilot released control")
+            return finish(apply(.keeping(activity, reason: .controlReleased), nowUs: nowUs), nowUs: nowUs)
         }
-        return finish([], nowUs: nowUs)
     }
 
     /// Presence from `quad/<id>/status/<service>`; a broadcaster's service name is its sender id.
@@ -57,36 +56,41 @@ extension ControllerStateMachine {
                 pilotId = lost
                 lostPilotId = nil
                 flight?.pilotLoss.cancelTimers()
-                reason = .pilotBack
+                transition = .keeping(activity, reason: .pilotBack)
             }
         } else if let pilot = pilotId, pilot == serviceName {
             pilotId = nil
             lostPilotId = pilot
-            reason = .pilotLost
-            flight?.pilotLoss.reason = .pilotLost
             if activity.isAirborne || activity == .takingOff {
-                // The target came from the lost pilot; stop at once and land unless a pilot returns in time.
-                clearTarget()
-                if activity == .flyingToTarget || activity == .arrived {
-                    transition = Transition(to: .hovering, reason: .pilotLost)
-                }
-                // Already on the way home (it lands there): no timer may land it half-way. (A flight to the target,
-                // and the hover it becomes, is not.)
-                let goingHome = isReturningToLandAtHome
-                flight?.pilotLoss.landAtUs = goingHome ? nil
-                    : nowUs &+ microseconds(fromSeconds: configuration.lostPilotLandAfterS)
-                // The failsafe table: hover, return home after N s (the return lands there), else land.
-                if !goingHome, let returnAfterS = configuration.failsafes.lostPilotReturnAfterS,
-                   returnAfterS < configuration.lostPilotLandAfterS {
-                    flight?.pilotLoss.returnAtUs = nowUs &+ microseconds(fromSeconds: returnAfterS)
-                }
-                actions.append(.log(.warning, "pilot '\(pilot)' went offline: hovering"
-                    + (flight?.pilotLoss.returnAtUs == nil ? ""
-                        : ", returning home in \(configuration.failsafes.lostPilotReturnAfterS ?? 0) s")
-                    + ", landing in \(configuration.lostPilotLandAfterS) s unless a pilot returns"))
+                let loss = losePilot(cause: .pilotLost, nowUs: nowUs)
+                transition = loss.transition
+                actions.append(.log(.warning, "pilot '\(pilot)' went offline: \(loss.plan) unless a pilot returns"))
+            } else {
+                transition = .keeping(activity, reason: .pilotLost)
             }
         }
         actions += apply(transition, nowUs: nowUs)
         return finish(actions, nowUs: nowUs)
+    }
+}
+
+/// The lost-pilot rule, one for both causes: the pilot's presence went offline (`.pilotLost`), or the ground beacon
+/// went silent (`.groundLinkLost`, `checkGroundLink`).
+extension ControllerStateMachine {
+    /// In the air or taking off: whatever came from the ground is stale now, so the target is dropped and a
+    /// flight to it hovers at once; unless the drone is already on its way to land at home, it returns home after
+    /// `--lost-pilot-return-after` (the return lands there) and lands after `--lost-pilot-land-after`. `plan`
+    /// says what comes next, for the log line.
+    mutating func losePilot(cause: Reason, nowUs: Int64) -> (transition: Transition, plan: String) {
+        clearTarget()
+        let transition: Transition = activity == .flyingToTarget || activity == .arrived
+            ? Transition(to: .hovering, reason: cause) : .keeping(activity, reason: cause)
+        // Already on the way home (it lands there): no timer may land it half-way. (A flight to the target, and
+        // the hover it becomes, is not.)
+        guard !isReturningToLandAtHome else { return (transition, "carrying on home") }
+        flight?.pilotLoss = PilotLoss(cause: cause, nowUs: nowUs, configuration: configuration)
+        let returning = flight?.pilotLoss.returnAtUs == nil ? ""
+            : ", returning home in \(configuration.failsafes.lostPilotReturnAfterS ?? 0) s"
+        return (transition, "hovering\(returning), landing in \(configuration.lostPilotLandAfterS) s")
     }
 }

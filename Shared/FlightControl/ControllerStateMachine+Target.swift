@@ -41,8 +41,7 @@ extension ControllerStateMachine {
             transition = moved ? Transition(to: .flyingToTarget, reason: .newTarget) : nil
         case .unknown, .landed, .landing, .takingOff, .returningHome, .emergency:
             // Stored: flown to after takeoff / after returning inside the fence. Never a reason to take off.
-            reason = .targetStored
-            transition = nil
+            transition = .keeping(activity, reason: .targetStored)
         }
         return finish(apply(transition, nowUs: nowUs), nowUs: nowUs)
     }

@@ -1,64 +1,105 @@
 import Clocks
 import QuadProtocol
 
-/// The periodic tick: time-based failsafes, then a fresh flight command so the link never runs dry.
+/// A rule the tick runs: its name says what it watches, `run` applies what it decides (`apply`) and returns the
+/// actions. A mode's own tick is a rule like the cross-cutting ones, so their order is visible in one place.
+struct TickRule: Sendable {
+    let name: String
+    let run: @Sendable (inout ControllerStateMachine, Int64) -> [ControllerAction]
+
+    init(_ name: String, _ run: @escaping @Sendable (inout ControllerStateMachine, Int64) -> [ControllerAction]) {
+        self.name = name
+        self.run = run
+    }
+}
+
+/// The periodic tick: the time-based rules in a fixed order, then a fresh flight command so the link never runs dry.
 extension ControllerStateMachine {
+    /// The rules in their order, each seeing the mode the previous ones left. A mode's rules are in its file
+    /// (`Modes/`), the cross-cutting ones (links, pilot loss, targets) here.
+    static let tickRules: [TickRule] = [
+        TickRule("taking off: seen in the air in time, navdata still coming") { machine, nowUs in
+            guard case .takingOff(let takingOff) = machine.mode else { return [] }
+            return machine.apply(machine.takingOffTick(takingOff, nowUs: nowUs), nowUs: nowUs)
+        },
+        TickRule("drone link: navdata silent in the air → hover (once per silence)") { machine, nowUs in
+            machine.droneLinkRule(nowUs: nowUs)
+        },
+        TickRule("flying to the target: position and navigation fresh") { machine, nowUs in
+            guard case .flyingToTarget(let flying) = machine.mode else { return [] }
+            return machine.apply(machine.flyingToTargetTick(flying, nowUs: nowUs), nowUs: nowUs)
+        },
+        TickRule("ground link: beacon silent → the lost-pilot rule") { machine, nowUs in
+            let groundLink = machine.checkGroundLink(nowUs: nowUs)
+            return groundLink.actions + machine.apply(groundLink.transition, nowUs: nowUs)
+        },
+        TickRule("lost pilot: return home when due") { machine, nowUs in machine.pilotLossReturnRule(nowUs: nowUs) },
+        TickRule("hovering: land over home when due") { machine, nowUs in
+            guard case .hovering(let hovering) = machine.mode else { return [] }
+            return machine.apply(machine.hoveringTick(hovering, nowUs: nowUs), nowUs: nowUs)
+        },
+        TickRule("lost pilot: land when due") { machine, nowUs in machine.pilotLossLandRule(nowUs: nowUs) },
+        TickRule("abandoned return: land when due") { machine, nowUs in machine.abandonedReturnRule(nowUs: nowUs) },
+        TickRule("target: past its ttl → dropped") { machine, nowUs in machine.targetExpiryRule(nowUs: nowUs) },
+    ]
+
     public mutating func tick(now: MonotonicInstant) -> [ControllerAction] {
         let nowUs = now.us
-        // The rules in a fixed order, each seeing the mode the previous ones left; a mode's own rules are in its
-        // file (`Modes/`), the cross-cutting ones (links, pilot loss, targets) here.
         var actions: [ControllerAction] = []
-        if case .takingOff(let takingOff) = mode {
-            actions += apply(takingOffTick(takingOff, nowUs: nowUs), nowUs: nowUs)
-        }
-        if activity.isAirborne, flight?.droneLinkLostReported == false, !droneStateFresh(nowUs: nowUs) {
-            // The link hovers on its own too; say so and keep the target for when navdata returns.
-            flight?.droneLinkLostReported = true
-            apply(Transition(to: .hovering, reason: .droneLinkLost), nowUs: nowUs)
-        }
-        if case .flyingToTarget(let flying) = mode {
-            actions += apply(flyingToTargetTick(flying, nowUs: nowUs), nowUs: nowUs)
-        }
-        let groundLink = checkGroundLink(nowUs: nowUs)
-        actions += groundLink.actions
-        actions += apply(groundLink.transition, nowUs: nowUs)
-        if let loss = flight?.pilotLoss, let returnAtUs = loss.returnAtUs, nowUs >= returnAtUs {
-            flight?.pilotLoss.returnAtUs = nil
-            if activity != .returningHome, returnRefusal() == nil {
-                // The return ends with a landing at home, so the lost-pilot landing timer is not needed.
-                flight?.pilotLoss.landAtUs = nil
-                let reason: Reason = loss.reason == .groundLinkLost ? .groundLinkLostReturn : .pilotLostReturn
-                actions += apply(returnTransition(goal: .home, reason: reason, nowUs: nowUs), nowUs: nowUs)
-                actions.append(.log(.warning, loss.reason == .pilotLost ? "pilot still offline: returning home"
-                    : "ground still unreachable: returning home"))
-            }
-        }
-        if case .hovering(let hovering) = mode { actions += apply(hoveringTick(hovering, nowUs: nowUs), nowUs: nowUs) }
-        if let loss = flight?.pilotLoss, let landAtUs = loss.landAtUs, nowUs >= landAtUs {
-            flight?.pilotLoss.landAtUs = nil
-            apply(Transition(to: .landing, reason: loss.reason), nowUs: nowUs)
-        }
-        if let landAtUs = flight?.abandonedReturnLandAtUs, nowUs >= landAtUs, activity.isAirborne {
-            flight?.abandonedReturnLandAtUs = nil
-            apply(Transition(to: .landing, reason: .returnHomeNotProgressing), nowUs: nowUs)
-            actions.append(.log(.warning, "return home was abandoned: landing where the drone is"))
-        }
-        if targetExpired(nowUs: nowUs) {
-            // The sender stopped refreshing it (follow ended, ground out of range): never fly on an expired order.
-            clearTarget()
-            if activity == .flyingToTarget || activity == .arrived {
-                apply(Transition(to: .hovering, reason: .targetExpired), nowUs: nowUs)
-            } else {
-                reason = .targetExpired
-            }
-            actions.append(.log(.info, "target expired (ttl counted from receipt): dropped"))
-        }
+        for rule in Self.tickRules { actions += rule.run(&self, nowUs) }
         // A command that went out within the last 0.9 periods (on a navigation update) makes the tick's redundant:
         // drone-link repeats the latest one on its own 30 ms cadence. The tick still sends when anything changed
         // on it, and whenever navigation is late, so a command is never more than ~1.9 periods old.
         let changed = !actions.isEmpty || publishedFields != lastPublished || mustPublish
         let due = lastFlight == nil || nowUs &- lastFlightSentAtUs >= tickPeriodUs * 9 / 10
         return finish(actions, nowUs: nowUs, sendFlight: changed || due)
+    }
+
+    /// Navdata silent in the air: the link hovers on its own too; say so and keep the target for when navdata
+    /// returns.
+    mutating func droneLinkRule(nowUs: Int64) -> [ControllerAction] {
+        guard activity.isAirborne, flight?.droneLinkLostReported == false, !droneStateFresh(nowUs: nowUs) else {
+            return []
+        }
+        flight?.droneLinkLostReported = true
+        return apply(Transition(to: .hovering, reason: .droneLinkLost), nowUs: nowUs)
+    }
+
+    /// The lost-pilot rule's return, when due (unless already returning, or a return cannot start).
+    mutating func pilotLossReturnRule(nowUs: Int64) -> [ControllerAction] {
+        guard let loss = flight?.pilotLoss, let returnAtUs = loss.returnAtUs, nowUs >= returnAtUs else { return [] }
+        flight?.pilotLoss.returnAtUs = nil
+        guard activity != .returningHome, returnRefusal() == nil else { return [] }
+        // The return ends with a landing at home, so the lost-pilot landing timer is not needed.
+        flight?.pilotLoss.landAtUs = nil
+        let reason: Reason = loss.cause == .groundLinkLost ? .groundLinkLostReturn : .pilotLostReturn
+        return apply(returnTransition(goal: .home, reason: reason, nowUs: nowUs), nowUs: nowUs)
+            + [.log(.warning, loss.cause == .pilotLost ? "pilot still offline: returning home"
+                : "ground still unreachable: returning home")]
+    }
+
+    /// The lost-pilot rule's landing, when due.
+    mutating func pilotLossLandRule(nowUs: Int64) -> [ControllerAction] {
+        guard let loss = flight?.pilotLoss, let landAtUs = loss.landAtUs, nowUs >= landAtUs else { return [] }
+        flight?.pilotLoss.landAtUs = nil
+        return apply(Transition(to: .landing, reason: loss.cause), nowUs: nowUs)
+    }
+
+    /// After a return that lost ground: land where the drone is, when due.
+    mutating func abandonedReturnRule(nowUs: Int64) -> [ControllerAction] {
+        guard let landAtUs = flight?.abandonedReturnLandAtUs, nowUs >= landAtUs, activity.isAirborne else { return [] }
+        flight?.abandonedReturnLandAtUs = nil
+        return apply(Transition(to: .landing, reason: .returnHomeNotProgressing), nowUs: nowUs)
+            + [.log(.warning, "return home was abandoned: landing where the drone is")]
+    }
+
+    /// The sender stopped refreshing the target (follow ended, ground out of range): never fly on an expired order.
+    mutating func targetExpiryRule(nowUs: Int64) -> [ControllerAction] {
+        guard targetExpired(nowUs: nowUs) else { return [] }
+        clearTarget()
+        let transition = activity == .flyingToTarget || activity == .arrived
+            ? Transition(to: .hovering, reason: .targetExpired) : .keeping(activity, reason: .targetExpired)
+        return apply(transition, nowUs: nowUs) + [.log(.info, "target expired (ttl counted from receipt): dropped")]
     }
 
     /// The control loop's period (`tickHz`).

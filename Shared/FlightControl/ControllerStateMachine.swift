@@ -159,6 +159,10 @@ public struct ControllerStateMachine: Sendable {
     @discardableResult
     mutating func apply(_ transition: Transition, nowUs: Int64) -> [ControllerAction] {
         let next = transition.activity, reason = transition.reason
+        guard !transition.keepsMode else {
+            self.reason = reason
+            return transition.log.map { [$0] } ?? []
+        }
         let previous = activity
         mode = entering(transition, nowUs: nowUs)
         self.reason = reason
@@ -190,7 +194,7 @@ public struct ControllerStateMachine: Sendable {
 
     /// Records a refusal: visible in the state's reason and returned for the executable to log and count.
     mutating func refuse(kind: String, reason: Reason) -> ControllerAction {
-        self.reason = reason
+        apply(.keeping(activity, reason: reason), nowUs: 0)  // a kept mode reads no time
         mustPublish = true
         return .rejected(kind: kind, reason: reason)
     }

@@ -37,9 +37,22 @@ struct Flight: Sendable {
 /// The lost-pilot policy's timers (hover, return home at `returnAtUs`, land at `landAtUs`) and what set them.
 struct PilotLoss: Sendable, Equatable {
     /// `.pilotLost` or `.groundLinkLost`: the reasons of the return and the landing say which.
-    var reason: Reason = .pilotLost
+    var cause: Reason = .pilotLost
     var returnAtUs: Int64?
     var landAtUs: Int64?
+
+    init() {}
+
+    /// The timers the rule starts at a loss: land after `lostPilotLandAfterS`, and return home first if
+    /// `lostPilotReturnAfterS` comes sooner.
+    init(cause: Reason, nowUs: Int64, configuration: ControllerConfiguration) {
+        self.cause = cause
+        landAtUs = nowUs &+ microseconds(fromSeconds: configuration.lostPilotLandAfterS)
+        if let returnAfterS = configuration.failsafes.lostPilotReturnAfterS,
+           returnAfterS < configuration.lostPilotLandAfterS {
+            returnAtUs = nowUs &+ microseconds(fromSeconds: returnAfterS)
+        }
+    }
 
     mutating func cancelTimers() {
         returnAtUs = nil

@@ -19,6 +19,8 @@ struct Transition: Sendable, Equatable {
     /// A return given up: land at this time unless something else lands the drone first
     /// (`Flight.abandonedReturnLandAtUs`).
     var abandonedReturnLandAtUs: Int64?
+    /// The mode stays as it is (no entry, its data kept); only the reason changes (`keeping(reason:)`).
+    var keepsMode = false
 
     init(to activity: ControllerState.Activity, reason: Reason, log: ControllerAction? = nil,
          abandonedReturnLandAtUs: Int64? = nil) {
@@ -26,6 +28,15 @@ struct Transition: Sendable, Equatable {
         self.reason = reason
         self.log = log
         self.abandonedReturnLandAtUs = abandonedReturnLandAtUs
+    }
+
+    /// No change of mode, a new reason: an order taken that moves nothing (`hover` while taking off), a rule that
+    /// has its say without a new activity (a pilot lost while the drone is already going home).
+    static func keeping(_ activity: ControllerState.Activity, reason: Reason,
+                        log: ControllerAction? = nil) -> Transition {
+        var transition = Transition(to: activity, reason: reason, log: log)
+        transition.keepsMode = true
+        return transition
     }
 
     /// A return home (or back inside the fence) toward `goal`, at `altitudeM`.

@@ -30,6 +30,48 @@ import Testing
         #expect(h.activity == .hovering)
     }
 
+    /// The lost pilot and the silent ground link are one rule (`losePilot`): from the same flight, both lead
+    /// through the same activities at the same times, only the reasons name the cause.
+    @Test("a lost pilot and a lost ground link: the same rule, the same activities at the same times",
+          arguments: [ControllerState.Activity.takingOff, .hovering, .flyingToTarget, .arrived, .returningHome])
+    func oneLostPilotRule(from start: ControllerState.Activity) {
+        func flown(losingPilot: Bool) -> [ControllerState.Activity] {
+            var h = ControllerHarness(configuration: .with {
+                $0.failsafes.lostPilotReturnAfterS = 4
+                $0.lostPilotLandAfterS = 9
+            })
+            h.reach(start)
+            h.claim("laptop")
+            let startUs = h.nowUs
+            // The ground-link rule is armed by a first beacon only: the pilot's run hears none, so only its
+            // presence can end it; the ground's run keeps its pilot online.
+            if !losingPilot {
+                _ = h.machine.groundBeacon(senderId: "laptop", stamp: WallInstant(us: h.nowUs), now: h.now)
+            }
+            let control: DroneState.ControlState? = start == .takingOff ? nil : .hovering
+            var seen: [ControllerState.Activity] = []
+            for _ in 0..<140 {
+                // The loss comes at about the same moment either way: the beacon's silence passes 1.5 s.
+                if losingPilot, h.nowUs - startUs == 1_500_000 { h.presence("laptop", online: false) }
+                h.run(ms: 100, drone: control)
+                seen.append(h.activity)
+            }
+            return seen
+        }
+        let pilot = flown(losingPilot: true), ground = flown(losingPilot: false)
+        #expect(pilot.count == ground.count)
+        // The same activities in the same order, each change within one 100 ms step of the other's (the presence
+        // comes between two ticks, the silence is seen on one).
+        func changes(_ seen: [ControllerState.Activity]) -> [(step: Int, activity: ControllerState.Activity)] {
+            seen.indices.filter { $0 == 0 || seen[$0] != seen[$0 - 1] }.map { ($0, seen[$0]) }
+        }
+        let pilotChanges = changes(pilot), groundChanges = changes(ground)
+        #expect(pilotChanges.map(\.activity) == groundChanges.map(\.activity))
+        #expect(zip(pilotChanges, groundChanges).allSatisfy { abs($0.step - $1.step) <= 1 },
+                "pilot: \(pilotChanges)\nground: \(groundChanges)")
+        #expect(pilotChanges.count > 1, "the rule did something: \(pilot)")
+    }
+
     @Test("the lost-pilot policy follows: return home after --lost-pilot-return-after (ground-link-lost-return)")
     func returnsHomeThenLandsThere() {
         var h = ControllerHarness(configuration: .with { $0.failsafes.lostPilotReturnAfterS = 4 })

@@ -23,13 +23,12 @@ extension ControllerStateMachine {
     }
 
     /// On the reset command: hold emergencyRecover until navdata shows the emergency bit cleared.
-    mutating func reset() -> [ControllerAction] {
+    mutating func reset() -> CommandAnswer {
         guard case .emergency(var emergency) = mode else {
-            return [refuse(kind: "command", reason: .resetRefusedNotInEmergency)]
+            return ([refuse(kind: "command", reason: .resetRefusedNotInEmergency)], nil)
         }
         emergency.recovering = true
         mode = .emergency(emergency)
-        reason = .reset
-        return []
+        return ([], .keeping(.emergency, reason: .reset))
     }
 }

@@ -32,13 +32,12 @@ extension ControllerStateMachine {
     }
 
     /// On the flat trim command (only on the ground): sent with the next flight command.
-    mutating func flatTrim() -> [ControllerAction] {
+    mutating func flatTrim() -> CommandAnswer {
         guard case .landed(var landed) = mode else {
-            return [refuse(kind: "command", reason: .flatTrimRefusedNotLanded)]
+            return ([refuse(kind: "command", reason: .flatTrimRefusedNotLanded)], nil)
         }
         landed.flatTrimPending = true
         mode = .landed(landed)
-        reason = .flatTrim
-        return []
+        return ([], .keeping(.landed, reason: .flatTrim))
     }
 }
