@@ -61,12 +61,8 @@ public struct BatteryBudget: Sendable {
         return max(dropped / seconds, assumedDrainPercentPerS / 4)
     }
 
-    /// Percent the way home costs: flying `distanceM` at the measured speed (else `fallbackSpeedMps`), plus the
-    /// hover over home and the descent from `altitudeM`.
-    public func percentNeeded(distanceM: Double, fallbackSpeedMps: Double, altitudeM: Double, hoverS: Double,
-                              descentMps: Double = 0.5) -> Double {
-        let speed = max(measuredSpeedMps ?? fallbackSpeedMps, 0.1)
-        let seconds = distanceM / speed + hoverS + max(altitudeM, 0) / descentMps
-        return seconds * drainPercentPerS
+    /// Percent `seconds` of flight cost at the measured drain (the return's cost: `returnCostPercent`).
+    public func percent(forSeconds seconds: Double) -> Double {
+        seconds * drainPercentPerS
     }
 }

@@ -29,13 +29,6 @@ extension ControllerStateMachine {
         return Double(altitude) > altitudeHold.maxAltitudeM ? .targetRefusedCeiling : nil
     }
 
-    /// Return altitude: the configured one, else the higher of cruise and current, never above the ceiling.
-    func returnAltitudeM(nowUs: Int64) -> Double {
-        let wanted = configuration.returnAltitudeM
-            ?? max(altitudeHold.cruiseAltitudeM, currentAltitudeM(nowUs: nowUs) ?? 0)
-        return min(wanted, altitudeHold.maxAltitudeM)
-    }
-
     /// Gaz toward the wanted altitude. A steering command carries it along. A hover that is off by more than
     /// half the tolerance has to become flag 1 (flag 0 ignores gaz), which also gives up the drone's vision
     /// position hold: so it asks for zero ground speed through the wind compensation (tilt against the measured

@@ -1,7 +1,7 @@
 import Navigation
 import QuadProtocol
 
-/// Home, the circular geofence around it, and steering back home.
+/// Home and the circular geofence around it (the return inside it: `Modes/ReturningHomeMode.swift`).
 extension ControllerStateMachine {
     /// Sets home; a stored target that turns out to lie outside the new fence is dropped (a flight to it hovers).
     mutating func setHome(_ point: GeoPoint) -> (actions: [ControllerAction], transition: Transition?) {
@@ -44,17 +44,5 @@ extension ControllerStateMachine {
         default:
             return nil
         }
-    }
-
-    /// Hover to brake first, then steer toward home with the normal control law; hover whenever position
-    /// or heading is unknown or stale.
-    func returnHomeSteering(_ returning: ControllerMode.ReturningHome, nowUs: Int64) -> ControlLaw.Steering {
-        guard nowUs &- returning.startedAtUs >= microseconds(fromSeconds: configuration.geofenceBrakeS),
-              let home, let position = lastPosition, positionFresh(nowUs: nowUs),
-              let headingDeg = bodyHeadingDeg(nowUs: nowUs)
-        else { return .hover }
-        let toHome = Geodesy.inverse(from: position, to: home)
-        let differenceDeg = Geodesy.wrapDeg180(toHome.initialBearingDeg - headingDeg)
-        return law.steering(distanceM: toHome.distanceM, directionDifferenceDeg: differenceDeg)
     }
 }

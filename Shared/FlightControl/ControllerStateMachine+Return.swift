@@ -5,43 +5,9 @@ import Navigation
 import QuadProtocol
 import TextSupport
 
-/// Returning to the takeoff point: the `return` command and the failsafes that use it (low battery, lost pilot).
-/// Like every manoeuvre that commands motion, a return watches its progress (`ProgressWatch`, in
-/// `followReturn`): one that loses ground is abandoned — hover, then land.
+/// The failsafes that land or send the drone home on what navdata says: wind stronger than the drone, a low
+/// battery (the return itself: `Modes/ReturningHomeMode.swift`).
 extension ControllerStateMachine {
-    /// A return to start (or to re-aim: its start and progress go on, its arrival is measured afresh for this
-    /// goal); the target is dropped now, the altitude becomes the return altitude on entry.
-    mutating func returnTransition(goal: ReturnGoal, reason: Reason, nowUs: Int64,
-                                   log: ControllerAction? = nil) -> Transition {
-        clearTarget()
-        return .returningHome(goal: goal, reason: reason, altitudeM: returnAltitudeM(nowUs: nowUs), log: log)
-    }
-
-    /// Why a return home cannot start now, or nil.
-    func returnRefusal() -> Reason? {
-        switch activity {
-        case .emergency: return .returnRefusedEmergency
-        case .unknown: return .returnRefusedNoDroneState
-        case .landed: return .returnRefusedNotAirborne
-        case .landing, .takingOff:
-            // Only a vehicle that navdata shows in the air can fly home; one on the ground has nowhere to return.
-            guard vehicleIsAirborne else { return .returnRefusedNotAirborne }
-            if home == nil { return .returnRefusedNoHome }
-            return flight?.returnAbandoned == true ? .returnRefusedNotProgressing : nil
-        case .hovering, .flyingToTarget, .arrived, .returningHome:
-            if home == nil { return .returnRefusedNoHome }
-            // After a return lost ground the drone lands where it is; another try would lose ground again.
-            if flight?.returnAbandoned == true { return .returnRefusedNotProgressing }
-            return nil
-        }
-    }
-
-    /// The `return` command.
-    mutating func returnHome(nowUs: Int64) -> CommandAnswer {
-        if let refusal = returnRefusal() { return ([refuse(kind: "command", reason: refusal)], nil) }
-        return ([], returnTransition(goal: .home, reason: .returnHome, nowUs: nowUs))
-    }
-
     /// The wind estimate in words, for the log lines that blame it.
     var windText: String {
         "wind estimate \(DecimalText.fixed(wind.speedMps, fractionDigits: 1) ?? "?") m/s from "
@@ -71,9 +37,7 @@ extension ControllerStateMachine {
             return Transition(to: .landing, reason: .batteryLow,
                               log: .log(.warning, "battery \(state.batteryPercent)% low at home: landing"))
         }
-        let neededPercent = (flight?.battery ?? BatteryBudget()).percentNeeded(
-            distanceM: distanceM, fallbackSpeedMps: configuration.cruiseSpeedMps,
-            altitudeM: returnAltitudeM(nowUs: nowUs), hoverS: configuration.returnHomeHoverS)
+        let neededPercent = returnCostPercent(distanceM: distanceM, nowUs: nowUs)
         let sparePercent = percent - configuration.failsafes.batteryReservePercent
         let figures = "\(Int(distanceM)) m from home needs ~\(Int(neededPercent.rounded(.up)))%, "
             + "\(state.batteryPercent)% left (reserve \(Int(configuration.failsafes.batteryReservePercent))%)"

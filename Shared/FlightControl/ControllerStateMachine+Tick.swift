@@ -33,6 +33,10 @@ extension ControllerStateMachine {
             let groundLink = machine.checkGroundLink(nowUs: nowUs)
             return groundLink.actions + machine.apply(groundLink.transition, nowUs: nowUs)
         },
+        TickRule("returning home: brake, then climb to the return altitude") { machine, nowUs in
+            guard case .returningHome(let returning) = machine.mode else { return [] }
+            return machine.returningHomeTick(returning, nowUs: nowUs)
+        },
         TickRule("lost pilot: return home when due") { machine, nowUs in machine.pilotLossReturnRule(nowUs: nowUs) },
         TickRule("hovering: land over home when due") { machine, nowUs in
             guard case .hovering(let hovering) = machine.mode else { return [] }

@@ -104,6 +104,53 @@ struct ControllerReturnTests {
         #expect(h.machine.wantedAltitudeM == 8)
     }
 
+    /// PX4's RTL climbs to RTL_RETURN_ALT before it flies home: a return from low flies at the return altitude
+    /// all the way, never low across the field.
+    @Test("return climbs to --return-altitude first (no horizontal motion), then flies home")
+    func returnClimbsFirst() throws {
+        var h = Self.hoveringAway(northM: 30, configuration: .with { $0.returnAltitudeM = 8 })
+        h.command(.returnHome)
+        h.advance(ms: 1100)
+        // At 3 m: the brake is over, the climb begins — gaz up, no tilt, for as long as it rises.
+        for step in 0..<40 {
+            h.altitudeM = 3 + Float(step) * 0.1
+            h.advance(ms: 100)
+            h.drone(.hovering, headingDeg: 180)
+            h.position(ControllerHarness.point(northM: 30))
+            let command = try #require(h.tick().flights.last ?? h.nextTick().flights.last)
+            #expect(command.pitchFrac == 0 && command.rollFrac == 0, "step \(step): \(command)")
+            #expect(command.gazFrac > 0, "step \(step)")
+        }
+        // At the return altitude: home.
+        h.altitudeM = 8
+        h.advance(ms: 100)
+        h.drone(.hovering, headingDeg: 180)
+        h.position(ControllerHarness.point(northM: 30))
+        let homeward = try #require(h.nextTick().flights.last)
+        #expect(homeward.progressive && homeward.pitchFrac < 0)
+        #expect(h.activity == .returningHome)
+    }
+
+    @Test("a climb that stops rising (the vehicle's own limit) flies home from there after the progress timeout")
+    func returnClimbStalls() throws {
+        var h = Self.hoveringAway(northM: 30, configuration: .with { $0.returnAltitudeM = 8 })
+        h.command(.returnHome)
+        var logs: [String] = []
+        var pitches: [Float] = []
+        for _ in 0..<60 {
+            h.advance(ms: 100)
+            h.drone(.hovering, headingDeg: 180)
+            h.position(ControllerHarness.point(northM: 30))
+            let actions = h.tick()
+            logs += actions.logs
+            pitches += actions.flights.map(\.pitchFrac)
+        }
+        #expect(logs.contains { $0.contains("climb to 8.0 m stopped at 3 m") }, "\(logs)")
+        // Brake 1 s + 3 s without rising, then home.
+        #expect(pitches.prefix(35).allSatisfy { $0 == 0 })
+        #expect(try #require(pitches.last) < 0)
+    }
+
     @Test("--return-hover sets the hover over home before landing")
     func returnHoverOption() {
         var h = Self.hoveringAway(northM: 3, configuration: .with { $0.returnHomeHoverS = 5 })
