@@ -91,6 +91,12 @@ public struct ControllerReply: Sendable {
         }
     }
 
+    /// A target request (the controller answers every command, but not a target it already has).
+    public var isTarget: Bool {
+        if case .target = request { return true }
+        return false
+    }
+
     /// The activities that mean a command was done.
     public static func goal(_ kind: Command.Kind) -> Set<ControllerState.Activity> {
         switch kind {

@@ -77,7 +77,10 @@ struct ControllerWatch {
     /// Returns the accepting state (nil when acceptance was silent); throws on refusal or when nothing came.
     func answer(_ reply: ControllerReply, what: String, timeoutS: Double, deadlineUs: Int64) async throws
         -> ControllerState? {
-        let silentUntilUs = MonotonicClock.nowUs() + Self.silentGraceUs
+        // drone-controller answers every command, even one that changes nothing, so a command's answer is waited
+        // for (a quiet 1.5 s took a refusal that came late on a busy machine for an acceptance). A target it
+        // already has is no news and gets no answer: there a quiet grace still means accepted.
+        let silentUntilUs = reply.isTarget ? MonotonicClock.nowUs() + Self.silentGraceUs : deadlineUs
         var latest = reply.before
         while MonotonicClock.nowUs() < deadlineUs {
             for case .controller(let state, let retained) in inbox.take().events {
@@ -114,8 +117,9 @@ struct ControllerWatch {
         let runId: UInt32
     }
 
-    /// How long to wait for a refusal when acceptance would publish nothing new.
+    /// How long to wait for a refusal of a target the controller already has (it publishes nothing on accepting it).
     static let silentGraceUs: Int64 = 1_500_000
+
 
     static func pilot(_ state: ControllerState) -> String {
         state.pilotId.isEmpty ? "none" : TextFormat.clean(state.pilotId, width: 64)
