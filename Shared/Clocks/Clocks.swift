@@ -50,6 +50,22 @@ extension Duration {
     }
 }
 
+extension Duration {
+    /// The span in seconds, for arithmetic with rates (a filter's time constant, metres per second).
+    public var inSeconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
+    /// `seconds` as a Duration, clamped to ±100 years and 0 for NaN: a setting typed by a user (`--lost-pilot-land-
+    /// after 1e300`) never traps; the CLI checks the sensible range.
+    public static func seconds(clamping seconds: Double) -> Duration {
+        guard !seconds.isNaN else { return .zero }
+        let limitS = 100 * 365.25 * 86_400
+        return .seconds(min(max(seconds, -limitS), limitS))
+    }
+}
+
 /// What an `Instant` was read from; only the two clocks below conform.
 public protocol ClockSource: Sendable {
     static var name: String { get }

@@ -141,16 +141,16 @@ struct ControllerOptions: ParsableArguments {
         }
         let law = ControlLaw(arrivalRadiusM: arrivalRadius, yawGainPerDeg: yawGain, alignedWithinDeg: alignedWithin,
                              cruiseForwardFrac: cruiseForwardFrac, slowdownRadiusM: slowdownRadius)
-        return ControllerConfiguration(controlLaw: law, windCompensation: wind,
-                                       altitude: try altitudeHold(), failsafes: try failsafes(),
-                                       returnAltitudeM: returnAltitude, returnHomeHoverS: returnHover,
-                                       tickHz: tickHz, takeoffTimeoutS: takeoffTimeout,
-                                       staleAfter: .milliseconds(staleAfterMs), landBatteryPercent: landBattery,
-                                       geofenceRadiusM: geofenceRadius, lostPilotLandAfterS: lostPilotLandAfter,
-                                       groundLinkTimeoutS: groundLinkTimeout, commandMaxAgeS: commandMaxAge,
-                                       progressMarginM: progressMargin, progressTimeoutS: progressTimeout,
-                                       abandonedReturnLandAfterS: abandonedReturnLandAfter,
-                                       arrivalWindow: .milliseconds(arrivalWindowMs))
+        let seconds = { (value: Double) in Duration.seconds(clamping: value) }
+        return ControllerConfiguration(
+            controlLaw: law, windCompensation: wind, altitude: try altitudeHold(), failsafes: try failsafes(),
+            returnAltitudeM: returnAltitude, returnHomeHover: seconds(returnHover), tickHz: tickHz,
+            takeoffTimeout: seconds(takeoffTimeout), staleAfter: .milliseconds(staleAfterMs),
+            landBatteryPercent: landBattery, geofenceRadiusM: geofenceRadius,
+            lostPilotLandAfter: seconds(lostPilotLandAfter), groundLinkTimeout: seconds(groundLinkTimeout),
+            commandMaxAge: seconds(commandMaxAge), progressMarginM: progressMargin,
+            progressTimeout: seconds(progressTimeout), abandonedReturnLandAfter: seconds(abandonedReturnLandAfter),
+            arrivalWindow: .milliseconds(arrivalWindowMs))
     }
 
     func altitudeHold() throws -> AltitudeHold {
@@ -187,6 +187,7 @@ struct ControllerOptions: ParsableArguments {
             throw ValidationError("--battery-reserve must be within 0...100")
         }
         return FailsafePolicy(staleNavigation: stale, lowBattery: battery, geofence: fence,
-                              lostPilotReturnAfterS: lostPilotReturnAfter, batteryReservePercent: batteryReserve)
+                              lostPilotReturnAfter: .seconds(clamping: lostPilotReturnAfter),
+                              batteryReservePercent: batteryReserve)
     }
 }

@@ -19,7 +19,7 @@ public struct ArrivalFilter: Sendable, Equatable {
     private var samples: [Sample] = []
 
     struct Sample: Sendable, Equatable {
-        var atUs: Int64
+        var at: MonotonicInstant
         var latitudeDeg: Double
         var longitudeDeg: Double
         var northM: Double
@@ -37,12 +37,10 @@ public struct ArrivalFilter: Sendable, Equatable {
     /// repeated position replaces its earlier sample instead of counting twice.
     public mutating func observe(distanceM: Double, bearingDeg: Double = 0, latitudeDeg: Double, longitudeDeg: Double,
                                  at time: MonotonicInstant) {
-        let atUs = time.us
         guard distanceM.isFinite, bearingDeg.isFinite else { return }
-        let windowUs = window.us
-        samples.removeAll { atUs &- $0.atUs > windowUs }
+        samples.removeAll { time - $0.at > window }
         let bearingRad = bearingDeg * .pi / 180
-        let sample = Sample(atUs: atUs, latitudeDeg: latitudeDeg, longitudeDeg: longitudeDeg,
+        let sample = Sample(at: time, latitudeDeg: latitudeDeg, longitudeDeg: longitudeDeg,
                             northM: distanceM * cos(bearingRad), eastM: distanceM * sin(bearingRad))
         if let last = samples.last, last.latitudeDeg == latitudeDeg, last.longitudeDeg == longitudeDeg {
             samples[samples.count - 1] = sample

@@ -6,16 +6,16 @@ public struct BatteryBudget: Sendable {
     /// Drain assumed until measured (AR.Drone 2.0: about 12 minutes of flight on a full battery).
     public var assumedDrainPercentPerS: Double
     /// Measure the drain only over at least this long and this many percent (the navdata percent is an integer).
-    public var minimumMeasureS: Double = 5
+    public var minimumMeasure: Duration = .seconds(5)
     public var minimumMeasurePercent: Double = 2
-    /// Speed-estimate filter time constant, seconds.
-    public var speedTimeConstantS: Double = 2
+    /// Speed-estimate filter time constant.
+    public var speedTimeConstant: Duration = .seconds(2)
 
-    private var airborneStart: (percent: Double, atUs: Int64)?
-    private var latest: (percent: Double, atUs: Int64)?
+    private var airborneStart: (percent: Double, at: MonotonicInstant)?
+    private var latest: (percent: Double, at: MonotonicInstant)?
     /// Low-passed ground speed while the controller steered forward; nil before any.
     public private(set) var measuredSpeedMps: Double?
-    private var lastSpeedAtUs: Int64?
+    private var lastSpeedAt: MonotonicInstant?
 
     public init(assumedDrainPercentPerS: Double = 100.0 / (12 * 60)) {
         self.assumedDrainPercentPerS = assumedDrainPercentPerS
@@ -26,38 +26,38 @@ public struct BatteryBudget: Sendable {
         airborneStart = nil
         latest = nil
         measuredSpeedMps = nil
-        lastSpeedAtUs = nil
+        lastSpeedAt = nil
     }
 
     /// A navdata battery reading while airborne.
     public mutating func observe(percent: Double, at time: MonotonicInstant) {
-        let atUs = time.us
         guard percent.isFinite else { return }
-        if airborneStart == nil { airborneStart = (percent, atUs) }
-        latest = (percent, atUs)
+        if airborneStart == nil { airborneStart = (percent, time) }
+        latest = (percent, time)
     }
 
     /// Ground speed while steering forward (hovering would drag the average down).
     public mutating func observeSpeed(mps: Double, at time: MonotonicInstant) {
-        let atUs = time.us
         guard mps.isFinite, mps >= 0 else { return }
-        defer { lastSpeedAtUs = atUs }
-        guard let current = measuredSpeedMps, let last = lastSpeedAtUs, atUs > last else {
+        defer { lastSpeedAt = time }
+        guard let current = measuredSpeedMps, let last = lastSpeedAt, time > last else {
             measuredSpeedMps = measuredSpeedMps ?? mps
             return
         }
-        let alpha = min(1, Double(atUs - last) / 1e6 / max(speedTimeConstantS, 0.1))
+        let alpha = min(1, (time - last).inSeconds / max(speedTimeConstant.inSeconds, 0.1))
         measuredSpeedMps = current + alpha * (mps - current)
     }
 
     /// Pauses the speed filter's timing (not steering now).
-    public mutating func pauseSpeed() { lastSpeedAtUs = nil }
+    public mutating func pauseSpeed() { lastSpeedAt = nil }
 
     public var drainPercentPerS: Double {
         guard let start = airborneStart, let latest else { return assumedDrainPercentPerS }
-        let seconds = Double(latest.atUs &- start.atUs) / 1e6
+        let seconds = (latest.at - start.at).inSeconds
         let dropped = start.percent - latest.percent
-        guard seconds >= minimumMeasureS, dropped >= minimumMeasurePercent else { return assumedDrainPercentPerS }
+        guard seconds >= minimumMeasure.inSeconds, dropped >= minimumMeasurePercent else {
+            return assumedDrainPercentPerS
+        }
         return max(dropped / seconds, assumedDrainPercentPerS / 4)
     }
 

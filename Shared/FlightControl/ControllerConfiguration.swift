@@ -10,11 +10,11 @@ public struct ControllerConfiguration: Sendable, Equatable {
     /// Altitude of a return home; nil = the higher of the cruise altitude and the current one.
     public var returnAltitudeM: Double?
     /// Over home after a return, hover this long (let the position settle), then land.
-    public var returnHomeHoverS: Double
+    public var returnHomeHover: Duration
     /// How often the executable should call `tick` (the link wants a fresh command about every 30 ms).
     public var tickHz: Double
     /// Taking off must be observed in navdata within this time, else the controller lands.
-    public var takeoffTimeoutS: Double
+    public var takeoffTimeout: Duration
     /// Navigation solutions and position fixes older than this stop the drone (hover).
     public var staleAfter: Duration
     /// No DroneState for longer than this while airborne counts as a lost drone link.
@@ -31,22 +31,22 @@ public struct ControllerConfiguration: Sendable, Equatable {
     /// Returning home ends this far inside the fence, so the drone does not hover on the boundary.
     public var geofenceReturnMarginM: Double
     /// On leaving the fence the drone first hovers this long to brake, then turns home.
-    public var geofenceBrakeS: Double
-    /// After the pilot goes offline the drone hovers, returns home (`failsafes.lostPilotReturnAfterS`), and lands
+    public var returnBrake: Duration
+    /// After the pilot goes offline the drone hovers, returns home (`failsafes.lostPilotReturnAfter`), and lands
     /// this long after the loss if it has not returned by then (no home, return disabled or abandoned).
-    public var lostPilotLandAfterS: Double
+    public var lostPilotLandAfter: Duration
     /// Once a ground beacon has been heard, this long without one means the ground (the radio, the bridge) is gone:
     /// the same policy as a lost pilot (reason `ground-link-lost`). 0 = off.
-    public var groundLinkTimeoutS: Double
+    public var groundLinkTimeout: Duration
     /// A command older than this by its sender's own clock (read from the sender's beacons) waited in a queue —
     /// e.g. in a TCP connection across a short radio cut — and is refused (`command-expired-in-queue`).
-    public var commandMaxAgeS: Double
+    public var commandMaxAge: Duration
     /// A recovery or flight that keeps losing ground by more than this many metres…
     public var progressMarginM: Double
     /// …for this long is abandoned: the drone hovers (its own position hold) instead.
-    public var progressTimeoutS: Double
+    public var progressTimeout: Duration
     /// After an abandoned return home the drone hovers this long, then lands where it is.
-    public var abandonedReturnLandAfterS: Double
+    public var abandonedReturnLandAfter: Duration
     /// Arrival is judged on the mean distance of the position fixes in this window…
     public var arrivalWindow: Duration
     /// …once it holds at least this many distinct fixes.
@@ -64,14 +64,16 @@ public struct ControllerConfiguration: Sendable, Equatable {
 
     public init(controlLaw: ControlLaw = ControlLaw(), windCompensation: WindCompensation = WindCompensation(),
                 altitude: AltitudeHold = AltitudeHold(), failsafes: FailsafePolicy = FailsafePolicy(),
-                returnAltitudeM: Double? = nil, returnHomeHoverS: Double = 0, tickHz: Double = 30,
-                takeoffTimeoutS: Double = 10,
+                returnAltitudeM: Double? = nil, returnHomeHover: Duration = .zero, tickHz: Double = 30,
+                takeoffTimeout: Duration = .seconds(10),
                 staleAfter: Duration = .seconds(1), droneStateTimeout: Duration = .seconds(1),
                 landBatteryPercent: UInt8 = 15,
-                geofenceRadiusM: Double = 200, geofenceReturnMarginM: Double = 10, geofenceBrakeS: Double = 1,
-                lostPilotLandAfterS: Double = 30, groundLinkTimeoutS: Double = 1.5, commandMaxAgeS: Double = 5,
-                progressMarginM: Double = 3, progressTimeoutS: Double = 3,
-                abandonedReturnLandAfterS: Double = 0, arrivalWindow: Duration = .seconds(1),
+                geofenceRadiusM: Double = 200, geofenceReturnMarginM: Double = 10,
+                returnBrake: Duration = .seconds(1),
+                lostPilotLandAfter: Duration = .seconds(30), groundLinkTimeout: Duration = .milliseconds(1500),
+                commandMaxAge: Duration = .seconds(5),
+                progressMarginM: Double = 3, progressTimeout: Duration = .seconds(3),
+                abandonedReturnLandAfter: Duration = .zero, arrivalWindow: Duration = .seconds(1),
                 arrivalMinimumFixes: Int = 3,
                 targetMatchToleranceDeg: Double = 1e-7) {
         self.controlLaw = controlLaw
@@ -79,32 +81,23 @@ public struct ControllerConfiguration: Sendable, Equatable {
         self.altitude = altitude
         self.failsafes = failsafes
         self.returnAltitudeM = returnAltitudeM
-        self.returnHomeHoverS = returnHomeHoverS
+        self.returnHomeHover = returnHomeHover
         self.tickHz = tickHz
-        self.takeoffTimeoutS = takeoffTimeoutS
+        self.takeoffTimeout = takeoffTimeout
         self.staleAfter = staleAfter
         self.droneStateTimeout = droneStateTimeout
         self.landBatteryPercent = landBatteryPercent
         self.geofenceRadiusM = geofenceRadiusM
         self.geofenceReturnMarginM = geofenceReturnMarginM
-        self.geofenceBrakeS = geofenceBrakeS
-        self.lostPilotLandAfterS = lostPilotLandAfterS
-        self.groundLinkTimeoutS = groundLinkTimeoutS
-        self.commandMaxAgeS = commandMaxAgeS
+        self.returnBrake = returnBrake
+        self.lostPilotLandAfter = lostPilotLandAfter
+        self.groundLinkTimeout = groundLinkTimeout
+        self.commandMaxAge = commandMaxAge
         self.progressMarginM = progressMarginM
-        self.progressTimeoutS = progressTimeoutS
-        self.abandonedReturnLandAfterS = abandonedReturnLandAfterS
+        self.progressTimeout = progressTimeout
+        self.abandonedReturnLandAfter = abandonedReturnLandAfter
         self.arrivalWindow = arrivalWindow
         self.arrivalMinimumFixes = arrivalMinimumFixes
         self.targetMatchToleranceDeg = targetMatchToleranceDeg
     }
-}
-
-/// Seconds → microseconds without trapping on absurd configuration values.
-func microseconds(fromSeconds seconds: Double) -> Int64 {
-    guard seconds.isFinite else { return seconds > 0 ? .max : 0 }
-    let us = seconds * 1_000_000
-    if us >= 9.2e18 { return .max }
-    if us <= -9.2e18 { return .min }
-    return Int64(us)
 }

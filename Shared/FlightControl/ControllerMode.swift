@@ -56,16 +56,16 @@ extension ControllerStateMachine {
     /// The mode a transition enters, with its data as the mode's own entry makes it (in its file): re-entering the
     /// same activity keeps its data (a hover its landing timer, a return its start and progress, a takeoff its id),
     /// except a flight to the target, whose freshness clock restarts; any other entry starts from fresh data.
-    mutating func entering(_ transition: Transition, nowUs: Int64) -> ControllerMode {
+    mutating func entering(_ transition: Transition, now: MonotonicInstant) -> ControllerMode {
         switch transition.activity {
         // Only the start is unknown: no transition leads back to it.
         case .unknown: return .unknown(.init())
         case .landed: return .landed(landedEntry())
-        case .takingOff: return .takingOff(takingOffEntry(nowUs: nowUs))
-        case .hovering: return .hovering(hoveringEntry(transition, nowUs: nowUs))
-        case .flyingToTarget: return .flyingToTarget(flyingToTargetEntry(nowUs: nowUs))
+        case .takingOff: return .takingOff(takingOffEntry(now: now))
+        case .hovering: return .hovering(hoveringEntry(transition, now: now))
+        case .flyingToTarget: return .flyingToTarget(flyingToTargetEntry(now: now))
         case .arrived: return .arrived(arrivedEntry())
-        case .returningHome: return .returningHome(returningHomeEntry(transition, nowUs: nowUs))
+        case .returningHome: return .returningHome(returningHomeEntry(transition, now: now))
         case .landing: return .landing
         // Only a new emergency enters it (`enterEmergency`): that cancels a reset under way.
         case .emergency: return .emergency(.init())
@@ -74,9 +74,9 @@ extension ControllerStateMachine {
 
     /// Navdata (without the emergency bit) as the current mode reads it. The first navdata of a run ends
     /// `unknown`: a restarted controller's first navdata showing the drone in the air resumes the flight.
-    mutating func modeNavdata(observed: ObservedFlight, nowUs: Int64) -> Transition? {
+    mutating func modeNavdata(observed: ObservedFlight, now: MonotonicInstant) -> Transition? {
         switch mode {
-        case .unknown(let unknown): return unknownNavdata(unknown, observed: observed, nowUs: nowUs)
+        case .unknown(let unknown): return unknownNavdata(unknown, observed: observed, now: now)
         case .landed: return landedNavdata(observed: observed)
         case .takingOff: return takingOffNavdata(observed: observed)
         case .hovering, .flyingToTarget, .arrived, .returningHome: return airborneNavdata(observed: observed)
@@ -96,16 +96,16 @@ extension ControllerStateMachine {
     }
 
     /// The flight command of the current mode, filled into `command` (fly, no motion, sequence and stamp set).
-    mutating func modeCommand(into command: inout FlightCommand, nowUs: Int64) {
+    mutating func modeCommand(into command: inout FlightCommand, now: MonotonicInstant) {
         switch mode {
         // Never sent (no flight command goes out before the first navdata); landing is what it would say.
         case .unknown: command.refMode = .land
         case .landed(let landed): landedCommand(landed, into: &command)
         case .takingOff(let takingOff): takingOffCommand(takingOff, into: &command)
-        case .hovering: hoveringCommand(into: &command, nowUs: nowUs)
-        case .flyingToTarget(let flying): flyingToTargetCommand(flying, into: &command, nowUs: nowUs)
-        case .arrived(let arrived): arrivedCommand(arrived, into: &command, nowUs: nowUs)
-        case .returningHome(let returning): returningHomeCommand(returning, into: &command, nowUs: nowUs)
+        case .hovering: hoveringCommand(into: &command, now: now)
+        case .flyingToTarget(let flying): flyingToTargetCommand(flying, into: &command, now: now)
+        case .arrived(let arrived): arrivedCommand(arrived, into: &command, now: now)
+        case .returningHome(let returning): returningHomeCommand(returning, into: &command, now: now)
         case .landing: landingCommand(into: &command)
         case .emergency(let emergency): emergencyCommand(emergency, into: &command)
         }
@@ -113,7 +113,7 @@ extension ControllerStateMachine {
 
     var newProgressWatch: ProgressWatch {
         ProgressWatch(marginM: configuration.progressMarginM,
-                      timeout: .microseconds(microseconds(fromSeconds: configuration.progressTimeoutS)))
+                      timeout: configuration.progressTimeout)
     }
 
     var newArrivalFilter: ArrivalFilter {
@@ -143,17 +143,17 @@ extension ControllerStateMachine {
     }
 
     /// Feeds the target's arrival filter (flying to it or over it; no other mode has one).
-    mutating func observeTargetArrival(_ solution: NavigationSolution, nowUs: Int64) {
+    mutating func observeTargetArrival(_ solution: NavigationSolution, now: MonotonicInstant) {
         switch mode {
         case .flyingToTarget(var flying):
             flying.arrival.observe(distanceM: solution.distanceM, bearingDeg: solution.bearingDeg,
                                    latitudeDeg: solution.droneLatitudeDeg, longitudeDeg: solution.droneLongitudeDeg,
-                                   at: MonotonicInstant(us: nowUs))
+                                   at: now)
             mode = .flyingToTarget(flying)
         case .arrived(var arrived):
             arrived.arrival.observe(distanceM: solution.distanceM, bearingDeg: solution.bearingDeg,
                                     latitudeDeg: solution.droneLatitudeDeg, longitudeDeg: solution.droneLongitudeDeg,
-                                    at: MonotonicInstant(us: nowUs))
+                                    at: now)
             mode = .arrived(arrived)
         default: break
         }

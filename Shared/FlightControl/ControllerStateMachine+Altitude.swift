@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 
 /// The vertical half of the envelope: which altitude to hold, the gaz that gets there, the ceiling.
@@ -5,8 +6,8 @@ extension ControllerStateMachine {
     var altitudeHold: AltitudeHold { configuration.altitude }
 
     /// The altitude navdata reports, while fresh.
-    func currentAltitudeM(nowUs: Int64) -> Double? {
-        guard droneStateFresh(nowUs: nowUs), let state = lastDroneState, state.altitudeM.isFinite else { return nil }
+    func currentAltitudeM(now: MonotonicInstant) -> Double? {
+        guard droneStateFresh(now: now), let state = lastDroneState, state.altitudeM.isFinite else { return nil }
         return Double(state.altitudeM)
     }
 
@@ -16,9 +17,9 @@ extension ControllerStateMachine {
     }
 
     /// True when nothing is wanted, or navdata shows the wanted altitude within the tolerance.
-    func altitudeReached(nowUs: Int64) -> Bool {
+    func altitudeReached(now: MonotonicInstant) -> Bool {
         guard let wanted = wantedAltitudeM else { return true }
-        guard let current = currentAltitudeM(nowUs: nowUs) else { return false }
+        guard let current = currentAltitudeM(now: now) else { return false }
         return altitudeHold.isReached(currentM: current, wantedM: wanted)
     }
 
@@ -33,11 +34,11 @@ extension ControllerStateMachine {
     /// half the tolerance has to become flag 1 (flag 0 ignores gaz), which also gives up the drone's vision
     /// position hold: so it asks for zero ground speed through the wind compensation (tilt against the measured
     /// drift), plus the gaz; within the tolerance it is flag 0 again.
-    func holdAltitude(_ command: inout FlightCommand, nowUs: Int64) {
-        guard let wanted = wantedAltitudeM, let current = currentAltitudeM(nowUs: nowUs) else { return }
+    func holdAltitude(_ command: inout FlightCommand, now: MonotonicInstant) {
+        guard let wanted = wantedAltitudeM, let current = currentAltitudeM(now: now) else { return }
         if !command.progressive {
             guard altitudeHold.needsCorrection(currentM: current, wantedM: wanted) else { return }
-            apply(.steer(yawFrac: 0, pitchFrac: 0), to: &command, nowUs: nowUs)
+            apply(.steer(yawFrac: 0, pitchFrac: 0), to: &command, now: now)
         }
         command.gazFrac = altitudeHold.gazFrac(currentM: current, wantedM: wanted)
     }

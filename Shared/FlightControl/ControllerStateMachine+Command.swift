@@ -9,73 +9,74 @@ extension ControllerStateMachine {
     /// emergency would cut the motors of every later flight the moment the controller subscribes.
     public mutating func command(_ command: Command, retained: Bool = false,
                                  now: MonotonicInstant) -> [ControllerAction] {
-        let nowUs = now.us
         if retained {
-            return finish([refuse(kind: "command", reason: .commandRetained)], nowUs: nowUs)
+            return finish([refuse(kind: "command", reason: .commandRetained, now: now)], now: now)
         }
         // Emergency included: one queued for an earlier run would cut the motors whenever the queue drains.
         if let refusal = previousRunRefusal(kind: "command", reason: .commandForPreviousRun, what: command.kind.word,
-                                            from: command.senderId, addressedTo: command.controllerRunId) {
-            return finish(refusal, nowUs: nowUs)
+                                            from: command.senderId, addressedTo: command.controllerRunId, now: now) {
+            return finish(refusal, now: now)
         }
         // Emergency is exempt (from anyone, always); any other order that waited in a queue is not what was meant.
         if command.kind != .emergency,
-           let ageUs = senderClocks.ageUs(senderId: command.senderId,
-                                             stamp: WallInstant(us: command.timestampUs), now: now),
-           ageUs > microseconds(fromSeconds: configuration.commandMaxAgeS) {
-            return finish([refuse(kind: "command", reason: .commandExpiredInQueue),
-                           .log(.warning, "\(command.kind.word) from '\(command.senderId)' is \(ageUs / 1000) ms "
-                               + "old by its sender's clock (> \(configuration.commandMaxAgeS) s): refused")],
-                          nowUs: nowUs)
+           let age = senderClocks.age(senderId: command.senderId, stamp: WallInstant(us: command.timestampUs),
+                                      now: now),
+           age > configuration.commandMaxAge {
+            return finish([refuse(kind: "command", reason: .commandExpiredInQueue, now: now),
+                           .log(.warning, "\(command.kind.word) from '\(command.senderId)' is \(age.us / 1000) ms "
+                               + "old by its sender's clock (> \(configuration.commandMaxAge.inSeconds) s): refused")],
+                          now: now)
         }
         if command.kind == .emergency {
             if activity != .emergency || recoveringFromEmergency {
-                enterEmergency(reason: .emergency, nowUs: nowUs)
+                enterEmergency(reason: .emergency, now: now)
             }
-            return finish([.log(.warning, "emergency from '\(command.senderId)': motors cut")], nowUs: nowUs)
+            return finish([.log(.warning, "emergency from '\(command.senderId)': motors cut")], now: now)
         }
         if let pilotId, command.senderId != pilotId {
-            return finish([refuse(kind: "command", reason: .notPilot)], nowUs: nowUs)
+            return finish([refuse(kind: "command", reason: .notPilot, now: now)], now: now)
         }
         // Every order gets an answer the sender can see, even one that changes nothing (`land` while landed): a
         // ground tool waiting for the controller must never time out on a command that was taken.
         mustPublish = true
         let answer: CommandAnswer
         switch command.kind {
-        case .takeoff: answer = (takeoff(nowUs: nowUs), nil)
-        case .land: answer = land()
-        case .hover: answer = hover()
-        case .reset: answer = reset()
-        case .flatTrim: answer = flatTrim()
-        case .returnHome: answer = returnHome(nowUs: nowUs)
+        case .takeoff: answer = (takeoff(now: now), nil)
+        case .land: answer = land(now: now)
+        case .hover: answer = hover(now: now)
+        case .reset: answer = reset(now: now)
+        case .flatTrim: answer = flatTrim(now: now)
+        case .returnHome: answer = returnHome(now: now)
         case .emergency: answer = ([], nil)
         }
-        return finish(answer.actions + apply(answer.transition, nowUs: nowUs), nowUs: nowUs)
+        return finish(answer.actions + apply(answer.transition, now: now), now: now)
     }
 
     /// What a command's rule returns: its refusal (or nothing), and the transition it asks for, which `command`
     /// applies. A takeoff applies its own: the home it sets belongs to the flight that entering `.takingOff` starts.
     typealias CommandAnswer = (actions: [ControllerAction], transition: Transition?)
 
-    mutating func takeoff(nowUs: Int64) -> [ControllerAction] {
+    mutating func takeoff(now: MonotonicInstant) -> [ControllerAction] {
         switch activity {
         case .emergency:
-            return [refuse(kind: "command", reason: .takeoffRefusedEmergency)]
+            return [refuse(kind: "command", reason: .takeoffRefusedEmergency, now: now)]
         case .unknown, .landed, .landing:
-            guard let state = lastDroneState, droneStateFresh(nowUs: nowUs) else {
-                return [refuse(kind: "command", reason: .takeoffRefusedNoDroneState)]
+            guard let state = lastDroneState, droneStateFresh(now: now) else {
+                return [refuse(kind: "command", reason: .takeoffRefusedNoDroneState, now: now)]
             }
-            guard !isBatteryLow(state) else { return [refuse(kind: "command", reason: .takeoffRefusedBatteryLow)] }
+            guard !isBatteryLow(state) else {
+                return [refuse(kind: "command", reason: .takeoffRefusedBatteryLow, now: now)]
+            }
             // The ground-link rule guards a flight only once it has seen a beacon; taking off while the beacon
             // it has seen is silent would start a flight no lost-link failsafe watches over. Refused instead.
             guard !isGroundLinkLost else {
-                return [refuse(kind: "command", reason: .takeoffRefusedGroundLinkLost)]
+                return [refuse(kind: "command", reason: .takeoffRefusedGroundLinkLost, now: now)]
             }
-            apply(Transition(to: .takingOff, reason: .takeoff), nowUs: nowUs)
-            if home == nil, let position = lastPosition, positionFresh(nowUs: nowUs) {
+            apply(Transition(to: .takingOff, reason: .takeoff), now: now)
+            if home == nil, let position = lastPosition, positionFresh(now: now) {
                 // The fixes of the last seconds on the ground, averaged: one fix is off by the GPS noise.
-                let home = setHome(groundPosition.mean ?? position)
-                return home.actions + apply(home.transition, nowUs: nowUs)
+                let home = setHome(groundPosition.mean ?? position, now: now)
+                return home.actions + apply(home.transition, now: now)
             }
             return []
         case .takingOff, .hovering, .flyingToTarget, .arrived, .returningHome:
@@ -83,9 +84,9 @@ extension ControllerStateMachine {
         }
     }
 
-    mutating func land() -> CommandAnswer {
+    mutating func land(now: MonotonicInstant) -> CommandAnswer {
         switch activity {
-        case .emergency: return ([refuse(kind: "command", reason: .landRefusedEmergency)], nil)
+        case .emergency: return ([refuse(kind: "command", reason: .landRefusedEmergency, now: now)], nil)
         case .unknown:
             unknownLand()
             return ([], nil)
@@ -97,16 +98,16 @@ extension ControllerStateMachine {
 
     /// Hover forgets the target: the broadcaster re-sends targets every second, so keeping it would fly
     /// on at once; to continue, send a target again.
-    mutating func hover() -> CommandAnswer {
+    mutating func hover(now: MonotonicInstant) -> CommandAnswer {
         switch activity {
         case .landing where vehicleIsAirborne:
             // Landing with the vehicle still in the air: the operator may stop the descent and hold.
             clearTarget()
             return ([], Transition(to: .hovering, reason: .hover))
-        case .unknown: return ([refuse(kind: "command", reason: .hoverRefusedNoDroneState)], nil)
-        case .landed, .landing: return ([refuse(kind: "command", reason: .hoverRefusedNotAirborne)], nil)
-        case .emergency: return ([refuse(kind: "command", reason: .hoverRefusedEmergency)], nil)
-        case .returningHome: return ([refuse(kind: "command", reason: .hoverRefusedReturningHome)], nil)
+        case .unknown: return ([refuse(kind: "command", reason: .hoverRefusedNoDroneState, now: now)], nil)
+        case .landed, .landing: return ([refuse(kind: "command", reason: .hoverRefusedNotAirborne, now: now)], nil)
+        case .emergency: return ([refuse(kind: "command", reason: .hoverRefusedEmergency, now: now)], nil)
+        case .returningHome: return ([refuse(kind: "command", reason: .hoverRefusedReturningHome, now: now)], nil)
         case .takingOff:
             clearTarget()
             return ([], .keeping(.takingOff, reason: .hover))

@@ -4,20 +4,21 @@ import QuadProtocol
 
 /// How old each input is, measured from when it was received (plus the ages a solution reports itself).
 extension ControllerStateMachine {
-    var staleAfterUs: Int64 { configuration.staleAfter.us }
-
-    func droneStateFresh(nowUs: Int64) -> Bool {
-        lastDroneState != nil && nowUs &- lastDroneStateAtUs <= configuration.droneStateTimeout.us
+    /// Navdata received within `within` (default: `droneStateTimeout`).
+    func droneStateFresh(now: MonotonicInstant, within: Duration? = nil) -> Bool {
+        guard lastDroneState != nil, let at = lastDroneStateAt else { return false }
+        return now - at <= within ?? configuration.droneStateTimeout
     }
 
-    func positionFresh(nowUs: Int64) -> Bool {
-        lastPosition != nil && nowUs &- lastPositionAtUs <= staleAfterUs
+    func positionFresh(now: MonotonicInstant) -> Bool {
+        guard lastPosition != nil, let at = lastPositionAt else { return false }
+        return now - at <= configuration.staleAfter
     }
 
     /// The matching solution is recent and was computed from recent position and heading.
-    func navigationFresh(nowUs: Int64) -> Bool {
+    func navigationFresh(now: MonotonicInstant) -> Bool {
         guard let solution = lastNavigation else { return false }
-        return solutionAgesFresh(solution) && nowUs &- lastNavigationAtUs <= staleAfterUs
+        return solutionAgesFresh(solution) && lastNavigationAt.map { now - $0 <= configuration.staleAfter } == true
     }
 
     func solutionAgesFresh(_ solution: NavigationSolution) -> Bool {
@@ -35,11 +36,13 @@ extension ControllerStateMachine {
     }
 
     /// Drone heading: the drone's own compass if navdata has it, else the one the navigator used.
-    func bodyHeadingDeg(nowUs: Int64) -> Double? {
-        if droneStateFresh(nowUs: nowUs), let heading = lastDroneState?.magnetoHeadingDeg, heading.isFinite {
+    func bodyHeadingDeg(now: MonotonicInstant) -> Double? {
+        if droneStateFresh(now: now), let heading = lastDroneState?.magnetoHeadingDeg, heading.isFinite {
             return Double(heading)
         }
-        if let heading = navigationHeadingDeg, nowUs &- navigationHeadingAtUs <= staleAfterUs { return heading }
+        if let heading = navigationHeadingDeg, let at = navigationHeadingAt, now - at <= configuration.staleAfter {
+            return heading
+        }
         return nil
     }
 
@@ -56,18 +59,17 @@ extension ControllerStateMachine {
     /// A target's ttl counts from its receipt on this host (never from the sender's clock, which may be off by
     /// minutes or years).
     /// Past its ttl counted from receipt, or — when its sender beacons — by its sender's own clock.
-    func targetExpired(nowUs: Int64) -> Bool {
+    func targetExpired(now: MonotonicInstant) -> Bool {
         guard let target, target.ttlS > 0 else { return false }
-        let ttlUs = microseconds(fromSeconds: Double(target.ttlS))
-        return nowUs &- targetReceivedAtUs > ttlUs || expiredInQueue(target, nowUs: nowUs)
+        return now - targetReceivedAt > .seconds(clamping: Double(target.ttlS)) || expiredInQueue(target, now: now)
     }
 
     /// Older than its ttl by its sender's clock (it waited somewhere on the way).
-    func expiredInQueue(_ target: Target, nowUs: Int64) -> Bool {
+    func expiredInQueue(_ target: Target, now: MonotonicInstant) -> Bool {
         guard target.ttlS > 0,
-              let ageUs = senderClocks.ageUs(senderId: target.senderId, stamp: WallInstant(us: target.timestampUs),
-                                             now: MonotonicInstant(us: nowUs))
+              let age = senderClocks.age(senderId: target.senderId, stamp: WallInstant(us: target.timestampUs),
+                                         now: now)
         else { return false }
-        return ageUs > microseconds(fromSeconds: Double(target.ttlS))
+        return age > .seconds(clamping: Double(target.ttlS))
     }
 }

@@ -1,10 +1,12 @@
+import Clocks
 import Navigation
 import QuadProtocol
 
 /// Home and the circular geofence around it (the return inside it: `Modes/ReturningHomeMode.swift`).
 extension ControllerStateMachine {
     /// Sets home; a stored target that turns out to lie outside the new fence is dropped (a flight to it hovers).
-    mutating func setHome(_ point: GeoPoint) -> (actions: [ControllerAction], transition: Transition?) {
+    mutating func setHome(_ point: GeoPoint,
+                          now: MonotonicInstant) -> (actions: [ControllerAction], transition: Transition?) {
         flight?.home = point
         guard let target, isOutsideGeofence(latitudeDeg: target.latitudeDeg, longitudeDeg: target.longitudeDeg)
         else { return ([], nil) }
@@ -13,7 +15,7 @@ extension ControllerStateMachine {
             return ([.rejected(kind: "target", reason: .targetRefusedGeofence)],
                     Transition(to: .hovering, reason: .targetRefusedGeofence))
         }
-        return ([refuse(kind: "target", reason: .targetRefusedGeofence)], nil)
+        return ([refuse(kind: "target", reason: .targetRefusedGeofence, now: now)], nil)
     }
 
     /// Measured from home, or from the drone's position while there is no home (on the ground).
@@ -25,7 +27,7 @@ extension ControllerStateMachine {
 
     /// Leaving the fence → return until back inside by the margin, then hover (or land, `--on-geofence land`);
     /// target dropped. The return watches its progress (see `followReturn`).
-    mutating func checkGeofence(dronePosition point: GeoPoint, nowUs: Int64) -> Transition? {
+    mutating func checkGeofence(dronePosition point: GeoPoint, now: MonotonicInstant) -> Transition? {
         guard let home else { return nil }
         let distanceM = Geodesy.inverse(from: home, to: point).distanceM
         switch activity {
@@ -33,14 +35,14 @@ extension ControllerStateMachine {
             guard distanceM > configuration.geofenceRadiusM && flight?.returnAbandoned != true else { return nil }
             switch configuration.failsafes.geofence {
             case .returnInside:
-                return returnTransition(goal: .insideFence, reason: .geofence, nowUs: nowUs)
+                return returnTransition(goal: .insideFence, reason: .geofence, now: now)
             case .land:
                 clearTarget()
                 return Transition(to: .landing, reason: .geofence)
             }
         case .returningHome:
             let toHome = Geodesy.inverse(from: point, to: home)
-            return followReturn(distanceM: distanceM, bearingDeg: toHome.initialBearingDeg, at: point, nowUs: nowUs)
+            return followReturn(distanceM: distanceM, bearingDeg: toHome.initialBearingDeg, at: point, now: now)
         default:
             return nil
         }

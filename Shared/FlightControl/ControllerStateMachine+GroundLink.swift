@@ -10,8 +10,7 @@ extension ControllerStateMachine {
     /// sender's targets and commands by their stamps (`SenderClocks`).
     public mutating func groundBeacon(senderId: String, stamp: WallInstant,
                                       now: MonotonicInstant) -> [ControllerAction] {
-        let nowUs = now.us
-        lastGroundBeaconAtUs = nowUs
+        lastGroundBeaconAt = now
         senderClocks.record(senderId: senderId, stamp: stamp, receivedAt: now)
         guard isGroundLinkLost else { return [] }
         isGroundLinkLost = false
@@ -19,26 +18,26 @@ extension ControllerStateMachine {
         if flight?.pilotLoss.cause == .groundLinkLost {
             // A return or landing already under way runs its course; pending timers are cancelled and the drone
             // keeps hovering until the ground sends a new target.
-            flight?.pilotLoss.returnAtUs = nil
-            if activity != .returningHome, activity != .landing { flight?.pilotLoss.landAtUs = nil }
-            if activity == .hovering { actions += apply(.keeping(.hovering, reason: .groundLinkBack), nowUs: nowUs) }
+            flight?.pilotLoss.returnAt = nil
+            if activity != .returningHome, activity != .landing { flight?.pilotLoss.landAt = nil }
+            if activity == .hovering { actions += apply(.keeping(.hovering, reason: .groundLinkBack), now: now) }
             actions.append(.log(.info, "hovering until a new target"))
         }
-        return finish(actions, nowUs: nowUs)
+        return finish(actions, now: now)
     }
 
-    /// From the tick: declares the link lost once the beacon has been silent for `groundLinkTimeoutS`. A flight to
+    /// From the tick: declares the link lost once the beacon has been silent for `groundLinkTimeout`. A flight to
     /// the target hovers (the transition, for the tick to apply); the lost-pilot timers start.
-    mutating func checkGroundLink(nowUs: Int64) -> (actions: [ControllerAction], transition: Transition?) {
-        let timeoutUs = microseconds(fromSeconds: configuration.groundLinkTimeoutS)
-        guard timeoutUs > 0, !isGroundLinkLost, let lastUs = lastGroundBeaconAtUs, nowUs &- lastUs > timeoutUs
+    mutating func checkGroundLink(now: MonotonicInstant) -> (actions: [ControllerAction], transition: Transition?) {
+        let timeout = configuration.groundLinkTimeout
+        guard timeout > .zero, !isGroundLinkLost, let last = lastGroundBeaconAt, now - last > timeout
         else { return ([], nil) }
         isGroundLinkLost = true
-        let silentMs = (nowUs &- lastUs) / 1000
+        let silentMs = (now - last).us / 1000
         guard activity.isAirborne || activity == .takingOff else {
             return ([.log(.warning, "ground link lost: no beacon for \(silentMs) ms")], nil)
         }
-        let loss = losePilot(cause: .groundLinkLost, nowUs: nowUs)
+        let loss = losePilot(cause: .groundLinkLost, now: now)
         return ([.log(.warning, "ground link lost: no beacon for \(silentMs) ms: \(loss.plan) unless the ground comes "
             + "back")], loss.transition)
     }

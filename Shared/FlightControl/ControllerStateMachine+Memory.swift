@@ -14,7 +14,7 @@ extension ControllerStateMachine {
         case .landed, .emergency, .takingOff: return nil
         case .hovering, .flyingToTarget, .arrived, .returningHome, .landing:
             return FlightMemory(bootId: bootId, activity: activity, pilotId: pilotId, target: target,
-                                targetReceivedAt: MonotonicInstant(us: targetReceivedAtUs), home: home,
+                                targetReceivedAt: targetReceivedAt, home: home,
                                 wantedAltitudeM: wantedAltitudeM)
         }
     }
@@ -34,7 +34,7 @@ extension ControllerStateMachine {
     }
 
     /// First navdata of this run shows the drone in the air: go on with the remembered flight, or hold.
-    mutating func resumeFlight(nowUs: Int64) -> Transition {
+    mutating func resumeFlight(now: MonotonicInstant) -> Transition {
         // The flight starts here. Its home is the one the previous run saw the drone take off from, or none: a
         // home this run did not see (the fixes under a flying drone) is never invented, so `return` is refused
         // (`return-refused-no-home`) rather than landing where the controller happened to restart.
@@ -52,17 +52,16 @@ extension ControllerStateMachine {
         case .landing:
             return Transition(to: .landing, reason: .resumedLanding)
         case .returningHome where home != nil:
-            return returnTransition(goal: .home, reason: .resumedReturn, nowUs: nowUs)
+            return returnTransition(goal: .home, reason: .resumedReturn, now: now)
         default:
             guard let remembered = memory.target else { return Transition(to: .hovering, reason: .resumedInFlight) }
-            let ttlUs = microseconds(fromSeconds: Double(remembered.ttlS))
-            if remembered.ttlS > 0, nowUs &- memory.targetReceivedAt.us > ttlUs {
+            if remembered.ttlS > 0, now - memory.targetReceivedAt > .seconds(clamping: Double(remembered.ttlS)) {
                 pendingLogs.append(.log(.warning,
                     "the previous run's target expired while no controller ran: hovering"))
                 return Transition(to: .hovering, reason: .resumedTargetExpired)
             }
             target = remembered
-            targetReceivedAtUs = memory.targetReceivedAt.us
+            targetReceivedAt = memory.targetReceivedAt
             lastNavigation = nil
             pendingLogs.append(.log(.info, "resumed the previous run's flight to \(remembered.latitudeDeg),"
                 + "\(remembered.longitudeDeg)"))

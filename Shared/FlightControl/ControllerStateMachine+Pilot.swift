@@ -7,34 +7,33 @@ extension ControllerStateMachine {
     /// `retained`: a retained claim is left over from an earlier session and never grants control.
     public mutating func controlClaim(_ claim: ControlClaim, retained: Bool = false,
                                       now: MonotonicInstant) -> [ControllerAction] {
-        let nowUs = now.us
         guard !claim.senderId.isEmpty else {
-            return finish([refuse(kind: "claim", reason: .claimInvalidSender)], nowUs: nowUs)
+            return finish([refuse(kind: "claim", reason: .claimInvalidSender, now: now)], now: now)
         }
         guard !retained else {
-            return finish([refuse(kind: "claim", reason: .claimRetained)], nowUs: nowUs)
+            return finish([refuse(kind: "claim", reason: .claimRetained, now: now)], now: now)
         }
         // A release too: one queued for an earlier run would take control from a pilot that claimed it again.
         if let refusal = previousRunRefusal(kind: "claim", reason: .claimForPreviousRun,
                                             what: "\(claim.action.jsonName) of pilot control",
-                                            from: claim.senderId, addressedTo: claim.controllerRunId) {
-            return finish(refusal, nowUs: nowUs)
+                                            from: claim.senderId, addressedTo: claim.controllerRunId, now: now) {
+            return finish(refusal, now: now)
         }
         switch claim.action {
         case .claim:
-            if pilotId == claim.senderId { return finish([], nowUs: nowUs) }
-            if pilotId != nil { return finish([refuse(kind: "claim", reason: .claimRefused)], nowUs: nowUs) }
+            if pilotId == claim.senderId { return finish([], now: now) }
+            if pilotId != nil { return finish([refuse(kind: "claim", reason: .claimRefused, now: now)], now: now) }
             pilotId = claim.senderId
             lostPilotId = nil
             flight?.pilotLoss.cancelTimers()
-            return finish(apply(.keeping(activity, reason: .controlGranted), nowUs: nowUs), nowUs: nowUs)
+            return finish(apply(.keeping(activity, reason: .controlGranted), now: now), now: now)
         case .release:
             guard pilotId == claim.senderId else {
-                return finish([refuse(kind: "claim", reason: .notPilot)], nowUs: nowUs)
+                return finish([refuse(kind: "claim", reason: .notPilot, now: now)], now: now)
             }
             pilotId = nil
             forgetResumableFlight(because: "its pilot released control")
-            return finish(apply(.keeping(activity, reason: .controlReleased), nowUs: nowUs), nowUs: nowUs)
+            return finish(apply(.keeping(activity, reason: .controlReleased), now: now), now: now)
         }
     }
 
@@ -43,7 +42,6 @@ extension ControllerStateMachine {
     static let vehicleLinks = ["mavlink-link": true, "drone-link": false]
 
     public mutating func presence(serviceName: String, online: Bool, now: MonotonicInstant) -> [ControllerAction] {
-        let nowUs = now.us
         var actions: [ControllerAction] = []
         var transition: Transition?
         // The vehicle link says what a tilt means (`vehicleHoldsGroundVelocity`); the last one online decides.
@@ -62,15 +60,15 @@ extension ControllerStateMachine {
             pilotId = nil
             lostPilotId = pilot
             if activity.isAirborne || activity == .takingOff {
-                let loss = losePilot(cause: .pilotLost, nowUs: nowUs)
+                let loss = losePilot(cause: .pilotLost, now: now)
                 transition = loss.transition
                 actions.append(.log(.warning, "pilot '\(pilot)' went offline: \(loss.plan) unless a pilot returns"))
             } else {
                 transition = .keeping(activity, reason: .pilotLost)
             }
         }
-        actions += apply(transition, nowUs: nowUs)
-        return finish(actions, nowUs: nowUs)
+        actions += apply(transition, now: now)
+        return finish(actions, now: now)
     }
 }
 
@@ -81,16 +79,16 @@ extension ControllerStateMachine {
     /// flight to it hovers at once; unless the drone is already on its way to land at home, it returns home after
     /// `--lost-pilot-return-after` (the return lands there) and lands after `--lost-pilot-land-after`. `plan`
     /// says what comes next, for the log line.
-    mutating func losePilot(cause: Reason, nowUs: Int64) -> (transition: Transition, plan: String) {
+    mutating func losePilot(cause: Reason, now: MonotonicInstant) -> (transition: Transition, plan: String) {
         clearTarget()
         let transition: Transition = activity == .flyingToTarget || activity == .arrived
             ? Transition(to: .hovering, reason: cause) : .keeping(activity, reason: cause)
         // Already on the way home (it lands there): no timer may land it half-way. (A flight to the target, and
         // the hover it becomes, is not.)
         guard !isReturningToLandAtHome else { return (transition, "carrying on home") }
-        flight?.pilotLoss = PilotLoss(cause: cause, nowUs: nowUs, configuration: configuration)
-        let returning = flight?.pilotLoss.returnAtUs == nil ? ""
-            : ", returning home in \(configuration.failsafes.lostPilotReturnAfterS ?? 0) s"
-        return (transition, "hovering\(returning), landing in \(configuration.lostPilotLandAfterS) s")
+        flight?.pilotLoss = PilotLoss(cause: cause, now: now, configuration: configuration)
+        let returning = flight?.pilotLoss.returnAt == nil ? ""
+            : ", returning home in \((configuration.failsafes.lostPilotReturnAfter ?? .zero).inSeconds) s"
+        return (transition, "hovering\(returning), landing in \(configuration.lostPilotLandAfter.inSeconds) s")
     }
 }

@@ -1,3 +1,4 @@
+import Clocks
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,10 +26,10 @@ extension ControllerStateMachine {
     }
 
     /// Battery below `--land-battery` in the air: home if what is left covers the way there, else land here.
-    mutating func lowBatteryFailsafe(_ state: DroneState, nowUs: Int64) -> Transition {
+    mutating func lowBatteryFailsafe(_ state: DroneState, now: MonotonicInstant) -> Transition {
         let percent = Double(state.batteryPercent)
         guard configuration.failsafes.lowBattery == .returnIfReachable, returnRefusal() == nil, let home,
-              let position = lastPosition, positionFresh(nowUs: nowUs) else {
+              let position = lastPosition, positionFresh(now: now) else {
             return Transition(to: .landing, reason: .batteryLow, log: .log(.warning,
                 "battery \(state.batteryPercent)% below \(configuration.landBatteryPercent)%: landing"))
         }
@@ -37,7 +38,7 @@ extension ControllerStateMachine {
             return Transition(to: .landing, reason: .batteryLow,
                               log: .log(.warning, "battery \(state.batteryPercent)% low at home: landing"))
         }
-        let neededPercent = returnCostPercent(distanceM: distanceM, nowUs: nowUs)
+        let neededPercent = returnCostPercent(distanceM: distanceM, now: now)
         let sparePercent = percent - configuration.failsafes.batteryReservePercent
         let figures = "\(Int(distanceM)) m from home needs ~\(Int(neededPercent.rounded(.up)))%, "
             + "\(state.batteryPercent)% left (reserve \(Int(configuration.failsafes.batteryReservePercent))%)"
@@ -45,7 +46,7 @@ extension ControllerStateMachine {
             return Transition(to: .landing, reason: .batteryLowCannotReturn,
                               log: .log(.warning, "battery low: \(figures): landing where the drone is"))
         }
-        return returnTransition(goal: .home, reason: .batteryLowReturn, nowUs: nowUs,
+        return returnTransition(goal: .home, reason: .batteryLowReturn, now: now,
                                 log: .log(.warning, "battery low: \(figures): returning home"))
     }
 }

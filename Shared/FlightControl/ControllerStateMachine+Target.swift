@@ -8,19 +8,18 @@ extension ControllerStateMachine {
     /// session and is never acted on. The ttl (if any) counts from `now`, the receipt: the sender's timestamp
     /// is for logs only.
     public mutating func target(_ newTarget: Target, retained: Bool, now: MonotonicInstant) -> [ControllerAction] {
-        let nowUs = now.us
         // Before the pilot and range checks: a target for an earlier run is no order of this one's pilot either.
         if !retained, let refusal = previousRunRefusal(kind: "target", reason: .targetForPreviousRun,
                                                        what: "target", from: newTarget.senderId,
-                                                       addressedTo: newTarget.controllerRunId) {
-            return finish(refusal, nowUs: nowUs)
+                                                       addressedTo: newTarget.controllerRunId, now: now) {
+            return finish(refusal, now: now)
         }
-        if let refusal = targetRefusal(newTarget, retained: retained, nowUs: nowUs) {
-            return finish([refuse(kind: "target", reason: refusal)], nowUs: nowUs)
+        if let refusal = targetRefusal(newTarget, retained: retained, now: now) {
+            return finish([refuse(kind: "target", reason: refusal, now: now)], now: now)
         }
         let previous = target
         target = newTarget
-        targetReceivedAtUs = nowUs
+        targetReceivedAt = now
         forgetResumableFlight(because: "a new target came first")
         lastNavigation = nil
         if previous.map({ !isNear($0, newTarget) }) ?? true {
@@ -43,15 +42,15 @@ extension ControllerStateMachine {
             // Stored: flown to after takeoff / after returning inside the fence. Never a reason to take off.
             transition = .keeping(activity, reason: .targetStored)
         }
-        return finish(apply(transition, nowUs: nowUs), nowUs: nowUs)
+        return finish(apply(transition, now: now), now: now)
     }
 
     /// Why a target is not acted on, or nil to accept it.
-    func targetRefusal(_ candidate: Target, retained: Bool, nowUs: Int64) -> Reason? {
+    func targetRefusal(_ candidate: Target, retained: Bool, now: MonotonicInstant) -> Reason? {
         if let pilotId, candidate.senderId != pilotId { return .notPilot }
         // A retained target was left on the broker by an earlier session; only a live delivery is an order.
         if retained { return .targetRetained }
-        if expiredInQueue(candidate, nowUs: nowUs) { return .targetExpiredInQueue }
+        if expiredInQueue(candidate, now: now) { return .targetExpiredInQueue }
         guard isValidCoordinate(latitudeDeg: candidate.latitudeDeg, longitudeDeg: candidate.longitudeDeg) else {
             return .targetInvalid
         }

@@ -6,31 +6,30 @@ import QuadProtocol
 extension ControllerStateMachine {
     /// Navdata: every takeoff/landing/emergency transition happens here, on what the drone reports.
     public mutating func droneState(_ state: DroneState, now: MonotonicInstant) -> [ControllerAction] {
-        let nowUs = now.us
         lastDroneState = state
         // The drone is on the ground (or the flight was resumed): the previous run's flight is over.
         defer { resumable = nil }
-        lastDroneStateAtUs = nowUs
-        observeWind(state, nowUs: nowUs)
+        lastDroneStateAt = now
+        observeWind(state, now: now)
         flight?.droneLinkLostReported = false
         var actions: [ControllerAction] = []
 
         if state.isEmergency {
             if activity != .emergency {
-                enterEmergency(reason: .droneEmergency, nowUs: nowUs)
+                enterEmergency(reason: .droneEmergency, now: now)
                 actions.append(.log(.error, "drone reports emergency (state bit 31)"))
             }
-            return finish(actions, nowUs: nowUs)
+            return finish(actions, now: now)
         }
-        actions += apply(modeNavdata(observed: state.observedFlight, nowUs: nowUs), nowUs: nowUs)
-        observeBudget(state, nowUs: nowUs)
-        actions += apply(checkWind(), nowUs: nowUs)
+        actions += apply(modeNavdata(observed: state.observedFlight, now: now), now: now)
+        observeBudget(state, now: now)
+        actions += apply(checkWind(), now: now)
         if (activity.isAirborne || activity == .takingOff) && isBatteryLow(state)
             && flight?.batteryFailsafeFired == false {
             flight?.batteryFailsafeFired = true
-            actions += apply(lowBatteryFailsafe(state, nowUs: nowUs), nowUs: nowUs)
+            actions += apply(lowBatteryFailsafe(state, now: now), now: now)
         }
-        return finish(actions, nowUs: nowUs)
+        return finish(actions, now: now)
     }
 
     /// Navdata (fresh or not: the last word) shows the vehicle in the air, climbing or descending.
@@ -41,9 +40,9 @@ extension ControllerStateMachine {
 
     /// Battery drain over the flight, and the ground speed while steering forward (the low-battery return's
     /// estimate of the way home).
-    mutating func observeBudget(_ state: DroneState, nowUs: Int64) {
+    mutating func observeBudget(_ state: DroneState, now: MonotonicInstant) {
         guard activity.isAirborne else { flight?.battery.pauseSpeed(); return }
-        flight?.battery.observe(percent: Double(state.batteryPercent), at: MonotonicInstant(us: nowUs))
+        flight?.battery.observe(percent: Double(state.batteryPercent), at: now)
         let forwardCommanded = (lastFlight?.progressive ?? false) && (lastFlight?.pitchFrac ?? 0) < 0
         // The settling near a goal (the position law, slowing to a stop) is no measure of the cruise speed home.
         var filter = targetArrival
@@ -52,19 +51,19 @@ extension ControllerStateMachine {
         let cruising = (activity == .flyingToTarget || activity == .returningHome) && forwardCommanded && !settling
         guard cruising else { flight?.battery.pauseSpeed(); return }
         let vx = Double(state.velocityXMps), vy = Double(state.velocityYMps)
-        flight?.battery.observeSpeed(mps: (vx * vx + vy * vy).squareRoot(), at: MonotonicInstant(us: nowUs))
+        flight?.battery.observeSpeed(mps: (vx * vx + vy * vy).squareRoot(), at: now)
     }
 
     /// Updates the wind estimate while we command the tilt ourselves, in the air; none behind an autopilot that holds
     /// the ground velocity (`vehicleHoldsGroundVelocity`).
-    mutating func observeWind(_ state: DroneState, nowUs: Int64) {
+    mutating func observeWind(_ state: DroneState, now: MonotonicInstant) {
         // Zeroed once when the link said so (`presence`); nothing to update from then on.
         guard !vehicleHoldsGroundVelocity else { return }
         guard activity.isAirborne, let flight = lastFlight, flight.progressive, let heading = headingFor(state)
         else { wind.pause(); return }
         wind.observe(forwardMps: Double(state.velocityXMps), rightMps: Double(state.velocityYMps), headingDeg: heading,
                      commandedPitchFrac: flight.pitchFrac, commandedRollFrac: flight.rollFrac,
-                     at: MonotonicInstant(us: nowUs))
+                     at: now)
     }
 
     /// The drone's compass if navdata has it, else its yaw (the frame navdata's velocities are in).
@@ -75,28 +74,27 @@ extension ControllerStateMachine {
 
     /// A GPS fix of the drone: freshness, home, and the geofence.
     public mutating func position(_ fix: PositionFix, now: MonotonicInstant) -> [ControllerAction] {
-        let nowUs = now.us
         guard isValidCoordinate(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg) else {
-            return finish([.rejected(kind: "position", reason: .positionInvalid)], nowUs: nowUs)
+            return finish([.rejected(kind: "position", reason: .positionInvalid)], now: now)
         }
         let point = GeoPoint(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg)
         lastPosition = point
-        lastPositionAtUs = nowUs
+        lastPositionAt = now
         if activity == .landed {
             // Only on the ground as navdata showed it: a drone not yet known to be landed may be flying.
-            groundPosition.observe(point, at: MonotonicInstant(us: nowUs))
+            groundPosition.observe(point, at: now)
         } else if activity != .takingOff {
             groundPosition.reset()
         }
         var actions: [ControllerAction] = []
         // A flight this run saw take off takes home from its first fix; a resumed one never invents it.
         if home == nil, flight?.homeFromFirstFix == true, activity.isAirborne || activity == .takingOff {
-            let home = setHome(point)
+            let home = setHome(point, now: now)
             actions += home.actions
-            actions += apply(home.transition, nowUs: nowUs)
+            actions += apply(home.transition, now: now)
         }
-        actions += apply(checkGeofence(dronePosition: point, nowUs: nowUs), nowUs: nowUs)
-        return finish(actions, nowUs: nowUs)
+        actions += apply(checkGeofence(dronePosition: point, now: now), now: now)
+        return finish(actions, now: now)
     }
 
     /// A navigator solution: arrival, hysteresis and resuming after a failsafe hover. The first solution for a
@@ -105,39 +103,38 @@ extension ControllerStateMachine {
     /// pairs (heading, then position, from one navdata frame): a command on each doubled the flight commands, and
     /// drone-link's PCMDs, with nothing the tick would not send ≤ one period later.
     public mutating func navigation(_ solution: NavigationSolution, now: MonotonicInstant) -> [ControllerAction] {
-        let nowUs = now.us
         if solution.bearingDeg.isFinite && solution.directionDifferenceDeg.isFinite {
             navigationHeadingDeg = Geodesy.wrapDeg360(solution.bearingDeg - solution.directionDifferenceDeg)
-            navigationHeadingAtUs = nowUs
+            navigationHeadingAt = now
         }
-        guard target != nil else { return finish([], nowUs: nowUs) }
+        guard target != nil else { return finish([], now: now) }
         guard solutionMatchesTarget(solution) else {
-            return finish([.rejected(kind: "navigation", reason: .navigationTargetMismatch)], nowUs: nowUs)
+            return finish([.rejected(kind: "navigation", reason: .navigationTargetMismatch)], now: now)
         }
         guard solution.distanceM.isFinite, solution.distanceM >= 0, solution.directionDifferenceDeg.isFinite else {
-            return finish([.rejected(kind: "navigation", reason: .navigationInvalid)], nowUs: nowUs)
+            return finish([.rejected(kind: "navigation", reason: .navigationInvalid)], now: now)
         }
         // A new target clears the last solution (`target(_:)`).
         let firstForTarget = lastNavigation == nil
         let activityBefore = activity
         lastNavigation = solution
-        lastNavigationAtUs = nowUs
+        lastNavigationAt = now
         var actions: [ControllerAction] = []
         if solutionAgesFresh(solution) {
-            if case .hovering = mode { actions += apply(hoveringNavigation(nowUs: nowUs), nowUs: nowUs) }
-            observeTargetArrival(solution, nowUs: nowUs)
+            if case .hovering = mode { actions += apply(hoveringNavigation(now: now), now: now) }
+            observeTargetArrival(solution, now: now)
             switch mode {
             case .flyingToTarget(let flying):
-                actions += apply(flyingToTargetArrival(flying, nowUs: nowUs), nowUs: nowUs)
-            case .arrived(let arrived): actions += apply(arrivedNavigation(arrived), nowUs: nowUs)
+                actions += apply(flyingToTargetArrival(flying, now: now), now: now)
+            case .arrived(let arrived): actions += apply(arrivedNavigation(arrived), now: now)
             default: break
             }
             // Also right after leaving the arrival radius: the new flight's progress counts from this solution.
             if case .flyingToTarget = mode {
-                actions += apply(flyingToTargetProgress(distanceM: solution.distanceM, nowUs: nowUs), nowUs: nowUs)
+                actions += apply(flyingToTargetProgress(distanceM: solution.distanceM, now: now), now: now)
             }
         }
-        return finish(actions, nowUs: nowUs,
+        return finish(actions, now: now,
                       sendFlight: firstForTarget || activity != activityBefore || !actions.isEmpty)
     }
 }

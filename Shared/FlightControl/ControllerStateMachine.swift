@@ -30,7 +30,7 @@ public struct ControllerStateMachine: Sendable {
     /// The accepted target (flown to when airborne, kept for after takeoff when landed, until its ttl runs out).
     public internal(set) var target: Target?
     /// When `target` was received (its ttl counts from here).
-    var targetReceivedAtUs: Int64 = 0
+    var targetReceivedAt = MonotonicInstant(us: 0)
     /// This flight's data (home, altitude, battery, failsafe timers); nil while landed (`Flight`).
     var flight: Flight?
     /// Position at takeoff; the geofence is centred here. Nil while landed.
@@ -48,16 +48,16 @@ public struct ControllerStateMachine: Sendable {
     /// The last flight command sent (its tilt is what the wind estimate compares against).
     var lastFlight: FlightCommand?
     /// When `lastFlight` was built (monotonic; the tick's "due" check). Its wire stamp is the service's wall clock.
-    var lastFlightSentAtUs: Int64 = .min
-    var lastDroneStateAtUs: Int64 = .min
+    var lastFlightSentAt: MonotonicInstant?
+    var lastDroneStateAt: MonotonicInstant?
     var lastPosition: GeoPoint?
-    var lastPositionAtUs: Int64 = .min
+    var lastPositionAt: MonotonicInstant?
     /// The latest solution that matches `target`; nil after a target change until a matching one arrives.
     var lastNavigation: NavigationSolution?
-    var lastNavigationAtUs: Int64 = .min
+    var lastNavigationAt: MonotonicInstant?
     /// Body heading implied by any solution (bearing − difference, so the navigator's mount offset is included).
     var navigationHeadingDeg: Double?
-    var navigationHeadingAtUs: Int64 = .min
+    var navigationHeadingAt: MonotonicInstant?
 
     // Timers and flags that span several modes (those of one mode are in `mode`).
     /// Takeoffs this run accepted (each gets its own `takeoffId`).
@@ -74,7 +74,7 @@ public struct ControllerStateMachine: Sendable {
     /// The pilot that went offline (restored if it comes back before anyone else claims).
     var lostPilotId: String?
     /// Receipt of the latest ground beacon (monotonic); nil until the first, which arms the ground-link rule.
-    var lastGroundBeaconAtUs: Int64?
+    var lastGroundBeaconAt: MonotonicInstant?
     /// Each beacon sender's own clock, as its latest beacon showed it (see `senderAgeUs`).
     var senderClocks = SenderClocks()
     public internal(set) var isGroundLinkLost = false
@@ -100,18 +100,17 @@ public struct ControllerStateMachine: Sendable {
     /// distance is to home (the return's goal), not to a target: the ground tools label it so by the activity.
     /// Its `timestampUs` is 0: the wire stamp is wall time, written by the service when it publishes.
     public func currentState(now: MonotonicInstant) -> ControllerState {
-        let nowUs = now.us
         return ControllerState(
             sequence: stateSequence, timestampUs: 0, activity: activity, reason: reason, pilotId: pilotId ?? "",
             targetLatitudeDeg: target?.latitudeDeg, targetLongitudeDeg: target?.longitudeDeg,
-            distanceToTargetM: activity == .returningHome ? distanceToHomeM(nowUs: nowUs)
+            distanceToTargetM: activity == .returningHome ? distanceToHomeM(now: now)
                 : lastNavigation.map { Float($0.distanceM) },
             runId: runId, targetSequence: target?.sequence ?? 0)
     }
 
     /// From the latest fresh position fix to home; nil without either.
-    func distanceToHomeM(nowUs: Int64) -> Float? {
-        guard let home, let lastPosition, positionFresh(nowUs: nowUs) else { return nil }
+    func distanceToHomeM(now: MonotonicInstant) -> Float? {
+        guard let home, let lastPosition, positionFresh(now: now) else { return nil }
         return Float(Geodesy.inverse(from: lastPosition, to: home).distanceM)
     }
 
@@ -131,7 +130,8 @@ public struct ControllerStateMachine: Sendable {
     }
 
     /// Appends `publishState` if something visible changed, then (optionally) a fresh flight command.
-    mutating func finish(_ actions: [ControllerAction], nowUs: Int64, sendFlight: Bool = false) -> [ControllerAction] {
+    mutating func finish(_ actions: [ControllerAction], now: MonotonicInstant,
+                         sendFlight: Bool = false) -> [ControllerAction] {
         var out = actions + pendingLogs
         pendingLogs = []
         out += rememberActions()
@@ -140,13 +140,13 @@ public struct ControllerStateMachine: Sendable {
             lastPublished = fields
             mustPublish = false
             stateSequence &+= 1
-            out.append(.publishState(currentState(now: MonotonicInstant(us: nowUs))))
+            out.append(.publishState(currentState(now: now)))
         }
         // Until navdata says whether the drone is flying, send nothing (unless an emergency): drone-link keeps
         // the drone as it is (its own hover fallback keeps the fly bit the drone reports), so a controller
         // restarted mid-flight neither lands the drone nor flies on stale data.
         if sendFlight, lastDroneState != nil || activity == .emergency {
-            out.append(.sendFlight(nextFlightCommand(nowUs: nowUs)))
+            out.append(.sendFlight(nextFlightCommand(now: now)))
         }
         return out
     }
@@ -157,14 +157,14 @@ public struct ControllerStateMachine: Sendable {
     /// leaves (`Flight.entering`), then takes the flight's data the transition carries (a return's altitude, an
     /// abandoned return's landing time). Returns the transition's log line, if any.
     @discardableResult
-    mutating func apply(_ transition: Transition, nowUs: Int64) -> [ControllerAction] {
+    mutating func apply(_ transition: Transition, now: MonotonicInstant) -> [ControllerAction] {
         let next = transition.activity, reason = transition.reason
         guard !transition.keepsMode else {
             self.reason = reason
             return transition.log.map { [$0] } ?? []
         }
         let previous = activity
-        mode = entering(transition, nowUs: nowUs)
+        mode = entering(transition, now: now)
         self.reason = reason
         if (next == .landing || next == .landed), previous.isAirborne || previous == .takingOff, let target {
             // The flight is over (a land command, a failsafe, or the vehicle landed by itself): its target is not
@@ -182,19 +182,19 @@ public struct ControllerStateMachine: Sendable {
             flight?.entering(next)
         }
         if let altitudeM = transition.wantedAltitudeM { flight?.wantedAltitudeM = altitudeM }
-        if let landAtUs = transition.abandonedReturnLandAtUs { flight?.abandonedReturnLandAtUs = landAtUs }
+        if let landAt = transition.abandonedReturnLandAt { flight?.abandonedReturnLandAt = landAt }
         return transition.log.map { [$0] } ?? []
     }
 
     /// Performs a transition if there is one; its log line, if any.
-    mutating func apply(_ transition: Transition?, nowUs: Int64) -> [ControllerAction] {
+    mutating func apply(_ transition: Transition?, now: MonotonicInstant) -> [ControllerAction] {
         guard let transition else { return [] }
-        return apply(transition, nowUs: nowUs)
+        return apply(transition, now: now)
     }
 
     /// Records a refusal: visible in the state's reason and returned for the executable to log and count.
-    mutating func refuse(kind: String, reason: Reason) -> ControllerAction {
-        apply(.keeping(activity, reason: reason), nowUs: 0)  // a kept mode reads no time
+    mutating func refuse(kind: String, reason: Reason, now: MonotonicInstant) -> ControllerAction {
+        apply(.keeping(activity, reason: reason), now: now)
         mustPublish = true
         return .rejected(kind: kind, reason: reason)
     }
@@ -202,10 +202,10 @@ public struct ControllerStateMachine: Sendable {
     /// The refusal of a message addressed to another run than this one, or nil (addressed here, or unaddressed:
     /// those keep the rules of before addressing). Logged with both ids: the sender saw an older state.
     mutating func previousRunRefusal(kind: String, reason: Reason, what: String, from senderId: String,
-                                     addressedTo addressed: UInt32) -> [ControllerAction]? {
+                                     addressedTo addressed: UInt32, now: MonotonicInstant) -> [ControllerAction]? {
         guard !RunAddress.accepts(addressed: addressed, current: runId) else { return nil }
         return [
-            refuse(kind: kind, reason: reason),
+            refuse(kind: kind, reason: reason, now: now),
             .log(.warning, "\(what) from '\(senderId)' was sent to controller run \(addressed), this is run \(runId): "
                 + "not acted on (queued across a restart?)"),
         ]
@@ -217,9 +217,9 @@ public struct ControllerStateMachine: Sendable {
         resetTargetArrival()
     }
 
-    mutating func enterEmergency(reason: Reason, nowUs: Int64) {
+    mutating func enterEmergency(reason: Reason, now: MonotonicInstant) {
         clearTarget()
-        apply(Transition(to: .emergency, reason: reason), nowUs: nowUs)
+        apply(Transition(to: .emergency, reason: reason), now: now)
     }
 }
 

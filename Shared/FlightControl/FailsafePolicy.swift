@@ -19,18 +19,18 @@ public struct FailsafePolicy: Sendable, Equatable {
     /// Drone outside the geofence.
     public var geofence: Geofence
     /// Pilot offline: hover at once, return home after this many seconds (nil: never return, only land after
-    /// `lostPilotLandAfterS`). A return that ends at home lands there.
-    public var lostPilotReturnAfterS: Double?
+    /// `lostPilotLandAfter`). A return that ends at home lands there.
+    public var lostPilotReturnAfter: Duration?
     /// Battery (percent) that must be left on arrival at home for the low-battery return to be tried.
     public var batteryReservePercent: Double
 
     public init(staleNavigation: StaleNavigation = .hover, lowBattery: LowBattery = .returnIfReachable,
-                geofence: Geofence = .returnInside, lostPilotReturnAfterS: Double? = 10,
+                geofence: Geofence = .returnInside, lostPilotReturnAfter: Duration? = .seconds(10),
                 batteryReservePercent: Double = 6) {
         self.staleNavigation = staleNavigation
         self.lowBattery = lowBattery
         self.geofence = geofence
-        self.lostPilotReturnAfterS = lostPilotReturnAfterS
+        self.lostPilotReturnAfter = lostPilotReturnAfter
         self.batteryReservePercent = batteryReservePercent
     }
 }

@@ -1,3 +1,4 @@
+import Clocks
 import Navigation
 import QuadProtocol
 
@@ -20,7 +21,7 @@ struct Flight: Sendable {
     /// A return home lost ground and was given up: hover, then land; no new return is started.
     var returnAbandoned = false
     /// After an abandoned return: land at this time (airborne modes only).
-    var abandonedReturnLandAtUs: Int64?
+    var abandonedReturnLandAt: MonotonicInstant?
     /// The pilot or the ground link went silent: its timers (taking off and airborne modes only).
     var pilotLoss = PilotLoss()
     /// Navdata went silent in the air and the hover was announced (once per silence).
@@ -29,33 +30,33 @@ struct Flight: Sendable {
     /// Drops what means nothing in the activity entered: an abandoned return's landing timer outside the
     /// airborne modes, the lost-pilot timers once landing or in emergency.
     mutating func entering(_ next: ControllerState.Activity) {
-        if !next.isAirborne { abandonedReturnLandAtUs = nil }
+        if !next.isAirborne { abandonedReturnLandAt = nil }
         if !next.isAirborne && next != .takingOff { pilotLoss.cancelTimers() }
     }
 }
 
-/// The lost-pilot policy's timers (hover, return home at `returnAtUs`, land at `landAtUs`) and what set them.
+/// The lost-pilot policy's timers (hover, return home at `returnAt`, land at `landAt`) and what set them.
 struct PilotLoss: Sendable, Equatable {
     /// `.pilotLost` or `.groundLinkLost`: the reasons of the return and the landing say which.
     var cause: Reason = .pilotLost
-    var returnAtUs: Int64?
-    var landAtUs: Int64?
+    var returnAt: MonotonicInstant?
+    var landAt: MonotonicInstant?
 
     init() {}
 
-    /// The timers the rule starts at a loss: land after `lostPilotLandAfterS`, and return home first if
-    /// `lostPilotReturnAfterS` comes sooner.
-    init(cause: Reason, nowUs: Int64, configuration: ControllerConfiguration) {
+    /// The timers the rule starts at a loss: land after `lostPilotLandAfter`, and return home first if
+    /// `lostPilotReturnAfter` comes sooner.
+    init(cause: Reason, now: MonotonicInstant, configuration: ControllerConfiguration) {
         self.cause = cause
-        landAtUs = nowUs &+ microseconds(fromSeconds: configuration.lostPilotLandAfterS)
-        if let returnAfterS = configuration.failsafes.lostPilotReturnAfterS,
-           returnAfterS < configuration.lostPilotLandAfterS {
-            returnAtUs = nowUs &+ microseconds(fromSeconds: returnAfterS)
+        landAt = now.advanced(by: configuration.lostPilotLandAfter)
+        if let returnAfter = configuration.failsafes.lostPilotReturnAfter,
+           returnAfter < configuration.lostPilotLandAfter {
+            returnAt = now.advanced(by: returnAfter)
         }
     }
 
     mutating func cancelTimers() {
-        returnAtUs = nil
-        landAtUs = nil
+        returnAt = nil
+        landAt = nil
     }
 }

@@ -6,23 +6,21 @@ import Navigation
 /// return then lands that far from where the drone took off). Pure; times are the caller's monotonic clock.
 public struct PositionAverage: Sendable, Equatable {
     public var window: Duration
-    private var samples: [(atUs: Int64, point: GeoPoint)] = []
+    private var samples: [(at: MonotonicInstant, point: GeoPoint)] = []
 
     public init(window: Duration) {
         self.window = window
     }
 
     public static func == (a: PositionAverage, b: PositionAverage) -> Bool {
-        a.window == b.window && a.samples.map(\.atUs) == b.samples.map(\.atUs)
+        a.window == b.window && a.samples.map(\.at) == b.samples.map(\.at)
             && a.samples.map(\.point) == b.samples.map(\.point)
     }
 
     public mutating func observe(_ point: GeoPoint, at time: MonotonicInstant) {
-        let atUs = time.us
-        let windowUs = window.us
-        samples.removeAll { atUs &- $0.atUs > windowUs }
+        samples.removeAll { time - $0.at > window }
         if samples.last?.point == point { return }
-        samples.append((atUs, point))
+        samples.append((time, point))
     }
 
     public mutating func reset() { samples.removeAll() }

@@ -13,7 +13,7 @@ public struct ProgressWatch: Sendable, Equatable {
     /// Closest the drone has been to the goal since `reset`.
     public private(set) var bestDistanceM: Double = .infinity
     /// When the distance last rose beyond best + margin (nil while within it).
-    private var losingSinceUs: Int64?
+    private var losingSince: MonotonicInstant?
 
     public init(marginM: Double, timeout: Duration) {
         self.marginM = marginM
@@ -23,21 +23,20 @@ public struct ProgressWatch: Sendable, Equatable {
     /// Starts watching a new manoeuvre.
     public mutating func reset() {
         bestDistanceM = .infinity
-        losingSinceUs = nil
+        losingSince = nil
     }
 
     /// Records a distance to the goal measured at `time`; true once the manoeuvre has lost ground for the timeout.
     @discardableResult
     public mutating func observe(distanceM: Double, at time: MonotonicInstant) -> Bool {
-        let atUs = time.us
         guard distanceM.isFinite else { return false }
         if distanceM < bestDistanceM { bestDistanceM = distanceM }
         guard distanceM > bestDistanceM + marginM else {
-            losingSinceUs = nil
+            losingSince = nil
             return false
         }
-        let since = losingSinceUs ?? atUs
-        losingSinceUs = since
-        return atUs &- since >= timeout.us
+        let since = losingSince ?? time
+        losingSince = since
+        return time - since >= timeout
     }
 }

@@ -16,7 +16,7 @@ struct SenderClocks: Sendable {
     private(set) var readings: [String: Reading] = [:]
 
     /// A beacon this far behind the clock its earlier beacons showed is not late but a step of the sender's clock.
-    static let stepBackUs: Int64 = 30_000_000
+    static let stepBack: Duration = .seconds(30)
 
     /// Keeps the least delayed view of the sender's clock: a beacon that arrives late (held in a queue with the
     /// messages around it) shows an older time than the clock has reached and must not pull it back — else a burst
@@ -26,7 +26,7 @@ struct SenderClocks: Sendable {
         if let current = readings[senderId] {
             let shownUs = current.stamp.us &+ (receivedAt.us &- current.receivedAt.us)
             let behindUs = shownUs &- stamp.us
-            if behindUs > 0, behindUs <= Self.stepBackUs { return }
+            if behindUs > 0, behindUs <= Self.stepBack.us { return }
         } else if readings.count >= Self.capacity,
                   let oldest = readings.min(by: { $0.value.receivedAt < $1.value.receivedAt })?.key {
             readings[oldest] = nil
@@ -35,8 +35,8 @@ struct SenderClocks: Sendable {
     }
 
     /// How old a message stamped `stamp` by `senderId` is by that sender's clock now; nil without a beacon from it.
-    func ageUs(senderId: String, stamp: WallInstant, now: MonotonicInstant) -> Int64? {
+    func age(senderId: String, stamp: WallInstant, now: MonotonicInstant) -> Duration? {
         guard let reading = readings[senderId] else { return nil }
-        return reading.stamp.us &+ (now.us &- reading.receivedAt.us) &- stamp.us
+        return .microseconds(reading.stamp.us &+ (now.us &- reading.receivedAt.us) &- stamp.us)
     }
 }

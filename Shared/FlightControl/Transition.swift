@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 
 /// A change of mode, as a value: the mode handlers (`Modes/`) and the cross-cutting rules return one, and
@@ -17,17 +18,17 @@ struct Transition: Sendable, Equatable {
     /// The altitude the flight holds from here (a return's altitude); nil leaves it as it is.
     var wantedAltitudeM: Double?
     /// A return given up: land at this time unless something else lands the drone first
-    /// (`Flight.abandonedReturnLandAtUs`).
-    var abandonedReturnLandAtUs: Int64?
+    /// (`Flight.abandonedReturnLandAt`).
+    var abandonedReturnLandAt: MonotonicInstant?
     /// The mode stays as it is (no entry, its data kept); only the reason changes (`keeping(reason:)`).
     var keepsMode = false
 
     init(to activity: ControllerState.Activity, reason: Reason, log: ControllerAction? = nil,
-         abandonedReturnLandAtUs: Int64? = nil) {
+         abandonedReturnLandAt: MonotonicInstant? = nil) {
         self.activity = activity
         self.reason = reason
         self.log = log
-        self.abandonedReturnLandAtUs = abandonedReturnLandAtUs
+        self.abandonedReturnLandAt = abandonedReturnLandAt
     }
 
     /// No change of mode, a new reason: an order taken that moves nothing (`hover` while taking off), a rule that

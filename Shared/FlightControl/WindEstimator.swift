@@ -15,7 +15,7 @@ public struct WindEstimator: Sendable, Equatable {
     /// Filter time constant, seconds: long enough to average out the drone's 0.5–1 s speed lag.
     public var timeConstantS: Double
     public var fullTiltSpeedMps: Double
-    private var lastUpdateUs: Int64?
+    private var lastUpdate: MonotonicInstant?
 
     public init(timeConstantS: Double = 3, fullTiltSpeedMps: Double = 5) {
         self.timeConstantS = timeConstantS
@@ -25,15 +25,14 @@ public struct WindEstimator: Sendable, Equatable {
     /// One navdata sample: body-frame ground velocity, heading, and the tilt we were commanding.
     public mutating func observe(forwardMps: Double, rightMps: Double, headingDeg: Double, commandedPitchFrac: Float,
                                  commandedRollFrac: Float, at time: MonotonicInstant) {
-        let nowUs = time.us
         guard forwardMps.isFinite, rightMps.isFinite, headingDeg.isFinite else { return }
-        defer { lastUpdateUs = nowUs }
-        guard let last = lastUpdateUs, nowUs > last else { return }
+        defer { lastUpdate = time }
+        guard let last = lastUpdate, time > last else { return }
         let airForward = -Double(commandedPitchFrac) * fullTiltSpeedMps
         let airRight = Double(commandedRollFrac) * fullTiltSpeedMps
         let ground = Self.world(forward: forwardMps, right: rightMps, headingDeg: headingDeg)
         let air = Self.world(forward: airForward, right: airRight, headingDeg: headingDeg)
-        let alpha = min(1, Double(nowUs - last) / 1e6 / max(timeConstantS, 0.1))
+        let alpha = min(1, (time - last).inSeconds / max(timeConstantS, 0.1))
         eastMps += alpha * (ground.east - air.east - eastMps)
         northMps += alpha * (ground.north - air.north - northMps)
     }
@@ -46,13 +45,13 @@ public struct WindEstimator: Sendable, Equatable {
     }
 
     /// Forget the timing (e.g. while hovering), keep the estimate.
-    public mutating func pause() { lastUpdateUs = nil }
+    public mutating func pause() { lastUpdate = nil }
 
     /// No wind: the estimate and its timing forgotten.
     public mutating func reset() {
         eastMps = 0
         northMps = 0
-        lastUpdateUs = nil
+        lastUpdate = nil
     }
 
     /// The estimate in the drone's body frame (forward, right) for a heading.

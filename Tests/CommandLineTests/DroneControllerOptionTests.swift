@@ -30,10 +30,10 @@ struct DroneControllerOptionTests {
     @Test("--ground-link-timeout reaches the configuration; 0 turns it off; between 0 and 0.2 s is refused")
     func groundLinkTimeout() throws {
         for arguments in bothSpellings("--ground-link-timeout", "3") {
-            #expect(try ControllerOptions.parse(arguments).configuration().groundLinkTimeoutS == 3)
+            #expect(try ControllerOptions.parse(arguments).configuration().groundLinkTimeout == .seconds(3))
         }
-        #expect(try ControllerOptions.parse(["--ground-link-timeout", "0"]).configuration().groundLinkTimeoutS == 0)
-        #expect(try ControllerOptions.parse([]).configuration().groundLinkTimeoutS == 1.5)
+        #expect(try ControllerOptions.parse(["--ground-link-timeout", "0"]).configuration().groundLinkTimeout == .zero)
+        #expect(try ControllerOptions.parse([]).configuration().groundLinkTimeout == .milliseconds(1500))
         for bad in ["0.1", "-1"] {
             #expect(
                 throws: ValidationError.self) {
@@ -41,7 +41,7 @@ struct DroneControllerOptionTests {
                 }
         }
         for arguments in bothSpellings("--command-max-age", "2.5") {
-            #expect(try ControllerOptions.parse(arguments).configuration().commandMaxAgeS == 2.5)
+            #expect(try ControllerOptions.parse(arguments).configuration().commandMaxAge == .milliseconds(2500))
         }
         #expect(
             throws: ValidationError.self) { try ControllerOptions.parse(["--command-max-age", "-1"]).configuration() }

@@ -75,7 +75,7 @@ struct ControllerServiceTests {
         // Only navigation may go stale here: a busy machine can starve this whole process for tens of seconds, and
         // the link and take-off timers would then end the flight before navigation stops.
         configuration.droneStateTimeout = .seconds(600)
-        configuration.takeoffTimeoutS = 600
+        configuration.takeoffTimeout = .seconds(600)
         let runtime = ServiceRuntime(service: "drone-controller", drone: drone,
                                      connection: broker.connect(clientId: "controller"),
                                      logger: Logger(label: "drone-controller"))

@@ -7,7 +7,7 @@ struct ControllerArbitrationTests {
     /// The lost-pilot row without its return home (the return is tested in ControllerReturnTests).
     static let landOnly: ControllerConfiguration = {
         var configuration = ControllerConfiguration()
-        configuration.failsafes.lostPilotReturnAfterS = nil
+        configuration.failsafes.lostPilotReturnAfter = nil
         return configuration
     }()
 

@@ -37,8 +37,8 @@ import Testing
     func oneLostPilotRule(from start: ControllerState.Activity) {
         func flown(losingPilot: Bool) -> [ControllerState.Activity] {
             var h = ControllerHarness(configuration: .with {
-                $0.failsafes.lostPilotReturnAfterS = 4
-                $0.lostPilotLandAfterS = 9
+                $0.failsafes.lostPilotReturnAfter = .seconds(4)
+                $0.lostPilotLandAfter = .seconds(9)
             })
             h.reach(start)
             h.claim("laptop")
@@ -74,7 +74,7 @@ import Testing
 
     @Test("the lost-pilot policy follows: return home after --lost-pilot-return-after (ground-link-lost-return)")
     func returnsHomeThenLandsThere() {
-        var h = ControllerHarness(configuration: .with { $0.failsafes.lostPilotReturnAfterS = 4 })
+        var h = ControllerHarness(configuration: .with { $0.failsafes.lostPilotReturnAfter = .seconds(4) })
         h.hovering()
         _ = h.machine.groundBeacon(senderId: "laptop", stamp: WallInstant(us: h.nowUs), now: h.now)
         h.advance(ms: 100)
@@ -90,8 +90,8 @@ import Testing
     @Test("return disabled → land after --lost-pilot-land-after (ground-link-lost)")
     func landsWithoutReturn() {
         var h = Self.flyingWithBeacons(.with {
-            $0.failsafes.lostPilotReturnAfterS = nil
-            $0.lostPilotLandAfterS = 5
+            $0.failsafes.lostPilotReturnAfter = nil
+            $0.lostPilotLandAfter = .seconds(5)
         })
         h.run(ms: 1600)
         #expect(h.run(ms: 4900).activities.isEmpty)
@@ -101,7 +101,7 @@ import Testing
 
     @Test("the ground back before the timers: they are cancelled, it hovers until a new target (ground-link-back)")
     func backInTime() {
-        var h = Self.flyingWithBeacons(.with { $0.lostPilotLandAfterS = 5 })
+        var h = Self.flyingWithBeacons(.with { $0.lostPilotLandAfter = .seconds(5) })
         h.run(ms: 1600)
         #expect(h.activity == .hovering)
         let back = h.machine.groundBeacon(senderId: "laptop", stamp: WallInstant(us: h.nowUs), now: h.now)
@@ -131,7 +131,7 @@ import Testing
 
     @Test("--ground-link-timeout 0 turns the rule off")
     func off() {
-        var h = Self.flyingWithBeacons(.with { $0.groundLinkTimeoutS = 0 })
+        var h = Self.flyingWithBeacons(.with { $0.groundLinkTimeout = .zero })
         #expect(h.hold(distanceM: 100, ms: 5000).activities.isEmpty)
     }
 
@@ -216,7 +216,7 @@ import Testing
     /// taken at face value, made it look fresh.
     @Test("late beacons in a burst do not pull the sender's clock back; a step back of more than 30 s resets it")
     func lateBeaconsDoNotRewind() {
-        var h = Self.hoveringWithBeacon(.with { $0.commandMaxAgeS = 2 })
+        var h = Self.hoveringWithBeacon(.with { $0.commandMaxAge = .seconds(2) })
         let cutAtUs = h.nowUs
         // The radio returns after 4 s; what was sent during the cut arrives now, in order: the beacons sent before the
         // command, then the command.
@@ -250,8 +250,8 @@ import Testing
     @Test("--command-max-age reaches the configuration")
     func option() {
         var configuration = ControllerConfiguration()
-        #expect(configuration.commandMaxAgeS == 5)
-        configuration.commandMaxAgeS = 2
+        #expect(configuration.commandMaxAge == .seconds(5))
+        configuration.commandMaxAge = .seconds(2)
         var h = ControllerHarness(configuration: configuration)
         h.hovering()
         _ = h.machine.groundBeacon(senderId: "laptop", stamp: WallInstant(us: h.nowUs), now: h.now)

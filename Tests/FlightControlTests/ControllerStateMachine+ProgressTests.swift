@@ -57,7 +57,7 @@ struct ControllerProgressTests {
     @Test("--abandoned-return-land-after 5: a return home that loses ground hovers, then lands")
     func returnHomeAbandoned() {
         var configuration = ControllerConfiguration()
-        configuration.abandonedReturnLandAfterS = 5
+        configuration.abandonedReturnLandAfter = .seconds(5)
         var h = ControllerHarness(configuration: configuration)
         h.returningHome()
         #expect(h.activity == .returningHome)

@@ -58,7 +58,7 @@ struct ControllerReturnTests {
 
     @Test("return --return-hover 2: brake, fly home at the return altitude, hover over home, land there")
     func returnCommandFliesHomeAndLands() throws {
-        var h = Self.hoveringAway(northM: 80, configuration: .with { $0.returnHomeHoverS = 2 })
+        var h = Self.hoveringAway(northM: 80, configuration: .with { $0.returnHomeHover = .seconds(2) })
         h.altitudeM = 5
         h.advance(ms: 100)
         h.drone(.hovering, headingDeg: 180)
@@ -153,7 +153,7 @@ struct ControllerReturnTests {
 
     @Test("--return-hover sets the hover over home before landing")
     func returnHoverOption() {
-        var h = Self.hoveringAway(northM: 3, configuration: .with { $0.returnHomeHoverS = 5 })
+        var h = Self.hoveringAway(northM: 3, configuration: .with { $0.returnHomeHover = .seconds(5) })
         h.command(.returnHome)
         h.advance(ms: 1100)
         _ = Self.fly(&h, fromM: 3, toM: 0, mps: 2) + Self.settleHome(&h)
@@ -187,7 +187,7 @@ struct ControllerReturnTests {
     @Test("--abandoned-return-land-after 5: a return that loses ground hovers, then lands after 5 s")
     func returnWatchesProgressWithAHover() {
         var configuration = ControllerConfiguration()
-        configuration.abandonedReturnLandAfterS = 5
+        configuration.abandonedReturnLandAfter = .seconds(5)
         var h = Self.hoveringAway(northM: 80, configuration: configuration)
         h.command(.returnHome)
         h.advance(ms: 1100)
@@ -260,7 +260,7 @@ struct ControllerReturnTests {
 
     @Test("pilot lost → hover at once, return home after --lost-pilot-return-after (pilot-lost-return)")
     func pilotLostReturns() {
-        var h = Self.hoveringAway(northM: 50, configuration: .with { $0.failsafes.lostPilotReturnAfterS = 4 })
+        var h = Self.hoveringAway(northM: 50, configuration: .with { $0.failsafes.lostPilotReturnAfter = .seconds(4) })
         h.claim("phone")
         #expect(h.presence("phone", online: false).states.map(\.reason) == [.pilotLost])
         let waiting = h.run(ms: 3900, position: ControllerHarness.point(northM: 50))
@@ -275,8 +275,8 @@ struct ControllerReturnTests {
     @Test("pilot lost with the return disabled (≥ --lost-pilot-land-after) → land after the timeout")
     func pilotLostLandsWithoutReturn() {
         let configuration = ControllerConfiguration.with {
-            $0.failsafes.lostPilotReturnAfterS = nil
-            $0.lostPilotLandAfterS = 5
+            $0.failsafes.lostPilotReturnAfter = nil
+            $0.lostPilotLandAfter = .seconds(5)
         }
         var h = Self.hoveringAway(northM: 50, configuration: configuration)
         h.claim("phone")

@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 
 extension ControllerMode {
@@ -30,11 +31,12 @@ extension ControllerStateMachine {
 
     /// Its flight command: the drone's own hover drifts a little with the wind: past half the arrival radius
     /// (filtered), the position law brings it back; closer, its own hover is steadier than any GPS.
-    mutating func arrivedCommand(_ arrived: ControllerMode.Arrived, into command: inout FlightCommand, nowUs: Int64) {
+    mutating func arrivedCommand(_ arrived: ControllerMode.Arrived, into command: inout FlightCommand,
+                                 now: MonotonicInstant) {
         if let distanceM = arrived.arrival.filteredDistanceM, distanceM > law.arrivalRadiusM / 2,
-           navigationFresh(nowUs: nowUs), positionFresh(nowUs: nowUs) {
-            _ = holdPosition(arrived.arrival, into: &command, nowUs: nowUs)
+           navigationFresh(now: now), positionFresh(now: now) {
+            _ = holdPosition(arrived.arrival, into: &command, now: now)
         }
-        holdAltitude(&command, nowUs: nowUs)
+        holdAltitude(&command, now: now)
     }
 }

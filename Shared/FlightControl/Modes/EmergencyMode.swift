@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 
 extension ControllerMode {
@@ -23,9 +24,9 @@ extension ControllerStateMachine {
     }
 
     /// On the reset command: hold emergencyRecover until navdata shows the emergency bit cleared.
-    mutating func reset() -> CommandAnswer {
+    mutating func reset(now: MonotonicInstant) -> CommandAnswer {
         guard case .emergency(var emergency) = mode else {
-            return ([refuse(kind: "command", reason: .resetRefusedNotInEmergency)], nil)
+            return ([refuse(kind: "command", reason: .resetRefusedNotInEmergency, now: now)], nil)
         }
         emergency.recovering = true
         mode = .emergency(emergency)

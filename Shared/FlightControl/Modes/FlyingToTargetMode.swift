@@ -5,7 +5,7 @@ extension ControllerMode {
     /// Steering toward the target.
     struct FlyingToTarget: Sendable, Equatable {
         /// Since the last (re)entry: inputs must be fresh within `staleAfter` of it.
-        var sinceUs: Int64
+        var since: MonotonicInstant
         /// Does the flight to the target get closer?
         var progress: ProgressWatch
         /// Arrival on several fixes, not one noisy one.
@@ -17,42 +17,42 @@ extension ControllerMode {
 /// each navigation solution (`navigation`).
 extension ControllerStateMachine {
     /// On entry: the freshness clock starts (again, on a re-entry); from arrived, the arrival filter goes on.
-    func flyingToTargetEntry(nowUs: Int64) -> ControllerMode.FlyingToTarget {
+    func flyingToTargetEntry(now: MonotonicInstant) -> ControllerMode.FlyingToTarget {
         switch mode {
         case .flyingToTarget(var flying):
-            flying.sinceUs = nowUs
+            flying.since = now
             return flying
         case .arrived(let arrived):
-            return ControllerMode.FlyingToTarget(sinceUs: nowUs, progress: newProgressWatch, arrival: arrived.arrival)
+            return ControllerMode.FlyingToTarget(since: now, progress: newProgressWatch, arrival: arrived.arrival)
         default:
-            return ControllerMode.FlyingToTarget(sinceUs: nowUs, progress: newProgressWatch, arrival: newArrivalFilter)
+            return ControllerMode.FlyingToTarget(since: now, progress: newProgressWatch, arrival: newArrivalFilter)
         }
     }
 
     /// On its tick: stale position or navigation → the failsafe table's row: hover (default: wait for fresh input,
     /// keep the target) or land.
-    func flyingToTargetTick(_ flying: ControllerMode.FlyingToTarget, nowUs: Int64) -> Transition? {
-        guard nowUs &- flying.sinceUs > staleAfterUs else { return nil }
+    func flyingToTargetTick(_ flying: ControllerMode.FlyingToTarget, now: MonotonicInstant) -> Transition? {
+        guard now - flying.since > configuration.staleAfter else { return nil }
         let action: Activity = configuration.failsafes.staleNavigation == .land ? .landing : .hovering
-        if !positionFresh(nowUs: nowUs) { return Transition(to: action, reason: .stalePosition) }
-        if !navigationFresh(nowUs: nowUs) { return Transition(to: action, reason: .staleNavigation) }
+        if !positionFresh(now: now) { return Transition(to: action, reason: .stalePosition) }
+        if !navigationFresh(now: now) { return Transition(to: action, reason: .staleNavigation) }
         return nil
     }
 
     /// On a fresh navigation solution (in the filter already): arrival is 3-D, the horizontal radius (filtered)
     /// and the altitude within its tolerance.
-    func flyingToTargetArrival(_ flying: ControllerMode.FlyingToTarget, nowUs: Int64) -> Transition? {
+    func flyingToTargetArrival(_ flying: ControllerMode.FlyingToTarget, now: MonotonicInstant) -> Transition? {
         guard let filteredM = flying.arrival.filteredDistanceM, law.hasArrived(distanceM: filteredM),
-              altitudeReached(nowUs: nowUs) else { return nil }
+              altitudeReached(now: now) else { return nil }
         return Transition(to: .arrived, reason: .arrived)
     }
 
     /// On a fresh navigation solution, still flying: does the drone get closer? Steering that carries it away
     /// (wind stronger than the drone, a bad compass) hovers, which drifts far less; the target is dropped and the
     /// pilot decides what next.
-    mutating func flyingToTargetProgress(distanceM: Double, nowUs: Int64) -> Transition? {
+    mutating func flyingToTargetProgress(distanceM: Double, now: MonotonicInstant) -> Transition? {
         guard case .flyingToTarget(var flying) = mode else { return nil }
-        let losingGround = flying.progress.observe(distanceM: distanceM, at: MonotonicInstant(us: nowUs))
+        let losingGround = flying.progress.observe(distanceM: distanceM, at: now)
         mode = .flyingToTarget(flying)
         guard losingGround else { return nil }
         clearTarget()
@@ -70,12 +70,12 @@ extension ControllerStateMachine {
 
     /// Its flight command: the position law near the target, the article's control law farther out.
     mutating func flyingToTargetCommand(_ flying: ControllerMode.FlyingToTarget, into command: inout FlightCommand,
-                                        nowUs: Int64) {
-        if navigationFresh(nowUs: nowUs), positionFresh(nowUs: nowUs),
-           holdPosition(flying.arrival, into: &command, nowUs: nowUs) {
+                                        now: MonotonicInstant) {
+        if navigationFresh(now: now), positionFresh(now: now),
+           holdPosition(flying.arrival, into: &command, now: now) {
         } else {
-            apply(targetSteering(nowUs: nowUs), to: &command, nowUs: nowUs)
+            apply(targetSteering(now: now), to: &command, now: now)
         }
-        holdAltitude(&command, nowUs: nowUs)
+        holdAltitude(&command, now: now)
     }
 }

@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 
 extension ControllerMode {
@@ -32,9 +33,9 @@ extension ControllerStateMachine {
     }
 
     /// On the flat trim command (only on the ground): sent with the next flight command.
-    mutating func flatTrim() -> CommandAnswer {
+    mutating func flatTrim(now: MonotonicInstant) -> CommandAnswer {
         guard case .landed(var landed) = mode else {
-            return ([refuse(kind: "command", reason: .flatTrimRefusedNotLanded)], nil)
+            return ([refuse(kind: "command", reason: .flatTrimRefusedNotLanded, now: now)], nil)
         }
         landed.flatTrimPending = true
         mode = .landed(landed)

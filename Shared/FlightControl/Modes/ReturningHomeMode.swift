@@ -12,7 +12,7 @@ extension ControllerMode {
     struct ReturningHome: Sendable, Equatable {
         /// Where this return ends (re-aimed by a later return: `returnTransition`).
         var goal: ReturnGoal
-        let startedAtUs: Int64
+        let startedAt: MonotonicInstant
         var phase: Phase = .brake
         /// Does the return get closer? Watched while flying home only.
         var progress: ProgressWatch
@@ -20,12 +20,12 @@ extension ControllerMode {
         var homeArrival: ArrivalFilter
 
         enum Phase: Sendable, Equatable {
-            /// Hover for `geofenceBrakeS`: a drone flying away stops before it turns.
+            /// Hover for `returnBrake`: a drone flying away stops before it turns.
             case brake
             /// Going home only: up to the return altitude before any horizontal motion, as PX4's RTL climbs to
             /// RTL_RETURN_ALT. The highest altitude seen and when it last rose: a climb that stops rising for the
             /// progress timeout (a ceiling the vehicle holds, an altitude limit of its own) flies home from there.
-            case climb(bestAltitudeM: Double, risingAtUs: Int64)
+            case climb(bestAltitudeM: Double, risingAt: MonotonicInstant)
             /// Steering home (or back inside the fence).
             case flyHome
             /// Over home, down to `returnApproachAltitudeM` under the drone's own hover; then `homeReached`.
@@ -38,10 +38,10 @@ extension ControllerMode {
 extension ControllerStateMachine {
     /// A return to start (or to re-aim: its start, phase and progress go on, its arrival is measured afresh for
     /// this goal); the target is dropped now, the altitude becomes the return altitude on entry.
-    mutating func returnTransition(goal: ReturnGoal, reason: Reason, nowUs: Int64,
+    mutating func returnTransition(goal: ReturnGoal, reason: Reason, now: MonotonicInstant,
                                    log: ControllerAction? = nil) -> Transition {
         clearTarget()
-        return .returningHome(goal: goal, reason: reason, altitudeM: returnAltitudeM(nowUs: nowUs), log: log)
+        return .returningHome(goal: goal, reason: reason, altitudeM: returnAltitudeM(now: now), log: log)
     }
 
     /// Why a return home cannot start now, or nil.
@@ -64,37 +64,37 @@ extension ControllerStateMachine {
     }
 
     /// The `return` command.
-    mutating func returnHome(nowUs: Int64) -> CommandAnswer {
-        if let refusal = returnRefusal() { return ([refuse(kind: "command", reason: refusal)], nil) }
-        return ([], returnTransition(goal: .home, reason: .returnHome, nowUs: nowUs))
+    mutating func returnHome(now: MonotonicInstant) -> CommandAnswer {
+        if let refusal = returnRefusal() { return ([refuse(kind: "command", reason: refusal, now: now)], nil) }
+        return ([], returnTransition(goal: .home, reason: .returnHome, now: now))
     }
 
     /// Return altitude: the configured one, else the higher of cruise and current, never above the ceiling.
-    func returnAltitudeM(nowUs: Int64) -> Double {
+    func returnAltitudeM(now: MonotonicInstant) -> Double {
         let wanted = configuration.returnAltitudeM
-            ?? max(altitudeHold.cruiseAltitudeM, currentAltitudeM(nowUs: nowUs) ?? 0)
+            ?? max(altitudeHold.cruiseAltitudeM, currentAltitudeM(now: now) ?? 0)
         return min(wanted, altitudeHold.maxAltitudeM)
     }
 
     /// The battery a return home from `distanceM` costs, percent: climb to the return altitude, fly home at the
     /// measured speed (else the cruise speed), hover over home, descend (`BatteryBudget`'s drain).
-    func returnCostPercent(distanceM: Double, nowUs: Int64, climbMps: Double = 0.5, descentMps: Double = 0.5)
+    func returnCostPercent(distanceM: Double, now: MonotonicInstant, climbMps: Double = 0.5, descentMps: Double = 0.5)
         -> Double {
         let budget = flight?.battery ?? BatteryBudget()
-        let altitudeM = returnAltitudeM(nowUs: nowUs)
-        let climbM = max(altitudeM - (currentAltitudeM(nowUs: nowUs) ?? altitudeM), 0)
+        let altitudeM = returnAltitudeM(now: now)
+        let climbM = max(altitudeM - (currentAltitudeM(now: now) ?? altitudeM), 0)
         let speedMps = max(budget.measuredSpeedMps ?? configuration.cruiseSpeedMps, 0.1)
-        let seconds = climbM / climbMps + distanceM / speedMps + configuration.returnHomeHoverS
-            + max(altitudeM, 0) / descentMps
+        let descentS = max(altitudeM, 0) / descentMps
+        let seconds = climbM / climbMps + distanceM / speedMps + configuration.returnHomeHover.inSeconds + descentS
         return budget.percent(forSeconds: seconds)
     }
 
     /// On entry: the transition's goal; braking starts, progress and arrival are judged afresh (a re-entry, a
     /// re-aimed return, keeps its start, phase and progress, its arrival measured afresh for the goal).
-    func returningHomeEntry(_ transition: Transition, nowUs: Int64) -> ControllerMode.ReturningHome {
+    func returningHomeEntry(_ transition: Transition, now: MonotonicInstant) -> ControllerMode.ReturningHome {
         let goal = transition.returnGoal ?? .insideFence
         guard case .returningHome(var returning) = mode else {
-            return ControllerMode.ReturningHome(goal: goal, startedAtUs: nowUs, progress: newProgressWatch,
+            return ControllerMode.ReturningHome(goal: goal, startedAt: now, progress: newProgressWatch,
                                                 homeArrival: newArrivalFilter)
         }
         returning.goal = goal
@@ -103,23 +103,24 @@ extension ControllerStateMachine {
     }
 
     /// On its tick: the phases that end with time or altitude — the brake, then (going home) the climb.
-    mutating func returningHomeTick(_ returning: ControllerMode.ReturningHome, nowUs: Int64) -> [ControllerAction] {
+    mutating func returningHomeTick(_ returning: ControllerMode.ReturningHome,
+                                    now: MonotonicInstant) -> [ControllerAction] {
         var returning = returning
         var actions: [ControllerAction] = []
         switch returning.phase {
         case .brake:
-            guard nowUs &- returning.startedAtUs >= microseconds(fromSeconds: configuration.geofenceBrakeS) else {
+            guard now - returning.startedAt >= configuration.returnBrake else {
                 return []
             }
-            returning.phase = returning.goal == .home && !altitudeReached(nowUs: nowUs)
-                ? .climb(bestAltitudeM: currentAltitudeM(nowUs: nowUs) ?? -.infinity, risingAtUs: nowUs) : .flyHome
-        case .climb(let bestM, let risingAtUs):
-            if altitudeReached(nowUs: nowUs) {
+            returning.phase = returning.goal == .home && !altitudeReached(now: now)
+                ? .climb(bestAltitudeM: currentAltitudeM(now: now) ?? -.infinity, risingAt: now) : .flyHome
+        case .climb(let bestM, let risingAt):
+            if altitudeReached(now: now) {
                 returning.phase = .flyHome
-            } else if let altitudeM = currentAltitudeM(nowUs: nowUs),
+            } else if let altitudeM = currentAltitudeM(now: now),
                       altitudeM > bestM + altitudeHold.toleranceM / 3 {
-                returning.phase = .climb(bestAltitudeM: altitudeM, risingAtUs: nowUs)
-            } else if nowUs &- risingAtUs >= microseconds(fromSeconds: configuration.progressTimeoutS) {
+                returning.phase = .climb(bestAltitudeM: altitudeM, risingAt: now)
+            } else if now - risingAt >= configuration.progressTimeout {
                 // Not rising (the vehicle's own altitude limit, a ceiling it holds): home from here, the altitude
                 // still asked for.
                 returning.phase = .flyHome
@@ -137,7 +138,7 @@ extension ControllerStateMachine {
     /// On a position fix: arrival (over home, or back inside the fence) and the progress watch; a return that
     /// loses ground is abandoned: hover, then land (or land at once).
     mutating func followReturn(distanceM: Double, bearingDeg: Double, at point: GeoPoint,
-                               nowUs: Int64) -> Transition? {
+                               now: MonotonicInstant) -> Transition? {
         guard case .returningHome(var returning) = mode else { return nil }
         switch returning.goal {
         case .insideFence:
@@ -148,12 +149,12 @@ extension ControllerStateMachine {
         case .home:
             returning.homeArrival.observe(distanceM: distanceM, bearingDeg: bearingDeg,
                                           latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg,
-                                          at: MonotonicInstant(us: nowUs))
+                                          at: now)
             mode = .returningHome(returning)
             // Home is where the drone lands, not just a point to pass: the position law settles it to half the
             // arrival radius (by the filtered position) before the hover and the landing.
             if let filteredM = returning.homeArrival.filteredDistanceM, filteredM < law.arrivalRadiusM / 2 {
-                if let altitudeM = currentAltitudeM(nowUs: nowUs),
+                if let altitudeM = currentAltitudeM(now: now),
                    altitudeM > configuration.returnApproachAltitudeM + configuration.altitude.toleranceM {
                     // The landing itself is not steered (the drone's own descent drifts with the wind): come down
                     // under the position law first, as autopilots do, and land from low.
@@ -169,13 +170,13 @@ extension ControllerStateMachine {
             }
         }
         guard returning.phase == .flyHome else { return nil }
-        let losingGround = returning.progress.observe(distanceM: distanceM, at: MonotonicInstant(us: nowUs))
+        let losingGround = returning.progress.observe(distanceM: distanceM, at: now)
         mode = .returningHome(returning)
         guard losingGround else { return nil }
         let bestM = returning.progress.bestDistanceM
         clearTarget()
         flight?.returnAbandoned = true
-        if configuration.abandonedReturnLandAfterS <= 0 {
+        if configuration.abandonedReturnLandAfter <= .zero {
             // The wind has won: every second of hover drifts further. Land now, where the drone is.
             return Transition(to: .landing, reason: .windTooStrong, log: .log(.warning,
                 "return home lost ground (\(Int(distanceM)) m from home, best \(Int(bestM)) m), "
@@ -184,34 +185,34 @@ extension ControllerStateMachine {
         return Transition(
             to: .hovering, reason: .returnHomeNotProgressing,
             log: .log(.warning, "return home lost ground (\(Int(distanceM)) m from home, best \(Int(bestM)) m): "
-                + "hovering, landing in \(configuration.abandonedReturnLandAfterS) s"),
-            abandonedReturnLandAtUs: nowUs &+ microseconds(fromSeconds: configuration.abandonedReturnLandAfterS))
+                + "hovering, landing in \(configuration.abandonedReturnLandAfter.inSeconds) s"),
+            abandonedReturnLandAt: now.advanced(by: configuration.abandonedReturnLandAfter))
     }
 
     /// Its flight command by phase: brake and climb hover (the climb's gaz from the altitude hold); flying home,
     /// the control law, then the position law inside the slowdown radius; over home, the drone's own hover.
     mutating func returningHomeCommand(_ returning: ControllerMode.ReturningHome, into command: inout FlightCommand,
-                                       nowUs: Int64) {
-        if returning.goal == .home, positionFresh(nowUs: nowUs),
+                                       now: MonotonicInstant) {
+        if returning.goal == .home, positionFresh(now: now),
            let distanceM = returning.homeArrival.filteredDistanceM, distanceM < law.arrivalRadiusM / 2 {
             // Over home, coming down to the approach altitude: the drone's own hover, as `.arrived`. An
             // autopilot then holds its position itself; under the position law's small tilts the real PX4
             // drifted 0.2 → 0.6 m in the descent and landed 0.8–1.4 m off.
         } else if returning.phase == .flyHome {
-            if returning.goal == .home, positionFresh(nowUs: nowUs),
-               holdPosition(returning.homeArrival, into: &command, nowUs: nowUs) {
+            if returning.goal == .home, positionFresh(now: now),
+               holdPosition(returning.homeArrival, into: &command, now: now) {
             } else {
-                apply(returnHomeSteering(nowUs: nowUs), to: &command, nowUs: nowUs)
+                apply(returnHomeSteering(now: now), to: &command, now: now)
             }
         }
-        holdAltitude(&command, nowUs: nowUs)
+        holdAltitude(&command, now: now)
     }
 
     /// Steering toward home with the article's control law; hover whenever position or heading is unknown or
     /// stale.
-    func returnHomeSteering(nowUs: Int64) -> ControlLaw.Steering {
-        guard let home, let position = lastPosition, positionFresh(nowUs: nowUs),
-              let headingDeg = bodyHeadingDeg(nowUs: nowUs)
+    func returnHomeSteering(now: MonotonicInstant) -> ControlLaw.Steering {
+        guard let home, let position = lastPosition, positionFresh(now: now),
+              let headingDeg = bodyHeadingDeg(now: now)
         else { return .hover }
         let toHome = Geodesy.inverse(from: position, to: home)
         let differenceDeg = Geodesy.wrapDeg180(toHome.initialBearingDeg - headingDeg)

@@ -1,9 +1,10 @@
+import Clocks
 import QuadProtocol
 
 extension ControllerMode {
     /// Asked the vehicle to take off; navdata has not shown it in the air yet.
     struct TakingOff: Sendable, Equatable {
-        let startedAtUs: Int64
+        let startedAt: MonotonicInstant
         /// The takeoff the flight commands ask the link for: new for each takeoff this run accepts, so a link
         /// never arms a vehicle on a continuing command (`TakeoffGate`).
         let takeoffId: UInt32
@@ -13,20 +14,20 @@ extension ControllerMode {
 /// Taking off. On entry: a new takeoff id (`entering`), and a flight starts (`apply`).
 extension ControllerStateMachine {
     /// On entry: a takeoff id of its own (a re-entry keeps the takeoff under way).
-    mutating func takingOffEntry(nowUs: Int64) -> ControllerMode.TakingOff {
+    mutating func takingOffEntry(now: MonotonicInstant) -> ControllerMode.TakingOff {
         if case .takingOff(let takingOff) = mode { return takingOff }
         takeoffCount &+= 1
         let takeoffId = Self.takeoffId(runId: runId, count: takeoffCount)
-        return ControllerMode.TakingOff(startedAtUs: nowUs, takeoffId: takeoffId)
+        return ControllerMode.TakingOff(startedAt: now, takeoffId: takeoffId)
     }
 
     /// On its tick: land if navdata never shows the drone in the air, or stops coming.
-    func takingOffTick(_ takingOff: ControllerMode.TakingOff, nowUs: Int64) -> Transition? {
-        if nowUs &- takingOff.startedAtUs > microseconds(fromSeconds: configuration.takeoffTimeoutS) {
+    func takingOffTick(_ takingOff: ControllerMode.TakingOff, now: MonotonicInstant) -> Transition? {
+        if now - takingOff.startedAt > configuration.takeoffTimeout {
             return Transition(to: .landing, reason: .takeoffTimeout, log: .log(.warning,
-                "takeoff not seen in navdata within \(configuration.takeoffTimeoutS) s: landing"))
+                "takeoff not seen in navdata within \(configuration.takeoffTimeout.inSeconds) s: landing"))
         }
-        if lastDroneState == nil || nowUs &- lastDroneStateAtUs > configuration.takeoffNavdataLoss.us {
+        if !droneStateFresh(now: now, within: configuration.takeoffNavdataLoss) {
             // Without navdata this takeoff cannot be watched; a link that comes back must not find it still asked
             // for (its takeoff id would arm a vehicle nobody is watching). Land: it may already be off the ground.
             return Transition(to: .landing, reason: .takeoffAbortedDroneLinkLost,

@@ -1,3 +1,4 @@
+import Clocks
 import QuadProtocol
 
 extension ControllerMode {
@@ -16,13 +17,13 @@ extension ControllerMode {
 extension ControllerStateMachine {
     /// On the first navdata (without the emergency bit, which `droneState` handles first).
     mutating func unknownNavdata(_ unknown: ControllerMode.Unknown, observed: ObservedFlight,
-                                 nowUs: Int64) -> Transition? {
+                                 now: MonotonicInstant) -> Transition? {
         switch observed {
         case .onGround: return Transition(to: .landed, reason: .droneLanded)
         case .landing: return Transition(to: .landing, reason: unknown.landBeforeNavdata ? .land : .droneLanding)
         case .airborne, .takingOff:
             if unknown.landBeforeNavdata { return Transition(to: .landing, reason: .land) }
-            return resumeFlight(nowUs: nowUs)
+            return resumeFlight(now: now)
         // Navdata that does not say (an AR.Drone's unknown control state): still not established.
         case .unknown: return nil
         }
