@@ -43,7 +43,7 @@ import Testing
     /// web/map/vocabulary.js: the tables as JavaScript objects, and the questions app.js and quadproto.js ask of them.
     static func javaScript() -> String {
         """
-        // The page's words for what the services send: GENERATED from the Swift tables in Shared/QuadProtocol
+        // The page's words for what the services send: GENERATED from the Swift tables in Shared/Leaf/QuadProtocol
         // (Reason.table; ControllerState.Activity and LinkStatus.Reason with their `label`, Labels.swift) by
         // Tests/QuadProtocolTests/MapVocabularyTests.swift, which checks that this file is what it generates. Do not
         // edit: change the Swift tables, then rewrite this file with

@@ -286,7 +286,7 @@
       pid: value.pid };
   }
 
-  // The topic table of Shared/QuadProtocol/Topics.swift (a node test checks they agree): path below
+  // The topic table of Shared/Leaf/QuadProtocol/Topics.swift (a node test checks they agree): path below
   // quad/<drone-id>/, payload type, QoS, retained.
   const TOPICS = {
     target: { path: 'target', type: 'target', qos: 1, retain: false },

@@ -1,4 +1,4 @@
-// The page's words for what the services send: GENERATED from the Swift tables in Shared/QuadProtocol
+// The page's words for what the services send: GENERATED from the Swift tables in Shared/Leaf/QuadProtocol
 // (Reason.table; ControllerState.Activity and LinkStatus.Reason with their `label`, Labels.swift) by
 // Tests/QuadProtocolTests/MapVocabularyTests.swift, which checks that this file is what it generates. Do not
 // edit: change the Swift tables, then rewrite this file with
