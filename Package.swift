@@ -1,10 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Library targets live in Shared/, executables in Services/, tests in Tests/.
-// Pure targets (TextSupport, Randomness, QuadProtocol, ARDrone, Navigation, NavigatorCore, FlightControl,
-// DroneSimulation, FlightLog, LogSync, GroundStation) do no I/O and read no clock; the executables perform what
-// they decide.
+// Library targets live in Shared/ by layer, the lowest first: Leaf/ (imports nothing of ours but Leaf), Core/ (pure: no
+// I/O, no clock read), IO/, Kits/ (each service's behaviour); a module imports only its own layer and those below
+// (RepositoryTests' LayerTests, which names the one exception). Executables live in Services/, tests in Tests/, and the
+// modules only tests and quad-bench link (ProcessSupport, BrokerNodes, InMemoryMQTT) in Tests/Support/. The executables
+// perform what the pure targets decide.
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
@@ -21,11 +22,11 @@ func service(_ name: String, _ deps: [Target.Dependency]) -> Target {
     .executableTarget(name: name, dependencies: serviceBase + deps, path: "Services/\(name)")
 }
 
-// A service's behaviour (commands, options, effects, glue): Shared/<Name>Kit, imported by its executable and by
+// A service's behaviour (commands, options, effects, glue): Shared/Kits/<Name>Kit, imported by its executable and by
 // Tests/<Name>KitTests, which run it over the in-memory broker.
 @MainActor
 func kit(_ name: String, _ deps: [Target.Dependency]) -> Target {
-    .target(name: name, dependencies: serviceBase + deps, path: "Shared/\(name)")
+    .target(name: name, dependencies: serviceBase + deps, path: "Shared/Kits/\(name)")
 }
 
 // Built and tested on Linux only (Debian/Ubuntu, Swift 6.3): the I/O code imports Glibc, so no Apple platform is
@@ -62,67 +63,67 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CMosquitto",
-            path: "Shared/CMosquitto",
+            path: "Shared/IO/CMosquitto",
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev"])]
         ),
         // Pure code: no sockets, no files, no clock reads.
         // Text helpers every layer may use (decimal numbers, cleaning untrusted text); depends on nothing.
-        .target(name: "TextSupport", path: "Shared/TextSupport"),
+        .target(name: "TextSupport", path: "Shared/Leaf/TextSupport"),
         // The seedable generator behind the simulator's noise and every property and fuzz test; depends on nothing.
-        .target(name: "Randomness", path: "Shared/Randomness"),
+        .target(name: "Randomness", path: "Shared/Leaf/Randomness"),
         // The two clocks (monotonic for durations, wall for stamps) as distinct types; read only by I/O code.
-        .target(name: "Clocks", path: "Shared/Clocks"),
+        .target(name: "Clocks", path: "Shared/Leaf/Clocks"),
         // Wire types stamp with `WallInstant`; pure code takes `MonotonicInstant`s for ages (Clocks' types).
-        .target(name: "QuadProtocol", dependencies: ["Clocks"], path: "Shared/QuadProtocol"),
-        .target(name: "ARDrone", dependencies: ["Clocks", "QuadProtocol", logging], path: "Shared/ARDrone"),
-        .target(name: "MAVLink", path: "Shared/MAVLink"),
+        .target(name: "QuadProtocol", dependencies: ["Clocks"], path: "Shared/Leaf/QuadProtocol"),
+        .target(name: "ARDrone", dependencies: ["Clocks", "QuadProtocol", logging], path: "Shared/Core/ARDrone"),
+        .target(name: "MAVLink", path: "Shared/Leaf/MAVLink"),
         .target(name: "MAVLinkSimulation",
                 dependencies: ["Clocks", "DroneSimulation", "MAVLink", "Navigation", "TextSupport"],
-                path: "Shared/MAVLinkSimulation"),
+                path: "Shared/Core/MAVLinkSimulation"),
         .target(name: "MAVLinkCompanion", dependencies: ["Clocks", "MAVLink", "QuadProtocol", logging],
-                path: "Shared/MAVLinkCompanion"),
+                path: "Shared/Core/MAVLinkCompanion"),
         // Geodesy and the solve report: no wire types (the solver that speaks them is NavigatorCore).
-        .target(name: "Navigation", dependencies: ["TextSupport"], path: "Shared/Navigation"),
+        .target(name: "Navigation", dependencies: ["TextSupport"], path: "Shared/Core/Navigation"),
         // The navigator's pure core: Target and positions in, NavigationSolution out.
         .target(name: "NavigatorCore", dependencies: ["Clocks", "Navigation", "QuadProtocol"],
-                path: "Shared/NavigatorCore"),
+                path: "Shared/Core/NavigatorCore"),
         .target(name: "FlightControl",
                 dependencies: ["Clocks", "QuadProtocol", "Navigation", "Randomness", "TextSupport", logging],
-                path: "Shared/FlightControl"),
-        .target(name: "NetworkEndpoint", path: "Shared/NetworkEndpoint"),
+                path: "Shared/Core/FlightControl"),
+        .target(name: "NetworkEndpoint", path: "Shared/Leaf/NetworkEndpoint"),
         .target(name: "DroneSimulation", dependencies: ["ARDrone", "Clocks", "Navigation", "NetworkEndpoint",
                                                        "Randomness", "TextSupport"],
-                path: "Shared/DroneSimulation"),
+                path: "Shared/Core/DroneSimulation"),
         .target(
             name: "FlightLog", dependencies: ["Clocks", "QuadProtocol", "Navigation", "TextSupport"],
-            path: "Shared/FlightLog",
+            path: "Shared/Core/FlightLog",
             exclude: ["FORMAT.md"]
         ),
         // Flight-log sync between the ground's and the board's loggers: gaps, request/response codec, merge.
-        .target(name: "LogSync", dependencies: ["Clocks", "FlightLog", "QuadProtocol"], path: "Shared/LogSync"),
+        .target(name: "LogSync", dependencies: ["Clocks", "FlightLog", "QuadProtocol"], path: "Shared/Core/LogSync"),
         // gpsd in one place: the socket client, the line stream, reports and fixes (navigator, location-broadcaster).
-        .target(name: "GPSD", dependencies: ["Clocks", "QuadProtocol", "NetworkEndpoint"], path: "Shared/GPSD"),
+        .target(name: "GPSD", dependencies: ["Clocks", "QuadProtocol", "NetworkEndpoint"], path: "Shared/IO/GPSD"),
         .target(name: "GroundStation", dependencies: ["Clocks", "QuadProtocol", "Navigation", "TextSupport", "GPSD"],
-                path: "Shared/GroundStation"),
+                path: "Shared/Core/GroundStation"),
         // Option parsing shared by every executable (signed numbers, LAT,LON values).
         .target(name: "CommandLineSupport", dependencies: ["Navigation", "TextSupport", argumentParser],
-                path: "Shared/CommandLineSupport"),
+                path: "Shared/Core/CommandLineSupport"),
         // Test and bench support (spawning and stopping processes by pid); never linked into a service.
-        .target(name: "ProcessSupport", path: "Shared/ProcessSupport"),
+        .target(name: "ProcessSupport", path: "Tests/Support/ProcessSupport"),
         // Test and bench support: private RabbitMQ and NATS nodes and 3-node clusters on free 127.0.0.1 ports (never
         // the system's), free ports, the MQTT readiness probe; for IntegrationTests and quad-bench, never a service.
-        .target(name: "BrokerNodes", dependencies: ["ProcessSupport"], path: "Shared/BrokerNodes"),
+        .target(name: "BrokerNodes", dependencies: ["ProcessSupport"], path: "Tests/Support/BrokerNodes"),
         // I/O edge.
-        .target(name: "DatagramIO", dependencies: ["Clocks", "NetworkEndpoint"], path: "Shared/DatagramIO"),
-        .target(name: "QuadMQTT", dependencies: ["CMosquitto", "Clocks", logging], path: "Shared/QuadMQTT"),
+        .target(name: "DatagramIO", dependencies: ["Clocks", "NetworkEndpoint"], path: "Shared/IO/DatagramIO"),
+        .target(name: "QuadMQTT", dependencies: ["CMosquitto", "Clocks", logging], path: "Shared/IO/QuadMQTT"),
         // The in-memory broker for unit tests of service logic (satisfies `MQTTConnection` like the real client).
-        .target(name: "InMemoryMQTT", dependencies: ["QuadMQTT"], path: "Shared/InMemoryMQTT"),
+        .target(name: "InMemoryMQTT", dependencies: ["QuadMQTT"], path: "Tests/Support/InMemoryMQTT"),
         .target(
             name: "QuadService",
             dependencies: ["QuadMQTT", "QuadProtocol", "Clocks", "DatagramIO", "NetworkEndpoint", "CommandLineSupport",
                            argumentParser, logging, lifecycle],
-            path: "Shared/QuadService"
+            path: "Shared/IO/QuadService"
         ),
 
         // location-broadcaster: the commands, options and glue in a library that unit tests import (over
@@ -131,7 +132,7 @@ let package = Package(
             name: "LocationBroadcasterKit",
             dependencies: ["GroundStation", "GPSD", "Navigation", "QuadService", "QuadProtocol", "QuadMQTT",
                            "CommandLineSupport", argumentParser, logging, lifecycle],
-            path: "Shared/LocationBroadcasterKit"
+            path: "Shared/Kits/LocationBroadcasterKit"
         ),
         service("location-broadcaster", ["LocationBroadcasterKit"]),
         // The board services: each executable only starts its Kit's command.
@@ -153,7 +154,7 @@ let package = Package(
             name: "DroneSimKit",
             dependencies: ["DroneSimulation", "MAVLinkSimulation", "ARDrone", "Navigation", "DatagramIO", "Clocks",
                            "CommandLineSupport", argumentParser],
-            path: "Shared/DroneSimKit"
+            path: "Shared/Kits/DroneSimKit"
         ),
         .executableTarget(name: "drone-sim", dependencies: ["DroneSimKit"], path: "Services/drone-sim"),
 

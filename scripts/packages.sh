@@ -37,8 +37,8 @@ done
 board_products=(navigator drone-controller drone-link mavlink-link telemetry-logger)
 ground_products=(location-broadcaster telemetry-logger)
 
-base=$(sed -n 's/.*public static let version = "\(.*\)".*/\1/p' "$repo/Shared/QuadService/ServiceRuntime.swift")
-[[ $base =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "no version in Shared/QuadService/ServiceRuntime.swift"
+base=$(sed -n 's/.*public static let version = "\(.*\)".*/\1/p' "$repo/Shared/IO/QuadService/ServiceRuntime.swift")
+[[ $base =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "no version in Shared/IO/QuadService/ServiceRuntime.swift"
 version="$base+git$(git -C "$repo" rev-list --count HEAD).g$(git -C "$repo" rev-parse --short=7 HEAD)"
 git -C "$repo" diff --quiet HEAD -- || version+="+dirty"
 export SOURCE_DATE_EPOCH

@@ -19,7 +19,7 @@ enum FixtureFile {
         return try readText(parts.dropLast(3).joined(separator: "/") + "/PROTOCOL.md")
     }
 
-    /// A file of the repository, by its path from the root (`web/map/reasons.js`).
+    /// A file of the repository, by its path from the root (`web/map/vocabulary.js`).
     static func repositoryText(_ path: String, filePath: String = #filePath) throws -> String {
         try readText(repositoryPath(path, filePath: filePath))
     }

@@ -6,11 +6,10 @@ import Darwin
 import QuadProtocol
 import Testing
 
-/// One table of reasons (`Reason.table`): the map page's table (web/map/reasons.js) and PROTOCOL.md's list are
-/// generated from it and must equal what it generates now. After changing the table, rewrite both with
-/// `QUAD_WRITE_REASON_TABLES=1 swift test --skip-build --filter ReasonTableTests`.
+/// One table of reasons (`Reason.table`): PROTOCOL.md's list and the map page's (web/map/vocabulary.js,
+/// MapVocabularyTests) are generated from it and must equal what it generates now. After changing the table, rewrite
+/// both with `QUAD_WRITE_REASON_TABLES=1 swift test --skip-build --filter 'ReasonTableTests|MapVocabularyTests'`.
 @Suite struct ReasonTableTests {
-    static let javaScriptPath = "web/map/reasons.js"
     static let protocolPath = "PROTOCOL.md"
     static let protocolBegin = "<!-- reasons: generated from Reason.table by ReasonTableTests; do not edit -->\n"
     static let protocolEnd = "<!-- reasons: end -->\n"
@@ -63,13 +62,6 @@ import Testing
         #expect(Reason.claimRefused.answers(.claim) && !Reason.claimRefused.answers(.command(.takeoff)))
     }
 
-    @Test func theMapPagesTableIsGeneratedFromThisOne() throws {
-        let generated = Self.javaScriptTable()
-        if Self.rewriting { try FixtureFile.writeRepositoryText(Self.javaScriptPath, generated) }
-        let onDisk = try FixtureFile.repositoryText(Self.javaScriptPath)
-        #expect(onDisk == generated, "\(Self.javaScriptPath) differs from Reason.table: rewrite it (see this suite)")
-    }
-
     @Test func protocolListsEveryReason() throws {
         var document = try FixtureFile.repositoryText(Self.protocolPath)
         let generated = Self.markdownTable()
@@ -88,58 +80,6 @@ import Testing
     }
 
     static var rewriting: Bool { getenv("QUAD_WRITE_REASON_TABLES").map { String(cString: $0) == "1" } ?? false }
-
-    /// web/map/reasons.js: the table as a JavaScript object, and the questions app.js asks of it.
-    static func javaScriptTable() -> String {
-        var rows = ""
-        for row in Reason.table {
-            let head = "    '\(row.code)': ['\(row.outcome.rawValue)', '\(row.subject?.word ?? "")',"
-            let text = "\"\(row.text)\"],\n"
-            rows += head.count + 1 + text.count - 1 <= 120 ? head + " " + text : head + "\n      " + text
-        }
-        return """
-            // The controller's reasons (ControllerState.reason): GENERATED from Reason.table
-            // (Shared/QuadProtocol/Reason.swift) by Tests/QuadProtocolTests/ReasonTableTests.swift, which checks that
-            // this file is what it generates. Do not edit: change the Swift table, then rewrite this file with
-            // QUAD_WRITE_REASON_TABLES=1 swift test --skip-build --filter ReasonTableTests
-            (function (root) {
-              'use strict';
-
-              // code: [outcome, answers, text]. outcome: accepted, refused, failed (taken, then given up), failsafe,
-              // event. answers: the request it answers: a command's word, command (every command), target, claim
-              // (claim or release), any (every request), '' (none).
-              const TABLE = {
-            \(rows)  };
-
-              const row = (code) => (typeof code === 'string' && Object.prototype.hasOwnProperty.call(TABLE, code)
-                ? TABLE[code] : null);
-              const outcome = (code) => { const r = row(code); return r ? r[0] : 'event'; };
-              // Plain words; a code unknown to this version (a newer controller) is shown as it came.
-              const text = (code) => {
-                const r = row(code);
-                return r ? r[2] : "reason '" + code + "' (unknown to this version)";
-              };
-              const isRefusal = (code) => outcome(code) === 'refused';
-              const isFailure = (code) => outcome(code) === 'failed';
-              const isFailsafe = (code) => outcome(code) === 'failsafe';
-              // Whether the reason answers `what`: a command's word, 'target', 'claim' or 'release' (Reason.answers).
-              function answers(code, what) {
-                const r = row(code);
-                const subject = r ? r[1] : '';
-                const request = what === 'release' ? 'claim' : what;
-                if (subject === '' || !request) return false;
-                if (subject === 'any' || subject === request) return true;
-                return subject === 'command' && request !== 'target' && request !== 'claim';
-              }
-
-              const api = { TABLE, known: (code) => row(code) !== null, outcome, text, isRefusal, isFailure, isFailsafe,
-                answers };
-              if (typeof module !== 'undefined' && module.exports) module.exports = api;
-              else root.QuadReasons = api;
-            })(typeof self !== 'undefined' ? self : this);
-
-            """
-    }
 
     /// PROTOCOL.md's list, between its markers.
     static func markdownTable() -> String {

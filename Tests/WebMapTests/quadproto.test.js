@@ -241,8 +241,9 @@ test('status JSON: five keys required, unknown keys ignored', () => {
   assert.throws(() => Q.decodeStatus('null'), Q.WireError);
 });
 
-test('the JS topic table is the one of Shared/QuadProtocol/Topics.swift', () => {
-  const swift = fs.readFileSync(path.join(__dirname, '..', '..', 'Shared', 'QuadProtocol', 'Topics.swift'), 'utf8');
+test('the JS topic table is the one of Shared/Leaf/QuadProtocol/Topics.swift', () => {
+  const swift = fs.readFileSync(path.join(__dirname, '..', '..', 'Shared', 'Leaf', 'QuadProtocol', 'Topics.swift'),
+    'utf8');
   const rows = {};
   const pattern = /static let (\w+) = TopicSpec<(\w+)>\(\s*path: "([^"]+)", qos: \.(\w+), retain: (true|false)/g;
   for (const m of swift.matchAll(pattern)) {

@@ -6,13 +6,9 @@
   const Q = window.QuadProto;
   const $ = (id) => document.getElementById(id);
   const haveLeaflet = typeof window.L !== 'undefined';
-  // The controller's reasons (reasons.js, generated from the Swift table): what a reason answers and whether it
-  // refuses, asked of the table, never read from the code's spelling.
-  const REASONS = window.QuadReasons;
-  const ACTIVITY_TEXT = { landed: 'landed', takingOff: 'taking off', hovering: 'hovering',
-    flyingToTarget: 'flying to target',
-    arrived: 'arrived', landing: 'landing', emergency: 'EMERGENCY', returningHome: 'returning home',
-    unknown: 'unknown (no navdata yet)' };
+  // The page's words (vocabulary.js, generated from the Swift tables): what a reason answers and whether it
+  // refuses, asked of the table, never read from the code's spelling; the activities' and link reasons' labels.
+  const WORDS = window.QuadVocabulary;
 
   // ---- URL parameters (all optional, all checked) ----
   function parseParams() {
@@ -310,11 +306,11 @@
         // The answer to our action: a reason that answers it (takeoff, land, new-target, its refusals…); other
         // states that happen to arrive meanwhile (a failsafe, a progress update) are not taken for it.
         if (actionWait && actionWait.drone === d.id && actionWait.acked && !retained &&
-            REASONS.answers(m.reason, actionWait.what)) {
-          const refused = REASONS.isRefusal(m.reason), failed = REASONS.isFailure(m.reason);
-          const said = refused ? 'refused — ' + m.reason + ': ' + REASONS.text(m.reason)
-            : failed ? 'failed — ' + m.reason + ': ' + REASONS.text(m.reason)
-            : 'controller ' + (ACTIVITY_TEXT[m.activity] || m.activity) + (m.reason ? ' (' + m.reason + ')' : '');
+            WORDS.answers(m.reason, actionWait.what)) {
+          const refused = WORDS.isRefusal(m.reason), failed = WORDS.isFailure(m.reason);
+          const said = refused ? 'refused — ' + m.reason + ': ' + WORDS.text(m.reason)
+            : failed ? 'failed — ' + m.reason + ': ' + WORDS.text(m.reason)
+            : 'controller ' + WORDS.activityText(m.activity) + (m.reason ? ' (' + m.reason + ')' : '');
           showResult(actionWait.what + ': ' + said, refused || failed ? 'bad' : 'ok');
           actionWait = null;
         }
@@ -363,10 +359,10 @@
     const staleS = broker.downSince == null ? null
       : (Date.now() - Math.min(d.lastHeard || Infinity, broker.downSince)) / 1000;
     const stale = staleS == null ? '' : ' — stale, ' + staleS.toFixed(0) + ' s old (broker offline)';
-    setText('activity', c ? (ACTIVITY_TEXT[c.activity] || c.activity) + stale : '—',
+    setText('activity', c ? WORDS.activityText(c.activity) + stale : '—',
       stale && c ? 'warn' : c && c.activity === 'emergency' ? 'bad' : '');
-    setText('reason', c && c.reason ? c.reason : '', c && REASONS.isRefusal(c.reason) ? 'bad' : '');
-    $('reason').title = c && c.reason ? REASONS.text(c.reason) : '';
+    setText('reason', c && c.reason ? c.reason : '', c && WORDS.isRefusal(c.reason) ? 'bad' : '');
+    $('reason').title = c && c.reason ? WORDS.text(c.reason) : '';
     if (d.clockOffsetMs == null) setText('clock', '—');
     else {
       const offsetS = d.clockOffsetMs / 1000;
@@ -380,7 +376,7 @@
     if (!d.link) setText('link', '—');
     else if (d.link.connected && d.link.reason === 'ok' && ageS < 2) setText('link',
       'ok, ' + d.link.navdataPerSecond.toFixed(0) + ' navdata/s', 'ok');
-    else setText('link', (d.link.connected ? 'degraded: ' : 'lost: ') + d.link.reason
+    else setText('link', (d.link.connected ? 'degraded: ' : 'lost: ') + WORDS.linkReasonText(d.link.reason)
       + (d.link.fallbackHover ? ', fallback hover' : '') +
       (ageS >= 2 ? ', no telemetry for ' + (Number.isFinite(ageS) ? ageS.toFixed(0) + ' s' : 'ever') : ''), 'bad');
     if (d.link && ageS >= 2 && d.link.connected && d.link.reason === 'ok') setText('link',

@@ -5,6 +5,8 @@
   'use strict';
 
   const MAJOR = 1, MINOR = 4, HEADER = 17;
+  // The activity's and the link reason's values come from the generated vocabulary (vocabulary.js, loaded first).
+  const V = typeof module !== 'undefined' && module.exports ? require('./vocabulary.js') : root.QuadVocabulary;
 
   class WireError extends Error {
     constructor(code, detail) { super(code + (detail ? ': ' + detail : '')); this.code = code; }
@@ -60,15 +62,14 @@
       ['headingDeg', 'f32', deg360, true], ['horizontalAccuracyM', 'f32', atLeast0, true], ['satellites', 'u8'],
       ['source', 'enum', { 1: 'droneGPS', 2: 'gpsd', 3: 'manual' }]] },
     7: { name: 'controllerState', fields: [
-      ['activity', 'enum', { 1: 'landed', 2: 'takingOff', 3: 'hovering', 4: 'flyingToTarget', 5: 'arrived',
-        6: 'landing', 7: 'emergency', 8: 'returningHome', 9: 'unknown' }],
+      ['activity', 'enum', V.wireValues(V.ACTIVITIES)],
       ['reason', 'str8', [0, 64]], ['pilotId', 'str8', [0, 64]], ['targetLatitudeDeg', 'f64', lat, true],
       ['targetLongitudeDeg', 'f64', lon, true], ['distanceToTargetM', 'f32', atLeast0, true], ['runId', ...RUN_ID],
       // 1.3: the held target's sequence (0 = none).
       ['targetSequence', 'u32', null, false, 3]] },
     8: { name: 'linkStatus', fields: [
       ['connected', 'bool'], ['fallbackHover', 'bool'],
-      ['reason', 'enum', { 0: 'ok', 1: 'navdataLost', 2: 'commandTimeout', 3: 'configuring' }],
+      ['reason', 'enum', V.wireValues(V.LINK_REASONS)],
       ['navdataPerSecond', 'f32', atLeast0], ['checksumErrors', 'u32'], ['malformedPackets', 'u32'],
       ['lastNavdataAgeMs', 'u32'], ['lastCommandAgeMs', 'u32'],
       // 1.2: the link's last autopilot command and its answer (commandAck), all three under presence bit 0.
@@ -285,7 +286,7 @@
       pid: value.pid };
   }
 
-  // The topic table of Shared/QuadProtocol/Topics.swift (a node test checks they agree): path below
+  // The topic table of Shared/Leaf/QuadProtocol/Topics.swift (a node test checks they agree): path below
   // quad/<drone-id>/, payload type, QoS, retained.
   const TOPICS = {
     target: { path: 'target', type: 'target', qos: 1, retain: false },

@@ -176,8 +176,8 @@ extension Report {
             past a missed p99 (the latency follows the machine's load as
             much as the fleet) and stop after the first one that loses a message.
 
-            The clusters are the integration tests' own (`Shared/BrokerNodes`): each node on free 127.0.0.1 ports with
-            its own data dir; RabbitMQ 3.10's nodes boot one after the other and its MQTT subscription queues are
+            The clusters are the integration tests' own (`Tests/Support/BrokerNodes`): each node on free 127.0.0.1 ports
+            with its own data dir; RabbitMQ 3.10's nodes boot one after the other and its MQTT subscription queues are
             mirrored (the `quad-mqtt-ha` policy of deploy/README); NATS 2.9 keeps the MQTT state in clustered
             JetStream. Both speak MQTT 3.1.1 only: every service runs with `--mqtt-version 3.1.1`, and so do the
             bench's own clients. As in BrokerClusterTests, the real drones' services take `--broker A,B,C` and the

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the navdata .hex fixtures with Python's struct module, independently of the Swift encoder.
 
-Run from this folder: python3 make_fixtures.py. Layouts follow the AR.Drone SDK 2.0 developer guide's navdata description, as Shared/ARDrone's decoder documents
+Run from this folder: python3 make_fixtures.py. Layouts follow the AR.Drone SDK 2.0 developer guide's navdata description, as Shared/Core/ARDrone's decoder documents
 them (all little-endian).
 """
 import struct

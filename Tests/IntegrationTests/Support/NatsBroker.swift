@@ -1,7 +1,7 @@
 import BrokerNodes
 import Foundation
 
-// The NATS node and cluster (Shared/BrokerNodes, shared with quad-bench) as the tests use them: in the tests'
+// The NATS node and cluster (Tests/Support/BrokerNodes, shared with quad-bench) as the tests use them: in the tests'
 // temporary directories, as `TestBroker`s.
 
 extension NatsNode: TestBroker {

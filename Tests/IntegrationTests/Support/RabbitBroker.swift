@@ -1,8 +1,8 @@
 import BrokerNodes
 import Foundation
 
-// The RabbitMQ node and cluster (Shared/BrokerNodes, shared with quad-bench) as the tests use them: in the tests'
-// temporary directories, as `TestBroker`s.
+// The RabbitMQ node and cluster (Tests/Support/BrokerNodes, shared with quad-bench) as the tests use them: in the
+// tests' temporary directories, as `TestBroker`s.
 
 extension RabbitNode: TestBroker {
     var boardAddress: String { address }

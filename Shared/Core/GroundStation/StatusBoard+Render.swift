@@ -53,9 +53,7 @@ extension StatusBoard {
         var lines: [String] = []
         if let c = controller {
             let state = c.value
-            var activity = Self.name(state.activity)
-            // Whether the drone flies is not known yet: plainly not "landed".
-            if state.activity == .unknown { activity += " (no navdata yet)" }
+            let activity = state.activity.label
             var line = "  activity  " + TextFormat.pad(activity, max(17, activity.count + 1))
             if state.reason != .unspecified { line += "(" + TextFormat.clean(state.reason.code, width: 32) + ")  " }
             lines.append(line + ageMark(c.receivedAtUs, nowUs, staleAfter: controllerStaleAfter(state)))
@@ -114,7 +112,7 @@ extension StatusBoard {
         }
         var line = "  " + TextFormat.pad(s.connected ? "connected" : "DISCONNECTED", 13)
         line += "navdata " + TextFormat.fixed(Double(s.navdataPerSecond), digits: 1) + "/s  last "
-            + "\(s.lastNavdataAgeMs) ms  " + Self.name(s.reason)
+            + "\(s.lastNavdataAgeMs) ms  " + s.reason.label
         if s.fallbackHover { line += "  FALLBACK HOVER" }
         return line + staleMark(l.receivedAtUs, nowUs)
     }
@@ -173,11 +171,6 @@ extension StatusBoard {
         "age " + TextFormat.age(us: nowUs &- receivedAtUs) + staleMark(receivedAtUs, nowUs, staleAfter: staleAfter)
     }
 
-    /// People's words from the one activity table; an emergency in capitals, like DISCONNECTED.
-    static func name(_ a: ControllerState.Activity) -> String {
-        a == .emergency ? "EMERGENCY" : a.name(separator: " ")
-    }
-
     static func name(_ s: DroneState.ControlState) -> String {
         switch s {
         case .unknown: "unknown"
@@ -215,15 +208,6 @@ extension StatusBoard {
         case .inProgress: "in progress"
         case .cancelled: "cancelled"
         case .noAnswer: "no answer"
-        }
-    }
-
-    static func name(_ r: LinkStatus.Reason) -> String {
-        switch r {
-        case .ok: "ok"
-        case .navdataLost: "NAVDATA LOST"
-        case .commandTimeout: "command timeout"
-        case .configuring: "configuring"
         }
     }
 }

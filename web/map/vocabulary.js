@@ -1,14 +1,15 @@
-// The controller's reasons (ControllerState.reason): GENERATED from Reason.table
-// (Shared/QuadProtocol/Reason.swift) by Tests/QuadProtocolTests/ReasonTableTests.swift, which checks that
-// this file is what it generates. Do not edit: change the Swift table, then rewrite this file with
-// QUAD_WRITE_REASON_TABLES=1 swift test --skip-build --filter ReasonTableTests
+// The page's words for what the services send: GENERATED from the Swift tables in Shared/Leaf/QuadProtocol
+// (Reason.table; ControllerState.Activity and LinkStatus.Reason with their `label`, Labels.swift) by
+// Tests/QuadProtocolTests/MapVocabularyTests.swift, which checks that this file is what it generates. Do not
+// edit: change the Swift tables, then rewrite this file with
+// QUAD_WRITE_REASON_TABLES=1 swift test --skip-build --filter MapVocabularyTests
 (function (root) {
   'use strict';
 
-  // code: [outcome, answers, text]. outcome: accepted, refused, failed (taken, then given up), failsafe,
-  // event. answers: the request it answers: a command's word, command (every command), target, claim
-  // (claim or release), any (every request), '' (none).
-  const TABLE = {
+  // The controller's reasons (ControllerState.reason). code: [outcome, answers, text]. outcome: accepted,
+  // refused, failed (taken, then given up), failsafe, event. answers: the request it answers: a command's word,
+  // command (every command), target, claim (claim or release), any (every request), '' (none).
+  const REASONS = {
     '': ['event', '', "no reason given yet"],
     'takeoff': ['accepted', 'takeoff', "takeoff accepted: taking off"],
     'land': ['accepted', 'land', "land accepted: landing"],
@@ -99,8 +100,29 @@
     'resumed-target-expired': ['event', '', "controller restarted: the target had expired, hovering"],
   };
 
-  const row = (code) => (typeof code === 'string' && Object.prototype.hasOwnProperty.call(TABLE, code)
-    ? TABLE[code] : null);
+  // The controller's activity (ControllerState.Activity): name: [wire value, label].
+  const ACTIVITIES = {
+    'landed': [1, "landed"],
+    'takingOff': [2, "taking off"],
+    'hovering': [3, "hovering"],
+    'flyingToTarget': [4, "flying to target"],
+    'arrived': [5, "arrived"],
+    'landing': [6, "landing"],
+    'emergency': [7, "EMERGENCY"],
+    'returningHome': [8, "returning home"],
+    'unknown': [9, "unknown (no navdata yet)"],
+  };
+
+  // The vehicle link's health (LinkStatus.Reason): name: [wire value, label].
+  const LINK_REASONS = {
+    'ok': [0, "ok"],
+    'navdataLost': [1, "NAVDATA LOST"],
+    'commandTimeout': [2, "command timeout"],
+    'configuring': [3, "configuring"],
+  };
+
+  const own = (table, key) => typeof key === 'string' && Object.prototype.hasOwnProperty.call(table, key);
+  const row = (code) => (own(REASONS, code) ? REASONS[code] : null);
   const outcome = (code) => { const r = row(code); return r ? r[0] : 'event'; };
   // Plain words; a code unknown to this version (a newer controller) is shown as it came.
   const text = (code) => {
@@ -119,9 +141,14 @@
     if (subject === 'any' || subject === request) return true;
     return subject === 'command' && request !== 'target' && request !== 'claim';
   }
+  // An activity's or a link reason's label, by the name the codec gives it; any other value as it came.
+  const activityText = (name) => (own(ACTIVITIES, name) ? ACTIVITIES[name][1] : String(name));
+  const linkReasonText = (name) => (own(LINK_REASONS, name) ? LINK_REASONS[name][1] : String(name));
+  // A table's wire values for the codec's enums (quadproto.js): { value: name }.
+  const wireValues = (table) => Object.fromEntries(Object.keys(table).map((name) => [table[name][0], name]));
 
-  const api = { TABLE, known: (code) => row(code) !== null, outcome, text, isRefusal, isFailure, isFailsafe,
-    answers };
+  const api = { REASONS, ACTIVITIES, LINK_REASONS, known: (code) => row(code) !== null, outcome, text,
+    isRefusal, isFailure, isFailsafe, answers, activityText, linkReasonText, wireValues };
   if (typeof module !== 'undefined' && module.exports) module.exports = api;
-  else root.QuadReasons = api;
+  else root.QuadVocabulary = api;
 })(typeof self !== 'undefined' ? self : this);

@@ -4,8 +4,8 @@
 /// the type existed. `Reason.table` is the one list: each row is a case, its code, what it says about a request
 /// (accepted, refused, failed, a failsafe, or an event of the flight), the request it answers and a plain-words
 /// text. The ground tools ask these properties (`isRefusal`, `answers(_:)`); nothing matches codes by text. The
-/// map page's table (web/map/reasons.js) and PROTOCOL.md's list are generated from this one and checked by
-/// ReasonTableTests. Adding a reason: its case below and its row in `table`.
+/// map page's table (web/map/vocabulary.js) and PROTOCOL.md's list are generated from this one and checked by
+/// MapVocabularyTests and ReasonTableTests. Adding a reason: its case below and its row in `table`.
 ///
 /// Composite reasons are distinct cases, one row each (`pilot-lost-return`, `ground-link-lost-return`,
 /// `command-for-previous-run`, `target-for-previous-run`, `claim-for-previous-run`, every `…-refused-…`): the code
@@ -120,7 +120,7 @@ extension Reason {
         }
     }
 
-    /// Every reason the controller can give, one row each (the order of PROTOCOL.md and web/map/reasons.js).
+    /// Every reason the controller can give, one row each (the order of PROTOCOL.md and web/map/vocabulary.js).
     public static let table: [Row] = [
         Row(.unspecified, "", .event, nil, "no reason given yet"),
         // Requests accepted.

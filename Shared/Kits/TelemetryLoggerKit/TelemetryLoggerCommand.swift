@@ -1,7 +1,7 @@
 import ArgumentParser
 import QuadService
 
-/// Records every message on the bus losslessly (`.qlog`, see Shared/FlightLog/FORMAT.md), and reads the logs
+/// Records every message on the bus losslessly (`.qlog`, see Shared/Core/FlightLog/FORMAT.md), and reads the logs
 /// back: live tail, export (CSV, JSON Lines, GPX, KML, SVG), plot (the SVG export), replay, recovery check, and
 /// completes them from the board's log after a radio outage (sync).
 package struct TelemetryLoggerCommand: AsyncParsableCommand {

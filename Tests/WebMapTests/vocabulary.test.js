@@ -1,10 +1,10 @@
-// The map page's reasons (web/map/reasons.js, generated from the Swift Reason.table; ReasonTableTests checks the
-// file is what the table generates). Here: the questions app.js asks of it answer as the Swift type does.
+// The map page's words (web/map/vocabulary.js, generated from the Swift tables; MapVocabularyTests checks the file
+// is what they generate). Here: the questions app.js and quadproto.js ask of it answer as the Swift types do.
 // Run: node --test Tests/WebMapTests/   (part of `make test`)
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const R = require('../../web/map/reasons.js');
+const R = require('../../web/map/vocabulary.js');
 
 test('what a reason answers, as Reason.answers', () => {
   assert.equal(R.answers('not-pilot', 'land'), true);
@@ -42,4 +42,22 @@ test('a code unknown to this version answers nothing and is shown as it came', (
   assert.equal(R.text('future-failsafe'), "reason 'future-failsafe' (unknown to this version)");
   assert.equal(R.known('__proto__'), false);
   assert.equal(R.known('toString'), false);
+});
+
+test('activity and link labels, as `location-broadcaster status` prints them', () => {
+  assert.equal(R.activityText('flyingToTarget'), 'flying to target');
+  assert.equal(R.activityText('emergency'), 'EMERGENCY');
+  assert.equal(R.activityText('unknown'), 'unknown (no navdata yet)');
+  assert.equal(R.linkReasonText('navdataLost'), 'NAVDATA LOST');
+  assert.equal(R.linkReasonText('commandTimeout'), 'command timeout');
+  // A name this version does not know (or none) is shown as it came.
+  assert.equal(R.activityText('somersault'), 'somersault');
+  assert.equal(R.activityText('__proto__'), '__proto__');
+  assert.equal(R.linkReasonText(undefined), 'undefined');
+});
+
+test("the codec's enum values come from the same tables", () => {
+  assert.deepEqual(R.wireValues(R.LINK_REASONS), { 0: 'ok', 1: 'navdataLost', 2: 'commandTimeout', 3: 'configuring' });
+  assert.equal(R.wireValues(R.ACTIVITIES)[9], 'unknown');
+  assert.equal(Object.keys(R.ACTIVITIES).length, 9);
 });

@@ -45,7 +45,7 @@ public enum Topics {
         summary: "the ground's heartbeat through the bridge (its silence = ground link lost)")
 
     // Flight-log sync (ground telemetry-logger ↔ board telemetry-logger, across the bridge): byte layouts in
-    // PROTOCOL.md "Log sync", codec in Shared/LogSync. QoS 1 both ways: a lost request or chunk costs a timeout.
+    // PROTOCOL.md "Log sync", codec in Shared/Core/LogSync. QoS 1 both ways: a lost request or chunk costs a timeout.
     public static let logSyncRequest = TopicSpec<LogSyncRequestPayload>(
         path: "log/sync/request", qos: .atLeastOnce, retain: false,
         summary: "sequence ranges a ground logger misses (ground → board logger)")
@@ -110,6 +110,6 @@ public struct DroneID: RawRepresentable, Hashable, Sendable, CustomStringConvert
 }
 
 /// Payload markers for the log-sync topics: their binary layouts (PROTOCOL.md "Log sync") carry flight-log records,
-/// so the codec lives with the log format in Shared/LogSync (`SyncRequest`, `SyncResponse`).
+/// so the codec lives with the log format in Shared/Core/LogSync (`SyncRequest`, `SyncResponse`).
 public enum LogSyncRequestPayload {}
 public enum LogSyncResponsePayload {}

@@ -13,7 +13,8 @@ import FlightLog
 ///     12      2     chunk count, u16 (≥ 1; the same in every chunk of an answer)
 ///     14      2     record count n, u16 (≤ 1024)
 ///     16      2     note length L (≤ 512), then L bytes UTF-8 (a refusal's reason; empty otherwise)
-///     18+L    …     n `.qlog` records (Shared/FlightLog/FORMAT.md: sync marker, length, body, CRC-32C), to the end
+///     18+L    …     n `.qlog` records (Shared/Core/FlightLog/FORMAT.md: sync marker, length, body, CRC-32C), to
+///                   the end
 public struct SyncResponse: Sendable, Equatable {
     public static let magic: [UInt8] = [0xFF, 0x4C, 0x53, 0x52]
     public static let version: UInt8 = 1
