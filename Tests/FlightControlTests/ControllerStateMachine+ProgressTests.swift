@@ -77,6 +77,25 @@ struct ControllerProgressTests {
         #expect(h.nextTick().flights.first?.refMode == .land)
     }
 
+    /// One "hover, then land" timer (the hover's own, `Hovering.landing`): the pilot's new target after a return
+    /// was given up is a new order, as over home, and ends the hover and its landing; no return is tried again.
+    @Test("after a return given up: a new target ends the timed hover; return stays refused")
+    func abandonedHoverEndsOnNewTarget() {
+        var configuration = ControllerConfiguration()
+        configuration.abandonedReturnLandAfter = .seconds(5)
+        var h = ControllerHarness(configuration: configuration)
+        h.returningHome()
+        var distanceM = 250.0
+        _ = Self.returnUntilItGivesUp(from: &distanceM, h: &h)
+        #expect(h.activity == .hovering && h.reason == .returnHomeNotProgressing)
+        h.target(ControllerHarness.point(northM: 150))
+        #expect(h.activity == .flyingToTarget)
+        #expect(h.command(.returnHome).rejections == ["command: return-refused-not-progressing"])
+        // Past the 5 s: no landing from the hover that ended.
+        h.run(ms: 6000, position: ControllerHarness.point(northM: 240))
+        #expect(h.activity != .landing && h.activity != .landed, "\(h.activity) (\(h.reason))")
+    }
+
     @Test("a return home that gets closer is never abandoned, nor one that drifts less than the margin")
     func returnHomeProgressing() {
         var h = ControllerHarness()

@@ -14,15 +14,15 @@ import QuadProtocol
 /// so the rules keep their order. What an entry needs beyond the activity (a return's goal) is in the transition.
 ///
 /// Where each datum lives, by how long it means something:
-/// - one mode: in that mode's case (a takeoff's id and start, a hover's landing time over home, a flight to the
-///   target's progress and arrival filter, which `arrived` carries on while the drone holds there, a return's
-///   goal);
+/// - one mode: in that mode's case (a takeoff's id and start, a hover's timed landing — over home, or after a
+///   return given up — a flight to the target's progress and arrival filter, which `arrived` carries on while the
+///   drone holds there, a return's goal and phase);
 /// - one flight, from takeoff until navdata shows the drone landed: in `Flight` (home, the altitude to hold, the
 ///   battery budget, the failsafes that fire once per flight, the lost-pilot timers). The controller holds it as
 ///   an optional that entering `.landed` drops, rather than in every airborne case, because a flight spans seven
 ///   of the eight modes (emergency keeps one cut in the air) and handing it from case to case would be noise;
-///   the timers of a narrower span (lost pilot: taking off and airborne; abandoned return: airborne) are dropped
-///   by `Flight.entering`, the one place that knows their spans;
+///   the timers of a narrower span (lost pilot: taking off and airborne) are dropped by `Flight.entering`, the
+///   one place that knows their spans;
 /// - the controller's whole run: on `ControllerStateMachine` (configuration, run id, last inputs, the target,
 ///   which a landed controller keeps for the next takeoff, the pilot, the wind estimate, the flight memory).
 enum ControllerMode: Sendable, Equatable {

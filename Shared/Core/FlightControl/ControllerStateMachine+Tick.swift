@@ -39,12 +39,11 @@ extension ControllerStateMachine {
             return machine.returningHomeTick(returning, now: now)
         },
         TickRule("lost pilot: return home when due") { machine, now in machine.pilotLossReturnRule(now: now) },
-        TickRule("hovering: land over home when due") { machine, now in
+        TickRule("hovering: the timed landing (over home, or after a return given up) when due") { machine, now in
             guard case .hovering(let hovering) = machine.mode else { return [] }
             return machine.apply(machine.hoveringTick(hovering, now: now), now: now)
         },
         TickRule("lost pilot: land when due") { machine, now in machine.pilotLossLandRule(now: now) },
-        TickRule("abandoned return: land when due") { machine, now in machine.abandonedReturnRule(now: now) },
         TickRule("target: past its ttl → dropped") { machine, now in machine.targetExpiryRule(now: now) },
     ]
 
@@ -87,14 +86,6 @@ extension ControllerStateMachine {
         guard let loss = flight?.pilotLoss, let landAt = loss.landAt, now >= landAt else { return [] }
         flight?.pilotLoss.landAt = nil
         return apply(Transition(to: .landing, reason: loss.cause), now: now)
-    }
-
-    /// After a return that lost ground: land where the drone is, when due.
-    mutating func abandonedReturnRule(now: MonotonicInstant) -> [ControllerAction] {
-        guard let landAt = flight?.abandonedReturnLandAt, now >= landAt, activity.isAirborne else { return [] }
-        flight?.abandonedReturnLandAt = nil
-        return apply(Transition(to: .landing, reason: .returnHomeNotProgressing), now: now)
-            + [.log(.warning, "return home was abandoned: landing where the drone is")]
     }
 
     /// The sender stopped refreshing the target (follow ended, ground out of range): never fly on an expired order.

@@ -154,8 +154,9 @@ public struct ControllerStateMachine: Sendable {
     /// Performs a transition, the one place where the mode changes: the new mode comes with its own data
     /// (`entering`), the old one's is dropped; entering `.landed` drops the flight, any other activity but
     /// emergency starts one if none exists, and the flight drops the timers whose span of modes the new activity
-    /// leaves (`Flight.entering`), then takes the flight's data the transition carries (a return's altitude, an
-    /// abandoned return's landing time). Returns the transition's log line, if any.
+    /// leaves (`Flight.entering`), then takes the flight's data the transition carries (a return's altitude). A
+    /// transition that keeps the mode (`Transition.keeping`) only sets the reason: the one place a reason changes.
+    /// Returns the transition's log line, if any.
     @discardableResult
     mutating func apply(_ transition: Transition, now: MonotonicInstant) -> [ControllerAction] {
         let next = transition.activity, reason = transition.reason
@@ -182,7 +183,6 @@ public struct ControllerStateMachine: Sendable {
             flight?.entering(next)
         }
         if let altitudeM = transition.wantedAltitudeM { flight?.wantedAltitudeM = altitudeM }
-        if let landAt = transition.abandonedReturnLandAt { flight?.abandonedReturnLandAt = landAt }
         return transition.log.map { [$0] } ?? []
     }
 

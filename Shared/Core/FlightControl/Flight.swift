@@ -20,17 +20,13 @@ struct Flight: Sendable {
     var batteryFailsafeFired = false
     /// A return home lost ground and was given up: hover, then land; no new return is started.
     var returnAbandoned = false
-    /// After an abandoned return: land at this time (airborne modes only).
-    var abandonedReturnLandAt: MonotonicInstant?
     /// The pilot or the ground link went silent: its timers (taking off and airborne modes only).
     var pilotLoss = PilotLoss()
     /// Navdata went silent in the air and the hover was announced (once per silence).
     var droneLinkLostReported = false
 
-    /// Drops what means nothing in the activity entered: an abandoned return's landing timer outside the
-    /// airborne modes, the lost-pilot timers once landing or in emergency.
+    /// Drops what means nothing in the activity entered: the lost-pilot timers once landing or in emergency.
     mutating func entering(_ next: ControllerState.Activity) {
-        if !next.isAirborne { abandonedReturnLandAt = nil }
         if !next.isAirborne && next != .takingOff { pilotLoss.cancelTimers() }
     }
 }

@@ -4,7 +4,7 @@ import QuadProtocol
 /// A change of mode, as a value: the mode handlers (`Modes/`) and the cross-cutting rules return one, and
 /// `ControllerStateMachine.apply` performs it, the one place where the mode changes. The new mode comes with its
 /// own data, so leaving a mode drops its timers by construction; what the entry needs beyond the activity (a
-/// return's goal and altitude, an abandoned return's landing time) travels in the transition, never as a fix-up
+/// return's goal and altitude) travels in the transition, never as a fix-up
 /// after `apply`.
 struct Transition: Sendable, Equatable {
     /// The activity entered.
@@ -17,18 +17,13 @@ struct Transition: Sendable, Equatable {
     var returnGoal: ReturnGoal?
     /// The altitude the flight holds from here (a return's altitude); nil leaves it as it is.
     var wantedAltitudeM: Double?
-    /// A return given up: land at this time unless something else lands the drone first
-    /// (`Flight.abandonedReturnLandAt`).
-    var abandonedReturnLandAt: MonotonicInstant?
     /// The mode stays as it is (no entry, its data kept); only the reason changes (`keeping(reason:)`).
     var keepsMode = false
 
-    init(to activity: ControllerState.Activity, reason: Reason, log: ControllerAction? = nil,
-         abandonedReturnLandAt: MonotonicInstant? = nil) {
+    init(to activity: ControllerState.Activity, reason: Reason, log: ControllerAction? = nil) {
         self.activity = activity
         self.reason = reason
         self.log = log
-        self.abandonedReturnLandAt = abandonedReturnLandAt
     }
 
     /// No change of mode, a new reason: an order taken that moves nothing (`hover` while taking off), a rule that

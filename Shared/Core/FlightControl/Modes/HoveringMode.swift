@@ -4,27 +4,42 @@ import QuadProtocol
 extension ControllerMode {
     /// Holding where the drone is.
     struct Hovering: Sendable, Equatable {
-        /// Hovering over home after a return: land at this time.
-        var homeReachedLandAt: MonotonicInstant?
+        /// Hover, then land at a time: over home after a return (`returned-home`, after `--return-hover`), or where
+        /// a return that lost ground was given up (`return-home-not-progressing`, after
+        /// `--abandoned-return-land-after`). A new target is a new order and ends the hover, and the landing with it.
+        var landing: TimedLanding?
+    }
+
+    struct TimedLanding: Sendable, Equatable {
+        var at: MonotonicInstant
+        var reason: Reason
+        var log: ControllerAction?
     }
 }
 
 /// Hovering: after takeoff without a target, on `hover`, and the failsafes' hold (stale inputs, lost links, a
 /// flight that lost ground). A navigation solution for a kept target resumes the flight (`navigation`).
 extension ControllerStateMachine {
-    /// On entry: over home at the end of a return, land once the position had time to settle (a re-entry keeps
-    /// that time).
+    /// On entry: the end of a return (over home, or given up) lands after its hover (a re-entry keeps that time).
     func hoveringEntry(_ transition: Transition, now: MonotonicInstant) -> ControllerMode.Hovering {
         if case .hovering(let hovering) = mode { return hovering }
-        guard transition.reason == .homeReached else { return ControllerMode.Hovering() }
-        return ControllerMode.Hovering(
-            homeReachedLandAt: now.advanced(by: configuration.returnHomeHover))
+        switch transition.reason {
+        case .homeReached:
+            return ControllerMode.Hovering(landing: .init(at: now.advanced(by: configuration.returnHomeHover),
+                                                          reason: .returnedHome))
+        case .returnHomeNotProgressing:
+            return ControllerMode.Hovering(landing: .init(
+                at: now.advanced(by: configuration.abandonedReturnLandAfter), reason: .returnHomeNotProgressing,
+                log: .log(.warning, "return home was abandoned: landing where the drone is")))
+        default:
+            return ControllerMode.Hovering()
+        }
     }
 
-    /// On its tick: over home after a return, land once the position had time to settle.
+    /// On its tick: the timed landing, when due.
     func hoveringTick(_ hovering: ControllerMode.Hovering, now: MonotonicInstant) -> Transition? {
-        guard let landAt = hovering.homeReachedLandAt, now >= landAt else { return nil }
-        return Transition(to: .landing, reason: .returnedHome)
+        guard let landing = hovering.landing, now >= landing.at else { return nil }
+        return Transition(to: .landing, reason: landing.reason, log: landing.log)
     }
 
     /// On a fresh navigation solution for a kept target (hovering with one only happens after a stale-input or

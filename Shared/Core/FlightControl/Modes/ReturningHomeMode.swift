@@ -185,8 +185,7 @@ extension ControllerStateMachine {
         return Transition(
             to: .hovering, reason: .returnHomeNotProgressing,
             log: .log(.warning, "return home lost ground (\(Int(distanceM)) m from home, best \(Int(bestM)) m): "
-                + "hovering, landing in \(configuration.abandonedReturnLandAfter.inSeconds) s"),
-            abandonedReturnLandAt: now.advanced(by: configuration.abandonedReturnLandAfter))
+                + "hovering, landing in \(configuration.abandonedReturnLandAfter.inSeconds) s"))
     }
 
     /// Its flight command by phase: brake and climb hover (the climb's gaz from the altitude hold); flying home,
