@@ -14,8 +14,8 @@ import Glibc
 /// from `Inbox.feed`) and a `WallInstant` wherever they write a stamp into a message; a span of time that crosses a
 /// module boundary (an interval, a timeout, an age, an offset between two clocks) is a `Duration` (settings kept as
 /// plain numbers say their unit in their name: `maxFixAgeS`). Bare microseconds stay in the wire and log-file
-/// codecs (a message's `timestampUs`, a log record's `receiveTimeUs`) and inside a module's own timers;
-/// `Instant(us:)`, `Instant.us` and `Duration.us` are where they meet. `nowUs()` remains for code that writes a
+/// codecs (a message's `timestampUs`, a log record's `receiveTimeUs`); `Instant(us:)`, `Instant.us` and
+/// `Duration.us` are where they meet. `nowUs()` remains for code that writes a
 /// wire field directly.
 public struct Instant<Source: ClockSource>: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// Microseconds on `Source`'s scale.
