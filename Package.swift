@@ -86,6 +86,9 @@ let package = Package(
         // Geodesy and the solve report: no wire types (the solver that speaks them is NavigatorCore).
         .target(name: "Navigation", dependencies: ["TextSupport"], path: "Shared/Core/Navigation"),
         // The navigator's pure core: Target and positions in, NavigationSolution out.
+        // Airspace (issue 38): zones from .plan/GeoJSON/KML, the keep-out and inclusion rules, the path around them.
+        .target(name: "Airspace", dependencies: ["Navigation", "QuadProtocol", "TextSupport"],
+                path: "Shared/Core/Airspace"),
         .target(name: "NavigatorCore", dependencies: ["Clocks", "Navigation", "QuadProtocol"],
                 path: "Shared/Core/NavigatorCore"),
         .target(name: "FlightControl",
@@ -176,6 +179,8 @@ let package = Package(
                     path: "Tests/MAVLinkSimulationTests"),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "Randomness"], path: "Tests/NavigationTests",
                     exclude: ["Fixtures"]),
+        .testTarget(name: "AirspaceTests", dependencies: ["Airspace", "Navigation", "Randomness"],
+                    path: "Tests/AirspaceTests"),
         .testTarget(name: "NavigatorCoreTests", dependencies: ["NavigatorCore", "Clocks", "Navigation", "QuadProtocol"],
                     path: "Tests/NavigatorCoreTests"),
         .testTarget(name: "FlightControlTests", dependencies: ["FlightControl", "Clocks", "Randomness"],
