@@ -243,9 +243,9 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["Clocks", "QuadMQTT", "QuadService", "QuadProtocol", "ARDrone", "Navigation", "FlightLog",
-                           "LogSync", "ProcessSupport", "BrokerNodes", "Randomness"],
+                           "LogSync", "ProcessSupport", "BrokerNodes", "Randomness", "Airspace"],
             path: "Tests/IntegrationTests",
-            exclude: ["MAVLink", "Support/WallStep"]
+            exclude: ["MAVLink", "AirspaceOracle", "Support/WallStep"]
         ),
     ]
 )
