@@ -49,6 +49,8 @@ let package = Package(
         .library(name: "MAVLinkSimulation", targets: ["MAVLinkSimulation"]),
         .library(name: "DroneSimulation", targets: ["DroneSimulation"]),
         .library(name: "Navigation", targets: ["Navigation"]),
+        // The planner's benchmark (20 keep-out zones of 50 vertices).
+        .library(name: "Airspace", targets: ["Airspace"]),
         .library(name: "ProcessSupport", targets: ["ProcessSupport"]),
         // The fleet benchmark runs on the integration tests' RabbitMQ and NATS clusters.
         .library(name: "BrokerNodes", targets: ["BrokerNodes"]),
@@ -87,7 +89,7 @@ let package = Package(
         .target(name: "Navigation", dependencies: ["TextSupport"], path: "Shared/Core/Navigation"),
         // The navigator's pure core: Target and positions in, NavigationSolution out.
         // Airspace (issue 38): zones from .plan/GeoJSON/KML, the keep-out and inclusion rules, the path around them.
-        .target(name: "Airspace", dependencies: ["Navigation", "QuadProtocol", "TextSupport"],
+        .target(name: "Airspace", dependencies: ["Navigation", "QuadProtocol"],
                 path: "Shared/Core/Airspace"),
         .target(name: "NavigatorCore", dependencies: ["Clocks", "Navigation", "QuadProtocol"],
                 path: "Shared/Core/NavigatorCore"),
