@@ -24,20 +24,36 @@ public enum PlanError: Error, Equatable, Sendable {
 /// the crossing. A leg is kept only when it meets no wall and stays `marginM` from every wall, so every planned leg
 /// keeps the margin. The result is the shortest path through these nodes: around a corner the true optimum follows
 /// the margin's arc, which the nodes' polygon exceeds by at most tan(22.5°)/(π/8) − 1 < 5.5 %.
-/// Nodes and walls are built once per airspace (`init`); `plan` only searches.
+/// The graph (nodes and the legs between them) is built once per airspace (`init`); `plan` only searches it.
 public struct PathPlanner: Sendable {
     public static let defaultMaxArcStepDeg = 45.0
     /// How far beyond the margin the nodes sit.
     static let nodeOffsetM = 0.001
 
     public let airspace: Airspace
-    let nodes: [Vec]
+    let nodes: [Node]
+    /// The legs between nodes that are clear and tangent at both ends, by node.
+    let edges: [[Int]]
+
+    /// A graph node: its point and, for a corner's node, the corner's neighbours on its ring. A shortest path bends
+    /// at a node only along a line that leaves both neighbours on one side (the reduced visibility graph's rule), so
+    /// other legs through it are never checked.
+    struct Node {
+        var point: Vec
+        var neighbours: (Vec, Vec)?
+
+        func isTangent(from q: Vec) -> Bool {
+            guard let (before, after) = neighbours else { return true }
+            let direction = point - q
+            return direction.cross(before - q) * direction.cross(after - q) >= 0
+        }
+    }
 
     public init(airspace: Airspace, maxArcStepDeg: Double = defaultMaxArcStepDeg) {
         self.airspace = airspace
         let step = min(90, max(1, maxArcStepDeg)) * .pi / 180
         let radiusM = airspace.marginM + Self.nodeOffsetM
-        var candidates: [Vec] = []
+        var candidates: [Node] = []
         for zone in airspace.planar {
             for ring in zone.freeOnLeftRings {
                 candidates += Self.cornerNodes(ring, radiusM: radiusM, step: step)
@@ -45,18 +61,33 @@ public struct PathPlanner: Sendable {
         }
         for crossing in Self.inclusionCrossings(airspace.planar) {
             let r = radiusM / cos(Double.pi / 8)
-            candidates += (0..<8).map { crossing + r * Vec(x: cos(Double($0) * .pi / 4), y: sin(Double($0) * .pi / 4)) }
+            candidates += (0..<8).map {
+                Node(point: crossing + r * Vec(x: cos(Double($0) * .pi / 4), y: sin(Double($0) * .pi / 4)))
+            }
         }
         let walls = airspace.walls
-        nodes = candidates.filter { walls.allowed($0) && walls.nearest($0).distanceM >= airspace.marginM }
+        let nodes = candidates.filter {
+            walls.allowed($0.point) && walls.nearest($0.point).distanceM >= airspace.marginM
+        }
+        var edges = [[Int]](repeating: [], count: nodes.count)
+        for i in nodes.indices {
+            for j in nodes.indices where j > i && nodes[i].isTangent(from: nodes[j].point)
+                && nodes[j].isTangent(from: nodes[i].point)
+                && walls.clear(nodes[i].point, nodes[j].point, marginM: airspace.marginM) {
+                edges[i].append(j)
+                edges[j].append(i)
+            }
+        }
+        self.nodes = nodes
+        self.edges = edges
     }
 
     /// How many nodes the graph has (for the benchmark's report).
     public var nodeCount: Int { nodes.count }
 
     /// Nodes around the ring's corners that turn right (the forbidden side, on the right, is convex there).
-    static func cornerNodes(_ ring: [Vec], radiusM: Double, step: Double) -> [Vec] {
-        var result: [Vec] = []
+    static func cornerNodes(_ ring: [Vec], radiusM: Double, step: Double) -> [Node] {
+        var result: [Node] = []
         let n = ring.count
         for i in 0..<n {
             let u = ring[(i + n - 1) % n], v = ring[i], w = ring[(i + 1) % n]
@@ -71,7 +102,7 @@ public struct PathPlanner: Sendable {
             let start = atan2(edgeIn.x, -edgeIn.y)
             for j in 0..<pieces {
                 let a = start - (Double(j) + 0.5) * delta
-                result.append(v + Vec(x: r * cos(a), y: r * sin(a)))
+                result.append(Node(point: v + Vec(x: r * cos(a), y: r * sin(a)), neighbours: (u, w)))
             }
         }
         return result
@@ -124,11 +155,12 @@ public struct PathPlanner: Sendable {
         return nil
     }
 
-    /// A* over the nodes; a leg is checked only when it would improve a node's cost.
+    /// A* over the graph; the start's and the goal's legs are checked only when they would improve a cost.
     func search(_ start: Vec, _ goal: Vec) -> [Vec]? {
         let walls = airspace.walls, marginM = airspace.marginM
         if walls.clear(start, goal, marginM: marginM) { return [start, goal] }
-        let points = nodes + [start, goal]
+        let graph = nodes + [Node(point: start), Node(point: goal)]
+        let points = graph.map(\.point)
         let s = nodes.count, t = nodes.count + 1
         var cost = [Double](repeating: .infinity, count: points.count)
         var parent = [Int](repeating: -1, count: points.count)
@@ -141,11 +173,17 @@ public struct PathPlanner: Sendable {
             closed[u] = true
             if u == t { break }
             let here = points[u]
-            for v in points.indices where !closed[v] && v != s {
+            // From the start: every node, checked; from a node: its edges, and the goal, checked.
+            let next = u == s ? Array(nodes.indices) : edges[u] + [t]
+            let known = u != s
+            for v in next where !closed[v] {
                 let candidate = cost[u] + here.distance(to: points[v])
                 let estimate = candidate + points[v].distance(to: goal)
                 guard candidate < cost[v], estimate < cost[t] else { continue }
-                guard walls.clear(here, points[v], marginM: marginM) else { continue }
+                if !known || v == t {
+                    guard graph[v].isTangent(from: here), graph[u].isTangent(from: points[v]),
+                          walls.clear(here, points[v], marginM: marginM) else { continue }
+                }
                 cost[v] = candidate
                 parent[v] = u
                 open.push(estimate, v)
