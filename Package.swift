@@ -49,6 +49,8 @@ let package = Package(
         .library(name: "MAVLinkSimulation", targets: ["MAVLinkSimulation"]),
         .library(name: "DroneSimulation", targets: ["DroneSimulation"]),
         .library(name: "Navigation", targets: ["Navigation"]),
+        // The planner's benchmark (20 keep-out zones of 50 vertices).
+        .library(name: "Airspace", targets: ["Airspace"]),
         .library(name: "ProcessSupport", targets: ["ProcessSupport"]),
         // The fleet benchmark runs on the integration tests' RabbitMQ and NATS clusters.
         .library(name: "BrokerNodes", targets: ["BrokerNodes"]),
@@ -86,6 +88,9 @@ let package = Package(
         // Geodesy and the solve report: no wire types (the solver that speaks them is NavigatorCore).
         .target(name: "Navigation", dependencies: ["TextSupport"], path: "Shared/Core/Navigation"),
         // The navigator's pure core: Target and positions in, NavigationSolution out.
+        // Airspace (issue 38): zones from .plan/GeoJSON/KML, the keep-out and inclusion rules, the path around them.
+        .target(name: "Airspace", dependencies: ["Navigation", "QuadProtocol"],
+                path: "Shared/Core/Airspace"),
         .target(name: "NavigatorCore", dependencies: ["Clocks", "Navigation", "QuadProtocol"],
                 path: "Shared/Core/NavigatorCore"),
         .target(name: "FlightControl",
@@ -176,6 +181,8 @@ let package = Package(
                     path: "Tests/MAVLinkSimulationTests"),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "Randomness"], path: "Tests/NavigationTests",
                     exclude: ["Fixtures"]),
+        .testTarget(name: "AirspaceTests", dependencies: ["Airspace", "Navigation", "Randomness"],
+                    path: "Tests/AirspaceTests"),
         .testTarget(name: "NavigatorCoreTests", dependencies: ["NavigatorCore", "Clocks", "Navigation", "QuadProtocol"],
                     path: "Tests/NavigatorCoreTests"),
         .testTarget(name: "FlightControlTests", dependencies: ["FlightControl", "Clocks", "Randomness"],
@@ -238,9 +245,9 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["Clocks", "QuadMQTT", "QuadService", "QuadProtocol", "ARDrone", "Navigation", "FlightLog",
-                           "LogSync", "ProcessSupport", "BrokerNodes", "Randomness"],
+                           "LogSync", "ProcessSupport", "BrokerNodes", "Randomness", "Airspace"],
             path: "Tests/IntegrationTests",
-            exclude: ["MAVLink", "Support/WallStep"]
+            exclude: ["MAVLink", "AirspaceOracle", "Support/WallStep"]
         ),
     ]
 )

@@ -27,6 +27,9 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 "CodecCompare",
+                // One row beside the codecs: the airspace planner (issue 38's ≤ 20 ms for 20 zones of 50 vertices).
+                .product(name: "Airspace", package: root),
+                .product(name: "Navigation", package: root),
             ],
             path: "Benchmarks/Codec",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
