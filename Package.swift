@@ -89,7 +89,7 @@ let package = Package(
         .target(name: "Navigation", dependencies: ["TextSupport"], path: "Shared/Core/Navigation"),
         // The navigator's pure core: Target and positions in, NavigationSolution out.
         // Airspace (issue 38): zones from .plan/GeoJSON/KML, the keep-out and inclusion rules, the path around them.
-        .target(name: "Airspace", dependencies: ["Navigation", "QuadProtocol"],
+        .target(name: "Airspace", dependencies: ["Navigation", "QuadProtocol", "TextSupport"],
                 path: "Shared/Core/Airspace"),
         .target(name: "NavigatorCore", dependencies: ["Clocks", "Navigation", "QuadProtocol"],
                 path: "Shared/Core/NavigatorCore"),

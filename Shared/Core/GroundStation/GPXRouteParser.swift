@@ -33,13 +33,13 @@ public enum GPXRouteParser {
 
     public static func parseRoute(_ text: String, simplifyToleranceM: Double = defaultSimplifyToleranceM)
         throws(RouteParseError) -> GPXRoute {
-        var scanner = GPXScanner(bytes: Array(text.utf8))
+        var scanner = XMLScanner(bytes: Array(text.utf8))
         var points: [String: [Waypoint]] = [:]
         var total = 0
         /// Open elements with the line each was opened on.
         var open: [(name: String, line: Int)] = []
         var rootClosed = false
-        while let tag = try scanner.nextTag() {
+        while let tag = try next(&scanner) {
             if rootClosed { throw .contentAfterRoot(line: tag.line, element: tag.name) }
             if open.isEmpty, !tag.isClosing, tag.name != "gpx" {
                 throw .notGPX(expected: "a <gpx> root element")
@@ -89,140 +89,15 @@ public enum GPXRouteParser {
         return DouglasPeucker.keptIndices(positions, toleranceM: toleranceM).map { points[$0] }
     }
 
-    private static func coordinate(_ tag: GPXScanner.Tag, _ name: String) throws(RouteParseError) -> Double {
+    /// The scanner's next tag; a construct that never ends is the route's parse error.
+    private static func next(_ scanner: inout XMLScanner) throws(RouteParseError) -> XMLScanner.Tag? {
+        do { return try scanner.nextTag() } catch { throw .unterminated(line: error.line, construct: error.construct) }
+    }
+
+    private static func coordinate(_ tag: XMLScanner.Tag, _ name: String) throws(RouteParseError) -> Double {
         guard let text = tag.attributes[name] else {
             throw .missingAttribute(line: tag.line, element: tag.name, attribute: name)
         }
         return try WaypointValidation.number(Substring(text), line: tag.line, field: name)
-    }
-}
-
-/// Finds start and end tags in XML-ish bytes and reads their attributes.
-struct GPXScanner {
-    struct Tag {
-        var name: String
-        var isClosing: Bool
-        /// `<wpt …/>`: opens and closes at once.
-        var isSelfClosing: Bool
-        var attributes: [String: String]
-        var line: Int
-    }
-
-    private let bytes: [UInt8]
-    private var index = 0
-    private var line = 1
-
-    init(bytes: [UInt8]) { self.bytes = bytes }
-
-    mutating func nextTag() throws(RouteParseError) -> Tag? {
-        while index < bytes.count {
-            let b = bytes[index]
-            if b != UInt8(ascii: "<") {
-                advance()
-                continue
-            }
-            let startLine = line
-            if hasPrefix("<!--") {
-                try skip(past: "-->", construct: "comment")
-            } else if hasPrefix("<![CDATA[") {
-                try skip(past: "]]>", construct: "CDATA section")
-            } else if hasPrefix("<?") {
-                try skip(past: "?>", construct: "processing instruction")
-            } else if hasPrefix("<!") {
-                try skip(past: ">", construct: "declaration")
-            } else {
-                return try readTag(startLine: startLine)
-            }
-        }
-        return nil
-    }
-
-    private mutating func advance() {
-        if bytes[index] == UInt8(ascii: "\n") { line += 1 }
-        index += 1
-    }
-
-    private func hasPrefix(_ s: String) -> Bool {
-        var i = index
-        for c in s.utf8 {
-            guard i < bytes.count, bytes[i] == c else { return false }
-            i += 1
-        }
-        return true
-    }
-
-    private mutating func skip(past terminator: String, construct: String) throws(RouteParseError) {
-        let startLine = line
-        while index < bytes.count {
-            if hasPrefix(terminator) {
-                index += terminator.utf8.count
-                return
-            }
-            advance()
-        }
-        throw .unterminated(line: startLine, construct: construct)
-    }
-
-    /// At `<`: reads up to the matching `>`, skipping `>` inside quoted attribute values.
-    private mutating func readTag(startLine: Int) throws(RouteParseError) -> Tag {
-        index += 1
-        let start = index
-        var quote: UInt8?
-        while index < bytes.count {
-            let b = bytes[index]
-            if let q = quote {
-                if b == q { quote = nil }
-            } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
-                quote = b
-            } else if b == UInt8(ascii: ">") {
-                let body = bytes[start..<index]
-                index += 1
-                return Self.tag(body, line: startLine)
-            }
-            advance()
-        }
-        throw .unterminated(line: startLine, construct: quote == nil ? "tag" : "quoted attribute value")
-    }
-
-    private static func tag(_ body: ArraySlice<UInt8>, line: Int) -> Tag {
-        var rest = body
-        let isClosing = rest.first == UInt8(ascii: "/")
-        if isClosing { rest = rest.dropFirst() }
-        let nameBytes = rest.prefix { !isSpace($0) && $0 != UInt8(ascii: "/") }
-        rest = rest.dropFirst(nameBytes.count)
-        let isSelfClosing = body.last { !isSpace($0) } == UInt8(ascii: "/")
-        return Tag(name: localName(nameBytes), isClosing: isClosing, isSelfClosing: isSelfClosing,
-                   attributes: attributes(rest), line: line)
-    }
-
-    private static func attributes(_ body: ArraySlice<UInt8>) -> [String: String] {
-        var result: [String: String] = [:]
-        var rest = body
-        while true {
-            rest = rest.drop { isSpace($0) || $0 == UInt8(ascii: "/") }
-            let name = rest.prefix { !isSpace($0) && $0 != UInt8(ascii: "=") }
-            guard !name.isEmpty else { return result }
-            rest = rest.dropFirst(name.count).drop(while: isSpace)
-            guard rest.first == UInt8(ascii: "=") else { continue }  // attribute without value: ignore
-            rest = rest.dropFirst().drop(while: isSpace)
-            guard let q = rest.first, q == UInt8(ascii: "\"") || q == UInt8(ascii: "'") else {
-                rest = rest.drop { !isSpace($0) }  // unquoted value: not XML, ignore it
-                continue
-            }
-            rest = rest.dropFirst()
-            let value = rest.prefix { $0 != q }
-            rest = rest.dropFirst(value.count + 1)
-            result[localName(name)] = String(decoding: value, as: UTF8.self)
-        }
-    }
-
-    /// `gpx:wpt` → `wpt`.
-    private static func localName(_ bytes: ArraySlice<UInt8>) -> String {
-        let local = bytes.lastIndex(of: UInt8(ascii: ":")).map { bytes[($0 + 1)...] } ?? bytes
-        return String(decoding: local, as: UTF8.self)
-    }
-
-    private static func isSpace(_ b: UInt8) -> Bool {
-        b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D
     }
 }
