@@ -102,7 +102,8 @@ let package = Package(
         // Flight-log sync between the ground's and the board's loggers: gaps, request/response codec, merge.
         .target(name: "LogSync", dependencies: ["Clocks", "FlightLog", "QuadProtocol"], path: "Shared/LogSync"),
         // gpsd in one place: the socket client, the line stream, reports and fixes (navigator, location-broadcaster).
-        .target(name: "GPSD", dependencies: ["Clocks", "QuadProtocol", "NetworkEndpoint"], path: "Shared/GPSD"),
+        .target(name: "GPSD", dependencies: ["Clocks", "QuadProtocol", "NetworkEndpoint", "ServiceThreads"],
+                path: "Shared/GPSD"),
         .target(name: "GroundStation", dependencies: ["Clocks", "QuadProtocol", "Navigation", "TextSupport", "GPSD"],
                 path: "Shared/GroundStation"),
         // Option parsing shared by every executable (signed numbers, LAT,LON values).
@@ -114,14 +115,17 @@ let package = Package(
         // the system's), free ports, the MQTT readiness probe; for IntegrationTests and quad-bench, never a service.
         .target(name: "BrokerNodes", dependencies: ["ProcessSupport"], path: "Shared/BrokerNodes"),
         // I/O edge.
+        // The one place where threads are made (`ServiceThread`); depends on nothing.
+        .target(name: "ServiceThreads", path: "Shared/ServiceThreads"),
         .target(name: "DatagramIO", dependencies: ["Clocks", "NetworkEndpoint"], path: "Shared/DatagramIO"),
-        .target(name: "QuadMQTT", dependencies: ["CMosquitto", "Clocks", logging], path: "Shared/QuadMQTT"),
+        .target(name: "QuadMQTT", dependencies: ["CMosquitto", "Clocks", "ServiceThreads", logging],
+                path: "Shared/QuadMQTT"),
         // The in-memory broker for unit tests of service logic (satisfies `MQTTConnection` like the real client).
         .target(name: "InMemoryMQTT", dependencies: ["QuadMQTT"], path: "Shared/InMemoryMQTT"),
         .target(
             name: "QuadService",
             dependencies: ["QuadMQTT", "QuadProtocol", "Clocks", "DatagramIO", "NetworkEndpoint", "CommandLineSupport",
-                           argumentParser, logging, lifecycle],
+                           "ServiceThreads", argumentParser, logging, lifecycle],
             path: "Shared/QuadService"
         ),
 

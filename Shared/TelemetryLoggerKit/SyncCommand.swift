@@ -145,7 +145,7 @@ struct SyncCommand: AsyncParsableCommand {
         }
         // Subscriptions are made on CONNACK; give the SUBACK a moment so a quick answer is not missed.
         try await Task.sleep(for: .milliseconds(200))
-        inbox.tick(everyMs: 50) { _ in .tick }
+        inbox.tick(every: .milliseconds(50)) { _ in .tick }
         return (client, inbox)
     }
 
