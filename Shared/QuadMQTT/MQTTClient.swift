@@ -281,16 +281,16 @@ public final class MQTTClient: Sendable {
     /// Publishes and waits for the broker's acknowledgement (PUBACK for QoS 1; for QoS 0, the hand-over to the
     /// socket).
     public func publishAndWait(topic: String, payload: [UInt8], qos: Int32 = 1, retain: Bool,
-                               expiryS: UInt32? = nil, timeoutS: Double = 5) async throws {
+                               expiryS: UInt32? = nil, timeout: Duration = .seconds(5)) async throws {
         guard qos > 0 else {
             try publish(topic: topic, payload: payload, qos: qos, retain: retain, expiryS: expiryS)
             return
         }
         let publishedMid = MidBox()
         let timeout = Task { [weak self] in
-            try await Task.sleep(for: .seconds(timeoutS))
+            try await Task.sleep(for: timeout)
             if let mid = publishedMid.value.withLock({ $0 }) {
-                self?.failWaiter(mid: mid, with: .acknowledgementTimeout(seconds: timeoutS))
+                self?.failWaiter(mid: mid, with: .acknowledgementTimeout(after: timeout))
             }
         }
         defer { timeout.cancel() }
@@ -309,11 +309,11 @@ public final class MQTTClient: Sendable {
     public var pendingAcknowledgements: Int { state.withLock { $0.pendingQoS1.count } }
 
     /// Disconnects cleanly (the broker does not publish the will), stops the network thread and finishes every
-    /// subscription. Waits at most `timeoutS` for libmosquitto: its thread can sit in a blocking connect()
+    /// subscription. Waits at most `timeout` for libmosquitto: its thread can sit in a blocking connect()
     /// (a reconnect to a silent host) for minutes, and loop_stop would wait for it; then the thread is left to
     /// end with the process and `false` is returned. Safe to call twice, from any thread.
     @discardableResult
-    public func shutdown(timeoutS: Double = 0.5) -> Bool {
+    public func shutdown(timeout: Duration = .milliseconds(500)) -> Bool {
         let first = state.withLock { s -> Bool in
             defer { s.phase = .stopping }
             return s.phase != .stopping
@@ -326,9 +326,9 @@ public final class MQTTClient: Sendable {
                 stopLoop()
                 done.signal()
             }
-            let deadlineS = MonotonicClock.now().seconds + timeoutS
+            let deadline = MonotonicClock.now().advanced(by: timeout)
             while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
-                if MonotonicClock.now().seconds >= deadlineS {
+                if MonotonicClock.now() >= deadline {
                     stopped = false
                     break
                 }
@@ -339,7 +339,7 @@ public final class MQTTClient: Sendable {
             if !stopped {
                 state.withLock { $0.abandoned = true }
                 logger.warning("""
-                    libmosquitto's network thread did not stop within \(timeoutS) s (blocked in a reconnect?); \
+                    libmosquitto's network thread did not stop within \(timeout) (blocked in a reconnect?); \
                     leaving it to end with the process
                     """)
             }

@@ -139,7 +139,7 @@ struct SyncCommand: AsyncParsableCommand {
         try inbox.feed(client, filter: Topics.logSyncResponse(drone: options.drone, requester: requester),
                        qos: 1) { message, _ in .response(message.payload) }
         try client.start()
-        guard await client.waitUntilConnected(timeoutS: 10) else {
+        guard await client.waitUntilConnected(timeout: .seconds(10)) else {
             client.shutdown()
             throw LoggerError.badOption("cannot connect to the broker at \(options.brokerList)")
         }
