@@ -81,6 +81,7 @@ extension MQTTClient {
     func resubscribeDue() {
         let nowS = MonotonicClock.now().seconds
         state.withLock { s in
+            guard !s.resubscribeAtS.isEmpty else { return }
             let due = s.resubscribeAtS.filter { $0.value <= nowS }.map(\.key)
             for filter in due {
                 s.resubscribeAtS[filter] = nil

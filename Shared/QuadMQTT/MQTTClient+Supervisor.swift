@@ -139,6 +139,8 @@ extension MQTTClient {
     }
 
     private func superviseOnce() {
+        // Connected (the usual case): nothing to do, and nothing allocated on this thread every 250 ms.
+        guard state.withLock({ $0.phase == .running && !$0.connected }) else { return }
         let nowS = MonotonicClock.now().seconds
         let brokers = configuration.brokers
         let delayS = Double(configuration.reconnectDelayS)
