@@ -49,6 +49,7 @@ let package = Package(
         .library(name: "DroneSimulation", targets: ["DroneSimulation"]),
         .library(name: "Navigation", targets: ["Navigation"]),
         .library(name: "ProcessSupport", targets: ["ProcessSupport"]),
+        .library(name: "ServiceThreads", targets: ["ServiceThreads"]),
         // The fleet benchmark runs on the integration tests' RabbitMQ and NATS clusters.
         .library(name: "BrokerNodes", targets: ["BrokerNodes"]),
         // The fleet benchmark counts what the logger's .qlog files hold.
