@@ -52,6 +52,7 @@ let package = Package(
         // The planner's benchmark (20 keep-out zones of 50 vertices).
         .library(name: "Airspace", targets: ["Airspace"]),
         .library(name: "ProcessSupport", targets: ["ProcessSupport"]),
+        .library(name: "ServiceThreads", targets: ["ServiceThreads"]),
         // The fleet benchmark runs on the integration tests' RabbitMQ and NATS clusters.
         .library(name: "BrokerNodes", targets: ["BrokerNodes"]),
         // The fleet benchmark counts what the logger's .qlog files hold.
@@ -108,7 +109,8 @@ let package = Package(
         // Flight-log sync between the ground's and the board's loggers: gaps, request/response codec, merge.
         .target(name: "LogSync", dependencies: ["Clocks", "FlightLog", "QuadProtocol"], path: "Shared/Core/LogSync"),
         // gpsd in one place: the socket client, the line stream, reports and fixes (navigator, location-broadcaster).
-        .target(name: "GPSD", dependencies: ["Clocks", "QuadProtocol", "NetworkEndpoint"], path: "Shared/IO/GPSD"),
+        .target(name: "GPSD", dependencies: ["Clocks", "QuadProtocol", "NetworkEndpoint", "ServiceThreads"],
+                path: "Shared/IO/GPSD"),
         .target(name: "GroundStation", dependencies: ["Clocks", "QuadProtocol", "Navigation", "TextSupport", "GPSD"],
                 path: "Shared/Core/GroundStation"),
         // Option parsing shared by every executable (signed numbers, LAT,LON values).
@@ -120,14 +122,17 @@ let package = Package(
         // the system's), free ports, the MQTT readiness probe; for IntegrationTests and quad-bench, never a service.
         .target(name: "BrokerNodes", dependencies: ["ProcessSupport"], path: "Tests/Support/BrokerNodes"),
         // I/O edge.
+        // The one place where threads are made (`ServiceThread`); depends on nothing.
+        .target(name: "ServiceThreads", path: "Shared/IO/ServiceThreads"),
         .target(name: "DatagramIO", dependencies: ["Clocks", "NetworkEndpoint"], path: "Shared/IO/DatagramIO"),
-        .target(name: "QuadMQTT", dependencies: ["CMosquitto", "Clocks", logging], path: "Shared/IO/QuadMQTT"),
+        .target(name: "QuadMQTT", dependencies: ["CMosquitto", "Clocks", "ServiceThreads", logging],
+                path: "Shared/IO/QuadMQTT"),
         // The in-memory broker for unit tests of service logic (satisfies `MQTTConnection` like the real client).
         .target(name: "InMemoryMQTT", dependencies: ["QuadMQTT"], path: "Tests/Support/InMemoryMQTT"),
         .target(
             name: "QuadService",
             dependencies: ["QuadMQTT", "QuadProtocol", "Clocks", "DatagramIO", "NetworkEndpoint", "CommandLineSupport",
-                           argumentParser, logging, lifecycle],
+                           "ServiceThreads", argumentParser, logging, lifecycle],
             path: "Shared/IO/QuadService"
         ),
 

@@ -44,6 +44,7 @@ let package = Package(
                 .product(name: "MAVLink", package: root),
                 .product(name: "MAVLinkSimulation", package: root),
                 .product(name: "ProcessSupport", package: root),
+                .product(name: "ServiceThreads", package: root),
                 // The fleet benchmark's RabbitMQ and NATS clusters, started as the integration tests start them.
                 .product(name: "BrokerNodes", package: root),
                 .product(name: "Navigation", package: root),

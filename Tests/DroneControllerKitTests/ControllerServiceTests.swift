@@ -34,7 +34,7 @@ struct ControllerServiceTests {
     func publish(_ ground: InMemoryConnection, until done: () throws -> Bool,
                  _ inputs: () throws -> [(String, [UInt8])],
                  sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let reached = try await eventually(pollMs: 20) {
+        let reached = try await eventually(poll: .milliseconds(20)) {
             for (topic, payload) in try inputs() {
                 try ground.publish(topic: topic, payload: payload, qos: 0, retain: false, expiryS: nil)
             }

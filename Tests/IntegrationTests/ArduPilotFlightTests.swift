@@ -22,20 +22,20 @@ struct ArduPilotFlightTests {
         try await stack.waitUntilReady(services: ["mavlink-link", "navigator", "drone-controller"])
         let sim = { stack.process("drone-sim")?.output() ?? "" }
         // Like ArduCopter, the face refuses to arm until its position estimate is there (4 s after its start).
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "the position estimate\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "the position estimate\n\(stack.logs())") {
             sim().contains("says: EKF3 IMU0 is using GPS")
         }
         try stack.mosquittoPub("command", "takeoff")
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "airborne above 2 m\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "airborne above 2 m\n\(stack.logs())") {
             stack.trace().last.map { $0.altitudeM > 2 && $0.isAirborne } == true
         }
         let target = stack.target(bearingDeg: 45, distanceM: 30)
         try stack.publishTarget(target)
-        try await eventually(timeoutS: 3 * TestEnvironment.flightPhaseTimeoutS, "arrived within 2 m\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout * 3, "arrived within 2 m\n\(stack.logs())") {
             (stack.trace().last?.distanceM(to: target) ?? .infinity) < 2
         }
         try stack.mosquittoPub("command", "land")
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "landed and disarmed\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "landed and disarmed\n\(stack.logs())") {
             stack.trace().last?.flightState == "landed" && sim().contains("disarmed: landed in LAND")
         }
         let link = stack.process("mavlink-link")?.output() ?? ""

@@ -93,7 +93,7 @@ struct ClusterChecks {
         let pilot = try ChildProcess(executable: TestEnvironment.executable("location-broadcaster").path,
                                      arguments: ["claim", "--sender-id", "pilot"] + ground, name: "claim",
                                      logDirectory: broker.directory)
-        try await eventually(timeoutS: 30, "pilot control granted\n\(pilot.output())\n\(flight.logs())") {
+        try await eventually(timeout: .seconds(30), "pilot control granted\n\(pilot.output())\n\(flight.logs())") {
             pilot.output().contains("pilot control granted")
         }
         let takeoff = try await run(["takeoff", "--sender-id", "pilot", "--timeout", "20"])

@@ -26,14 +26,14 @@ struct BrokerFailoverTests {
             arguments: ["--broker", "\(first.address),\(second.address)", "--drone", "failover1"],
             logDirectory: first.directory)
         defer { navigator.stop(signal: SIGTERM) }
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "online on the first broker") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "online on the first broker") {
             firstLog.latest("navigator")?.contains(#""state":"online""#) == true
         }
         #expect(secondLog.latest("navigator") == nil)
         let killedAt = Date()
         first.stop(signal: SIGKILL)
         // Behaviour, not timing (the figure is printed; on a quiet machine ~1.5 s).
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "online on the second broker") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "online on the second broker") {
             secondLog.latest("navigator")?.contains(#""state":"online""#) == true
         }
         print("failover: online on the second broker \(Date().timeIntervalSince(killedAt)) s after the kill")
@@ -49,9 +49,9 @@ struct BrokerFailoverTests {
             executable: TestEnvironment.executable("location-broadcaster").path,
             arguments: ["target", "52.5", "13.4", "--drone", "failover1", "--no-wait", "--sender-id", "tester"],
             logDirectory: live.directory, environment: ["QUAD_BROKER": "127.0.0.1:\(dead),\(live.address)"])
-        let code = child.waitForExit(timeoutS: TestEnvironment.readinessTimeoutS) ?? child.stop(signal: SIGKILL)
+        let code = child.waitForExit(timeout: TestEnvironment.readinessTimeout) ?? child.stop(signal: SIGKILL)
         #expect(code == 0, "\(child.output())")
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "target on the live broker") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "target on the live broker") {
             !bus.messages(on: "quad/failover1/target").isEmpty
         }
     }

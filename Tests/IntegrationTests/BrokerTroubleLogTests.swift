@@ -116,7 +116,7 @@ struct BrokerTroubleLogTests {
                        containing: ["does not speak MQTT 5", "using 3.1.1", "connected to \(broker.address)"],
                        withinS: 5)
         // The presence went out over the 3.1.1 session.
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "the presence on the 3.1.1 session") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "the presence on the 3.1.1 session") {
             broker.publishedTopics.contains { $0.hasSuffix("/status/navigator") }
         }
         #expect(broker.publishedTopics.contains { $0.hasSuffix("/status/navigator") }, "\(broker.publishedTopics)")

@@ -17,7 +17,7 @@ struct ChildProcessTests {
         // The shell lists its open descriptors; `exec` keeps the list to the shell's own (no `ls` in between).
         let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "cd /proc/$$/fd && echo *"],
                                      name: "fds", logDirectory: directory)
-        let code = try await onThread { child.waitForExit(timeoutS: 60) }
+        let code = try await onThread { child.waitForExit(timeout: .seconds(60)) }
         #expect(code == 0, "\(child.output())")
         let open = Set(child.output().split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int32($0) })
         #expect(open.isSuperset(of: [0, 1, 2]), "\(child.output())")

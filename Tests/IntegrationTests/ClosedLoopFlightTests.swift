@@ -46,14 +46,14 @@ struct ClosedLoopFlightTests {
         defer { stack.stop() }
         try await stack.waitUntilReady()
         try stack.mosquittoPub("command", "takeoff")
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "airborne\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "airborne\n\(stack.logs())") {
             stack.lastRow().map { $0.altitudeM > 0.5 && $0.flightState == "hovering" } == true
         }
         let target = stack.target(bearingDeg: 45, distanceM: 40)
         try stack.publishTarget(target)
         // The controller hovers once its GPS says < 1 m; the truth may differ by the GPS noise (3σ).
         let tolerance = 1.0 + 3 * scenario.gpsNoiseM
-        try await eventually(timeoutS: 3 * TestEnvironment.flightPhaseTimeoutS,
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout * 3,
                              "arrived within \(tolerance) m\n\(stack.logs())") {
             (stack.lastRow()?.distanceM(to: target) ?? .infinity) < tolerance
         }
@@ -62,7 +62,7 @@ struct ClosedLoopFlightTests {
         #expect(recent.allSatisfy { $0.distanceM(to: target) < tolerance + 1 }, "drifted off the target after arrival")
         #expect(stack.trace().allSatisfy { $0.distanceM(to: scenario.home) < 200 }, "left the geofence")
         try stack.mosquittoPub("command", "land")
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "landed\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "landed\n\(stack.logs())") {
             stack.lastRow()?.flightState == "landed"
         }
     }

@@ -54,7 +54,7 @@ struct ColdBootTests {
         defer { watcher.shutdown() }
         for (service, child) in zip(Self.services, children) {
             do {
-                try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "\(service) online") {
+                try await eventually(timeout: TestEnvironment.readinessTimeout, "\(service) online") {
                     log.latest(service)?.contains(#""state":"online""#) == true
                 }
             } catch {
@@ -101,14 +101,14 @@ struct ColdBootTests {
         }
         defer { client.shutdown() }
         try client.start()
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "connected") { client.isConnected }
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "connected") { client.isConnected }
         broker.stop()
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "disconnected") { !client.isConnected }
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "disconnected") { !client.isConnected }
         connectedAt.withLock { $0 = nil }
         try await Task.sleep(for: .seconds(outageS))
         try broker.start()
         let accepted = try #require(broker.acceptingSince)
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "connected again") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "connected again") {
             connectedAt.withLock { $0 } != nil
         }
         let delayS = try #require(connectedAt.withLock { $0 }) - accepted

@@ -52,7 +52,7 @@ struct CommandLineExitCodeTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let child = try ChildProcess(executable: TestEnvironment.executable(name).path,
                                      arguments: arguments + noBroker, logDirectory: dir)
-        let code = child.waitForExit(timeoutS: 20) ?? child.stop(signal: SIGKILL)
+        let code = child.waitForExit(timeout: .seconds(20)) ?? child.stop(signal: SIGKILL)
         return (code, child.output())
     }
 
@@ -79,13 +79,13 @@ struct CommandLineExitCodeTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let noise = try ChildProcess(executable: TestEnvironment.executable("drone-sim").path,
                                      arguments: ["--gps-noise", "-1"], logDirectory: dir)
-        #expect((noise.waitForExit(timeoutS: 20) ?? noise.stop(signal: SIGKILL)) == 64, "\(noise.output())")
+        #expect((noise.waitForExit(timeout: .seconds(20)) ?? noise.stop(signal: SIGKILL)) == 64, "\(noise.output())")
         #expect(noise.output().contains("--gps-noise -1.0: expected a standard deviation in metres >= 0"),
                 "\(noise.output())")
         let sender = try ChildProcess(executable: TestEnvironment.executable("location-broadcaster").path,
                                       arguments: ["beacon", "--sender-id", "groundA"] + Self.noBroker,
                                       logDirectory: dir)
-        #expect((sender.waitForExit(timeoutS: 20) ?? sender.stop(signal: SIGKILL)) == 64, "\(sender.output())")
+        #expect((sender.waitForExit(timeout: .seconds(20)) ?? sender.stop(signal: SIGKILL)) == 64, "\(sender.output())")
         #expect(sender.output().contains("--sender-id: "), "\(sender.output())")
         #expect(sender.output().contains("location-broadcaster beacon"), "\(sender.output())")
         #expect(!sender.output().contains("location-broadcaster <subcommand>"), "\(sender.output())")

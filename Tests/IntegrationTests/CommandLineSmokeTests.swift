@@ -11,7 +11,7 @@ struct CommandLineSmokeTests {
         defer { TestEnvironment.removeTemporaryDirectory(dir) }
         let child = try ChildProcess(executable: TestEnvironment.executable(name).path, arguments: arguments,
                                      logDirectory: dir)
-        let code = child.waitForExit(timeoutS: timeoutS)
+        let code = child.waitForExit(timeout: .seconds(timeoutS))
         if code == nil { child.stop(signal: SIGKILL) }
         return (code, child.output())
     }
@@ -44,7 +44,7 @@ struct CommandLineSmokeTests {
             let text = (try? String(contentsOf: trace, encoding: .utf8)) ?? ""
             return text.split(separator: "\n").dropFirst().first.flatMap(TraceRow.init)
         }
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
                              "drone-sim's trace\n\(sim.output())") { firstRow() != nil }
         let row = try #require(firstRow())
         #expect(abs(row.position.latitudeDeg + 16.5) < 1e-4 && abs(row.position.longitudeDeg - 179.99985) < 1e-4)
@@ -93,7 +93,7 @@ struct DroneLinkEnvironmentTests {
         for (arguments, expected) in [([String](), "127.0.0.2"), (["--address", "127.0.0.3"], "127.0.0.3")] {
             let (child, dir) = try start(arguments, address: "127.0.0.2")
             defer { child.stop(signal: SIGTERM); TestEnvironment.removeTemporaryDirectory(dir) }
-            try await eventually(timeoutS: 30, "AT commands to \(expected)\n\(child.output())") {
+            try await eventually(timeout: .seconds(30), "AT commands to \(expected)\n\(child.output())") {
                 child.output().contains("AT commands to \(expected):5556")
             }
         }
@@ -103,7 +103,7 @@ struct DroneLinkEnvironmentTests {
     func badEnvironment() throws {
         let (child, dir) = try start([], address: "300.1.1.1")
         defer { child.stop(signal: SIGKILL); TestEnvironment.removeTemporaryDirectory(dir) }
-        #expect(child.waitForExit(timeoutS: 30) == 64, "\(child.output())")
+        #expect(child.waitForExit(timeout: .seconds(30)) == 64, "\(child.output())")
         #expect(child.output().contains("QUAD_DRONE_ADDRESS '300.1.1.1'"), "\(child.output())")
     }
 }

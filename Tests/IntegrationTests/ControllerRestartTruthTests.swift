@@ -57,7 +57,7 @@ struct ControllerRestartTruthTests {
         let landed = try #require(flight.lastRow())
         #expect(landed.distanceM(to: flight.home) < 1.5,
                 "landed \(landed.distanceM(to: flight.home)) m from the takeoff point\n\(flight.logs())")
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS,
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout,
                              "status --until landed returns once landed\n\(waiter.output())") {
             !waiter.isRunning
         }
@@ -68,7 +68,7 @@ struct ControllerRestartTruthTests {
         let flight = try await FaultFlight(controllerArguments: ["--no-flight-memory"])
         defer { flight.stop() }
         _ = try await Self.restartedMidLeg(flight, distanceM: 28)
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "resumed-in-flight\n\(flight.logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "resumed-in-flight\n\(flight.logs())") {
             Self.states(flight, since: .distantPast).last?.reason == .resumedInFlight
         }
         let run = try await runToEnd("location-broadcaster", ["return", "--timeout", "10"] + flight.stack.common,

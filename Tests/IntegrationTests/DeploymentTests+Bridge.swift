@@ -49,12 +49,12 @@ extension DeploymentTests {
         /// bridge's SUBSCRIBEs on the ground follow its state message).
         func waitForBridge(groundMonitor: MessageRecorder, droneMonitor: MessageRecorder,
                            broadcaster: MessageRecorder) async throws {
-            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+            try await eventually(timeout: TestEnvironment.readinessTimeout,
                                  "bridge state 1 on the ground: \(drone.output())") {
                 groundMonitor.payloads("$SYS/broker/connection/drone1-bridge/state").last == "1"
             }
             let probe = "quad/drone1/status/location-broadcaster/probe"
-            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "a probe crosses the bridge") {
+            try await eventually(timeout: TestEnvironment.readinessTimeout, "a probe crosses the bridge") {
                 try broadcaster.client.publish(topic: probe, payload: Array("probe".utf8), qos: 0, retain: false)
                 try await Task.sleep(for: .milliseconds(100))
                 return !droneMonitor.received(probe).isEmpty
@@ -93,15 +93,15 @@ extension DeploymentTests {
             let stayOnGround = [(logger, "status/telemetry-logger")]
             for (client, path) in down + stayOnGround + stayOnBoard {
                 try await client.client.publishAndWait(topic: "quad/drone1/\(path)", payload: Array(path.utf8),
-                    retain: false, timeoutS: TestEnvironment.readinessTimeoutS)
+                    retain: false, timeout: TestEnvironment.readinessTimeout)
             }
             for (client, path, qos) in up {
                 try await client.client.publishAndWait(topic: "quad/drone1/\(path)", payload: Array(path.utf8),
                     qos: qos,
-                                                       retain: false, timeoutS: TestEnvironment.readinessTimeoutS)
+                                                       retain: false, timeout: TestEnvironment.readinessTimeout)
             }
             let everything = (down + stayOnGround + stayOnBoard).map(\.1) + up.map(\.1)
-            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+            try await eventually(timeout: TestEnvironment.readinessTimeout,
                                  "everything published arrived where it belongs") {
                 down.allSatisfy { !droneMonitor.received("quad/drone1/\($0.1)").isEmpty }
                     && up.allSatisfy { !groundMonitor.received("quad/drone1/\($0.1)").isEmpty }
@@ -136,10 +136,10 @@ extension DeploymentTests {
             let pilot = "quad/drone1/status/location-broadcaster/ground-laptop"
             let service = "quad/drone1/status/drone-controller"
             try await broadcaster.client.publishAndWait(topic: pilot, payload: Array("online".utf8), retain: true,
-                timeoutS: TestEnvironment.readinessTimeoutS)
+                timeout: TestEnvironment.readinessTimeout)
             try await controller.client.publishAndWait(topic: service, payload: Array("online".utf8), retain: true,
-                timeoutS: TestEnvironment.readinessTimeoutS)
-            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "both statuses crossed") {
+                timeout: TestEnvironment.readinessTimeout)
+            try await eventually(timeout: TestEnvironment.readinessTimeout, "both statuses crossed") {
                 !droneMonitor.received(pilot).isEmpty && !groundMonitor.received(service).isEmpty
             }
             droneMonitor.shutdown()
@@ -148,7 +148,7 @@ extension DeploymentTests {
             let lateDrone = try await connect(droneInstall, drone, "monitor")
             let lateGround = try await connect(groundInstall, ground, "monitor")
             defer { lateDrone.shutdown(); lateGround.shutdown() }
-            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+            try await eventually(timeout: TestEnvironment.readinessTimeout,
                                  "retained statuses for late subscribers") {
                 !lateDrone.received(pilot).isEmpty && !lateGround.received(service).isEmpty
             }
@@ -161,10 +161,10 @@ extension DeploymentTests {
             let groundMonitor = try await connect(groundInstall, ground, "monitor", ["$SYS/broker/connection/+/state"])
             defer { groundMonitor.shutdown() }
             let state = "$SYS/broker/connection/drone1-bridge/state"
-            try await eventually(timeoutS: 15,
+            try await eventually(timeout: .seconds(15),
                 "bridge up: \(drone.output())") { groundMonitor.payloads(state).last == "1" }
             drone.stop(signal: SIGKILL)
-            try await eventually(timeoutS: 30,
+            try await eventually(timeout: .seconds(30),
                 "bridge state 0 on the ground") { groundMonitor.payloads(state).last == "0" }
         }
 
@@ -186,7 +186,7 @@ extension DeploymentTests {
                                          logDirectory: drone.directory, environment: environment)
             defer { child.stop() }
             let status = "quad/drone1/status/\(service)"
-            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+            try await eventually(timeout: TestEnvironment.readinessTimeout,
                                  "\(service) online on the ground: \(child.output())") {
                 groundMonitor.payloads(status).last?.contains(#""state":"online""#) == true
             }

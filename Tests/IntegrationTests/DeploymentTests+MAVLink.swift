@@ -183,7 +183,7 @@ extension DeploymentTests {
             let monitor = ["-h", "127.0.0.1", "-p", "\(broker.port)", "-u", "monitor", "-P",
                            try install.password("monitor"), "-C", "1", "-W", "3",
                            "-t", "quad/drone1/status/mavlink-link"]
-            try await eventually(timeoutS: 30, "mavlink-link online: \(link.output())\n\(broker.output())") {
+            try await eventually(timeout: .seconds(30), "mavlink-link online: \(link.output())\n\(broker.output())") {
                 let seen = try radio.run(in: radio.board, TestEnvironment.requireTool("mosquitto_sub"), monitor,
                                          logDirectory: install.logDirectory, timeoutS: 10)
                 return seen.output.contains(#""state":"online""#)

@@ -14,7 +14,7 @@ struct EnvelopeFlightTests {
     /// Takes off and waits until the drone hovers at the cruise altitude (3 m by default).
     static func takeOffToCruise(_ stack: FlightStack, cruiseM: Double = 3) async throws {
         try stack.mosquittoPub("command", "takeoff")
-        try await eventually(timeoutS: Self.phaseS, "hovering at \(cruiseM) m\n\(stack.logs())") {
+        try await eventually(timeout: .seconds(Self.phaseS), "hovering at \(cruiseM) m\n\(stack.logs())") {
             stack.lastRow().map { $0.flightState == "hovering" && abs($0.altitudeM - cruiseM) < 0.3 } == true
         }
     }
@@ -27,7 +27,7 @@ struct EnvelopeFlightTests {
         try await takeOffToCruise(stack)
         try stack.publishTarget(stack.target(bearingDeg: bearingDeg, distanceM: distanceM))
         // A hang guard: the 100 m leg at 2 m/s alone takes 50 s.
-        try await eventually(timeoutS: 3 * Self.phaseS, "arrived \(distanceM) m away\n\(stack.logs())") {
+        try await eventually(timeout: .seconds(Self.phaseS) * 3, "arrived \(distanceM) m away\n\(stack.logs())") {
             arrivals(stack) >= 1
         }
         return stack
@@ -53,14 +53,14 @@ struct EnvelopeFlightTests {
         // The controller's refusal is the command's answer: exit 1 with the reason.
         #expect(refused.code == 1, "\(refused.output)")
         #expect(refused.output.contains("target-refused-ceiling"), "\(refused.output)")
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
                              "target-refused-ceiling\n\(stack.logs())") {
             Self.controllerLog(stack).contains("target-refused-ceiling")
         }
 
         let first = stack.target(bearingDeg: 0, distanceM: 25)
         try stack.publishTarget(first)
-        try await eventually(timeoutS: 3 * Self.phaseS, "arrived at the first target\n\(stack.logs())") {
+        try await eventually(timeout: .seconds(Self.phaseS) * 3, "arrived at the first target\n\(stack.logs())") {
             Self.arrivals(stack) >= 1
         }
         // The row the simulator writes next, not the last one in its file: a loaded machine stretches its flush.
@@ -70,7 +70,7 @@ struct EnvelopeFlightTests {
 
         let second = stack.target(bearingDeg: 0, distanceM: 45)
         try stack.mosquittoPub("target", #"{"lat":\#(second.latitudeDeg),"lon":\#(second.longitudeDeg),"alt":6}"#)
-        try await eventually(timeoutS: 3 * Self.phaseS,
+        try await eventually(timeout: .seconds(Self.phaseS) * 3,
             "arrived at the second target\n\(stack.logs())") { Self.arrivals(stack) >= 2 }
         // 2 s of hover on the simulator's clock (a sleep on a loaded machine may cover less, or the approach).
         let hover = try await stack.rows(afterS: 2, last: 2)
@@ -82,7 +82,7 @@ struct EnvelopeFlightTests {
         #expect(hover.allSatisfy { $0.distanceM(to: second) < 1.6 })
         #expect(stack.trace().map(\.altitudeM).max() ?? 0 <= 6.5, "overshot the altitude")
         try stack.mosquittoPub("command", "land")
-        try await eventually(timeoutS: Self.phaseS, "landed\n\(stack.logs())") {
+        try await eventually(timeout: .seconds(Self.phaseS), "landed\n\(stack.logs())") {
             stack.lastRow()?.flightState == "landed"
         }
     }

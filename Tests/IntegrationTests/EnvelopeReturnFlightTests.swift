@@ -15,7 +15,7 @@ struct EnvelopeReturnFlightTests {
         let run = try await runToEnd("location-broadcaster", ["return", "--timeout", "10"] + stack.common,
                                      logDirectory: stack.broker.directory)
         #expect(run.code == 0, "\(run.output)")
-        try await eventually(timeoutS: 3 * EnvelopeFlightTests.phaseS, "landed\n\(stack.logs())") {
+        try await eventually(timeout: .seconds(EnvelopeFlightTests.phaseS) * 3, "landed\n\(stack.logs())") {
             stack.lastRow()?.flightState == "landed"
         }
         let landed = try #require(stack.trace().last)
@@ -35,7 +35,7 @@ struct EnvelopeReturnFlightTests {
         try await EnvelopeFlightTests.takeOffToCruise(stack)
         try stack.publishTarget(stack.target(bearingDeg: 0, distanceM: 120))
         // A hang guard: out 120 m, the battery's 10 s, back and down take ~100 s of the flight.
-        try await eventually(timeoutS: 5 * EnvelopeFlightTests.phaseS, "landed\n\(stack.logs())") {
+        try await eventually(timeout: .seconds(EnvelopeFlightTests.phaseS) * 5, "landed\n\(stack.logs())") {
             let trace = stack.trace()
             return trace.contains { $0.distanceM(to: stack.home) > 100 } && trace.last?.flightState == "landed"
         }

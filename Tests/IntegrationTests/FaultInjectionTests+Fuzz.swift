@@ -31,7 +31,7 @@ extension FaultInjectionTests {
                                         logger: logger)
             defer { fuzzer.shutdown() }
             try fuzzer.start()
-            try #require(await fuzzer.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
+            try #require(await fuzzer.waitUntilConnected(timeout: TestEnvironment.readinessTimeout))
 
             try await flight.takeOff()
             let target = flight.target(bearingDeg: 200, distanceM: 35)
@@ -58,7 +58,7 @@ extension FaultInjectionTests {
             for message in corpus.messages { perTopic[corpus.lanes[message.lane].path, default: 0] += 1 }
             for (service, kinds) in Self.rejectionKinds.sorted(by: { $0.key < $1.key }) {
                 let process = try #require(flight.stack.process(service))
-                #expect(process.stop(signal: SIGTERM, timeoutS: 10) == 0,
+                #expect(process.stop(signal: SIGTERM, timeout: .seconds(10)) == 0,
                     "\(service)\n\(process.output().suffix(2000))")
                 let summary = try #require(RejectionSummary(log: process.output()), "\(service): no totals logged")
                 let progress = process.output().split(separator: "\n")

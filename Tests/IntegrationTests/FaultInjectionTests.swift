@@ -226,12 +226,12 @@ struct FaultInjectionTests {
             try await flight.waitOnline(["drone-link"], since: restartedAt)
             // Config ACK handshake again (configuring → ok), then navdata and GPS fixes (the navdata_options
             // config) on the bus, and the simulator hears AT commands again.
-            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+            try await eventually(timeout: TestEnvironment.readinessTimeout,
                                  "link connected again\n\(flight.logs())") {
                 flight.linkStatuses(since: restartedAt).last.map { $0.connected && $0.reason == .ok } == true
             }
             #expect(flight.linkStatuses(since: restartedAt).contains { $0.reason == .configuring })
-            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "telemetry again\n\(flight.logs())") {
+            try await eventually(timeout: TestEnvironment.readinessTimeout, "telemetry again\n\(flight.logs())") {
                 flight.received("telemetry/drone", since: restartedAt) > 10
                     && flight.received("telemetry/position", since: restartedAt) > 10
             }
@@ -277,7 +277,7 @@ struct FaultInjectionTests {
                                          arguments: ["claim", "--sender-id", "pilot"] + common,
                                          name: "claim", logDirectory: flight.stack.broker.directory)
             defer { pilot.stop(signal: SIGKILL) }
-            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+            try await eventually(timeout: TestEnvironment.readinessTimeout,
                                  "pilot control granted\n\(pilot.output())\n\(flight.logs())") {
                 pilot.output().contains("pilot control granted")
             }

@@ -44,7 +44,7 @@ struct FieldRehearsalTests {
         // 10 s cut ends in the "back before the timers" branch every time, not in a race with the bridge's reconnect.
         try field.startBoard(controllerArguments: ["--lost-pilot-return-after", "20"])
         try field.startGround()
-        try await eventually(timeoutS: 30,
+        try await eventually(timeout: .seconds(30),
             "the drone's navdata in the trace\n\(field.logs())") { field.lastRow() != nil }
 
         // Takeoff from the ground, through the bridge (retried until the controller's state has crossed it).
@@ -86,7 +86,7 @@ struct FieldRehearsalTests {
 
         // The bridge comes back by itself; the beacon is heard again; the drone keeps hovering — the stray target
         // expired in the ground's queue and is never flown.
-        try await eventually(timeoutS: 20, "ground link back\n\(field.logs())") {
+        try await eventually(timeout: .seconds(20), "ground link back\n\(field.logs())") {
             field.log("drone-controller").contains("ground link back")
         }
         // 5 s of the simulator's time after the radio returned (a sleep on a loaded machine may cover less).
@@ -111,7 +111,8 @@ struct FieldRehearsalTests {
         #expect(farthestTowardsStray > 30, "came within \(farthestTowardsStray) m of the expired target")
 
         // The ground's log is completed from the board's: telemetry/drone without a gap or a duplicate.
-        try await eventually(timeoutS: 30, "the ground log has no gap\n\(field.log("telemetry-logger-ground"))") {
+        try await eventually(timeout: .seconds(30),
+                             "the ground log has no gap\n\(field.log("telemetry-logger-ground"))") {
             let sequences = try self.droneSequences(field)
             return !sequences.isEmpty && Set(sequences).count == sequences.count
                 && sequences.last! - sequences.first! + 1 == UInt32(sequences.count)
@@ -135,7 +136,7 @@ struct FieldRehearsalTests {
         defer { field.stop() }
         try field.startBoard(controllerArguments: ["--command-max-age", "2"])
         try field.startGround()
-        try await eventually(timeoutS: 30,
+        try await eventually(timeout: .seconds(30),
             "the drone's navdata in the trace\n\(field.logs())") { field.lastRow() != nil }
         let ready = try field.broadcaster(["status", "--until", "landed", "--timeout", "30", "--line"])
         #expect(ready.exitCode == 0, "\(ready.output)")
@@ -148,7 +149,7 @@ struct FieldRehearsalTests {
             environment: field.environment("location-broadcaster", ground: true))
         try await Task.sleep(for: .milliseconds(3500))
         try field.radio.restore()
-        let code = takeoff.waitForExit(timeoutS: 40)
+        let code = takeoff.waitForExit(timeout: .seconds(40))
         #expect(code == 1, "\(takeoff.output())\n\(field.logs())")
         #expect(takeoff.output().contains("command-expired-in-queue"), "\(takeoff.output())")
         #expect(field.log("drone-controller").contains("by its sender's clock"), "\(field.log("drone-controller"))")
@@ -197,12 +198,12 @@ struct FieldRehearsalTests {
         }
 
         // The board's bridge is up, over TLS, name checked (its configuration dials the radio address).
-        try await eventually(timeoutS: 30, "the TLS bridge is up\n\(field.logs())") {
+        try await eventually(timeout: .seconds(30), "the TLS bridge is up\n\(field.logs())") {
             monitor.output().contains("$SYS/broker/connection/drone1-bridge/state 1")
         }
         // With the laptop's CA, a bridge account writes its own drone's telemetry (and mosquitto_sub is listening).
         let own = "quad/drone1/telemetry/drone"
-        try await eventually(timeoutS: 20, "drone1-bridge's own write arrives\n\(monitor.output())") {
+        try await eventually(timeout: .seconds(20), "drone1-bridge's own write arrives\n\(monitor.output())") {
             _ = try publish("drone1-bridge", own, port: tlsPort, laptopCA)
             try await Task.sleep(for: .milliseconds(300))
             return seen("drone1-bridge", own)
@@ -225,7 +226,7 @@ struct FieldRehearsalTests {
         }
         let control = "quad/drone2/telemetry/drone"
         #expect(try publish("drone2-bridge", control, port: tlsPort, laptopCA).exitCode == 0)
-        try await eventually(timeoutS: 10, "drone2's own write arrives\n\(monitor.output())") {
+        try await eventually(timeout: .seconds(10), "drone2's own write arrives\n\(monitor.output())") {
             seen("drone2-bridge", control)
         }
         try await Task.sleep(for: .seconds(1))

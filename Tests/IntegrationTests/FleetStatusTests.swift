@@ -24,7 +24,7 @@ struct FleetStatusTests {
             bus.messages(on: "quad/\(drone)/status/\(service)").last
                 .map { String(decoding: $0.message.payload, as: UTF8.self).contains(#""state":"online""#) } == true
         }
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "all four services online") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "all four services online") {
             ["fleet1", "fleet2"].allSatisfy { online($0, "navigator") && online($0, "drone-controller") }
         }
         // fleet2's navigator stops: its goodbye leaves a retained `offline`.

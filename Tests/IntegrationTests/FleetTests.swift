@@ -46,23 +46,23 @@ struct FleetTests {
         for member in fleet { try await member.stack.waitUntilReady() }
         try await waitForLoggerOnline(broker: broker)
         for member in fleet { try member.stack.mosquittoPub("command", "takeoff") }
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "all three airborne\n\(logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "all three airborne\n\(logs())") {
             fleet.allSatisfy {
                 $0.stack.trace().last.map { $0.flightState == "hovering" && $0.altitudeM > 0.5 } == true
             }
         }
         for member in fleet { try member.stack.publishTarget(member.target) }
-        try await eventually(timeoutS: 3 * TestEnvironment.flightPhaseTimeoutS,
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout * 3,
                              "all three within 1.5 m of their targets\n\(logs())") {
             fleet.allSatisfy { ($0.stack.trace().last?.distanceM(to: $0.target) ?? .infinity) < 1.5 }
         }
         for member in fleet { try member.stack.mosquittoPub("command", "land") }
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "all three landed\n\(logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "all three landed\n\(logs())") {
             fleet.allSatisfy { $0.stack.trace().last?.flightState == "landed" }
         }
         // The landed DroneStates reach the logger before it stops.
         try await Task.sleep(for: .seconds(1))
-        #expect(logger.stop(signal: SIGTERM, timeoutS: 20) == 0, "\(logger.output())")
+        #expect(logger.stop(signal: SIGTERM, timeout: .seconds(20)) == 0, "\(logger.output())")
 
         let files = try FileManager.default.contentsOfDirectory(at: logDir, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "qlog" }.map(\.path).sorted()
@@ -104,7 +104,7 @@ struct FleetTests {
     /// The logger has subscribed once its retained presence says online.
     func waitForLoggerOnline(broker: BrokerProcess) async throws {
         let bus = try await BusRecorder(port: broker.port, id: "fleet-logger-watch", filters: ["quad/ground/status/#"])
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "telemetry-logger online") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "telemetry-logger online") {
             bus.messages(on: "quad/ground/status/telemetry-logger").last
                 .map { String(decoding: $0.message.payload, as: UTF8.self).contains(#""state":"online""#) } == true
         }

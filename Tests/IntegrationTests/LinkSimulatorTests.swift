@@ -25,7 +25,7 @@ struct LinkSimulatorTests {
         rig.player.play(Self.forward)
         // 3 s of forward flight on the simulator's clock, from the first forward row it saw.
         var firstSeen: TraceRow?
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "the forward PCMD\n\(rig.logs)") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "the forward PCMD\n\(rig.logs)") {
             firstSeen = rig.stack.trace().first { $0.pcmdFlag == 1 && abs($0.pcmdPitch + 0.5) < 0.01 }
             return firstSeen != nil
         }
@@ -84,7 +84,7 @@ struct LinkSimulatorTests {
         await rig.player.stop()
         rig.player.publishOnce(.init(refMode: .fly, progressive: true, rollFrac: 0.2, pitchFrac: -0.5))
         var last: TraceRow?
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
                              "the last command in the trace\n\(rig.logs)") {
             last = rig.stack.trace().first { $0.pcmdFlag == 1 && abs($0.pcmdRoll - 0.2) < 0.01 }
             return last != nil
@@ -108,7 +108,8 @@ struct LinkSimulatorTests {
         // starves: wait for them to catch up with the trace (the simulator's file) rather than read a snapshot.
         var link: [LinkStatus] = []
         do {
-            try await eventually(timeoutS: 60, "a command-timeout hover on link status, still hovering and connected") {
+            try await eventually(timeout: .seconds(60),
+                                 "a command-timeout hover on link status, still hovering and connected") {
                 link = rig.linkStatuses()
                 return link.contains { $0.fallbackHover && $0.reason == .commandTimeout }
                     && link.last.map { $0.connected && $0.fallbackHover } == true
@@ -128,7 +129,7 @@ struct LinkSimulatorTests {
         try await rig.takeOff()
         let start = try #require(rig.stack.trace().last)
         rig.player.play(Self.forward)
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "5 m north\n\(rig.logs)") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "5 m north\n\(rig.logs)") {
             guard let now = rig.stack.trace().last else { return false }
             return now.position.latitudeDeg > start.position.latitudeDeg && now.distanceM(to: start.position) > 5
         }
@@ -157,14 +158,14 @@ private struct LinkRig {
 
     func takeOff() async throws {
         player.play(LinkSimulatorTests.takeoff)
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "hovering at ~1 m\n\(logs)") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "hovering at ~1 m\n\(logs)") {
             stack.trace().last.map { $0.flightState == "hovering" && abs($0.altitudeM - 1) < 0.2 } == true
         }
     }
 
     func land() async throws {
         player.play(LinkSimulatorTests.land)
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "landed\n\(logs)") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "landed\n\(logs)") {
             stack.trace().last.map { $0.flightState == "landed" && $0.altitudeM == 0 } == true
         }
     }
@@ -173,7 +174,7 @@ private struct LinkRig {
     func latestDroneState(where condition: @escaping (DroneState) -> Bool) async throws -> DroneState {
         let topic = Topics.droneState.topic(for: DroneID(rawValue: stack.drone) ?? .default)
         var found: DroneState?
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "a DroneState on \(topic)\n\(logs)") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "a DroneState on \(topic)\n\(logs)") {
             found = bus.messages(on: topic).last.flatMap { try? DroneState(decoding: $0.message.payload) }
             return found.map(condition) == true
         }

@@ -183,7 +183,7 @@ struct LocationBroadcasterExitCodeTests {
         #expect(wide.code == 0, "\(wide.output)")
         // The two sent (forced, wide) reach the recorder, however late a loaded machine delivers them; the refused
         // ones were never published, so nothing else can follow them.
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "the two targets sent") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "the two targets sent") {
             bus.messages(on: topic("target")).count >= 2
         }
         #expect(bus.messages(on: topic("target")).count == 2)

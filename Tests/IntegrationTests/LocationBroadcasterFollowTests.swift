@@ -31,7 +31,7 @@ struct LocationBroadcasterFollowTests {
             arguments: ["follow", "--broker", broker.address, "--drone", drone, "--sender-id", "walker",
                         "--gpsd", "127.0.0.1:\(gpsd.port)", "--interval", "200ms"] + extra,
             logDirectory: broker.directory)
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
                              "follow connected to gpsd\n\(follow.output())\n\(gpsd.gpsd.output())") {
             follow.output().contains("connected to gpsd at")
         }
@@ -50,7 +50,8 @@ struct LocationBroadcasterFollowTests {
             try bus.messages(on: "quad/walk1/target").map { try Target(decoding: $0.message.payload) }
         }
         // 90 s for 12 s of replay: the machine may be starved.
-        try await eventually(timeoutS: 90, "the walk's last positions\n\(follow.output())\n\(gpsd.gpsd.output())") {
+        try await eventually(timeout: .seconds(90),
+                             "the walk's last positions\n\(follow.output())\n\(gpsd.gpsd.output())") {
             try targets().contains { $0.latitudeDeg > 52.51642 }
         }
         #expect(follow.stop(signal: SIGTERM) == 0, "\(follow.output())")
@@ -90,7 +91,7 @@ struct LocationBroadcasterFollowTests {
         defer { follow.stop(signal: SIGKILL) }
         // 120 s: gpsd and follow start on a machine that may be starved; it ends at the report.
         do {
-            try await eventually(timeoutS: 120, "a stale-fix report") {
+            try await eventually(timeout: .seconds(120), "a stale-fix report") {
                 follow.output().contains("receiver clock or a replayed log?")
             }
         } catch {
@@ -99,7 +100,7 @@ struct LocationBroadcasterFollowTests {
         }
         if acceptStale {
             // Sent anyway: wait for it (a fixed 2 s raced a loaded machine's follow and recorder).
-            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+            try await eventually(timeout: TestEnvironment.readinessTimeout,
                                  "a target sent anyway\n\(follow.output())") {
                 !bus.messages(on: "quad/\(drone)/target").isEmpty
             }

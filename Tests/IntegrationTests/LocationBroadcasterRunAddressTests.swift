@@ -74,7 +74,7 @@ struct LocationBroadcasterRunAddressTests {
             + "addressed to its run; nothing sent"), "\(refused.output)")
         let emergency = try await broadcaster(["emergency", "--timeout", "2"], drone: "ra3")
         #expect(emergency.output.contains("sending it unaddressed"), "\(emergency.output)")
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
                              "the emergency on the bus") { !commands(fake).isEmpty }
         #expect(commands(fake).map(\.kind) == [.emergency])
         #expect(commands(fake).map(\.controllerRunId) == [RunAddress.none])

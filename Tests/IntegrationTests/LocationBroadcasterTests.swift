@@ -29,7 +29,7 @@ struct LocationBroadcasterTests {
                                         ["--alt", "3", "--sender-id", "tester", "--no-wait"])
         #expect(run.code == 0, "\(run.output)")
         #expect(run.output.contains("target 52.516300, 13.377700 alt 3.0 m sent as tester"))
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "target received") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "target received") {
             !bus.messages(on: topic("target")).isEmpty
         }
         let received = try #require(bus.messages(on: topic("target")).first)
@@ -53,7 +53,7 @@ struct LocationBroadcasterTests {
         // Subscribed before anything is sent: probes until one shows (one SUBSCRIBE holds the three filters). A
         // guessed 300 ms missed the target on a loaded machine.
         let prober = try await BusRecorder(port: broker.port, id: "probe-expiry", filters: [])
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "mosquitto_sub subscribed") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "mosquitto_sub subscribed") {
             try await prober.publish(topic("probe"), Array("probe".utf8))
             try await Task.sleep(for: .milliseconds(100))
             return watcher.output().contains(topic("probe"))
@@ -69,7 +69,7 @@ struct LocationBroadcasterTests {
         let land = try await broadcaster(["land"], ["--command-ttl", "3", "--timeout", "20"])
         #expect(land.code == 0, "\(land.output)")
         func lines() -> [String] { watcher.output().split(separator: "\n").map(String.init) }
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "both seen\n\(watcher.output())") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "both seen\n\(watcher.output())") {
             [topic("target"), topic("command")].allSatisfy { seen in lines().contains { $0.hasPrefix(seen + " ") } }
         }
         let lines = lines()
@@ -94,7 +94,7 @@ struct LocationBroadcasterTests {
             try bus.messages(on: topic("ground/beacon")).map { try GroundBeacon(decoding: $0.message.payload) }
         }
         defer { if child.isRunning { child.stop(signal: SIGKILL) } }
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
                              "beacons over 1 s of their stamps: \((try? beacons().map(\.timestampUs)) ?? [])\n"
                                  + "\(child.output())") {
             let stamps = try beacons().map(\.timestampUs)
@@ -198,7 +198,7 @@ struct LocationBroadcasterTests {
         defer { pilot.stop() }
         try await FakeController(bus: bus, drone: Self.drone).publish(.hovering, reason: .airborne, retain: true)
         var run: (code: Int32, output: String) = (0, "")
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "pilot-a online on the status screen") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "pilot-a online on the status screen") {
             run = try await broadcaster(["status"])
             return run.output.contains(Self.serviceLine("pilot-a", "online"))
         }
@@ -229,11 +229,11 @@ struct LocationBroadcasterTests {
                         "--timeout", "60", "--line", "--interval", "200ms"],
             logDirectory: broker.directory)
         defer { if child.isRunning { child.stop(signal: SIGKILL) } }
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "a flying line\n\(child.output())") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "a flying line\n\(child.output())") {
             child.output().contains("flying-to-target  dist 31.2 m")
         }
         try await controller.publish(.arrived, reason: .arrived, distanceM: 0.4, target: target, retain: true)
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "status ended\n\(child.output())") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "status ended\n\(child.output())") {
             !child.isRunning
         }
         let run = (code: child.exitCode() ?? -1, output: child.output())

@@ -60,7 +60,7 @@ final class LogSyncIntegrationTests {
         defer { publisher.shutdown() }
         try await flyThroughOutage(publisher)
 
-        try await eventually(timeoutS: 30, "the ground log complete: \(output())") {
+        try await eventually(timeout: .seconds(30), "the ground log complete: \(output())") {
             try groundSequences() == Array(1...60)
         }
         try await Task.sleep(for: .milliseconds(500))  // time for a duplicate to show up
@@ -77,10 +77,10 @@ final class LogSyncIntegrationTests {
         let publisher = try await client(port: board.port, id: "board-publisher")
         defer { publisher.shutdown() }
         try await flyThroughOutage(publisher)
-        try await eventually(timeoutS: 20, "the ground has the messages after the outage") {
+        try await eventually(timeout: .seconds(20), "the ground has the messages after the outage") {
             try groundSequences().last == 60
         }
-        #expect(groundLogger.stop(signal: SIGTERM, timeoutS: 20) == 0)
+        #expect(groundLogger.stop(signal: SIGTERM, timeout: .seconds(20)) == 0)
         #expect(try exportSequences(groundDir) == Array(1...20) + Array(41...60), "--no-auto-sync leaves the gap")
 
         let listed = try runLogger(["sync", "--dry-run", "--log-dir", groundDir.path, "--drone", "drone1"])
@@ -99,7 +99,7 @@ final class LogSyncIntegrationTests {
         #expect(try exportSequences(groundDir) == Array(1...60))
 
         // A fresh gap in a copy, and the board's logger gone: the sync says so and exits 1, the file unchanged.
-        #expect(boardLogger.stop(signal: SIGTERM, timeoutS: 20) == 0)
+        #expect(boardLogger.stop(signal: SIGTERM, timeout: .seconds(20)) == 0)
         let gappy = groundDir.appendingPathComponent("drone1-20000101-000000.qlog")
         let header = try LogFileHeader(createdUs: 0, note: "test")
         let kept = try logRecords(groundDir).filter { RecordKey($0).map { ![5, 6].contains($0.sequence) } ?? true }
@@ -117,32 +117,32 @@ final class LogSyncIntegrationTests {
     /// Sequences 1…20 with the link up, 21…40 while it is cut (the ground never sees them), 41…60 after it is
     /// back; waits until the board's log holds all 60 and the ground's the first 20.
     func flyThroughOutage(_ publisher: MQTTClient) async throws {
-        try await eventually(timeoutS: 20, "the bridge carries telemetry") {
+        try await eventually(timeout: .seconds(20), "the bridge carries telemetry") {
             try publish(publisher, 1)
             try await Task.sleep(for: .milliseconds(200))
             return (try? groundSequences().contains(1)) == true
         }
         for sequence in UInt32(2)...20 { try publish(publisher, sequence) }
-        try await eventually(timeoutS: 10, "the ground logged 1…20") { try groundSequences().last == 20 }
+        try await eventually(timeout: .seconds(10), "the ground logged 1…20") { try groundSequences().last == 20 }
         // 21…40 go out once the board's broker has noticed the cut: its bridge reconnects (restart_timeout 1 s) and
         // is refused. A fixed 300 ms was a race on a busy machine: a broker that had not yet read the cut queued
         // 22…40 for its (persistent) bridge session and delivered them live when the radio came back — only 21 was
         // recovered by the sync.
         let refusedBefore = proxy.refusedConnections
         proxy.cut()
-        try await eventually(timeoutS: 20, "the board's bridge noticed the cut: \(output())") {
+        try await eventually(timeout: .seconds(20), "the board's bridge noticed the cut: \(output())") {
             proxy.refusedConnections > refusedBefore
         }
         for sequence in UInt32(21)...40 { try publish(publisher, sequence) }
-        try await eventually(timeoutS: 10, "the board logged 1…40") { try boardSequences().contains(40) }
+        try await eventually(timeout: .seconds(10), "the board logged 1…40") { try boardSequences().contains(40) }
         proxy.restore()
-        try await eventually(timeoutS: 20, "the bridge is back") {
+        try await eventually(timeout: .seconds(20), "the bridge is back") {
             try publish(publisher, 41)
             try await Task.sleep(for: .milliseconds(200))
             return (try? groundSequences().contains(41)) == true
         }
         for sequence in UInt32(42)...60 { try publish(publisher, sequence) }
-        try await eventually(timeoutS: 10, "the board logged 1…60") { try boardSequences().contains(60) }
+        try await eventually(timeout: .seconds(10), "the board logged 1…60") { try boardSequences().contains(60) }
     }
 
     /// DroneState `sequence` (QoS 0, as drone-link publishes it), stamped 1 s apart on the sender's clock: the 20
@@ -171,7 +171,7 @@ final class LogSyncIntegrationTests {
                                                 filters: [Topics.status(service: "telemetry-logger",
                                                     drone: Self.drone)])
         defer { watcher.shutdown() }
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "logger online: \(child.output())") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "logger online: \(child.output())") {
             watcher.all.contains { watcher.text($0).contains(#""state":"online""#) }
         }
         return child
@@ -183,7 +183,7 @@ final class LogSyncIntegrationTests {
         let client = try MQTTClient(configuration: .init(port: Int32(port), clientId: id), logger: log)
         try client.start()
         guard await client.waitUntilConnected(
-            timeoutS: TestEnvironment.readinessTimeoutS) else { throw TestEnvironmentError.timeout(id) }
+            timeout: TestEnvironment.readinessTimeout) else { throw TestEnvironmentError.timeout(id) }
         return client
     }
 
@@ -191,7 +191,7 @@ final class LogSyncIntegrationTests {
         let child = try ChildProcess(executable: TestEnvironment.executable("telemetry-logger").path,
                                      arguments: arguments, name: "telemetry-logger-\(arguments[0])",
                                      logDirectory: ground.directory)
-        let code = child.waitForExit(timeoutS: 60)
+        let code = child.waitForExit(timeout: .seconds(60))
         return (code, child.output())
     }
 

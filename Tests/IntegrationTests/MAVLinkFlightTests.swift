@@ -127,19 +127,19 @@ struct MAVLinkFlightTests {
         let bus = try await BusRecorder(port: stack.broker.port, id: "mavlink-acks", filters: [linkTopic])
         defer { bus.client.shutdown() }
         try stack.mosquittoPub("command", "takeoff")
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "airborne\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "airborne\n\(stack.logs())") {
             stack.lastRow().map { $0.altitudeM > 2 && $0.flightState == "hovering" } == true
         }
         let target = stack.target(bearingDeg: 45, distanceM: 40)
         try stack.publishTarget(target)
-        try await eventually(timeoutS: 3 * TestEnvironment.flightPhaseTimeoutS, "arrived within 2 m\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout * 3, "arrived within 2 m\n\(stack.logs())") {
             (stack.lastRow()?.distanceM(to: target) ?? .infinity) < 2
         }
         // The last 2 of 3 s of the simulator's time after the arrival.
         #expect(try await stack.rows(afterS: 3, last: 2).allSatisfy { $0.distanceM(to: target) < 3 },
                 "drifted off the target")
         try stack.mosquittoPub("command", "land")
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "landed\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "landed\n\(stack.logs())") {
             stack.lastRow()?.flightState == "landed"
         }
         let link = stack.process("mavlink-link")?.output() ?? ""
@@ -169,14 +169,14 @@ struct MAVLinkFlightTests {
         let bus = try await BusRecorder(port: stack.broker.port, id: "mavlink-refused", filters: [linkTopic])
         let player = try await FlightCommandPlayer(port: stack.broker.port, drone: stack.drone)
         defer { player.client.shutdown(); bus.client.shutdown() }
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "battery critical\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "battery critical\n\(stack.logs())") {
             (stack.trace().last?.batteryPct ?? 100) <= 4
         }
         player.play(.init(refMode: .fly, takeoffId: 1))
         func acks() -> [LinkStatus.CommandAck] {
             bus.messages(on: linkTopic).compactMap { try? LinkStatus(decoding: $0.message.payload).commandAck }
         }
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
                              "takeoff denied on telemetry/link\n\(stack.logs())") {
             acks().contains { $0.command == .takeoff && $0.result == .denied }
         }
@@ -208,18 +208,18 @@ struct MAVLinkFlightTests {
         }
 
         player.play(.init(refMode: .fly, takeoffId: 1))
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "hovering at 2.5 m\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "hovering at 2.5 m\n\(stack.logs())") {
             stack.trace().last.map { $0.flightState == "hovering" && $0.altitudeM > 2.3 } == true
         }
         player.play(.init(refMode: .fly, progressive: true, pitchFrac: -0.4))
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS,
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout,
                              "flying forward in offboard\n\(stack.logs())") {
             stack.trace().last.map { $0.flightState == "flying" && $0.speedMps > 1.5 } == true
         }
         await player.stop()
         let stoppedS = try #require(stack.trace().last).timeS
         // A hang guard: the bound is the next line's, on the simulator's clock.
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
                              "hovering after the commands stopped\n\(stack.logs())") {
             stack.trace().last.map { $0.flightState == "hovering" } == true
         }
@@ -236,7 +236,7 @@ struct MAVLinkFlightTests {
         // Timed on the link's own clock (the first lost status says how old its last HEARTBEAT was), not by when
         // the test hears of it: within the 6 s the test allowed on its own clock.
         func lost() -> LinkStatus? { statuses().dropFirst(before).first { !$0.connected && $0.reason == .navdataLost } }
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
                              "link lost without HEARTBEAT\n\(stack.logs())") { lost() != nil }
         let lostStatus = try #require(lost())
         #expect(lostStatus.lastNavdataAgeMs <= 6000,

@@ -24,7 +24,7 @@ struct MQTTClientTests {
     /// Until the broker has answered the SUBSCRIBEs: a message published before then is not delivered (a guessed
     /// 100–200 ms lost it on a loaded machine, and the test then waited for it for good).
     static func waitForSuback(_ client: MQTTClient) async throws {
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "SUBACK") { client.subscriptionsAnswered }
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "SUBACK") { client.subscriptionsAnswered }
     }
 
     @Test("QoS 0 and QoS 1 messages arrive byte-identical", arguments: [Int32(0), 1])
@@ -33,12 +33,12 @@ struct MQTTClientTests {
         let pub = try makeClient("pub-\(qos)")
         defer { sub.shutdown(); pub.shutdown() }
         let messages = try sub.subscribe("t/\(qos)/#", qos: qos)
-        #expect(await sub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
-        #expect(await pub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
+        #expect(await sub.waitUntilConnected(timeout: TestEnvironment.readinessTimeout))
+        #expect(await pub.waitUntilConnected(timeout: TestEnvironment.readinessTimeout))
         try await Self.waitForSuback(sub)
         let payload: [UInt8] = [0xFF, 0x00, 0x51, 0x80, 0x7F]
         try await pub.publishAndWait(topic: "t/\(qos)/x", payload: payload, qos: qos, retain: false,
-            timeoutS: TestEnvironment.readinessTimeoutS)
+            timeout: TestEnvironment.readinessTimeout)
         var iterator = messages.makeAsyncIterator()
         let received = await iterator.next()
         #expect(received == MQTTMessage(topic: "t/\(qos)/x", payload: payload, qos: qos, retain: false))
@@ -48,9 +48,9 @@ struct MQTTClientTests {
     func retained() async throws {
         let pub = try makeClient("pub-retained")
         defer { pub.shutdown() }
-        #expect(await pub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
+        #expect(await pub.waitUntilConnected(timeout: TestEnvironment.readinessTimeout))
         try await pub.publishAndWait(topic: "r/status", payload: Array("online".utf8), qos: 1, retain: true,
-            timeoutS: TestEnvironment.readinessTimeoutS)
+            timeout: TestEnvironment.readinessTimeout)
         let sub = try makeClient("sub-retained")
         defer { sub.shutdown() }
         var iterator = try sub.subscribe("r/#").makeAsyncIterator()
@@ -65,7 +65,7 @@ struct MQTTClientTests {
         let pub = try makeClient("pub-restart")
         defer { sub.shutdown(); pub.shutdown() }
         let messages = try sub.subscribe("again/#")
-        #expect(await sub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
+        #expect(await sub.waitUntilConnected(timeout: TestEnvironment.readinessTimeout))
         // The client's own word that it connected again: until it has noticed the restart, its old connection
         // still reads as connected and subscribed.
         let events = sub.events()
@@ -74,18 +74,18 @@ struct MQTTClientTests {
             return false
         }
         let guardTask = Task {
-            try await Task.sleep(for: .seconds(TestEnvironment.readinessTimeoutS))
+            try await Task.sleep(for: TestEnvironment.readinessTimeout)
             reconnected.cancel()
         }
         defer { guardTask.cancel() }
         try broker.restart(after: 0.5)
         #expect(await reconnected.value, "no reconnect within \(TestEnvironment.readinessTimeoutS) s")
         try await Self.waitForSuback(sub)
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "the publisher reconnected") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "the publisher reconnected") {
             pub.isConnected
         }
         try await pub.publishAndWait(topic: "again/x", payload: [1, 2, 3], qos: 1, retain: false,
-            timeoutS: TestEnvironment.readinessTimeoutS)
+            timeout: TestEnvironment.readinessTimeout)
         var iterator = messages.makeAsyncIterator()
         #expect(await iterator.next()?.payload == [1, 2, 3])
     }
@@ -94,9 +94,9 @@ struct MQTTClientTests {
     func boundedOfflineQueue() async throws {
         let pub = try makeClient("pub-offline", maxPending: 3)
         defer { pub.shutdown() }
-        #expect(await pub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
+        #expect(await pub.waitUntilConnected(timeout: TestEnvironment.readinessTimeout))
         broker.stop()
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "client notices the broker is gone") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "client notices the broker is gone") {
             !pub.isConnected
         }
         for i in 0..<3 {
@@ -109,7 +109,7 @@ struct MQTTClientTests {
             try pub.publish(topic: "q/zero", payload: [0], qos: 0, retain: false)
         }
         try broker.start()
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
                              "queued messages acknowledged after reconnect") {
             pub.pendingAcknowledgements == 0
         }
@@ -126,7 +126,7 @@ struct MQTTClientTests {
         defer { client.shutdown() }
         _ = try client.subscribe("quad/retry1/command")
         try client.start()
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "a second SUBSCRIBE after the refusal") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "a second SUBSCRIBE after the refusal") {
             client.refusedSubscriptions >= 2
         }
         #expect(client.isConnected)
@@ -158,11 +158,11 @@ struct MQTTClientTests {
         let pub = try makeClient("suback-pub")
         defer { sub.shutdown(); pub.shutdown() }
         let messages = try sub.subscribe("granted/#")
-        #expect(await sub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
-        #expect(await pub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
+        #expect(await sub.waitUntilConnected(timeout: TestEnvironment.readinessTimeout))
+        #expect(await pub.waitUntilConnected(timeout: TestEnvironment.readinessTimeout))
         try await Self.waitForSuback(sub)
         try await pub.publishAndWait(topic: "granted/x", payload: [7], qos: 1, retain: false,
-            timeoutS: TestEnvironment.readinessTimeoutS)
+            timeout: TestEnvironment.readinessTimeout)
         var iterator = messages.makeAsyncIterator()
         #expect(await iterator.next()?.payload == [7])
         #expect(sub.refusedSubscriptions == 0)
@@ -189,7 +189,7 @@ struct MQTTClientTests {
         // The session exists (-E: exit once subscribed), then is away — as the board's bridge while the radio is
         // down.
         let first = try keeper(["-E"])
-        #expect(first.waitForExit(timeoutS: TestEnvironment.readinessTimeoutS) == 0, "\(first.output())")
+        #expect(first.waitForExit(timeout: TestEnvironment.readinessTimeout) == 0, "\(first.output())")
         var logger = Logger(label: "test.expiry")
         logger.logLevel = .warning
         let pub = try MQTTClient(configuration: MQTTConfiguration(
@@ -197,17 +197,17 @@ struct MQTTClientTests {
             protocolVersion: .auto), logger: logger)
         try pub.start()
         defer { pub.shutdown() }
-        #expect(await pub.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
+        #expect(await pub.waitUntilConnected(timeout: TestEnvironment.readinessTimeout))
         #expect(pub.speaksMQTT5)
         try await pub.publishAndWait(topic: "exp/short", payload: Array("short".utf8), qos: 1, retain: false,
-            expiryS: 1, timeoutS: TestEnvironment.readinessTimeoutS)
+            expiryS: 1, timeout: TestEnvironment.readinessTimeout)
         try await pub.publishAndWait(topic: "exp/long", payload: Array("long".utf8), qos: 1, retain: false, expiryS: 60,
-            timeoutS: TestEnvironment.readinessTimeoutS)
+            timeout: TestEnvironment.readinessTimeout)
         try await pub.publishAndWait(topic: "exp/none", payload: Array("none".utf8), qos: 1, retain: false,
-            timeoutS: TestEnvironment.readinessTimeoutS)
+            timeout: TestEnvironment.readinessTimeout)
         try await Task.sleep(for: .milliseconds(2200))
         let second = try keeper(["-C", "2", "-v"])
-        if second.waitForExit(timeoutS: TestEnvironment.readinessTimeoutS) == nil { second.stop(signal: SIGTERM) }
+        if second.waitForExit(timeout: TestEnvironment.readinessTimeout) == nil { second.stop(signal: SIGTERM) }
         let lines = second.output().split(separator: "\n").map(String.init)
         #expect(lines == ["exp/long long", "exp/none none"])
     }

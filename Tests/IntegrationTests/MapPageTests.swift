@@ -50,7 +50,7 @@ struct MapPageTests {
         let restarted = try await MapBrowser.answer(browser, in: handshake, step: "restart", timeoutS: 300) {
             try stack.mosquitto?.restart(after: 1)
         }
-        let code = try await onThread { browser.waitForExit(timeoutS: 5) }
+        let code = try await onThread { browser.waitForExit(timeout: .seconds(5)) }
         #expect(code == 0, "map_browser_test.py: \(browser.output())\n\(stack.logs())")
         #expect(restarted, "the broker restart step never ran: \(browser.output())")
     }
@@ -82,7 +82,7 @@ struct MapPageTests {
             name: "map-stale", logDirectory: handshake, environment: MapBrowser.environment(browserTemporary))
         defer { browser.stop(signal: SIGKILL) }
         let stopped = try await MapBrowser.answer(browser, in: handshake, step: "stop", timeoutS: 180) { broker.stop() }
-        let code = try await onThread { browser.waitForExit(timeoutS: 5) }
+        let code = try await onThread { browser.waitForExit(timeout: .seconds(5)) }
         #expect(code == 0, "map_page_checks.py stale: \(browser.output())")
         #expect(stopped, "the broker was never stopped: \(browser.output())")
     }

@@ -36,7 +36,7 @@ struct NavigatorGPSDTests {
                         "--position", "gpsd:127.0.0.1:\(gpsdPort)", "--no-fix-time-check"],
             logDirectory: broker.directory)
         defer { navigator.stop(signal: SIGKILL) }
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "navigator online\n\(navigator.output())") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "navigator online\n\(navigator.output())") {
             bus.messages(on: topic("status/navigator")).contains {
                 String(decoding: $0.message.payload, as: UTF8.self).contains(#""state":"online""#)
             } && navigator.output().contains("connected to gpsd")
@@ -73,7 +73,8 @@ struct NavigatorGPSDTests {
             }
         }
         let lastWalk = try #require(walk.last)
-        try await eventually(timeoutS: 90, "the walk's last position\n\(navigator.output())\n\(gpsd.gpsd.output())") {
+        try await eventually(timeout: .seconds(90),
+                             "the walk's last position\n\(navigator.output())\n\(gpsd.gpsd.output())") {
             try solutions().contains { $0.droneLatitudeDeg > lastWalk.latitudeDeg - 1e-6 }
         }
         talker.cancel()

@@ -28,7 +28,7 @@ struct OptionsFirstSmokeTests {
                                       common() + ["target", "-33.8", "-70.6", "--no-wait", "--sender-id", "tester"],
                                       logDirectory: broker.directory, timeoutS: 30)
         #expect(sent.code == 0, "\(sent.output)")
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "the target on the bus") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "the target on the bus") {
             !bus.messages(on: "quad/\(Self.drone)/target").isEmpty
         }
         let received = try #require(bus.messages(on: "quad/\(Self.drone)/target").first)
@@ -53,7 +53,7 @@ struct OptionsFirstSmokeTests {
                                      arguments: common() + subcommand + own, logDirectory: broker.directory)
         defer { child.stop(signal: SIGTERM) }
         do {
-            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "\(service) online") {
+            try await eventually(timeout: TestEnvironment.readinessTimeout, "\(service) online") {
                 log.latest(service)?.contains(#""state":"online""#) == true
             }
         } catch {

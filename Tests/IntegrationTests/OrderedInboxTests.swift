@@ -25,11 +25,11 @@ struct OrderedInboxTests {
         try inbox.feed(receiver, filter: "order/a", qos: 1) { m, _ in .a(String(decoding: m.payload, as: UTF8.self)) }
         try inbox.feed(receiver, filter: "order/+/b", qos: 1) { m, _ in .b(String(decoding: m.payload, as: UTF8.self)) }
         try receiver.start()
-        #expect(await receiver.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
+        #expect(await receiver.waitUntilConnected(timeout: TestEnvironment.readinessTimeout))
         let sender = try MQTTClient(configuration: .init(port: Int32(broker.port), clientId: "ordered-tx"),
                                     logger: logger)
         try sender.start()
-        #expect(await sender.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS))
+        #expect(await sender.waitUntilConnected(timeout: TestEnvironment.readinessTimeout))
         // Both subscriptions are active once a marker on the second one arrives (no guessed SUBACK delay).
         var iterator = inbox.events.makeAsyncIterator()
         let ready = Task {

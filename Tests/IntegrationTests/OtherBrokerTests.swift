@@ -92,7 +92,7 @@ struct BrokerChecks {
             flight.logs() + "\n--- logger\n\(recorder.output().suffix(2000))\n--- pilot\n\(pilot.output().suffix(2000))"
         }
         phase("services online")
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "pilot control granted\n\(logs())") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "pilot control granted\n\(logs())") {
             pilot.output().contains("pilot control granted")
         }
         phase("pilot control granted")
@@ -129,7 +129,7 @@ struct BrokerChecks {
         phase("landed")
         flight.expectInsideGeofence()
         try await Task.sleep(for: .seconds(1))
-        #expect(recorder.stop(signal: SIGTERM, timeoutS: 20) == 0, "\(recorder.output())")
+        #expect(recorder.stop(signal: SIGTERM, timeout: .seconds(20)) == 0, "\(recorder.output())")
 
         // The logger captured the flight: its track reaches the target.
         let files = try FileManager.default.contentsOfDirectory(at: logDir, includingPropertiesForKeys: nil)
@@ -150,13 +150,13 @@ struct BrokerChecks {
         let watch = try spawn("location-broadcaster", ["status", "--watch", "--interval", "200ms", "--timeout", "300"]
                               + ground, name: "status-watch")
         defer { watch.stop(signal: SIGKILL) }
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
                              "navigator online\n\(watch.output().suffix(2000))\n\(navigator.output())") {
             watch.output().contains(Self.serviceLine("navigator", "online"))
         }
         let before = watch.output().count
         #expect(navigator.stop(signal: SIGKILL) == 128 + SIGKILL)
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
                              "navigator OFFLINE\n\(watch.output().suffix(2000))") {
             watch.output().dropFirst(before).contains(Self.serviceLine("navigator", "OFFLINE"))
         }
@@ -172,7 +172,7 @@ struct BrokerChecks {
         let strict = try spawn("navigator", ["--broker", broker.boardAddress, "--drone", drone, "--mqtt-version", "5"],
                                name: "navigator-v5")
         defer { strict.stop(signal: SIGKILL) }
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
                              "the refusal in the log\n\(strict.output())") {
             saysRefused(strict.output())
         }
@@ -190,7 +190,7 @@ struct BrokerChecks {
                                  name: "navigator-auto")
         defer { fallback.stop(signal: SIGKILL) }
         let bus = try await BusRecorder(port: broker.port, id: "v5-\(drone)", filters: ["quad/\(drone)/status/#"])
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
                              "auto: online in 3.1.1\n\(fallback.output())") {
             bus.messages(on: "quad/\(drone)/status/navigator").contains {
                 String(decoding: $0.message.payload, as: UTF8.self).contains(#""state":"online""#)

@@ -64,7 +64,7 @@ struct PilotArbitrationTests {
         // 1. The first claim is granted.
         var seen = try await awaitState(after: 0, "a is the pilot") { $0.pilotId == "a" }
         #expect(try states()[seen].reason == .controlGranted)
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "a hears it holds control\n\(logs())") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "a hears it holds control\n\(logs())") {
             a.output().contains("pilot control granted")
         }
 
@@ -72,7 +72,7 @@ struct PilotArbitrationTests {
         b = try claimer("b")
         seen = try await awaitState(after: seen, "b's claim refused") { $0.reason == .claimRefused }
         #expect(try states()[seen].pilotId == "a")
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "b waits for a\n\(logs())") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "b waits for a\n\(logs())") {
             b?.output().contains("a holds pilot control; waiting for it to be released") == true
         }
 
@@ -112,7 +112,7 @@ struct PilotArbitrationTests {
         #expect(try states()[seen].pilotId == "")
         seen = try await awaitState(after: seen, "b is the pilot") { $0.pilotId == "b" }
         #expect(try states()[seen].reason == .controlGranted)
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "b hears it holds control\n\(logs())") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "b hears it holds control\n\(logs())") {
             b?.output().contains("pilot control granted") == true
         }
 

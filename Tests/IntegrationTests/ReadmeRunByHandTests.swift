@@ -110,7 +110,7 @@ struct ReadmeRunByHandTests {
                 _ = try #require(sub, "the page publishes before mosquitto_sub")
                 let port = broker!.port
                 let dir = broker!.directory
-                try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "services online") {
+                try await eventually(timeout: TestEnvironment.readinessTimeout, "services online") {
                     let statuses = try Self.receive(port: port, dir: dir, topic: "quad/drone1/status/#", count: 3).lines
                     let online = ["drone-link", "navigator", "drone-controller"].allSatisfy { service in
                         statuses.contains {
@@ -123,7 +123,7 @@ struct ReadmeRunByHandTests {
                 // A takeoff needs fresh drone state in the controller: its own word that it has seen the drone,
                 // not a guessed 300 ms after the test saw navdata.
                 let controller = try #require(children.first { $0.name == "drone-controller" })
-                try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "the controller knows the drone") {
+                try await eventually(timeout: TestEnvironment.readinessTimeout, "the controller knows the drone") {
                     controller.output().contains("landed (drone-landed)")
                 }
                 if let m = arguments.firstIndex(of: "-m"), arguments[m - 1] == "quad/drone1/target" {
@@ -132,7 +132,7 @@ struct ReadmeRunByHandTests {
                 let pub = try ChildProcess(
                     executable: TestEnvironment.requireTool(program), arguments: ["-p", "\(broker!.port)"] + arguments,
                     name: "mosquitto_pub", logPath: broker!.directory.appendingPathComponent("readme-pub.log").path)
-                #expect(pub.waitForExit(timeoutS: TestEnvironment.readinessTimeoutS) == 0, "\(pub.output())")
+                #expect(pub.waitForExit(timeout: TestEnvironment.readinessTimeout) == 0, "\(pub.output())")
             default:
                 Issue.record("docs/flying.md's Run it by hand has a command this test does not know: \(words)")
             }
@@ -148,7 +148,7 @@ struct ReadmeRunByHandTests {
         let start = try #require(rows().first, "no trace\n\(logs())")
         #expect(start.distanceM(to: goal) > 20, "the page's target should be a real flight from drone-sim's home")
         #expect(start.distanceM(to: goal) < 200, "the page's target must lie inside the controller's geofence")
-        try await eventually(timeoutS: 150, "drone within 2 m of the page's target\n\(logs())") {
+        try await eventually(timeout: .seconds(150), "drone within 2 m of the page's target\n\(logs())") {
             rows().contains { $0.isAirborne && $0.distanceM(to: goal) < 2 }
         }
         #expect(rows().contains { $0.flightState == "taking_off" })
@@ -163,7 +163,7 @@ struct ReadmeRunByHandTests {
             arguments: ["-p", "\(port)", "-t", topic, "-v", "-C", "\(count)", "-W", "2"],
             name: "mosquitto_sub", logPath: dir.appendingPathComponent("readme-probe.log").path)
         // -W 2 is mosquitto_sub's own clock; this only catches a hang (a slow start is retried by the caller).
-        let code = child.waitForExit(timeoutS: 10)
+        let code = child.waitForExit(timeout: .seconds(10))
         return (code == 0, child.output().split(separator: "\n"))
     }
 

@@ -125,7 +125,7 @@ enum Scenarios {
             // .arduCopterBooting). Its takeoff waits for their boots; the other scenarios have coarser bounds.
             if flight.kind == .px4 {
                 let waitS = nowS()
-                try await eventually(timeoutS: 180, "no ArduCopter SITL booting beside PX4's hover") {
+                try await eventually(timeout: .seconds(180), "no ArduCopter SITL booting beside PX4's hover") {
                     AutopilotSITL.arduCopterBooting == 0
                 }
                 if nowS() - waitS > 1 {
@@ -135,7 +135,8 @@ enum Scenarios {
             }
             let commandS = nowS()
             try await flight.takeOff()
-            try await eventually(timeoutS: 20, "the controller reports hovering\n\(flight.controllerStory())") {
+            try await eventually(timeout: .seconds(20),
+                                 "the controller reports hovering\n\(flight.controllerStory())") {
                 flight.controllerState()?.activity == .hovering
             }
             try await flight.observer.wait("at the cruise altitude \(cruise) ± \(tolerance) m", timeoutS: 20,

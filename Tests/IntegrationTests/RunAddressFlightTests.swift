@@ -21,7 +21,7 @@ struct RunAddressFlightTests {
             bus.messages(on: stateTopic).compactMap { try? ControllerState(decoding: $0.message.payload) }
         }
         var oldRun: UInt32 = 0
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "the controller's run id\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "the controller's run id\n\(stack.logs())") {
             oldRun = states().last?.runId ?? 0
             return oldRun != 0
         }
@@ -31,7 +31,7 @@ struct RunAddressFlightTests {
         try stack.start("drone-controller", [])
         try await stack.waitUntilReady(services: ["drone-controller"])
         var newRun: UInt32 = 0
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
                              "the restarted controller's run id\n\(stack.logs())") {
             newRun = states().last?.runId ?? 0
             return newRun != 0 && newRun != oldRun
@@ -43,7 +43,7 @@ struct RunAddressFlightTests {
                            timestampUs: Int64((Date().timeIntervalSince1970 + skewS) * 1e6),
                            kind: .takeoff, controllerRunId: oldRun)
         try await bus.publish("quad/\(stack.drone)/command", late.encoded())
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
                              "the refusal in the controller's state\n\(stack.logs())") {
             states().contains { $0.runId == newRun && $0.reason == .commandForPreviousRun }
         }
@@ -62,7 +62,7 @@ struct RunAddressFlightTests {
                 "\(run.output)")
         // The controller said airborne from the drone's navdata; the simulator's trace file shows it within its
         // flush period, which a loaded machine stretches.
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "not airborne\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "not airborne\n\(stack.logs())") {
             stack.lastRow()?.isAirborne == true
         }
     }

@@ -48,7 +48,7 @@ struct RunTestsScriptTests {
                                      environment: ["PATH": path, "FAKE_MODE": mode,
                                                    "FAKE_CHILD_PID": directory.appendingPathComponent("child.pid").path]
                                         .merging(environment) { $1 })
-        let code = try await onThread { child.waitForExit(timeoutS: 120) }
+        let code = try await onThread { child.waitForExit(timeout: .seconds(120)) }
         let output = child.output()
         if code == nil { child.stop(signal: SIGKILL) }
         return Run(exitCode: code ?? -1, output: output, directory: directory)

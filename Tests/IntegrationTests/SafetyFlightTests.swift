@@ -16,7 +16,7 @@ struct SafetyFlightTests {
         try await stack.waitUntilReady()
         try stack.mosquittoPub("command", "takeoff")
         // A hang guard: drifting out 10 m at ~0.4 m/s, the brake and the landing take ~35 s of the flight.
-        try await eventually(timeoutS: 3 * TestEnvironment.flightPhaseTimeoutS,
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout * 3,
                              "landed again after giving up the return\n\(stack.logs())") {
             let trace = stack.trace()
             // Airborne, then landed. Not "a hovering row": in 8 m/s of wind the drone's hover lasts a moment (the
@@ -37,21 +37,21 @@ struct SafetyFlightTests {
         defer { stack.stop() }
         try await stack.waitUntilReady()
         try stack.mosquittoPub("command", "takeoff")
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "airborne\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "airborne\n\(stack.logs())") {
             stack.lastRow().map { $0.altitudeM > 0.5 && $0.flightState == "hovering" } == true
         }
         let target = stack.target(bearingDeg: 0, distanceM: 60)
         try stack.mosquittoPub("target", #"{"lat":\#(target.latitudeDeg),"lon":\#(target.longitudeDeg),"ttl":3}"#)
         // Accepted and flown to, by the controller's word: whether the drone has picked up speed when the 3 s ttl
         // runs out depends on how long it settles its altitude first (a race the test lost on a busy machine).
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "flying to the target\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "flying to the target\n\(stack.logs())") {
             stack.process("drone-controller")?.output().contains("flying_to_target") == true
         }
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "target-expired\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "target-expired\n\(stack.logs())") {
             stack.process("drone-controller")?.output().contains("target-expired") == true
         }
         // The hover that follows: the drone comes to a stop well short of the 60 m target.
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS,
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout,
                              "stopped after the expiry\n\(stack.logs())") {
             (stack.lastRow()?.speedMps ?? 1) < 0.5
         }

@@ -75,14 +75,14 @@ struct SerialPortLinkTests {
         let rig = try await Rig("serial-unplug")
         let link = try rig.link(["--serial", rig.device, "--baud", "57600"])
         defer { link.stop() }
-        try await eventually(timeoutS: 30, "connected over the pty\n\(link.output())") {
+        try await eventually(timeout: .seconds(30), "connected over the pty\n\(link.output())") {
             rig.statuses().last?.connected == true && rig.droneStates > 0
         }
         #expect(link.output().contains("MAVLink on serial \(rig.device) at 57600 baud"))
 
         let unplugged = Date()
         rig.bridge.stop()
-        try await eventually(timeoutS: 10, "not connected after the unplugging\n\(link.output())") {
+        try await eventually(timeout: .seconds(10), "not connected after the unplugging\n\(link.output())") {
             rig.statuses(since: unplugged).contains { !$0.connected }
         }
         // A few reopening attempts fail while it is away (one per second): still logged once.
@@ -90,7 +90,7 @@ struct SerialPortLinkTests {
         #expect(link.isRunning, "the link ended when its device vanished:\n\(link.output())")
         let plugged = Date()
         try await rig.bridge.restart()
-        try await eventually(timeoutS: 30, "connected again after the plugging in\n\(link.output())") {
+        try await eventually(timeout: .seconds(30), "connected again after the plugging in\n\(link.output())") {
             rig.statuses(since: plugged).last?.connected == true
         }
         let output = link.output()
@@ -115,18 +115,18 @@ struct SerialPortLinkTests {
         ]
         for (arguments, code, message) in cases {
             let run = try rig.link(arguments)
-            let exit = run.waitForExit(timeoutS: 20) ?? run.stop(signal: SIGKILL)
+            let exit = run.waitForExit(timeout: .seconds(20)) ?? run.stop(signal: SIGKILL)
             #expect(exit == code, "\(arguments): exit \(exit)\n\(run.output())")
             #expect(run.output().contains(message), "\(arguments): \(run.output())")
         }
 
         let first = try rig.link(["--serial", rig.device])
         defer { first.stop() }
-        try await eventually(timeoutS: 30, "the first link connected\n\(first.output())") {
+        try await eventually(timeout: .seconds(30), "the first link connected\n\(first.output())") {
             rig.statuses().last?.connected == true
         }
         let second = try rig.link(["--serial", rig.device])
-        let exit = second.waitForExit(timeoutS: 20) ?? second.stop(signal: SIGKILL)
+        let exit = second.waitForExit(timeout: .seconds(20)) ?? second.stop(signal: SIGKILL)
         #expect(exit == 69, "second link on the same device: exit \(exit)\n\(second.output())")
         #expect(second.output().contains("is in use by pid \(first.pid) (mavlink-link)"), "\(second.output())")
         #expect(first.isRunning && rig.statuses().last?.connected == true, "the first link was disturbed")
@@ -143,7 +143,7 @@ struct SerialPortLinkTests {
         let link = try rig.link(["--serial", silent.path, "--baud", "57600"])
         defer { link.stop() }
         let warning = "no MAVLink at 57600 baud on \(silent.path) within 5 s: nothing received"
-        try await eventually(timeoutS: 30, "the no-MAVLink warning\n\(link.output())") {
+        try await eventually(timeout: .seconds(30), "the no-MAVLink warning\n\(link.output())") {
             link.output().contains(warning)
         }
         #expect(link.output().contains("try 921600, 115200 or 460800 (--baud); still listening"))

@@ -35,14 +35,14 @@ struct ServicePresenceTests {
         defer { watcher.shutdown() }
         let child = try start(service)
         do {
-            try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "\(service) online") {
+            try await eventually(timeout: TestEnvironment.readinessTimeout, "\(service) online") {
                 log.latest(service)?.contains(#""state":"online""#) == true
             }
         } catch {
             throw TestEnvironmentError.timeout("\(service) online; it printed:\n\(child.output())")
         }
         #expect(child.stop(signal: SIGTERM) == 0, "\(child.output())")
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
             "\(service) offline") { log.latest(service)?.contains(#""state":"offline""#) == true }
     }
 
@@ -53,7 +53,7 @@ struct ServicePresenceTests {
         let child = try start("navigator")
         defer { child.stop(signal: SIGTERM) }
         let (watcher, log) = try statusWatcher()
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "online") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "online") {
             log.latest("navigator")?.contains(#""state":"online""#) == true
         }
         watcher.shutdown()
@@ -64,7 +64,7 @@ struct ServicePresenceTests {
         defer { late.shutdown() }
         // The re-announce window starts once the late reader is subscribed: how long a loaded machine takes to
         // connect it is no part of the service's interval.
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "the late reader subscribed") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "the late reader subscribed") {
             late.subscriptionsAnswered
         }
         let status = try await runToEnd("location-broadcaster", ["status", "--broker", broker.address,
@@ -74,7 +74,8 @@ struct ServicePresenceTests {
         #expect(status.output.contains("  navigator              online"), "\(status.output)")
         #expect(status.output.contains("  drone-link             unknown  (no status seen)"), "\(status.output)")
         // Behaviour, not timing: the late subscriber hears a live re-announce (about one interval after the clear).
-        try await eventually(timeoutS: 2 * ServiceStatus.reannounceIntervalS, "the late subscriber saw it live") {
+        try await eventually(timeout: .seconds(2 * ServiceStatus.reannounceIntervalS),
+                             "the late subscriber saw it live") {
             lateLog.latest("navigator")?.contains(#""state":"online""#) == true
         }
         print(
@@ -85,7 +86,7 @@ struct ServicePresenceTests {
     func lastWill() async throws {
         let child = try start("navigator")
         let (watcher, log) = try statusWatcher()
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "online") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "online") {
             log.latest("navigator")?.contains(#""state":"online""#) == true
         }
         watcher.shutdown()
@@ -94,7 +95,7 @@ struct ServicePresenceTests {
         try await Task.sleep(for: .milliseconds(300))
         let (late, lateLog) = try statusWatcher()
         defer { late.shutdown() }
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "retained offline") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "retained offline") {
             lateLog.latest("navigator")?.contains(#""state":"offline""#) == true
         }
     }

@@ -107,7 +107,7 @@ struct ServiceStopTests {
             }
             let started = Date()
             // SIGKILL only well past the limit: a slow stop is reported as slow, not as a kill's exit code.
-            let code = child.stop(signal: SIGTERM, timeoutS: 3 * hangLimitS)
+            let code = child.stop(signal: SIGTERM, timeout: .seconds(3 * hangLimitS))
             stops.append(Stop(service: service, condition: condition, elapsedS: Date().timeIntervalSince(started),
                               exitCode: code, log: child.output()))
         }

@@ -50,20 +50,20 @@ struct SkewedClockTests {
         var ground = SkewedGround(bus: try await BusRecorder(port: stack.broker.port, id: "skewed", filters: []),
                                   drone: stack.drone, skewS: skewS)
         try await ground.claim()
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "control granted\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "control granted\n\(stack.logs())") {
             Self.controllerLog(stack).contains("control-granted")
         }
         try await ground.command(.takeoff)
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "airborne\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "airborne\n\(stack.logs())") {
             stack.lastRow().map { $0.altitudeM > 0.5 && $0.flightState == "hovering" } == true
         }
         let target = stack.target(bearingDeg: 90, distanceM: 25)
         try await ground.target(target, ttlS: 60)
-        try await eventually(timeoutS: 3 * TestEnvironment.flightPhaseTimeoutS, "arrived\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout * 3, "arrived\n\(stack.logs())") {
             (stack.lastRow()?.distanceM(to: target) ?? .infinity) < 1.5
         }
         try await ground.command(.land)
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "landed\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "landed\n\(stack.logs())") {
             stack.lastRow()?.flightState == "landed"
         }
         #expect(!Self.controllerLog(stack).contains("refused"), "\(Self.controllerLog(stack).suffix(2000))")
@@ -77,7 +77,7 @@ struct SkewedClockTests {
         var ground = SkewedGround(bus: try await BusRecorder(port: stack.broker.port, id: "skewed", filters: []),
                                   drone: stack.drone, skewS: 3_600)
         try await ground.command(.takeoff)
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "airborne\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "airborne\n\(stack.logs())") {
             stack.lastRow().map { $0.altitudeM > 0.5 && $0.flightState == "hovering" } == true
         }
         // Timed by the controller's own stamps on the states it published (accepted, expired), not by the test's
@@ -90,7 +90,7 @@ struct SkewedClockTests {
         }
         let target = stack.target(bearingDeg: 0, distanceM: 150)
         try await ground.target(target, ttlS: 10)
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "target-expired\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "target-expired\n\(stack.logs())") {
             Self.controllerLog(stack).contains("target-expired") && stamp(.targetExpired) != nil
         }
         let accepted = try #require(stamp(.newTarget), "no new-target state\n\(stack.logs())")

@@ -29,7 +29,7 @@ extension TelemetryLoggerTests {
             }
         }
         // Every message acknowledged by the broker before the generator disconnects.
-        try await eventually(timeoutS: 30, "the broker acknowledged the fleet's messages") {
+        try await eventually(timeout: .seconds(30), "the broker acknowledged the fleet's messages") {
             publisher.pendingAcknowledgements == 0
         }
         return published
@@ -53,10 +53,10 @@ extension TelemetryLoggerTests {
     func fleetAll() async throws {
         let recorder = try await startRecorder(drone: "fleetlogger", ["--all"])
         let published = try await publishFleet(Self.fleetIds, perDrone: 300)
-        try await eventually(timeoutS: 60, "900 records on disk") {
+        try await eventually(timeout: .seconds(60), "900 records on disk") {
             try Self.fleetIds.reduce(0) { $0 + (try fleetRecords($1, in: logDir).payloads.count) } >= 900
         }
-        #expect(recorder.stop(signal: SIGTERM, timeoutS: 20) == 0, "\(recorder.output())")
+        #expect(recorder.stop(signal: SIGTERM, timeout: .seconds(20)) == 0, "\(recorder.output())")
         for id in Self.fleetIds {
             let (payloads, files) = try fleetRecords(id, in: logDir)
             #expect(files == 1, "\(id)")
@@ -76,13 +76,13 @@ extension TelemetryLoggerTests {
                                                      dir: dirs[index], name: "telemetry-logger-\(index)"))
         }
         let published = try await publishFleet(Self.fleetIds, perDrone: 200)
-        try await eventually(timeoutS: 60, "600 records on disk") {
+        try await eventually(timeout: .seconds(60), "600 records on disk") {
             var total = 0
             for id in Self.fleetIds { for dir in dirs { total += try fleetRecords(id, in: dir).payloads.count } }
             return total >= 600
         }
         for recorder in recorders {
-            #expect(recorder.stop(signal: SIGTERM, timeoutS: 20) == 0, "\(recorder.output())")
+            #expect(recorder.stop(signal: SIGTERM, timeout: .seconds(20)) == 0, "\(recorder.output())")
         }
         let expectedShard = ["fleet-a": 1, "fleet-b": 0, "fleet-c": 1]
         for id in Self.fleetIds {

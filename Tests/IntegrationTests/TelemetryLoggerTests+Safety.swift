@@ -39,7 +39,7 @@ extension TelemetryLoggerTests {
         let bus = try await BusRecorder(port: broker.port, id: "replay-watch", filters: ["quad/#", "replay/#"])
         let (code, output) = try run(["replay", log, "--broker", broker.address, "--speed", "0"])
         #expect(code == 0, "\(output)")
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
                              "replayed messages") { bus.all.count >= topics.count }
         try await Task.sleep(for: .milliseconds(300))
         let received = bus.all
@@ -71,7 +71,7 @@ extension TelemetryLoggerTests {
         try await presence(.offline)
         (code, output) = try run(["replay", log, "--live", "--broker", broker.address, "--speed", "0"])
         #expect(code == 0, "\(output)")
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
                              "live commands") { bus.messages(on: "quad/drone1/command").count == 3 }
         #expect(bus.messages(on: "quad/drone1/telemetry/position").count == 1)
         // Presence is never replayed live: only the two the test published itself.
@@ -87,7 +87,7 @@ extension TelemetryLoggerTests {
         defer { everyone.stop() }
         let publisher = try await connectedClient("tail-drone-publisher")
         defer { publisher.shutdown() }
-        try await eventually(timeoutS: 30, "drone9 and drone1 lines") {
+        try await eventually(timeout: .seconds(30), "drone9 and drone1 lines") {
             for drone in ["drone1", "drone9"] {
                 try publisher.publish(topic: "quad/\(drone)/command", payload: Array("hover".utf8), qos: 0,
                                       retain: false)
@@ -117,11 +117,11 @@ extension TelemetryLoggerTests {
                 try await publish(publisher, topic: "quad/\(drone)/telemetry/link", payload: [UInt8(index)], qos: 1)
             }
         }
-        try await eventually(timeoutS: 30, "drone9's 20 records") {
+        try await eventually(timeout: .seconds(30), "drone9's 20 records") {
             try readLogs().records.filter { $0.topic == "quad/drone9/telemetry/link" }.count == 20
         }
         try await Task.sleep(for: .milliseconds(300))
-        #expect(recorder.stop(signal: SIGTERM, timeoutS: 20) == 0, "\(recorder.output())")
+        #expect(recorder.stop(signal: SIGTERM, timeout: .seconds(20)) == 0, "\(recorder.output())")
         let topics = Set(try readLogs().records.map(\.topic))
         #expect(!topics.contains { $0.hasPrefix("quad/drone1/") }, "\(topics)")
         #expect(try logFiles().allSatisfy { $0.lastPathComponent.hasPrefix("drone9-") })

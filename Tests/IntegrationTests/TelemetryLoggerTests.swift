@@ -41,10 +41,10 @@ struct TelemetryLoggerTests {
             try await publish(publisher, topic: topic, payload: payload, qos: qos)
             published[topic, default: []].append((payload, UInt8(qos)))
         }
-        try await eventually(timeoutS: 60, "all 2000 records on disk") {
+        try await eventually(timeout: .seconds(60), "all 2000 records on disk") {
             try readLogs().records.filter { published[$0.topic] != nil }.count >= 2000
         }
-        #expect(recorder.stop(signal: SIGTERM, timeoutS: 20) == 0, "\(recorder.output())")
+        #expect(recorder.stop(signal: SIGTERM, timeout: .seconds(20)) == 0, "\(recorder.output())")
 
         let logs = try readLogs()
         #expect(logs.problems.isEmpty)
@@ -76,11 +76,11 @@ struct TelemetryLoggerTests {
         for payload in payloads {
             try await publish(publisher, topic: "quad/shared1/telemetry/link", payload: payload, qos: 1)
         }
-        try await eventually(timeoutS: 30, "400 records") {
+        try await eventually(timeout: .seconds(30), "400 records") {
             try readLogs().records.filter { $0.topic == "quad/shared1/telemetry/link" }.count >= 400
         }
-        #expect(first.stop(signal: SIGTERM, timeoutS: 20) == 0, "\(first.output())")
-        #expect(second.stop(signal: SIGTERM, timeoutS: 20) == 0, "\(second.output())")
+        #expect(first.stop(signal: SIGTERM, timeout: .seconds(20)) == 0, "\(first.output())")
+        #expect(second.stop(signal: SIGTERM, timeout: .seconds(20)) == 0, "\(second.output())")
         let recorded = try readLogs().records.filter { $0.topic == "quad/shared1/telemetry/link" }.map(\.payload)
         #expect(recorded.count == 400)
         #expect(Set(recorded) == Set(payloads))
@@ -101,7 +101,7 @@ struct TelemetryLoggerTests {
                 try? await publish(publisher, topic: topic, payload: payload, qos: 1)
             }
         }
-        try await eventually(timeoutS: 60, "logger writing") { try readLogs().records.count >= 2000 }
+        try await eventually(timeout: .seconds(60), "logger writing") { try readLogs().records.count >= 2000 }
         #expect(recorder.stop(signal: SIGKILL) == 128 + SIGKILL)
         feeder.cancel()
         _ = await feeder.value
@@ -142,13 +142,13 @@ struct TelemetryLoggerTests {
         let messages = Self.flight()
         for (topic, payload) in messages {
             try await publisher.publishAndWait(topic: topic, payload: payload, qos: 1, retain: false,
-                timeoutS: TestEnvironment.readinessTimeoutS)
+                timeout: TestEnvironment.readinessTimeout)
             try await Task.sleep(for: .milliseconds(10))
         }
-        try await eventually(timeoutS: 30, "flight recorded") {
+        try await eventually(timeout: .seconds(30), "flight recorded") {
             try readLogs().records.filter { $0.topic.hasPrefix("quad/flight1/") }.count == messages.count
         }
-        #expect(recorder.stop(signal: SIGTERM, timeoutS: 20) == 0, "\(recorder.output())")
+        #expect(recorder.stop(signal: SIGTERM, timeout: .seconds(20)) == 0, "\(recorder.output())")
 
         // Rotation at takeoff: the two records before it are in the first file, the flight in the second.
         let files = try logFiles().filter { $0.lastPathComponent.hasPrefix("flight1-") }
@@ -193,7 +193,7 @@ struct TelemetryLoggerTests {
         let fix = try PositionFix(sequence: 3, timestampUs: 1_700_000_000_000_000, latitudeDeg: 52.5163,
                                   longitudeDeg: 13.3777, altitudeM: 41.5, satellites: 9, source: .droneGPS).encoded()
         var line: Substring?
-        try await eventually(timeoutS: 30, "a JSON line from tail") {
+        try await eventually(timeout: .seconds(30), "a JSON line from tail") {
             try publisher.publish(topic: "quad/tail1/telemetry/position", payload: fix, qos: 0, retain: false)
             try await Task.sleep(for: .milliseconds(200))
             line = tail.output().split(separator: "\n").first { $0.hasPrefix("{") }
@@ -212,7 +212,7 @@ struct TelemetryLoggerTests {
         defer { tail.stop() }
         let publisher = try await connectedClient("tail-human-publisher")
         defer { publisher.shutdown() }
-        try await eventually(timeoutS: 30, "an undecodable line from tail") {
+        try await eventually(timeout: .seconds(30), "an undecodable line from tail") {
             try publisher.publish(topic: "quad/tail2/telemetry/drone", payload: [0xFF, 0x00], qos: 0, retain: false)
             try await Task.sleep(for: .milliseconds(200))
             return tail.output().contains("quad/tail2/telemetry/drone !undecodable: ")
@@ -223,7 +223,7 @@ struct TelemetryLoggerTests {
     func refusedSubscription() throws {
         let refusing = try ProtocolRefusingBroker(accepting311: true, subackCode: 0x80)
         let child = try logger(["record", "--broker", refusing.address, "--dir", logDir.path])
-        let code = child.waitForExit(timeoutS: TestEnvironment.readinessTimeoutS)
+        let code = child.waitForExit(timeout: TestEnvironment.readinessTimeout)
         if code == nil { child.stop(signal: SIGTERM) }
         let output = child.output()
         #expect(code == 1, "\(output)")
@@ -278,14 +278,14 @@ struct TelemetryLoggerTests {
     /// Runs a subcommand to its end: exit code and stdout + stderr.
     func run(_ arguments: [String]) throws -> (Int32?, String) {
         let child = try logger(arguments)
-        let code = child.waitForExit(timeoutS: 120)
+        let code = child.waitForExit(timeout: .seconds(120))
         return (code, child.output())
     }
 
     func tool(_ name: String, _ arguments: [String]) throws -> Int32? {
         let child = try ChildProcess(executable: TestEnvironment.requireTool(name), arguments: arguments,
                                      logDirectory: broker.directory)
-        let code = child.waitForExit(timeoutS: 60)
+        let code = child.waitForExit(timeout: .seconds(60))
         if code != 0 { Issue.record("\(name) \(arguments): \(child.output())") }
         return code
     }
@@ -296,7 +296,7 @@ struct TelemetryLoggerTests {
         let client = try MQTTClient(configuration: .init(port: Int32(broker.port), clientId: id), logger: log)
         try client.start()
         guard await client.waitUntilConnected(
-            timeoutS: TestEnvironment.readinessTimeoutS) else { throw TestEnvironmentError.timeout("\(id)") }
+            timeout: TestEnvironment.readinessTimeout) else { throw TestEnvironmentError.timeout("\(id)") }
         return client
     }
 

@@ -28,7 +28,7 @@ struct TwoInstancesTests {
         defer { for child in children { child.stop(signal: SIGKILL) } }
         // Both connected first (the broker says so): on a loaded machine 4 s from the spawn could end before either
         // had, and prove nothing. Then a clash shows within a reconnect or two (libmosquitto retries after 1 s).
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
                              "both connected\n\(broker.child?.output() ?? "")") {
             (broker.child?.output() ?? "").components(separatedBy: "New client connected").count - 1 >= 2
         }

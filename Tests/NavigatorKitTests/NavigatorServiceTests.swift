@@ -25,7 +25,7 @@ struct NavigatorServiceTests {
     /// Publishes `inputs` until the navigator has answered (its subscriptions are made once it runs; see
     /// `eventually`: bounded by time, not rounds).
     func publishUntilSolved(_ ground: InMemoryConnection, _ inputs: [(String, [UInt8])]) async throws {
-        let solved = try await eventually(pollMs: 10) {
+        let solved = try await eventually(poll: .milliseconds(10)) {
             for (topic, payload) in inputs {
                 try ground.publish(topic: topic, payload: payload, qos: 1, retain: false, expiryS: nil)
             }

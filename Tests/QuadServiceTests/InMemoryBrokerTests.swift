@@ -58,7 +58,7 @@ struct InMemoryBrokerTests {
         let leaves = broker.connect(will: MQTTMessage(topic: "s/y", payload: [0], qos: 1, retain: true))
         try dies.start()
         try leaves.start()
-        leaves.shutdown(timeoutS: 0.5)
+        leaves.shutdown(timeout: .seconds(0.5))
         dies.kill()
         #expect(broker.retained(on: "s/x") == will)
         #expect(broker.retained(on: "s/y") == nil)

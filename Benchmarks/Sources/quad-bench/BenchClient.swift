@@ -26,7 +26,7 @@ enum BenchClient {
                                               })
         let client = try MQTTClient(configuration: configuration, logger: logger)
         try client.start()
-        guard await client.waitUntilConnected(timeoutS: 10) else { throw NotConnected(clientId: clientId) }
+        guard await client.waitUntilConnected(timeout: .seconds(10)) else { throw NotConnected(clientId: clientId) }
         return client
     }
 

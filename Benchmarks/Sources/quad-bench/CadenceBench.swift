@@ -47,7 +47,7 @@ struct CadenceBench {
         let rows = footprint.finish()
         var loadSummary: [String: Double] = [:]
         if let generator {
-            _ = generator.waitForExit(timeoutS: 15)
+            _ = generator.waitForExit(timeout: .seconds(15))
             generator.stop()
             loadSummary = LoadGenerator.summary(from: generator.log())
         }

@@ -102,7 +102,7 @@ final class FieldLayout: Sendable {
             try (password + "\n").write(toFile: file, atomically: true, encoding: .utf8)
             let child = try ChildProcess(Tools.path("mosquitto_passwd"), ["-b", passwordFile, name, password],
                                          name: "mosquitto_passwd-\(name)", logDirectory: directory)
-            guard child.waitForExit(timeoutS: 30) == 0 else { throw FieldBroker.Failure.passwd(child.log()) }
+            guard child.waitForExit(timeout: .seconds(30)) == 0 else { throw FieldBroker.Failure.passwd(child.log()) }
             logins[name] = BrokerLogin(username: name, password: password, passwordFile: file)
         }
         return logins
@@ -127,7 +127,7 @@ struct FieldCertificates: Sendable {
         let child = try ChildProcess(Tools.path("bash"), ["-c", script, "field-tls", repoRoot + "/deploy/common.sh",
                                                           directory + "/ca.key", caCert, serverKey, serverCert],
                                      name: "field-tls", logDirectory: directory)
-        guard child.waitForExit(timeoutS: 30) == 0 else { throw FieldBroker.Failure.unexpected(child.log()) }
+        guard child.waitForExit(timeout: .seconds(30)) == 0 else { throw FieldBroker.Failure.unexpected(child.log()) }
         // Started as root, mosquitto reads its key after dropping to its own user: installed, the key is 0640
         // root:mosquitto; this throwaway one is simply readable, like the bench's password files.
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: serverKey)

@@ -167,7 +167,7 @@ struct FleetBench {
             return all
         }
         let loadAverage = MachineInfo.loadAverage()
-        _ = generator?.waitForExit(timeoutS: generatorSeconds + 30)
+        _ = generator?.waitForExit(timeout: .seconds(generatorSeconds + 30))
         generator?.stop()
         let summary = generator.map {
             LoadGenerator.summary(from: $0.log().replacingOccurrences(of: "fleetgen ", with: "loadgen "))

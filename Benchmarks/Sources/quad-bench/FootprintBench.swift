@@ -99,7 +99,7 @@ struct FootprintBench {
     static func pinToCPU0(_ pid: pid_t, logDirectory: String) throws {
         let taskset = try ChildProcess(Tools.path("taskset"), ["-a", "-p", "-c", "0", "\(pid)"],
                                        name: "taskset-\(pid)", logDirectory: logDirectory)
-        _ = taskset.waitForExit(timeoutS: 10)
+        _ = taskset.waitForExit(timeout: .seconds(10))
         // Every thread must be on CPU 0, or the "pinned" figures would be the free ones.
         for thread in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? [] {
             let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/status", encoding: .utf8)) ?? ""

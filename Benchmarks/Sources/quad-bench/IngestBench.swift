@@ -87,7 +87,7 @@ struct IngestBench {
         let export = try ChildProcess("\(binDir)/telemetry-logger", ["export"] + logs
             + ["--format", "jsonl", "--out", out],
                                       name: "export", logDirectory: directory)
-        _ = export.waitForExit(timeoutS: 120)
+        _ = export.waitForExit(timeout: .seconds(120))
         let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
         let topicField = "\"topic\":\"\(topic)\""
         let timeField = "\"receive_time_us\":"

@@ -56,7 +56,7 @@ struct MachineInfo {
         guard let path = try? Tools.path(tool),
               let child = try? ChildProcess(path, arguments, name: "capture-\(tool)", logDirectory: workDirectory)
         else { return "unknown" }
-        _ = child.waitForExit(timeoutS: 30)
+        _ = child.waitForExit(timeout: .seconds(30))
         return child.log()
     }
 }

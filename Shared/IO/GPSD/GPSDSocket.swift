@@ -1,12 +1,13 @@
-import Dispatch
+import Clocks
+import ServiceThreads
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A TCP connection to gpsd (POSIX sockets); `GPSDClient` keeps one up. Blocking calls run on a dispatch queue of their
-/// own, never on the cooperative thread pool; received bytes arrive as an AsyncStream, with a `.idle` every poll
-/// interval so the consumer can run its timers even when gpsd is silent.
+/// A TCP connection to gpsd (POSIX sockets); `GPSDClient` keeps one up. Blocking calls (the connect, the reads) run
+/// on a `ServiceThread` of their own, never on the cooperative thread pool; received bytes arrive as an AsyncStream,
+/// with a `.idle` every poll interval so the consumer can run its timers even when gpsd is silent.
 public final class GPSDSocket: Sendable {
     public enum Input: Sendable, Equatable {
         case bytes([UInt8])
@@ -20,17 +21,23 @@ public final class GPSDSocket: Sendable {
 
     private let fd: Int32
     private let closed = Atomic<Bool>(false)
-    private let queue = DispatchQueue(label: "gpsd.socket")
 
     private init(fd: Int32) { self.fd = fd }
 
     deinit { Glibc.close(fd) }
 
     /// Resolves `host`, connects with a timeout.
-    public static func connect(host: String, port: UInt16, timeoutMs: Int32 = 3000) async throws -> GPSDSocket {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try connectBlocking(host: host, port: port, timeoutMs: timeoutMs) })
+    public static func connect(host: String, port: UInt16, timeout: Duration = .seconds(3)) async throws
+        -> GPSDSocket {
+        let timeoutMs = Int32(clamping: max(0, timeout.us) / 1000)
+        return try await withCheckedThrowingContinuation { continuation in
+            do {
+                try ServiceThread.detach {
+                    continuation.resume(with: Result { try connectBlocking(host: host, port: port,
+                                                                           timeoutMs: timeoutMs) })
+                }
+            } catch {
+                continuation.resume(throwing: error)
             }
         }
     }
@@ -86,32 +93,40 @@ public final class GPSDSocket: Sendable {
         return true
     }
 
-    /// Reads until the peer closes, an error occurs or `close()` is called.
-    public func inputs(idleEveryMs: Int32 = 100) -> AsyncStream<Input> {
+    /// Reads until the peer closes, an error occurs or `close()` is called; `.idle` after every `idleEvery` of silence.
+    public func inputs(idleEvery: Duration = .milliseconds(100)) -> AsyncStream<Input> {
         let (stream, continuation) = AsyncStream.makeStream(of: Input.self, bufferingPolicy: .bufferingNewest(256))
-        queue.async { [self] in
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while !closed.load(ordering: .relaxed) {
-                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&p, 1, idleEveryMs)
-                if ready == 0 { continuation.yield(.idle); continue }
-                if ready < 0 {
-                    if errno == EINTR { continue }
-                    continuation.yield(.closed(reason: String(cString: strerror(errno)))); break
-                }
-                let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-                if n > 0 {
-                    continuation.yield(.bytes(Array(buffer[0..<n])))
-                } else if n == 0 {
-                    continuation.yield(.closed(reason: "gpsd closed the connection")); break
-                } else if errno != EINTR && errno != EAGAIN {
-                    continuation.yield(.closed(reason: String(cString: strerror(errno)))); break
-                }
-            }
+        let idleEveryMs = Int32(clamping: max(1, idleEvery.us / 1000))
+        continuation.onTermination = { [self] _ in closed.store(true, ordering: .relaxed) }
+        do {
+            try ServiceThread.detach { [self] in read(every: idleEveryMs, into: continuation) }
+        } catch {
+            continuation.yield(.closed(reason: "\(error)"))
             continuation.finish()
         }
-        continuation.onTermination = { [self] _ in closed.store(true, ordering: .relaxed) }
         return stream
+    }
+
+    private func read(every idleEveryMs: Int32, into continuation: AsyncStream<Input>.Continuation) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !closed.load(ordering: .relaxed) {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&p, 1, idleEveryMs)
+            if ready == 0 { continuation.yield(.idle); continue }
+            if ready < 0 {
+                if errno == EINTR { continue }
+                continuation.yield(.closed(reason: String(cString: strerror(errno)))); break
+            }
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n > 0 {
+                continuation.yield(.bytes(Array(buffer[0..<n])))
+            } else if n == 0 {
+                continuation.yield(.closed(reason: "gpsd closed the connection")); break
+            } else if errno != EINTR && errno != EAGAIN {
+                continuation.yield(.closed(reason: String(cString: strerror(errno)))); break
+            }
+        }
+        continuation.finish()
     }
 
     public func close() {

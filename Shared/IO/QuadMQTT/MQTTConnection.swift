@@ -19,7 +19,7 @@ public protocol MQTTConnection: AnyObject, Sendable {
     func publish(topic: String, payload: [UInt8], qos: Int32, retain: Bool, expiryS: UInt32?) throws(MQTTError) -> Int32
     /// Publishes and waits for the broker's acknowledgement.
     func publishAndWait(topic: String, payload: [UInt8], qos: Int32, retain: Bool, expiryS: UInt32?,
-                        timeoutS: Double) async throws
+                        timeout: Duration) async throws
     /// Connection changes from now on.
     func events() -> AsyncStream<MQTTConnectionEvent>
     /// Handlers run on the thread that receives the message, with no queue or task between (see `MQTTDispatcher`'s
@@ -35,7 +35,7 @@ public protocol MQTTConnection: AnyObject, Sendable {
     func drained() async
     /// Disconnects cleanly (no Last Will); returns whether it stopped in time.
     @discardableResult
-    func shutdown(timeoutS: Double) -> Bool
+    func shutdown(timeout: Duration) -> Bool
 }
 
 extension MQTTClient: MQTTConnection {}
@@ -58,18 +58,18 @@ extension MQTTConnection {
     }
     /// No Message Expiry.
     public func publishAndWait(topic: String, payload: [UInt8], qos: Int32 = 1, retain: Bool,
-                               timeoutS: Double = 5) async throws {
+                               timeout: Duration = .seconds(5)) async throws {
         try await publishAndWait(topic: topic, payload: payload, qos: qos, retain: retain, expiryS: nil,
-                                 timeoutS: timeoutS)
+                                 timeout: timeout)
     }
     /// Waits up to 0.5 s.
     @discardableResult
-    public func shutdown() -> Bool { shutdown(timeoutS: 0.5) }
+    public func shutdown() -> Bool { shutdown(timeout: .milliseconds(500)) }
 
     /// Waits until connected (or the timeout passes). Returns whether connected.
-    public func waitUntilConnected(timeoutS: Double) async -> Bool {
+    public func waitUntilConnected(timeout: Duration) async -> Bool {
         let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: .milliseconds(Int(timeoutS * 1000)))
+        let deadline = clock.now.advanced(by: timeout)
         while clock.now < deadline {
             if isConnected { return true }
             try? await Task.sleep(for: .milliseconds(10))

@@ -45,7 +45,7 @@ public enum MQTTError: Error, Equatable, CustomStringConvertible {
     /// No connection (QoS 0) or the connection is being (re)started (any QoS): the message was not sent.
     case notConnected
     /// `publishAndWait` did not see the broker's acknowledgement in time.
-    case acknowledgementTimeout(seconds: Double)
+    case acknowledgementTimeout(after: Duration)
     case shutDown
     /// Two different filters on one connection that can match the same topic (see `MQTTDispatcher`).
     case overlappingFilters(String, existing: String)
@@ -55,7 +55,7 @@ public enum MQTTError: Error, Equatable, CustomStringConvertible {
         case .library(let op, let code, let text): "\(op) failed: \(text) (\(code))"
         case .offlineQueueFull(let pending): "offline queue full: \(pending) QoS 1 messages await acknowledgement"
         case .notConnected: "not connected to the broker (message not sent)"
-        case .acknowledgementTimeout(let s): "no acknowledgement from the broker within \(s) s"
+        case .acknowledgementTimeout(let wait): "no acknowledgement from the broker within \(wait)"
         case .shutDown: "the client is shut down"
         case .overlappingFilters(let new, let old):
             "filter \(new) overlaps \(old) on the same connection (the broker would send such messages twice)"

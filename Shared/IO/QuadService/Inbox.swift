@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// Two ways to take the events, chosen at init (docs/architecture.md, "Event loops"):
 /// - `Inbox()`: `events`, an AsyncSequence read by one task (navigator, ground tools, the logger's sync);
-/// - `Inbox.polled()`: `take()`, drained by a thread of the loop's own (`OwnThread`) that sleeps in `wait` — poll()
+/// - `Inbox.polled()`: `take()`, drained by the loop's own `ServiceThread`, which sleeps in `wait` — poll()
 ///   on `wakeDescriptor`, readable while events wait, and on its sockets — until an event, a datagram or its next
 ///   deadline (drone-controller, the vehicle links); `Inbox.drained()`, the same without the pipe, for a loop
 ///   that takes between deadlines of its own (location-broadcaster's one-shot commands: one per `BusFeed` consumer).
@@ -91,50 +91,20 @@ public final class Inbox<Event: Sendable>: Sendable {
         dropped.load(ordering: .relaxed) + clients.withLock { $0.reduce(0) { $0 + $1.droppedUnread } }
     }
 
-    /// Adds `event(now)` every `intervalMs` until the inbox finishes; `now` is monotonic, like receive stamps. A late
-    /// tick is followed at once by the ones it missed. Call it after the `feed`s. (A `polled()` loop keeps its own
-    /// deadlines: it sleeps in `wait` until the next one.)
+    /// Adds `event(now)` every `interval` until the inbox finishes, from a task; `now` is monotonic, like receive
+    /// stamps. A late tick is followed at once by the ones it missed. Call it after the `feed`s. For a task's loop
+    /// (`events`); a loop on a thread of its own keeps its deadlines itself: it sleeps in `wait` until the next one.
     ///
-    /// When every connection fed into this inbox hands its messages over on its network thread
-    /// (`MQTTConnection.deliversOnNetworkThread`), the tick runs on a plain thread sleeping to absolute monotonic
-    /// deadlines. A `Task.sleep` tick wakes Dispatch's timer thread and a pool thread every time: 15 % of
-    /// drone-controller's CPU samples in a flight (perf). Anywhere else it stays a task: there a message waits for
-    /// its dispatcher's task in the same pool before it reaches the inbox, and a thread's tick would overtake it (a
-    /// ground tool under load then reached its deadline before retained messages it had already received).
-    public func tick(everyMs intervalMs: Int, _ event: @escaping @Sendable (_ now: MonotonicInstant) -> Event) {
-        let direct = clients.withLock { list in !list.isEmpty && list.allSatisfy(\.deliversOnNetworkThread) }
-        if direct {
-            do {
-                try tickOnThread(periodNs: Int64(max(1, intervalMs)) * 1_000_000, event)
-                return
-            } catch {
-                // No thread to be had: the task below ticks instead.
-            }
-        }
-        tickOnTask(everyMs: intervalMs, event)
-    }
-
-    private func tickOnThread(periodNs: Int64, _ event: @escaping @Sendable (_ now: MonotonicInstant) -> Event) throws {
-        try LinkThread.start { [self] in
-            var deadline = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &deadline)
-            while true {
-                let nanoseconds = Int64(deadline.tv_nsec) + periodNs
-                deadline.tv_sec += Int(nanoseconds / 1_000_000_000)
-                deadline.tv_nsec = Int(nanoseconds % 1_000_000_000)
-                while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nil) == EINTR {}
-                // The thread ends at the first tick after the inbox finished.
-                if !deliver(event(MonotonicClock.now())) { return }
-            }
-        }
-    }
-
-    private func tickOnTask(everyMs intervalMs: Int, _ event: @escaping @Sendable (_ now: MonotonicInstant) -> Event) {
+    /// A task, never a thread: a ground tool's messages wait for their dispatcher's task in the same pool before they
+    /// reach the inbox, and a tick from a thread could overtake them (a ground tool under load once reached its
+    /// deadline before retained messages it had already received).
+    public func tick(every interval: Duration, _ event: @escaping @Sendable (_ now: MonotonicInstant) -> Event) {
+        let period = max(interval, .milliseconds(1))
         Task { [self] in
             let clock = ContinuousClock()
             var next = clock.now
             while !Task.isCancelled {
-                next = next.advanced(by: .milliseconds(intervalMs))
+                next = next.advanced(by: period)
                 try? await Task.sleep(until: next, clock: clock)
                 if !deliver(event(MonotonicClock.now())) { return }
             }

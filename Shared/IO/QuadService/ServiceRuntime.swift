@@ -160,9 +160,9 @@ public final class ServiceRuntime: Sendable {
         if client.isConnected {
             try? await client.publishAndWait(topic: topic, payload: offline, qos: Topics.presence.qos.rawValue,
                                              retain: Topics.presence.retain, expiryS: nil,
-                                             timeoutS: 0.4)
+                                             timeout: .seconds(0.4))
         }
-        client.shutdown(timeoutS: 0.5)
+        client.shutdown(timeout: .seconds(0.5))
         logger.info("stopped")
     }
 

@@ -23,8 +23,8 @@ struct ControllerService: Service {
     let runId = UInt32.random(in: 1...UInt32.max)
 
     func run() async throws {
-        // One thread of the controller's own owns the machine (`OwnThread`): it sleeps in poll() on the inbox until
-        // an event waits or the next tick is due, then takes every waiting event in arrival order and ticks.
+        // The controller's own `ServiceThread` owns the machine: it sleeps in poll() on the inbox until an event waits
+        // or the next tick is due, then takes every waiting event in arrival order and ticks.
         var machine = ControllerStateMachine(configuration: configuration, runId: runId)
         var restored: [ControllerAction] = []
         if let memoryFile {
@@ -42,7 +42,7 @@ struct ControllerService: Service {
             try input.feed(inbox, from: runtime)
         }
         let started = loop
-        let thread = try OwnThread { [self] in
+        let thread = try ServiceThread { [self] in
             var loop = started
             drive(&loop, from: inbox)
             return loop.rejections

@@ -25,7 +25,7 @@ enum BusSession {
         defer { client.shutdown() }
         do {
             try client.start()
-            guard await client.waitUntilConnected(timeoutS: connectTimeoutS) else {
+            guard await client.waitUntilConnected(timeout: .seconds(connectTimeoutS)) else {
                 // A broker that answered is not unreachable: say what it answered.
                 if let refusal = client.lastRefusal { throw CLIFailure("not connected: \(refusal)") }
                 throw CLIFailure("cannot reach the broker at \(c.brokerList) within \(Int(connectTimeoutS)) s")

@@ -61,7 +61,7 @@ struct CommandExchange: Sendable {
         do {
             try await client.publishAndWait(topic: Topics.command.topic(for: drone), payload: command.encoded(),
                                             qos: 1, retain: false, expiryS: expiryS,
-                                            timeoutS: max(1, min(5, timeoutS)))
+                                            timeout: .seconds(max(1, min(5, timeoutS))))
         } catch {
             throw CLIFailure("\(kind.word): not acknowledged by the broker: \(error)")
         }

@@ -38,7 +38,7 @@ struct ControllerWatch {
     static func openServed(runtime: ServiceRuntime, broker: String, settleS: Double = 0.5) async throws
         -> ControllerWatch {
         // Without a broker nothing is sent and nothing is heard: say so, not "no controller" or "not reached".
-        guard await runtime.client.waitUntilConnected(timeoutS: BusSession.connectTimeoutS) else {
+        guard await runtime.client.waitUntilConnected(timeout: .seconds(BusSession.connectTimeoutS)) else {
             throw CLIFailure("cannot reach the broker at \(broker) within \(Int(BusSession.connectTimeoutS)) s")
         }
         let watch = try await open(client: runtime.client, drone: runtime.drone, settleS: settleS)

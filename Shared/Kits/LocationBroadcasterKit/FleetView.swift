@@ -43,7 +43,7 @@ struct FleetView {
         let endUs = timeoutS.map { startUs + Int64($0 * 1_000_000) }
         // Watching: the first screen once retained messages had a moment to arrive, then every interval.
         var nextShowUs = startUs + (watch ? 300_000 : board.presenceWait.us)
-        inbox.tick(everyMs: 50) { .tick(now: $0) }
+        inbox.tick(every: .milliseconds(50)) { .tick(now: $0) }
         for await event in inbox.events {
             switch event {
             case .presence(let drone, let presence, let at):

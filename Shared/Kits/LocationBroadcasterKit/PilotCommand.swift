@@ -35,7 +35,7 @@ enum PilotCommand {
         }
         try await BusSession.withPresence(resolved, body: { runtime in
             try await PilotSession.alongside(runtime, resolved) { session in
-                _ = await runtime.client.waitUntilConnected(timeoutS: flags.timeout)
+                _ = await runtime.client.waitUntilConnected(timeout: .seconds(flags.timeout))
                 while session?.holdsControl != true {
                     guard MonotonicClock.nowUs() < deadlineUs else {
                         throw CLIFailure("\(kind.word): pilot control not granted within \(flags.timeout) s")

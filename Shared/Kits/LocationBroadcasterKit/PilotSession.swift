@@ -62,7 +62,7 @@ final class PilotSession: Sendable {
                 continue
             }
             if (try? await runtime.client.publishAndWait(topic: topic, payload: payload, qos: 1, retain: false,
-                                                         expiryS: expiryS, timeoutS: 0.4)) != nil {
+                                                         expiryS: expiryS, timeout: .seconds(0.4))) != nil {
                 say("pilot control released")
             }
         }

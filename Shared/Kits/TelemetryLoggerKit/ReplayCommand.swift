@@ -57,7 +57,7 @@ struct ReplayCommand: AsyncParsableCommand {
         defer { client.shutdown() }
         let presence = try PresenceWatch(client: client, drones: routing.liveDrones(loaded.records))
         try client.start()
-        guard await client.waitUntilConnected(timeoutS: 10) else {
+        guard await client.waitUntilConnected(timeout: .seconds(10)) else {
             throw LoggerError.badOption("cannot connect to the broker at \(options.brokerList)")
         }
         if live {

@@ -139,13 +139,13 @@ struct SyncCommand: AsyncParsableCommand {
         try inbox.feed(client, filter: Topics.logSyncResponse(drone: options.drone, requester: requester),
                        qos: 1) { message, _ in .response(message.payload) }
         try client.start()
-        guard await client.waitUntilConnected(timeoutS: 10) else {
+        guard await client.waitUntilConnected(timeout: .seconds(10)) else {
             client.shutdown()
             throw LoggerError.badOption("cannot connect to the broker at \(options.brokerList)")
         }
         // Subscriptions are made on CONNACK; give the SUBACK a moment so a quick answer is not missed.
         try await Task.sleep(for: .milliseconds(200))
-        inbox.tick(everyMs: 50) { _ in .tick }
+        inbox.tick(every: .milliseconds(50)) { _ in .tick }
         return (client, inbox)
     }
 

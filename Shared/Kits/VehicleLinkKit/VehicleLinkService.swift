@@ -21,7 +21,7 @@ package struct VehicleLinkService: Service {
     package func run() async throws {
         let inbox = try Inbox<FlightCommand>.polled()
         let body = try open(runtime, inbox)
-        let thread = try OwnThread(body)
+        let thread = try ServiceThread(body)
         await runtime.forwardFlightCommands(droppedElsewhere: { inbox.droppedCount }) { inbox.send($0) }
         inbox.finish()
         _ = await thread.value

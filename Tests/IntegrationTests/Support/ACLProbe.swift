@@ -47,7 +47,7 @@ final class ACLProbe: @unchecked Sendable {
             let payload = Array(attempt.payload.utf8)
             do {
                 try await client.client.publishAndWait(topic: attempt.topic, payload: payload, qos: 1, retain: false,
-                                                       timeoutS: 20)
+                                                       timeout: .seconds(20))
             } catch MQTTError.acknowledgementTimeout {
                 // Two CI runs in a row (never 8 runs of the suite alone with two burners): `monitor`, connected,
                 // got no PUBACK for a denied write, nor for the same write sent again on that connection. The ack
@@ -63,10 +63,10 @@ final class ACLProbe: @unchecked Sendable {
                 clients[attempt.user ?? ""] = nil
                 let fresh = try await self.client(attempt.user ?? "")
                 try await fresh.client.publishAndWait(topic: attempt.topic, payload: payload, qos: 1,
-                                                      retain: false, timeoutS: TestEnvironment.readinessTimeoutS)
+                                                      retain: false, timeout: TestEnvironment.readinessTimeout)
             }
         }
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
                              "allowed writes reach the observer; missing: "
                                  + "\(Set(allowed).subtracting(seen().keys).map(\.payload).sorted()); the observer "
                                  + (observer.client.isConnected ? "connected" : "NOT connected")) {

@@ -110,7 +110,7 @@ final class AutopilotFlight: @unchecked Sendable {
         try stack.start("navigator", [])
         try stack.start("drone-controller", controllerArguments)
         try await stack.waitUntilReady(services: Self.boardServices)
-        try await eventually(timeoutS: 20, "the controller reports landed\n\(logs())") {
+        try await eventually(timeout: .seconds(20), "the controller reports landed\n\(logs())") {
             controllerState()?.activity == .landed
         }
     }
@@ -222,7 +222,7 @@ final class AutopilotFlight: @unchecked Sendable {
 
     /// Waits until `service` announced itself online after `since`.
     func waitOnline(_ service: String, since: Date, timeoutS: Double = 30) async throws {
-        try await eventually(timeoutS: timeoutS, "\(service) online again\n\(logs())") {
+        try await eventually(timeout: .seconds(timeoutS), "\(service) online again\n\(logs())") {
             bus.messages(on: Topics.status(service: service, drone: droneID)).contains {
                 $0.at >= since && String(decoding: $0.message.payload, as: UTF8.self).contains(#""state":"online""#)
             }

@@ -96,7 +96,7 @@ final class AutopilotObserver: @unchecked Sendable {
     func wait(_ what: String, timeoutS: Double, context: @autoclosure () -> String = "",
               _ condition: @escaping (Observations) -> Bool) async throws {
         do {
-            try await eventually(timeoutS: timeoutS, what) { condition(now) }
+            try await eventually(timeout: .seconds(timeoutS), what) { condition(now) }
         } catch {
             let seen = now
             let position = seen.latest.map { String(format: "%.7f,%.7f alt %.2f m", $0.point.latitudeDeg,

@@ -24,8 +24,8 @@ final class BusRecorder: @unchecked Sendable {
         }
         try client.start()
         guard await client.waitUntilConnected(
-            timeoutS: TestEnvironment.readinessTimeoutS) else { throw TestEnvironmentError.timeout("connect \(id)") }
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "SUBACKs for \(id)") {
+            timeout: TestEnvironment.readinessTimeout) else { throw TestEnvironmentError.timeout("connect \(id)") }
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "SUBACKs for \(id)") {
             client.subscriptionsAnswered
         }
     }
@@ -43,7 +43,7 @@ final class BusRecorder: @unchecked Sendable {
 
     func publish(_ topic: String, _ payload: [UInt8], retain: Bool = false) async throws {
         try await client.publishAndWait(topic: topic, payload: payload, qos: 1, retain: retain,
-            timeoutS: TestEnvironment.readinessTimeoutS)
+            timeout: TestEnvironment.readinessTimeout)
     }
 
     deinit { client.shutdown() }

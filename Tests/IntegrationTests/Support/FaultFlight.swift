@@ -91,7 +91,7 @@ final class FaultFlight: @unchecked Sendable {
 
     /// Waits until the newest trace row satisfies `condition`.
     func waitForRow(_ what: String, timeoutS: Double, _ condition: @escaping (TraceRow) -> Bool) async throws {
-        try await eventually(timeoutS: timeoutS, "\(what)\n\(logs())") { lastRow().map(condition) == true }
+        try await eventually(timeout: .seconds(timeoutS), "\(what)\n\(logs())") { lastRow().map(condition) == true }
     }
 
     /// Waits until the trace reaches simulator time `timeS`.
@@ -157,7 +157,7 @@ final class FaultFlight: @unchecked Sendable {
     /// An `online` status from each service published after `since`.
     func waitOnline(_ services: [String], since: Date, timeoutS: Double = TestEnvironment.readinessTimeoutS)
         async throws {
-        try await eventually(timeoutS: timeoutS, "\(services) online again\n\(logs())") {
+        try await eventually(timeout: .seconds(timeoutS), "\(services) online again\n\(logs())") {
             services.allSatisfy { service in
                 bus.messages(on: Topics.status(service: service, drone: droneID)).contains {
                     $0.at >= since && String(decoding: $0.message.payload, as: UTF8.self).contains(#""state":"online""#)

@@ -131,7 +131,7 @@ final class FieldRehearsal: @unchecked Sendable {
     func lastRow() -> TraceRow? { trace().last }
 
     func waitForRow(_ what: String, timeoutS: Double, _ condition: @escaping (TraceRow) -> Bool) async throws {
-        try await eventually(timeoutS: timeoutS, "\(what)\n\(logs())") { lastRow().map(condition) == true }
+        try await eventually(timeout: .seconds(timeoutS), "\(what)\n\(logs())") { lastRow().map(condition) == true }
     }
 
     func target(bearingDeg: Double, distanceM: Double) -> GeoPoint {

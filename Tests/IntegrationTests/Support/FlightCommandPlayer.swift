@@ -34,7 +34,7 @@ final class FlightCommandPlayer: @unchecked Sendable {
                                 logger: logger)
         topic = Topics.flightCommand.topic(for: DroneID(rawValue: drone) ?? .default)
         try client.start()
-        guard await client.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS) else {
+        guard await client.waitUntilConnected(timeout: TestEnvironment.readinessTimeout) else {
             throw TestEnvironmentError.timeout("flight command publisher connecting to port \(port)")
         }
     }

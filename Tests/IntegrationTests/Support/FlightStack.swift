@@ -115,13 +115,13 @@ final class FlightStack: @unchecked Sendable {
             port: broker.port, clientId: "ready-\(drone)-\(UInt32.random(in: 0...UInt32.max))",
             filters: [("quad/\(drone)/status/#", 1), ("quad/\(drone)/telemetry/drone", 0)])
         defer { watcher.shutdown() }
-        try await eventually(timeoutS: timeoutS, "services online and navdata flowing\n\(logs())") {
+        try await eventually(timeout: .seconds(timeoutS), "services online and navdata flowing\n\(logs())") {
             services.allSatisfy { log.latest($0)?.contains(#""state":"online""#) == true } && log.latest("drone") != nil
         }
         // A takeoff needs fresh drone state in the controller: wait for its own word that it has seen the drone
         // on the ground (a guessed 200 ms after the test saw navdata raced a controller slowed by a loaded machine).
         guard services.contains("drone-controller") else { return }
-        try await eventually(timeoutS: timeoutS, "the controller knows the drone is landed\n\(logs())") {
+        try await eventually(timeout: .seconds(timeoutS), "the controller knows the drone is landed\n\(logs())") {
             process("drone-controller")?.output().contains("landed (drone-landed)") == true
         }
     }
@@ -174,7 +174,7 @@ final class FlightStack: @unchecked Sendable {
                                      arguments: ["-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1",
                                                  "-t", "quad/\(drone)/\(path)", "-m", message],
                                      logDirectory: broker.directory)
-        guard child.waitForExit(timeoutS: TestEnvironment.readinessTimeoutS) == 0 else {
+        guard child.waitForExit(timeout: TestEnvironment.readinessTimeout) == 0 else {
             throw TestEnvironmentError.timeout("mosquitto_pub \(path): \(child.output())")
         }
     }
@@ -204,7 +204,8 @@ final class FlightStack: @unchecked Sendable {
 
     /// Waits until the trace reaches simulator time `timeS`. The wait itself only catches a hang.
     func waitForTrace(until timeS: Double) async throws {
-        try await eventually(timeoutS: max(0, timeS - (lastRow()?.timeS ?? 0)) + TestEnvironment.readinessTimeoutS,
+        let remaining = Duration.seconds(max(0, timeS - (lastRow()?.timeS ?? 0)))
+        try await eventually(timeout: remaining + TestEnvironment.readinessTimeout,
                              "trace to \(timeS) s\n\(logs())") { (lastRow()?.timeS ?? 0) >= timeS }
     }
 

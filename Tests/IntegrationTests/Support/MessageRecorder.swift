@@ -31,10 +31,10 @@ final class MessageRecorder: @unchecked Sendable {
                 lock.withLock { self?.messages.append(message) }
             }
         }
-        guard await client.waitUntilConnected(timeoutS: TestEnvironment.readinessTimeoutS) else {
+        guard await client.waitUntilConnected(timeout: TestEnvironment.readinessTimeout) else {
             throw TestEnvironmentError.timeout("\(username) connecting to port \(port)")
         }
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS, "SUBACKs for \(username)") {
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "SUBACKs for \(username)") {
             client.subscriptionsAnswered
         }
     }

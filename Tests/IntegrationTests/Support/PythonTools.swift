@@ -28,7 +28,7 @@ enum PythonTools {
         let child = try ChildProcess(executable: try requirePython(),
                                      arguments: [scripts.appendingPathComponent(script).path] + arguments,
                                      logDirectory: logDirectory)
-        let status = try await onThread { child.waitForExit(timeoutS: timeoutS) }
+        let status = try await onThread { child.waitForExit(timeout: .seconds(timeoutS)) }
         if status == nil { child.stop() }
         return (status, child.output())
     }

@@ -20,7 +20,7 @@ struct ReturnFlight {
         defer { stack.stop() }
         try await stack.waitUntilReady(services: [link.service, "navigator", "drone-controller"])
         try stack.mosquittoPub("command", "takeoff")
-        try await eventually(timeoutS: TestEnvironment.flightPhaseTimeoutS, "airborne\n\(stack.logs())") {
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "airborne\n\(stack.logs())") {
             stack.lastRow().map { $0.altitudeM > 0.5 && $0.isAirborne } == true
         }
         let target = stack.target(bearingDeg: bearingDeg, distanceM: legM)
@@ -34,7 +34,7 @@ struct ReturnFlight {
         let run = try await runToEnd("location-broadcaster", ["return", "--timeout", "10"] + stack.common,
                                      logDirectory: stack.broker.directory)
         try #require(run.code == 0, "\(run.output)")
-        try await eventually(timeoutS: 120, "landed after the return\n\(stack.logs())") {
+        try await eventually(timeout: .seconds(120), "landed after the return\n\(stack.logs())") {
             stack.trace().last?.flightState == "landed"
         }
         let trace = stack.trace()

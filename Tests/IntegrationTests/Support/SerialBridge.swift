@@ -39,7 +39,7 @@ final class SerialBridge: @unchecked Sendable {
     }
 
     private func waitForLink() async throws {
-        try await eventually(timeoutS: TestEnvironment.readinessTimeoutS,
+        try await eventually(timeout: TestEnvironment.readinessTimeout,
                              "socat's pty at \(path)\n\(process.output())") {
             FileManager.default.fileExists(atPath: path)
         }

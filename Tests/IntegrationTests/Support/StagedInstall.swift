@@ -12,7 +12,7 @@ func runCommand(_ executable: String, _ arguments: [String], logDirectory: URL, 
                 environment: [String: String] = [:]) throws -> CommandResult {
     let child = try ChildProcess(executable: executable, arguments: arguments, logDirectory: logDirectory,
                                  environment: environment)
-    guard let code = child.waitForExit(timeoutS: timeoutS) else {
+    guard let code = child.waitForExit(timeout: .seconds(timeoutS)) else {
         child.stop(signal: SIGKILL)
         throw TestEnvironmentError.timeout("\(executable) \(arguments.joined(separator: " ")): \(child.output())")
     }

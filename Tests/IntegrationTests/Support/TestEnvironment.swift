@@ -10,9 +10,11 @@ enum TestEnvironment {
     /// connected) before giving up; the wait ends as soon as it is. Not a behaviour bound: on a busy run a fresh
     /// mosquitto printed nothing for over 5 s while two test burners, two more and a booting RabbitMQ ran beside it.
     static let readinessTimeoutS = 60.0
+    static let readinessTimeout = Duration.seconds(readinessTimeoutS)
     /// How long a flight phase the simulator flies in a few seconds (airborne, a leg's first metres, landed) may take
     /// before the wait for it counts as a hang. Only that: what a flight test judges is timed on the simulator's clock.
     static let flightPhaseTimeoutS = 60.0
+    static let flightPhaseTimeout = Duration.seconds(flightPhaseTimeoutS)
 
     static let repoRoot: URL = {
         if let root = ProcessInfo.processInfo.environment["QUAD_REPO_ROOT"] { return URL(fileURLWithPath: root) }
@@ -132,13 +134,14 @@ enum TestEnvironmentError: Error, CustomStringConvertible {
     }
 }
 
-/// Polls `condition` every 20 ms until it holds or `timeoutS` passes. `what` (the failure's message, usually with the
+/// Polls `condition` every 20 ms until it holds or `timeout` passes. `what` (the failure's message, usually with the
 /// processes' logs) is read at the timeout: read at the call it showed the logs from before the wait — a SkewedClock
 /// failure said every service's log was empty when they were only empty at the start.
-func eventually(timeoutS: Double, _ what: @autoclosure () throws -> String, _ condition: () async throws -> Bool)
+func eventually(timeout: Duration, _ what: @autoclosure () throws -> String, _ condition: () async throws -> Bool)
     async throws {
-    let deadline = Date().addingTimeInterval(timeoutS)
-    while Date() < deadline {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while clock.now < deadline {
         if try await condition() { return }
         try await Task.sleep(for: .milliseconds(20))
     }

@@ -6,7 +6,7 @@ public enum MQTTReadiness {
     /// The broker speaks MQTT on `port`: a QoS 1 publish by `mosquitto_pub` (3.1.1) is acknowledged. A listening port
     /// is not enough — NATS accepts TCP at once but refuses CONNECTs until JetStream, which keeps the MQTT sessions,
     /// is up.
-    public static func answers(port: UInt16, directory: URL, timeoutS: Double = 3) -> Bool {
+    public static func answers(port: UInt16, directory: URL, timeout: Duration = .seconds(3)) -> Bool {
         guard let tool = SystemTool.path("mosquitto_pub"),
               let probe = try? ChildProcess(executable: tool,
                                             arguments: ["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-i",
@@ -14,16 +14,17 @@ public enum MQTTReadiness {
                                                         "-t", "quad-test/ready", "-m", "x"],
                                             name: "ready-probe-\(port)", logDirectory: directory)
         else { return false }
-        return (probe.waitForExit(timeoutS: timeoutS) ?? probe.stop(signal: SIGKILL)) == 0
+        return (probe.waitForExit(timeout: timeout) ?? probe.stop(signal: SIGKILL)) == 0
     }
 
     /// Polls a just-spawned broker until it answers MQTT on `port`: the one start-up wait of the RabbitMQ and NATS
     /// nodes (blocking: call it off a cooperative pool). Output containing `portTakenMarker` (another process bound
     /// the port first) kills it and throws `BrokerStartError.portTaken`, so the caller starts again on new ports; a
-    /// broker that ends, or stays silent past `timeoutS`, throws a timeout naming `label`.
+    /// broker that ends, or stays silent past `timeout`, throws a timeout naming `label`.
     public static func wait(for child: ChildProcess, label: String, port: UInt16, directory: URL,
-                            portTakenMarker: String, timeoutS: Double, pollUs: UInt32) throws {
-        let deadline = Date().addingTimeInterval(timeoutS)
+                            portTakenMarker: String, timeout: Duration, pollUs: UInt32) throws {
+        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds)
+            + Double(timeout.components.attoseconds) / 1e18)
         while true {
             let output = child.output()
             if output.contains(portTakenMarker) {

@@ -24,7 +24,7 @@ public final class NatsCluster: BrokerCluster, @unchecked Sendable {
                 try node.launch()
             }
             do {
-                for node in nodes { try node.waitUntilReady(timeoutS: 60) }
+                for node in nodes { try node.waitUntilReady(timeout: .seconds(60)) }
                 self.nodes = nodes
                 return
             } catch BrokerStartError.portTaken(let output) {

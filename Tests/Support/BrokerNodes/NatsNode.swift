@@ -48,13 +48,13 @@ public final class NatsNode: @unchecked Sendable {
 
     /// Test suites run in parallel: a port found free may be taken before nats-server binds it; then it starts again on
     /// new ports (single nodes only: a cluster's routes are fixed once its nodes know them).
-    public func startAndWait(timeoutS: Double = 30) throws {
+    public func startAndWait(timeout: Duration = .seconds(30)) throws {
         var lastError: (any Error)?
         for attempt in 0..<BrokerStartError.portAttempts {
             if attempt > 0 { try pickPorts(clustered: routePort != 0) }
             try launch()
             do {
-                try waitUntilReady(timeoutS: timeoutS)
+                try waitUntilReady(timeout: timeout)
                 return
             } catch BrokerStartError.portTaken(let output) {
                 lastError = BrokerNodeError.timeout("nats \(serverName): port taken: \(output.suffix(2000))")
@@ -89,11 +89,11 @@ public final class NatsNode: @unchecked Sendable {
     }
 
     /// Until the node takes an MQTT CONNECT (not only TCP: JetStream must be up, in a cluster its meta leader elected).
-    public func waitUntilReady(timeoutS: Double = 120) throws {
+    public func waitUntilReady(timeout: Duration = .seconds(120)) throws {
         guard let child else { throw BrokerNodeError.timeout("nats \(serverName) not launched") }
         do {
             try MQTTReadiness.wait(for: child, label: "nats \(serverName)", port: port, directory: directory,
-                                   portTakenMarker: "address already in use", timeoutS: timeoutS, pollUs: 100_000)
+                                   portTakenMarker: "address already in use", timeout: timeout, pollUs: 100_000)
         } catch BrokerStartError.portTaken(let output) {
             self.child = nil
             throw BrokerStartError.portTaken(output)

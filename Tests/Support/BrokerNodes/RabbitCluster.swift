@@ -28,7 +28,7 @@ public final class RabbitCluster: BrokerCluster, @unchecked Sendable {
         let nodes = self.nodes
         do {
             // A node whose port was taken starts again on new ports; it joins the others by its (unchanged) name.
-            for node in nodes { try node.startAndWait(timeoutS: 180) }
+            for node in nodes { try node.startAndWait(timeout: .seconds(180)) }
             try Self.mirrorMQTTQueues(on: nodes[0], home: directory)
         } catch {
             // A failed init runs no deinit: stop what was launched (by pid) before the caller tries again.
@@ -51,7 +51,7 @@ public final class RabbitCluster: BrokerCluster, @unchecked Sendable {
         let ctl = try ChildProcess(executable: ctlScript, arguments: ["-n", node.nodeName] + mqttQueuePolicy,
                                    logDirectory: home,
                                    environment: ["HOME": home.path, "RABBITMQ_CONF_ENV_FILE": "/dev/null"])
-        guard let code = ctl.waitForExit(timeoutS: 120) else {
+        guard let code = ctl.waitForExit(timeout: .seconds(120)) else {
             ctl.stop(signal: SIGKILL)
             throw BrokerNodeError.timeout("rabbitmqctl set_policy: \(ctl.output())")
         }

@@ -54,12 +54,12 @@ public final class RabbitNode: @unchecked Sendable {
 
     /// Test suites run in parallel: a port found free may be taken before the node binds it. Then the node starts again
     /// on new ports (its node name stays, so the cluster's peer list stays right).
-    public func startAndWait(timeoutS: Double = 180) throws {
+    public func startAndWait(timeout: Duration = .seconds(180)) throws {
         var lastError: (any Error)?
         for _ in 0..<BrokerStartError.portAttempts {
             try launch(newPorts: true)
             do {
-                try waitUntilReady(timeoutS: timeoutS)
+                try waitUntilReady(timeout: timeout)
                 return
             } catch BrokerStartError.portTaken(let output) {
                 lastError = BrokerNodeError.timeout("rabbitmq \(nodeName): port taken: \(output.suffix(2000))")
@@ -117,11 +117,11 @@ public final class RabbitNode: @unchecked Sendable {
 
     /// Until the node answers MQTT on its port (RabbitMQ boots in ~10 s here, ~20 s three at once, and took over 90 s
     /// once in a busy run with builds beside it: it was still running its boot steps).
-    public func waitUntilReady(timeoutS: Double = 180) throws {
+    public func waitUntilReady(timeout: Duration = .seconds(180)) throws {
         guard let child else { throw BrokerNodeError.timeout("rabbitmq \(nodeName) not launched") }
         do {
             try MQTTReadiness.wait(for: child, label: "rabbitmq \(nodeName)", port: port, directory: directory,
-                                   portTakenMarker: "eaddrinuse", timeoutS: timeoutS, pollUs: 200_000)
+                                   portTakenMarker: "eaddrinuse", timeout: timeout, pollUs: 200_000)
         } catch BrokerStartError.portTaken(let output) {
             self.child = nil
             throw BrokerStartError.portTaken(output)
@@ -133,7 +133,7 @@ public final class RabbitNode: @unchecked Sendable {
     /// SIGTERM: a clean shutdown (clients get no goodbye either way; their Last Wills are published).
     /// SIGKILL: the node crashes.
     public func stop(signal: Int32) {
-        child?.stop(signal: signal, timeoutS: 20)
+        child?.stop(signal: signal, timeout: .seconds(20))
         child = nil
     }
 

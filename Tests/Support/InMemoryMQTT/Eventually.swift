@@ -1,4 +1,4 @@
-/// Polls `condition` until it holds or `timeoutS` of monotonic time has passed; returns whether it held.
+/// Polls `condition` every `poll` until it holds or `timeout` of monotonic time has passed; returns whether it held.
 ///
 /// For unit tests of services over `InMemoryBroker`: the service under test shares the test process's small
 /// cooperative pool with every other suite, and on a busy machine it can wait seconds for a thread (a CI run saw a
@@ -6,13 +6,13 @@
 /// generous (a busy run starved the whole test process for
 /// 40 s at its start: trivial pure tests reported 42 s); the wait is short whenever the service gets to run.
 /// Count-bounded loops are not used for this.
-public func eventually(timeoutS: Double = 120, pollMs: Int = 5,
+public func eventually(timeout: Duration = .seconds(120), poll: Duration = .milliseconds(5),
                        _ condition: () throws -> Bool) async rethrows -> Bool {
     let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: .milliseconds(Int(timeoutS * 1000)))
+    let deadline = clock.now.advanced(by: timeout)
     while clock.now < deadline {
         if try condition() { return true }
-        try? await Task.sleep(for: .milliseconds(pollMs))
+        try? await Task.sleep(for: poll)
     }
     return try condition()
 }

@@ -76,7 +76,7 @@ public final class InMemoryConnection: MQTTConnection {
     }
 
     public func publishAndWait(topic: String, payload: [UInt8], qos: Int32 = 1, retain: Bool,
-                               expiryS: UInt32? = nil, timeoutS: Double = 5) async throws {
+                               expiryS: UInt32? = nil, timeout: Duration = .seconds(5)) async throws {
         try publish(topic: topic, payload: payload, qos: qos, retain: retain, expiryS: expiryS)
     }
 
@@ -101,7 +101,7 @@ public final class InMemoryConnection: MQTTConnection {
 
     /// A clean disconnect: no Last Will.
     @discardableResult
-    public func shutdown(timeoutS: Double = 0.5) -> Bool {
+    public func shutdown(timeout: Duration = .milliseconds(500)) -> Bool {
         end(will: nil, event: .disconnected(code: 0, description: "client disconnected"))
         return true
     }

@@ -93,18 +93,19 @@ public final class ChildProcess: @unchecked Sendable {
     public func output() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
     public func log() -> String { output() }
 
-    /// Sends `signal` and waits up to `timeoutS` for the exit; escalates to SIGKILL. Returns the exit code.
+    /// Sends `signal` and waits up to `timeout` for the exit; escalates to SIGKILL. Returns the exit code.
     @discardableResult
-    public func stop(signal: Int32 = SIGTERM, timeoutS: Double = 10) -> Int32 {
+    public func stop(signal: Int32 = SIGTERM, timeout: Duration = .seconds(10)) -> Int32 {
         if let code = exitCode() { return code }
         kill(pid, signal)
-        if let code = waitForExit(timeoutS: timeoutS) { return code }
+        if let code = waitForExit(timeout: timeout) { return code }
         kill(pid, SIGKILL)
-        return waitForExit(timeoutS: 5) ?? -1
+        return waitForExit(timeout: .seconds(5)) ?? -1
     }
 
-    public func waitForExit(timeoutS: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeoutS)
+    /// The exit code once the process ended, or nil if it still runs after `timeout`.
+    public func waitForExit(timeout: Duration) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout.seconds)
         repeat {
             if let code = exitCode() { return code }
             usleep(5_000)
@@ -112,7 +113,7 @@ public final class ChildProcess: @unchecked Sendable {
         return exitCode()
     }
 
-    deinit { if exitCode() == nil { kill(pid, SIGKILL); _ = waitForExit(timeoutS: 5) } }
+    deinit { if exitCode() == nil { kill(pid, SIGKILL); _ = waitForExit(timeout: .seconds(5)) } }
 
     /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34+), looked up at run time: its header declares it
     /// only under _GNU_SOURCE, which Swift's Glibc module does not set.
@@ -120,4 +121,9 @@ public final class ChildProcess: @unchecked Sendable {
     private static let closeFrom3: AddCloseFrom? = dlsym(UnsafeMutableRawPointer(bitPattern: 0),
                                                          "posix_spawn_file_actions_addclosefrom_np")
         .map { unsafeBitCast($0, to: AddCloseFrom.self) }
+}
+
+extension Duration {
+    /// In seconds, for Foundation's `TimeInterval`.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
