@@ -131,6 +131,36 @@ struct ControllerReturnTests {
         #expect(h.activity == .returningHome)
     }
 
+    /// Found by `make faults` (3 m/s wind from 270°): over home the descent is the drone's own hover, and the wind
+    /// carried it off; with steering only in the fly-home phase it drifted away and never landed.
+    @Test("descending over home and drifting off it (wind): the position law steers it back")
+    func descentDriftIsSteeredBack() throws {
+        var h = Self.hoveringAway(northM: 20)
+        h.command(.returnHome)
+        h.advance(ms: 1100)
+        _ = Self.fly(&h, fromM: 20, toM: 0.1, mps: 2)
+        // Over home, still at 3 m: the descent to the approach altitude begins.
+        for step in 0..<15 {
+            h.advance(ms: 100)
+            h.drone(.hovering, headingDeg: 180)
+            h.position(ControllerHarness.point(northM: 0.01 * Double(step % 3)))
+            h.tick()
+        }
+        #expect(h.activity == .returningHome)
+        #expect(h.machine.wantedAltitudeM == h.machine.configuration.returnApproachAltitudeM)
+        // The wind carries it 2 m east: a second of fixes there, then the command.
+        var last: FlightCommand?
+        for step in 0..<15 {
+            h.advance(ms: 100)
+            h.drone(.hovering, headingDeg: 180)
+            // Distinct fixes (GPS noise): the arrival filter counts only those.
+            h.position(ControllerHarness.point(northM: 0.01 * Double(step % 3), eastM: 2))
+            last = h.tick().flights.last ?? last
+        }
+        let command = try #require(last)
+        #expect(command.progressive && (command.rollFrac != 0 || command.pitchFrac != 0), "\(command)")
+    }
+
     @Test("a climb that stops rising (the vehicle's own limit) flies home from there after the progress timeout")
     func returnClimbStalls() throws {
         var h = Self.hoveringAway(northM: 30, configuration: .with { $0.returnAltitudeM = 8 })

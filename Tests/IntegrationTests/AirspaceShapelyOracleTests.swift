@@ -54,7 +54,7 @@ import Testing
         let script = TestEnvironment.repoRoot.appendingPathComponent("Tests/IntegrationTests/AirspaceOracle")
             .appendingPathComponent("shapely_oracle.py")
         let child = try ChildProcess(executable: python, arguments: [script.path, file.path], logDirectory: directory)
-        let status = child.waitForExit(timeoutS: 120)
+        let status = child.waitForExit(timeout: .seconds(120))
         let output = child.output()
         try #require(status == 0, "\(output.suffix(2000))")
         let lines = output.split(separator: "\n").filter { !$0.hasPrefix("shapely-oracle") }

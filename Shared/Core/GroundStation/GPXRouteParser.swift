@@ -1,3 +1,4 @@
+import TextSupport
 import Navigation
 
 /// The points a GPX file gives to fly, and what was left out (so the CLI can say so rather than drop it silently).

@@ -28,8 +28,12 @@ extension ControllerMode {
             case climb(bestAltitudeM: Double, risingAt: MonotonicInstant)
             /// Steering home (or back inside the fence).
             case flyHome
-            /// Over home, down to `returnApproachAltitudeM` under the drone's own hover; then `homeReached`.
+            /// Over home, down to `returnApproachAltitudeM` under the drone's own hover, steered back by the
+            /// position law whenever it drifts off; then `homeReached`.
             case descend
+
+            /// Steering (and its progress watch) is on: after the brake and the climb.
+            var movesHome: Bool { self == .flyHome || self == .descend }
         }
     }
 }
@@ -169,7 +173,7 @@ extension ControllerStateMachine {
                 return Transition(to: .hovering, reason: .homeReached)
             }
         }
-        guard returning.phase == .flyHome else { return nil }
+        guard returning.phase.movesHome else { return nil }
         let losingGround = returning.progress.observe(distanceM: distanceM, at: now)
         mode = .returningHome(returning)
         guard losingGround else { return nil }
@@ -197,7 +201,8 @@ extension ControllerStateMachine {
             // Over home, coming down to the approach altitude: the drone's own hover, as `.arrived`. An
             // autopilot then holds its position itself; under the position law's small tilts the real PX4
             // drifted 0.2 → 0.6 m in the descent and landed 0.8–1.4 m off.
-        } else if returning.phase == .flyHome {
+        } else if returning.phase.movesHome {
+            // Flying home, or drifted off home while descending there (wind): steer (back) home.
             if returning.goal == .home, positionFresh(now: now),
                holdPosition(returning.homeArrival, into: &command, now: now) {
             } else {
