@@ -67,7 +67,7 @@ struct ControllerOptions: ParsableArguments {
     @Option(parsing: .signedNumber, help: "Arrival needs the altitude within this many metres of the wanted one.")
     var altitudeTolerance: Double = 0.3
     @Option(parsing: .signedNumber,
-        help: "Altitude of a return home, climbed to before it flies home, metres (default: max(cruise, current)).")
+        help: "Altitude a return climbs to before it flies home, metres (default: the higher of cruise and current).")
     var returnAltitude: Double?
     @Option(parsing: .signedNumber,
         help: "Over home after a return, hover this many seconds, then land (0: land at once; a hover drifts in wind).")
