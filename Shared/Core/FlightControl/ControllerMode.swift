@@ -78,7 +78,7 @@ extension ControllerStateMachine {
         switch mode {
         case .unknown(let unknown): return unknownNavdata(unknown, observed: observed, now: now)
         case .landed: return landedNavdata(observed: observed)
-        case .takingOff: return takingOffNavdata(observed: observed)
+        case .takingOff(let takingOff): return takingOffNavdata(takingOff, observed: observed)
         case .hovering, .flyingToTarget, .arrived, .returningHome: return airborneNavdata(observed: observed)
         case .landing: return landingNavdata(observed: observed)
         case .emergency(let emergency): return emergencyNavdata(emergency)

@@ -80,10 +80,11 @@ extension ControllerStateMachine {
         let point = GeoPoint(latitudeDeg: fix.latitudeDeg, longitudeDeg: fix.longitudeDeg)
         lastPosition = point
         lastPositionAt = now
-        if activity == .landed {
-            // Only on the ground as navdata showed it: a drone not yet known to be landed may be flying.
+        if activity == .landed || activity == .takingOff {
+            // On the ground as navdata showed it (a drone not yet known to be landed may be flying), and through
+            // the takeoff's climb straight up: the fixes that place home (`takingOffNavdata` refines it).
             groundPosition.observe(point, at: now)
-        } else if activity != .takingOff {
+        } else {
             groundPosition.reset()
         }
         var actions: [ControllerAction] = []

@@ -8,6 +8,9 @@ extension ControllerMode {
         /// The takeoff the flight commands ask the link for: new for each takeoff this run accepts, so a link
         /// never arms a vehicle on a continuing command (`TakeoffGate`).
         let takeoffId: UInt32
+        /// The flight had no home when this takeoff began (not a takeoff from a landing in the air): the fixes on
+        /// the ground and in the climb place it.
+        let placesHome: Bool
     }
 }
 
@@ -18,7 +21,7 @@ extension ControllerStateMachine {
         if case .takingOff(let takingOff) = mode { return takingOff }
         takeoffCount &+= 1
         let takeoffId = Self.takeoffId(runId: runId, count: takeoffCount)
-        return ControllerMode.TakingOff(startedAt: now, takeoffId: takeoffId)
+        return ControllerMode.TakingOff(startedAt: now, takeoffId: takeoffId, placesHome: home == nil)
     }
 
     /// On its tick: land if navdata never shows the drone in the air, or stops coming.
@@ -36,10 +39,14 @@ extension ControllerStateMachine {
         return nil
     }
 
-    /// On navdata: in the air at ~1 m, the takeoff is over: climb to the (stored) target's altitude, else the
-    /// cruise altitude, and on to the target, else hover.
-    mutating func takingOffNavdata(observed: ObservedFlight) -> Transition? {
+    /// On navdata: in the air at ~1 m, the takeoff is over: home becomes the mean of the fixes on the ground and
+    /// in the climb, then climb to the (stored) target's altitude, else the cruise altitude, and on to the target,
+    /// else hover.
+    mutating func takingOffNavdata(_ takingOff: ControllerMode.TakingOff, observed: ObservedFlight) -> Transition? {
         guard observed == .airborne else { return nil }
+        // A takeoff right after start has one fix or two on the ground: a home that far off (drone-sim's 1.5 m
+        // noise per axis) is where a return lands. The climb is straight up, so its fixes place home too.
+        if takingOff.placesHome, let refined = groundPosition.mean { flight?.home = refined }
         let altitudeM = wantedAltitude(for: target)
         flight?.wantedAltitudeM = altitudeM
         return Transition(to: target == nil ? .hovering : .flyingToTarget, reason: .airborne)
