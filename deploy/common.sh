@@ -15,6 +15,9 @@ MOSQUITTO_PASSWD_FILE=/etc/mosquitto/quadcopter.passwd
 
 DRONE_ID=""   # --drone: the id in topics (quad/<id>/…), QUAD_DRONE in new env files, the bridge account <id>-bridge
 INSECURE_PLAIN_RADIO=0
+# --reconfigure: the package's postinst setting up a new version. It keeps every earlier choice, a plain radio too
+# (said loudly, as at the first run): an upgrade must not leave dpkg with an unconfigured package.
+RECONFIGURE=0
 # TLS on the radio link: the laptop makes the CA (its key never leaves the laptop) and the ground broker's
 # certificate; the board trusts the CA and checks the laptop's name against that certificate.
 CA_KEY=/etc/quadcopter/quadcopter-ca.key
@@ -48,7 +51,8 @@ COMMON_USAGE='  --dry-run          print what would be done, change nothing
   --prebuilt DIR     take the executables from DIR instead of building them
   --packaged         as the Debian package runs it: the executables are already in /usr/bin (dpkg put them)
   --insecure-plain-radio
-                     plain MQTT over the radio: the bridge password crosses it in clear (default: TLS)'
+                     plain MQTT over the radio: the bridge password crosses it in clear (default: TLS)
+  --reconfigure      as the package postinst runs it: keep every earlier choice, a plain radio too (warned)'
 
 # Installs a configuration file, readable by root and mosquitto only (the broker reads it after dropping root).
 install_broker_file() {
@@ -119,6 +123,7 @@ common_option() {
         --prebuilt) [[ $# -ge 2 ]] || usage_error "--prebuilt needs a directory"; PREBUILT="$2"; SHIFT_BY=2 ;;
         --packaged) PACKAGED=1; BIN_DIR=/usr/bin; DOC_FILE="$REPO_DIR/deploy/README.md" ;;
         --insecure-plain-radio) INSECURE_PLAIN_RADIO=1 ;;
+        --reconfigure) RECONFIGURE=1 ;;
         *) return 1 ;;
     esac
 }

@@ -142,6 +142,19 @@ extension DeploymentTests {
             #expect(conf.contains("\naddress laptop.example:1883\n"))
             #expect(!conf.contains("\nbridge_cafile") && !conf.contains("\nbridge_insecure"))
 
+            // A package upgrade (its postinst passes --reconfigure) keeps the plain radio, loudly, on both sides; a
+            // re-run by hand without the flag is TLS again: the board's bridge to the plain port is refused (exit 64).
+            let groundAgain = try ground.run(["--reconfigure"])
+            try #require(groundAgain.exitCode == 0, "\(groundAgain.output)")
+            #expect(groundAgain.output.contains("PLAIN TEXT"))
+            #expect(Self.listeners(try ground.text(Self.conf)).first == "listener 1883")
+            let droneAgain = try drone.run(["--reconfigure"])
+            try #require(droneAgain.exitCode == 0, "\(droneAgain.output)")
+            #expect(droneAgain.output.contains("PLAIN TEXT"))
+            #expect(try drone.text(Self.conf) == conf)
+            let byHand = try drone.run([])
+            #expect(byHand.exitCode == 64 && byHand.output.contains("plain port"), "\(byHand.output)")
+
             // By default: no CA, a CA file holding a private key, not a CA, or the plain port → exit 64, nothing
             // written.
             let tls = try RadioTLS(in: drone.logDirectory)

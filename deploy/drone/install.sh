@@ -100,6 +100,11 @@ if [[ -z $GROUND_ADDRESS && -r $conf ]]; then
     GROUND_ADDRESS="$(sed -n 's/^address //p' "$conf" | head -n 1)"
 fi
 GROUND_ADDRESS="${GROUND_ADDRESS:-ground.local}"
+# An upgrade keeps a plain radio chosen earlier: the bridge went to the laptop's 1883 without a CA.
+if [[ $RECONFIGURE -eq 1 && -z $CA_FILE && -r $conf ]] && grep -q '^address .*:1883$' "$conf" \
+    && ! grep -q '^bridge_cafile ' "$conf"; then
+    INSECURE_PLAIN_RADIO=1
+fi
 radio_port=8883
 [[ $INSECURE_PLAIN_RADIO -eq 0 ]] || radio_port=1883
 [[ $GROUND_ADDRESS == *:* ]] || GROUND_ADDRESS+=":$radio_port"

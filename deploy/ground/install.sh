@@ -124,6 +124,10 @@ awk -v drones="${DRONES[*]}" '
 install_broker_file "$acl_tmp" "$ROOT/etc/mosquitto/conf.d/quadcopter.acl"
 rm -f "$acl_tmp"
 conf_tmp="$(mktemp)"
+# An upgrade keeps a plain radio chosen earlier: 1883 was open on every interface.
+if [[ $RECONFIGURE -eq 1 ]] && grep -qx 'listener 1883' "$ROOT/etc/mosquitto/conf.d/quadcopter.conf" 2>/dev/null; then
+    INSECURE_PLAIN_RADIO=1
+fi
 if [[ $INSECURE_PLAIN_RADIO -eq 1 ]]; then
     warn_plain_radio
     sed -e 's/^listener 1883 127\.0\.0\.1$/listener 1883/' "$HERE/mosquitto.conf" >"$conf_tmp"

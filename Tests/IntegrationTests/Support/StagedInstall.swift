@@ -74,12 +74,13 @@ struct StagedInstall: Sendable {
         return directory.appendingPathComponent("ca.crt")
     }
 
-    /// `install.sh --root <root> --prebuilt <stubs> <extra>`. A board install without `--ca-file` or
-    /// `--insecure-plain-radio` in `extra` is given the test's own CA (`testCA`), as the laptop's copy would be.
+    /// `install.sh --root <root> --prebuilt <stubs> <extra>`. A board install without `--ca-file`,
+    /// `--insecure-plain-radio` or `--reconfigure` (the postinst's re-run, given nothing new) in `extra` is given the
+    /// test's own CA (`testCA`), as the laptop's copy would be.
     @discardableResult
     func run(_ extra: [String] = []) throws -> CommandResult {
         var arguments = [script, "--root", root.path, "--prebuilt", stubDirectory.path] + extra
-        if side == "drone", !extra.contains("--ca-file"), !extra.contains("--insecure-plain-radio") {
+        if side == "drone", !["--ca-file", "--insecure-plain-radio", "--reconfigure"].contains(where: extra.contains) {
             arguments += ["--ca-file", try testCA().path]
         }
         return try runCommand(TestEnvironment.requireTool("bash"), arguments, logDirectory: logDirectory)
