@@ -10,10 +10,7 @@ import TextSupport
 /// battery (the return itself: `Modes/ReturningHomeMode.swift`).
 extension ControllerStateMachine {
     /// The wind estimate in words, for the log lines that blame it.
-    var windText: String {
-        "wind estimate \(DecimalText.fixed(wind.speedMps, fractionDigits: 1) ?? "?") m/s from "
-            + "\(Int(wind.fromDeg.rounded()) % 360)°"
-    }
+    var windText: String { wind.summary }
 
     /// Wind stronger than the air speed a full tilt gives: no manoeuvre can hold or bring back the drone. Land at once.
     mutating func checkWind() -> Transition? {

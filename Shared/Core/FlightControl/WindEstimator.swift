@@ -1,4 +1,5 @@
 import Clocks
+import TextSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -35,6 +36,12 @@ public struct WindEstimator: Sendable, Equatable {
         let alpha = min(1, (time - last).inSeconds / max(timeConstantS, 0.1))
         eastMps += alpha * (ground.east - air.east - eastMps)
         northMps += alpha * (ground.north - air.north - northMps)
+    }
+
+    /// The estimate in words, for the log lines that blame it.
+    public var summary: String {
+        "wind estimate \(DecimalText.fixed(speedMps, fractionDigits: 1) ?? "?") m/s from "
+            + "\(Int(fromDeg.rounded()) % 360)°"
     }
 
     /// The estimate's speed (m/s) and the direction it blows FROM (degrees, [0, 360)).

@@ -13,6 +13,17 @@ extension ControllerMode {
     }
 }
 
+extension ControllerMode.FlyingToTarget {
+    /// Does the drone get closer? Steering that carries it away (wind stronger than the drone, a bad compass)
+    /// hovers, which drifts far less; the target is dropped (by the controller) and the pilot decides what next.
+    mutating func observeProgress(distanceM: Double, now: MonotonicInstant) -> Transition? {
+        guard progress.observe(distanceM: distanceM, at: now) else { return nil }
+        return Transition(to: .hovering, reason: .targetNotProgressing, log: .log(.warning,
+            "flying to the target lost ground (now \(Int(distanceM)) m, best \(Int(progress.bestDistanceM)) m): "
+                + "hovering, target dropped"))
+    }
+}
+
 /// Flying to the target. On entry: its freshness clock starts (`entering`); arrival and progress are judged on
 /// each navigation solution (`navigation`).
 extension ControllerStateMachine {
@@ -47,18 +58,14 @@ extension ControllerStateMachine {
         return Transition(to: .arrived, reason: .arrived)
     }
 
-    /// On a fresh navigation solution, still flying: does the drone get closer? Steering that carries it away
-    /// (wind stronger than the drone, a bad compass) hovers, which drifts far less; the target is dropped and the
-    /// pilot decides what next.
+    /// On a fresh navigation solution, still flying (`FlyingToTarget.observeProgress`); a flight that lost ground
+    /// drops its target.
     mutating func flyingToTargetProgress(distanceM: Double, now: MonotonicInstant) -> Transition? {
         guard case .flyingToTarget(var flying) = mode else { return nil }
-        let losingGround = flying.progress.observe(distanceM: distanceM, at: now)
+        let transition = flying.observeProgress(distanceM: distanceM, now: now)
         mode = .flyingToTarget(flying)
-        guard losingGround else { return nil }
-        clearTarget()
-        return Transition(to: .hovering, reason: .targetNotProgressing, log: .log(.warning,
-            "flying to the target lost ground (now \(Int(distanceM)) m, best \(Int(flying.progress.bestDistanceM)) m): "
-                + "hovering, target dropped"))
+        if transition != nil { clearTarget() }
+        return transition
     }
 
     /// On a target that moved (beyond the arrival hysteresis): progress toward the old one says nothing about it.

@@ -38,6 +38,142 @@ extension ControllerMode {
     }
 }
 
+/// The return's own behaviour: pure functions of its data and a narrow `Context` (what it reads of the controller);
+/// what it asks of the controller beyond its own data comes back in a `Step` the controller performs.
+extension ControllerMode.ReturningHome {
+    /// All the return reads of the controller.
+    struct Context {
+        let now: MonotonicInstant
+        /// Navdata's altitude while fresh.
+        let altitudeM: Double?
+        /// The altitude held now (the return altitude, then the approach altitude over home).
+        let wantedAltitudeM: Double?
+        /// Navdata shows the wanted altitude (or none is wanted).
+        let altitudeReached: Bool
+        let configuration: ControllerConfiguration
+        /// A target is kept (accepted during a return to the fence: flown to once back inside).
+        let hasTarget: Bool
+        /// For the log line of a return the wind defeats.
+        let wind: WindEstimator
+    }
+
+    /// What a fix asks of the controller: a transition, the approach altitude to hold, the target dropped, the
+    /// return given up for this flight.
+    struct Step {
+        var transition: Transition?
+        var wantedAltitudeM: Double?
+        var dropsTarget = false
+        var abandonsReturn = false
+    }
+
+    /// How the command steers in this phase.
+    enum Steering: Equatable {
+        /// Over home (filtered): the drone's own hover while it comes down.
+        case ownHover
+        /// Toward home (the position law near it, the article's law further out), or back inside the fence.
+        case home
+        /// Braking or climbing: hover, the altitude hold's gaz only.
+        case none
+    }
+
+    /// A return starting (braking, progress and arrival judged afresh), or one re-aimed at `goal`: its start,
+    /// phase and progress go on, its arrival is measured afresh for the goal.
+    static func entering(goal: ReturnGoal, continuing: Self?, now: MonotonicInstant, progress: ProgressWatch,
+                         arrival: ArrivalFilter) -> Self {
+        guard var returning = continuing else {
+            return Self(goal: goal, startedAt: now, progress: progress, homeArrival: arrival)
+        }
+        returning.goal = goal
+        returning.homeArrival.reset()
+        return returning
+    }
+
+    /// On the tick: the phases that end with time or altitude — the brake, then (going home) the climb.
+    mutating func tick(_ context: Context) -> [ControllerAction] {
+        let now = context.now
+        switch phase {
+        case .brake:
+            guard now - startedAt >= context.configuration.returnBrake else { return [] }
+            phase = goal == .home && !context.altitudeReached
+                ? .climb(bestAltitudeM: context.altitudeM ?? -.infinity, risingAt: now) : .flyHome
+        case .climb(let bestM, let risingAt):
+            if context.altitudeReached {
+                phase = .flyHome
+            } else if let altitudeM = context.altitudeM,
+                      altitudeM > bestM + context.configuration.altitude.toleranceM / 3 {
+                phase = .climb(bestAltitudeM: altitudeM, risingAt: now)
+            } else if now - risingAt >= context.configuration.progressTimeout {
+                // Not rising (the vehicle's own altitude limit, a ceiling it holds): home from here, the altitude
+                // still asked for.
+                phase = .flyHome
+                let atM = bestM.isFinite ? "\(Int(bestM.rounded())) m" : "an unknown altitude"
+                return [.log(.warning, "return: the climb to \(context.wantedAltitudeM ?? 0) m stopped at \(atM): "
+                    + "flying home from there")]
+            }
+        case .flyHome, .descend:
+            break
+        }
+        return []
+    }
+
+    /// On a position fix `distanceM` from home on `bearingDeg`: arrival (over home, or back inside the fence) and
+    /// the progress watch; a return that loses ground is given up: hover, then land (or land at once).
+    mutating func fix(distanceM: Double, bearingDeg: Double, at point: GeoPoint, context: Context) -> Step {
+        let configuration = context.configuration
+        let arrivalRadiusM = configuration.controlLaw.arrivalRadiusM
+        switch goal {
+        case .insideFence:
+            if distanceM <= configuration.geofenceRadiusM - configuration.geofenceReturnMarginM {
+                // A target accepted during the return (it was checked against the fence) is flown to next.
+                return Step(transition: Transition(to: context.hasTarget ? .flyingToTarget : .hovering,
+                                                   reason: .backInsideGeofence))
+            }
+        case .home:
+            homeArrival.observe(distanceM: distanceM, bearingDeg: bearingDeg, latitudeDeg: point.latitudeDeg,
+                                longitudeDeg: point.longitudeDeg, at: context.now)
+            // Home is where the drone lands, not just a point to pass: the position law settles it to half the
+            // arrival radius (by the filtered position) before the hover and the landing.
+            if let filteredM = homeArrival.filteredDistanceM, filteredM < arrivalRadiusM / 2 {
+                if let altitudeM = context.altitudeM,
+                   altitudeM > configuration.returnApproachAltitudeM + configuration.altitude.toleranceM {
+                    // The landing itself is not steered (the drone's own descent drifts with the wind): come down
+                    // under the position law first, as autopilots do, and land from low.
+                    phase = .descend
+                    return Step(wantedAltitudeM: configuration.returnApproachAltitudeM)
+                }
+                // Over home: hover to let the position settle, then land (`hoveringTick`). A target sent meanwhile
+                // is a new order and cancels the landing; one stored during the return is not.
+                return Step(transition: Transition(to: .hovering, reason: .homeReached), dropsTarget: true)
+            }
+        }
+        guard phase.movesHome, progress.observe(distanceM: distanceM, at: context.now) else { return Step() }
+        let bestM = progress.bestDistanceM
+        if configuration.abandonedReturnLandAfter <= .zero {
+            // The wind has won: every second of hover drifts further. Land now, where the drone is.
+            return Step(transition: Transition(to: .landing, reason: .windTooStrong, log: .log(.warning,
+                "return home lost ground (\(Int(distanceM)) m from home, best \(Int(bestM)) m), "
+                    + "\(context.wind.summary): landing at once")), dropsTarget: true, abandonsReturn: true)
+        }
+        return Step(transition: Transition(
+            to: .hovering, reason: .returnHomeNotProgressing,
+            log: .log(.warning, "return home lost ground (\(Int(distanceM)) m from home, best \(Int(bestM)) m): "
+                + "hovering, landing in \(configuration.abandonedReturnLandAfter.inSeconds) s")),
+                    dropsTarget: true, abandonsReturn: true)
+    }
+
+    /// How the command steers: over home (filtered, with a fresh fix) the drone's own hover, as `.arrived` — an
+    /// autopilot then holds its position itself; under the position law's small tilts the real PX4 drifted
+    /// 0.2 → 0.6 m in the descent and landed 0.8–1.4 m off; flying home, or drifted off home while descending
+    /// there (wind), steer (back) home; braking and climbing, no steering.
+    func steering(positionFresh: Bool, arrivalRadiusM: Double) -> Steering {
+        if goal == .home, positionFresh, let distanceM = homeArrival.filteredDistanceM,
+           distanceM < arrivalRadiusM / 2 {
+            return .ownHover
+        }
+        return phase.movesHome ? .home : .none
+    }
+}
+
 /// Returning home. On entry: the target is dropped and the return altitude set (`returnTransition`).
 extension ControllerStateMachine {
     /// A return to start (or to re-aim: its start, phase and progress go on, its arrival is measured afresh for
@@ -93,116 +229,56 @@ extension ControllerStateMachine {
         return budget.percent(forSeconds: seconds)
     }
 
-    /// On entry: the transition's goal; braking starts, progress and arrival are judged afresh (a re-entry, a
-    /// re-aimed return, keeps its start, phase and progress, its arrival measured afresh for the goal).
+    /// On entry: the transition's goal (`ReturningHome.entering`).
     func returningHomeEntry(_ transition: Transition, now: MonotonicInstant) -> ControllerMode.ReturningHome {
-        let goal = transition.returnGoal ?? .insideFence
-        guard case .returningHome(var returning) = mode else {
-            return ControllerMode.ReturningHome(goal: goal, startedAt: now, progress: newProgressWatch,
-                                                homeArrival: newArrivalFilter)
+        guard case .returningHome(let returning) = mode else {
+            return ControllerMode.ReturningHome.entering(goal: transition.returnGoal ?? .insideFence, continuing: nil,
+                                                         now: now, progress: newProgressWatch,
+                                                         arrival: newArrivalFilter)
         }
-        returning.goal = goal
-        returning.homeArrival.reset()
-        return returning
+        return ControllerMode.ReturningHome.entering(goal: transition.returnGoal ?? .insideFence,
+                                                     continuing: returning, now: now, progress: newProgressWatch,
+                                                     arrival: newArrivalFilter)
     }
 
-    /// On its tick: the phases that end with time or altitude — the brake, then (going home) the climb.
+    /// What the return reads of the controller now (`ReturningHome.Context`).
+    func returnContext(now: MonotonicInstant) -> ControllerMode.ReturningHome.Context {
+        ControllerMode.ReturningHome.Context(
+            now: now, altitudeM: currentAltitudeM(now: now), wantedAltitudeM: wantedAltitudeM,
+            altitudeReached: altitudeReached(now: now), configuration: configuration, hasTarget: target != nil,
+            wind: wind)
+    }
+
+    /// The return's tick (`ReturningHome.tick`): the phases that end with time or altitude.
     mutating func returningHomeTick(_ returning: ControllerMode.ReturningHome,
                                     now: MonotonicInstant) -> [ControllerAction] {
         var returning = returning
-        var actions: [ControllerAction] = []
-        switch returning.phase {
-        case .brake:
-            guard now - returning.startedAt >= configuration.returnBrake else {
-                return []
-            }
-            returning.phase = returning.goal == .home && !altitudeReached(now: now)
-                ? .climb(bestAltitudeM: currentAltitudeM(now: now) ?? -.infinity, risingAt: now) : .flyHome
-        case .climb(let bestM, let risingAt):
-            if altitudeReached(now: now) {
-                returning.phase = .flyHome
-            } else if let altitudeM = currentAltitudeM(now: now),
-                      altitudeM > bestM + altitudeHold.toleranceM / 3 {
-                returning.phase = .climb(bestAltitudeM: altitudeM, risingAt: now)
-            } else if now - risingAt >= configuration.progressTimeout {
-                // Not rising (the vehicle's own altitude limit, a ceiling it holds): home from here, the altitude
-                // still asked for.
-                returning.phase = .flyHome
-                let atM = bestM.isFinite ? "\(Int(bestM.rounded())) m" : "an unknown altitude"
-                actions.append(.log(.warning, "return: the climb to \(wantedAltitudeM ?? 0) m stopped at \(atM): "
-                    + "flying home from there"))
-            }
-        case .flyHome, .descend:
-            return []
-        }
+        let actions = returning.tick(returnContext(now: now))
         mode = .returningHome(returning)
         return actions
     }
 
-    /// On a position fix: arrival (over home, or back inside the fence) and the progress watch; a return that
-    /// loses ground is abandoned: hover, then land (or land at once).
+    /// A position fix while returning (`ReturningHome.fix`); the controller does what the return's step asks of it.
     mutating func followReturn(distanceM: Double, bearingDeg: Double, at point: GeoPoint,
                                now: MonotonicInstant) -> Transition? {
         guard case .returningHome(var returning) = mode else { return nil }
-        switch returning.goal {
-        case .insideFence:
-            if distanceM <= configuration.geofenceRadiusM - configuration.geofenceReturnMarginM {
-                // A target accepted during the return (it was checked against the fence) is flown to next.
-                return Transition(to: target == nil ? .hovering : .flyingToTarget, reason: .backInsideGeofence)
-            }
-        case .home:
-            returning.homeArrival.observe(distanceM: distanceM, bearingDeg: bearingDeg,
-                                          latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg,
-                                          at: now)
-            mode = .returningHome(returning)
-            // Home is where the drone lands, not just a point to pass: the position law settles it to half the
-            // arrival radius (by the filtered position) before the hover and the landing.
-            if let filteredM = returning.homeArrival.filteredDistanceM, filteredM < law.arrivalRadiusM / 2 {
-                if let altitudeM = currentAltitudeM(now: now),
-                   altitudeM > configuration.returnApproachAltitudeM + configuration.altitude.toleranceM {
-                    // The landing itself is not steered (the drone's own descent drifts with the wind): come down
-                    // under the position law first, as autopilots do, and land from low.
-                    returning.phase = .descend
-                    mode = .returningHome(returning)
-                    flight?.wantedAltitudeM = configuration.returnApproachAltitudeM
-                    return nil
-                }
-                // Over home: hover to let the position settle, then land (`hoveringTick`). A target sent meanwhile
-                // is a new order and cancels the landing; one stored during the return is not.
-                clearTarget()
-                return Transition(to: .hovering, reason: .homeReached)
-            }
-        }
-        guard returning.phase.movesHome else { return nil }
-        let losingGround = returning.progress.observe(distanceM: distanceM, at: now)
+        let step = returning.fix(distanceM: distanceM, bearingDeg: bearingDeg, at: point,
+                                 context: returnContext(now: now))
         mode = .returningHome(returning)
-        guard losingGround else { return nil }
-        let bestM = returning.progress.bestDistanceM
-        clearTarget()
-        flight?.returnAbandoned = true
-        if configuration.abandonedReturnLandAfter <= .zero {
-            // The wind has won: every second of hover drifts further. Land now, where the drone is.
-            return Transition(to: .landing, reason: .windTooStrong, log: .log(.warning,
-                "return home lost ground (\(Int(distanceM)) m from home, best \(Int(bestM)) m), "
-                    + "\(windText): landing at once"))
-        }
-        return Transition(
-            to: .hovering, reason: .returnHomeNotProgressing,
-            log: .log(.warning, "return home lost ground (\(Int(distanceM)) m from home, best \(Int(bestM)) m): "
-                + "hovering, landing in \(configuration.abandonedReturnLandAfter.inSeconds) s"))
+        if let altitudeM = step.wantedAltitudeM { flight?.wantedAltitudeM = altitudeM }
+        if step.dropsTarget { clearTarget() }
+        if step.abandonsReturn { flight?.returnAbandoned = true }
+        return step.transition
     }
 
-    /// Its flight command by phase: brake and climb hover (the climb's gaz from the altitude hold); flying home,
-    /// the control law, then the position law inside the slowdown radius; over home, the drone's own hover.
+    /// Its flight command, by what the return asks for (`ReturningHome.steering`).
     mutating func returningHomeCommand(_ returning: ControllerMode.ReturningHome, into command: inout FlightCommand,
                                        now: MonotonicInstant) {
-        if returning.goal == .home, positionFresh(now: now),
-           let distanceM = returning.homeArrival.filteredDistanceM, distanceM < law.arrivalRadiusM / 2 {
-            // Over home, coming down to the approach altitude: the drone's own hover, as `.arrived`. An
-            // autopilot then holds its position itself; under the position law's small tilts the real PX4
-            // drifted 0.2 → 0.6 m in the descent and landed 0.8–1.4 m off.
-        } else if returning.phase.movesHome {
-            // Flying home, or drifted off home while descending there (wind): steer (back) home.
+        switch returning.steering(positionFresh: positionFresh(now: now),
+                                  arrivalRadiusM: configuration.controlLaw.arrivalRadiusM) {
+        case .ownHover, .none:
+            break
+        case .home:
             if returning.goal == .home, positionFresh(now: now),
                holdPosition(returning.homeArrival, into: &command, now: now) {
             } else {
