@@ -70,17 +70,22 @@ import Testing
         }
     }
 
+    /// A controller run over its own in-memory broker, keeping its airspace in `directory`.
+    func controller(keepingIn directory: Directory) -> (InMemoryBroker, Task<Void, any Error>) {
+        let broker = InMemoryBroker()
+        let runtime = ServiceRuntime(service: "drone-controller", drone: drone,
+                                     connection: broker.connect(clientId: "controller"), logger: logger)
+        let service = ControllerService(runtime: runtime, configuration: ControllerConfiguration(),
+                                        airspaceFile: AirspaceFile(directory: directory.path))
+        return (broker, Task { try await runtime.run([service]) })
+    }
+
     @Test func anUploadIsKeptAnsweredAndRestoredByTheNextRunAndGarbageIsOnlyCounted() async throws {
         let directory = Directory()
         defer { directory.remove() }
         let checksum = Self.definition.checksum
         do {
-            let broker = InMemoryBroker()
-            let runtime = ServiceRuntime(service: "drone-controller", drone: drone,
-                                         connection: broker.connect(clientId: "controller"), logger: logger)
-            let service = ControllerService(runtime: runtime, configuration: ControllerConfiguration(),
-                                            airspaceFile: AirspaceFile(directory: directory.path))
-            let running = Task { try await runtime.run([service]) }
+            let (broker, running) = controller(keepingIn: directory)
             let ground = broker.connect(clientId: "ground")
             try ground.start()
             let topic = Topics.airspace.topic(for: drone)
@@ -98,12 +103,7 @@ import Testing
         }
         #expect(AirspaceFile(directory: directory.path).load(logger: logger) == Self.definition)
         // The next run reloads it and says so before anything is uploaded.
-        let broker = InMemoryBroker()
-        let runtime = ServiceRuntime(service: "drone-controller", drone: drone,
-                                     connection: broker.connect(clientId: "controller"), logger: logger)
-        let service = ControllerService(runtime: runtime, configuration: ControllerConfiguration(),
-                                        airspaceFile: AirspaceFile(directory: directory.path))
-        let running = Task { try await runtime.run([service]) }
+        let (broker, running) = controller(keepingIn: directory)
         let restored = try await eventually(poll: .milliseconds(20)) {
             try statuses(broker).last?.accepted == .init(checksum: checksum, zoneCount: 1)
         }

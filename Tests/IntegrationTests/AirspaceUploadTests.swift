@@ -42,7 +42,8 @@ struct AirspaceUploadTests {
 
         let upload = try await broadcaster(["airspace", "upload", zones.path, "--ceiling", "40", "--timeout", "30"])
         #expect(upload.code == 0, "\(upload.output)\n\(stack.logs())")
-        let checksum = try #require(upload.output.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("0x") }.map(String.init),
+        let words = upload.output.split(whereSeparator: \.isWhitespace)
+        let checksum = try #require(words.first { $0.hasPrefix("0x") }.map(String.init),
                                     "\(upload.output)")
         #expect(upload.output.contains("drone-controller holds airspace \(checksum) (1 zones)"), "\(upload.output)")
 

@@ -34,17 +34,9 @@ struct AirspaceFile: Sendable {
             if case .off(let why) = location { logger.warning("airspace not kept across restarts (\(why))") }
             return nil
         }
-        do {
-            if named { try FileBytes.prepareDirectory(directory) } else {
-                try FileBytes.prepareDirectoryTree(directory)
-            }
-        } catch {
-            logger.warning("airspace not kept across restarts: \(error)")
-            return nil
-        }
         let file = AirspaceFile(directory: directory)
-        guard FileBytes.tryLock(file.path + ".lock", creating: true) != nil else {
-            logger.warning("airspace not kept: another drone-controller keeps \(file.path) (its lock is held)")
+        if let problem = StateDirectory.prepare(directory, named: named, keeping: file.path) {
+            logger.warning("airspace not kept across restarts: \(problem)")
             return nil
         }
         logger.info("airspace kept in \(file.path)")
