@@ -95,7 +95,8 @@ let package = Package(
         .target(name: "NavigatorCore", dependencies: ["Clocks", "Navigation", "QuadProtocol"],
                 path: "Shared/Core/NavigatorCore"),
         .target(name: "FlightControl",
-                dependencies: ["Clocks", "QuadProtocol", "Navigation", "Randomness", "TextSupport", logging],
+                dependencies: ["Airspace", "Clocks", "QuadProtocol", "Navigation", "Randomness", "TextSupport",
+                               logging],
                 path: "Shared/Core/FlightControl"),
         .target(name: "NetworkEndpoint", path: "Shared/Leaf/NetworkEndpoint"),
         .target(name: "DroneSimulation", dependencies: ["ARDrone", "Clocks", "Navigation", "NetworkEndpoint",
@@ -140,14 +141,14 @@ let package = Package(
         // InMemoryMQTT); the executable only wires.
         .target(
             name: "LocationBroadcasterKit",
-            dependencies: ["GroundStation", "GPSD", "Navigation", "QuadService", "QuadProtocol", "QuadMQTT",
-                           "CommandLineSupport", argumentParser, logging, lifecycle],
+            dependencies: ["Airspace", "GroundStation", "GPSD", "Navigation", "QuadService", "QuadProtocol",
+                           "QuadMQTT", "CommandLineSupport", argumentParser, logging, lifecycle],
             path: "Shared/Kits/LocationBroadcasterKit"
         ),
         service("location-broadcaster", ["LocationBroadcasterKit"]),
         // The board services: each executable only starts its Kit's command.
         kit("NavigatorKit", ["Navigation", "NavigatorCore", "GPSD", "TextSupport"]),
-        kit("DroneControllerKit", ["FlightControl", "Navigation"]),
+        kit("DroneControllerKit", ["Airspace", "FlightControl", "Navigation"]),
         // What both vehicle links share: the link thread's run loop, the lifecycle service, the telemetry publisher.
         kit("VehicleLinkKit", ["DatagramIO"]),
         kit("DroneLinkKit", ["ARDrone", "DatagramIO", "NetworkEndpoint", "VehicleLinkKit"]),
@@ -190,7 +191,7 @@ let package = Package(
                     path: "Tests/AirspaceTests"),
         .testTarget(name: "NavigatorCoreTests", dependencies: ["NavigatorCore", "Clocks", "Navigation", "QuadProtocol"],
                     path: "Tests/NavigatorCoreTests"),
-        .testTarget(name: "FlightControlTests", dependencies: ["FlightControl", "Clocks", "Randomness"],
+        .testTarget(name: "FlightControlTests", dependencies: ["FlightControl", "Airspace", "Clocks", "Randomness"],
                     path: "Tests/FlightControlTests"),
         .testTarget(name: "DroneSimulationTests", dependencies: ["DroneSimulation", "ARDrone", "Clocks", "Navigation"],
                     path: "Tests/DroneSimulationTests"),

@@ -90,11 +90,25 @@ struct OptionsBeforeSubcommandTests {
         for subcommand in LocationBroadcasterCommand.configuration.subcommands {
             let name = subcommand._commandName
             // What each needs to parse at all (target checks its position in validate(): a usage error, 64).
-            let own = name == "route" ? ["r.csv"] : name == "target" ? ["1", "2"] : []
+            let own = name == "route" ? ["r.csv"] : name == "target" ? ["1", "2"] : name == "airspace" ? ["show"] : []
             expectSameBroadcaster([options + [name] + own, [name] + own + options])
             #expect(outcome(LocationBroadcasterCommand.self, options + [name] + own,
                             common: BroadcasterOptions.optionNames).hasPrefix("parsed"), "\(name)")
         }
+    }
+
+    @Test("location-broadcaster: airspace upload takes the common options first and negative limits")
+    func airspaceUpload() throws {
+        let before = try #require(try broadcaster(["--broker", "h", "airspace", "upload", "z.geojson", "--floor", "-5",
+                                                   "--ceiling", "40", "--margin", "2"]) as? AirspaceCommand)
+        #expect(before.action == .upload && before.file == "z.geojson")
+        #expect(before.limits.floor == -5 && before.limits.ceiling == 40 && before.limits.margin == 2)
+        #expect(before.options.common.broker == "h")
+        expectSameBroadcaster([["--broker", "h", "airspace", "upload", "z.kml", "--floor", "-5"],
+                               ["airspace", "upload", "z.kml", "--floor", "-5", "--broker", "h"],
+                               ["airspace", "--broker", "h", "upload", "--floor", "-5", "z.kml"]])
+        #expect(outcome(LocationBroadcasterCommand.self, ["airspace", "upload"],
+                        common: BroadcasterOptions.optionNames).contains("which FILE"))
     }
 
     @Test("location-broadcaster: values that look like options or subcommands stay values, either side")

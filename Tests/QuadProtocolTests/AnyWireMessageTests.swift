@@ -36,7 +36,7 @@ import Testing
     }
 
     /// Format 1.3 payloads are the same layouts: they decode to the same values.
-    @Test(arguments: SampleMessages.golden.map(\.0))
+    @Test(arguments: SampleMessages.goldenOneFour.map(\.0))
     func formatOneThreeFixtureStillDecodes(name: String) throws {
         let expected = try #require(SampleMessages.golden.first { $0.0 == name }?.1)
         try expectOlderFixture("1.3/\(name)", minor: 3, decodesTo: expected)

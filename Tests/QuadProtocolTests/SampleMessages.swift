@@ -44,6 +44,22 @@ enum SampleMessages {
     static let groundBeacon = GroundBeacon(senderId: "ground-laptop", sequence: 77,
                                            timestampUs: 1_700_000_000_400_000)
 
+    /// After 1.4 (issue 38): an airspace of a keep-out triangle and an inclusion circle, and the controller's answer.
+    static let airspaceDefinition = AirspaceDefinition(
+        senderId: "ground-laptop", sequence: 3, timestampUs: 1_700_000_000_500_000, ceilingM: 60, floorM: 2,
+        marginM: 5, zones: [
+            .init(name: "lake", kind: .keepOut, shape: .polygon(rings: [[
+                .init(latitudeDeg: 52.517, longitudeDeg: 13.376), .init(latitudeDeg: 52.517, longitudeDeg: 13.378),
+                .init(latitudeDeg: 52.516, longitudeDeg: 13.377)]])),
+            .init(name: "field", kind: .inclusion,
+                  shape: .circle(centre: .init(latitudeDeg: 52.5163, longitudeDeg: 13.3777), radiusM: 500)),
+        ])
+    static let airspaceStatus = AirspaceStatus(
+        sequence: 4, timestampUs: 1_700_000_000_600_000, accepted: .init(checksum: 0x03A9_A06E, zoneCount: 2),
+        targetRefusal: .init(latitudeDeg: 52.5166, longitudeDeg: 13.377, violation: .insideKeepOut, zoneName: "lake"))
+    /// The fixtures of the types that came after 1.4: no older-format fixture of theirs exists.
+    static let newAfterOneFour: Set<String> = ["airspace-definition", "airspace-status"]
+
     /// Format 1.1: `return`.
     static let returnCommand = Command(senderId: "phone-anna", sequence: 9, timestampUs: 1_700_000_000_323_456,
                                        kind: .returnHome, controllerRunId: runId)
@@ -64,10 +80,15 @@ enum SampleMessages {
         ("command-return", .command(returnCommand)),
         ("link-status-no-ack", .linkStatus(linkStatusNoAck)),
         ("ground-beacon", .groundBeacon(groundBeacon)),
+        ("airspace-definition", .airspaceDefinition(airspaceDefinition)),
+        ("airspace-status", .airspaceStatus(airspaceStatus)),
     ]
 
+    /// The fixtures that formats 1.3 and 1.4 have.
+    static let goldenOneFour = golden.filter { !newAfterOneFour.contains($0.0) }
+
     /// The 1.2 fixtures: the same values as a 1.2 sender says them (no takeoff id, no target sequence).
-    static let golden12: [(String, AnyWireMessage)] = golden.map { ($0.0, $0.1.withoutMinorThree) }
+    static let golden12: [(String, AnyWireMessage)] = goldenOneFour.map { ($0.0, $0.1.withoutMinorThree) }
 
     /// The 1.1 fixtures: the same values as a 1.1 sender says them (`olderFormat`), without the 1.2-only ones.
     static let golden11: [(String, AnyWireMessage)] = golden12

@@ -7,6 +7,7 @@ struct TopicsFiltersTests {
     func recordedFilters() {
         #expect(Topics.recordedFilters == [
             "quad/+/telemetry/#", "quad/+/status/#", "quad/+/target", "quad/+/command", "quad/+/pilot/#",
+            "quad/+/airspace/#",
         ])
         #expect(Set(Topics.recordedFilters).count == Topics.recordedFilters.count)
     }
@@ -16,7 +17,7 @@ struct TopicsFiltersTests {
         let drone = try #require(DroneID(rawValue: "drone9"))
         #expect(Topics.recordedFilters(drone: drone) == [
             "quad/drone9/telemetry/#", "quad/drone9/status/#", "quad/drone9/target", "quad/drone9/command",
-            "quad/drone9/pilot/#",
+            "quad/drone9/pilot/#", "quad/drone9/airspace/#",
         ])
     }
 

@@ -30,6 +30,8 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
         case .linkStatus: _ = try LinkStatus(decoding: payload)
         case .controlClaim: _ = try ControlClaim(decoding: payload)
         case .groundBeacon: _ = try GroundBeacon(decoding: payload)
+        case .airspaceDefinition: _ = try AirspaceDefinition(decoding: payload)
+        case .airspaceStatus: _ = try AirspaceStatus(decoding: payload)
         }
     }
 }
@@ -56,7 +58,7 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
         RejectionCase("major 2", Bytes.patched(target, at: 2, [2]), .unsupportedMajorVersion(expected: 1, got: 2)),
         RejectionCase("major 0", Bytes.patched(target, at: 2, [0]), .unsupportedMajorVersion(expected: 1, got: 0)),
         RejectionCase("message type 0", Bytes.patched(target, at: 4, [0]), .unknownMessageType(got: 0)),
-        RejectionCase("message type 11", Bytes.patched(target, at: 4, [11]), .unknownMessageType(got: 11)),
+        RejectionCase("message type 13", Bytes.patched(target, at: 4, [13]), .unknownMessageType(got: 13)),
         RejectionCase("command bytes read as a target", command, as: .target,
                       .wrongMessageType(expected: .target, got: .command)),
         RejectionCase("target bytes read as link status", target, as: .linkStatus,

@@ -19,3 +19,9 @@ public enum ExitStatus {
     /// sysexits' EX_CONFIG: the configuration names something of the wrong kind (a serial device that is no tty).
     public static let configuration = ExitCode(78)
 }
+
+extension ExitStatus {
+    /// sysexits' EX_DATAERR, the same 65 as `completedWithDamage`: what the command was given to read is invalid,
+    /// and nothing was done with it (`airspace upload` of a zone file that is broken, open or self-intersecting).
+    public static let dataError = ExitCode(65)
+}

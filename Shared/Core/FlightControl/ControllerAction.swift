@@ -13,4 +13,8 @@ public enum ControllerAction: Sendable, Equatable {
     case log(Logger.Level, String)
     /// Keep this on the board (nil: nothing to resume) so that a restarted controller goes on with the flight.
     case rememberFlight(FlightMemory?)
+    /// Keep this accepted airspace on the board (atomically, with its checksum) before its status is published.
+    case storeAirspace(AirspaceDefinition)
+    /// Publish on `airspace/status` (retained): the airspace held, the last upload or target it refused.
+    case publishAirspaceStatus(AirspaceStatus)
 }

@@ -83,6 +83,8 @@ public struct ControllerStateMachine: Sendable {
     /// A refusal is published even when the visible fields did not change, so a sender waiting for the
     /// controller's answer always gets one (with a new sequence number).
     var mustPublish = false
+    /// The uploaded airspace and what it last refused (`ControllerStateMachine+Airspace`).
+    public internal(set) var airspace = AirspaceRecord()
 
     // Output counters.
     var flightSequence: UInt32 = 0

@@ -44,6 +44,11 @@ enum MessageKeyFields {
              ("navdata_per_second", text(m.navdataPerSecond))]
                 + (m.commandAck.map { [("ack_command", $0.command.jsonName), ("ack_result", $0.result.jsonName)] }
                     ?? [])
+        case .airspaceDefinition(let m):
+            [("sender_id", m.senderId), ("zones", String(m.zones.count)), ("checksum", CRC32.text(m.checksum))]
+        case .airspaceStatus(let m):
+            [("checksum", m.accepted.map { CRC32.text($0.checksum) } ?? ""),
+             ("zones", m.accepted.map { String($0.zoneCount) } ?? "")]
         }
     }
 

@@ -13,6 +13,7 @@ enum ControllerInput: String, CaseIterable, Sendable {
     case claim
     case presence
     case beacon
+    case airspace
 
     /// Feeds this input into `inbox` (all inputs share the connection's one ordered queue).
     func feed(_ inbox: Inbox<ControllerService.Event>, from runtime: ServiceRuntime) throws(MQTTError) {
@@ -27,6 +28,7 @@ enum ControllerInput: String, CaseIterable, Sendable {
         case .command: try runtime.feed(inbox, Topics.command, event)
         case .claim: try runtime.feed(inbox, Topics.controlClaim, event)
         case .beacon: try runtime.feed(inbox, Topics.groundBeacon, event)
+        case .airspace: try runtime.feed(inbox, Topics.airspace, event)
         case .presence: try inbox.feed(runtime.client, filter: Topics.statusFilter(drone: runtime.drone), qos: 1, event)
         }
     }
@@ -51,6 +53,9 @@ enum ControllerInput: String, CaseIterable, Sendable {
         case .beacon:
             let beacon = try GroundBeacon(decoding: message.payload)
             return machine.groundBeacon(senderId: beacon.senderId, stamp: WallInstant(us: beacon.timestampUs), now: now)
+        case .airspace:
+            // Validating zones is quick (the planner's graph, ~0.7 s, is never built here).
+            return machine.airspace(try AirspaceDefinition(decoding: message.payload), store: true, now: now)
         case .presence:
             let status = try ServiceStatus(json: message.payload)
             let service = message.topic.split(separator: "/").last.map(String.init) ?? ""

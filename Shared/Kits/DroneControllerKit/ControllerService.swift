@@ -18,6 +18,8 @@ struct ControllerService: Service {
     let configuration: ControllerConfiguration
     /// Where the flight is kept for a restart (nil: not kept).
     var memoryFile: FlightMemoryFile? = nil
+    /// Where the accepted airspace is kept (nil: held only until a restart).
+    var airspaceFile: AirspaceFile? = nil
     /// New at every start and published in every state, so what was sent to an earlier run is recognised without
     /// comparing clocks (the board may have none). Random: a board without storage cannot count its restarts.
     let runId = UInt32.random(in: 1...UInt32.max)
@@ -33,6 +35,7 @@ struct ControllerService: Service {
                 restored = machine.restore(memory, now: MonotonicClock.now())
             }
         }
+        restored += restoreAirspace(into: &machine)
         var loop = Loop(machine: machine)
         runtime.logger.notice("controller run \(runId): acting on what is addressed to it, or unaddressed")
         restored.forEach { perform($0, rejections: &loop.rejections) }
@@ -53,6 +56,15 @@ struct ControllerService: Service {
         runtime.logger.notice("""
             rejected in total: \(rejections.total) (\(rejections.summary)); dropped unread: \(inbox.droppedCount)
             """)
+    }
+
+    /// The airspace the previous run stored, taken as an upload is (not stored again), and the status published
+    /// either way: the retained one on the broker may be an older run's.
+    private func restoreAirspace(into machine: inout ControllerStateMachine) -> [ControllerAction] {
+        if let definition = airspaceFile?.load(logger: runtime.logger) {
+            return machine.airspace(definition, store: false, now: MonotonicClock.now())
+        }
+        return [.publishAirspaceStatus(machine.airspaceStatus())]
     }
 
     /// What the event loop owns: the state machine and the count of what it refused.
@@ -134,6 +146,13 @@ struct ControllerService: Service {
             rejections.record(kind, reason: reason.code, topic: kind, logger: logger)
         case .rememberFlight(let memory):
             memoryFile?.save(memory, logger: logger)
+        case .storeAirspace(let definition):
+            airspaceFile?.save(definition, logger: logger)
+        case .publishAirspaceStatus(var status):
+            status.timestampUs = WallClock.nowUs()
+            do { try runtime.publish(Topics.airspaceStatus, payload: status.encoded()) } catch {
+                logger.warning("airspace status not published: \(error)")
+            }
         case .log(let level, let text):
             logger.log(level: level, "\(text)")
         }

@@ -34,6 +34,10 @@ package struct DroneControllerCommand: AsyncParsableCommand, ServiceCommand {
         let location = FlightMemoryLocation.resolve(stateDir: stateDir, disabled: noFlightMemory,
                                                     drone: options.drone, environment: ProcessEnvironment.value)
         let memory = FlightMemoryFile.open(location, logger: runtime.logger)
-        try await runtime.run([ControllerService(runtime: runtime, configuration: configuration, memoryFile: memory)])
+        let airspaceLocation = FlightMemoryLocation.resolve(stateDir: stateDir, disabled: false, drone: options.drone,
+                                                            environment: ProcessEnvironment.value)
+        let airspace = AirspaceFile.open(airspaceLocation, logger: runtime.logger)
+        try await runtime.run([ControllerService(runtime: runtime, configuration: configuration, memoryFile: memory,
+                                                 airspaceFile: airspace)])
     }
 }

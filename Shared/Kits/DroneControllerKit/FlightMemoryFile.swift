@@ -28,18 +28,9 @@ struct FlightMemoryFile: Sendable {
                 """)
             return nil
         case .directory(let directory, let named):
-            do {
-                if named { try FileBytes.prepareDirectory(directory) } else {
-                    try FileBytes.prepareDirectoryTree(directory)
-                }
-            } catch {
-                logger.warning("no flight memory: \(error)")
-                return nil
-            }
             let file = FlightMemoryFile(directory: directory)
-            // The descriptor stays open for the process's life: the lock is the process's, dropped at its death.
-            guard FileBytes.tryLock(file.path + ".lock", creating: true) != nil else {
-                logger.warning("no flight memory: another drone-controller keeps \(file.path) (its lock is held)")
+            if let problem = StateDirectory.prepare(directory, named: named, keeping: file.path) {
+                logger.warning("no flight memory: \(problem)")
                 return nil
             }
             logger.info("flight memory: \(file.path)")

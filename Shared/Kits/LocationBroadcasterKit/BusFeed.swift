@@ -23,6 +23,8 @@ final class BusFeed: Sendable {
         var link: LinkStatus?
         var navigation: NavigationSolution?
         var position: PositionFix?
+        /// What the controller holds of the airspace and its last airspace refusals (retained).
+        var airspace: AirspaceStatus?
         /// Board clock minus this laptop's, from telemetry stamps (display only).
         var clockOffset: Duration?
     }
@@ -58,6 +60,10 @@ final class BusFeed: Sendable {
         try pump(client, Topics.controllerState.topic(for: drone)) { feed, message in
             guard let s = try? ControllerState(decoding: message.payload) else { return }
             feed.record(.controller(s, retained: message.retain)) { $0.latest.controller = s }
+        }
+        try pump(client, Topics.airspaceStatus.topic(for: drone)) { feed, message in
+            guard let s = try? AirspaceStatus(decoding: message.payload) else { return }
+            feed.state.withLock { $0.latest.airspace = s }
         }
         guard telemetry else { return }
         try pump(client, Topics.droneState.topic(for: drone), qos: 0) { feed, message in

@@ -95,8 +95,8 @@ struct ControllerWatch {
                 case .refused(let reason):
                     // `takeoff-timeout`: accepted first, then given up by the controller itself.
                     let verdict = reason.isFailure ? "failed, the controller reports" : "refused by the controller:"
-                    throw CLIFailure("\(what) \(verdict) \(TextFormat.clean(reason.code, width: 64)) "
-                        + "(activity \(state.activity.cliName), pilot \(Self.pilot(state)))")
+                    throw CLIFailure("\(what) \(verdict) \(TextFormat.clean(reason.code, width: 64))"
+                        + airspaceDetail(reason) + " (activity \(state.activity.cliName), pilot \(Self.pilot(state)))")
                 case .pending: break
                 }
             }
@@ -120,6 +120,17 @@ struct ControllerWatch {
     /// How long to wait for a refusal of a target the controller already has (it publishes nothing on accepting it).
     static let silentGraceUs: Int64 = 1_500_000
 
+
+    /// `: zone 'lake' (inside keep-out zone)` for a target the airspace forbids: the controller publishes the
+    /// zone in its airspace status just before the refusal.
+    func airspaceDetail(_ reason: Reason) -> String {
+        let airspaceReasons: Set<Reason> = [.targetRefusedKeepOut, .targetRefusedOutsideInclusion,
+                                            .targetRefusedAirspaceMargin, .targetRefusedAirspaceCeiling,
+                                            .targetRefusedAirspaceFloor]
+        guard airspaceReasons.contains(reason), let refusal = feed.latest.airspace?.targetRefusal else { return "" }
+        let zone = refusal.zoneName.isEmpty ? "" : " zone '\(TextFormat.clean(refusal.zoneName, width: 64))'"
+        return ":\(zone) (\(refusal.violation.text))"
+    }
 
     static func pilot(_ state: ControllerState) -> String {
         state.pilotId.isEmpty ? "none" : TextFormat.clean(state.pilotId, width: 64)

@@ -20,7 +20,7 @@ package struct LocationBroadcasterCommand: AsyncParsableCommand {
             TargetCommand.self, FollowCommand.self, RouteCommand.self,
             PilotCommand.Takeoff.self, PilotCommand.Land.self, PilotCommand.Hover.self,
             PilotCommand.Emergency.self, PilotCommand.Reset.self, PilotCommand.FlatTrim.self, PilotCommand.Return.self,
-            StatusCommand.self, ClaimCommand.self, ReleaseCommand.self, BeaconCommand.self,
+            StatusCommand.self, ClaimCommand.self, ReleaseCommand.self, BeaconCommand.self, AirspaceCommand.self,
         ])
 
     package init() {}

@@ -10,6 +10,8 @@ public enum AnyWireMessage: Equatable, Sendable {
     case linkStatus(LinkStatus)
     case controlClaim(ControlClaim)
     case groundBeacon(GroundBeacon)
+    case airspaceDefinition(AirspaceDefinition)
+    case airspaceStatus(AirspaceStatus)
 
     /// Decodes whatever message type the header names.
     public static func decode(_ payload: [UInt8]) throws(WireError) -> AnyWireMessage {
@@ -25,6 +27,8 @@ public enum AnyWireMessage: Equatable, Sendable {
         case .linkStatus: .linkStatus(try LinkStatus(header: header, payload: payload))
         case .controlClaim: .controlClaim(try ControlClaim(header: header, payload: payload))
         case .groundBeacon: .groundBeacon(try GroundBeacon(header: header, payload: payload))
+        case .airspaceDefinition: .airspaceDefinition(try AirspaceDefinition(header: header, payload: payload))
+        case .airspaceStatus: .airspaceStatus(try AirspaceStatus(header: header, payload: payload))
         }
     }
 
@@ -40,6 +44,8 @@ public enum AnyWireMessage: Equatable, Sendable {
         case let m as LinkStatus: self = .linkStatus(m)
         case let m as ControlClaim: self = .controlClaim(m)
         case let m as GroundBeacon: self = .groundBeacon(m)
+        case let m as AirspaceDefinition: self = .airspaceDefinition(m)
+        case let m as AirspaceStatus: self = .airspaceStatus(m)
         default: preconditionFailure("WireMessage conformances outside QuadProtocol are not supported")
         }
     }
@@ -57,6 +63,8 @@ public enum AnyWireMessage: Equatable, Sendable {
         case let .linkStatus(m): m
         case let .controlClaim(m): m
         case let .groundBeacon(m): m
+        case let .airspaceDefinition(m): m
+        case let .airspaceStatus(m): m
         }
     }
 
@@ -71,6 +79,7 @@ public enum AnyWireMessage: Equatable, Sendable {
         case let .command(m): m.senderId
         case let .controlClaim(m): m.senderId
         case let .groundBeacon(m): m.senderId
+        case let .airspaceDefinition(m): m.senderId
         default: nil
         }
     }

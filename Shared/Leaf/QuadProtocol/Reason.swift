@@ -35,12 +35,14 @@ public enum Reason: Hashable, Sendable {
     // Targets refused.
     case targetRetained, targetExpiredInQueue, targetInvalid, targetInvalidAltitude, targetForPreviousRun
     case targetRefusedEmergency, targetRefusedBatteryLow, targetRefusedGeofence, targetRefusedCeiling
+    case targetRefusedKeepOut, targetRefusedOutsideInclusion, targetRefusedAirspaceMargin
+    case targetRefusedAirspaceCeiling, targetRefusedAirspaceFloor
 
     // Claims refused.
     case claimInvalidSender, claimRetained, claimRefused, claimForPreviousRun
 
     // Inputs refused that are no request (logged and counted by drone-controller, never published).
-    case positionInvalid, navigationInvalid, navigationTargetMismatch
+    case positionInvalid, navigationInvalid, navigationTargetMismatch, airspaceInvalid
 
     // Accepted, then given up.
     case takeoffTimeout, takeoffAbortedDroneLinkLost, targetExpired
@@ -191,6 +193,17 @@ extension Reason {
             "target refused: outside the geofence"),
         Row(.targetRefusedCeiling, "target-refused-ceiling", .refused, .target,
             "target refused: above the maximum altitude"),
+        // The uploaded airspace (issue 38): the zone's name is in the airspace status (`AirspaceStatus`).
+        Row(.targetRefusedKeepOut, "target-refused-keep-out", .refused, .target,
+            "target refused: inside a keep-out zone"),
+        Row(.targetRefusedOutsideInclusion, "target-refused-outside-inclusion", .refused, .target,
+            "target refused: outside every inclusion zone"),
+        Row(.targetRefusedAirspaceMargin, "target-refused-airspace-margin", .refused, .target,
+            "target refused: closer to a zone's edge than the airspace's margin"),
+        Row(.targetRefusedAirspaceCeiling, "target-refused-airspace-ceiling", .refused, .target,
+            "target refused: above the airspace's ceiling"),
+        Row(.targetRefusedAirspaceFloor, "target-refused-airspace-floor", .refused, .target,
+            "target refused: below the airspace's floor"),
         // Claims refused.
         Row(.claimInvalidSender, "claim-invalid-sender", .refused, .claim, "claim refused: invalid sender id"),
         Row(.claimRetained, "claim-retained", .refused, .claim, "claim refused: a retained claim is never obeyed"),
@@ -204,6 +217,8 @@ extension Reason {
             "navigation solution refused: invalid values (not published)"),
         Row(.navigationTargetMismatch, "navigation-target-mismatch", .refused, nil,
             "navigation solution refused: for another target (not published)"),
+        Row(.airspaceInvalid, "airspace-invalid", .refused, nil,
+            "airspace upload refused: invalid zones (in the airspace status, not the controller's)"),
         // Accepted, then given up.
         Row(.takeoffTimeout, "takeoff-timeout", .failed, .command(.takeoff),
             "takeoff failed: the drone did not report flying in time; landing"),

@@ -3,15 +3,17 @@ extension Topics {
     /// Every topic of every drone (the default of `telemetry-logger tail`).
     public static let everything = "quad/#"
 
-    /// What the telemetry logger records, for every drone: telemetry, presence, targets, commands and pilot
-    /// claims. Disjoint, so each message matches exactly one of them.
+    /// What the telemetry logger records, for every drone: telemetry, presence, targets, commands, pilot
+    /// claims and the airspace (its upload and status: `airspace/#` matches `airspace` too). Disjoint, so each
+    /// message matches exactly one of them.
     public static let recordedFilters: [String] = recordedFilters(droneLevel: "+")
 
     /// `recordedFilters` for one drone only (`telemetry-logger record --drone ID`).
     public static func recordedFilters(drone: DroneID) -> [String] { recordedFilters(droneLevel: drone.rawValue) }
 
     private static func recordedFilters(droneLevel: String) -> [String] {
-        ["telemetry/#", "status/#", target.path, command.path, "pilot/#"].map { "quad/\(droneLevel)/\($0)" }
+        ["telemetry/#", "status/#", target.path, command.path, "pilot/#", "\(airspace.path)/#"]
+            .map { "quad/\(droneLevel)/\($0)" }
     }
 
     /// `filter` narrowed to one drone (`telemetry-logger tail --drone ID --topic FILTER`): `#` and `quad/#` become

@@ -43,6 +43,17 @@ public enum Topics {
     public static let groundBeacon = TopicSpec<GroundBeacon>(
         path: "ground/beacon", qos: .atMostOnce, retain: false,
         summary: "the ground's heartbeat through the bridge (its silence = ground link lost)")
+    // Airspace (issue 38). The upload is not retained: the board's copy under its state directory is the one
+    // that counts (a restarted controller reloads it), and a retained upload would be a second copy on the broker
+    // that outlives the board's, is re-applied on every reconnect, over a board that was given another one since,
+    // and goes to every subscriber. The answer is retained like the controller state, so `airspace show` reads
+    // it at any time and an upload's acknowledgement waits for nothing but a changed checksum.
+    public static let airspace = TopicSpec<AirspaceDefinition>(
+        path: "airspace", qos: .atLeastOnce, retain: false,
+        summary: "zones, ceiling, floor and margin to keep (ground → controller)")
+    public static let airspaceStatus = TopicSpec<AirspaceStatus>(
+        path: "airspace/status", qos: .atLeastOnce, retain: true,
+        summary: "the airspace the controller holds (checksum, zones) and its last refusals (controller → all)")
 
     // Flight-log sync (ground telemetry-logger ↔ board telemetry-logger, across the bridge): byte layouts in
     // PROTOCOL.md "Log sync", codec in Shared/Core/LogSync. QoS 1 both ways: a lost request or chunk costs a timeout.

@@ -12,6 +12,8 @@ extension MessageType {
         case .linkStatus: "link_status"
         case .controlClaim: "control_claim"
         case .groundBeacon: "ground_beacon"
+        case .airspaceDefinition: "airspace_definition"
+        case .airspaceStatus: "airspace_status"
         }
     }
 }

@@ -32,6 +32,9 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case controlClaim = 9
     /// New in format 1.2.
     case groundBeacon = 10
+    /// New after 1.4 (issue 38): the airspace upload and the controller's answer.
+    case airspaceDefinition = 11
+    case airspaceStatus = 12
 }
 
 extension WireMessage {

@@ -1,0 +1,73 @@
+import Airspace
+import Clocks
+import Navigation
+import QuadProtocol
+
+/// The uploaded airspace (issue 38): taken when valid (stored, then answered with its checksum), and every target
+/// checked against it, besides the geofence circle around home.
+extension ControllerStateMachine {
+    /// An upload from the bus (`store`: keep it on the board) or the copy the previous run stored (`store` false).
+    /// Invalid zones are refused with where they are broken, in the status and the log; the airspace held stays.
+    public mutating func airspace(_ definition: AirspaceDefinition, store: Bool,
+                                  now: MonotonicInstant) -> [ControllerAction] {
+        let checksum = definition.checksum
+        let accepted: Airspace
+        do { accepted = try Airspace(definition) } catch {
+            let reason = String(decoding: Array("\(error)".utf8.prefix(AirspaceStatus.reasonBytes.upperBound)),
+                                as: UTF8.self)
+            airspace.uploadRefusal = .init(checksum: checksum, reason: reason)
+            return [.rejected(kind: "airspace", reason: .airspaceInvalid),
+                    .log(.warning, "airspace \(CRC32.text(checksum)) from \(definition.senderId) refused: \(error)"),
+                    .publishAirspaceStatus(airspace.nextStatus())]
+        }
+        airspace.current = accepted
+        airspace.checksum = checksum
+        airspace.uploadRefusal = nil
+        var actions: [ControllerAction] = store ? [.storeAirspace(definition)] : []
+        actions.append(.log(.notice, """
+            airspace \(CRC32.text(checksum)) \(store ? "accepted from \(definition.senderId)" : "restored"): \
+            \(accepted.zones.count) zones, ceiling \(accepted.ceilingM) m, margin \(accepted.marginM) m
+            """))
+        // A target the new airspace forbids is dropped as the geofence drops one: a flight to it hovers.
+        if let target, let refusal = airspaceRefusal(target) {
+            clearTarget()
+            actions.append(.publishAirspaceStatus(airspace.nextStatus()))
+            if activity == .flyingToTarget || activity == .arrived {
+                return finish(actions + [.rejected(kind: "target", reason: refusal)]
+                              + apply(Transition(to: .hovering, reason: refusal), now: now), now: now)
+            }
+            return finish(actions + [refuse(kind: "target", reason: refusal, now: now)], now: now)
+        }
+        actions.append(.publishAirspaceStatus(airspace.nextStatus()))
+        return actions
+    }
+
+    /// Why the airspace forbids `candidate` (at its altitude, else the cruise altitude), or nil; the refusal with
+    /// the zone's name is kept for the status.
+    mutating func airspaceRefusal(_ candidate: Target) -> Reason? {
+        guard let current = airspace.current else { return nil }
+        let point = GeoPoint(latitudeDeg: candidate.latitudeDeg, longitudeDeg: candidate.longitudeDeg)
+        var found = current.violation(point, altitudeM: wantedAltitude(for: candidate)).map { ($0.kind, $0.zoneName) }
+        if found == nil, current.marginM > 0 {
+            let clearance = current.clearance(point)
+            if clearance.distanceM < current.marginM { found = (.withinMargin, clearance.zoneName) }
+        }
+        guard let (kind, zone) = found else { return nil }
+        airspace.targetRefusal = .init(latitudeDeg: candidate.latitudeDeg, longitudeDeg: candidate.longitudeDeg,
+                                       violation: kind.wire, zoneName: zone ?? "")
+        pendingLogs.append(.log(.warning, """
+            target \(candidate.latitudeDeg),\(candidate.longitudeDeg) from \(candidate.senderId) refused: \
+            \(kind.rawValue)\(zone.map { " '\($0)'" } ?? "")
+            """))
+        return switch kind {
+        case .insideKeepOut: .targetRefusedKeepOut
+        case .outsideInclusion: .targetRefusedOutsideInclusion
+        case .withinMargin: .targetRefusedAirspaceMargin
+        case .aboveCeiling: .targetRefusedAirspaceCeiling
+        case .belowFloor: .targetRefusedAirspaceFloor
+        }
+    }
+
+    /// The status to publish at start (retained: what a ground tool reads before anything changes).
+    public mutating func airspaceStatus() -> AirspaceStatus { airspace.nextStatus() }
+}

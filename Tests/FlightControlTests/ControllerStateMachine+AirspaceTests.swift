@@ -1,0 +1,128 @@
+import Airspace
+import Clocks
+import FlightControl
+import Navigation
+import QuadProtocol
+import Testing
+
+/// The uploaded airspace (issue 38): targets refused with the zone's name, invalid uploads refused with where,
+/// and the geofence circle still applying beside it.
+@Suite struct ControllerAirspaceTests {
+    /// A keep-out square 40–60 m north of home, 20 m wide; an inclusion square 300 m around home.
+    static func definition(marginM: Double = 0, ceilingM: Double = 30, floorM: Double? = nil) -> AirspaceDefinition {
+        func square(_ name: String, _ kind: AirspaceDefinition.Zone.Kind, north: ClosedRange<Double>,
+                    east: ClosedRange<Double>) -> AirspaceDefinition.Zone {
+            let corners = [(north.lowerBound, east.lowerBound), (north.lowerBound, east.upperBound),
+                           (north.upperBound, east.upperBound), (north.upperBound, east.lowerBound)]
+            let ring = corners.map { corner in
+                let p = ControllerHarness.point(northM: corner.0, eastM: corner.1)
+                return AirspaceDefinition.Vertex(latitudeDeg: p.latitudeDeg, longitudeDeg: p.longitudeDeg)
+            }
+            return .init(name: name, kind: kind, shape: .polygon(rings: [ring]))
+        }
+        return AirspaceDefinition(
+            senderId: "ground", sequence: 1, timestampUs: 0, ceilingM: ceilingM, floorM: floorM, marginM: marginM,
+            zones: [square("pond", .keepOut, north: 40...60, east: -10...10),
+                    square("field", .inclusion, north: -300...300, east: -300...300)])
+    }
+
+    static func statuses(_ actions: [ControllerAction]) -> [AirspaceStatus] {
+        actions.compactMap { if case .publishAirspaceStatus(let s) = $0 { s } else { nil } }
+    }
+
+    static func reasons(_ actions: [ControllerAction]) -> [Reason] {
+        actions.compactMap { if case .publishState(let s) = $0 { s.reason } else { nil } }
+    }
+
+    @Test func anAcceptedUploadIsStoredThenAnsweredWithItsChecksum() throws {
+        var h = ControllerHarness()
+        let definition = Self.definition()
+        let actions = h.machine.airspace(definition, store: true, now: h.now)
+        #expect(actions.first == .storeAirspace(definition))
+        let status = try #require(Self.statuses(actions).last)
+        #expect(status.accepted == .init(checksum: definition.checksum, zoneCount: 2))
+        // Restored at start: not stored again.
+        var restarted = ControllerHarness()
+        let restored = restarted.machine.airspace(definition, store: false, now: restarted.now)
+        #expect(!restored.contains(.storeAirspace(definition)))
+        #expect(Self.statuses(restored).last?.accepted?.checksum == definition.checksum)
+    }
+
+    @Test func aTargetInsideTheKeepOutZoneIsRefusedWithTheZonesName() throws {
+        var h = ControllerHarness()
+        h.hovering()
+        _ = h.machine.airspace(Self.definition(), store: true, now: h.now)
+        let actions = h.target(ControllerHarness.point(northM: 50))
+        #expect(Self.reasons(actions).last == .targetRefusedKeepOut)
+        #expect(actions.contains(.rejected(kind: "target", reason: .targetRefusedKeepOut)))
+        let refusal = try #require(Self.statuses(actions).last?.targetRefusal)
+        #expect(refusal.zoneName == "pond")
+        #expect(refusal.violation == .insideKeepOut)
+        // The status comes before the state that refuses, so the ground has the name when it reads the refusal.
+        let statusAt = try #require(actions.firstIndex { if case .publishAirspaceStatus = $0 { true } else { false } })
+        let stateAt = try #require(actions.firstIndex { if case .publishState = $0 { true } else { false } })
+        #expect(statusAt < stateAt)
+        #expect(h.machine.target == nil)
+        #expect(h.machine.activity == .hovering)
+    }
+
+    @Test func outsideEveryInclusionZoneAboveTheCeilingBelowTheFloorAndWithinTheMargin() {
+        // A fence and an envelope wider than the airspace, so the airspace's own rules answer.
+        var configuration = ControllerConfiguration()
+        configuration.geofenceRadiusM = 1000
+        configuration.altitude.maxAltitudeM = 100
+        var h = ControllerHarness(configuration: configuration)
+        h.hovering()
+        _ = h.machine.airspace(Self.definition(marginM: 5, ceilingM: 30, floorM: 1), store: true, now: h.now)
+        #expect(Self.reasons(h.target(ControllerHarness.point(northM: 400))).last == .targetRefusedOutsideInclusion)
+        #expect(Self.statuses(h.target(ControllerHarness.point(northM: 400))).last?.targetRefusal?.zoneName
+                == "field")
+        #expect(Self.reasons(h.target(ControllerHarness.point(northM: 20), altitudeM: 31)).last
+                == .targetRefusedAirspaceCeiling)
+        #expect(Self.reasons(h.target(ControllerHarness.point(northM: 20), altitudeM: 0.5)).last
+                == .targetRefusedAirspaceFloor)
+        #expect(Self.reasons(h.target(ControllerHarness.point(northM: 37))).last == .targetRefusedAirspaceMargin)
+        #expect(Self.reasons(h.target(ControllerHarness.point(northM: 20))).last == .newTarget)
+    }
+
+    @Test func withoutAnUploadOnlyTheGeofenceAppliesAndWithOneBothDo() {
+        var h = ControllerHarness()
+        h.hovering()
+        #expect(Self.reasons(h.target(ControllerHarness.point(northM: 50))).last == .newTarget)
+        var configuration = ControllerConfiguration()
+        configuration.geofenceRadiusM = 100
+        var fenced = ControllerHarness(configuration: configuration)
+        fenced.hovering()
+        _ = fenced.machine.airspace(Self.definition(), store: true, now: fenced.now)
+        // Inside the field, outside the 100 m circle: the circle still refuses.
+        #expect(Self.reasons(fenced.target(ControllerHarness.point(northM: 150))).last == .targetRefusedGeofence)
+    }
+
+    @Test func anInvalidUploadIsRefusedWithWhereAndTheHeldAirspaceStays() throws {
+        var h = ControllerHarness()
+        let good = Self.definition()
+        _ = h.machine.airspace(good, store: true, now: h.now)
+        var bowtie = good
+        bowtie.zones[0].shape = .polygon(rings: [[
+            .init(latitudeDeg: 52.0, longitudeDeg: 4.0), .init(latitudeDeg: 52.001, longitudeDeg: 4.001),
+            .init(latitudeDeg: 52.0, longitudeDeg: 4.001), .init(latitudeDeg: 52.001, longitudeDeg: 4.0)]])
+        let actions = h.machine.airspace(bowtie, store: true, now: h.now)
+        #expect(actions.contains(.rejected(kind: "airspace", reason: .airspaceInvalid)))
+        #expect(!actions.contains { if case .storeAirspace = $0 { true } else { false } })
+        let status = try #require(Self.statuses(actions).last)
+        #expect(status.accepted?.checksum == good.checksum)
+        #expect(status.uploadRefusal?.checksum == bowtie.checksum)
+        #expect(status.uploadRefusal?.reason.contains("zone 'pond'") == true)
+        #expect(status.uploadRefusal?.reason.contains("intersects itself") == true)
+    }
+
+    @Test func anUploadThatForbidsTheCurrentTargetDropsItAndHovers() {
+        var h = ControllerHarness()
+        h.flyingToTarget(northM: 50)
+        #expect(h.machine.activity == .flyingToTarget)
+        let actions = h.machine.airspace(Self.definition(), store: true, now: h.now)
+        #expect(h.machine.target == nil)
+        #expect(h.machine.activity == .hovering)
+        #expect(Self.reasons(actions).last == .targetRefusedKeepOut)
+    }
+}
