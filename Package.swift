@@ -77,6 +77,8 @@ let package = Package(
         .target(name: "Randomness", path: "Shared/Leaf/Randomness"),
         // The two clocks (monotonic for durations, wall for stamps) as distinct types; read only by I/O code.
         .target(name: "Clocks", path: "Shared/Leaf/Clocks"),
+        // CRC-32 (IEEE: the mission plan's checksum) and CRC-32C (the flight log's records); depends on nothing.
+        .target(name: "Checksums", path: "Shared/Leaf/Checksums"),
         // Wire types stamp with `WallInstant`; pure code takes `MonotonicInstant`s for ages (Clocks' types).
         .target(name: "QuadProtocol", dependencies: ["Clocks"], path: "Shared/Leaf/QuadProtocol"),
         .target(name: "ARDrone", dependencies: ["Clocks", "QuadProtocol", logging], path: "Shared/Core/ARDrone"),
@@ -102,7 +104,7 @@ let package = Package(
                                                        "Randomness", "TextSupport"],
                 path: "Shared/Core/DroneSimulation"),
         .target(
-            name: "FlightLog", dependencies: ["Clocks", "QuadProtocol", "Navigation", "TextSupport"],
+            name: "FlightLog", dependencies: ["Checksums", "Clocks", "QuadProtocol", "Navigation", "TextSupport"],
             path: "Shared/Core/FlightLog",
             exclude: ["FORMAT.md"]
         ),
@@ -194,7 +196,8 @@ let package = Package(
                     path: "Tests/FlightControlTests"),
         .testTarget(name: "DroneSimulationTests", dependencies: ["DroneSimulation", "ARDrone", "Clocks", "Navigation"],
                     path: "Tests/DroneSimulationTests"),
-        .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "Clocks", "QuadProtocol", "Navigation",
+        .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "Checksums", "Clocks", "QuadProtocol",
+                                                          "Navigation",
                                                           "DroneSimulation"],
                     path: "Tests/FlightLogTests", exclude: ["Fixtures"]),
         .testTarget(name: "LogSyncTests", dependencies: ["LogSync", "Clocks", "FlightLog", "QuadProtocol"],
