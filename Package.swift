@@ -94,6 +94,9 @@ let package = Package(
         // Airspace (issue 38): zones from .plan/GeoJSON/KML, the keep-out and inclusion rules, the path around them.
         .target(name: "Airspace", dependencies: ["Navigation", "QuadProtocol", "TextSupport"],
                 path: "Shared/Core/Airspace"),
+        // Missions (issue 37): the plan, its parsers and rules, its payloads and the executor; no service uses it yet.
+        .target(name: "Mission", dependencies: ["Airspace", "Checksums", "Clocks", "Navigation", "QuadProtocol"],
+                path: "Shared/Core/Mission"),
         .target(name: "NavigatorCore", dependencies: ["Clocks", "Navigation", "QuadProtocol"],
                 path: "Shared/Core/NavigatorCore"),
         .target(name: "FlightControl",
@@ -113,7 +116,9 @@ let package = Package(
         // gpsd in one place: the socket client, the line stream, reports and fixes (navigator, location-broadcaster).
         .target(name: "GPSD", dependencies: ["Clocks", "QuadProtocol", "NetworkEndpoint", "ServiceThreads"],
                 path: "Shared/IO/GPSD"),
-        .target(name: "GroundStation", dependencies: ["Clocks", "QuadProtocol", "Navigation", "TextSupport", "GPSD"],
+        // Imports Mission to turn a route file into a plan: files are read on the ground, the board gets the plan.
+        .target(name: "GroundStation",
+                dependencies: ["Clocks", "QuadProtocol", "Navigation", "TextSupport", "GPSD", "Mission"],
                 path: "Shared/Core/GroundStation"),
         // Option parsing shared by every executable (signed numbers, LAT,LON values).
         .target(name: "CommandLineSupport", dependencies: ["Navigation", "TextSupport", argumentParser],
@@ -190,6 +195,9 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "AirspaceTests", dependencies: ["Airspace", "Navigation", "Randomness"],
                     path: "Tests/AirspaceTests"),
+        .testTarget(name: "MissionTests", dependencies: ["Mission", "Airspace", "Checksums", "Clocks", "GroundStation",
+                                                        "Navigation", "QuadProtocol", "Randomness"],
+                    path: "Tests/MissionTests", exclude: ["Fixtures"]),
         .testTarget(name: "NavigatorCoreTests", dependencies: ["NavigatorCore", "Clocks", "Navigation", "QuadProtocol"],
                     path: "Tests/NavigatorCoreTests"),
         .testTarget(name: "FlightControlTests", dependencies: ["FlightControl", "Clocks", "Randomness"],
