@@ -146,7 +146,8 @@ import Testing
         let kept = started ? [] : before.filter { entry in entry.id < gotoItem ?? Int.max }
         #expect(Array(executor.reached.prefix(kept.count)) == kept, "\(at): reached items rewritten")
         for entry in executor.reached.dropFirst(kept.count) {
-            #expect(entry.id == model.expectedNext, "\(at): reached \(entry.id), expected \(String(describing: model.expectedNext))")
+            #expect(entry.id == model.expectedNext,
+                    "\(at): reached \(entry.id), expected \(String(describing: model.expectedNext))")
             model.expectedNext = entry.id + 1
         }
         if case .abort = event, executor.state == .aborted { model.frozen = true }

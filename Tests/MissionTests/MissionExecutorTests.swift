@@ -84,7 +84,8 @@ import Testing
         var restarted = Harness()
         restarted.now = MonotonicInstant(us: 5)
         #expect(restarted.send(.restored(record, powerCycle: false, airborne: true))
-            == [.loiter(F.plan.items[1].point!, altitudeM: 12, until: MonotonicInstant(us: 5).advanced(by: .seconds(3)))])
+            == [.loiter(F.plan.items[1].point!, altitudeM: 12,
+                        until: MonotonicInstant(us: 5).advanced(by: .seconds(3)))])
         #expect(restarted.executor.reached == record.reached)
     }
 

@@ -5,7 +5,8 @@ import Navigation
 
 /// Fixture files beside this file (`Fixtures/`), and the plans the tests share.
 enum MissionFixtures {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
     /// `QUAD_WRITE_MISSION_FIXTURES=1` rewrites the golden `.hex` files from the samples (after a deliberate change).
     static let rewriting = ProcessInfo.processInfo.environment["QUAD_WRITE_MISSION_FIXTURES"] == "1"
 

@@ -1,5 +1,6 @@
 import Checksums
 import Mission
+import QuadProtocol
 import Testing
 
 @Suite struct MissionWireTests {
@@ -115,5 +116,16 @@ import Testing
         #expect(throws: MissionWireError.plan(.empty)) { try empty.encoded() }
         let noSender = MissionCommand(senderId: "", kind: .start, planChecksum: 1)
         #expect(throws: MissionWireError.stringLength(field: "senderId", gotBytes: 0)) { try noSender.encoded() }
+    }
+}
+
+@Suite struct MissionTopicTests {
+    /// The choices docs/missions.md and PROTOCOL.md explain: the plan loaded and the progress stay on the broker,
+    /// commands never do.
+    @Test func missionTopicsAreRowsOfTheOneTable() {
+        #expect(Topics.missionUpload.qos == .atLeastOnce && Topics.missionUpload.retain)
+        #expect(Topics.missionCommand.qos == .atLeastOnce && !Topics.missionCommand.retain)
+        #expect(Topics.missionProgress.qos == .atLeastOnce && Topics.missionProgress.retain)
+        #expect(Topics.missionProgress.topic(for: .default).hasSuffix("/mission/progress"))
     }
 }

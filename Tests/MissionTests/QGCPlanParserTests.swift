@@ -64,7 +64,8 @@ import Testing
     }
 
     @Test func notAPlanFile() {
-        #expect(throws: MissionPlanError.malformed(at: "fileType", reason: "expected \"Plan\" (is this a .plan file?)")) {
+        let notPlan = MissionPlanError.malformed(at: "fileType", reason: "expected \"Plan\" (is this a .plan file?)")
+        #expect(throws: notPlan) {
             try QGCPlanParser.plan(Array(#"{"type": "FeatureCollection"}"#.utf8))
         }
         #expect(throws: (any Error).self) { try QGCPlanParser.plan(Array("not json".utf8)) }

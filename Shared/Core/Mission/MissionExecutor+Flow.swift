@@ -49,9 +49,10 @@ extension MissionExecutor {
         let item = plan.items[currentItem]
         switch phase {
         case .staying:
+            // Only items with a point stay (waypoint, loiter); a record saying otherwise moves on.
+            guard let point = item.point else { return begin(currentItem + 1, now: now) }
             stayUntil = now.advanced(by: stayLeft)
-            return [.loiter(item.point ?? position ?? GeoPoint(latitudeDeg: 0, longitudeDeg: 0),
-                            altitudeM: item.altitudeM, until: now.advanced(by: stayLeft))]
+            return [.loiter(point, altitudeM: item.altitudeM, until: now.advanced(by: stayLeft))]
         case .takingOff:
             // In the air again: the takeoff is done (never asked for twice).
             markReached(currentItem, errorM: 0, now: now)
@@ -153,7 +154,8 @@ extension MissionExecutor {
 
     mutating func markReached(_ index: Int, errorM: Double, now: MonotonicInstant) {
         guard !reached.contains(where: { $0.id == index }) else { return }
-        reached.append(ReachedItem(id: index, at: missionTime(now), arrivalErrorM: max(0, errorM.isFinite ? errorM : 0)))
+        let errorM = errorM.isFinite ? max(0, errorM) : 0
+        reached.append(ReachedItem(id: index, at: missionTime(now), arrivalErrorM: errorM))
     }
 
     /// The last speed change before the item in the plan, else the plan's cruise speed.

@@ -75,7 +75,8 @@ public struct MissionProgress: Sendable, Equatable {
     static func check(_ record: MissionProgressRecord) throws(MissionWireError) {
         let ids = 0..<MissionPlan.maxItems
         guard ids.contains(record.currentItem) else {
-            throw .outOfRange(field: "currentItem", got: Double(record.currentItem), expected: "0…\(ids.upperBound - 1)")
+            throw .outOfRange(field: "currentItem", got: Double(record.currentItem),
+                              expected: "0…\(ids.upperBound - 1)")
         }
         guard record.reached.count <= MissionPlan.maxItems else {
             throw .outOfRange(field: "reached count", got: Double(record.reached.count),

@@ -20,7 +20,7 @@ public struct MissionUpload: Sendable, Equatable {
         try MissionCommand.checkSender(senderId)
         do { try plan.validateStructure() } catch { throw .plan(error) }
         let canonical = plan.canonicalBytes
-        var writer = WireWriter(capacity: MissionWireHeader.byteCount + 69 + canonical.count)
+        var writer = WireWriter(capacity: MissionWireHeader.byteCount + 1 + senderId.utf8.count + canonical.count + 4)
         MissionWireHeader.write(.upload, into: &writer)
         writer.string(senderId)
         writer.append(canonical)
