@@ -124,6 +124,7 @@ import Testing
 
     @Test func abortAndTheLostPilotRules() {
         var h = Harness()
+        #expect(h.send(.abort) == [.refused(.notRunning)])
         _ = h.send(.start(airborne: true))
         #expect(h.send(.pilotLost) == [])
         #expect(h.send(.abort) == [.hold] && h.executor.state == .aborted)

@@ -42,6 +42,7 @@ public struct MissionExecutor: Sendable {
         case .resume: actions = resume(now: now)
         case .abort:
             guard !state.isFinished else { return [.refused(.finished)] }
+            guard state != .idle else { return [.refused(.notRunning)] }
             state = .aborted
             stayUntil = nil
             actions = [.hold]
