@@ -77,8 +77,10 @@ let package = Package(
         .target(name: "Randomness", path: "Shared/Leaf/Randomness"),
         // The two clocks (monotonic for durations, wall for stamps) as distinct types; read only by I/O code.
         .target(name: "Clocks", path: "Shared/Leaf/Clocks"),
+        // CRC-32 (IEEE: the mission plan's checksum) and CRC-32C (the flight log's records); depends on nothing.
+        .target(name: "Checksums", path: "Shared/Leaf/Checksums"),
         // Wire types stamp with `WallInstant`; pure code takes `MonotonicInstant`s for ages (Clocks' types).
-        .target(name: "QuadProtocol", dependencies: ["Clocks"], path: "Shared/Leaf/QuadProtocol"),
+        .target(name: "QuadProtocol", dependencies: ["Checksums", "Clocks"], path: "Shared/Leaf/QuadProtocol"),
         .target(name: "ARDrone", dependencies: ["Clocks", "QuadProtocol", logging], path: "Shared/Core/ARDrone"),
         .target(name: "MAVLink", path: "Shared/Leaf/MAVLink"),
         .target(name: "MAVLinkSimulation",
@@ -92,18 +94,21 @@ let package = Package(
         // Airspace (issue 38): zones from .plan/GeoJSON/KML, the keep-out and inclusion rules, the path around them.
         .target(name: "Airspace", dependencies: ["Navigation", "QuadProtocol", "TextSupport"],
                 path: "Shared/Core/Airspace"),
+        // Missions (issue 37): the plan, its parsers and rules, its payloads and the executor; no service uses it yet.
+        .target(name: "Mission", dependencies: ["Airspace", "Checksums", "Clocks", "Navigation", "QuadProtocol"],
+                path: "Shared/Core/Mission"),
         .target(name: "NavigatorCore", dependencies: ["Clocks", "Navigation", "QuadProtocol"],
                 path: "Shared/Core/NavigatorCore"),
         .target(name: "FlightControl",
-                dependencies: ["Airspace", "Clocks", "QuadProtocol", "Navigation", "Randomness", "TextSupport",
-                               logging],
+                dependencies: ["Airspace", "Checksums", "Clocks", "QuadProtocol", "Navigation", "Randomness",
+                               "TextSupport", logging],
                 path: "Shared/Core/FlightControl"),
         .target(name: "NetworkEndpoint", path: "Shared/Leaf/NetworkEndpoint"),
         .target(name: "DroneSimulation", dependencies: ["ARDrone", "Clocks", "Navigation", "NetworkEndpoint",
                                                        "Randomness", "TextSupport"],
                 path: "Shared/Core/DroneSimulation"),
         .target(
-            name: "FlightLog", dependencies: ["Clocks", "QuadProtocol", "Navigation", "TextSupport"],
+            name: "FlightLog", dependencies: ["Checksums", "Clocks", "QuadProtocol", "Navigation", "TextSupport"],
             path: "Shared/Core/FlightLog",
             exclude: ["FORMAT.md"]
         ),
@@ -112,7 +117,9 @@ let package = Package(
         // gpsd in one place: the socket client, the line stream, reports and fixes (navigator, location-broadcaster).
         .target(name: "GPSD", dependencies: ["Clocks", "QuadProtocol", "NetworkEndpoint", "ServiceThreads"],
                 path: "Shared/IO/GPSD"),
-        .target(name: "GroundStation", dependencies: ["Clocks", "QuadProtocol", "Navigation", "TextSupport", "GPSD"],
+        // Imports Mission to turn a route file into a plan: files are read on the ground, the board gets the plan.
+        .target(name: "GroundStation",
+                dependencies: ["Clocks", "QuadProtocol", "Navigation", "TextSupport", "GPSD", "Mission"],
                 path: "Shared/Core/GroundStation"),
         // Option parsing shared by every executable (signed numbers, LAT,LON values).
         .target(name: "CommandLineSupport", dependencies: ["Navigation", "TextSupport", argumentParser],
@@ -141,14 +148,14 @@ let package = Package(
         // InMemoryMQTT); the executable only wires.
         .target(
             name: "LocationBroadcasterKit",
-            dependencies: ["Airspace", "GroundStation", "GPSD", "Navigation", "QuadService", "QuadProtocol",
-                           "QuadMQTT", "CommandLineSupport", argumentParser, logging, lifecycle],
+            dependencies: ["Airspace", "Checksums", "GroundStation", "GPSD", "Navigation", "QuadService",
+                           "QuadProtocol", "QuadMQTT", "CommandLineSupport", argumentParser, logging, lifecycle],
             path: "Shared/Kits/LocationBroadcasterKit"
         ),
         service("location-broadcaster", ["LocationBroadcasterKit"]),
         // The board services: each executable only starts its Kit's command.
         kit("NavigatorKit", ["Navigation", "NavigatorCore", "GPSD", "TextSupport"]),
-        kit("DroneControllerKit", ["Airspace", "FlightControl", "Navigation"]),
+        kit("DroneControllerKit", ["Airspace", "Checksums", "FlightControl", "Navigation"]),
         // What both vehicle links share: the link thread's run loop, the lifecycle service, the telemetry publisher.
         kit("VehicleLinkKit", ["DatagramIO"]),
         kit("DroneLinkKit", ["ARDrone", "DatagramIO", "NetworkEndpoint", "VehicleLinkKit"]),
@@ -173,7 +180,7 @@ let package = Package(
         // The house rules over the repository's own files (line length, one libmosquitto importer).
         .testTarget(name: "RepositoryTests", path: "Tests/RepositoryTests"),
         .testTarget(name: "ClocksTests", dependencies: ["Clocks"], path: "Tests/ClocksTests"),
-        .testTarget(name: "QuadProtocolTests", dependencies: ["QuadProtocol", "Clocks"],
+        .testTarget(name: "QuadProtocolTests", dependencies: ["Checksums", "QuadProtocol", "Clocks"],
                     path: "Tests/QuadProtocolTests", exclude: ["Fixtures"]),
         .testTarget(name: "ARDroneTests", dependencies: ["ARDrone", "Clocks", "QuadProtocol", "Randomness"],
                     path: "Tests/ARDroneTests", exclude: ["Fixtures"]),
@@ -189,13 +196,17 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "AirspaceTests", dependencies: ["Airspace", "Navigation", "Randomness"],
                     path: "Tests/AirspaceTests"),
+        .testTarget(name: "MissionTests", dependencies: ["Mission", "Airspace", "Checksums", "Clocks", "GroundStation",
+                                                        "Navigation", "QuadProtocol", "Randomness"],
+                    path: "Tests/MissionTests", exclude: ["Fixtures"]),
         .testTarget(name: "NavigatorCoreTests", dependencies: ["NavigatorCore", "Clocks", "Navigation", "QuadProtocol"],
                     path: "Tests/NavigatorCoreTests"),
         .testTarget(name: "FlightControlTests", dependencies: ["FlightControl", "Airspace", "Clocks", "Randomness"],
                     path: "Tests/FlightControlTests"),
         .testTarget(name: "DroneSimulationTests", dependencies: ["DroneSimulation", "ARDrone", "Clocks", "Navigation"],
                     path: "Tests/DroneSimulationTests"),
-        .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "Clocks", "QuadProtocol", "Navigation",
+        .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "Checksums", "Clocks", "QuadProtocol",
+                                                          "Navigation",
                                                           "DroneSimulation"],
                     path: "Tests/FlightLogTests", exclude: ["Fixtures"]),
         .testTarget(name: "LogSyncTests", dependencies: ["LogSync", "Clocks", "FlightLog", "QuadProtocol"],

@@ -1,3 +1,4 @@
+import Checksums
 import Airspace
 import Clocks
 import Navigation

@@ -1,3 +1,4 @@
+import Checksums
 /// The header at the start of every `.qlog` file (see FORMAT.md):
 ///
 ///     offset  size  field

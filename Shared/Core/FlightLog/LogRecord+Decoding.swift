@@ -1,3 +1,4 @@
+import Checksums
 extension LogRecord {
     /// What lies at one offset of a buffer.
     enum DecodeOutcome: Equatable {

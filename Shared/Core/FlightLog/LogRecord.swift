@@ -1,3 +1,4 @@
+import Checksums
 import Clocks
 
 /// One received MQTT message, stored losslessly (see FORMAT.md):

@@ -1,3 +1,4 @@
+import Checksums
 import QuadProtocol
 
 /// The fields of each message worth a column or a glance, as text (shared by CSV and the SVG caption).

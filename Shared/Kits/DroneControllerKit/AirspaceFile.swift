@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import Checksums
 import Glibc
 #endif
 import Logging
@@ -45,7 +46,7 @@ struct AirspaceFile: Sendable {
 
     static func encode(_ payload: [UInt8]) -> [UInt8] {
         var bytes = magic
-        withUnsafeBytes(of: CRC32.checksum(payload).littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: CRC32.ieee.checksum(payload).littleEndian) { bytes.append(contentsOf: $0) }
         return bytes + payload
     }
 
@@ -53,7 +54,7 @@ struct AirspaceFile: Sendable {
         guard bytes.count > 8, Array(bytes.prefix(4)) == magic else { throw .damaged("no QAS1 header") }
         let stored = (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[4 + $1]) << (8 * $1) }
         let payload = Array(bytes.dropFirst(8))
-        let actual = CRC32.checksum(payload)
+        let actual = CRC32.ieee.checksum(payload)
         guard stored == actual else {
             throw .damaged("checksum mismatch: stored \(CRC32.text(stored)), content \(CRC32.text(actual))")
         }

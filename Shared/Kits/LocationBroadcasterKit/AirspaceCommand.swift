@@ -1,3 +1,4 @@
+import Checksums
 import Airspace
 import ArgumentParser
 import CommandLineSupport

@@ -1,3 +1,5 @@
+import Checksums
+
 /// Body: senderId str8, then what `checksum` covers: presence u8 (bit 0 floorM), ceilingM f64, floorM f64,
 /// marginM f64, zoneCount u16, and per zone: kind u8, name str8, shape u8 (1 polygon, 2 circle); a polygon:
 /// ringCount u8 (the outer ring first), per ring vertexCount u16 and (latitudeDeg f64, longitudeDeg f64) each;
@@ -76,7 +78,7 @@ extension AirspaceDefinition {
 
     /// CRC-32 (IEEE) of the body after `senderId`: the same zones, limits and margin give the same checksum
     /// whoever sends them and whenever, so the ground compares it with the board's (`AirspaceStatus`).
-    public var checksum: UInt32 { CRC32.checksum(checkedBytes) }
+    public var checksum: UInt32 { CRC32.ieee.checksum(checkedBytes) }
 
     public init(sequence: UInt32, timestampUs: Int64, body: inout WireReader) throws(WireError) {
         let senderId = try body.string("senderId")

@@ -70,6 +70,22 @@ public enum Topics {
         "\(logSyncResponse.topic(for: drone))/\(requester)"
     }
 
+    // Missions (issue 37; no service publishes or subscribes yet): byte layouts in PROTOCOL.md "Missions", codec
+    // in Shared/Core/Mission beside the plan it carries. QoS 1 throughout: a lost plan or command costs a flight.
+    /// Retained: the plan loaded on the drone stays on its broker, for a restarted board service and for any ground
+    /// tool to compare checksums with; a plan never flies by itself, only a start addressed to its checksum does.
+    public static let missionUpload = TopicSpec<MissionUploadPayload>(
+        path: "mission/upload", qos: .atLeastOnce, retain: true,
+        summary: "the mission plan for the board (ground → board; the plan loaded stays retained)")
+    /// Not retained: a retained start or goto would be acted on again at every reconnect.
+    public static let missionCommand = TopicSpec<MissionCommandPayload>(
+        path: "mission/command", qos: .atLeastOnce, retain: false,
+        summary: "start, pause, resume, abort, goto N, addressed to a plan's checksum (ground → board)")
+    /// Retained, like the controller's state: whoever connects sees at once where the mission is.
+    public static let missionProgress = TopicSpec<MissionProgressPayload>(
+        path: "mission/progress", qos: .atLeastOnce, retain: true,
+        summary: "current item, items reached, what is left (board → ground)")
+
     /// Presence of each service, one level below per service: `status/<service>` (`status(service:drone:)`).
     public static let presence = TopicSpec<ServiceStatus>(
         path: "status", qos: .atLeastOnce, retain: true,
@@ -124,3 +140,9 @@ public struct DroneID: RawRepresentable, Hashable, Sendable, CustomStringConvert
 /// so the codec lives with the log format in Shared/Core/LogSync (`SyncRequest`, `SyncResponse`).
 public enum LogSyncRequestPayload {}
 public enum LogSyncResponsePayload {}
+
+/// Payload markers for the mission topics: their layouts (PROTOCOL.md "Missions") carry the mission plan, so the
+/// codec lives with the plan in Shared/Core/Mission (`MissionUpload`, `MissionCommand`, `MissionProgress`).
+public enum MissionUploadPayload {}
+public enum MissionCommandPayload {}
+public enum MissionProgressPayload {}
