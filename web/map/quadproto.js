@@ -307,6 +307,10 @@
     // The log sync's own payloads (PROTOCOL.md "Log sync"), not decoded here: the map does not take part.
     logSyncRequest: { path: 'log/sync/request', type: 'logSyncRequestPayload', qos: 1, retain: false },
     logSyncResponse: { path: 'log/sync/response', type: 'logSyncResponsePayload', qos: 1, retain: false },
+    // Missions (PROTOCOL.md "Missions"), not decoded here yet: the map does not show a plan so far.
+    missionUpload: { path: 'mission/upload', type: 'missionUploadPayload', qos: 1, retain: true },
+    missionCommand: { path: 'mission/command', type: 'missionCommandPayload', qos: 1, retain: false },
+    missionProgress: { path: 'mission/progress', type: 'missionProgressPayload', qos: 1, retain: true },
   };
   const DRONE_ID = /^[a-z0-9-]{1,32}$/;
   // quad/<id>/<path> → { drone, path } or null (an id outside [a-z0-9-]{1,32} is not ours).
