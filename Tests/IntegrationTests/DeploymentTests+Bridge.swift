@@ -81,13 +81,14 @@ extension DeploymentTests {
             let down: [(MessageRecorder, String)] = [
                 (broadcaster, "target"), (broadcaster, "command"), (broadcaster, "pilot/claim"),
                 (broadcaster, "status/location-broadcaster/ground-laptop"), (logger, "log/sync/request"),
-                (broadcaster, "ground/beacon"),
+                (broadcaster, "ground/beacon"), (broadcaster, "airspace"),
             ]
             let up: [(MessageRecorder, String, Int32)] = [
                 (link, "telemetry/drone", 0), (link, "telemetry/position", 0), (link, "telemetry/link", 1),
                 (navigator, "telemetry/navigation", 0), (navigator, "status/navigator", 1),
                 (controller, "telemetry/controller", 1), (controller, "status/drone-controller", 1),
                 (link, "status/drone-link", 1), (boardLogger, "log/sync/response/logger-12", 1),
+                (controller, "airspace/status", 1),
             ]
             let stayOnBoard = [(controller, "flight/command")]
             let stayOnGround = [(logger, "status/telemetry-logger")]
@@ -119,6 +120,10 @@ extension DeploymentTests {
             #expect(controller.payloads("quad/drone1/ground/beacon") == ["ground/beacon"])
             #expect(link.payloads("quad/drone1/flight/command") == ["flight/command"])
             #expect(broadcaster.payloads("quad/drone1/telemetry/drone") == ["telemetry/drone"])
+            // The airspace: the upload reaches the controller (and the board's logger), its answer the broadcaster.
+            #expect(controller.payloads("quad/drone1/airspace") == ["airspace"])
+            #expect(boardLogger.payloads("quad/drone1/airspace") == ["airspace"])
+            #expect(broadcaster.payloads("quad/drone1/airspace/status") == ["airspace/status"])
             // The two loggers, each with its install-generated account, reach each other.
             #expect(boardLogger.payloads("quad/drone1/log/sync/request") == ["log/sync/request"])
             #expect(logger.payloads("quad/drone1/log/sync/response/logger-12") == ["log/sync/response/logger-12"])
