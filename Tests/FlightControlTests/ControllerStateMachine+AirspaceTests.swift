@@ -125,4 +125,33 @@ import Testing
         #expect(h.machine.activity == .hovering)
         #expect(Self.reasons(actions).last == .targetRefusedKeepOut)
     }
+
+    @Test func aTargetBehindTheKeepOutZoneIsRefusedForItsLegAndOneBesideItIsFlown() throws {
+        var h = ControllerHarness()
+        h.hovering()
+        _ = h.machine.airspace(Self.definition(marginM: 2), store: true, now: h.now)
+        // 100 m north: allowed itself, but the straight leg from home crosses the pond (40–60 m north).
+        let behind = h.target(ControllerHarness.point(northM: 100))
+        #expect(Self.reasons(behind).last == .targetRefusedAirspaceLeg)
+        let refusal = try #require(Self.statuses(behind).last?.targetRefusal)
+        #expect(refusal.zoneName == "pond")
+        #expect(refusal.violation == .legCrossesZone)
+        #expect(h.machine.target == nil)
+        // 100 m north and 60 m east: the leg passes 14 m east of the pond's corner, beyond the 2 m margin.
+        h.target(ControllerHarness.point(northM: 100, eastM: 60))
+        #expect(h.machine.target != nil)
+    }
+
+    @Test func aDroneInsideTheMarginMayLeaveOnALegThatEntersNoZone() {
+        var h = ControllerHarness()
+        h.hovering()
+        _ = h.machine.airspace(Self.definition(marginM: 5), store: true, now: h.now)
+        // 38 m north: 2 m from the pond's south edge, inside the 5 m margin. A target back south is flown.
+        h.position(ControllerHarness.point(northM: 38))
+        h.target(ControllerHarness.point(northM: 0, eastM: 20))
+        #expect(h.machine.target != nil)
+        // One straight through the pond is not.
+        let through = h.target(ControllerHarness.point(northM: 100))
+        #expect(Self.reasons(through).last == .targetRefusedAirspaceLeg)
+    }
 }

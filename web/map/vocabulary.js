@@ -60,6 +60,8 @@
       "target refused: closer to a zone's edge than the airspace's margin"],
     'target-refused-airspace-ceiling': ['refused', 'target', "target refused: above the airspace's ceiling"],
     'target-refused-airspace-floor': ['refused', 'target', "target refused: below the airspace's floor"],
+    'target-refused-airspace-leg': ['refused', 'target',
+      "target refused: the straight leg to it meets a keep-out zone or leaves the inclusion zones"],
     'claim-invalid-sender': ['refused', 'claim', "claim refused: invalid sender id"],
     'claim-retained': ['refused', 'claim', "claim refused: a retained claim is never obeyed"],
     'claim-refused': ['refused', 'claim', "claim refused: another sender holds pilot control"],

@@ -60,6 +60,7 @@ extension Violation.Kind {
         case .withinMargin: .withinMargin
         case .aboveCeiling: .aboveCeiling
         case .belowFloor: .belowFloor
+        case .legCrossesZone: .legCrossesZone
         }
     }
 }

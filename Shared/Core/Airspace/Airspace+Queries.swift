@@ -9,6 +9,7 @@ public struct Violation: Sendable, Equatable {
         case withinMargin = "within the margin of"
         case aboveCeiling = "above the ceiling"
         case belowFloor = "below the floor"
+        case legCrossesZone = "the straight leg to it meets"
     }
 
     public var zoneName: String?
@@ -68,5 +69,25 @@ extension Airspace {
     public func segmentClear(_ a: GeoPoint, _ b: GeoPoint, marginM: Double? = nil) -> Bool {
         let p = flat(a), q = flat(b)
         return walls.allowed(p) && walls.allowed(q) && walls.clear(p, q, marginM: marginM ?? self.marginM)
+    }
+
+    /// The zone a straight leg from `a` to `b` first comes within `marginM` of (default: the airspace's), or nil
+    /// when the leg is clear (`segmentClear`). Found by walking the leg in steps of half the margin (at least
+    /// 0.25 m, at most 4000 steps): "the airspace" when no step names one (a leg that only grazes a circle's
+    /// polygon).
+    public func zoneMetByLeg(from a: GeoPoint, to b: GeoPoint, marginM: Double? = nil) -> String? {
+        let margin = marginM ?? self.marginM
+        guard !segmentClear(a, b, marginM: margin) else { return nil }
+        let p = flat(a), q = flat(b)
+        let lengthM = ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)).squareRoot()
+        let steps = min(4000, max(1, Int((lengthM / max(margin / 2, 0.25)).rounded(.up))))
+        for step in 0...steps {
+            let t = Double(step) / Double(steps)
+            let point = geo(Vec(x: p.x + (q.x - p.x) * t, y: p.y + (q.y - p.y) * t))
+            if let violation = violation(point), let name = violation.zoneName { return name }
+            let nearest = clearance(point)
+            if nearest.distanceM < margin, let name = nearest.zoneName { return name }
+        }
+        return "the airspace"
     }
 }

@@ -30,7 +30,7 @@ extension ControllerStateMachine {
             \(accepted.zones.count) zones, ceiling \(accepted.ceilingM) m, margin \(accepted.marginM) m
             """))
         // A target the new airspace forbids is dropped as the geofence drops one: a flight to it hovers.
-        if let target, let refusal = airspaceRefusal(target) {
+        if let target, let refusal = airspaceRefusal(target, now: now) {
             clearTarget()
             actions.append(.publishAirspaceStatus(airspace.nextStatus()))
             if activity == .flyingToTarget || activity == .arrived {
@@ -45,7 +45,7 @@ extension ControllerStateMachine {
 
     /// Why the airspace forbids `candidate` (at its altitude, else the cruise altitude), or nil; the refusal with
     /// the zone's name is kept for the status.
-    mutating func airspaceRefusal(_ candidate: Target) -> Reason? {
+    mutating func airspaceRefusal(_ candidate: Target, now: MonotonicInstant) -> Reason? {
         guard let current = airspace.current else { return nil }
         let point = GeoPoint(latitudeDeg: candidate.latitudeDeg, longitudeDeg: candidate.longitudeDeg)
         var found = current.violation(point, altitudeM: wantedAltitude(for: candidate)).map { ($0.kind, $0.zoneName) }
@@ -53,6 +53,7 @@ extension ControllerStateMachine {
             let clearance = current.clearance(point)
             if clearance.distanceM < current.marginM { found = (.withinMargin, clearance.zoneName) }
         }
+        if found == nil, let zone = zoneMetByLeg(to: point, in: current, now: now) { found = (.legCrossesZone, zone) }
         guard let (kind, zone) = found else { return nil }
         airspace.targetRefusal = .init(latitudeDeg: candidate.latitudeDeg, longitudeDeg: candidate.longitudeDeg,
                                        violation: kind.wire, zoneName: zone ?? "")
@@ -66,7 +67,20 @@ extension ControllerStateMachine {
         case .withinMargin: .targetRefusedAirspaceMargin
         case .aboveCeiling: .targetRefusedAirspaceCeiling
         case .belowFloor: .targetRefusedAirspaceFloor
+        case .legCrossesZone: .targetRefusedAirspaceLeg
         }
+    }
+
+    /// The zone the straight leg from where the drone is (its fresh fix, else home) to `point` meets, or nil. The
+    /// drone flies a target in a straight line: until paths around zones are flown, a target behind a keep-out
+    /// zone is refused rather than flown through it. A drone already inside the margin may leave on any leg that
+    /// enters no zone (the margin is not asked of it); one in a zone, or with no position, is judged by the
+    /// target's own checks only (a pilot must be able to fly it out).
+    func zoneMetByLeg(to point: GeoPoint, in current: Airspace, now: MonotonicInstant) -> String? {
+        let start = positionFresh(now: now) ? lastPosition : home
+        guard let start, current.contains(start) else { return nil }
+        let marginM = current.clearance(start).distanceM < current.marginM ? 0 : current.marginM
+        return current.zoneMetByLeg(from: start, to: point, marginM: marginM)
     }
 
     /// The status to publish at start (retained: what a ground tool reads before anything changes).

@@ -17,7 +17,7 @@ extension ControllerStateMachine {
         if let refusal = targetRefusal(newTarget, retained: retained, now: now) {
             return finish([refuse(kind: "target", reason: refusal, now: now)], now: now)
         }
-        if let refusal = airspaceRefusal(newTarget) {
+        if let refusal = airspaceRefusal(newTarget, now: now) {
             // The status first: a ground tool that reads the refusal in the state has the zone's name already.
             let status = ControllerAction.publishAirspaceStatus(airspace.nextStatus())
             return finish([status, refuse(kind: "target", reason: refusal, now: now)], now: now)

@@ -33,6 +33,8 @@ public struct AirspaceStatus: WireMessage {
         case withinMargin = 3
         case aboveCeiling = 4
         case belowFloor = 5
+        /// The target is allowed but the straight leg from the drone to it meets a zone (or its margin).
+        case legCrossesZone = 6
 
         /// In plain words, as the ground tools print it.
         public var text: String {
@@ -42,6 +44,7 @@ public struct AirspaceStatus: WireMessage {
             case .withinMargin: "within the margin of a zone's edge"
             case .aboveCeiling: "above the ceiling"
             case .belowFloor: "below the floor"
+            case .legCrossesZone: "its straight leg meets the zone"
             }
         }
     }

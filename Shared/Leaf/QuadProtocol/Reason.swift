@@ -36,7 +36,7 @@ public enum Reason: Hashable, Sendable {
     case targetRetained, targetExpiredInQueue, targetInvalid, targetInvalidAltitude, targetForPreviousRun
     case targetRefusedEmergency, targetRefusedBatteryLow, targetRefusedGeofence, targetRefusedCeiling
     case targetRefusedKeepOut, targetRefusedOutsideInclusion, targetRefusedAirspaceMargin
-    case targetRefusedAirspaceCeiling, targetRefusedAirspaceFloor
+    case targetRefusedAirspaceCeiling, targetRefusedAirspaceFloor, targetRefusedAirspaceLeg
 
     // Claims refused.
     case claimInvalidSender, claimRetained, claimRefused, claimForPreviousRun
@@ -204,6 +204,8 @@ extension Reason {
             "target refused: above the airspace's ceiling"),
         Row(.targetRefusedAirspaceFloor, "target-refused-airspace-floor", .refused, .target,
             "target refused: below the airspace's floor"),
+        Row(.targetRefusedAirspaceLeg, "target-refused-airspace-leg", .refused, .target,
+            "target refused: the straight leg to it meets a keep-out zone or leaves the inclusion zones"),
         // Claims refused.
         Row(.claimInvalidSender, "claim-invalid-sender", .refused, .claim, "claim refused: invalid sender id"),
         Row(.claimRetained, "claim-retained", .refused, .claim, "claim refused: a retained claim is never obeyed"),
