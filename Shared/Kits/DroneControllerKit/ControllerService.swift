@@ -38,6 +38,12 @@ struct ControllerService: Service {
         restored += restoreAirspace(into: &machine)
         var loop = Loop(machine: machine)
         runtime.logger.notice("controller run \(runId): acting on what is addressed to it, or unaddressed")
+        // The start state (unknown until navdata says more) is published on a connected client: a publish while the
+        // client starts its loop is refused, and the next state would be navdata's already (a restart test saw a
+        // restarted controller's first state be `flying_to_target`). Nothing arrives before the feeds below.
+        if !(await runtime.client.waitUntilConnected(timeout: .seconds(5))) {
+            runtime.logger.warning("not connected to the broker after 5 s: the start state may not be published")
+        }
         restored.forEach { perform($0, rejections: &loop.rejections) }
         perform(loop.machine.currentState(now: MonotonicClock.now()).asAction, rejections: &loop.rejections)
         let inbox = try Inbox<Event>.polled(limit: 4096)
