@@ -37,6 +37,9 @@ needs=(
 if $board; then
   needs=(
     "mmdebstrap:mmdebstrap"
+    # mmdebstrap's check that the machine can run arm64 code (binfmt with qemu): it refuses a foreign root without
+    # it ("install arch-test for foreign architecture support"), and it is only a Recommends of mmdebstrap.
+    "arch-test:arch-test"
     "qemu-aarch64-static:qemu-user-static"
     "rsync:rsync"
     "file:file"
