@@ -1,5 +1,5 @@
-#if canImport(Glibc)
 import Checksums
+#if canImport(Glibc)
 import Glibc
 #endif
 import Logging

@@ -1,5 +1,5 @@
-import Checksums
 import Airspace
+import Checksums
 import ArgumentParser
 import CommandLineSupport
 import GroundStation

@@ -231,13 +231,10 @@ extension ControllerStateMachine {
 
     /// On entry: the transition's goal (`ReturningHome.entering`).
     func returningHomeEntry(_ transition: Transition, now: MonotonicInstant) -> ControllerMode.ReturningHome {
-        guard case .returningHome(let returning) = mode else {
-            return ControllerMode.ReturningHome.entering(goal: transition.returnGoal ?? .insideFence, continuing: nil,
-                                                         now: now, progress: newProgressWatch,
-                                                         arrival: newArrivalFilter)
-        }
+        let continuing: ControllerMode.ReturningHome? = if case .returningHome(let returning) = mode { returning }
+            else { nil }
         return ControllerMode.ReturningHome.entering(goal: transition.returnGoal ?? .insideFence,
-                                                     continuing: returning, now: now, progress: newProgressWatch,
+                                                     continuing: continuing, now: now, progress: newProgressWatch,
                                                      arrival: newArrivalFilter)
     }
 
