@@ -116,6 +116,21 @@ import Testing
         #expect(status.uploadRefusal?.reason.contains("intersects itself") == true)
     }
 
+    @Test func aLongRefusalWithNonASCIINamesStillGoesOut() throws {
+        var h = ControllerHarness()
+        var bowtie = Self.definition()
+        // 121 × "é" (2 bytes each): the refusal's text passes the 240-byte limit inside a two-byte character.
+        bowtie.zones[0].name = "x" + String(repeating: "é", count: 121)
+        bowtie.zones[0].shape = .polygon(rings: [[
+            .init(latitudeDeg: 52.0, longitudeDeg: 4.0), .init(latitudeDeg: 52.001, longitudeDeg: 4.001),
+            .init(latitudeDeg: 52.0, longitudeDeg: 4.001), .init(latitudeDeg: 52.001, longitudeDeg: 4.0)]])
+        let status = try #require(Self.statuses(h.machine.airspace(bowtie, store: true, now: h.now)).last)
+        let reason = try #require(status.uploadRefusal?.reason)
+        #expect(reason.utf8.count <= AirspaceStatus.reasonBytes.upperBound)
+        #expect(!reason.contains("\u{FFFD}"))
+        #expect(throws: Never.self) { _ = try status.encoded() }
+    }
+
     @Test func anUploadThatForbidsTheCurrentTargetDropsItAndHovers() {
         var h = ControllerHarness()
         h.flyingToTarget(northM: 50)

@@ -14,8 +14,10 @@ extension ControllerStateMachine {
         let checksum = definition.checksum
         let accepted: Airspace
         do { accepted = try Airspace(definition) } catch {
-            let reason = String(decoding: Array("\(error)".utf8.prefix(AirspaceStatus.reasonBytes.upperBound)),
-                                as: UTF8.self)
+            // Cut by characters, never inside one: a cut UTF-8 sequence decodes as U+FFFD (3 bytes), which could
+            // take the text past the limit and the status off the bus.
+            var reason = "\(error)"
+            while reason.utf8.count > AirspaceStatus.reasonBytes.upperBound { reason.removeLast() }
             airspace.uploadRefusal = .init(checksum: checksum, reason: reason)
             return [.rejected(kind: "airspace", reason: .airspaceInvalid),
                     .log(.warning, "airspace \(CRC32.text(checksum)) from \(definition.senderId) refused: \(error)"),
