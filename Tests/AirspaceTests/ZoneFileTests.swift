@@ -77,4 +77,15 @@ import Testing
                                                  reason: "</Placemark> closes <Polygon> opened on line 1")
         #expect(throws: mismatched) { try KMLZoneParser.zones("<kml><Placemark><Polygon></Placemark></kml>") }
     }
+
+    @Test func aFileWithNoZoneIsRefusedNotAnEmptyAirspace() {
+        let noZone = AirspaceError.malformed(format: "KML", at: "the whole file", reason: "no zone in it")
+        #expect(throws: noZone) {
+            try ZoneFileFormat.zones(fileName: "field.kml", bytes: [0x00, 0xFF] + Array(" garbage".utf8))
+        }
+        let emptyFence = #"{"fileType": "Plan", "geoFence": {"polygons": [], "circles": []}, "version": 1}"#
+        #expect(throws: AirspaceError.self) {
+            try ZoneFileFormat.zones(fileName: "survey.plan", bytes: Array(emptyFence.utf8))
+        }
+    }
 }

@@ -18,16 +18,22 @@ public enum ZoneFileFormat: String, Sendable, Equatable, CaseIterable {
         return String(decoding: bytes, as: UTF8.self).contains("\"geoFence\"") ? .plan : .geoJSON
     }
 
-    /// The file's zones; `AirspaceError.malformed` when no format fits.
+    /// The file's zones; `AirspaceError.malformed` when no format fits or the file holds no zone.
     public static func zones(fileName: String, bytes: [UInt8]) throws(AirspaceError) -> (ZoneFileFormat, [Zone]) {
         guard let format = detect(fileName: fileName, bytes: bytes) else {
             throw .malformed(format: "zone file", at: "byte 0",
                              reason: "neither .plan, .geojson/.json nor .kml, and the content is no JSON or KML")
         }
-        return switch format {
-        case .plan: (format, try PlanFenceParser.zones(bytes))
-        case .geoJSON: (format, try GeoJSONZoneParser.zones(bytes))
-        case .kml: (format, try KMLZoneParser.zones(String(decoding: bytes, as: UTF8.self)))
+        let zones = switch format {
+        case .plan: try PlanFenceParser.zones(bytes)
+        case .geoJSON: try GeoJSONZoneParser.zones(bytes)
+        case .kml: try KMLZoneParser.zones(String(decoding: bytes, as: UTF8.self))
         }
+        // An upload replaces what the board holds: a file with no zone (garbage with a .kml name, a plan without a
+        // fence) would silently lift every keep-out zone.
+        guard !zones.isEmpty else {
+            throw .malformed(format: format.rawValue, at: "the whole file", reason: "no zone in it")
+        }
+        return (format, zones)
     }
 }
