@@ -97,6 +97,26 @@ struct MapPageTests {
         #expect(result.exitCode == 0, "\(result.output)")
     }
 
+    @Test("the airspace held is drawn; a click inside a keep-out zone, its margin or outside the field is refused")
+    func zonesAreDrawnAndRefused() async throws {
+        try Self.requireDependencies()
+        let broker = try BrokerProcess()
+        defer { broker.stop() }
+        let result = try await MapBrowser.check(["zones", "--url", broker.mapURL, "--mqtt-port", "\(broker.port)"],
+                                                logDirectory: broker.directory)
+        #expect(result.exitCode == 0, "\(result.output)")
+    }
+
+    @Test("the board's plan is drawn with its legs; progress marks items reached and current (issue 37, item 8)")
+    func missionIsDrawn() async throws {
+        try Self.requireDependencies()
+        let broker = try BrokerProcess()
+        defer { broker.stop() }
+        let result = try await MapBrowser.check(["mission", "--url", broker.mapURL, "--mqtt-port", "\(broker.port)"],
+                                                logDirectory: broker.directory)
+        #expect(result.exitCode == 0, "\(result.output)")
+    }
+
     @Test("on the deployed ground broker the page is refused anonymously and logs in as map")
     func loginOnDeployedBroker() async throws {
         try Self.requireDependencies()

@@ -10,13 +10,18 @@
                                       text, a countdown that counts
   home --url URL --mqtt-port N        during a return the distance row says "to home" with the controller's
                                       distance (issue 27, item 3), and "to target" again after it
+  zones --url URL --mqtt-port N       the airspace the controller holds is drawn (keep-out, inclusion, margin); a
+                                      click inside a keep-out zone or its margin is refused on the page with the
+                                      controller's reason and not sent; an empty airspace clears the drawing
+  mission --url URL --mqtt-port N     the board's plan (mission/upload) is drawn with its legs; its progress marks
+                                      items reached and current, and the panel says where the mission is
 Exit 0 = pass."""
-import argparse, os, random, re, time
+import argparse, math, os, random, re, struct, time
 
-from mapdriver import Page, position_fix, step
+from mapdriver import Page, destination, position_fix, step
 
 p = argparse.ArgumentParser()
-p.add_argument("mode", choices=["hostile", "login", "stale", "home"])
+p.add_argument("mode", choices=["hostile", "login", "stale", "home", "zones", "mission"])
 p.add_argument("--url", required=True)
 p.add_argument("--mqtt-port", type=int, default=0)
 p.add_argument("--password", default="")
@@ -152,4 +157,104 @@ def home():
     errors = page.page_errors()
     assert not errors, f"browser errors: {errors}"
 
-page.run({"hostile": hostile, "login": login, "stale": stale, "home": home}[args.mode])
+def zones():
+    driver.get(args.url)
+    wait("page connected", 20, lambda: text("broker") == "online")
+    centre = (-34.6037, -58.3816)   # Buenos Aires: negative coordinates, as users have them
+    page.publish("quad/drone1/telemetry/position", position_fix(*centre))
+    wait("the drone on the map", 10, lambda: page.marker("drone1"))
+    # Zoom 18 (about 0.5 m a pixel here) for the clicks by the pond's edge, 16 for the one 200 m away.
+    zoom = lambda z, at: driver.execute_script("quadMap.setView(arguments[0], arguments[1], {animate: false});",
+                                               list(at), z)
+    square = [list(destination(centre, bearing, 20 * math.sqrt(2))) for bearing in (45, 135, 225, 315)]
+    pond_centre = destination(centre, 90, 60)
+    pond = [list(destination(pond_centre, b, 20 * math.sqrt(2))) for b in (45, 135, 225, 315)]
+    def held(zones, margin=5):
+        js = "return Array.from(QuadProto.encode(arguments[0]));"
+        message = {"type": "airspaceDefinition", "sequence": 1, "timestampUs": int(time.time() * 1e6),
+                   "senderId": "ground-laptop", "ceilingM": 60, "floorM": None, "marginM": margin, "zones": zones}
+        page.publish("quad/drone1/airspace/held", bytes(driver.execute_script(js, message)))
+    held([{"name": "pond", "kind": "keepOut", "shape": "polygon", "rings": [pond]},
+          {"name": "field", "kind": "inclusion", "shape": "circle", "centre": list(centre), "radiusM": 150},
+          {"name": "shed", "kind": "keepOut", "shape": "polygon", "rings": [square]}])
+    wait("three zones and their margins drawn", 10,
+         lambda: page.count('[data-test="zone"]') == 3 and page.count('[data-test="zone-margin"]') == 3)
+    kinds = sorted(e.get_attribute("data-kind") for e in driver.find_elements("css selector", '[data-test="zone"]'))
+    assert kinds == ["inclusion", "keepOut", "keepOut"], kinds
+    wait("the panel names the airspace", 10, lambda: text("airspace").startswith("3 zones (2 keep-out), margin 5 m"))
+    step(f"drawn: {text('airspace')}")
+    zoom(18, pond_centre)
+    page.click_map_at(pond_centre)
+    refusal = wait("a click in the pond refused on the page", 10,
+                   lambda: "target-refused-keep-out" in (text("pending-refusal") or "") and text("pending-refusal"))
+    assert "'pond'" in refusal, refusal
+    assert not driver.find_element("css selector", '[data-test="send-target"]').is_displayed()
+    step(f"inside: {refusal}")
+    page.click_map_at(destination(pond_centre, 270, 23))   # 3 m outside the pond: inside its 5 m margin
+    wait("a click in the margin refused", 10, lambda: "target-refused-airspace-margin" in text("pending-refusal"))
+    zoom(16, centre)
+    page.click_map_at(destination(centre, 0, 200))
+    wait("outside the field refused", 10, lambda: "target-refused-outside-inclusion" in text("pending-refusal"))
+    page.click_map_at(destination(centre, 0, 60))
+    wait("a free point may be sent", 10, lambda: text("pending-refusal") == "" and
+         driver.find_element("css selector", '[data-test="send-target"]').is_displayed())
+    step("the margin, outside the field and a free point: as the controller judges them")
+    held([])
+    wait("an empty airspace clears the drawing", 10, lambda: page.count('[data-test="zone"]') == 0
+         and text("airspace").startswith("none"))
+    page.click_map_at(pond_centre)
+    wait("without zones the pond is a target like any", 10, lambda: text("pending-refusal") == "")
+    step("cleared: " + text("airspace"))
+    errors = page.page_errors()
+    assert not errors, f"browser errors: {errors}"
+
+def fixture(name):
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "MissionTests", "Fixtures", name + ".hex")) as f:
+        return bytes(int(h, 16) for line in f for h in line.split("#")[0].split())
+
+def progress(checksum, state, current, reached, phase=0, stay_left_ms=0):
+    """A MissionProgress payload (PROTOCOL.md "Missions", kind 3)."""
+    body = struct.pack("<IBBHIIfIH", checksum, state, phase, current, stay_left_ms, 60000, 42.5, 20000, len(reached))
+    for index, item in enumerate(reached):
+        body += struct.pack("<HIf", item, 5000 * (index + 1), 0.5)
+    return bytes([0xFF, 0x4D, 3, 1, 0]) + body
+
+def mission():
+    driver.get(args.url)
+    wait("page connected", 20, lambda: text("broker") == "online")
+    upload = fixture("mission-upload")
+    checksum = struct.unpack("<I", upload[-4:])[0]
+    page.publish("quad/drone1/telemetry/position", position_fix(52.5145, 13.3501))
+    page.publish("quad/drone1/mission/upload", upload)
+    wait("the plan's three points drawn with the legs from home", 10,
+         lambda: page.count('[data-test="mission-item"]') == 3 and page.count('[data-test="mission-legs"]') == 1)
+    wait("the panel says the plan is loaded", 10, lambda: "6 items" in text("mission"))
+    step(f"loaded: {text('mission')}")
+    def states():
+        return {e.get_attribute("data-item"): e.get_attribute("data-state")
+                for e in driver.find_elements("css selector", '[data-test="mission-item"]')}
+    page.publish("quad/drone1/mission/progress", progress(checksum, 1, 3, [0, 1, 2], phase=2, stay_left_ms=12500))
+    wait("items 1 reached, 3 current, 4 planned", 10,
+         lambda: states() == {"1": "reached", "3": "current", "4": "planned"})
+    wait("the panel says where the mission is", 10,
+         lambda: text("mission").startswith("running; item 3 of 6 (loiterTime, 13 s left); 3 reached"))
+    step(f"running: {text('mission')}")
+    page.publish("quad/drone1/mission/progress", progress(checksum, 5, 5, [0, 1, 2, 3, 4, 5]))
+    wait("completed: every item reached", 10, lambda: set(states().values()) == {"reached"}
+         and text("mission").startswith("completed; 6 reached"))
+    page.publish("quad/drone1/mission/progress", progress(checksum ^ 1, 1, 1, [0]))
+    wait("progress for another plan said so", 10, lambda: "another plan" in text("mission")
+         and set(states().values()) == {"planned"})
+    step(f"other plan: {text('mission')}")
+    bad_before = int(text("bad-payloads"))
+    page.publish("quad/drone1/mission/upload", upload[:-1] + bytes([upload[-1] ^ 1]))
+    wait("a plan with a wrong checksum counted as bad", 10, lambda: int(text("bad-payloads")) == bad_before + 1)
+    page.publish("quad/drone1/mission/upload", b"")
+    wait("a cleared plan leaves the map", 10, lambda: page.count('[data-test="mission-item"]') == 0
+         and text("mission") == "none")
+    errors = page.page_errors()
+    assert not errors, f"browser errors: {errors}"
+
+page.run({"hostile": hostile, "login": login, "stale": stale, "home": home, "zones": zones,
+          "mission": mission}[args.mode])

@@ -9,6 +9,8 @@
   // The page's words (vocabulary.js, generated from the Swift tables): what a reason answers and whether it
   // refuses, asked of the table, never read from the code's spelling; the activities' and link reasons' labels.
   const WORDS = window.QuadVocabulary;
+  // The mission payloads' codec and the airspace's advisory target check (missionproto.js, zones.js).
+  const MISSION = window.QuadMission, ZONES = window.QuadZones;
 
   // ---- URL parameters (all optional, all checked) ----
   function parseParams() {
@@ -83,7 +85,9 @@
     if (!d) {
       d = { id, position: null, headingDeg: null, fixHeading: false, track: [], home: null, controller: null,
         link: null,
-        state: null, navigation: null, presence: {}, lastHeard: 0, layers: null, clockSamplesMs: [] };
+        state: null, navigation: null, presence: {}, lastHeard: 0, layers: null, clockSamplesMs: [],
+        // What the controller holds (airspace/held) and the board's mission (mission/upload, mission/progress).
+        airspace: null, mission: null, missionProgress: null, drawn: { airspace: null, mission: null } };
       drones.set(id, d);
       if (!selectedId) selectedId = id;
     }
@@ -127,6 +131,8 @@
         + 5 * gridSpacing(map.getZoom()) + ' m)';
     };
     map.on('zoomend', updateGridLabel);
+    // The margin band's stroke is metres drawn in pixels: redrawn at every zoom.
+    map.on('zoomend', () => { for (const d of drones.values()) d.drawn.airspace = null; scheduleRender(); });
     updateGridLabel();
     map.on('click', (e) => chooseTarget([e.latlng.lat, e.latlng.lng]));
   } else {
@@ -191,6 +197,8 @@
         interactive: false }),
       marker: L.marker([0, 0], { icon: L.divIcon({ className: 'drone-icon', html: droneSVG, iconSize: [30, 30],
         iconAnchor: [15, 15] }), keyboard: false }),
+      airspace: L.layerGroup().addTo(map),
+      mission: L.layerGroup().addTo(map),
     };
     layers.marker.on('click', () => { selectedId = d.id; render(); });
     d.layers = layers;
@@ -232,6 +240,67 @@
       l.target.setLatLng([c.targetLatitudeDeg, c.targetLongitudeDeg]);
       l.arrival.setLatLng([c.targetLatitudeDeg, c.targetLongitudeDeg]);
     }
+    if (d.drawn.airspace !== d.airspace) drawAirspace(d, l);
+    const missionKey = d.mission && (d.mission.checksum + '/' + JSON.stringify(d.missionProgress));
+    if (d.drawn.mission !== missionKey) { drawMission(d, l); d.drawn.mission = missionKey; }
+  }
+
+  // Tags a drawn path for the page tests (Leaflet's SVG element exists once the layer is on the map).
+  function tag(layer, attributes) {
+    const el = layer.getElement && layer.getElement();
+    if (el) for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, String(v));
+  }
+
+  // The zones the controller holds: keep-out filled red, inclusion outlined green, and the margin as a band of
+  // 2 × margin around each edge (a stroke as wide as the margin on both sides, so its inner and outer rims are where
+  // the margin ends).
+  function drawAirspace(d, l) {
+    l.airspace.clearLayers();
+    d.drawn.airspace = d.airspace;
+    const a = d.airspace;
+    if (!a) return;
+    const metresPerPixel = (latDeg) => 40075016.686 * Math.cos(latDeg * rad) / (256 * 2 ** map.getZoom());
+    for (const zone of a.zones) {
+      const keepOut = zone.kind === 'keepOut';
+      const style = keepOut ? { color: '#c62828', weight: 2, fillColor: '#e53935', fillOpacity: 0.3 }
+        : { color: '#2e7d32', weight: 2, fill: false, dashArray: '8 4' };
+      const shape = (options) => zone.shape === 'circle'
+        ? L.circle(zone.centre, Object.assign({ radius: zone.radiusM, interactive: false }, options))
+        : L.polygon(zone.rings, Object.assign({ interactive: false }, options));
+      const drawn = shape(style).addTo(l.airspace);
+      drawn.bindTooltip((keepOut ? 'keep-out zone ' : 'inclusion zone ') + zone.name);
+      tag(drawn, { 'data-test': 'zone', 'data-zone': zone.name, 'data-kind': zone.kind });
+      if (a.marginM > 0) {
+        const latDeg = zone.shape === 'circle' ? zone.centre[0] : zone.rings[0][0][0];
+        const band = shape({ color: keepOut ? '#e53935' : '#43a047', opacity: 0.18, fill: false,
+          weight: Math.max(1, 2 * a.marginM / metresPerPixel(latDeg)) }).addTo(l.airspace);
+        tag(band, { 'data-test': 'zone-margin', 'data-zone': zone.name });
+      }
+    }
+  }
+
+  // The plan the board holds: its items numbered, the legs between them, reached items green, the current one
+  // orange. Items without a point (takeoff, change speed, land in place, return) are listed in the panel only.
+  function drawMission(d, l) {
+    l.mission.clearLayers();
+    if (!d.mission) return;
+    const p = d.missionProgress && d.missionProgress.planChecksum === d.mission.checksum ? d.missionProgress : null;
+    const reached = new Set(p ? p.reached.map((r) => r.id) : []);
+    const legs = d.mission.plan.plannedHome ? [d.mission.plan.plannedHome] : [];
+    for (const item of d.mission.plan.items) {
+      if (!item.point) continue;
+      legs.push(item.point);
+      const state = reached.has(item.id) ? 'reached'
+        : p && p.currentItem === item.id && !['completed', 'aborted', 'idle'].includes(p.state) ? 'current' : 'planned';
+      const colour = { reached: '#2e7d32', current: '#ef6c00', planned: '#1565c0' }[state];
+      const marker = L.circleMarker(item.point, { radius: state === 'current' ? 9 : 7, color: colour,
+        fillColor: colour, fillOpacity: state === 'planned' ? 0.2 : 0.7 }).addTo(l.mission);
+      marker.bindTooltip(String(item.id), { permanent: true, direction: 'top', offset: [0, -6] });
+      tag(marker, { 'data-test': 'mission-item', 'data-item': item.id, 'data-state': state });
+    }
+    const line = L.polyline(legs, { color: '#1565c0', weight: 2, dashArray: '4 6', interactive: false })
+      .addTo(l.mission);
+    tag(line, { 'data-test': 'mission-legs', 'data-points': legs.length });
   }
 
   // ---- messages ----
@@ -252,7 +321,17 @@
         const spec = byPath[where.path];
         if (!spec) return;
         const d = droneRecord(where.drone);
-        apply(d, Q.decode(bytes, spec.type), retained);
+        if (spec === Q.TOPICS.missionUpload || spec === Q.TOPICS.missionProgress) {
+          // An empty retained message clears what the board held.
+          const m = bytes.length === 0 ? null : MISSION.decode(bytes, spec === Q.TOPICS.missionUpload ? 'upload'
+            : 'progress');
+          if (spec === Q.TOPICS.missionUpload) d.mission = m; else d.missionProgress = m;
+        } else if (spec === Q.TOPICS.airspaceHeld) {
+          const m = bytes.length === 0 ? null : Q.decode(bytes, spec.type);
+          d.airspace = m && m.zones.length ? m : null;
+        } else {
+          apply(d, Q.decode(bytes, spec.type), retained);
+        }
       }
     } catch (e) {
       badPayloads++;
@@ -401,6 +480,11 @@
       : !returning && hasTargetNow(d) && d.navigation ? d.navigation.distanceM : null;
     setText('distance-label', returning ? 'to home' : 'to target');
     setText('distance', toTarget != null ? toTarget.toFixed(1) + ' m' : '—');
+    const a = d.airspace;
+    setText('airspace', a ? a.zones.length + ' zones (' + a.zones.filter((z) => z.kind === 'keepOut').length
+      + ' keep-out), margin ' + a.marginM + ' m, ceiling ' + a.ceilingM + ' m'
+      + (a.floorM != null ? ', floor ' + a.floorM + ' m' : '') : 'none: the geofence circle only');
+    setText('mission', missionText(d));
     const table = $('presence');
     table.textContent = '';
     for (const service of Object.keys(d.presence).sort()) {
@@ -415,6 +499,28 @@
     }
   }
   setInterval(scheduleRender, 1000);
+
+  const MISSION_STATES = { idle: 'loaded, not started', running: 'running', paused: 'paused',
+    holdingAfterRestart: 'holding after a restart (mission resume flies on)', returning: 'returning (lost pilot)',
+    completed: 'completed', aborted: 'aborted' };
+  function missionText(d) {
+    if (!d.mission) return 'none';
+    const items = d.mission.plan.items;
+    const name = (d.mission.checksum >>> 0).toString(16).toUpperCase().padStart(8, '0');
+    const p = d.missionProgress;
+    if (!p) return items.length + ' items, plan ' + name + ', no progress yet';
+    if (p.planChecksum !== d.mission.checksum) return items.length + ' items, plan ' + name
+      + '; progress is for another plan';
+    const current = items[p.currentItem];
+    const parts = [MISSION_STATES[p.state] || p.state];
+    if (!['completed', 'idle'].includes(p.state) && current) parts.push('item ' + p.currentItem + ' of '
+      + items.length + ' (' + current.kind + (p.phase === 'staying' ? ', ' + p.stayLeftS.toFixed(0) + ' s left' : '')
+      + ')');
+    parts.push(p.reached.length + ' reached');
+    if (p.state !== 'completed') parts.push(p.remainingDistanceM.toFixed(0) + ' m, ' + p.remainingTimeS.toFixed(0)
+      + ' s to go');
+    return parts.join('; ') + ' — plan ' + name;
+  }
 
   // ---- acting ----
   function showResult(text, cls) { setText('action-result', text, cls); }
@@ -472,6 +578,12 @@
     if (d && d.controller && d.controller.pilotId && d.controller.pilotId !== senderId) parts.push(d.controller.pilotId
       + ' holds control: expect not-pilot');
     $('pending-text').textContent = parts.join('; ');
+    // A point the controller's airspace refuses is not sent: said here, with the controller's reason.
+    const refusal = d ? ZONES.judge(d.airspace, point) : null;
+    pendingTarget = refusal ? null : point;
+    setText('pending-refusal', refusal ? 'refused on this page — ' + refusal.reason + ': ' + refusal.text : '',
+      refusal ? 'bad' : '');
+    $('send-target').style.display = refusal ? 'none' : '';
     $('pending').style.display = 'block';
     if (map) {
       if (!chooseTarget.marker) chooseTarget.marker = L.circleMarker(point,
@@ -567,6 +679,9 @@
     });
     client.subscribe('quad/+/telemetry/#', 1);
     client.subscribe('quad/+/' + Q.TOPICS.presence.path + '/#', 1);
+    for (const key of ['airspaceHeld', 'missionUpload', 'missionProgress']) {
+      client.subscribe('quad/+/' + Q.TOPICS[key].path, Q.TOPICS[key].qos);
+    }
     client.start();
   }
   $('user').value = storage('quad-map-user') || params.user;

@@ -1,4 +1,4 @@
-// The bus's binary payloads (PROTOCOL.md, format 1.3) in plain JavaScript, for the live map and for node's test
+// The bus's binary payloads (PROTOCOL.md, format 1.4) in plain JavaScript, for the live map and for node's test
 // runner. decode() validates like the Swift decoder (header, then layout, then value ranges) and throws a
 // WireError; encode() runs the same validation first, so it never produces what decode() rejects.
 (function (root) {
@@ -83,6 +83,8 @@
       ['controllerRunId', ...RUN_ID]] },
     // 1.2: the ground's heartbeat through the bridge.
     10: { name: 'groundBeacon', fields: [['senderId', 'str8', [1, 64]]] },
+    // Zones are nested counts (zones of rings of vertices) that a field table cannot say: their own body codec.
+    11: { name: 'airspaceDefinition', body: null },
   };
   const SIZES = { u8: 1, bool: 1, enum: 1, u16: 2, u32: 4, f32: 4, f64: 8 };
   const TYPE_BY_NAME = {};
@@ -90,6 +92,146 @@
 
   const utf8 = new TextDecoder('utf-8', { fatal: true });
   const utf8Encoder = new TextEncoder();
+
+  // A cursor over a body whose layout a field table cannot say (nested counts), with the same checks and errors.
+  // Also used by missionproto.js for the mission payloads.
+  class Reader {
+    constructor(bytes, at, what, minor) {
+      this.bytes = bytes; this.at = at; this.what = what; this.minor = minor;
+      this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    }
+    need(n) { if (this.at + n > this.bytes.length) throw new WireError('bodyTooShort', this.what); }
+    u8() { this.need(1); return this.bytes[this.at++]; }
+    u16() { this.need(2); const v = this.view.getUint16(this.at, true); this.at += 2; return v; }
+    u32() { this.need(4); const v = this.view.getUint32(this.at, true); this.at += 4; return v; }
+    f32() { this.need(4); const v = this.view.getFloat32(this.at, true); this.at += 4; return v; }
+    f64() { this.need(8); const v = this.view.getFloat64(this.at, true); this.at += 8; return v; }
+    // A number read and checked (check: one of the value checks above, or null).
+    number(kind, name, check) {
+      const v = this[kind]();
+      const problem = check ? check(v) : null;
+      if (problem) throw new WireError(problem === 'not finite' ? 'notFinite' : 'outOfRange', name + ' ' + problem);
+      return v;
+    }
+    enumeration(name, values) {
+      const raw = this.u8();
+      if (!(raw in values)) throw new WireError('unknownEnumValue', name + ' ' + raw);
+      return values[raw];
+    }
+    count(name, kind, lo, hi) {
+      const n = this[kind]();
+      if (n < lo || n > hi) throw new WireError('outOfRange', `${name} ${n} outside [${lo}, ${hi}]`);
+      return n;
+    }
+    str8(name, lo, hi) {
+      const n = this.u8();
+      this.need(n);
+      const raw = this.bytes.subarray(this.at, this.at + n);
+      this.at += n;
+      let text;
+      try { text = utf8.decode(raw); } catch (e) { throw new WireError('invalidUTF8', name); }
+      if (n < lo || n > hi) throw new WireError('stringLength', name);
+      return text;
+    }
+    // At this format's minor or an older one nothing may follow the layout; a newer minor may append.
+    end() { if (this.minor <= MINOR && this.at !== this.bytes.length) throw new WireError('bodyTooLong', this.what); }
+  }
+
+  class Writer {
+    constructor() { this.out = []; this.scratch = new DataView(new ArrayBuffer(8)); }
+    bytes(list) { for (const b of list) this.out.push(b); }
+    put(n) { for (let i = 0; i < n; i++) this.out.push(this.scratch.getUint8(i)); }
+    u8(v) { this.out.push(v & 0xFF); }
+    u16(v) { this.scratch.setUint16(0, v, true); this.put(2); }
+    u32(v) { this.scratch.setUint32(0, v >>> 0, true); this.put(4); }
+    i64(v) { this.scratch.setBigInt64(0, BigInt(Math.trunc(v)), true); this.put(8); }
+    f32(v) { this.scratch.setFloat32(0, v, true); this.put(4); }
+    f64(v) { this.scratch.setFloat64(0, v, true); this.put(8); }
+    str8(name, text, lo, hi) {
+      const b = utf8Encoder.encode(typeof text === 'string' ? text : '');
+      if (typeof text !== 'string' || b.length < lo || b.length > hi) throw new WireError('stringLength', name);
+      this.u8(b.length); this.bytes(b);
+    }
+    result() { return Uint8Array.from(this.out); }
+  }
+  // Encoding runs the decoder's checks: what encode() writes, decode() reads.
+  function checked(name, value, check) {
+    const problem = typeof value !== 'number' ? 'not finite' : check ? check(value) : null;
+    if (problem) throw new WireError(problem === 'not finite' ? 'notFinite' : 'outOfRange', name + ' ' + problem);
+    return value;
+  }
+
+  // AirspaceDefinition (type 11, PROTOCOL.md): senderId, presence (bit 0 floorM), ceilingM, floorM, marginM,
+  // zones. A zone: { name, kind: 'inclusion'|'keepOut', shape: 'polygon', rings: [[[lat, lon], …], …] (outer
+  // first) } or { name, kind, shape: 'circle', centre: [lat, lon], radiusM }. An absent floor is null.
+  const ZONE_KINDS = { 1: 'inclusion', 2: 'keepOut' }, SHAPES = { 1: 'polygon', 2: 'circle' };
+  const AIRSPACE = {
+    maxZones: 1000, maxRings: 255, maxVertices: 20000, maxTotalVertices: 60000,
+    decode(r) {
+      const senderId = r.str8('senderId', 1, 64);
+      const presence = r.u8();
+      if (r.minor <= MINOR && (presence & ~1)) throw new WireError('unknownPresenceBits', r.what);
+      const ceilingM = r.number('f64', 'ceilingM', finite);
+      const floorRaw = r.f64();
+      const floorM = presence & 1 ? checked('floorM', floorRaw, finite) : null;
+      const marginM = r.number('f64', 'marginM', atLeast0);
+      const zoneCount = r.count('zones', 'u16', 0, AIRSPACE.maxZones);
+      const zones = [];
+      let total = 0;
+      const vertex = () => [r.number('f64', 'latitudeDeg', lat), r.number('f64', 'longitudeDeg', lon)];
+      for (let z = 0; z < zoneCount; z++) {
+        const kind = r.enumeration('zone kind', ZONE_KINDS);
+        const name = r.str8('zone name', 1, 64);
+        if (r.enumeration('zone shape', SHAPES) === 'circle') {
+          zones.push({ name, kind, shape: 'circle', centre: vertex(), radiusM: r.number('f64', 'radiusM', atLeast0) });
+          continue;
+        }
+        const rings = [];
+        const ringCount = r.count('rings', 'u8', 1, AIRSPACE.maxRings);
+        for (let i = 0; i < ringCount; i++) {
+          const n = r.count('vertices', 'u16', 0, AIRSPACE.maxVertices);
+          total += n;
+          if (total > AIRSPACE.maxTotalVertices) throw new WireError('outOfRange', 'vertices in all zones');
+          const ring = [];
+          for (let v = 0; v < n; v++) ring.push(vertex());
+          rings.push(ring);
+        }
+        zones.push({ name, kind, shape: 'polygon', rings });
+      }
+      return { senderId, ceilingM, floorM, marginM, zones };
+    },
+    encode(w, m) {
+      w.str8('senderId', m.senderId, 1, 64);
+      const hasFloor = m.floorM !== null && m.floorM !== undefined;
+      w.u8(hasFloor ? 1 : 0);
+      w.f64(checked('ceilingM', m.ceilingM, finite));
+      w.f64(hasFloor ? checked('floorM', m.floorM, finite) : 0);
+      w.f64(checked('marginM', m.marginM, atLeast0));
+      const zones = m.zones || [];
+      if (zones.length > AIRSPACE.maxZones) throw new WireError('outOfRange', 'zones');
+      w.u16(zones.length);
+      const vertex = (p) => { w.f64(checked('latitudeDeg', p[0], lat)); w.f64(checked('longitudeDeg', p[1], lon)); };
+      for (const zone of zones) {
+        const kind = Object.keys(ZONE_KINDS).find((k) => ZONE_KINDS[k] === zone.kind);
+        if (!kind) throw new WireError('unknownEnumValue', 'zone kind');
+        w.u8(Number(kind));
+        w.str8('zone name', zone.name, 1, 64);
+        if (zone.shape === 'circle') {
+          w.u8(2); vertex(zone.centre); w.f64(checked('radiusM', zone.radiusM, atLeast0));
+          continue;
+        }
+        if (zone.shape !== 'polygon') throw new WireError('unknownEnumValue', 'zone shape');
+        if (!zone.rings.length || zone.rings.length > AIRSPACE.maxRings) throw new WireError('outOfRange', 'rings');
+        w.u8(1); w.u8(zone.rings.length);
+        for (const ring of zone.rings) {
+          if (ring.length > AIRSPACE.maxVertices) throw new WireError('outOfRange', 'vertices');
+          w.u16(ring.length);
+          ring.forEach(vertex);
+        }
+      }
+    },
+  };
+  TYPES[11].body = AIRSPACE;
   // { field name → presence bit } of a message's optional fields.
   function presenceBits(spec) {
     const bits = {};
@@ -130,6 +272,13 @@
     const header = decodeHeader(bytes);
     const spec = TYPES[header.type];
     if (expectedType && spec.name !== expectedType) throw new WireError('wrongMessageType', spec.name);
+    if (spec.body) {
+      const reader = new Reader(bytes, HEADER, spec.name, header.minor);
+      const body = spec.body.decode(reader);
+      reader.end();
+      return Object.assign({ type: spec.name, sequence: header.sequence, timestampUs: header.timestampUs,
+        minor: header.minor }, body);
+    }
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const bits = presenceBits(spec);
     let at = HEADER;
@@ -206,6 +355,14 @@
     const type = TYPE_BY_NAME[message && message.type];
     if (!type) throw new WireError('unknownMessageType', String(message && message.type));
     const spec = TYPES[type];
+    if (spec.body) {
+      const writer = new Writer();
+      writer.bytes([0xFF, 0x51, MAJOR, MINOR, type]);
+      writer.u32(message.sequence >>> 0);
+      writer.i64(message.timestampUs || 0);
+      spec.body.encode(writer, message);
+      return writer.result();
+    }
     const bits = presenceBits(spec);
     const parts = [];
     let presence = 0;
@@ -299,15 +456,17 @@
     flightCommand: { path: 'flight/command', type: 'flightCommand', qos: 0, retain: false },
     controlClaim: { path: 'pilot/claim', type: 'controlClaim', qos: 1, retain: false },
     groundBeacon: { path: 'ground/beacon', type: 'groundBeacon', qos: 0, retain: false },
-    // The airspace (issue 38, types 11 and 12): not decoded here yet, the map does not show zones so far.
+    // The airspace (issue 38): the map draws the one the controller holds (airspaceHeld); the status (type 12)
+    // is not decoded here.
     airspace: { path: 'airspace', type: 'airspaceDefinition', qos: 1, retain: false },
     airspaceStatus: { path: 'airspace/status', type: 'airspaceStatus', qos: 1, retain: true },
+    airspaceHeld: { path: 'airspace/held', type: 'airspaceDefinition', qos: 1, retain: true },
     // Presence: JSON text one level below, status/<service> (decodeStatus), not a binary payload.
     presence: { path: 'status', type: 'serviceStatus', qos: 1, retain: true },
     // The log sync's own payloads (PROTOCOL.md "Log sync"), not decoded here: the map does not take part.
     logSyncRequest: { path: 'log/sync/request', type: 'logSyncRequestPayload', qos: 1, retain: false },
     logSyncResponse: { path: 'log/sync/response', type: 'logSyncResponsePayload', qos: 1, retain: false },
-    // Missions (PROTOCOL.md "Missions"), not decoded here yet: the map does not show a plan so far.
+    // Missions (PROTOCOL.md "Missions"): their own header, decoded by missionproto.js (upload and progress).
     missionUpload: { path: 'mission/upload', type: 'missionUploadPayload', qos: 1, retain: true },
     missionCommand: { path: 'mission/command', type: 'missionCommandPayload', qos: 1, retain: false },
     missionProgress: { path: 'mission/progress', type: 'missionProgressPayload', qos: 1, retain: true },
@@ -321,7 +480,7 @@
   const topic = (spec, drone) => 'quad/' + drone + '/' + spec.path;
 
   const api = { TOPICS, DRONE_ID, parseTopic, topic, WireError, decode, encode, decodeStatus, decodeHeader, TYPES,
-    MAJOR, MINOR };
+    MAJOR, MINOR, Reader, Writer, checked, checks: { finite, atLeast0, lat, lon } };
   if (typeof module !== 'undefined' && module.exports) module.exports = api;
   else root.QuadProto = api;
 })(typeof self !== 'undefined' ? self : this);

@@ -1,0 +1,122 @@
+// The mission payloads (PROTOCOL.md "Missions": their own 5-byte header FF 4D kind major minor) for the live map,
+// which reads the plan the board holds (mission/upload, retained) and its progress (mission/progress, retained).
+// Decoding only what the page shows; every check the page relies on (counts, ranges, the plan's CRC-32) is made,
+// and a payload that fails one throws QuadProto's WireError, so the page counts it as bad.
+(function (root) {
+  'use strict';
+  const Q = typeof module !== 'undefined' && module.exports ? require('./quadproto.js') : root.QuadProto;
+  const { Reader, WireError, checks } = Q;
+  const MAJOR = 1, MINOR = 0, MAX_ITEMS = 100;
+  const KINDS = { 1: 'upload', 2: 'command', 3: 'progress' };
+  const ITEM_KINDS = { 1: 'takeoff', 2: 'waypoint', 3: 'loiterTime', 4: 'changeSpeed', 5: 'land', 6: 'returnToLaunch' };
+  const STATES = { 0: 'idle', 1: 'running', 2: 'paused', 3: 'holdingAfterRestart', 4: 'returning', 5: 'completed',
+    6: 'aborted' };
+  const PHASES = { 0: 'approaching', 1: 'takingOff', 2: 'staying', 3: 'landing' };
+
+  // CRC-32 (IEEE, zlib's): the plan's checksum over its canonical encoding.
+  const CRC_TABLE = (() => {
+    const t = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320 ^ (c >>> 1) : c >>> 1;
+      t[n] = c >>> 0;
+    }
+    return t;
+  })();
+  function crc32(bytes) {
+    let c = 0xFFFFFFFF;
+    for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xFF] ^ (c >>> 8);
+    return (c ^ 0xFFFFFFFF) >>> 0;
+  }
+
+  function header(bytes, what) {
+    if (bytes.length < 5) throw new WireError('truncatedHeader', what);
+    if (bytes[0] !== 0xFF || bytes[1] !== 0x4D) throw new WireError('badMagic', what);
+    if (!(bytes[2] in KINDS)) throw new WireError('unknownMessageType', 'mission kind ' + bytes[2]);
+    if (bytes[3] !== MAJOR) throw new WireError('unsupportedMajorVersion', String(bytes[3]));
+    return { kind: KINDS[bytes[2]], minor: bytes[4] };
+  }
+
+  // The canonical plan (23 + 32 n bytes): { cruiseSpeedMps, plannedHome, items: [{ id, kind, point, altitudeM,
+  // timeS, radiusM, speedMps }] }; absent values are null.
+  function readPlan(r) {
+    const presence = r.u8();
+    if (presence & ~3) throw new WireError('unknownPresenceBits', 'plan');
+    const cruise = r.f32();
+    const home = [r.f64(), r.f64()];
+    const n = r.count('items', 'u16', 1, MAX_ITEMS);
+    const items = [];
+    for (let i = 0; i < n; i++) {
+      const id = r.u16();
+      if (id !== i) throw new WireError('outOfRange', `item ${i}: id ${id}`);
+      const kind = r.enumeration(`item ${i} kind`, ITEM_KINDS);
+      const flags = r.u8();
+      const point = [r.number('f64', `item ${i} latitudeDeg`, checks.lat),
+        r.number('f64', `item ${i} longitudeDeg`, checks.lon)];
+      const altitudeM = r.number('f32', `item ${i} altitudeM`, checks.finite);
+      const timeMs = r.u32();
+      const value = r.number('f32', `item ${i} value`, checks.finite);
+      const hasPoint = (flags & 1) === 1;
+      items.push({ id, kind, point: hasPoint ? point : null,
+        altitudeM: ['takeoff', 'waypoint', 'loiterTime'].includes(kind) ? altitudeM : null,
+        timeS: kind === 'waypoint' || kind === 'loiterTime' ? timeMs / 1000 : null,
+        radiusM: kind === 'waypoint' ? value : null, speedMps: kind === 'changeSpeed' ? value : null });
+    }
+    return { cruiseSpeedMps: presence & 1 ? Q.checked('cruiseSpeedMps', cruise, checks.finite) : null,
+      plannedHome: presence & 2 ? [Q.checked('home latitude', home[0], checks.lat),
+        Q.checked('home longitude', home[1], checks.lon)] : null, items };
+  }
+
+  // mission/upload: { kind: 'upload', senderId, plan, checksum }; a checksum that is not the plan's is refused.
+  function decodeUpload(r) {
+    const senderId = r.str8('senderId', 1, 64);
+    const planStart = r.at;
+    const plan = readPlan(r);
+    const computed = crc32(r.bytes.subarray(planStart, r.at));
+    const checksum = r.u32();
+    if (checksum !== computed) throw new WireError('checksumMismatch', 'mission plan');
+    return { senderId, plan, checksum };
+  }
+
+  // mission/progress: the board's MissionProgressRecord.
+  function decodeProgress(r) {
+    const planChecksum = r.u32();
+    const state = r.enumeration('state', STATES);
+    const phase = r.enumeration('phase', PHASES);
+    const currentItem = r.count('currentItem', 'u16', 0, MAX_ITEMS - 1);
+    const stayLeftS = r.u32() / 1000;
+    const elapsedS = r.u32() / 1000;
+    const remainingDistanceM = r.number('f32', 'remainingDistanceM', checks.atLeast0);
+    const remainingTimeS = r.u32() / 1000;
+    const count = r.count('reached', 'u16', 0, MAX_ITEMS);
+    const reached = [];
+    const seen = new Set();
+    for (let i = 0; i < count; i++) {
+      const id = r.count('reached id', 'u16', 0, MAX_ITEMS - 1);
+      if (seen.has(id)) throw new WireError('outOfRange', `item ${id} reached twice`);
+      seen.add(id);
+      reached.push({ id, atS: r.u32() / 1000, errorM: r.number('f32', 'arrivalErrorM', checks.atLeast0) });
+    }
+    return { planChecksum, state, phase, currentItem, stayLeftS, elapsedS, remainingDistanceM, remainingTimeS,
+      reached };
+  }
+
+  // Decodes a mission/upload or mission/progress payload: { kind, minor, ...fields }.
+  function decode(data, expectedKind) {
+    const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+    const h = header(bytes, expectedKind || 'mission');
+    if (expectedKind && h.kind !== expectedKind) throw new WireError('wrongMessageType', h.kind);
+    const r = new Reader(bytes, 5, 'mission ' + h.kind, h.minor);
+    let body;
+    if (h.kind === 'upload') body = decodeUpload(r);
+    else if (h.kind === 'progress') body = decodeProgress(r);
+    else throw new WireError('unknownMessageType', 'the page does not read mission commands');
+    // A newer minor may append; at ours nothing may follow (Reader.end compares with the bus's minor, not ours).
+    if (h.minor <= MINOR && r.at !== bytes.length) throw new WireError('bodyTooLong', 'mission ' + h.kind);
+    return Object.assign({ kind: h.kind, minor: h.minor }, body);
+  }
+
+  const api = { decode, crc32, ITEM_KINDS, STATES, PHASES };
+  if (typeof module !== 'undefined' && module.exports) module.exports = api;
+  else root.QuadMission = api;
+})(typeof self !== 'undefined' ? self : this);
