@@ -54,8 +54,16 @@ def hostile():
     page.publish("quad/Not-A-Drone!/telemetry/position", position_fix(1, 1))   # not our topic: ignored
     rng = random.Random(7)
     valid = position_fix(52.5163, 13.3777)
+    # A zone named with markup is drawn, its name shown as text (a tooltip is HTML unless given a node).
+    zone = {"type": "airspaceDefinition", "sequence": 1, "timestampUs": 0, "senderId": "x", "ceilingM": 60,
+            "floorM": None, "marginM": 0, "zones": [{"name": html, "kind": "keepOut", "shape": "circle",
+                                                     "centre": [52.5163, 13.3777], "radiusM": 5}]}
+    page.publish("quad/drone1/airspace/held",
+                 bytes(driver.execute_script("return Array.from(QuadProto.encode(arguments[0]));", zone)))
+    wait("the zone with a hostile name drawn", 10, lambda: page.count('[data-test="zone"]') == 1)
+    driver.execute_script("quadMap.eachLayer((l) => { if (l.openTooltip && l.getTooltip()) l.openTooltip(); });")
     for topic in ["telemetry/position", "telemetry/drone", "telemetry/controller", "telemetry/link", \
-    "telemetry/navigation"]:
+    "telemetry/navigation", "airspace/held", "mission/upload", "mission/progress"]:
         for i in range(40):
             kind = i % 4
             if kind == 0: payload = bytes(rng.randrange(256) for _ in range(rng.randrange(0, 80)))

@@ -268,7 +268,10 @@
         ? L.circle(zone.centre, Object.assign({ radius: zone.radiusM, interactive: false }, options))
         : L.polygon(zone.rings, Object.assign({ interactive: false }, options));
       const drawn = shape(style).addTo(l.airspace);
-      drawn.bindTooltip((keepOut ? 'keep-out zone ' : 'inclusion zone ') + zone.name);
+      // A zone's name is the uploader's text: a text node, never HTML (Leaflet takes a string tooltip as HTML).
+      const label = document.createElement('span');
+      label.textContent = (keepOut ? 'keep-out zone ' : 'inclusion zone ') + zone.name;
+      drawn.bindTooltip(label);
       tag(drawn, { 'data-test': 'zone', 'data-zone': zone.name, 'data-kind': zone.kind });
       if (a.marginM > 0) {
         const latDeg = zone.shape === 'circle' ? zone.centre[0] : zone.rings[0][0][0];
