@@ -79,5 +79,24 @@ struct AirspaceUploadTests {
         let after = try await broadcaster(["airspace", "show"])
         #expect(after.output.contains("board: \(checksum) (1 zones)"), "\(after.output)")
         #expect(!after.output.contains("refused upload"), "\(after.output)")
+
+        // A limit no airspace can have is a usage error (64), before the file is read.
+        for flags in [["--margin", "-1"], ["--ceiling", "0"], ["--floor", "50", "--ceiling", "40"]] {
+            let usage = try await broadcaster(["airspace", "upload", zones.path] + flags)
+            #expect(usage.code == 64, "\(flags): \(usage.output)")
+        }
+
+        // `clear`: the board holds no zone, and the pond is a target like any other (the restart keeps that too).
+        let cleared = try await broadcaster(["airspace", "clear", "--timeout", "30"])
+        #expect(cleared.code == 0, "\(cleared.output)\n\(stack.logs())")
+        #expect(cleared.output.contains("(0 zones)"), "\(cleared.output)")
+        stack.process("drone-controller")?.stop()
+        try stack.start("drone-controller", [])
+        try await stack.waitUntilReady()
+        let none = try await broadcaster(["airspace", "show"])
+        #expect(none.output.contains("(0 zones)"), "\(none.output)")
+        let flown = try await broadcaster(["target", "\(pondCentre.latitudeDeg)", "\(pondCentre.longitudeDeg)",
+                                           "--timeout", "30"])
+        #expect(flown.code == 0, "\(flown.output)\n\(stack.logs())")
     }
 }

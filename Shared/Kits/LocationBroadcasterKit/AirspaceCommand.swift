@@ -7,26 +7,30 @@ import QuadMQTT
 import QuadProtocol
 import QuadService
 
-/// `airspace upload FILE` and `airspace show [FILE]` (issue 38): zones to drone-controller and what it holds. One
+/// `airspace upload FILE`, `airspace clear` and `airspace show [FILE]` (issue 38): zones to drone-controller and
+/// what it holds. One
 /// command with the action as its first argument (not two nested subcommands), so the common options may come
 /// before `airspace` as before every other subcommand.
 struct AirspaceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "airspace",
-        abstract: "Upload the zones where the drone may fly (.plan, GeoJSON, KML), or show what the board holds.",
+        abstract: "Upload the zones where the drone may fly (.plan, GeoJSON, KML), clear them, or show what the board "
+            + "holds.",
         discussion: """
             upload FILE: FILE's format comes from its extension (.plan, .geojson or .json, .kml), else from its \
             content. Exit 0 once drone-controller reports the upload's checksum as the airspace it holds (stored \
             under its state directory, reloaded on restart); 65 when the file is malformed, has an open or \
             self-intersecting polygon or any other broken zone (printed with the zone, ring, vertex or edge; \
             nothing is sent); 1 when no drone-controller serves --drone, it refuses the upload, or no answer comes \
-            within --timeout. show [FILE]: prints the board's checksum and zone count and its last airspace \
+            within --timeout. clear: replaces the board's airspace with none (only the geofence circle applies \
+            again), on the same terms (a file with no zone is refused by upload, so that a broken file never lifts \
+            the zones by accident). show [FILE]: prints the board's checksum and zone count and its last airspace \
             refusals; with FILE (and the --ceiling, --floor and --margin it was uploaded with) also the checksum \
             computed here: exit 1 when they differ, or when no airspace status comes within --timeout.
             """)
 
     enum Action: String, ExpressibleByArgument, CaseIterable {
-        case upload, show
+        case upload, clear, show
     }
 
     @OptionGroup var options: BroadcasterOptions
@@ -35,7 +39,7 @@ struct AirspaceCommand: AsyncParsableCommand {
     @Option(parsing: .signedNumber, help: "Seconds to wait for drone-controller's answer or status.")
     var timeout: Double = 5
 
-    @Argument(help: "upload or show.")
+    @Argument(help: "upload, clear or show.")
     var action: Action
 
     @Argument(help: "Zone file: a QGroundControl .plan (its geoFence), GeoJSON or KML; optional for show.")
@@ -46,11 +50,14 @@ struct AirspaceCommand: AsyncParsableCommand {
             throw ValidationError("--timeout: 0 < S <= 3600")
         }
         if action == .upload, file == nil { throw ValidationError("airspace upload: which FILE?") }
+        if action == .clear, file != nil { throw ValidationError("airspace clear takes no FILE") }
+        try limits.validate()
     }
 
     func run() async throws {
         switch action {
         case .upload: try await upload(file: file ?? "")
+        case .clear: try await clear()
         case .show: try await show()
         }
     }
@@ -65,6 +72,15 @@ struct AirspaceCommand: AsyncParsableCommand {
 
         @Option(parsing: .signedNumber, help: "Refuse targets closer than this to a zone's edge, metres.")
         var margin: Double = 0
+
+        /// A limit no airspace can have is a usage error (64), not a broken file (65).
+        func validate() throws {
+            guard ceiling.isFinite, ceiling > 0 else { throw ValidationError("--ceiling: metres > 0") }
+            if let floor, !(floor.isFinite && floor < ceiling) {
+                throw ValidationError("--floor: metres below --ceiling")
+            }
+            guard margin.isFinite, margin >= 0 else { throw ValidationError("--margin: metres >= 0") }
+        }
 
         /// The file's airspace; a broken file exits 65 with where it is broken, before anything is sent.
         func airspace(file: String) throws -> (ZoneFileFormat, Airspace) {
@@ -85,10 +101,25 @@ struct AirspaceCommand: AsyncParsableCommand {
     func upload(file: String) async throws {
         let resolved = try options.resolve()
         let (format, airspace) = try limits.airspace(file: file)
-        var definition = airspace.definition(senderId: resolved.senderId, timestampUs: WallClock.nowUs())
-        let checksum = definition.checksum
+        let definition = airspace.definition(senderId: resolved.senderId, timestampUs: WallClock.nowUs())
         say("airspace \(TextFormat.printable(file, width: 200)) (\(format.rawValue)): \(airspace.zones.count) "
-            + "zones, checksum \(CRC32.text(checksum))")
+            + "zones, checksum \(CRC32.text(definition.checksum))")
+        try await send(definition, resolved: resolved)
+    }
+
+    /// An airspace of no zone: the board holds none, and only its geofence circle applies.
+    func clear() async throws {
+        let resolved = try options.resolve()
+        let definition = AirspaceDefinition(senderId: resolved.senderId, sequence: 0, timestampUs: WallClock.nowUs(),
+                                            ceilingM: limits.ceiling, floorM: nil, marginM: 0, zones: [])
+        say("airspace: clearing the board's zones, checksum \(CRC32.text(definition.checksum))")
+        try await send(definition, resolved: resolved)
+    }
+
+    /// Publishes `definition` and waits until drone-controller holds its checksum (or refuses it).
+    func send(_ definition: AirspaceDefinition, resolved: BroadcasterOptions.Resolved) async throws {
+        var definition = definition
+        let checksum = definition.checksum
         let timeoutS = timeout
         try await BusSession.oneShot(resolved) { client in
             let watch = try await ControllerWatch.open(client: client, drone: resolved.common.drone)
