@@ -48,6 +48,26 @@ import Testing
         #expect(Self.statuses(restored).last?.accepted?.checksum == definition.checksum)
     }
 
+    @Test func whileAPilotHoldsControlOnlyThePilotChangesTheAirspace() throws {
+        var h = ControllerHarness()
+        _ = h.claim("anna")
+        let other = Self.definition()   // sent by "ground"
+        let refused = h.machine.airspace(other, store: true, now: h.now)
+        #expect(!refused.contains(.storeAirspace(other)))
+        #expect(refused.contains(.rejected(kind: "airspace", reason: .notPilot)))
+        let status = try #require(Self.statuses(refused).last)
+        #expect(status.accepted == nil)
+        #expect(status.uploadRefusal?.reason == "not-pilot: anna holds control")
+        var mine = other
+        mine.senderId = "anna"
+        #expect(h.machine.airspace(mine, store: true, now: h.now).contains(.storeAirspace(mine)))
+        // The board's own copy, restored at start, is taken whoever holds control.
+        var restarted = ControllerHarness()
+        _ = restarted.claim("bert")
+        #expect(Self.statuses(restarted.machine.airspace(other, store: false, now: restarted.now)).last?
+                .accepted?.checksum == other.checksum)
+    }
+
     @Test func aTargetInsideTheKeepOutZoneIsRefusedWithTheZonesName() throws {
         var h = ControllerHarness()
         h.hovering()

@@ -12,6 +12,16 @@ extension ControllerStateMachine {
     public mutating func airspace(_ definition: AirspaceDefinition, store: Bool,
                                   now: MonotonicInstant) -> [ControllerAction] {
         let checksum = definition.checksum
+        // While a pilot holds control only the pilot changes where the drone may fly: another ground tool could
+        // otherwise lift a keep-out zone under the pilot's flight. The copy restored at start is the board's own.
+        if store, let pilotId, definition.senderId != pilotId {
+            airspace.uploadRefusal = .init(checksum: checksum, reason: "not-pilot: \(pilotId) holds control")
+            return [.rejected(kind: "airspace", reason: .notPilot),
+                    .log(.warning, """
+                        airspace \(CRC32.text(checksum)) from \(definition.senderId) refused: \(pilotId) holds control
+                        """),
+                    .publishAirspaceStatus(airspace.nextStatus())]
+        }
         let accepted: Airspace
         do { accepted = try Airspace(definition) } catch {
             // Cut by characters, never inside one: a cut UTF-8 sequence decodes as U+FFFD (3 bytes), which could
