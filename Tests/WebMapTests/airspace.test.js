@@ -72,7 +72,8 @@ for (const [where, centre] of [['Berlin', [52.5163, 13.3777]], ['Buenos Aires', 
 test('a hole in a keep-out zone is allowed, keep-out wins over inclusion, several inclusion zones are a union', () => {
   const c = [52.5163, 13.3777];
   const ring = (half) => [[-half, -half], [half, -half], [half, half], [-half, half]].map(([e, n]) => offset(c, e, n));
-  const donut = { marginM: 0, zones: [{ name: 'ring', kind: 'keepOut', shape: 'polygon', rings: [ring(50), ring(20)] }] };
+  const donut = { marginM: 0,
+    zones: [{ name: 'ring', kind: 'keepOut', shape: 'polygon', rings: [ring(50), ring(20)] }] };
   assert.equal(Z.judge(donut, c), null);
   assert.equal(Z.judge(donut, offset(c, 30, 0)).reason, 'target-refused-keep-out');
   const both = { marginM: 2, zones: [

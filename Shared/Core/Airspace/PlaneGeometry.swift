@@ -36,11 +36,16 @@ struct Box: Equatable {
 
 enum PlaneGeometry {
     static func pointSegmentDistance(_ p: Vec, _ a: Vec, _ b: Vec) -> Double {
+        p.distance(to: closestPoint(to: p, onSegment: a, b))
+    }
+
+    /// The point of segment ab nearest to p.
+    static func closestPoint(to p: Vec, onSegment a: Vec, _ b: Vec) -> Vec {
         let ab = b - a
         let lengthSquared = ab.dot(ab)
-        guard lengthSquared > 0 else { return p.distance(to: a) }
+        guard lengthSquared > 0 else { return a }
         let t = min(1, max(0, (p - a).dot(ab) / lengthSquared))
-        return p.distance(to: a + t * ab)
+        return a + t * ab
     }
 
     /// Whether segments ab and cd share a point (touching and collinear overlap count).

@@ -64,16 +64,17 @@ struct Walls {
         return included
     }
 
-    /// The nearest wall's distance and zone (infinity and nil with no wall).
-    func nearest(_ p: Vec) -> (distanceM: Double, zone: Int?) {
-        var best = Double.infinity, zone: Int?
+    /// The nearest wall's distance, zone and point (infinity and nil with no wall).
+    func nearest(_ p: Vec) -> (distanceM: Double, zone: Int?, point: Vec?) {
+        var best = Double.infinity, zone: Int?, point: Vec?
         for group in groups where group.box.meets(p, p, by: best) {
             for (a, b) in group.segments {
-                let d = PlaneGeometry.pointSegmentDistance(p, a, b)
-                if d < best { best = d; zone = group.zone }
+                let q = PlaneGeometry.closestPoint(to: p, onSegment: a, b)
+                let d = p.distance(to: q)
+                if d < best { best = d; zone = group.zone; point = q }
             }
         }
-        return (best, zone)
+        return (best, zone, point)
     }
 
     /// Whether the segment crosses no wall and keeps at least `marginM` from every wall (endpoints not checked).

@@ -41,8 +41,11 @@ extension ControllerStateMachine {
                 return Transition(to: .landing, reason: .geofence)
             }
         case .returningHome:
-            let toHome = Geodesy.inverse(from: point, to: home)
-            return followReturn(distanceM: distanceM, bearingDeg: toHome.initialBearingDeg, at: point, now: now)
+            // Measured to where the return goes: home, or the point that leaves an airspace zone.
+            guard case .returningHome(let returning) = mode else { return nil }
+            let toGoal = Geodesy.inverse(from: point, to: returning.goalPoint(home: home) ?? home)
+            return followReturn(distanceM: toGoal.distanceM, bearingDeg: toGoal.initialBearingDeg, at: point,
+                                now: now)
         default:
             return nil
         }

@@ -95,6 +95,7 @@ extension ControllerStateMachine {
             actions += apply(home.transition, now: now)
         }
         actions += apply(checkGeofence(dronePosition: point, now: now), now: now)
+        actions += apply(watchAirspace(dronePosition: point, now: now), now: now)
         return finish(actions, now: now)
     }
 

@@ -6,6 +6,11 @@ public struct FailsafePolicy: Sendable, Equatable {
         case returnIfReachable = "return"
         case land
     }
+    public enum AirspaceBreach: String, Sendable, CaseIterable {
+        /// Brake, fly straight out to the nearest point the margin clears, then hover.
+        case leave
+        case land
+    }
     public enum Geofence: String, Sendable, CaseIterable {
         /// Brake, fly back until inside the fence by the margin, then hover.
         case returnInside = "return"
@@ -18,6 +23,8 @@ public struct FailsafePolicy: Sendable, Equatable {
     public var lowBattery: LowBattery
     /// Drone outside the geofence.
     public var geofence: Geofence
+    /// Drone in an airspace zone it may not be in, or within half the margin of one (issue 38).
+    public var airspaceBreach: AirspaceBreach
     /// Pilot offline: hover at once, return home after this many seconds (nil: never return, only land after
     /// `lostPilotLandAfter`). A return that ends at home lands there.
     public var lostPilotReturnAfter: Duration?
@@ -26,7 +33,8 @@ public struct FailsafePolicy: Sendable, Equatable {
 
     public init(staleNavigation: StaleNavigation = .hover, lowBattery: LowBattery = .returnIfReachable,
                 geofence: Geofence = .returnInside, lostPilotReturnAfter: Duration? = .seconds(10),
-                batteryReservePercent: Double = 6) {
+                batteryReservePercent: Double = 6, airspaceBreach: AirspaceBreach = .leave) {
+        self.airspaceBreach = airspaceBreach
         self.staleNavigation = staleNavigation
         self.lowBattery = lowBattery
         self.geofence = geofence

@@ -85,6 +85,10 @@ struct ControllerOptions: ParsableArguments {
     var onLowBattery = "return"
     @Option(help: "Failsafe, drone outside the geofence: return (until back inside, then hover) | land.")
     var onGeofence = "return"
+
+    @Option(help: ArgumentHelp("Failsafe, drone in an uploaded airspace zone it may not be in, or within half its "
+        + "margin: leave (straight out to the nearest point the margin clears, then hover) | land."))
+    var onAirspaceBreach = "leave"
     @Option(parsing: .signedNumber,
         help: """
             Failsafe, pilot offline: hover at once, return home after this many seconds (not if ≥ \
@@ -180,6 +184,9 @@ struct ControllerOptions: ParsableArguments {
         guard let fence = FailsafePolicy.Geofence(rawValue: onGeofence) else {
             throw ValidationError("--on-geofence must be return or land")
         }
+        guard let breach = FailsafePolicy.AirspaceBreach(rawValue: onAirspaceBreach) else {
+            throw ValidationError("--on-airspace-breach must be leave or land")
+        }
         guard lostPilotReturnAfter.isFinite, lostPilotReturnAfter >= 0 else {
             throw ValidationError("--lost-pilot-return-after must be ≥ 0")
         }
@@ -188,6 +195,6 @@ struct ControllerOptions: ParsableArguments {
         }
         return FailsafePolicy(staleNavigation: stale, lowBattery: battery, geofence: fence,
                               lostPilotReturnAfter: .seconds(clamping: lostPilotReturnAfter),
-                              batteryReservePercent: batteryReserve)
+                              batteryReservePercent: batteryReserve, airspaceBreach: breach)
     }
 }

@@ -52,9 +52,11 @@ public enum Reason: Hashable, Sendable {
     case pilotLost, pilotLostReturn, groundLinkLost, groundLinkLostReturn
     case geofence, batteryLow, batteryLowReturn, batteryLowCannotReturn
     case windTooStrong, returnHomeNotProgressing, targetNotProgressing
+    case airspaceBrake, airspaceBreach
 
     // Events of the flight.
     case airborne, arrived, leftArrivalRadius, navigationResumed, backInsideGeofence, homeReached, returnedHome
+    case clearOfAirspaceZone
     case landed, droneLanding, droneLanded, droneAirborne, resetComplete
     case pilotBack, groundLinkBack
     case resumedInFlight, resumedLanding, resumedReturn, resumedTarget, resumedTargetExpired
@@ -247,12 +249,17 @@ extension Reason {
             "the return home made no progress: hovering, then landing"),
         Row(.targetNotProgressing, "target-not-progressing", .failsafe, nil,
             "the flight to the target made no progress: hovering"),
+        Row(.airspaceBrake, "airspace-brake", .failsafe, nil,
+            "about to come within half the margin of a zone: braked to a hover, target dropped"),
+        Row(.airspaceBreach, "airspace-breach", .failsafe, nil,
+            "in a zone it may not be in, or within half its margin: flying out (or landing)"),
         // Events of the flight.
         Row(.airborne, "airborne", .event, nil, "the drone reports flying"),
         Row(.arrived, "arrived", .event, nil, "arrived at the target"),
         Row(.leftArrivalRadius, "left-arrival-radius", .event, nil, "drifted off the target: flying back"),
         Row(.navigationResumed, "navigation-resumed", .event, nil, "navigation solutions are back: flying on"),
         Row(.backInsideGeofence, "back-inside-geofence", .event, nil, "back inside the geofence"),
+        Row(.clearOfAirspaceZone, "clear-of-airspace-zone", .event, nil, "out of the zone and its margin: hovering"),
         Row(.homeReached, "home-reached", .event, nil, "over home: hovering before landing"),
         Row(.returnedHome, "returned-home", .event, nil, "returned home: landing"),
         Row(.landed, "landed", .event, nil, "landed"),

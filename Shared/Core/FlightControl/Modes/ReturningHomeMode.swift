@@ -116,12 +116,23 @@ extension ControllerMode.ReturningHome {
         return []
     }
 
-    /// On a position fix `distanceM` from home on `bearingDeg`: arrival (over home, or back inside the fence) and
+    /// Where the return steers: home, or (leaving an airspace zone) the point the margin clears.
+    func goalPoint(home: GeoPoint?) -> GeoPoint? {
+        if case .leaveZone(let point) = goal { return point }
+        return home
+    }
+
+    /// On a position fix `distanceM` from the goal point on `bearingDeg`: arrival (over home, back inside the
+    /// fence, clear of a zone) and
     /// the progress watch; a return that loses ground is given up: hover, then land (or land at once).
     mutating func fix(distanceM: Double, bearingDeg: Double, at point: GeoPoint, context: Context) -> Step {
         let configuration = context.configuration
         let arrivalRadiusM = configuration.controlLaw.arrivalRadiusM
         switch goal {
+        case .leaveZone:
+            if distanceM <= arrivalRadiusM {
+                return Step(transition: Transition(to: .hovering, reason: .clearOfAirspaceZone))
+            }
         case .insideFence:
             if distanceM <= configuration.geofenceRadiusM - configuration.geofenceReturnMarginM {
                 // A target accepted during the return (it was checked against the fence) is flown to next.
@@ -279,19 +290,19 @@ extension ControllerStateMachine {
             if returning.goal == .home, positionFresh(now: now),
                holdPosition(returning.homeArrival, into: &command, now: now) {
             } else {
-                apply(returnHomeSteering(now: now), to: &command, now: now)
+                apply(returnSteering(toward: returning.goalPoint(home: home), now: now), to: &command, now: now)
             }
         }
         holdAltitude(&command, now: now)
     }
 
-    /// Steering toward home with the article's control law; hover whenever position or heading is unknown or
-    /// stale.
-    func returnHomeSteering(now: MonotonicInstant) -> ControlLaw.Steering {
-        guard let home, let position = lastPosition, positionFresh(now: now),
+    /// Steering toward the return's goal point with the article's control law; hover whenever position or heading
+    /// is unknown or stale.
+    func returnSteering(toward goal: GeoPoint?, now: MonotonicInstant) -> ControlLaw.Steering {
+        guard let goal, let position = lastPosition, positionFresh(now: now),
               let headingDeg = bodyHeadingDeg(now: now)
         else { return .hover }
-        let toHome = Geodesy.inverse(from: position, to: home)
+        let toHome = Geodesy.inverse(from: position, to: goal)
         let differenceDeg = Geodesy.wrapDeg180(toHome.initialBearingDeg - headingDeg)
         return law.steering(distanceM: toHome.distanceM, directionDifferenceDeg: differenceDeg)
     }
