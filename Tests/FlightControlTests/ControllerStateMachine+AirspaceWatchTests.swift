@@ -26,16 +26,19 @@ import Testing
         h.target(ControllerHarness.point(northM: 70, eastM: 25))
         h.navigation(distanceM: 40)
         #expect(h.machine.activity == .flyingToTarget)
-        // Wind carries it west at 3 m/s (nose north, so the body's velocity is to its left): 10 m from the pond's
-        // east edge the stop is clear; at 13.5 m east of the pond's centre line (3.5 m from the edge) it is not.
-        h.velocityXMps = 0
-        h.advance(ms: 100)
-        h.droneVelocity(forwardMps: 0, rightMps: -3, headingDeg: 0)
-        h.position(ControllerHarness.point(northM: 45, eastM: 20))
-        #expect(h.machine.activity == .flyingToTarget)
-        h.advance(ms: 100)
-        h.droneVelocity(forwardMps: 0, rightMps: -3, headingDeg: 0)
-        let braking = h.position(ControllerHarness.point(northM: 45, eastM: 14))
+        // Wind carries it west at 3 m/s (nose north: the body's velocity is to its left), a fix every 100 ms. The
+        // stop is 4.5 m on: it must brake once within 7 m of the pond's east edge (10 m east), not before 8 m.
+        var eastM = 25.0, brakedAtM: Double?
+        var braking: [ControllerAction] = []
+        while eastM > 10, brakedAtM == nil {
+            h.advance(ms: 100)
+            eastM -= 0.3
+            h.droneVelocity(forwardMps: 0, rightMps: -3, headingDeg: 0)
+            let actions = h.position(ControllerHarness.point(northM: 45, eastM: eastM))
+            if h.machine.activity != .flyingToTarget { brakedAtM = eastM; braking = actions }
+        }
+        let atM = try #require(brakedAtM)
+        #expect(atM > 16 && atM <= 18, "braked \(atM - 10) m from the pond's edge")
         #expect(h.machine.activity == .hovering)
         #expect(h.machine.reason == .airspaceBrake)
         #expect(h.machine.target == nil)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Airspace
 import Clocks
 import Navigation
@@ -9,10 +12,22 @@ import QuadProtocol
 /// point the margin clears, then hover) when it is already within half the margin or in a zone it may not be in,
 /// or land (`--on-airspace-breach land`). A return home is not watched yet: it flies straight (docs/airspace.md).
 extension ControllerStateMachine {
-    mutating func watchAirspace(dronePosition point: GeoPoint, now: MonotonicInstant) -> Transition? {
+    mutating func watchAirspace(dronePosition fix: GeoPoint, now: MonotonicInstant) -> Transition? {
         guard let current = airspace.current, !current.zones.isEmpty,
-              activity == .hovering || activity == .flyingToTarget || activity == .arrived else { return nil }
+              activity == .hovering || activity == .flyingToTarget || activity == .arrived else {
+            airspaceFixes.reset()
+            return nil
+        }
+        // Judged on the mean of the last second of fixes, moved on by the velocity for the half second it lags: one
+        // noisy fix (drone-sim: 1.5 m by default) must not send the drone out of a margin it never entered.
+        airspaceFixes.observe(fix, at: now)
         let velocity = groundVelocity(now: now)
+        let mean = airspaceFixes.mean ?? fix
+        let lag = airspaceFixes.window.inSeconds / 2
+        let speedMps = (velocity.east * velocity.east + velocity.north * velocity.north).squareRoot()
+        let point = speedMps < 0.01 ? mean : Geodesy.destination(
+            from: mean, bearingDeg: Geodesy.wrapDeg360(atan2(velocity.east, velocity.north) * 180 / .pi),
+            distanceM: speedMps * lag)
         switch current.watch(position: point, velocityEastMps: velocity.east, velocityNorthMps: velocity.north) {
         case .clear:
             return nil

@@ -69,6 +69,8 @@ public struct ControllerStateMachine: Sendable {
     var lastRemembered: FlightMemory?
     /// Where the drone stands while landed, averaged: home at takeoff (`PositionAverage`).
     var groundPosition = PositionAverage(window: .seconds(5))
+    /// The last second of fixes in the air: the airspace watch's position, noise averaged (`watchAirspace`).
+    var airspaceFixes = PositionAverage(window: .seconds(1))
     /// Log lines a transition wants said, flushed with the next published actions (`finish`).
     var pendingLogs: [ControllerAction] = []
     /// The pilot that went offline (restored if it comes back before anyone else claims).
