@@ -25,12 +25,14 @@ public struct PositionAverage: Sendable, Equatable {
 
     public mutating func reset() { samples.removeAll() }
 
-    /// The mean position (a plain mean of the coordinates: the fixes are metres apart, far from the poles and the
-    /// antimeridian a drone flies near), or nil without fixes.
+    /// The mean position, or nil without fixes: a plain mean of the latitudes (the fixes are metres apart, far from
+    /// the poles), and of the longitudes as offsets from the first fix's, so fixes either side of the antimeridian
+    /// (179.99999 and -179.99999) average to it, not to 0.
     public var mean: GeoPoint? {
-        guard !samples.isEmpty else { return nil }
+        guard let first = samples.first?.point else { return nil }
         let count = Double(samples.count)
+        let offsetDeg = samples.reduce(0) { $0 + Geodesy.wrapDeg180($1.point.longitudeDeg - first.longitudeDeg) }
         return GeoPoint(latitudeDeg: samples.reduce(0) { $0 + $1.point.latitudeDeg } / count,
-                        longitudeDeg: samples.reduce(0) { $0 + $1.point.longitudeDeg } / count)
+                        longitudeDeg: Geodesy.wrapDeg180(first.longitudeDeg + offsetDeg / count))
     }
 }
