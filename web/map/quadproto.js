@@ -302,6 +302,7 @@
     // The airspace (issue 38, types 11 and 12): not decoded here yet, the map does not show zones so far.
     airspace: { path: 'airspace', type: 'airspaceDefinition', qos: 1, retain: false },
     airspaceStatus: { path: 'airspace/status', type: 'airspaceStatus', qos: 1, retain: true },
+    airspaceHeld: { path: 'airspace/held', type: 'airspaceDefinition', qos: 1, retain: true },
     // Presence: JSON text one level below, status/<service> (decodeStatus), not a binary payload.
     presence: { path: 'status', type: 'serviceStatus', qos: 1, retain: true },
     // The log sync's own payloads (PROTOCOL.md "Log sync"), not decoded here: the map does not take part.
