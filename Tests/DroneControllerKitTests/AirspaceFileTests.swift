@@ -70,6 +70,12 @@ import Testing
         }
     }
 
+    /// The retained `airspace/held`, decoded, with its retain flag as published.
+    func heldAirspace(_ broker: InMemoryBroker) throws -> (AirspaceDefinition, retained: Bool)? {
+        guard let message = broker.retained(on: Topics.airspaceHeld.topic(for: drone)) else { return nil }
+        return (try AirspaceDefinition(decoding: message.payload), message.retain)
+    }
+
     /// A controller run over its own in-memory broker, keeping its airspace in `directory`.
     func controller(keepingIn directory: Directory) -> (InMemoryBroker, Task<Void, any Error>) {
         let broker = InMemoryBroker()
@@ -100,6 +106,11 @@ import Testing
             _ = try? await running.value
             try #require(held, "the controller never held the upload")
             #expect(try statuses(broker).first?.accepted == nil)
+            // Held on the bus, retained: none at start, then the upload's zones.
+            let published = try broker.published(matching: Topics.airspaceHeld.topic(for: drone))
+                .map { try AirspaceDefinition(decoding: $0.payload) }
+            #expect(published.first?.isNone == true)
+            #expect(try heldAirspace(broker)?.0 == Self.definition)
         }
         #expect(AirspaceFile(directory: directory.path).load(logger: logger) == Self.definition)
         // The next run reloads it and says so before anything is uploaded.
@@ -110,5 +121,8 @@ import Testing
         running.cancel()
         _ = try? await running.value
         #expect(restored)
+        #expect(try heldAirspace(broker)?.0.checksum == checksum)
+        let everyOneRetained = broker.published(matching: Topics.airspaceHeld.topic(for: drone)).allSatisfy(\.retain)
+        #expect(everyOneRetained)
     }
 }

@@ -68,6 +68,23 @@ import Testing
                 .accepted?.checksum == other.checksum)
     }
 
+    @Test func anAcceptedAirspaceIsPublishedHeldBeforeItsStatusARefusedOneIsNot() throws {
+        var h = ControllerHarness()
+        let definition = Self.definition()
+        for store in [true, false] {
+            let actions = h.machine.airspace(definition, store: store, now: h.now)
+            let heldAt = try #require(actions.firstIndex(of: .publishAirspaceHeld(definition)))
+            let statusAt = try #require(actions.firstIndex {
+                if case .publishAirspaceStatus = $0 { true } else { false }
+            })
+            #expect(heldAt < statusAt)
+        }
+        var broken = Self.definition()
+        broken.zones[0].shape = .circle(centre: .init(latitudeDeg: 52, longitudeDeg: 13), radiusM: 0)
+        let refused = h.machine.airspace(broken, store: true, now: h.now)
+        #expect(!refused.contains { if case .publishAirspaceHeld = $0 { true } else { false } })
+    }
+
     @Test func aTargetInsideTheKeepOutZoneIsRefusedWithTheZonesName() throws {
         var h = ControllerHarness()
         h.hovering()

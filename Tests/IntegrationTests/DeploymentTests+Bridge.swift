@@ -88,7 +88,7 @@ extension DeploymentTests {
                 (navigator, "telemetry/navigation", 0), (navigator, "status/navigator", 1),
                 (controller, "telemetry/controller", 1), (controller, "status/drone-controller", 1),
                 (link, "status/drone-link", 1), (boardLogger, "log/sync/response/logger-12", 1),
-                (controller, "airspace/status", 1),
+                (controller, "airspace/status", 1), (controller, "airspace/held", 1),
             ]
             let stayOnBoard = [(controller, "flight/command")]
             let stayOnGround = [(logger, "status/telemetry-logger")]
@@ -124,6 +124,7 @@ extension DeploymentTests {
             #expect(controller.payloads("quad/drone1/airspace") == ["airspace"])
             #expect(boardLogger.payloads("quad/drone1/airspace") == ["airspace"])
             #expect(broadcaster.payloads("quad/drone1/airspace/status") == ["airspace/status"])
+            #expect(broadcaster.payloads("quad/drone1/airspace/held") == ["airspace/held"])
             // The two loggers, each with its install-generated account, reach each other.
             #expect(boardLogger.payloads("quad/drone1/log/sync/request") == ["log/sync/request"])
             #expect(logger.payloads("quad/drone1/log/sync/response/logger-12") == ["log/sync/response/logger-12"])

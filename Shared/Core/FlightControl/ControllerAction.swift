@@ -15,6 +15,8 @@ public enum ControllerAction: Sendable, Equatable {
     case rememberFlight(FlightMemory?)
     /// Keep this accepted airspace on the board (atomically, with its checksum) before its status is published.
     case storeAirspace(AirspaceDefinition)
+    /// Publish on `airspace/held` (retained): the airspace taken (zero zones: none), for mavlink-link's fence.
+    case publishAirspaceHeld(AirspaceDefinition)
     /// Publish on `airspace/status` (retained): the airspace held, the last upload or target it refused.
     case publishAirspaceStatus(AirspaceStatus)
 }

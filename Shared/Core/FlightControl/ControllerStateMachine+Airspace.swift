@@ -41,6 +41,8 @@ extension ControllerStateMachine {
             airspace \(CRC32.text(checksum)) \(store ? "accepted from \(definition.senderId)" : "restored"): \
             \(accepted.zones.count) zones, ceiling \(accepted.ceilingM) m, margin \(accepted.marginM) m
             """))
+        // Before the status: whoever sees the new checksum there finds the zones already held on the bus.
+        actions.append(.publishAirspaceHeld(definition))
         // A target the new airspace forbids is dropped as the geofence drops one: a flight to it hovers.
         if let target, let refusal = airspaceRefusal(target, now: now) {
             clearTarget()

@@ -67,10 +67,14 @@ struct ControllerService: Service {
     /// The airspace the previous run stored, taken as an upload is (not stored again), and the status published
     /// either way: the retained one on the broker may be an older run's.
     private func restoreAirspace(into machine: inout ControllerStateMachine) -> [ControllerAction] {
-        if let definition = airspaceFile?.load(logger: runtime.logger) {
-            return machine.airspace(definition, store: false, now: MonotonicClock.now())
+        // None held is said too: the retained one on the broker may be an older run's zones.
+        let none = ControllerAction.publishAirspaceHeld(.none(senderId: "drone-controller", timestampUs: 0))
+        guard let definition = airspaceFile?.load(logger: runtime.logger) else {
+            return [none, .publishAirspaceStatus(machine.airspaceStatus())]
         }
-        return [.publishAirspaceStatus(machine.airspaceStatus())]
+        let actions = machine.airspace(definition, store: false, now: MonotonicClock.now())
+        // Refused (its status is among the actions): none held.
+        return machine.airspace.current == nil ? [none] + actions : actions
     }
 
     /// What the event loop owns: the state machine and the count of what it refused.
@@ -154,6 +158,11 @@ struct ControllerService: Service {
             memoryFile?.save(memory, logger: logger)
         case .storeAirspace(let definition):
             airspaceFile?.save(definition, logger: logger)
+        case .publishAirspaceHeld(var definition):
+            if definition.isNone { definition.timestampUs = WallClock.nowUs() }
+            do { try runtime.publish(Topics.airspaceHeld, payload: definition.encoded()) } catch {
+                logger.warning("held airspace not published: \(error)")
+            }
         case .publishAirspaceStatus(var status):
             status.timestampUs = WallClock.nowUs()
             do { try runtime.publish(Topics.airspaceStatus, payload: status.encoded()) } catch {

@@ -62,3 +62,15 @@ public struct AirspaceDefinition: WireMessage {
         self.zones = zones
     }
 }
+
+extension AirspaceDefinition {
+    /// What `airspace/held` carries while none is held: zero zones (the circle around home applies); its ceiling
+    /// and margin mean nothing. An upload is never empty (the ground tool refuses a file with no zone).
+    public static func none(senderId: String, timestampUs: Int64) -> AirspaceDefinition {
+        AirspaceDefinition(senderId: senderId, sequence: 0, timestampUs: timestampUs, ceilingM: 0, marginM: 0,
+                           zones: [])
+    }
+
+    /// True for `none`: no airspace held.
+    public var isNone: Bool { zones.isEmpty }
+}

@@ -54,6 +54,11 @@ public enum Topics {
     public static let airspaceStatus = TopicSpec<AirspaceStatus>(
         path: "airspace/status", qos: .atLeastOnce, retain: true,
         summary: "the airspace the controller holds (checksum, zones) and its last refusals (controller → all)")
+    /// The held airspace itself, retained: what mavlink-link uploads to the autopilot as its fence, and what a
+    /// ground tool or the map draws. Zero zones: none held (the circle around home applies).
+    public static let airspaceHeld = TopicSpec<AirspaceDefinition>(
+        path: "airspace/held", qos: .atLeastOnce, retain: true,
+        summary: "the airspace the controller holds (controller → all)")
 
     // Flight-log sync (ground telemetry-logger ↔ board telemetry-logger, across the bridge): byte layouts in
     // PROTOCOL.md "Log sync", codec in Shared/Core/LogSync. QoS 1 both ways: a lost request or chunk costs a timeout.
