@@ -85,6 +85,8 @@ public struct ControllerStateMachine: Sendable {
     var mustPublish = false
     /// The uploaded airspace and what it last refused (`ControllerStateMachine+Airspace`).
     public internal(set) var airspace = AirspaceRecord()
+    /// The mission plan held and its executor (`ControllerStateMachine+Mission`); nil before the first upload.
+    public internal(set) var mission: MissionRunner?
 
     // Output counters.
     var flightSequence: UInt32 = 0
