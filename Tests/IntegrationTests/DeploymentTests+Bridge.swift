@@ -81,14 +81,15 @@ extension DeploymentTests {
             let down: [(MessageRecorder, String)] = [
                 (broadcaster, "target"), (broadcaster, "command"), (broadcaster, "pilot/claim"),
                 (broadcaster, "status/location-broadcaster/ground-laptop"), (logger, "log/sync/request"),
-                (broadcaster, "ground/beacon"), (broadcaster, "airspace"),
+                (broadcaster, "ground/beacon"), (broadcaster, "airspace"), (broadcaster, "mission/upload"),
+                (broadcaster, "mission/command"),
             ]
             let up: [(MessageRecorder, String, Int32)] = [
                 (link, "telemetry/drone", 0), (link, "telemetry/position", 0), (link, "telemetry/link", 1),
                 (navigator, "telemetry/navigation", 0), (navigator, "status/navigator", 1),
                 (controller, "telemetry/controller", 1), (controller, "status/drone-controller", 1),
                 (link, "status/drone-link", 1), (boardLogger, "log/sync/response/logger-12", 1),
-                (controller, "airspace/status", 1),
+                (controller, "airspace/status", 1), (controller, "mission/progress", 1),
             ]
             let stayOnBoard = [(controller, "flight/command")]
             let stayOnGround = [(logger, "status/telemetry-logger")]
@@ -124,6 +125,12 @@ extension DeploymentTests {
             #expect(controller.payloads("quad/drone1/airspace") == ["airspace"])
             #expect(boardLogger.payloads("quad/drone1/airspace") == ["airspace"])
             #expect(broadcaster.payloads("quad/drone1/airspace/status") == ["airspace/status"])
+            // The mission: the plan and its commands reach the controller (and the board's logger), its progress
+            // the broadcaster.
+            #expect(controller.payloads("quad/drone1/mission/upload") == ["mission/upload"])
+            #expect(controller.payloads("quad/drone1/mission/command") == ["mission/command"])
+            #expect(boardLogger.payloads("quad/drone1/mission/command") == ["mission/command"])
+            #expect(broadcaster.payloads("quad/drone1/mission/progress") == ["mission/progress"])
             // The two loggers, each with its install-generated account, reach each other.
             #expect(boardLogger.payloads("quad/drone1/log/sync/request") == ["log/sync/request"])
             #expect(logger.payloads("quad/drone1/log/sync/response/logger-12") == ["log/sync/response/logger-12"])
