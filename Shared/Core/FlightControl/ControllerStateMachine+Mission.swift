@@ -207,15 +207,17 @@ extension ControllerStateMachine {
             if case .persist = action { pendingLogs += missionEffect(action, now: now) }
             if case .publishProgress = action { pendingLogs += missionEffect(action, now: now) }
         }
-        self.mission?.targetItem = nil
         switch rule {
         case .continueMission:
+            // The target stays the item's: its arrival is still the item's.
             return (.keeping(activity, reason: cause), "the mission continues (--mission-lost-pilot continue)")
         case .returnHome:
+            self.mission?.targetItem = nil
             let reason: Reason = cause == .groundLinkLost ? .groundLinkLostReturn : .pilotLostReturn
             return (returnTransition(goal: .home, reason: reason, now: now),
                     "returning home (--mission-lost-pilot return)")
         case .land:
+            self.mission?.targetItem = nil
             clearTarget()
             return (Transition(to: .landing, reason: cause), "landing (--mission-lost-pilot land)")
         }
