@@ -32,12 +32,18 @@ import Testing
         planChecksum: upload.plan.checksum, state: .running, phase: .approaching, currentItem: 1, stayLeft: .zero,
         elapsed: .seconds(12), reached: [ReachedItem(id: 0, at: .seconds(4), arrivalErrorM: 0.5)])
 
-    @Test func planAndRecordKeptAndReloadedWithTheBootTheyWereWrittenIn() throws {
-        let directory = Directory()
-        defer { directory.remove() }
+    /// The plan and the record saved in `directory`, written in boot "boot-a".
+    func kept(in directory: Directory) -> MissionFile {
         let file = MissionFile(directory: directory.path, bootId: "boot-a")
         file.save(Self.upload, logger: logger)
         file.save(Self.record, logger: logger)
+        return file
+    }
+
+    @Test func planAndRecordKeptAndReloadedWithTheBootTheyWereWrittenIn() throws {
+        let directory = Directory()
+        defer { directory.remove() }
+        let file = kept(in: directory)
         #expect(Array(try FileBytes.read(file.planPath).prefix(4)) == Array("QMP1".utf8))
         let loaded = try #require(file.load(logger: logger))
         #expect(loaded.upload == Self.upload)
@@ -48,9 +54,7 @@ import Testing
     @Test func aDamagedRecordKeepsThePlanButResumesNothing() throws {
         let directory = Directory()
         defer { directory.remove() }
-        let file = MissionFile(directory: directory.path, bootId: "boot-a")
-        file.save(Self.upload, logger: logger)
-        file.save(Self.record, logger: logger)
+        let file = kept(in: directory)
         var bytes = try FileBytes.read(file.progressPath)
         bytes[bytes.count - 2] ^= 0x01
         try FileBytes.replace(file.progressPath, with: bytes)
@@ -71,12 +75,10 @@ import Testing
     }
 
     func controller(keepingIn directory: Directory) -> (InMemoryBroker, Task<Void, any Error>) {
-        let broker = InMemoryBroker()
-        let runtime = ServiceRuntime(service: "drone-controller", drone: drone,
-                                     connection: broker.connect(clientId: "controller"), logger: logger)
-        let service = ControllerService(runtime: runtime, configuration: ControllerConfiguration(),
-                                        missionFile: MissionFile(directory: directory.path, bootId: "boot-a"))
-        return (broker, Task { try await runtime.run([service]) })
+        AirspaceFileTests.controller(drone: drone, logger: logger) {
+            ControllerService(runtime: $0, configuration: ControllerConfiguration(),
+                              missionFile: MissionFile(directory: directory.path, bootId: "boot-a"))
+        }
     }
 
     @Test func anUploadIsKeptAcknowledgedWithItsChecksumAndRestoredByTheNextRun() async throws {
