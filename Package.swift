@@ -258,7 +258,7 @@ let package = Package(
         // location-broadcaster's behaviour over the in-memory broker with a fake drone-controller: no mosquitto.
         .testTarget(name: "LocationBroadcasterKitTests",
                     dependencies: ["LocationBroadcasterKit", "InMemoryMQTT", "QuadMQTT", "QuadService", "QuadProtocol",
-                                   "GroundStation", "Navigation", logging],
+                                   "GroundStation", "Mission", "Navigation", logging],
                     path: "Tests/LocationBroadcasterKitTests"),
         .testTarget(
             name: "IntegrationTests",

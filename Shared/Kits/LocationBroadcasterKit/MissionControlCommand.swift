@@ -148,15 +148,17 @@ struct MissionControlCommand: AsyncParsableCommand {
         }
     }
 
-    /// Whether the progress shows the command carried out.
+    /// Whether the progress shows the command carried out (never by its clocks alone: they move every second).
     static func shows(_ kind: Mission.MissionCommand.Kind, _ record: MissionProgressRecord,
                       before: MissionProgressRecord) -> Bool {
         switch kind {
-        case .start: [.running, .completed].contains(record.state) && record != before
+        case .start: record.state == .running && before.state != .running
         case .pause: record.state == .paused
-        case .resume: record.state == .running
+        case .resume: record.state == .running && before.state != .running
         case .abort: record.state == .aborted
-        case let .goto(item): record.currentItem >= item && record.state != before.state || record.currentItem == item
+        // Items that need no flying (a speed change, a takeoff in the air) are passed at once.
+        case let .goto(item): record.currentItem == item
+            || (record.currentItem > item && record.currentItem != before.currentItem)
         }
     }
 
