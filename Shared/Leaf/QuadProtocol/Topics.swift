@@ -70,7 +70,7 @@ public enum Topics {
         "\(logSyncResponse.topic(for: drone))/\(requester)"
     }
 
-    // Missions (issue 37; no service publishes or subscribes yet): byte layouts in PROTOCOL.md "Missions", codec
+    // Missions (issue 37; drone-controller runs them): byte layouts in PROTOCOL.md "Missions", codec
     // in Shared/Core/Mission beside the plan it carries. QoS 1 throughout: a lost plan or command costs a flight.
     /// Retained: the plan loaded on the drone stays on its broker, for a restarted board service and for any ground
     /// tool to compare checksums with; a plan never flies by itself, only a start addressed to its checksum does.
