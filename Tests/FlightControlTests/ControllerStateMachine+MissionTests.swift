@@ -136,6 +136,23 @@ import Testing
         #expect(last.reached.map(\.id) == [0, 1, 2, 3])
     }
 
+    @Test func aLandItemWithAPointIsFlownToAtTheAltitudeHeldThenLanded() throws {
+        let landAt = ControllerHarness.point(northM: 20)
+        var h = Self.loaded(MissionPlan(kinds: [.takeoff(altitudeM: Self.altitudeM), .land(landAt)]))
+        _ = Self.command(&h, .start)
+        h.advance(ms: 500)
+        h.drone(.hovering)
+        h.position()
+        h.tick()
+        let target = try #require(h.machine.target)
+        #expect(abs(target.latitudeDeg - landAt.latitudeDeg) < 1e-9)
+        #expect(target.altitudeM.map(Double.init) == h.machine.wantedAltitudeM)
+        h.navigation(distanceM: 20, for: target)
+        _ = Self.arrive(&h)
+        #expect(h.activity == .landing)
+        #expect(h.machine.mission?.executor.state == .completed)
+    }
+
     @Test func aCommandForAnotherPlanIsRefused() {
         var h = Self.loaded()
         let actions = Self.command(&h, .start, checksum: 0x1234)

@@ -167,9 +167,10 @@ extension ControllerStateMachine {
     /// Makes the item's point the controller's target, as an accepted target is (the plan was checked against the
     /// fence, the ceiling and the airspace when it was accepted). The same point again changes nothing.
     mutating func flyMissionTarget(_ point: GeoPoint, altitudeM: Double?, now: MonotonicInstant) -> [ControllerAction] {
+        // No altitude (a land item's point): the altitude held now, not the cruise altitude a plain target gets.
         let newTarget = Target(senderId: Self.missionSenderId, sequence: 0, timestampUs: 0,
                                latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg,
-                               altitudeM: altitudeM.map(Float.init))
+                               altitudeM: (altitudeM ?? wantedAltitudeM).map(Float.init))
         let previous = target
         let moved = previous.map { !isNear($0, newTarget) } ?? true
         if let previous, !moved, previous.senderId == Self.missionSenderId, previous.altitudeM == newTarget.altitudeM,
