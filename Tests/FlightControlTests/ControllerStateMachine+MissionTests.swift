@@ -25,6 +25,10 @@ import Testing
         actions.compactMap { if case .publishMissionProgress(let p) = $0 { p } else { nil } }
     }
 
+    static func statuses(_ actions: [ControllerAction]) -> [MissionStatus] {
+        actions.compactMap { if case .publishMissionStatus(let s) = $0 { s } else { nil } }
+    }
+
     static func records(_ actions: [ControllerAction]) -> [MissionProgressRecord] {
         actions.compactMap { if case .persistMission(let r) = $0 { r } else { nil } }
     }
@@ -83,7 +87,7 @@ import Testing
         #expect(h.machine.missionUpload(upload, store: true, now: h.now).isEmpty)
     }
 
-    @Test func aPlanOutsideTheFenceIsRefusedWholeNamingTheItem() {
+    @Test func aPlanOutsideTheFenceIsRefusedWholeNamingTheItem() throws {
         var h = ControllerHarness()
         h.landed()
         let actions = h.machine.missionUpload(MissionUpload(senderId: "ground", plan: Self.plan(northM: 500)),
@@ -91,6 +95,17 @@ import Testing
         #expect(actions.rejections == ["mission: mission-upload-refused"])
         #expect(actions.logs.contains { $0.contains("item 1") })
         #expect(h.machine.mission == nil)
+        // In the status, for the ground to print: the plan, the item and why.
+        let status = try #require(Self.statuses(actions).last)
+        #expect(status.heldChecksum == nil)
+        #expect(status.refusal?.planChecksum == Self.plan(northM: 500).checksum)
+        #expect(status.refusal?.item == 1)
+        #expect(status.refusal?.reason.contains("outside the 200 m fence") == true)
+        // An accepted plan clears it and is named as held.
+        let accepted = h.machine.missionUpload(MissionUpload(senderId: "ground", plan: Self.plan()), store: true,
+                                               now: h.now)
+        let after = try #require(Self.statuses(accepted).last)
+        #expect(after.heldChecksum == Self.plan().checksum && after.refusal == nil && after.sequence > status.sequence)
     }
 
     @Test func aPlanAboveTheCeilingIsRefused() {
@@ -163,8 +178,10 @@ import Testing
     @Test func anUploadWhileAMissionIsUnderWayIsRefused() {
         var h = Self.flyingItem1()
         let other = MissionUpload(senderId: "ground", plan: Self.plan(northM: 40))
-        #expect(h.machine.missionUpload(other, store: true, now: h.now).rejections
-                == ["mission: mission-upload-refused"])
+        let actions = h.machine.missionUpload(other, store: true, now: h.now)
+        #expect(actions.rejections == ["mission: mission-upload-refused"])
+        let refusal = Self.statuses(actions).last?.refusal
+        #expect(refusal?.item == nil && refusal?.reason.contains("under way") == true)
     }
 
     @Test func pauseHoversAndResumeFliesOnToTheSameItem() throws {

@@ -106,7 +106,8 @@ extension DeploymentTests {
             let (broker, passwords) = try Self.broker("drone")
             let own: [String: [String]] = [
                 "navigator": ["status/navigator", "telemetry/navigation"],
-                "drone-controller": ["status/drone-controller", "telemetry/controller", "mission/progress"],
+                "drone-controller": ["status/drone-controller", "telemetry/controller", "mission/progress",
+                                     "mission/status"],
                 "drone-link": ["status/drone-link", "telemetry/drone", "telemetry/position", "telemetry/link"],
                 "mavlink-link": ["status/mavlink-link", "telemetry/drone", "telemetry/position", "telemetry/link"],
                 "telemetry-logger": ["status/telemetry-logger", "log/sync/response/logger-12"],
@@ -146,7 +147,7 @@ extension DeploymentTests {
             let (broker, passwords) = try Self.broker("ground")
             let fromBoard = ["telemetry/drone", "telemetry/position", "telemetry/navigation", "telemetry/controller",
                              "telemetry/link", "status/navigator", "status/drone-controller", "status/drone-link",
-                             "mission/progress"]
+                             "mission/progress", "mission/status"]
             let probe = try await ACLProbe(port: broker.port, passwords: passwords, observer: Self.observer)
             defer { probe.shutdown() }
             let seen = try await probe.publish(

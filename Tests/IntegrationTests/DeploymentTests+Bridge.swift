@@ -90,6 +90,7 @@ extension DeploymentTests {
                 (controller, "telemetry/controller", 1), (controller, "status/drone-controller", 1),
                 (link, "status/drone-link", 1), (boardLogger, "log/sync/response/logger-12", 1),
                 (controller, "airspace/status", 1), (controller, "mission/progress", 1),
+                (controller, "mission/status", 1),
             ]
             let stayOnBoard = [(controller, "flight/command")]
             let stayOnGround = [(logger, "status/telemetry-logger")]
@@ -131,6 +132,7 @@ extension DeploymentTests {
             #expect(controller.payloads("quad/drone1/mission/command") == ["mission/command"])
             #expect(boardLogger.payloads("quad/drone1/mission/command") == ["mission/command"])
             #expect(broadcaster.payloads("quad/drone1/mission/progress") == ["mission/progress"])
+            #expect(broadcaster.payloads("quad/drone1/mission/status") == ["mission/status"])
             // The two loggers, each with its install-generated account, reach each other.
             #expect(boardLogger.payloads("quad/drone1/log/sync/request") == ["log/sync/request"])
             #expect(logger.payloads("quad/drone1/log/sync/response/logger-12") == ["log/sync/response/logger-12"])

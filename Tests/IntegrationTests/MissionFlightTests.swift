@@ -21,16 +21,22 @@ struct MissionFlightTests {
             a = Geodesy.destination(from: home, bearingDeg: 0, distanceM: 15)
             b = Geodesy.destination(from: a, bearingDeg: 90, distanceM: 15)
             c = Geodesy.destination(from: home, bearingDeg: 90, distanceM: 15)
-            func item(_ command: Int, _ point: GeoPoint?, hold: Double = 0) -> String {
-                let position = point.map { "\($0.latitudeDeg), \($0.longitudeDeg), 3" } ?? "0, 0, 3"
-                return #"{"type": "SimpleItem", "command": \#(command), "frame": 3, "autoContinue": true, "#
-                    + #""params": [\#(hold), 0, 0, null, \#(position)]}"#
-            }
-            let items = [item(22, nil), item(16, a), item(16, b), item(19, c, hold: 5), item(21, nil)]
+            file = try Self.write([Self.item(22, nil), Self.item(16, a), Self.item(16, b),
+                                   Self.item(19, c, hold: 5), Self.item(21, nil)], as: "mission.plan", for: flight)
+        }
+
+        static func item(_ command: Int, _ point: GeoPoint?, hold: Double = 0) -> String {
+            let position = point.map { "\($0.latitudeDeg), \($0.longitudeDeg), 3" } ?? "0, 0, 3"
+            return #"{"type": "SimpleItem", "command": \#(command), "frame": 3, "autoContinue": true, "#
+                + #""params": [\#(hold), 0, 0, null, \#(position)]}"#
+        }
+
+        static func write(_ items: [String], as name: String, for flight: FaultFlight) throws -> URL {
             let text = #"{"fileType": "Plan", "version": 1, "mission": {"version": 2, "items": ["#
                 + items.joined(separator: ",\n") + "]}}"
-            file = flight.stack.broker.directory.appendingPathComponent("mission.plan")
+            let file = flight.stack.broker.directory.appendingPathComponent(name)
             try text.write(to: file, atomically: true, encoding: .utf8)
+            return file
         }
     }
 
@@ -81,6 +87,13 @@ struct MissionFlightTests {
     func flownAndRestarted() async throws {
         let flight = try await FaultFlight()
         defer { flight.stop() }
+        // A waypoint outside the board's 200 m fence: refused whole by the board, the item printed on the ground.
+        let far = try Plan.write([Plan.item(22, nil), Plan.item(16, flight.target(bearingDeg: 0, distanceM: 500)),
+                                  Plan.item(21, nil)], as: "far.plan", for: flight)
+        let refused = try await Self.broadcaster(flight, ["mission", "upload", far.path, "--timeout", "30"])
+        #expect(refused.code == 1, "\(refused.output)")
+        #expect(refused.output.contains("refused by drone-controller: item 1: 500 m from home, outside the 200 m "
+            + "fence"), "\(refused.output)")
         let plan = try Plan(flight)
         try await Self.uploadAndStart(flight, plan)
         try await flight.waitArrived(at: plan.a)

@@ -24,4 +24,6 @@ public enum ControllerAction: Sendable, Equatable {
     case persistMission(MissionProgressRecord)
     /// Publish on `mission/progress` (retained).
     case publishMissionProgress(MissionProgress)
+    /// Publish on `mission/status` (retained): the plan held, the last upload refused.
+    case publishMissionStatus(MissionStatus)
 }

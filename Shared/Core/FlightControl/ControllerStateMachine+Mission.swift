@@ -19,24 +19,33 @@ extension ControllerStateMachine {
         let plan = upload.plan
         if let mission, mission.checksum == plan.checksum { return [] }
         if let mission, mission.executor.state.isUnderWay {
-            return missionRefusal(plan, from: upload.senderId, because: """
+            return missionRefusal(plan, from: upload.senderId, item: nil, because: """
                 mission \(CRC32.text(mission.checksum)) is under way (\(mission.executor.state)): abort it first
                 """)
         }
         // The fence is centred on home; before a takeoff, on where the drone stands.
         guard let centre = home ?? groundPosition.mean ?? lastPosition else {
-            return missionRefusal(plan, from: upload.senderId, because: "no position yet: the fence has no centre")
+            return missionRefusal(plan, from: upload.senderId, item: nil,
+                                  because: "no position yet: the fence has no centre")
         }
         let limits = MissionLimits(ceilingM: altitudeHold.maxAltitudeM, fenceRadiusM: configuration.geofenceRadiusM,
                                    home: centre, airspace: airspace.current)
         do { try plan.validate(limits: limits) } catch {
-            return missionRefusal(plan, from: upload.senderId, because: "\(error)")
+            return missionRefusal(plan, from: upload.senderId, item: error.item, because: "\(error)")
         }
         mission = MissionRunner(plan: plan, senderId: upload.senderId, configuration: configuration.mission)
+        missionStatusRecord.refusal = nil
         var actions: [ControllerAction] = store ? [.storeMission(upload)] : []
         actions.append(.log(.notice, "mission \(CRC32.text(plan.checksum)) accepted from \(upload.senderId): "
             + "\(plan.items.count) items"))
-        return actions + missionAcknowledgement(now: now)
+        return actions + missionAcknowledgement(now: now) + [.publishMissionStatus(missionStatus())]
+    }
+
+    /// The status to publish (at start too: the retained one on the broker may be an older run's).
+    public mutating func missionStatus() -> MissionStatus {
+        missionStatusRecord.sequence &+= 1
+        return MissionStatus(sequence: missionStatusRecord.sequence, heldChecksum: mission?.checksum,
+                             refusal: missionStatusRecord.refusal)
     }
 
     /// At start: the plan the previous run accepted, and its last record with the boot it was written in. The record
@@ -231,9 +240,13 @@ extension ControllerStateMachine {
         return [.persistMission(executor.record(now: now)), .publishMissionProgress(executor.progress(now: now))]
     }
 
-    func missionRefusal(_ plan: MissionPlan, from senderId: String, because why: String) -> [ControllerAction] {
-        [.rejected(kind: "mission", reason: .missionUploadRefused),
-         .log(.warning, "mission \(CRC32.text(plan.checksum)) from \(senderId) refused: \(why)")]
+    /// A refused upload: logged, counted, and in the status with its item for the ground to print.
+    mutating func missionRefusal(_ plan: MissionPlan, from senderId: String, item: Int?,
+                                 because why: String) -> [ControllerAction] {
+        missionStatusRecord.refusal = .init(planChecksum: plan.checksum, item: item, reason: why)
+        return [.rejected(kind: "mission", reason: .missionUploadRefused),
+                .log(.warning, "mission \(CRC32.text(plan.checksum)) from \(senderId) refused: \(why)"),
+                .publishMissionStatus(missionStatus())]
     }
 
     func missionCommandRefusal(_ command: MissionCommand, because why: String) -> [ControllerAction] {

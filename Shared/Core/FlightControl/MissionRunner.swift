@@ -29,3 +29,11 @@ extension MissionState {
     /// Started and not finished: the plan owns the drone's movements (or holds it), so it is not replaced.
     var isUnderWay: Bool { [.running, .paused, .holdingAfterRestart, .returning].contains(self) }
 }
+
+/// What `mission/status` says: the last upload refused (kept across plans) and the status's sequence.
+public struct MissionStatusRecord: Sendable {
+    var refusal: MissionStatus.Refusal?
+    var sequence: UInt32 = 0
+
+    public init() {}
+}

@@ -44,6 +44,7 @@ struct ControllerService: Service {
             restored += machine.restoreMission(stored.upload, record: stored.record, recordBootId: stored.bootId,
                                                now: MonotonicClock.now())
         }
+        restored.append(.publishMissionStatus(machine.missionStatus()))
         var loop = Loop(machine: machine)
         runtime.logger.notice("controller run \(runId): acting on what is addressed to it, or unaddressed")
         // The start state (unknown until navdata says more) is published on a connected client: a publish while the
@@ -174,6 +175,10 @@ struct ControllerService: Service {
         case .publishMissionProgress(let progress):
             do { try runtime.publish(Topics.missionProgress, payload: progress.encoded()) } catch {
                 logger.warning("mission progress not published: \(error)")
+            }
+        case .publishMissionStatus(let status):
+            do { try runtime.publish(Topics.missionStatus, payload: status.encoded()) } catch {
+                logger.warning("mission status not published: \(error)")
             }
         case .log(let level, let text):
             logger.log(level: level, "\(text)")

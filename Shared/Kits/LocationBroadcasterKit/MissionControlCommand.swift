@@ -20,7 +20,7 @@ struct MissionControlCommand: AsyncParsableCommand {
             --altitude). Exit 0 once drone-controller acknowledges the plan's checksum (stored under its state \
             directory); 65 when the file is malformed or breaks a rule every board holds (printed with the item's \
             index; nothing is sent); 1 when no drone-controller serves --drone, or it refuses the plan (outside its \
-            fence, above its ceiling, in its airspace, or a mission under way: its log names the item) or no answer \
+            fence, above its ceiling, in its airspace, or a mission under way: printed with the item) or no answer \
             comes within --timeout. start, pause, resume, abort, goto N: addressed to the plan the board holds (its \
             checksum, from the retained progress); exit 0 once the progress shows it done, 1 otherwise. status: the \
             plan's checksum, state, current item, the items reached with their time and error, what is left.
@@ -100,6 +100,7 @@ struct MissionControlCommand: AsyncParsableCommand {
         try await BusSession.oneShot(resolved) { client in
             let watch = try await ControllerWatch.open(client: client, drone: resolved.common.drone)
             try watch.requireController()
+            let before = watch.feed.latest.missionStatus?.sequence
             do {
                 // Retained (the topic's rule): the plan the board holds stays on its broker for any ground tool.
                 try await client.publishAndWait(topic: Topics.missionUpload.topic(for: resolved.common.drone),
@@ -107,13 +108,21 @@ struct MissionControlCommand: AsyncParsableCommand {
             } catch {
                 throw CLIFailure("mission not acknowledged by the broker: \(error)")
             }
-            let held: @Sendable (MissionProgress) -> Bool = { $0.record.planChecksum == checksum }
-            if try await Self.progress(watch, timeoutS: timeoutS, until: held) != nil {
-                say("drone-controller holds mission \(CRC32.text(checksum)) (\(plan.items.count) items)")
-                return
+            // Held (its progress carries the checksum), or refused (a new status names it, with the item).
+            let deadlineUs = MonotonicClock.nowUs() + Int64(timeoutS * 1_000_000)
+            while MonotonicClock.nowUs() < deadlineUs {
+                if watch.feed.latest.mission?.record.planChecksum == checksum {
+                    say("drone-controller holds mission \(CRC32.text(checksum)) (\(plan.items.count) items)")
+                    return
+                }
+                if let status = watch.feed.latest.missionStatus, status.sequence != before,
+                   let refusal = status.refusal, refusal.planChecksum == checksum {
+                    throw CLIFailure("mission \(CRC32.text(checksum)) refused by drone-controller: \(refusal.reason)")
+                }
+                try await Task.sleep(for: .milliseconds(20))
             }
-            throw CLIFailure("mission \(CRC32.text(checksum)): refused by drone-controller (its log names the item) "
-                + "or no answer within \(TextFormat.fixed(timeoutS, digits: 1)) s; it holds "
+            throw CLIFailure("mission \(CRC32.text(checksum)): no acknowledgement from drone-controller within "
+                + "\(TextFormat.fixed(timeoutS, digits: 1)) s; it holds "
                 + (watch.feed.latest.mission.map { CRC32.text($0.record.planChecksum) } ?? "no plan we heard of"))
         }
     }
@@ -172,6 +181,9 @@ struct MissionControlCommand: AsyncParsableCommand {
                     + "within \(TextFormat.fixed(timeoutS, digits: 1)) s")
             }
             for line in Self.lines(progress) { say(line) }
+            if let refusal = watch.feed.latest.missionStatus?.refusal {
+                say("board's last refused upload: \(CRC32.text(refusal.planChecksum)): \(refusal.reason)")
+            }
         }
     }
 
