@@ -94,13 +94,13 @@ let package = Package(
         // Airspace (issue 38): zones from .plan/GeoJSON/KML, the keep-out and inclusion rules, the path around them.
         .target(name: "Airspace", dependencies: ["Navigation", "QuadProtocol", "TextSupport"],
                 path: "Shared/Core/Airspace"),
-        // Missions (issue 37): the plan, its parsers and rules, its payloads and the executor; no service uses it yet.
+        // Missions (issue 37): the plan, its parsers and rules, its payloads and the executor (the controller runs it).
         .target(name: "Mission", dependencies: ["Airspace", "Checksums", "Clocks", "Navigation", "QuadProtocol"],
                 path: "Shared/Core/Mission"),
         .target(name: "NavigatorCore", dependencies: ["Clocks", "Navigation", "QuadProtocol"],
                 path: "Shared/Core/NavigatorCore"),
         .target(name: "FlightControl",
-                dependencies: ["Airspace", "Checksums", "Clocks", "QuadProtocol", "Navigation", "Randomness",
+                dependencies: ["Airspace", "Checksums", "Clocks", "Mission", "QuadProtocol", "Navigation", "Randomness",
                                "TextSupport", logging],
                 path: "Shared/Core/FlightControl"),
         .target(name: "NetworkEndpoint", path: "Shared/Leaf/NetworkEndpoint"),
@@ -148,14 +148,14 @@ let package = Package(
         // InMemoryMQTT); the executable only wires.
         .target(
             name: "LocationBroadcasterKit",
-            dependencies: ["Airspace", "Checksums", "GroundStation", "GPSD", "Navigation", "QuadService",
+            dependencies: ["Airspace", "Checksums", "GroundStation", "GPSD", "Mission", "Navigation", "QuadService",
                            "QuadProtocol", "QuadMQTT", "CommandLineSupport", argumentParser, logging, lifecycle],
             path: "Shared/Kits/LocationBroadcasterKit"
         ),
         service("location-broadcaster", ["LocationBroadcasterKit"]),
         // The board services: each executable only starts its Kit's command.
         kit("NavigatorKit", ["Navigation", "NavigatorCore", "GPSD", "TextSupport"]),
-        kit("DroneControllerKit", ["Airspace", "Checksums", "FlightControl", "Navigation"]),
+        kit("DroneControllerKit", ["Airspace", "Checksums", "FlightControl", "Mission", "Navigation"]),
         // What both vehicle links share: the link thread's run loop, the lifecycle service, the telemetry publisher.
         kit("VehicleLinkKit", ["DatagramIO"]),
         kit("DroneLinkKit", ["ARDrone", "DatagramIO", "NetworkEndpoint", "VehicleLinkKit"]),
@@ -201,7 +201,8 @@ let package = Package(
                     path: "Tests/MissionTests", exclude: ["Fixtures"]),
         .testTarget(name: "NavigatorCoreTests", dependencies: ["NavigatorCore", "Clocks", "Navigation", "QuadProtocol"],
                     path: "Tests/NavigatorCoreTests"),
-        .testTarget(name: "FlightControlTests", dependencies: ["FlightControl", "Airspace", "Clocks", "Randomness"],
+        .testTarget(name: "FlightControlTests",
+                    dependencies: ["FlightControl", "Airspace", "Clocks", "Mission", "Randomness"],
                     path: "Tests/FlightControlTests"),
         .testTarget(name: "DroneSimulationTests", dependencies: ["DroneSimulation", "ARDrone", "Clocks", "Navigation"],
                     path: "Tests/DroneSimulationTests"),
@@ -231,8 +232,8 @@ let package = Package(
                                    logging],
                     path: "Tests/NavigatorKitTests"),
         .testTarget(name: "DroneControllerKitTests",
-                    dependencies: ["DroneControllerKit", "FlightControl", "Navigation", "InMemoryMQTT", "QuadMQTT",
-                                   "QuadProtocol", "QuadService", logging],
+                    dependencies: ["DroneControllerKit", "FlightControl", "Mission", "Navigation", "InMemoryMQTT",
+                                   "QuadMQTT", "QuadProtocol", "QuadService", logging],
                     path: "Tests/DroneControllerKitTests"),
         .testTarget(name: "DroneLinkKitTests",
                     dependencies: ["DroneLinkKit", "VehicleLinkKit", "ARDrone", "DatagramIO", "NetworkEndpoint",
@@ -257,7 +258,7 @@ let package = Package(
         // location-broadcaster's behaviour over the in-memory broker with a fake drone-controller: no mosquitto.
         .testTarget(name: "LocationBroadcasterKitTests",
                     dependencies: ["LocationBroadcasterKit", "InMemoryMQTT", "QuadMQTT", "QuadService", "QuadProtocol",
-                                   "GroundStation", "Navigation", logging],
+                                   "GroundStation", "Mission", "Navigation", logging],
                     path: "Tests/LocationBroadcasterKitTests"),
         .testTarget(
             name: "IntegrationTests",

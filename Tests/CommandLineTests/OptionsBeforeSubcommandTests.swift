@@ -90,7 +90,8 @@ struct OptionsBeforeSubcommandTests {
         for subcommand in LocationBroadcasterCommand.configuration.subcommands {
             let name = subcommand._commandName
             // What each needs to parse at all (target checks its position in validate(): a usage error, 64).
-            let own = name == "route" ? ["r.csv"] : name == "target" ? ["1", "2"] : name == "airspace" ? ["show"] : []
+            let needs = ["route": ["r.csv"], "target": ["1", "2"], "airspace": ["show"], "mission": ["status"]]
+            let own = needs[name] ?? []
             expectSameBroadcaster([options + [name] + own, [name] + own + options])
             #expect(outcome(LocationBroadcasterCommand.self, options + [name] + own,
                             common: BroadcasterOptions.optionNames).hasPrefix("parsed"), "\(name)")
@@ -109,6 +110,20 @@ struct OptionsBeforeSubcommandTests {
                                ["airspace", "--broker", "h", "upload", "--floor", "-5", "z.kml"]])
         #expect(outcome(LocationBroadcasterCommand.self, ["airspace", "upload"],
                         common: BroadcasterOptions.optionNames).contains("which FILE"))
+    }
+
+    @Test("location-broadcaster: mission takes the common options first; goto needs its item (64 otherwise)")
+    func missionCommands() throws {
+        let before = try #require(try broadcaster(["--broker", "h", "mission", "goto", "3", "--timeout", "9"])
+                                  as? MissionControlCommand)
+        #expect(before.action == .goto && before.value == "3" && before.timeout == 9)
+        #expect(before.options.common.broker == "h")
+        expectSameBroadcaster([["--broker", "h", "mission", "upload", "m.plan"],
+                               ["mission", "upload", "m.plan", "--broker", "h"]])
+        #expect(outcome(LocationBroadcasterCommand.self, ["mission", "goto"],
+                        common: BroadcasterOptions.optionNames).contains("which item"))
+        #expect(outcome(LocationBroadcasterCommand.self, ["mission", "start", "3"],
+                        common: BroadcasterOptions.optionNames).contains("takes no argument"))
     }
 
     @Test("location-broadcaster: values that look like options or subcommands stay values, either side")

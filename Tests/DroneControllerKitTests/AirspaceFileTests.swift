@@ -78,11 +78,19 @@ import Testing
 
     /// A controller run over its own in-memory broker, keeping its airspace in `directory`.
     func controller(keepingIn directory: Directory) -> (InMemoryBroker, Task<Void, any Error>) {
+        Self.controller(drone: drone, logger: logger) {
+            ControllerService(runtime: $0, configuration: ControllerConfiguration(),
+                              airspaceFile: AirspaceFile(directory: directory.path))
+        }
+    }
+
+    /// The service `make` builds, run over its own in-memory broker.
+    static func controller(drone: DroneID, logger: Logger, _ make: (ServiceRuntime) -> ControllerService)
+        -> (InMemoryBroker, Task<Void, any Error>) {
         let broker = InMemoryBroker()
         let runtime = ServiceRuntime(service: "drone-controller", drone: drone,
                                      connection: broker.connect(clientId: "controller"), logger: logger)
-        let service = ControllerService(runtime: runtime, configuration: ControllerConfiguration(),
-                                        airspaceFile: AirspaceFile(directory: directory.path))
+        let service = make(runtime)
         return (broker, Task { try await runtime.run([service]) })
     }
 

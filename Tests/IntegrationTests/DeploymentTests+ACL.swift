@@ -92,7 +92,7 @@ extension DeploymentTests {
         @Test("board: target, command and pilot claim only arrive over the bridge; only drone-controller flies")
         func droneInputs() async throws {
             let (broker, passwords) = try Self.broker("drone")
-            let inputs = ["target", "command", "pilot/claim"]
+            let inputs = ["target", "command", "pilot/claim", "mission/upload", "mission/command"]
             try await Self.check(
                 broker, passwords,
                 denied: Self.writes(Self.droneUsers, inputs)
@@ -106,7 +106,8 @@ extension DeploymentTests {
             let (broker, passwords) = try Self.broker("drone")
             let own: [String: [String]] = [
                 "navigator": ["status/navigator", "telemetry/navigation"],
-                "drone-controller": ["status/drone-controller", "telemetry/controller", "airspace/held"],
+                "drone-controller": ["status/drone-controller", "telemetry/controller", "airspace/held",
+                                     "mission/progress", "mission/status"],
                 "drone-link": ["status/drone-link", "telemetry/drone", "telemetry/position", "telemetry/link"],
                 "mavlink-link": ["status/mavlink-link", "telemetry/drone", "telemetry/position", "telemetry/link"],
                 "telemetry-logger": ["status/telemetry-logger", "log/sync/response/logger-12"],
@@ -126,14 +127,17 @@ extension DeploymentTests {
         func groundInputs() async throws {
             let (broker, passwords) = try Self.broker("ground")
             let inputs = ["target", "command", "pilot/claim"]
+            // The mission's plan and commands: the broadcaster's (the map does not upload plans yet).
+            let missionInputs = ["mission/upload", "mission/command"]
             try await Self.check(
                 broker, passwords,
                 denied: Self.writes(["telemetry-logger", "drone1-bridge", "monitor"], inputs)
                     + Self.writes(Self.groundUsers, ["flight/command"])
                     + Self.writes(["map"], ["status/location-broadcaster/ground-laptop", "status/map"])
-                    + Self.writes(["telemetry-logger", "monitor", "map"], ["ground/beacon"]),
-                allowed: Self.writes(["location-broadcaster"], inputs + ["status/location-broadcaster/ground-laptop",
-                                                                         "ground/beacon"])
+                    + Self.writes(["telemetry-logger", "monitor", "map"], ["ground/beacon"])
+                    + Self.writes(["telemetry-logger", "drone1-bridge", "monitor", "map"], missionInputs),
+                allowed: Self.writes(["location-broadcaster"], inputs + missionInputs
+                                     + ["status/location-broadcaster/ground-laptop", "ground/beacon"])
                     + Self.writes(["map"], inputs),
                 refusedTopics: inputs)
         }
@@ -143,7 +147,7 @@ extension DeploymentTests {
             let (broker, passwords) = try Self.broker("ground")
             let fromBoard = ["telemetry/drone", "telemetry/position", "telemetry/navigation", "telemetry/controller",
                              "telemetry/link", "status/navigator", "status/drone-controller", "status/drone-link",
-                             "airspace/held"]
+                             "airspace/held", "mission/progress", "mission/status"]
             let probe = try await ACLProbe(port: broker.port, passwords: passwords, observer: Self.observer)
             defer { probe.shutdown() }
             let seen = try await probe.publish(

@@ -81,7 +81,8 @@ extension DeploymentTests {
             let down: [(MessageRecorder, String)] = [
                 (broadcaster, "target"), (broadcaster, "command"), (broadcaster, "pilot/claim"),
                 (broadcaster, "status/location-broadcaster/ground-laptop"), (logger, "log/sync/request"),
-                (broadcaster, "ground/beacon"), (broadcaster, "airspace"),
+                (broadcaster, "ground/beacon"), (broadcaster, "airspace"), (broadcaster, "mission/upload"),
+                (broadcaster, "mission/command"),
             ]
             let up: [(MessageRecorder, String, Int32)] = [
                 (link, "telemetry/drone", 0), (link, "telemetry/position", 0), (link, "telemetry/link", 1),
@@ -89,6 +90,7 @@ extension DeploymentTests {
                 (controller, "telemetry/controller", 1), (controller, "status/drone-controller", 1),
                 (link, "status/drone-link", 1), (boardLogger, "log/sync/response/logger-12", 1),
                 (controller, "airspace/status", 1), (controller, "airspace/held", 1),
+                (controller, "mission/progress", 1), (controller, "mission/status", 1),
             ]
             let stayOnBoard = [(controller, "flight/command")]
             let stayOnGround = [(logger, "status/telemetry-logger")]
@@ -125,6 +127,13 @@ extension DeploymentTests {
             #expect(boardLogger.payloads("quad/drone1/airspace") == ["airspace"])
             #expect(broadcaster.payloads("quad/drone1/airspace/status") == ["airspace/status"])
             #expect(broadcaster.payloads("quad/drone1/airspace/held") == ["airspace/held"])
+            // The mission: the plan and its commands reach the controller (and the board's logger), its progress
+            // the broadcaster.
+            #expect(controller.payloads("quad/drone1/mission/upload") == ["mission/upload"])
+            #expect(controller.payloads("quad/drone1/mission/command") == ["mission/command"])
+            #expect(boardLogger.payloads("quad/drone1/mission/command") == ["mission/command"])
+            #expect(broadcaster.payloads("quad/drone1/mission/progress") == ["mission/progress"])
+            #expect(broadcaster.payloads("quad/drone1/mission/status") == ["mission/status"])
             // The two loggers, each with its install-generated account, reach each other.
             #expect(boardLogger.payloads("quad/drone1/log/sync/request") == ["log/sync/request"])
             #expect(logger.payloads("quad/drone1/log/sync/response/logger-12") == ["log/sync/response/logger-12"])

@@ -1,4 +1,5 @@
 import Logging
+import Mission
 import QuadProtocol
 
 /// What the controller asks its executable to do; the state machine itself performs nothing.
@@ -19,4 +20,12 @@ public enum ControllerAction: Sendable, Equatable {
     case publishAirspaceHeld(AirspaceDefinition)
     /// Publish on `airspace/status` (retained): the airspace held, the last upload or target it refused.
     case publishAirspaceStatus(AirspaceStatus)
+    /// Keep this accepted mission plan on the board (atomically, with its checksum) before it is acknowledged.
+    case storeMission(MissionUpload)
+    /// Keep the mission's progress on the board: a restarted controller resumes at its item.
+    case persistMission(MissionProgressRecord)
+    /// Publish on `mission/progress` (retained).
+    case publishMissionProgress(MissionProgress)
+    /// Publish on `mission/status` (retained): the plan held, the last upload refused.
+    case publishMissionStatus(MissionStatus)
 }

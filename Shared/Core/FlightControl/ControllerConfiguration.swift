@@ -1,3 +1,5 @@
+import Mission
+
 /// Every threshold of the controller; the defaults follow the objc.io article where it had one.
 public struct ControllerConfiguration: Sendable, Equatable {
     /// Steering gains, arrival radius, slowdown and hysteresis.
@@ -61,6 +63,8 @@ public struct ControllerConfiguration: Sendable, Equatable {
     public var returnApproachAltitudeM: Double = 1
     /// Inside the slowdown radius: wanted ground speed per metre of position error (`PositionHold`), 1/s.
     public var positionGainPerS: Double = 0.3
+    /// The mission executor's rules (issue 37): the lost-pilot rule during a mission, how often it persists.
+    public var mission = MissionExecutor.Configuration()
 
     public init(controlLaw: ControlLaw = ControlLaw(), windCompensation: WindCompensation = WindCompensation(),
                 altitude: AltitudeHold = AltitudeHold(), failsafes: FailsafePolicy = FailsafePolicy(),

@@ -80,6 +80,7 @@ extension ControllerStateMachine {
     /// `--lost-pilot-return-after` (the return lands there) and lands after `--lost-pilot-land-after`. `plan`
     /// says what comes next, for the log line.
     mutating func losePilot(cause: Reason, now: MonotonicInstant) -> (transition: Transition, plan: String) {
+        if let duringMission = missionLosePilot(cause: cause, now: now) { return duringMission }
         clearTarget()
         let transition: Transition = activity == .flyingToTarget || activity == .arrived
             ? Transition(to: .hovering, reason: cause) : .keeping(activity, reason: cause)

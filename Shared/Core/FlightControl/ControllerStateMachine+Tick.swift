@@ -45,6 +45,9 @@ extension ControllerStateMachine {
         },
         TickRule("lost pilot: land when due") { machine, now in machine.pilotLossLandRule(now: now) },
         TickRule("target: past its ttl → dropped") { machine, now in machine.targetExpiryRule(now: now) },
+        TickRule("mission: a restored record, arrivals, a stay's end") { machine, now in
+            machine.missionTickRule(now: now)
+        },
     ]
 
     public mutating func tick(now: MonotonicInstant) -> [ControllerAction] {

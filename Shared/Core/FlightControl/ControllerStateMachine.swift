@@ -87,6 +87,10 @@ public struct ControllerStateMachine: Sendable {
     var mustPublish = false
     /// The uploaded airspace and what it last refused (`ControllerStateMachine+Airspace`).
     public internal(set) var airspace = AirspaceRecord()
+    /// The mission plan held and its executor (`ControllerStateMachine+Mission`); nil before the first upload.
+    public internal(set) var mission: MissionRunner?
+    /// The last mission upload refused, for `mission/status`.
+    var missionStatusRecord = MissionStatusRecord()
 
     // Output counters.
     var flightSequence: UInt32 = 0

@@ -6,7 +6,7 @@ import QuadProtocol
 ///
 ///     offset 0  u8  0xFF  never UTF-8: never taken for text
 ///     offset 1  u8  0x4D  'M'
-///     offset 2  u8  kind (1 upload, 2 command, 3 progress)
+///     offset 2  u8  kind (1 upload, 2 command, 3 progress, 4 status)
 ///     offset 3  u8  major (1): another is refused
 ///     offset 4  u8  minor (0): a newer one may append fields, which this decoder ignores
 public enum MissionWireHeader {
@@ -19,6 +19,7 @@ public enum MissionWireHeader {
         case upload = 1
         case command = 2
         case progress = 3
+        case status = 4
     }
 
     static func write(_ kind: Kind, into writer: inout WireWriter) {

@@ -1,4 +1,3 @@
-import Checksums
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,11 +20,7 @@ struct AirspaceFile: Sendable {
         path = (directory.hasSuffix("/") ? String(directory.dropLast()) : directory) + "/airspace"
     }
 
-    /// Why a stored file was not taken.
-    enum LoadError: Error, CustomStringConvertible {
-        case damaged(String)
-        var description: String { if case .damaged(let why) = self { why } else { "" } }
-    }
+    typealias LoadError = ChecksummedFile.LoadError
 
     /// The file of `location`'s directory, made if it is the default one and locked for this process; nil (logged:
     /// an upload is then held only until a restart) when there is none, it cannot be made or another controller
@@ -44,20 +39,10 @@ struct AirspaceFile: Sendable {
         return file
     }
 
-    static func encode(_ payload: [UInt8]) -> [UInt8] {
-        var bytes = magic
-        withUnsafeBytes(of: CRC32.ieee.checksum(payload).littleEndian) { bytes.append(contentsOf: $0) }
-        return bytes + payload
-    }
+    static func encode(_ payload: [UInt8]) -> [UInt8] { ChecksummedFile.wrap(payload, magic: magic) }
 
     static func decode(_ bytes: [UInt8]) throws(LoadError) -> AirspaceDefinition {
-        guard bytes.count > 8, Array(bytes.prefix(4)) == magic else { throw .damaged("no QAS1 header") }
-        let stored = (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[4 + $1]) << (8 * $1) }
-        let payload = Array(bytes.dropFirst(8))
-        let actual = CRC32.ieee.checksum(payload)
-        guard stored == actual else {
-            throw .damaged("checksum mismatch: stored \(CRC32.text(stored)), content \(CRC32.text(actual))")
-        }
+        let payload = try ChecksummedFile.unwrap(bytes, magic: magic)
         do { return try AirspaceDefinition(decoding: payload) } catch { throw .damaged("\(error)") }
     }
 

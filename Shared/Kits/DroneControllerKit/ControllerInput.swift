@@ -1,4 +1,5 @@
 import FlightControl
+import Mission
 import QuadMQTT
 import QuadProtocol
 import QuadService
@@ -14,6 +15,8 @@ enum ControllerInput: String, CaseIterable, Sendable {
     case presence
     case beacon
     case airspace
+    case missionUpload = "mission-upload"
+    case missionCommand = "mission-command"
 
     /// Feeds this input into `inbox` (all inputs share the connection's one ordered queue).
     func feed(_ inbox: Inbox<ControllerService.Event>, from runtime: ServiceRuntime) throws(MQTTError) {
@@ -29,6 +32,8 @@ enum ControllerInput: String, CaseIterable, Sendable {
         case .claim: try runtime.feed(inbox, Topics.controlClaim, event)
         case .beacon: try runtime.feed(inbox, Topics.groundBeacon, event)
         case .airspace: try runtime.feed(inbox, Topics.airspace, event)
+        case .missionUpload: try runtime.feed(inbox, Topics.missionUpload, event)
+        case .missionCommand: try runtime.feed(inbox, Topics.missionCommand, event)
         case .presence: try inbox.feed(runtime.client, filter: Topics.statusFilter(drone: runtime.drone), qos: 1, event)
         }
     }
@@ -56,10 +61,23 @@ enum ControllerInput: String, CaseIterable, Sendable {
         case .airspace:
             // Validating zones is quick (the planner's graph, ~0.7 s, is never built here).
             return machine.airspace(try AirspaceDefinition(decoding: message.payload), store: true, now: now)
+        case .missionUpload:
+            // Retained: a restarted controller receives the plan it holds again, which changes nothing.
+            return machine.missionUpload(try MissionUpload(decoding: message.payload), store: true, now: now)
+        case .missionCommand:
+            // A retained command would start or goto again at every reconnect: never acted on.
+            guard !message.retain else { throw MissionCommandRefusal.retained }
+            return machine.missionCommand(try InboundMissionCommand.decode(message.payload), now: now)
         case .presence:
             let status = try ServiceStatus(json: message.payload)
             let service = message.topic.split(separator: "/").last.map(String.init) ?? ""
             return machine.presence(serviceName: service, online: status.state == .online, now: now)
         }
     }
+}
+
+/// Why a mission command was not handed to the machine.
+enum MissionCommandRefusal: Error, CustomStringConvertible {
+    case retained
+    var description: String { "a retained mission command is never acted on" }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandLineSupport
 import FlightControl
+import Mission
 
 /// Every gain and failsafe threshold of the controller, with the article's values as defaults.
 struct ControllerOptions: ParsableArguments {
@@ -95,6 +96,11 @@ struct ControllerOptions: ParsableArguments {
             --lost-pilot-land-after).
             """)
     var lostPilotReturnAfter: Double = 10
+    @Option(help: """
+        Lost pilot (beacon or presence) while a mission runs: continue (the mission flies on, PX4's data-link-loss \
+        default) | return | land.
+        """)
+    var missionLostPilot = "continue"
     @Option(parsing: .signedNumber,
         help: "Battery percent that must be left on arrival home for the low-battery return.")
     var batteryReserve: Double = 6
@@ -146,7 +152,10 @@ struct ControllerOptions: ParsableArguments {
         let law = ControlLaw(arrivalRadiusM: arrivalRadius, yawGainPerDeg: yawGain, alignedWithinDeg: alignedWithin,
                              cruiseForwardFrac: cruiseForwardFrac, slowdownRadiusM: slowdownRadius)
         let seconds = { (value: Double) in Duration.seconds(clamping: value) }
-        return ControllerConfiguration(
+        guard let missionRule = MissionExecutor.LostPilotRule(rawValue: missionLostPilot) else {
+            throw ValidationError("--mission-lost-pilot must be continue, return or land")
+        }
+        var configuration = ControllerConfiguration(
             controlLaw: law, windCompensation: wind, altitude: try altitudeHold(), failsafes: try failsafes(),
             returnAltitudeM: returnAltitude, returnHomeHover: seconds(returnHover), tickHz: tickHz,
             takeoffTimeout: seconds(takeoffTimeout), staleAfter: .milliseconds(staleAfterMs),
@@ -155,6 +164,8 @@ struct ControllerOptions: ParsableArguments {
             commandMaxAge: seconds(commandMaxAge), progressMarginM: progressMargin,
             progressTimeout: seconds(progressTimeout), abandonedReturnLandAfter: seconds(abandonedReturnLandAfter),
             arrivalWindow: .milliseconds(arrivalWindowMs))
+        configuration.mission.lostPilotRule = missionRule
+        return configuration
     }
 
     func altitudeHold() throws -> AltitudeHold {

@@ -1,4 +1,5 @@
 import FlightControl
+import Mission
 import Logging
 import QuadMQTT
 import QuadProtocol
@@ -20,6 +21,8 @@ struct ControllerService: Service {
     var memoryFile: FlightMemoryFile? = nil
     /// Where the accepted airspace is kept (nil: held only until a restart).
     var airspaceFile: AirspaceFile? = nil
+    /// Where the accepted mission and its progress are kept (nil: held only until a restart).
+    var missionFile: MissionFile? = nil
     /// New at every start and published in every state, so what was sent to an earlier run is recognised without
     /// comparing clocks (the board may have none). Random: a board without storage cannot count its restarts.
     let runId = UInt32.random(in: 1...UInt32.max)
@@ -29,6 +32,7 @@ struct ControllerService: Service {
         // or the next tick is due, then takes every waiting event in arrival order and ticks.
         var machine = ControllerStateMachine(configuration: configuration, runId: runId)
         var restored: [ControllerAction] = []
+        if let missionFile { machine.bootId = missionFile.bootId }
         if let memoryFile {
             machine.bootId = FlightMemoryFile.bootId()
             if let memory = memoryFile.load(logger: runtime.logger) {
@@ -36,6 +40,11 @@ struct ControllerService: Service {
             }
         }
         restored += restoreAirspace(into: &machine)
+        if let stored = missionFile?.load(logger: runtime.logger) {
+            restored += machine.restoreMission(stored.upload, record: stored.record, recordBootId: stored.bootId,
+                                               now: MonotonicClock.now())
+        }
+        restored.append(.publishMissionStatus(machine.missionStatus()))
         var loop = Loop(machine: machine)
         runtime.logger.notice("controller run \(runId): acting on what is addressed to it, or unaddressed")
         // The start state (unknown until navdata says more) is published on a connected client: a publish while the
@@ -167,6 +176,18 @@ struct ControllerService: Service {
             status.timestampUs = WallClock.nowUs()
             do { try runtime.publish(Topics.airspaceStatus, payload: status.encoded()) } catch {
                 logger.warning("airspace status not published: \(error)")
+            }
+        case .storeMission(let upload):
+            missionFile?.save(upload, logger: logger)
+        case .persistMission(let record):
+            missionFile?.save(record, logger: logger)
+        case .publishMissionProgress(let progress):
+            do { try runtime.publish(Topics.missionProgress, payload: progress.encoded()) } catch {
+                logger.warning("mission progress not published: \(error)")
+            }
+        case .publishMissionStatus(let status):
+            do { try runtime.publish(Topics.missionStatus, payload: status.encoded()) } catch {
+                logger.warning("mission status not published: \(error)")
             }
         case .log(let level, let text):
             logger.log(level: level, "\(text)")

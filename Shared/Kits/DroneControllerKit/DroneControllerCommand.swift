@@ -37,7 +37,8 @@ package struct DroneControllerCommand: AsyncParsableCommand, ServiceCommand {
         let airspaceLocation = FlightMemoryLocation.resolve(stateDir: stateDir, disabled: false, drone: options.drone,
                                                             environment: ProcessEnvironment.value)
         let airspace = AirspaceFile.open(airspaceLocation, logger: runtime.logger)
+        let mission = MissionFile.open(airspaceLocation, logger: runtime.logger)
         try await runtime.run([ControllerService(runtime: runtime, configuration: configuration, memoryFile: memory,
-                                                 airspaceFile: airspace)])
+                                                 airspaceFile: airspace, missionFile: mission)])
     }
 }

@@ -1,5 +1,6 @@
 import GroundStation
 import Logging
+import Mission
 import QuadMQTT
 import QuadProtocol
 import QuadService
@@ -25,6 +26,10 @@ final class BusFeed: Sendable {
         var position: PositionFix?
         /// What the controller holds of the airspace and its last airspace refusals (retained).
         var airspace: AirspaceStatus?
+        /// The mission the board holds and where it stands (retained).
+        var mission: MissionProgress?
+        /// The plan the board holds and the last upload it refused (retained).
+        var missionStatus: MissionStatus?
         /// Board clock minus this laptop's, from telemetry stamps (display only).
         var clockOffset: Duration?
     }
@@ -64,6 +69,14 @@ final class BusFeed: Sendable {
         try pump(client, Topics.airspaceStatus.topic(for: drone)) { feed, message in
             guard let s = try? AirspaceStatus(decoding: message.payload) else { return }
             feed.state.withLock { $0.latest.airspace = s }
+        }
+        try pump(client, Topics.missionProgress.topic(for: drone)) { feed, message in
+            guard let p = try? MissionProgress(decoding: message.payload) else { return }
+            feed.state.withLock { $0.latest.mission = p }
+        }
+        try pump(client, Topics.missionStatus.topic(for: drone)) { feed, message in
+            guard let s = try? MissionStatus(decoding: message.payload) else { return }
+            feed.state.withLock { $0.latest.missionStatus = s }
         }
         guard telemetry else { return }
         try pump(client, Topics.droneState.topic(for: drone), qos: 0) { feed, message in

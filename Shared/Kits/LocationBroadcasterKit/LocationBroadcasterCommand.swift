@@ -21,6 +21,7 @@ package struct LocationBroadcasterCommand: AsyncParsableCommand {
             PilotCommand.Takeoff.self, PilotCommand.Land.self, PilotCommand.Hover.self,
             PilotCommand.Emergency.self, PilotCommand.Reset.self, PilotCommand.FlatTrim.self, PilotCommand.Return.self,
             StatusCommand.self, ClaimCommand.self, ReleaseCommand.self, BeaconCommand.self, AirspaceCommand.self,
+            MissionControlCommand.self,
         ])
 
     package init() {}

@@ -43,6 +43,7 @@ public enum Reason: Hashable, Sendable {
 
     // Inputs refused that are no request (logged and counted by drone-controller, never published).
     case positionInvalid, navigationInvalid, navigationTargetMismatch, airspaceInvalid
+    case missionUploadRefused, missionCommandRefused
 
     // Accepted, then given up.
     case takeoffTimeout, takeoffAbortedDroneLinkLost, targetExpired
@@ -223,6 +224,10 @@ extension Reason {
             "navigation solution refused: for another target (not published)"),
         Row(.airspaceInvalid, "airspace-invalid", .refused, nil,
             "airspace upload refused: invalid zones (in the airspace status, not the controller's)"),
+        Row(.missionUploadRefused, "mission-upload-refused", .refused, nil,
+            "mission upload refused: breaks the board's limits, or a mission is under way (the item in the log)"),
+        Row(.missionCommandRefused, "mission-command-refused", .refused, nil,
+            "mission command refused: for another plan, not the pilot's, or not now (why in the log)"),
         // Accepted, then given up.
         Row(.takeoffTimeout, "takeoff-timeout", .failed, .command(.takeoff),
             "takeoff failed: the drone did not report flying in time; landing"),

@@ -75,7 +75,7 @@ public enum Topics {
         "\(logSyncResponse.topic(for: drone))/\(requester)"
     }
 
-    // Missions (issue 37; no service publishes or subscribes yet): byte layouts in PROTOCOL.md "Missions", codec
+    // Missions (issue 37; drone-controller runs them): byte layouts in PROTOCOL.md "Missions", codec
     // in Shared/Core/Mission beside the plan it carries. QoS 1 throughout: a lost plan or command costs a flight.
     /// Retained: the plan loaded on the drone stays on its broker, for a restarted board service and for any ground
     /// tool to compare checksums with; a plan never flies by itself, only a start addressed to its checksum does.
@@ -90,6 +90,10 @@ public enum Topics {
     public static let missionProgress = TopicSpec<MissionProgressPayload>(
         path: "mission/progress", qos: .atLeastOnce, retain: true,
         summary: "current item, items reached, what is left (board → ground)")
+    /// Retained: the plan held and the last upload refused, with the item and why (the ground prints it).
+    public static let missionStatus = TopicSpec<MissionStatusPayload>(
+        path: "mission/status", qos: .atLeastOnce, retain: true,
+        summary: "the plan held, the last upload refused with its item and why (board → ground)")
 
     /// Presence of each service, one level below per service: `status/<service>` (`status(service:drone:)`).
     public static let presence = TopicSpec<ServiceStatus>(
@@ -147,7 +151,9 @@ public enum LogSyncRequestPayload {}
 public enum LogSyncResponsePayload {}
 
 /// Payload markers for the mission topics: their layouts (PROTOCOL.md "Missions") carry the mission plan, so the
-/// codec lives with the plan in Shared/Core/Mission (`MissionUpload`, `MissionCommand`, `MissionProgress`).
+/// codec lives with the plan in Shared/Core/Mission (`MissionUpload`, `MissionCommand`, `MissionProgress`,
+/// `MissionStatus`).
 public enum MissionUploadPayload {}
 public enum MissionCommandPayload {}
 public enum MissionProgressPayload {}
+public enum MissionStatusPayload {}

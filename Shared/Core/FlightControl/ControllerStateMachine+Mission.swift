@@ -1,0 +1,265 @@
+import Checksums
+import Clocks
+import Mission
+import Navigation
+import QuadProtocol
+
+/// The mission on the board (issue 37): an upload is checked against this board's limits and held; the executor's
+/// actions become the controller's own inputs (takeoff, a target, hover, land, return) and the controller's arrival
+/// judgement (`arrived`) is the item's. The executor's records are persisted, its progress published.
+extension ControllerStateMachine {
+    /// The sender id of the targets the mission sets (the navigator adopts them from the controller's state).
+    public static let missionSenderId = "mission"
+
+    /// An upload from the bus (`store`: keep it). The same plan again (the retained copy a restarted controller
+    /// receives) changes nothing; a plan breaking the board's limits, or any plan while one is under way, is refused
+    /// whole, the item's index in the log line.
+    public mutating func missionUpload(_ upload: MissionUpload, store: Bool,
+                                       now: MonotonicInstant) -> [ControllerAction] {
+        let plan = upload.plan
+        if let mission, mission.checksum == plan.checksum { return [] }
+        if let mission, mission.executor.state.isUnderWay {
+            return missionRefusal(plan, from: upload.senderId, item: nil, because: """
+                mission \(CRC32.text(mission.checksum)) is under way (\(mission.executor.state)): abort it first
+                """)
+        }
+        // The fence is centred on home; before a takeoff, on where the drone stands.
+        guard let centre = home ?? groundPosition.mean ?? lastPosition else {
+            return missionRefusal(plan, from: upload.senderId, item: nil,
+                                  because: "no position yet: the fence has no centre")
+        }
+        let limits = MissionLimits(ceilingM: altitudeHold.maxAltitudeM, fenceRadiusM: configuration.geofenceRadiusM,
+                                   home: centre, airspace: airspace.current)
+        do { try plan.validate(limits: limits) } catch {
+            return missionRefusal(plan, from: upload.senderId, item: error.item, because: "\(error)")
+        }
+        mission = MissionRunner(plan: plan, senderId: upload.senderId, configuration: configuration.mission)
+        missionStatusRecord.refusal = nil
+        var actions: [ControllerAction] = store ? [.storeMission(upload)] : []
+        actions.append(.log(.notice, "mission \(CRC32.text(plan.checksum)) accepted from \(upload.senderId): "
+            + "\(plan.items.count) items"))
+        return actions + missionAcknowledgement(now: now) + [.publishMissionStatus(missionStatus())]
+    }
+
+    /// The status to publish (at start too: the retained one on the broker may be an older run's).
+    public mutating func missionStatus() -> MissionStatus {
+        missionStatusRecord.sequence &+= 1
+        return MissionStatus(sequence: missionStatusRecord.sequence, heldChecksum: mission?.checksum,
+                             refusal: missionStatusRecord.refusal)
+    }
+
+    /// At start: the plan the previous run accepted, and its last record with the boot it was written in. The record
+    /// is taken up once navdata says whether the drone flies (`missionTickRule`); a record of another boot is a
+    /// power cycle: the mission holds until `resume`.
+    public mutating func restoreMission(_ upload: MissionUpload, record: MissionProgressRecord?, recordBootId: String,
+                                        now: MonotonicInstant) -> [ControllerAction] {
+        mission = MissionRunner(plan: upload.plan, senderId: upload.senderId, configuration: configuration.mission)
+        let name = CRC32.text(upload.plan.checksum)
+        guard let record, record.state != .idle else {
+            return [.log(.notice, "mission \(name) restored, not started")] + missionAcknowledgement(now: now)
+        }
+        let powerCycle = bootId.isEmpty || recordBootId != bootId
+        mission?.pendingRestore = .init(record: record, powerCycle: powerCycle)
+        return [.log(.notice, """
+            mission \(name) restored at item \(record.currentItem) (\(record.state))\
+            \(powerCycle ? " after a power cycle: holds until resume" : ""); waiting for navdata
+            """)]
+    }
+
+    /// A command from the ground, addressed to the plan held by its checksum.
+    public mutating func missionCommand(_ command: MissionCommand, now: MonotonicInstant) -> [ControllerAction] {
+        guard let mission else {
+            return finish(missionCommandRefusal(command, because: "no plan on the board"), now: now)
+        }
+        guard command.planChecksum == mission.checksum else {
+            return finish(missionCommandRefusal(command, because: """
+                addressed to plan \(CRC32.text(command.planChecksum)), the board holds \(CRC32.text(mission.checksum))
+                """), now: now)
+        }
+        if let pilotId, command.senderId != pilotId {
+            return finish(missionCommandRefusal(command, because: "'\(pilotId)' holds pilot control"), now: now)
+        }
+        guard mission.pendingRestore == nil, activity != .unknown else {
+            return finish(missionCommandRefusal(command, because: "waiting for navdata"), now: now)
+        }
+        let event: MissionExecutor.Event = switch command.kind {
+        case .start: .start(airborne: activity.isAirborne)
+        case .pause: .pause
+        case .resume: .resume
+        case .abort: .abort
+        case let .goto(item): .goto(item: item)
+        }
+        mustPublish = true
+        return finish([.log(.notice, "mission \(command.kind) from \(command.senderId)")]
+                      + missionStep(event, now: now), now: now)
+    }
+
+    /// The tick's mission rule: a restored record once navdata is in, the position, the arrival the controller
+    /// judged, and the executor's clock (a stay's end, the periodic progress).
+    mutating func missionTickRule(now: MonotonicInstant) -> [ControllerAction] {
+        guard let mission else { return [] }
+        var actions: [ControllerAction] = []
+        if let pending = mission.pendingRestore {
+            guard activity != .unknown else { return [] }
+            self.mission?.pendingRestore = nil
+            let airborne = activity.isAirborne || activity == .takingOff
+            actions += missionStep(.restored(pending.record, powerCycle: pending.powerCycle, airborne: airborne),
+                                   now: now)
+        }
+        // The controller dropped the item's target (the geofence, the airspace watch, no progress, stale navigation):
+        // the mission pauses, and says so in its progress, rather than read "running" over a hovering drone;
+        // `mission resume` flies the item again. (A target the pilot sent instead is the pilot's: left alone.)
+        if let item = mission.targetItem, target == nil, mission.executor.state == .running,
+           mission.executor.phase == .approaching {
+            self.mission?.targetItem = nil
+            actions.append(.log(.warning, "mission: the target of item \(item) was dropped (\(reason.code)): pausing"))
+            actions += missionStep(.pause, now: now)
+        }
+        if let lastPosition, positionFresh(now: now) { actions += missionStep(.position(lastPosition), now: now) }
+        if let arrival = missionArrival() {
+            actions.append(.log(.info, "mission: item \(arrival.item) reached, \(Int(arrival.errorM.rounded())) m off"))
+            actions += missionStep(.arrived(item: arrival.item, errorM: arrival.errorM), now: now)
+        }
+        return actions + missionStep(.tick, now: now)
+    }
+
+    /// The item the controller has just seen reached: a takeoff once navdata shows the drone in the air, an item with
+    /// a point once the flight to the mission's target for it has arrived (the controller's arrival filter).
+    func missionArrival() -> (item: Int, errorM: Double)? {
+        guard let mission, mission.executor.state == .running else { return nil }
+        let current = mission.executor.currentItem
+        switch mission.executor.phase {
+        case .takingOff: return activity.isAirborne ? (current, 0) : nil
+        case .approaching:
+            guard mission.targetItem == current, activity == .arrived,
+                  target?.senderId == Self.missionSenderId else { return nil }
+            return (current, lastNavigation.map(\.distanceM) ?? 0)
+        case .staying, .landing: return nil
+        }
+    }
+
+    /// Hands `event` to the executor and performs what it asks.
+    mutating func missionStep(_ event: MissionExecutor.Event, now: MonotonicInstant) -> [ControllerAction] {
+        guard mission != nil, let asked = mission?.executor.handle(event, now: now) else { return [] }
+        return asked.flatMap { missionEffect($0, now: now) }
+    }
+
+    /// One executor action as the controller's own input.
+    mutating func missionEffect(_ action: MissionExecutor.Action, now: MonotonicInstant) -> [ControllerAction] {
+        switch action {
+        case .takeoff:
+            mission?.targetItem = nil
+            return takeoff(now: now)
+        case let .flyTo(point, altitudeM, _, _):
+            let item = mission?.executor.currentItem
+            mission?.targetItem = item
+            return flyMissionTarget(point, altitudeM: altitudeM, now: now)
+        case let .loiter(point, altitudeM, _):
+            // Arrived already: the controller holds over its target until the executor's tick ends the stay.
+            mission?.targetItem = nil
+            return flyMissionTarget(point, altitudeM: altitudeM, now: now)
+        case .hold:
+            mission?.targetItem = nil
+            guard target?.senderId == Self.missionSenderId || activity == .flyingToTarget || activity == .arrived
+            else { return [] }
+            clearTarget()
+            guard activity == .flyingToTarget || activity == .arrived else { return [] }
+            return apply(Transition(to: .hovering, reason: .hover), now: now)
+        case .land:
+            // A land item with a point was flown to first (`flyTo`): this lands where the drone is.
+            mission?.targetItem = nil
+            let answer = land(now: now)
+            return answer.actions + apply(answer.transition, now: now)
+        case .returnHome:
+            mission?.targetItem = nil
+            let answer = returnHome(now: now)
+            return answer.actions + apply(answer.transition, now: now)
+        case let .refused(refusal):
+            return [.rejected(kind: "mission", reason: .missionCommandRefused),
+                    .log(.warning, "mission command refused: \(refusal.rawValue)")]
+        case let .publishProgress(progress): return [.publishMissionProgress(progress)]
+        case let .persist(record): return [.persistMission(record)]
+        }
+    }
+
+    /// Makes the item's point the controller's target, as an accepted target is (the plan was checked against the
+    /// fence, the ceiling and the airspace when it was accepted). The same point again changes nothing.
+    mutating func flyMissionTarget(_ point: GeoPoint, altitudeM: Double?, now: MonotonicInstant) -> [ControllerAction] {
+        // No altitude (a land item's point): the altitude held now, not the cruise altitude a plain target gets.
+        let newTarget = Target(senderId: Self.missionSenderId, sequence: 0, timestampUs: 0,
+                               latitudeDeg: point.latitudeDeg, longitudeDeg: point.longitudeDeg,
+                               altitudeM: (altitudeM ?? wantedAltitudeM).map(Float.init))
+        let previous = target
+        let moved = previous.map { !isNear($0, newTarget) } ?? true
+        if let previous, !moved, previous.senderId == Self.missionSenderId, previous.altitudeM == newTarget.altitudeM,
+           activity == .flyingToTarget || activity == .arrived { return [] }
+        target = newTarget
+        targetReceivedAt = now
+        forgetResumableFlight(because: "the mission flies on")
+        lastNavigation = nil
+        if moved {
+            resetTargetArrival()
+            flyingToTargetMoved()
+        }
+        if activity.isAirborne && activity != .returningHome {
+            let wantedM = wantedAltitude(for: newTarget)
+            flight?.wantedAltitudeM = wantedM
+        }
+        switch activity {
+        case .hovering, .flyingToTarget: return apply(Transition(to: .flyingToTarget, reason: .newTarget), now: now)
+        case .arrived: return moved ? apply(Transition(to: .flyingToTarget, reason: .newTarget), now: now) : []
+        case .unknown, .landed, .landing, .takingOff, .returningHome, .emergency:
+            return apply(.keeping(activity, reason: .targetStored), now: now)
+        }
+    }
+
+    /// The lost-pilot rule while a mission runs (`--mission-lost-pilot`): `continue` keeps flying the plan (no
+    /// hover, no return or landing timer), `return` and `land` do what they say. Nil when no mission runs: the
+    /// controller's own rule applies.
+    mutating func missionLosePilot(cause: Reason, now: MonotonicInstant) -> (transition: Transition, plan: String)? {
+        guard let mission, mission.executor.state == .running else { return nil }
+        let rule = mission.executor.configuration.lostPilotRule
+        if rule == .returnHome, returnRefusal() != nil { return nil }
+        // The executor's own movement (return, land) is the transition below; its records and progress go out.
+        let asked = self.mission?.executor.handle(.pilotLost, now: now) ?? []
+        for action in asked {
+            if case .persist = action { pendingLogs += missionEffect(action, now: now) }
+            if case .publishProgress = action { pendingLogs += missionEffect(action, now: now) }
+        }
+        switch rule {
+        case .continueMission:
+            // The target stays the item's: its arrival is still the item's.
+            return (.keeping(activity, reason: cause), "the mission continues (--mission-lost-pilot continue)")
+        case .returnHome:
+            self.mission?.targetItem = nil
+            let reason: Reason = cause == .groundLinkLost ? .groundLinkLostReturn : .pilotLostReturn
+            return (returnTransition(goal: .home, reason: reason, now: now),
+                    "returning home (--mission-lost-pilot return)")
+        case .land:
+            self.mission?.targetItem = nil
+            clearTarget()
+            return (Transition(to: .landing, reason: cause), "landing (--mission-lost-pilot land)")
+        }
+    }
+
+    /// The acknowledgement of a plan taken: its idle record persisted (replacing another plan's) and its progress
+    /// published, which carries its checksum.
+    func missionAcknowledgement(now: MonotonicInstant) -> [ControllerAction] {
+        guard let executor = mission?.executor else { return [] }
+        return [.persistMission(executor.record(now: now)), .publishMissionProgress(executor.progress(now: now))]
+    }
+
+    /// A refused upload: logged, counted, and in the status with its item for the ground to print.
+    mutating func missionRefusal(_ plan: MissionPlan, from senderId: String, item: Int?,
+                                 because why: String) -> [ControllerAction] {
+        missionStatusRecord.refusal = .init(planChecksum: plan.checksum, item: item, reason: why)
+        return [.rejected(kind: "mission", reason: .missionUploadRefused),
+                .log(.warning, "mission \(CRC32.text(plan.checksum)) from \(senderId) refused: \(why)"),
+                .publishMissionStatus(missionStatus())]
+    }
+
+    func missionCommandRefusal(_ command: MissionCommand, because why: String) -> [ControllerAction] {
+        [.rejected(kind: "mission", reason: .missionCommandRefused),
+         .log(.warning, "mission \(command.kind) from \(command.senderId) refused: \(why)")]
+    }
+}
