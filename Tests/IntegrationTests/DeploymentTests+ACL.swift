@@ -108,7 +108,8 @@ extension DeploymentTests {
                 "navigator": ["status/navigator", "telemetry/navigation"],
                 "drone-controller": ["status/drone-controller", "telemetry/controller", "airspace/held"],
                 "drone-link": ["status/drone-link", "telemetry/drone", "telemetry/position", "telemetry/link"],
-                "mavlink-link": ["status/mavlink-link", "telemetry/drone", "telemetry/position", "telemetry/link"],
+                "mavlink-link": ["status/mavlink-link", "telemetry/drone", "telemetry/position", "telemetry/link",
+                                 "airspace/fence"],
                 "telemetry-logger": ["status/telemetry-logger", "log/sync/response/logger-12"],
                 "monitor": [],
             ]
@@ -143,7 +144,7 @@ extension DeploymentTests {
             let (broker, passwords) = try Self.broker("ground")
             let fromBoard = ["telemetry/drone", "telemetry/position", "telemetry/navigation", "telemetry/controller",
                              "telemetry/link", "status/navigator", "status/drone-controller", "status/drone-link",
-                             "airspace/held"]
+                             "airspace/held", "airspace/fence"]
             let probe = try await ACLProbe(port: broker.port, passwords: passwords, observer: Self.observer)
             defer { probe.shutdown() }
             let seen = try await probe.publish(
