@@ -83,43 +83,47 @@ extension Scenarios {
             }
             flight.measured("fence", String(format: "control goto 8 m west: within 2 m after %.1f s",
                                             nowS() - controlS))
-            let gotoS = nowS()
-            let acksBefore = flight.observer.now.acks.count
-            flight.observer.goto(centre, altitudeAMSLM: altitude)
-            try await Task.sleep(for: .seconds(20))
-            let seen = flight.observer.now
-            let after = seen.positions(from: gotoS)
             func offsets(_ p: GeoPoint) -> (north: Double, east: Double) {
                 let inverse = Geodesy.inverse(from: centre, to: p)
                 let radians = inverse.initialBearingDeg * .pi / 180
                 return (inverse.distanceM * cos(radians), inverse.distanceM * sin(radians))
             }
-            let inside = after.filter { abs(offsets($0.point).north) < half && abs(offsets($0.point).east) < half }
-            let closestM = after.map { max(abs(offsets($0.point).north), abs(offsets($0.point).east)) - half }.min()
-            let ack = seen.acks.dropFirst(acksBefore).last { $0.command == 192 }
+            /// How far inside the zone's edge (negative: outside).
+            func depthM(_ p: AutopilotObserver.Position) -> Double {
+                half - max(abs(offsets(p.point).north), abs(offsets(p.point).east))
+            }
+            /// The observer's goto, then `watchS` of what the autopilot did: its positions, the goto's MAV_RESULT
+            /// and its story.
+            func goto(_ point: GeoPoint, watchS: Double) async throws
+                -> (path: [AutopilotObserver.Position], result: String, story: String) {
+                let startS = nowS()
+                let acksBefore = flight.observer.now.acks.count
+                flight.observer.goto(point, altitudeAMSLM: altitude)
+                try await Task.sleep(for: .seconds(watchS))
+                let seen = flight.observer.now
+                let ack = seen.acks.dropFirst(acksBefore).last { $0.command == 192 }
+                return (seen.positions(from: startS), ack.map { "\($0.result)" } ?? "none", seen.story(since: startS))
+            }
+
+            let into = try await goto(centre, watchS: 20)
+            let inside = into.path.filter { depthM($0) > 0 }
+            let closestM = into.path.map { -depthM($0) }.min()
             flight.measured("fence", String(format: "goto into the zone (ack %@): %d positions in 20 s, %d inside; "
                                             + "closest %.1f m outside its edge; the autopilot said:\n%@",
-                                            ack.map { "\($0.result)" } ?? "none", after.count, inside.count,
-                                            closestM ?? .nan, seen.story(since: gotoS)))
-            #expect(!after.isEmpty, "no position after the goto")
+                                            into.result, into.path.count, inside.count, closestM ?? .nan, into.story))
+            #expect(!into.path.isEmpty, "no position after the goto")
             #expect(inside.isEmpty, "entered the keep-out zone: \(inside.count) positions inside")
 
             // A goto beyond the zone, its straight path across it: the destination is allowed, so what keeps the
             // vehicle out now is the fence's breach handling in flight (PX4 GF_PREDICT + Hold, ArduCopter Brake).
             let beyond = flight.point(from: origin, bearingDeg: 90, distanceM: fenceCentreEastM + fenceSideM)
-            let crossS = nowS()
-            let acksBeforeCross = flight.observer.now.acks.count
-            flight.observer.goto(beyond, altitudeAMSLM: altitude)
-            try await Task.sleep(for: .seconds(25))
-            let crossed = flight.observer.now
-            let path = crossed.positions(from: crossS)
-            let depthsM = path.map { half - max(abs(offsets($0.point).north), abs(offsets($0.point).east)) }
-            let crossAck = crossed.acks.dropFirst(acksBeforeCross).last { $0.command == 192 }
-            let eastM = path.map { offsets($0.point).east }.max() ?? .nan
+            let across = try await goto(beyond, watchS: 25)
+            let depthsM = across.path.map(depthM)
+            let eastM = across.path.map { offsets($0.point).east }.max() ?? .nan
             flight.measured("fence", String(format: "goto beyond the zone (ack %@): deepest %.1f m inside its edge "
                                             + "(negative: outside), farthest east %.1f m from its centre; the "
-                                            + "autopilot said:\n%@", crossAck.map { "\($0.result)" } ?? "none",
-                                            depthsM.max() ?? .nan, eastM, crossed.story(since: crossS)))
+                                            + "autopilot said:\n%@", across.result, depthsM.max() ?? .nan, eastM,
+                                            across.story))
             // Stopped by the fence: without it the vehicle flies on to 45 m east, past the zone's far edge.
             #expect(eastM < half, "not stopped: \(eastM) m east of the zone's centre")
             // Not before the edge, though (measured: PX4 SIH 2.1 m in, GF_PREDICT's braking from ~5 m/s;

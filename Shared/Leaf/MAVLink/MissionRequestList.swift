@@ -1,9 +1,7 @@
 /// MISSION_REQUEST_LIST (43): ask the vehicle for its items of one mission type; it answers with MISSION_COUNT.
-public struct MissionRequestList: MAVLinkMessage {
+public struct MissionRequestList: MissionListMessage {
     public static let messageId: UInt32 = 43
     public static let crcExtra: UInt8 = 132
-    public static let baseLength = 2
-    public static let fullLength = 3
 
     public var targetSystem: UInt8
     public var targetComponent: UInt8
@@ -13,17 +11,5 @@ public struct MissionRequestList: MAVLinkMessage {
         self.targetSystem = targetSystem
         self.targetComponent = targetComponent
         self.missionType = missionType
-    }
-
-    public init(reading p: inout MAVLinkPayloadReader) {
-        targetSystem = p.read()
-        targetComponent = p.read()
-        missionType = p.read()
-    }
-
-    public func write(to p: inout MAVLinkPayloadWriter) {
-        p.write(targetSystem)
-        p.write(targetComponent)
-        p.write(missionType)
     }
 }
