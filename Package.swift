@@ -86,7 +86,7 @@ let package = Package(
         .target(name: "MAVLinkSimulation",
                 dependencies: ["Clocks", "DroneSimulation", "MAVLink", "Navigation", "TextSupport"],
                 path: "Shared/Core/MAVLinkSimulation"),
-        .target(name: "MAVLinkCompanion", dependencies: ["Clocks", "MAVLink", "QuadProtocol", logging],
+        .target(name: "MAVLinkCompanion", dependencies: ["Checksums", "Clocks", "MAVLink", "QuadProtocol", logging],
                 path: "Shared/Core/MAVLinkCompanion"),
         // Geodesy and the solve report: no wire types (the solver that speaks them is NavigatorCore).
         .target(name: "Navigation", dependencies: ["TextSupport"], path: "Shared/Core/Navigation"),

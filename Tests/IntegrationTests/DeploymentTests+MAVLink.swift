@@ -40,12 +40,18 @@ extension DeploymentTests {
                     "topic write \(Topics.linkStatus.anyDroneFilter)",
                     "topic write \(Topics.presence.anyDroneFilter)/\(link)",
                 ]
-                #expect(Self.aclBlock(acl, user: link) == expected, "\(link)")
+                // mavlink-link keeps the held airspace as the autopilot's own fence and says whether it holds.
+                let fence: Set<String> = link == "mavlink-link" ? [
+                    "topic read \(Topics.airspaceHeld.anyDroneFilter)",
+                    "topic write \(Topics.airspaceFence.anyDroneFilter)",
+                ] : []
+                #expect(Self.aclBlock(acl, user: link) == expected.union(fence), "\(link)")
             }
             // Its presence crosses the bridge and the ground lets only the bridge write it.
             #expect(try DeploymentTests.bridgeTopics().contains { $0 == ("quad/drone1/status/mavlink-link", "out") })
             #expect(Self.aclBlock(try DeploymentTests.deployFile("ground/quadcopter.acl"), user: "drone1-bridge")
                 .contains("topic write quad/drone1/status/mavlink-link"))
+            #expect(try DeploymentTests.bridgeTopics().contains { $0 == ("quad/drone1/airspace/fence", "out") })
         }
 
         @Test("--vehicle mavlink --serial: unit, env file, drop-in, password, account, ACL; drone-link not installed")

@@ -60,6 +60,9 @@ struct RealAutopilotTests {
 
         @Test("over a serial port: mavlink-link SIGKILLed mid-leg and restarted: no arming without a new takeoff")
         func serialLinkKilled() async throws { try await Scenarios.linkKilledAndRestarted(flight(), serial: true) }
+
+        @Test("own fence: read back equal; link dead: a goto into the zone never enters, one across it is stopped")
+        func autopilotFence() async throws { try await Scenarios.autopilotFence(flight()) }
     }
 
     /// ArduCopter's GUIDED takeoff fails with today's mavlink-link (its zero-velocity setpoint stream cancels the
@@ -92,6 +95,9 @@ struct RealAutopilotTests {
 
         @Test("over a serial port: mavlink-link SIGKILLed mid-leg and restarted: no arming without a new takeoff")
         func serialLinkKilled() async throws { try await Scenarios.linkKilledAndRestarted(flight(), serial: true) }
+
+        @Test("own fence: read back equal; link dead: a goto into the zone never enters, one across it is stopped")
+        func autopilotFence() async throws { try await Scenarios.autopilotFence(flight()) }
     }
 }
 

@@ -461,6 +461,7 @@
     airspace: { path: 'airspace', type: 'airspaceDefinition', qos: 1, retain: false },
     airspaceStatus: { path: 'airspace/status', type: 'airspaceStatus', qos: 1, retain: true },
     airspaceHeld: { path: 'airspace/held', type: 'airspaceDefinition', qos: 1, retain: true },
+    airspaceFence: { path: 'airspace/fence', type: 'airspaceStatus', qos: 1, retain: true },
     // Presence: JSON text one level below, status/<service> (decodeStatus), not a binary payload.
     presence: { path: 'status', type: 'serviceStatus', qos: 1, retain: true },
     // The log sync's own payloads (PROTOCOL.md "Log sync"), not decoded here: the map does not take part.

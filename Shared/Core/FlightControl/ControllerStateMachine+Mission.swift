@@ -26,7 +26,8 @@ extension ControllerStateMachine {
         // The fence is centred on home; before a takeoff, on where the drone stands.
         guard let centre = home ?? groundPosition.mean ?? lastPosition else {
             return missionRefusal(plan, from: upload.senderId, item: nil,
-                                  because: "no position yet: the fence has no centre (upload again once the drone has a fix)")
+                                  because: "no position yet: the fence has no centre (upload again once the drone "
+                                    + "has a fix)")
         }
         let limits = MissionLimits(ceilingM: altitudeHold.maxAltitudeM, fenceRadiusM: configuration.geofenceRadiusM,
                                    home: centre, airspace: airspace.current)

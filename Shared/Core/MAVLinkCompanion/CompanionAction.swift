@@ -9,5 +9,7 @@ public enum CompanionAction: Sendable, Equatable {
     case publishDroneState(DroneState)
     case publishPosition(PositionFix)
     case publishLinkStatus(LinkStatus)
+    /// On `airspace/fence` (retained): whether the autopilot's own fence holds the board's airspace.
+    case publishFenceStatus(AirspaceStatus)
     case log(Logger.Level, String)
 }

@@ -21,7 +21,9 @@ public struct CompanionStateMachine: Sendable {
     /// The autopilot's system and component id, learned from its first HEARTBEAT.
     public private(set) var target: (system: UInt8, component: UInt8)?
 
-    private var encoder: MAVLinkEncoder
+    var encoder: MAVLinkEncoder
+    /// The held airspace as the autopilot's own fence (`CompanionStateMachine+Fence`).
+    var fence: FenceSync
     private var parser = MAVLinkStreamParser()
     private var telemetry = VehicleTelemetry()
     private var commands = CommandSender()
@@ -87,6 +89,7 @@ public struct CompanionStateMachine: Sendable {
         setpointBudget = SetpointBudget(intervalUs: timing.changedSetpointInterval.us,
             burst: timing.changedSetpointBurst)
         encoder = MAVLinkEncoder(systemId: systemId, componentId: componentId)
+        fence = FenceSync(systemId: systemId)
     }
 
     /// Parser counters (bad CRC, truncated, …) for the status and the shutdown line.
@@ -103,6 +106,7 @@ public struct CompanionStateMachine: Sendable {
         if setpointChanged { deadline = min(deadline, setpointBudget.nextAllowedUs) }
         if let timeout = pilot.timeoutDeadlineUs(timeout: timing.commandTimeout) { deadline = min(deadline, timeout) }
         if let orphan = orphanReturnDeadlineUs { deadline = min(deadline, orphan) }
+        if let fenceDue = fence.dueUs { deadline = min(deadline, fenceDue) }
         if wasConnected, let last = lastHeartbeatReceivedUs {
             deadline = min(deadline, last &+ timing.heartbeatLost.us)
         }
@@ -208,6 +212,7 @@ public struct CompanionStateMachine: Sendable {
         if wasConnected, let last = lastHeartbeatReceivedUs, nowUs &- last >= timing.heartbeatLost.us {
             wasConnected = false
             commands.clear()
+            fence.lost()
             actions.append(.log(.warning, "autopilot heartbeat lost: nothing for \((nowUs &- last) / 1000) ms"))
         }
         if nowUs &- lastHeartbeatSentUs >= timing.heartbeatInterval.us {
@@ -220,6 +225,7 @@ public struct CompanionStateMachine: Sendable {
         actions += reconcileFlight(nowUs: nowUs)
         actions += orphanReturnActions(nowUs: nowUs)
         actions += failsafeParameterActions(nowUs: nowUs)
+        actions += fenceActions(fence.tick(nowUs: nowUs))
         return actions + pumpCommands(nowUs: nowUs) + statusActions(nowUs: nowUs)
     }
 
@@ -245,6 +251,7 @@ public struct CompanionStateMachine: Sendable {
         }
         lastDatagramWasFromAutopilot = true
         windowMessages += 1
+        actions += fenceActions(fence.receive(packet.message, nowUs: nowUs))
         switch packet.message {
         case .heartbeat(let heartbeat):
             // Heartbeats of other components of the same system (a camera, a gimbal) say nothing about the vehicle.
@@ -253,6 +260,7 @@ public struct CompanionStateMachine: Sendable {
             let oldMode = telemetry.heartbeat.map { _ in telemetry.modeName }
             telemetry.heartbeat = heartbeat
             lastHeartbeatReceivedUs = nowUs
+            let connectedNow = !wasConnected
             if !wasConnected {
                 wasConnected = true
                 actions.append(.log(.info,
@@ -266,6 +274,9 @@ public struct CompanionStateMachine: Sendable {
                 actions.append(.log(.info, "autopilot mode \(oldMode) → \(telemetry.modeName)"))
             }
             if failsafeParameters.flavor == nil { failsafeParameters.start(flavor: telemetry.flavor) }
+            if connectedNow {
+                actions += fenceActions(fence.connected(target: target, flavor: telemetry.flavor, nowUs: nowUs))
+            }
             observeVehicle()
         case .sysStatus(let status): telemetry.sysStatus = status
         case .batteryStatus(let battery): telemetry.battery = battery

@@ -14,6 +14,8 @@ struct CompanionDriver<Transport: MAVLinkTransport>: LinkDriver {
     var publisher: VehicleTelemetryPublisher
     let logger: Logger
     var sendErrors = SendErrorLog()
+    /// The held airspace from the bus, for the autopilot's fence (nil: none subscribed, e.g. in a test).
+    var heldAirspace: HeldAirspaceMailbox?
 
     init(machine: CompanionStateMachine, transport: Transport, publisher: VehicleTelemetryPublisher,
          logger: Logger) {
@@ -29,6 +31,10 @@ struct CompanionDriver<Transport: MAVLinkTransport>: LinkDriver {
 
     mutating func drainDatagrams() {
         perform(transport.drain(into: &machine, now: MonotonicClock.now()))
+        // Checked on every pass of the loop (at least the setpoint stream's 20 Hz while running).
+        if let definition = heldAirspace?.take() {
+            perform(machine.heldAirspace(definition, now: MonotonicClock.now()))
+        }
     }
 
     func stopped() {
@@ -55,6 +61,8 @@ struct CompanionDriver<Transport: MAVLinkTransport>: LinkDriver {
                 publisher.position(fix)
             case .publishLinkStatus(let status):
                 publisher.linkStatus(status)
+            case .publishFenceStatus(let status):
+                publisher.fenceStatus(status)
             }
         }
     }

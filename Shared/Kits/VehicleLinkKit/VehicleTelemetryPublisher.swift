@@ -8,6 +8,7 @@ package struct VehicleTelemetryPublisher {
     private var droneStateSequence = SequenceCounter()
     private var positionSequence = SequenceCounter()
     private var linkStatusSequence = SequenceCounter()
+    private var fenceStatusSequence = SequenceCounter()
 
     package init(runtime: ServiceRuntime) {
         bus = NonBlockingPublisher(runtime: runtime)
@@ -35,5 +36,13 @@ package struct VehicleTelemetryPublisher {
         status.sequence = linkStatusSequence.next()
         status.timestampUs = WallClock.nowUs()
         bus.publish(Topics.linkStatus, status)
+    }
+
+    /// mavlink-link: whether the autopilot's own fence holds the held airspace (`airspace/fence`).
+    package mutating func fenceStatus(_ status: AirspaceStatus) {
+        var status = status
+        status.sequence = fenceStatusSequence.next()
+        status.timestampUs = WallClock.nowUs()
+        bus.publish(Topics.airspaceFence, status)
     }
 }

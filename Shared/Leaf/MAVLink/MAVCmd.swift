@@ -4,6 +4,12 @@ public enum MAVCmd {
     public static let navReturnToLaunch: UInt16 = 20
     public static let navLand: UInt16 = 21
     public static let navTakeoff: UInt16 = 22
+    /// Fence items (mission type `MAVMissionType.fence`): param1 the polygon's vertex count or the circle's radius, m.
+    public static let navFenceReturnPoint: UInt16 = 5000
+    public static let navFencePolygonVertexInclusion: UInt16 = 5001
+    public static let navFencePolygonVertexExclusion: UInt16 = 5002
+    public static let navFenceCircleInclusion: UInt16 = 5003
+    public static let navFenceCircleExclusion: UInt16 = 5004
     public static let doSetMode: UInt16 = 176
     public static let doReposition: UInt16 = 192
     public static let missionStart: UInt16 = 300

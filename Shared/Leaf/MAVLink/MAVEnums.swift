@@ -35,3 +35,10 @@ public enum MAVState {
     public static let active: UInt8 = 4
     public static let critical: UInt8 = 5
 }
+
+/// MAV_MISSION_TYPE: which list a mission message is about.
+public enum MAVMissionType {
+    public static let mission: UInt8 = 0
+    public static let fence: UInt8 = 1
+    public static let rally: UInt8 = 2
+}

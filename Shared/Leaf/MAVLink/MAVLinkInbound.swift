@@ -26,6 +26,8 @@ public enum MAVLinkInbound: Sendable, Equatable {
     case missionItemReached(MissionItemReached)
     case missionClearAll(MissionClearAll)
     case localPositionNED(LocalPositionNED)
+    case missionRequest(MissionRequest)
+    case missionRequestList(MissionRequestList)
 
     /// Every known type; the parser takes CRC_EXTRA from here.
     public static let messageTypes: [any MAVLinkMessage.Type] = [
@@ -34,7 +36,7 @@ public enum MAVLinkInbound: Sendable, Equatable {
         ParamRequestRead.self, ParamValue.self, ParamSet.self, ParamRequestList.self, HomePosition.self,
         AutopilotVersion.self, StatusText.self, CommandInt.self, MissionCount.self, MissionRequestInt.self,
         MissionItemInt.self, MissionAck.self, MissionCurrent.self, MissionItemReached.self, MissionClearAll.self,
-        LocalPositionNED.self,
+        LocalPositionNED.self, MissionRequest.self, MissionRequestList.self,
     ]
 
     public static func crcExtra(messageId: UInt32) -> UInt8? {
@@ -72,6 +74,8 @@ public enum MAVLinkInbound: Sendable, Equatable {
         case MissionItemReached.messageId: self = .missionItemReached(MissionItemReached(payload: p))
         case MissionClearAll.messageId: self = .missionClearAll(MissionClearAll(payload: p))
         case LocalPositionNED.messageId: self = .localPositionNED(LocalPositionNED(payload: p))
+        case MissionRequest.messageId: self = .missionRequest(MissionRequest(payload: p))
+        case MissionRequestList.messageId: self = .missionRequestList(MissionRequestList(payload: p))
         default: return nil
         }
     }

@@ -1,9 +1,7 @@
 /// MISSION_CLEAR_ALL (45): delete the vehicle's mission; answered by MISSION_ACK.
-public struct MissionClearAll: MAVLinkMessage {
+public struct MissionClearAll: MissionListMessage {
     public static let messageId: UInt32 = 45
     public static let crcExtra: UInt8 = 232
-    public static let baseLength = 2
-    public static let fullLength = 3
 
     public var targetSystem: UInt8
     public var targetComponent: UInt8
@@ -13,17 +11,5 @@ public struct MissionClearAll: MAVLinkMessage {
         self.targetSystem = targetSystem
         self.targetComponent = targetComponent
         self.missionType = missionType
-    }
-
-    public init(reading p: inout MAVLinkPayloadReader) {
-        targetSystem = p.read()
-        targetComponent = p.read()
-        missionType = p.read()
-    }
-
-    public func write(to p: inout MAVLinkPayloadWriter) {
-        p.write(targetSystem)
-        p.write(targetComponent)
-        p.write(missionType)
     }
 }

@@ -1,9 +1,7 @@
 /// MISSION_REQUEST_INT (51): the vehicle asks the uploader for item `seq`.
-public struct MissionRequestInt: MAVLinkMessage {
+public struct MissionRequestInt: MissionSeqMessage {
     public static let messageId: UInt32 = 51
     public static let crcExtra: UInt8 = 196
-    public static let baseLength = 4
-    public static let fullLength = 5
 
     public var seq: UInt16
     public var targetSystem: UInt8
@@ -15,19 +13,5 @@ public struct MissionRequestInt: MAVLinkMessage {
         self.targetSystem = targetSystem
         self.targetComponent = targetComponent
         self.missionType = missionType
-    }
-
-    public init(reading p: inout MAVLinkPayloadReader) {
-        seq = p.read()
-        targetSystem = p.read()
-        targetComponent = p.read()
-        missionType = p.read()
-    }
-
-    public func write(to p: inout MAVLinkPayloadWriter) {
-        p.write(seq)
-        p.write(targetSystem)
-        p.write(targetComponent)
-        p.write(missionType)
     }
 }

@@ -59,6 +59,11 @@ public enum Topics {
     public static let airspaceHeld = TopicSpec<AirspaceDefinition>(
         path: "airspace/held", qos: .atLeastOnce, retain: true,
         summary: "the airspace the controller holds (controller → all)")
+    /// The autopilot's own fence, read back by mavlink-link: `accepted` when it is the held airspace, `uploadRefusal`
+    /// with why not (refused, no answer, differs) or what else is off (a fence parameter not as set).
+    public static let airspaceFence = TopicSpec<AirspaceStatus>(
+        path: "airspace/fence", qos: .atLeastOnce, retain: true,
+        summary: "whether the autopilot's own fence holds the held airspace (mavlink-link → all)")
 
     // Flight-log sync (ground telemetry-logger ↔ board telemetry-logger, across the bridge): byte layouts in
     // PROTOCOL.md "Log sync", codec in Shared/Core/LogSync. QoS 1 both ways: a lost request or chunk costs a timeout.

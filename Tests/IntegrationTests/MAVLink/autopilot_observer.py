@@ -21,7 +21,13 @@ It says hello to the autopilot (a GCS HEARTBEAT every second) and asks for its s
 SIGUSR1: send MAV_CMD_NAV_LAND (resent every second until acknowledged): a second ground station bringing the
 vehicle down, for cleanup. SIGTERM ends it.
 
-usage: autopilot_observer.py LISTEN_PORT [AUTOPILOT_HOST:PORT]
+--commands FILE: JSON lines appended to FILE are acted on as they come (a second ground station, bypassing the stack):
+  {"cmd": "fence"}   read the autopilot's fence (mission type 1) and report it:
+                     {"t": …, "kind": "fence", "items": [[command, param1, lat_e7, lon_e7], …]}  (or "error": why)
+  {"cmd": "goto", "lat": …, "lon": …, "alt": …}   MAV_CMD_DO_REPOSITION as COMMAND_INT (alt AMSL, change mode),
+                     resent every second until acknowledged; the ack is reported as "ack" (command 192)
+
+usage: autopilot_observer.py [--commands FILE] LISTEN_PORT [AUTOPILOT_HOST:PORT]
   LISTEN_PORT: the UDP port on 127.0.0.1 the autopilot's link sends to (0: any free port; then AUTOPILOT is needed).
   AUTOPILOT: where to send first (PX4's GCS link: 127.0.0.1:18570+N; PX4 then answers whoever sent to it).
   Without it the observer answers whoever sends to it (ArduPilot's udpclient serial port)."""
@@ -36,10 +42,16 @@ os.environ["MAVLINK20"] = "1"
 from pymavlink import mavutil  # noqa: E402
 
 C = mavutil.mavlink
-LISTEN_PORT = int(sys.argv[1])
+ARGS = sys.argv[1:]
+COMMANDS = None
+if "--commands" in ARGS:
+    at = ARGS.index("--commands")
+    COMMANDS = ARGS[at + 1]
+    del ARGS[at:at + 2]
+LISTEN_PORT = int(ARGS[0])
 AUTOPILOT = None
-if len(sys.argv) > 2:
-    host, port = sys.argv[2].rsplit(":", 1)
+if len(ARGS) > 1:
+    host, port = ARGS[1].rsplit(":", 1)
     AUTOPILOT = (host, int(port))
 
 sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -53,6 +65,10 @@ last = {}
 land_requested = [False]
 land_acked = [False]
 running = [True]
+# The fence being read: None when idle, else {"count": n or None, "items": [...], "tries": k, "next": time}.
+fence_read = [None]
+goto = {"target": None, "acked": True, "next": 0.0}
+commands_offset = [0]
 
 
 def emit(kind, **fields):
@@ -98,6 +114,77 @@ def ask_streams():
             command(C.MAV_CMD_SET_MESSAGE_INTERVAL, noisy, -1)
     for message, interval in wanted.items():
         command(C.MAV_CMD_SET_MESSAGE_INTERVAL, message, interval)
+
+
+def fence_request(now):
+    """Asks again for what the fence read waits for (the count, or the next item); gives up after 10 tries."""
+    state = fence_read[0]
+    if state["tries"] >= 10:
+        emit("fence", error=f"no answer after 10 tries (count {state['count']}, {len(state['items'])} items)")
+        fence_read[0] = None
+        return
+    state["tries"] += 1
+    state["next"] = now + 1
+    if state["count"] is None:
+        send(C.MAVLink_mission_request_list_message(target["system"], target["component"], 1))
+    else:
+        send(C.MAVLink_mission_request_int_message(target["system"], target["component"], len(state["items"]), 1))
+
+
+def fence_item(msg, now):
+    state = fence_read[0]
+    if state is None or getattr(msg, "mission_type", 0) != 1 or msg.target_system != 255:
+        return
+    if msg.get_type() == "MISSION_COUNT":
+        if state["count"] is not None:
+            return
+        state["count"] = msg.count
+    elif msg.seq == len(state["items"]) and state["count"] is not None:
+        state["items"].append([msg.command, msg.param1, msg.x, msg.y])
+    else:
+        return
+    state["tries"] = 0
+    if len(state["items"]) >= state["count"]:
+        send(C.MAVLink_mission_ack_message(target["system"], target["component"], 0, 1))
+        emit("fence", items=state["items"])
+        fence_read[0] = None
+    else:
+        fence_request(now)
+
+
+def read_commands(now):
+    if COMMANDS is None:
+        return
+    try:
+        with open(COMMANDS, "rb") as f:
+            f.seek(commands_offset[0])
+            data = f.read()
+    except OSError:
+        return
+    end = data.rfind(b"\n")
+    if end < 0:
+        return
+    commands_offset[0] += end + 1
+    for line in data[:end].split(b"\n"):
+        try:
+            order = json.loads(line)
+        except ValueError:
+            continue
+        if order.get("cmd") == "fence":
+            fence_read[0] = {"count": None, "items": [], "tries": 0, "next": now}
+            fence_request(now)
+        elif order.get("cmd") == "goto":
+            goto["target"] = (order["lat"], order["lon"], order["alt"])
+            goto["acked"] = False
+            goto["next"] = now
+
+
+def send_goto():
+    lat, lon, alt = goto["target"]
+    emit("sent", command=C.MAV_CMD_DO_REPOSITION)
+    send(C.MAVLink_command_int_message(target["system"], target["component"], C.MAV_FRAME_GLOBAL,
+                                       C.MAV_CMD_DO_REPOSITION, 0, 0, -1, 1, 0, float("nan"),
+                                       int(round(lat * 1e7)), int(round(lon * 1e7)), alt))
 
 
 def on_usr1(_signum, _frame):
@@ -157,7 +244,11 @@ def handle(msg, source):
         ok = bool(msg.onboard_control_sensors_health & C.MAV_SYS_STATUS_PREARM_CHECK)
         if changed("prearm", ok):
             emit("prearm", ok=ok)
+    elif kind in ("MISSION_COUNT", "MISSION_ITEM_INT"):
+        fence_item(msg, time.monotonic())
     elif kind == "COMMAND_ACK":
+        if msg.command == C.MAV_CMD_DO_REPOSITION:
+            goto["acked"] = True
         if msg.command == C.MAV_CMD_NAV_LAND:
             land_acked[0] = msg.result in (C.MAV_RESULT_ACCEPTED, C.MAV_RESULT_IN_PROGRESS)
         if msg.command != C.MAV_CMD_SET_MESSAGE_INTERVAL:
@@ -175,6 +266,12 @@ while running[0]:
     if now >= next_streams and "system" in last:
         ask_streams()  # once more: a request lost while the autopilot was still starting
         next_streams = float("inf")
+    read_commands(now)
+    if fence_read[0] is not None and now >= fence_read[0]["next"]:
+        fence_request(now)
+    if goto["target"] is not None and not goto["acked"] and now >= goto["next"]:
+        send_goto()
+        goto["next"] = now + 1
     if land_requested[0] and not land_acked[0] and now >= next_land:
         emit("sent", command=C.MAV_CMD_NAV_LAND)
         command(C.MAV_CMD_NAV_LAND, 0, 0, 0, float("nan"), float("nan"), float("nan"), float("nan"))

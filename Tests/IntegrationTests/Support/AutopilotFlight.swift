@@ -54,7 +54,7 @@ final class AutopilotFlight: @unchecked Sendable {
             let drone = DroneID(rawValue: stack.drone) ?? .default
             bus = try await BusRecorder(port: stack.broker.port, id: "autopilot-\(kind.rawValue)", filters: [
                 Topics.controllerState.topic(for: drone), Topics.linkStatus.topic(for: drone),
-                Topics.statusFilter(drone: drone),
+                Topics.statusFilter(drone: drone), Topics.airspaceFence.topic(for: drone),
             ])
         } catch {
             sitl.stop()

@@ -15,6 +15,8 @@ final class AutopilotObserver: @unchecked Sendable {
         var relativeAltitudeM: Double
         /// The autopilot's own horizontal ground speed (vx, vy), m/s.
         var groundSpeedMps: Double = 0
+        /// Above mean sea level (alt).
+        var altitudeAMSLM: Double = 0
         func distanceM(to other: GeoPoint) -> Double { Geodesy.inverse(from: point, to: other).distanceM }
     }
 
@@ -36,6 +38,12 @@ final class AutopilotObserver: @unchecked Sendable {
         var ekfFlags: Int?
         /// The SYS_STATUS pre-arm health bit (PX4).
         var prearmOK: Bool?
+        /// The autopilot's fence as last read (`readFence()`): (command, param1, lat × 1e7, lon × 1e7) per item.
+        var fence: [(command: Int, param1: Double, latitudeE7: Int, longitudeE7: Int)]?
+        /// Why the last fence read failed.
+        var fenceError: String?
+        /// COMMAND_ACKs for what the observer sent: (command, MAV_RESULT).
+        var acks: [(command: Int, result: Int)] = []
 
         var latest: Position? { positions.last }
         var armed: Bool? { heartbeats.last?.armed }
@@ -63,6 +71,8 @@ final class AutopilotObserver: @unchecked Sendable {
 
     let process: ChildProcess
     private let outputURL: URL
+    /// Orders for the helper (`--commands`), one JSON line each.
+    private let commandsURL: URL
     private let lock = NSLock()
     private var seen = Observations()
     private var offset: UInt64 = 0
@@ -73,9 +83,12 @@ final class AutopilotObserver: @unchecked Sendable {
     ///   - autopilot: where to say hello first (PX4's GCS link, which then answers whoever sent to it).
     init(listenPort: UInt16, autopilot: String?, directory: URL) throws {
         outputURL = directory.appendingPathComponent("observer.jsonl")
+        commandsURL = directory.appendingPathComponent("observer-commands.jsonl")
+        FileManager.default.createFile(atPath: commandsURL.path, contents: Data())
         process = try ChildProcess(
             executable: PythonTools.requirePython(),
-            arguments: [PythonTools.scripts.appendingPathComponent("autopilot_observer.py").path, "\(listenPort)"]
+            arguments: [PythonTools.scripts.appendingPathComponent("autopilot_observer.py").path,
+                        "--commands", commandsURL.path, "\(listenPort)"]
                 + (autopilot.map { [$0] } ?? []),
             name: "autopilot-observer", logPath: directory.appendingPathComponent("observer.log").path,
             stdoutPath: outputURL.path)
@@ -115,6 +128,28 @@ final class AutopilotObserver: @unchecked Sendable {
     /// Sends MAV_CMD_NAV_LAND from the observer (resent every second until acknowledged).
     func land() { kill(process.pid, SIGUSR1) }
 
+    /// Reads the autopilot's fence (mission type 1) anew: `now.fence` (or `fenceError`) when it is in.
+    func readFence() {
+        lock.withLock {
+            seen.fence = nil
+            seen.fenceError = nil
+        }
+        order(#"{"cmd": "fence"}"#)
+    }
+
+    /// MAV_CMD_DO_REPOSITION straight to the autopilot (a second ground station, bypassing the stack).
+    func goto(_ point: GeoPoint, altitudeAMSLM: Double) {
+        order(#"{"cmd": "goto", "lat": \#(point.latitudeDeg), "lon": \#(point.longitudeDeg), "#
+              + #""alt": \#(altitudeAMSLM)}"#)
+    }
+
+    private func order(_ line: String) {
+        guard let handle = try? FileHandle(forWritingTo: commandsURL) else { return }
+        defer { try? handle.close() }
+        _ = try? handle.seekToEnd()
+        try? handle.write(contentsOf: Data((line + "\n").utf8))
+    }
+
     func stop() { process.stop() }
 
     deinit { stop() }
@@ -145,7 +180,8 @@ final class AutopilotObserver: @unchecked Sendable {
             if let p = point() {
                 let north = o["vn"] as? Double ?? 0, east = o["ve"] as? Double ?? 0
                 seen.positions.append(Position(timeS: t, point: p, relativeAltitudeM: o["rel_alt"] as? Double ?? 0,
-                                               groundSpeedMps: (north * north + east * east).squareRoot()))
+                                               groundSpeedMps: (north * north + east * east).squareRoot(),
+                                               altitudeAMSLM: o["alt"] as? Double ?? 0))
             }
         case "heartbeat":
             seen.heartbeats.append((t, o["armed"] as? Bool ?? false, UInt32(o["custom_mode"] as? Int ?? 0)))
@@ -155,7 +191,14 @@ final class AutopilotObserver: @unchecked Sendable {
         case "home": seen.home = point()
         case "ekf": seen.ekfFlags = o["flags"] as? Int
         case "prearm": seen.prearmOK = o["ok"] as? Bool
+        case "fence":
+            if let items = o["items"] as? [[Double]] {
+                seen.fence = items.filter { $0.count == 4 }.map { (Int($0[0]), $0[1], Int($0[2]), Int($0[3])) }
+            } else {
+                seen.fenceError = o["error"] as? String ?? "?"
+            }
         case "ack":
+            seen.acks.append((o["command"] as? Int ?? -1, o["result"] as? Int ?? -1))
             seen.texts.append((t, "(the observer's command \(o["command"] ?? "?") → result \(o["result"] ?? "?"))"))
         default: break
         }
