@@ -216,6 +216,49 @@ import Testing
         #expect(h.machine.target?.senderId == ControllerStateMachine.missionSenderId)
     }
 
+    // MARK: Battery
+
+    @Test func startIsRefusedWithTheFiguresWhenTheBatteryDoesNotCoverThePlan() throws {
+        var h = Self.loaded()
+        h.batteryPercent = 20
+        h.drone(.landed)
+        let refused = Self.command(&h, .start)
+        #expect(h.machine.mission?.executor.state == .idle)
+        #expect(h.activity == .landed)
+        let reason = try #require(Self.statuses(refused).last?.refusal?.reason)
+        #expect(reason.hasPrefix("start refused: the battery does not cover it: 60 m to fly with 5 s of holds need ~"),
+                "\(reason)")
+        #expect(reason.hasSuffix("20% left, 15% kept for landing (--land-battery)"), "\(reason)")
+        // With a full battery it takes off.
+        h.batteryPercent = 90
+        h.drone(.landed)
+        _ = Self.command(&h, .start)
+        #expect(h.machine.mission?.executor.state == .running)
+        #expect(h.activity == .takingOff)
+    }
+
+    @Test func aMissionTheBatteryNoLongerCoversIsCutShortByAReturnHome() throws {
+        var h = Self.flyingItem1()
+        // 16%: above the 15% the low-battery rule acts at, but the loiter 30 m on and its 5 s need more.
+        h.batteryPercent = 16
+        let actions = Self.arrive(&h)
+        #expect(h.machine.mission?.executor.state == .aborted)
+        #expect(h.activity == .returningHome)
+        #expect(h.reason == .missionBatteryReturn)
+        #expect(actions.contains {
+            if case .log(_, let text) = $0 { text.hasPrefix("mission cut short: the battery does not cover it") }
+            else { false }
+        })
+    }
+
+    @Test func aRefusedCommandIsInTheStatusForTheGround() throws {
+        var h = Self.flyingItem1()
+        let again = Self.command(&h, .start)
+        #expect(Self.statuses(again).last?.refusal?.reason == "refused: already-started")
+        let other = Self.command(&h, .pause, checksum: 0x1234)
+        #expect(Self.statuses(other).last?.refusal?.reason.hasPrefix("pause refused: addressed to plan") == true)
+    }
+
     // MARK: Restart
 
     /// The record a controller persisted while flying to item 1, restored into a new controller.

@@ -47,14 +47,20 @@ struct MissionFlightTests {
     }
 
     /// Uploaded and started: the board's checksum printed, the takeoff under way.
-    static func uploadAndStart(_ flight: FaultFlight, _ plan: Plan) async throws {
-        // Right after start the controller may have had no fix yet: the board refuses ("no position yet: the fence
-        // has no centre"), and the user uploads again once the drone has one, as here (seen on a busy machine).
-        var upload = try await broadcaster(flight, ["mission", "upload", plan.file.path, "--timeout", "30"])
+    /// `mission upload FILE`. Right after start the controller may have had no fix yet: the board refuses ("no
+    /// position yet: the fence has no centre"), and the user uploads again once the drone has one, as here (seen on
+    /// a busy machine).
+    static func upload(_ flight: FaultFlight, _ file: URL) async throws -> (code: Int32, output: String) {
+        var upload = try await broadcaster(flight, ["mission", "upload", file.path, "--timeout", "30"])
         for _ in 0..<20 where upload.code != 0 && upload.output.contains("no position yet") {
             try await Task.sleep(for: .milliseconds(500))
-            upload = try await broadcaster(flight, ["mission", "upload", plan.file.path, "--timeout", "30"])
+            upload = try await broadcaster(flight, ["mission", "upload", file.path, "--timeout", "30"])
         }
+        return upload
+    }
+
+    static func uploadAndStart(_ flight: FaultFlight, _ plan: Plan) async throws {
+        let upload = try await Self.upload(flight, plan.file)
         #expect(upload.code == 0, "\(upload.output)\n\(flight.logs())")
         #expect(upload.output.contains("drone-controller holds mission 0x"), "\(upload.output)")
         let start = try await broadcaster(flight, ["mission", "start", "--timeout", "30"])
@@ -116,6 +122,22 @@ struct MissionFlightTests {
         try await flight.waitLanded(timeoutS: 3 * TestEnvironment.flightPhaseTimeoutS)
         #expect(flight.log("drone-controller").contains("restored at item 2"), "\(flight.logs())")
         try await Self.expectFlownInOrder(flight, plan)
+    }
+
+    @Test("start refused with the figures when the battery does not cover the plan (--land-battery 95); no takeoff")
+    func startRefusedOnBattery() async throws {
+        // drone-sim's full battery, 95% of it kept for landing: the plan's ~50 m and 5 s loiter need more than 5%.
+        let flight = try await FaultFlight(controllerArguments: ["--land-battery", "95"])
+        defer { flight.stop() }
+        let plan = try Plan(flight)
+        let upload = try await Self.upload(flight, plan.file)
+        #expect(upload.code == 0, "\(upload.output)\n\(flight.logs())")
+        let start = try await Self.broadcaster(flight, ["mission", "start", "--timeout", "10"])
+        #expect(start.code == 1, "\(start.output)")
+        #expect(start.output.contains("refused by drone-controller: start refused: the battery does not cover it: "),
+                "\(start.output)\n\(flight.logs())")
+        #expect(start.output.contains("95% kept for landing (--land-battery)"), "\(start.output)")
+        #expect(flight.stack.lastRow()?.isAirborne == false, "took off")
     }
 
     @Test("the ground's beacon stopped mid-mission (lost pilot, default continue): the mission completes")

@@ -97,6 +97,8 @@
       "about to come within half the margin of a zone: braked to a hover, target dropped"],
     'airspace-breach': ['failsafe', '',
       "in a zone it may not be in, or within half its margin: flying out (or landing)"],
+    'mission-battery-return': ['failsafe', '',
+      "the battery no longer covers the rest of the mission: mission aborted, returning home"],
     'airborne': ['event', '', "the drone reports flying"],
     'arrived': ['event', '', "arrived at the target"],
     'left-arrival-radius': ['event', '', "drifted off the target: flying back"],

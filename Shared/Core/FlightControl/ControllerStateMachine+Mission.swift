@@ -83,6 +83,10 @@ extension ControllerStateMachine {
         guard mission.pendingRestore == nil, activity != .unknown else {
             return finish(missionCommandRefusal(command, because: "waiting for navdata"), now: now)
         }
+        if command.kind == .start || command.kind == .resume, mission.executor.state != .running,
+           let shortfall = missionBatteryShortfall(fromItem: command.kind == .start ? 0 : nil, now: now) {
+            return finish(missionCommandRefusal(command, because: shortfall), now: now)
+        }
         let event: MissionExecutor.Event = switch command.kind {
         case .start: .start(airborne: activity.isAirborne)
         case .pause: .pause
@@ -120,6 +124,7 @@ extension ControllerStateMachine {
         if let arrival = missionArrival() {
             actions.append(.log(.info, "mission: item \(arrival.item) reached, \(Int(arrival.errorM.rounded())) m off"))
             actions += missionStep(.arrived(item: arrival.item, errorM: arrival.errorM), now: now)
+            actions += missionBatteryCheck(now: now)
         }
         return actions + missionStep(.tick, now: now)
     }
@@ -176,8 +181,13 @@ extension ControllerStateMachine {
             let answer = returnHome(now: now)
             return answer.actions + apply(answer.transition, now: now)
         case let .refused(refusal):
+            if let checksum = mission?.checksum {
+                missionStatusRecord.refusal = .init(planChecksum: checksum, item: nil,
+                                                    reason: "refused: \(refusal.rawValue)")
+            }
             return [.rejected(kind: "mission", reason: .missionCommandRefused),
-                    .log(.warning, "mission command refused: \(refusal.rawValue)")]
+                    .log(.warning, "mission command refused: \(refusal.rawValue)"),
+                    .publishMissionStatus(missionStatus())]
         case let .publishProgress(progress): return [.publishMissionProgress(progress)]
         case let .persist(record): return [.persistMission(record)]
         }
@@ -259,8 +269,12 @@ extension ControllerStateMachine {
                 .publishMissionStatus(missionStatus())]
     }
 
-    func missionCommandRefusal(_ command: MissionCommand, because why: String) -> [ControllerAction] {
-        [.rejected(kind: "mission", reason: .missionCommandRefused),
-         .log(.warning, "mission \(command.kind) from \(command.senderId) refused: \(why)")]
+    /// A refused command: logged, counted, and in the status (the plan it named, no item) for the ground to print.
+    mutating func missionCommandRefusal(_ command: MissionCommand, because why: String) -> [ControllerAction] {
+        missionStatusRecord.refusal = .init(planChecksum: command.planChecksum, item: nil,
+                                            reason: "\(command.kind) refused: \(why)")
+        return [.rejected(kind: "mission", reason: .missionCommandRefused),
+                .log(.warning, "mission \(command.kind) from \(command.senderId) refused: \(why)"),
+                .publishMissionStatus(missionStatus())]
     }
 }

@@ -13,14 +13,22 @@ extension MissionExecutor {
         return MissionProgress(record: record(now: now), remainingDistanceM: distanceM, remainingTime: time)
     }
 
-    /// From the last position through every point still to fly; the time at the plan's speed plus the stays left.
-    func remaining(now: MonotonicInstant) -> (Double, Duration) {
-        guard !state.isFinished, plan.items.indices.contains(currentItem) else { return (0, .zero) }
+    /// What is left to fly: the distance from the last position through every point still to fly, the holds and
+    /// loiters left, and where it ends (the last point; the position when no point is left). `fromItem`: as if the
+    /// mission were started there now (a `start` asks from item 0); `position`: where the drone is, if the executor
+    /// has not been told yet.
+    public func remainingRoute(fromItem: Int? = nil, position: GeoPoint? = nil,
+                               now: MonotonicInstant) -> (distanceM: Double, stays: Duration, end: GeoPoint?) {
+        let position = position ?? self.position
+        let first = fromItem ?? currentItem
+        guard fromItem != nil || !state.isFinished, plan.items.indices.contains(first) else {
+            return (0, .zero, position)
+        }
         var distanceM = 0.0
         var stays = Duration.zero
         var from = position
-        for item in plan.items[currentItem...] {
-            if item.id == currentItem, phase == .staying {
+        for item in plan.items[first...] {
+            if fromItem == nil, item.id == currentItem, phase == .staying {
                 stays += stayTimeLeft(now: now)
                 from = item.point ?? from
                 continue
@@ -30,9 +38,14 @@ extension MissionExecutor {
             if let from { distanceM += Geodesy.inverse(from: from, to: point).distanceM }
             from = point
         }
+        return (distanceM.isFinite ? distanceM : 0, stays, from)
+    }
+
+    /// The distance left and the time at the plan's speed plus the stays left.
+    func remaining(now: MonotonicInstant) -> (Double, Duration) {
+        let route = remainingRoute(now: now)
         let speedMps = plan.cruiseSpeedMps ?? configuration.estimateSpeedMps
-        let travel = Duration.seconds(clamping: distanceM.isFinite ? distanceM / speedMps : 0)
-        return (distanceM.isFinite ? distanceM : 0, travel + stays)
+        return (route.distanceM, .seconds(clamping: route.distanceM / speedMps) + route.stays)
     }
 
     /// Persist after every change of state, item, phase or reached items, and while a stay runs at most every

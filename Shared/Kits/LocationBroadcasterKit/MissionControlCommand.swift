@@ -138,6 +138,7 @@ struct MissionControlCommand: AsyncParsableCommand {
                     + "\(TextFormat.fixed(timeoutS, digits: 1)) s): upload one first")
             }
             let checksum = held.record.planChecksum
+            let statusBefore = watch.feed.latest.missionStatus?.sequence
             let command = Mission.MissionCommand(senderId: resolved.senderId, kind: kind, planChecksum: checksum)
             do {
                 try await client.publishAndWait(topic: Topics.missionCommand.topic(for: resolved.common.drone),
@@ -150,6 +151,12 @@ struct MissionControlCommand: AsyncParsableCommand {
             if let progress = try await Self.progress(watch, timeoutS: timeoutS, until: done) {
                 say("mission \(CRC32.text(checksum)): \(Self.summary(progress.record))")
                 return
+            }
+            // Refused: the board's status says why (a new status naming this plan).
+            if let status = watch.feed.latest.missionStatus, status.sequence != statusBefore,
+               let refusal = status.refusal, refusal.planChecksum == checksum {
+                throw CLIFailure("mission \(kind) for \(CRC32.text(checksum)): refused by drone-controller: "
+                    + refusal.reason)
             }
             throw CLIFailure("mission \(kind) for \(CRC32.text(checksum)): refused by drone-controller (its log says "
                 + "why) or no answer within \(TextFormat.fixed(timeoutS, digits: 1)) s; now "

@@ -53,7 +53,7 @@ public enum Reason: Hashable, Sendable {
     case pilotLost, pilotLostReturn, groundLinkLost, groundLinkLostReturn
     case geofence, batteryLow, batteryLowReturn, batteryLowCannotReturn
     case windTooStrong, returnHomeNotProgressing, targetNotProgressing
-    case airspaceBrake, airspaceBreach
+    case airspaceBrake, airspaceBreach, missionBatteryReturn
 
     // Events of the flight.
     case airborne, arrived, leftArrivalRadius, navigationResumed, backInsideGeofence, homeReached, returnedHome
@@ -258,6 +258,8 @@ extension Reason {
             "about to come within half the margin of a zone: braked to a hover, target dropped"),
         Row(.airspaceBreach, "airspace-breach", .failsafe, nil,
             "in a zone it may not be in, or within half its margin: flying out (or landing)"),
+        Row(.missionBatteryReturn, "mission-battery-return", .failsafe, nil,
+            "the battery no longer covers the rest of the mission: mission aborted, returning home"),
         // Events of the flight.
         Row(.airborne, "airborne", .event, nil, "the drone reports flying"),
         Row(.arrived, "arrived", .event, nil, "arrived at the target"),
