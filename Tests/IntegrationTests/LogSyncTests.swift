@@ -34,7 +34,7 @@ final class LogSyncIntegrationTests {
             remote_clientid drone1-bridge
             cleansession false
             try_private true
-            restart_timeout 1 1
+            restart_timeout 4 4
             keepalive_interval 5
             topic quad/+/telemetry/drone out 0
             topic quad/+/log/sync/request in 1
@@ -124,10 +124,12 @@ final class LogSyncIntegrationTests {
         }
         for sequence in UInt32(2)...20 { try publish(publisher, sequence) }
         try await eventually(timeout: .seconds(10), "the ground logged 1…20") { try groundSequences().last == 20 }
-        // 21…40 go out once the board's broker has noticed the cut: its bridge reconnects (restart_timeout 1 s) and
-        // is refused. A fixed 300 ms was a race on a busy machine: a broker that had not yet read the cut queued
-        // 22…40 for its (persistent) bridge session and delivered them live when the radio came back — only 21 was
-        // recovered by the sync.
+        // 21…40 go out once the board's broker has noticed the cut: its bridge reconnects and is refused. A fixed
+        // 300 ms was a race on a busy machine: a broker that had not yet read the cut queued 22…40 for its
+        // (persistent) bridge session and delivered them live when the radio came back — only 21 was recovered by
+        // the sync. So was a retry every second (restart_timeout 1 1): the proxy accepts each attempt before it
+        // closes it, and a broker that read the publishes late, during the next attempt, queued them again (a
+        // clean-clone CI run under load). Every 4 s leaves the broker 4 s of a plainly closed bridge.
         let refusedBefore = proxy.refusedConnections
         proxy.cut()
         try await eventually(timeout: .seconds(20), "the board's bridge noticed the cut: \(output())") {

@@ -32,9 +32,13 @@ struct MissionFlightTests {
         }
 
         static func write(_ items: [String], as name: String, for flight: FaultFlight) throws -> URL {
+            try write(items, to: flight.stack.broker.directory.appendingPathComponent(name))
+        }
+
+        /// A QGroundControl .plan of these items.
+        static func write(_ items: [String], to file: URL) throws -> URL {
             let text = #"{"fileType": "Plan", "version": 1, "mission": {"version": 2, "items": ["#
                 + items.joined(separator: ",\n") + "]}}"
-            let file = flight.stack.broker.directory.appendingPathComponent(name)
             try text.write(to: file, atomically: true, encoding: .utf8)
             return file
         }
