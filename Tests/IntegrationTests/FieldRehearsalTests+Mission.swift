@@ -10,7 +10,7 @@ import Testing
 extension FieldRehearsalTests {
     static let missionCutS = 60.0
 
-    @Test("radio cut 60 s mid-mission: every item flown without the ground, the true progress seen after, logs complete")
+    @Test("radio cut 60 s mid-mission: every item flown without the ground, the true progress seen after, full logs")
     func missionRadioCut() async throws {
         if let reason = RadioNamespaces.unavailableReason() {
             #expect(!TestEnvironment.isCI, "the field rehearsal cannot run: \(reason)")
