@@ -187,7 +187,8 @@ def zones():
           {"name": "shed", "kind": "keepOut", "shape": "polygon", "rings": [square]}])
     wait("three zones and their margins drawn", 10,
          lambda: page.count('[data-test="zone"]') == 3 and page.count('[data-test="zone-margin"]') == 3)
-    kinds = sorted(e.get_attribute("data-kind") for e in driver.find_elements("css selector", '[data-test="zone"]'))
+    kinds = page.fresh(lambda: sorted(e.get_attribute("data-kind")
+                                      for e in driver.find_elements("css selector", '[data-test="zone"]')))
     assert kinds == ["inclusion", "keepOut", "keepOut"], kinds
     wait("the panel names the airspace", 10, lambda: text("airspace").startswith("3 zones (2 keep-out), margin 5 m"))
     step(f"drawn: {text('airspace')}")
@@ -240,8 +241,9 @@ def mission():
     wait("the panel says the plan is loaded", 10, lambda: "6 items" in text("mission"))
     step(f"loaded: {text('mission')}")
     def states():
-        return {e.get_attribute("data-item"): e.get_attribute("data-state")
-                for e in driver.find_elements("css selector", '[data-test="mission-item"]')}
+        # Read again if a progress redrew the items meanwhile (a stale element, seen with the machine busy).
+        return page.fresh(lambda: {e.get_attribute("data-item"): e.get_attribute("data-state")
+                                   for e in driver.find_elements("css selector", '[data-test="mission-item"]')})
     page.publish("quad/drone1/mission/progress", progress(checksum, 1, 3, [0, 1, 2], phase=2, stay_left_ms=12500))
     wait("items 1 reached, 3 current, 4 planned", 10,
          lambda: states() == {"1": "reached", "3": "current", "4": "planned"})
