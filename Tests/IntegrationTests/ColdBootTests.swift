@@ -100,10 +100,24 @@ struct ColdBootTests {
             connectedAt.withLock { $0 = .now }
         }
         defer { client.shutdown() }
+        // The connection's events as they came, not its state when polled: a poll starved by a busy machine could
+        // miss a short disconnection, and a failure can then say what the client went through.
+        let events = Mutex<[MQTTConnectionEvent]>([])
+        let stream = client.events()
+        let recorder = Task { for await event in stream { events.withLock { $0.append(event) } } }
+        defer { recorder.cancel() }
         try client.start()
         try await eventually(timeout: TestEnvironment.readinessTimeout, "connected") { client.isConnected }
+        let stopped = broker.child
         broker.stop()
-        try await eventually(timeout: TestEnvironment.readinessTimeout, "disconnected") { !client.isConnected }
+        try await eventually(timeout: TestEnvironment.readinessTimeout, """
+            a disconnection after the broker stopped (its exit code \(stopped?.exitCode().map(String.init) ?? "none"),
+            connected now: \(client.isConnected), the client's events: \(events.withLock { $0 }));
+            the broker's log:
+            \(stopped?.output() ?? "")
+            """) {
+            events.withLock { $0.contains { if case .disconnected = $0 { true } else { false } } }
+        }
         connectedAt.withLock { $0 = nil }
         try await Task.sleep(for: .seconds(outageS))
         try broker.start()
