@@ -9,17 +9,24 @@ import Testing
 /// and the geofence circle still applying beside it.
 @Suite struct ControllerAirspaceTests {
     /// A keep-out square 40–60 m north of home, 20 m wide; an inclusion square 300 m around home.
-    static func definition(marginM: Double = 0, ceilingM: Double = 30, floorM: Double? = nil) -> AirspaceDefinition {
-        func square(_ name: String, _ kind: AirspaceDefinition.Zone.Kind, north: ClosedRange<Double>,
-                    east: ClosedRange<Double>) -> AirspaceDefinition.Zone {
-            let corners = [(north.lowerBound, east.lowerBound), (north.lowerBound, east.upperBound),
-                           (north.upperBound, east.upperBound), (north.upperBound, east.lowerBound)]
-            let ring = corners.map { corner in
-                let p = ControllerHarness.point(northM: corner.0, eastM: corner.1)
-                return AirspaceDefinition.Vertex(latitudeDeg: p.latitudeDeg, longitudeDeg: p.longitudeDeg)
-            }
-            return .init(name: name, kind: kind, shape: .polygon(rings: [ring]))
+    static func square(_ name: String, _ kind: AirspaceDefinition.Zone.Kind, north: ClosedRange<Double>,
+                       east: ClosedRange<Double>) -> AirspaceDefinition.Zone {
+        let corners = [(north.lowerBound, east.lowerBound), (north.lowerBound, east.upperBound),
+                       (north.upperBound, east.upperBound), (north.upperBound, east.lowerBound)]
+        let ring = corners.map { corner in
+            let p = ControllerHarness.point(northM: corner.0, eastM: corner.1)
+            return AirspaceDefinition.Vertex(latitudeDeg: p.latitudeDeg, longitudeDeg: p.longitudeDeg)
         }
+        return .init(name: name, kind: kind, shape: .polygon(rings: [ring]))
+    }
+
+    /// One keep-out square where the arguments say, and nothing else.
+    static func square(marginM: Double, north: ClosedRange<Double>, east: ClosedRange<Double>) -> AirspaceDefinition {
+        AirspaceDefinition(senderId: "ground", sequence: 1, timestampUs: 0, ceilingM: 30, floorM: nil,
+                           marginM: marginM, zones: [square("block", .keepOut, north: north, east: east)])
+    }
+
+    static func definition(marginM: Double = 0, ceilingM: Double = 30, floorM: Double? = nil) -> AirspaceDefinition {
         return AirspaceDefinition(
             senderId: "ground", sequence: 1, timestampUs: 0, ceilingM: ceilingM, floorM: floorM, marginM: marginM,
             zones: [square("pond", .keepOut, north: 40...60, east: -10...10),

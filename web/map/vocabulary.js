@@ -20,6 +20,8 @@
     'return': ['accepted', 'return', "return accepted: flying home"],
     'new-target': ['accepted', 'target', "new target accepted: flying to it"],
     'target-stored': ['accepted', 'target', "target kept for the next takeoff"],
+    'target-around-zone': ['accepted', 'target',
+      "new target accepted: flying to it around a keep-out zone, leg by leg"],
     'control-granted': ['accepted', 'claim', "pilot control granted"],
     'control-released': ['accepted', 'claim', "pilot control released"],
     'not-pilot': ['refused', 'any', "refused: another sender holds pilot control"],

@@ -28,4 +28,6 @@ public enum ControllerAction: Sendable, Equatable {
     case publishMissionProgress(MissionProgress)
     /// Publish on `mission/status` (retained): the plan held, the last upload refused.
     case publishMissionStatus(MissionStatus)
+    /// Build the paths' graph for this airspace on a thread of its own, then hand it to `pathPlannerBuilt`.
+    case buildPathPlanner(PathPlannerRequest)
 }

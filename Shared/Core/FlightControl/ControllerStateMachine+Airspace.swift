@@ -36,7 +36,11 @@ extension ControllerStateMachine {
         airspace.current = accepted
         airspace.checksum = checksum
         airspace.uploadRefusal = nil
+        airspace.planner = nil
+        // A target's way is judged again against these zones (on its next solution).
+        route = nil
         var actions: [ControllerAction] = store ? [.storeAirspace(definition)] : []
+        if let request = airspace.plannerRequest() { actions.append(.buildPathPlanner(request)) }
         actions.append(.log(.notice, """
             airspace \(CRC32.text(checksum)) \(store ? "accepted from \(definition.senderId)" : "restored"): \
             \(accepted.zones.count) zones, ceiling \(accepted.ceilingM) m, margin \(accepted.marginM) m
@@ -60,22 +64,35 @@ extension ControllerStateMachine {
     /// Why the airspace forbids `candidate` (at its altitude, else the cruise altitude), or nil; the refusal with
     /// the zone's name is kept for the status.
     mutating func airspaceRefusal(_ candidate: Target, now: MonotonicInstant) -> Reason? {
-        guard let current = airspace.current else { return nil }
+        airspaceJudgement(candidate, now: now).refusal
+    }
+
+    /// `airspaceRefusal`, and the way to an accepted target from where the drone is: straight, or around the zones
+    /// when the straight leg meets one (refused when no path keeps the route's clearance: `judgedRoute`).
+    mutating func airspaceJudgement(_ candidate: Target, now: MonotonicInstant)
+        -> (refusal: Reason?, route: AirspaceRoute?, aroundZone: String?) {
         let point = GeoPoint(latitudeDeg: candidate.latitudeDeg, longitudeDeg: candidate.longitudeDeg)
+        guard let current = airspace.current else { return (nil, nil, nil) }
         var found = current.violation(point, altitudeM: wantedAltitude(for: candidate)).map { ($0.kind, $0.zoneName) }
         if found == nil, current.marginM > 0 {
             let clearance = current.clearance(point)
             if clearance.distanceM < current.marginM { found = (.withinMargin, clearance.zoneName) }
         }
-        if found == nil, let zone = zoneMetByLeg(to: point, in: current, now: now) { found = (.legCrossesZone, zone) }
-        guard let (kind, zone) = found else { return nil }
+        var route: AirspaceRoute?
+        var aroundZone: String?
+        if found == nil {
+            let judged = judgedRoute(from: legStart(now: now), to: point)
+            (route, aroundZone) = (judged.route, judged.zoneName)
+            if route == nil { found = (.legCrossesZone, judged.zoneName) }
+        }
+        guard let (kind, zone) = found else { return (nil, route, aroundZone) }
         airspace.targetRefusal = .init(latitudeDeg: candidate.latitudeDeg, longitudeDeg: candidate.longitudeDeg,
                                        violation: kind.wire, zoneName: zone ?? "")
         pendingLogs.append(.log(.warning, """
             target \(candidate.latitudeDeg),\(candidate.longitudeDeg) from \(candidate.senderId) refused: \
-            \(kind.rawValue)\(zone.map { " '\($0)'" } ?? "")
+            \(kind.rawValue)\(zone.map { " '\($0)'" } ?? "")\(kind == .legCrossesZone ? " and no path around it" : "")
             """))
-        return switch kind {
+        let reason: Reason = switch kind {
         case .insideKeepOut: .targetRefusedKeepOut
         case .outsideInclusion: .targetRefusedOutsideInclusion
         case .withinMargin: .targetRefusedAirspaceMargin
@@ -83,18 +100,7 @@ extension ControllerStateMachine {
         case .belowFloor: .targetRefusedAirspaceFloor
         case .legCrossesZone: .targetRefusedAirspaceLeg
         }
-    }
-
-    /// The zone the straight leg from where the drone is (its fresh fix, else home) to `point` meets, or nil. The
-    /// drone flies a target in a straight line: until paths around zones are flown, a target behind a keep-out
-    /// zone is refused rather than flown through it. A drone already inside the margin may leave on any leg that
-    /// enters no zone (the margin is not asked of it); one in a zone, or with no position, is judged by the
-    /// target's own checks only (a pilot must be able to fly it out).
-    func zoneMetByLeg(to point: GeoPoint, in current: Airspace, now: MonotonicInstant) -> String? {
-        let start = positionFresh(now: now) ? lastPosition : home
-        guard let start, current.contains(start) else { return nil }
-        let marginM = current.clearance(start).distanceM < current.marginM ? 0 : current.marginM
-        return current.zoneMetByLeg(from: start, to: point, marginM: marginM)
+        return (reason, nil, nil)
     }
 
     /// The status to publish at start (retained: what a ground tool reads before anything changes).

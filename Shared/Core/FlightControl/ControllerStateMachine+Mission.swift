@@ -205,6 +205,8 @@ extension ControllerStateMachine {
         if let previous, !moved, previous.senderId == Self.missionSenderId, previous.altitudeM == newTarget.altitudeM,
            activity == .flyingToTarget || activity == .arrived { return [] }
         target = newTarget
+        // Judged on its first solution, from where the drone is: a leg that meets a zone is flown around it.
+        route = nil
         targetReceivedAt = now
         forgetResumableFlight(because: "the mission flies on")
         lastNavigation = nil

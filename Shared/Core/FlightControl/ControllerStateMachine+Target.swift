@@ -17,13 +17,19 @@ extension ControllerStateMachine {
         if let refusal = targetRefusal(newTarget, retained: retained, now: now) {
             return finish([refuse(kind: "target", reason: refusal, now: now)], now: now)
         }
-        if let refusal = airspaceRefusal(newTarget, now: now) {
+        let judged = airspaceJudgement(newTarget, now: now)
+        if let refusal = judged.refusal {
             // The status first: a ground tool that reads the refusal in the state has the zone's name already.
             let status = ControllerAction.publishAirspaceStatus(airspace.nextStatus())
             return finish([status, refuse(kind: "target", reason: refusal, now: now)], now: now)
         }
         let previous = target
         target = newTarget
+        route = judged.route
+        let flownReason: Reason = judged.route?.corners.isEmpty == false ? .targetAroundZone : .newTarget
+        if let around = judged.route, !around.corners.isEmpty {
+            pendingLogs.append(routeLog(around, zoneName: judged.aroundZone, to: newTarget))
+        }
         targetReceivedAt = now
         forgetResumableFlight(because: "a new target came first")
         lastNavigation = nil
@@ -38,11 +44,11 @@ extension ControllerStateMachine {
         let transition: Transition?
         switch activity {
         case .hovering, .flyingToTarget:
-            transition = Transition(to: .flyingToTarget, reason: .newTarget)
+            transition = Transition(to: .flyingToTarget, reason: flownReason)
         case .arrived:
             // A re-sent or slightly moved target keeps the drone arrived; the next solution decides (hysteresis).
             let moved = previous.map { !isNear($0, newTarget) } ?? false
-            transition = moved ? Transition(to: .flyingToTarget, reason: .newTarget) : nil
+            transition = moved ? Transition(to: .flyingToTarget, reason: flownReason) : nil
         case .unknown, .landed, .landing, .takingOff, .returningHome, .emergency:
             // Stored: flown to after takeoff / after returning inside the fence. Never a reason to take off.
             transition = .keeping(activity, reason: .targetStored)

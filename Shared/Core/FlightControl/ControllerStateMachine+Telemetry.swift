@@ -119,20 +119,29 @@ extension ControllerStateMachine {
         // A new target clears the last solution (`target(_:)`).
         let firstForTarget = lastNavigation == nil
         let activityBefore = activity
+        // Around a keep-out zone the steering aims at the route's corner (`steeringSolution`).
+        var (solution, actions) = steeringSolution(solution, now: now)
+        guard target != nil else { return finish(actions, now: now, sendFlight: true) }
         lastNavigation = solution
         lastNavigationAt = now
-        var actions: [ControllerAction] = []
+        var cornerPassed = false
         if solutionAgesFresh(solution) {
             if case .hovering = mode { actions += apply(hoveringNavigation(now: now), now: now) }
             observeTargetArrival(solution, now: now)
             switch mode {
             case .flyingToTarget(let flying):
-                actions += apply(flyingToTargetArrival(flying, now: now), now: now)
+                if let arrival = flyingToTargetArrival(flying, now: now) {
+                    // A corner of the route is passed on to the next leg; only the target itself is arrived at.
+                    let corner = cornerReached(now: now)
+                    cornerPassed = corner != nil
+                    actions += corner ?? apply(arrival, now: now)
+                }
             case .arrived(let arrived): actions += apply(arrivedNavigation(arrived), now: now)
             default: break
             }
             // Also right after leaving the arrival radius: the new flight's progress counts from this solution.
-            if case .flyingToTarget = mode {
+            // The next leg's progress counts from its first solution, not this one (aimed at the corner passed).
+            if case .flyingToTarget = mode, !cornerPassed {
                 actions += apply(flyingToTargetProgress(distanceM: solution.distanceM, now: now), now: now)
             }
         }

@@ -29,6 +29,8 @@ public struct ControllerStateMachine: Sendable {
     public internal(set) var pilotId: String?
     /// The accepted target (flown to when airborne, kept for after takeoff when landed, until its ttl runs out).
     public internal(set) var target: Target?
+    /// The way around keep-out zones to `target`, when its straight leg meets one (dropped with the target).
+    public internal(set) var route: AirspaceRoute?
     /// When `target` was received (its ttl counts from here).
     var targetReceivedAt = MonotonicInstant(us: 0)
     /// This flight's data (home, altitude, battery, failsafe timers); nil while landed (`Flight`).
@@ -112,7 +114,7 @@ public struct ControllerStateMachine: Sendable {
             sequence: stateSequence, timestampUs: 0, activity: activity, reason: reason, pilotId: pilotId ?? "",
             targetLatitudeDeg: target?.latitudeDeg, targetLongitudeDeg: target?.longitudeDeg,
             distanceToTargetM: activity == .returningHome ? distanceToHomeM(now: now)
-                : lastNavigation.map { Float($0.distanceM) },
+                : lastNavigation.map { Float(route?.remainingM(aheadM: $0.distanceM) ?? $0.distanceM) },
             runId: runId, targetSequence: target?.sequence ?? 0)
     }
 
@@ -221,6 +223,7 @@ public struct ControllerStateMachine: Sendable {
 
     mutating func clearTarget() {
         target = nil
+        route = nil
         lastNavigation = nil
         resetTargetArrival()
     }

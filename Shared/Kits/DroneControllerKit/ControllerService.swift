@@ -1,3 +1,4 @@
+import Airspace
 import FlightControl
 import Mission
 import Logging
@@ -13,6 +14,8 @@ struct ControllerService: Service {
         case tick(now: MonotonicInstant)
         /// Publish the current state again, unchanged (same sequence).
         case repeatState(now: MonotonicInstant)
+        /// The paths around an airspace's zones, built on a thread of their own (`buildPathPlanner`).
+        case pathPlanner(PathPlanner, checksum: UInt32)
     }
 
     let runtime: ServiceRuntime
@@ -53,9 +56,11 @@ struct ControllerService: Service {
         if !(await runtime.client.waitUntilConnected(timeout: .seconds(5))) {
             runtime.logger.warning("not connected to the broker after 5 s: the start state may not be published")
         }
-        restored.forEach { perform($0, rejections: &loop.rejections) }
-        perform(loop.machine.currentState(now: MonotonicClock.now()).asAction, rejections: &loop.rejections)
+        // Before the restored actions: a restored airspace's paths are built meanwhile and come back through it.
         let inbox = try Inbox<Event>.polled(limit: 4096)
+        restored.forEach { perform($0, rejections: &loop.rejections, inbox: inbox) }
+        perform(loop.machine.currentState(now: MonotonicClock.now()).asAction, rejections: &loop.rejections,
+                inbox: inbox)
         for input in ControllerInput.allCases {
             try input.feed(inbox, from: runtime)
         }
@@ -110,23 +115,25 @@ struct ControllerService: Service {
             let (events, finished) = inbox.take()
             // Nothing is handled once the service stops.
             if finished { return }
-            for event in events { handle(event, in: &loop) }
+            for event in events { handle(event, in: &loop, inbox: inbox) }
             while MonotonicClock.now() >= nextTick {
-                handle(.tick(now: MonotonicClock.now()), in: &loop)
+                handle(.tick(now: MonotonicClock.now()), in: &loop, inbox: inbox)
                 nextTick = nextTick.advanced(by: tickPeriod)
             }
             if MonotonicClock.now() >= nextRepeat {
-                handle(.repeatState(now: MonotonicClock.now()), in: &loop)
+                handle(.repeatState(now: MonotonicClock.now()), in: &loop, inbox: inbox)
                 nextRepeat = MonotonicClock.now().advanced(by: repeatInterval())
             }
         }
     }
 
-    private func handle(_ event: Event, in loop: inout Loop) {
+    private func handle(_ event: Event, in loop: inout Loop, inbox: Inbox<Event>) {
         let actions: [ControllerAction]
         switch event {
         case .tick(let now):
             actions = loop.machine.tick(now: now)
+        case .pathPlanner(let planner, let checksum):
+            actions = loop.machine.pathPlannerBuilt(planner, checksum: checksum, now: MonotonicClock.now())
         case .repeatState(let now):
             var state = loop.machine.currentState(now: now)
             state.timestampUs = WallClock.nowUs()
@@ -142,10 +149,10 @@ struct ControllerService: Service {
                 return
             }
         }
-        actions.forEach { perform($0, rejections: &loop.rejections) }
+        actions.forEach { perform($0, rejections: &loop.rejections, inbox: inbox) }
     }
 
-    private func perform(_ action: ControllerAction, rejections: inout RejectionCounter) {
+    private func perform(_ action: ControllerAction, rejections: inout RejectionCounter, inbox: Inbox<Event>) {
         let logger = runtime.logger
         switch action {
         case .sendFlight(var command):
@@ -188,6 +195,15 @@ struct ControllerService: Service {
         case .publishMissionStatus(let status):
             do { try runtime.publish(Topics.missionStatus, payload: status.encoded()) } catch {
                 logger.warning("mission status not published: \(error)")
+            }
+        case .buildPathPlanner(let request):
+            // Off the controller's thread: a large airspace takes most of a second (BENCHMARKS.md).
+            do {
+                try ServiceThread.detach {
+                    inbox.send(.pathPlanner(PathPlanner(airspace: request.airspace), checksum: request.checksum))
+                }
+            } catch {
+                logger.error("no thread to plan paths around the zones (\(error)): targets behind them are refused")
             }
         case .log(let level, let text):
             logger.log(level: level, "\(text)")

@@ -20,7 +20,7 @@ public enum Reason: Hashable, Sendable {
 
     // Requests accepted.
     case takeoff, land, hover, emergency, reset, flatTrim, returnHome
-    case newTarget, targetStored, controlGranted, controlReleased
+    case newTarget, targetStored, controlGranted, controlReleased, targetAroundZone
 
     // Commands refused.
     case notPilot, commandRetained, commandExpiredInQueue, commandForPreviousRun
@@ -138,6 +138,8 @@ extension Reason {
         Row(.returnHome, "return", .accepted, .command(.returnHome), "return accepted: flying home"),
         Row(.newTarget, "new-target", .accepted, .target, "new target accepted: flying to it"),
         Row(.targetStored, "target-stored", .accepted, .target, "target kept for the next takeoff"),
+        Row(.targetAroundZone, "target-around-zone", .accepted, .target,
+            "new target accepted: flying to it around a keep-out zone, leg by leg"),
         Row(.controlGranted, "control-granted", .accepted, .claim, "pilot control granted"),
         Row(.controlReleased, "control-released", .accepted, .claim, "pilot control released"),
         // Commands refused.

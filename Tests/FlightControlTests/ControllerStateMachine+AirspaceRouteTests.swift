@@ -1,0 +1,152 @@
+import Airspace
+import Clocks
+import FlightControl
+import Navigation
+import QuadProtocol
+import Randomness
+import Testing
+
+/// Targets behind a keep-out zone (issue 38, point 2): flown around it on the planner's path, corner by corner, and
+/// arrived at only at the target; refused when no path keeps the route's clearance or none is planned yet.
+@Suite struct ControllerAirspaceRouteTests {
+    /// The airspace of `ControllerAirspaceTests` (a keep-out "pond" 40–60 m north, 20 m wide) with its paths built,
+    /// as drone-controller builds them off its thread.
+    static func hoveringWithPaths(marginM: Double = 2) throws -> ControllerHarness {
+        var h = ControllerHarness()
+        h.hovering()
+        let actions = h.machine.airspace(ControllerAirspaceTests.definition(marginM: marginM), store: true, now: h.now)
+        let request = try #require(actions.compactMap { if case .buildPathPlanner(let r) = $0 { r } else { nil } }
+            .first)
+        _ = h.machine.pathPlannerBuilt(PathPlanner(airspace: request.airspace), checksum: request.checksum,
+                                       now: h.now)
+        return h
+    }
+
+    /// A navigator's solution for the held target, computed from a fix at `drone` with the nose north.
+    @discardableResult
+    static func solution(_ h: inout ControllerHarness, at drone: GeoPoint) -> [ControllerAction] {
+        let target = h.machine.target!
+        let goal = GeoPoint(latitudeDeg: target.latitudeDeg, longitudeDeg: target.longitudeDeg)
+        let inverse = Geodesy.inverse(from: drone, to: goal)
+        let solution = NavigationSolution(
+            sequence: h.nextSequence(), timestampUs: h.nowUs, targetSequence: target.sequence,
+            targetLatitudeDeg: goal.latitudeDeg, targetLongitudeDeg: goal.longitudeDeg,
+            droneLatitudeDeg: drone.latitudeDeg, droneLongitudeDeg: drone.longitudeDeg,
+            distanceM: inverse.distanceM, bearingDeg: inverse.initialBearingDeg, headingDeg: 0,
+            directionDifferenceDeg: Geodesy.wrapDeg180(inverse.initialBearingDeg), positionAgeMs: 0, headingAgeMs: 0,
+            targetAgeMs: 0)
+        return h.machine.navigation(solution, now: h.now)
+    }
+
+    /// The drone held at `point` long enough for the arrival filter to judge it (as `settle`).
+    @discardableResult
+    static func hold(_ h: inout ControllerHarness, at point: GeoPoint) -> [ControllerAction] {
+        h.advance(ms: h.machine.configuration.arrivalWindow.us / 1000 + 1)
+        var actions = h.drone(.hovering)
+        actions += h.position(point)
+        for index in 0..<3 {
+            if index > 0 { h.advance(ms: 100) }
+            // Each solution from a fix of its own (arrival counts distinct fixes).
+            let fix = GeoPoint(latitudeDeg: point.latitudeDeg + Double(index) * 1e-9, longitudeDeg: point.longitudeDeg)
+            actions += solution(&h, at: fix)
+        }
+        return actions
+    }
+
+    @Test func aTargetBehindTheZoneIsFlownAroundItCornerByCornerAndArrivedAtOnlyThere() throws {
+        var h = try Self.hoveringWithPaths()
+        let goal = ControllerHarness.point(northM: 100)
+        let accepted = h.target(goal)
+        #expect(ControllerAirspaceTests.reasons(accepted).last == .targetAroundZone)
+        let route = try #require(h.machine.route)
+        #expect(!route.corners.isEmpty)
+        #expect(route.lengthM > route.straightM)
+        // Every leg keeps the margin (the planner keeps the route's larger clearance).
+        let airspace = try Airspace(ControllerAirspaceTests.definition(marginM: 2))
+        let path = [ControllerHarness.home] + route.corners + [goal]
+        for (a, b) in zip(path, path.dropFirst()) { #expect(airspace.zoneMetByLeg(from: a, to: b, marginM: 2) == nil) }
+        // From home the steering aims at the first corner, and the distance published is the whole way left.
+        Self.solution(&h, at: ControllerHarness.home)
+        let distanceM = try #require(h.machine.currentState(now: h.now).distanceToTargetM)
+        #expect(abs(Double(distanceM) - route.lengthM) < 0.5)
+        for (index, corner) in route.corners.enumerated() {
+            Self.hold(&h, at: corner)
+            #expect(h.machine.activity == .flyingToTarget, "corner \(index + 1) is passed, not arrived at")
+            #expect(h.machine.route?.leg == index + 2)
+        }
+        Self.hold(&h, at: goal)
+        #expect(h.machine.activity == .arrived)
+        #expect(h.machine.target != nil)
+    }
+
+    @Test func untilItsPathsAreBuiltATargetBehindTheZoneIsRefusedForItsLeg() {
+        var h = ControllerHarness()
+        h.hovering()
+        _ = h.machine.airspace(ControllerAirspaceTests.definition(marginM: 2), store: true, now: h.now)
+        let behind = h.target(ControllerHarness.point(northM: 100))
+        #expect(ControllerAirspaceTests.reasons(behind).last == .targetRefusedAirspaceLeg)
+        #expect(h.machine.target == nil)
+    }
+
+    @Test func aTargetBesideTheZoneIsFlownStraight() throws {
+        var h = try Self.hoveringWithPaths()
+        let accepted = h.target(ControllerHarness.point(northM: 100, eastM: 60))
+        #expect(ControllerAirspaceTests.reasons(accepted).last == .newTarget)
+        #expect(h.machine.route?.corners == [])
+    }
+
+    @Test func aTargetTooCloseBehindTheZoneForTheRoutesClearanceIsRefused() throws {
+        var h = try Self.hoveringWithPaths(marginM: 2)
+        // 62.5 m north: 2.5 m beyond the pond, outside its 2 m margin but inside the route's 5 m clearance.
+        let behind = h.target(ControllerHarness.point(northM: 62.5))
+        #expect(ControllerAirspaceTests.reasons(behind).last == .targetRefusedAirspaceLeg)
+        #expect(AirspaceRecord.routeClearanceM(marginM: 2) == 5)
+    }
+
+    @Test func aReplacedAirspaceDropsThePathsOfTheOldOne() throws {
+        var h = try Self.hoveringWithPaths()
+        var other = ControllerAirspaceTests.definition(marginM: 3)
+        other.sequence = 2
+        _ = h.machine.airspace(other, store: true, now: h.now)
+        // The old airspace's paths came late: not taken for the new one.
+        let old = try Airspace(ControllerAirspaceTests.definition(marginM: 2))
+        let late = h.machine.pathPlannerBuilt(PathPlanner(airspace: old),
+                                              checksum: ControllerAirspaceTests.definition(marginM: 2).checksum,
+                                              now: h.now)
+        #expect(late.contains { if case .log(.debug, _) = $0 { true } else { false } })
+        #expect(ControllerAirspaceTests.reasons(h.target(ControllerHarness.point(northM: 100))).last
+                == .targetRefusedAirspaceLeg)
+    }
+
+    /// Property: over random keep-out squares and targets, a target is refused, or flown straight on a leg that
+    /// keeps the margin, or around the zone on legs that all keep it; never through the margin.
+    @Test func overRandomLayoutsNoAcceptedWayComesWithinTheMargin() throws {
+        var random = SplitMix64(seed: 38)
+        var around = 0
+        for _ in 0..<150 {
+            let marginM = Double(random.next() % 6)
+            let south = 15 + Double(random.next() % 40), side = 5 + Double(random.next() % 40)
+            let east = -30 + Double(random.next() % 60)
+            let definition = ControllerAirspaceTests.square(marginM: marginM, north: south...(south + side),
+                                                            east: east...(east + side))
+            var h = ControllerHarness()
+            h.hovering()
+            let actions = h.machine.airspace(definition, store: true, now: h.now)
+            let request = try #require(actions.compactMap {
+                if case .buildPathPlanner(let r) = $0 { r } else { nil } }.first)
+            _ = h.machine.pathPlannerBuilt(PathPlanner(airspace: request.airspace), checksum: request.checksum,
+                                           now: h.now)
+            let goal = ControllerHarness.point(northM: -50 + Double(random.next() % 200),
+                                               eastM: -100 + Double(random.next() % 200))
+            h.target(goal)
+            guard let route = h.machine.route, h.machine.target != nil else { continue }
+            if !route.corners.isEmpty { around += 1 }
+            let airspace = try Airspace(definition)
+            let path = [ControllerHarness.home] + route.corners + [goal]
+            for (a, b) in zip(path, path.dropFirst()) {
+                #expect(airspace.zoneMetByLeg(from: a, to: b, marginM: marginM) == nil)
+            }
+        }
+        #expect(around > 10, "the layouts must exercise routes around the zone")
+    }
+}

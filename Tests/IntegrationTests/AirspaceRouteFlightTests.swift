@@ -1,0 +1,65 @@
+import Foundation
+import Navigation
+import ProcessSupport
+import Testing
+
+/// Issue 38, item 2, flown: a target behind a keep-out zone is reached by a path around it, leg by leg, and never
+/// through it, by drone-sim's ground truth. The controller plans the path (its graph built off its thread once the
+/// airspace is accepted) and steers each corner in turn; only the target itself is arrived at.
+@Suite("airspace: a target behind a keep-out zone, flown around it", .offPool, .serialized,
+       .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))
+struct AirspaceRouteFlightTests {
+    static let sideM = 10.0
+    /// The zone's near edge north of home, and the target north of its far edge.
+    static let nearEdgeM = 12.0
+    static let beyondM = 8.0
+    static let marginM = 2.0
+
+    @Test("a target behind the zone: around it corner by corner, never inside it, arrived at the target")
+    func flownAroundTheZone() async throws {
+        let stack = try FlightStack(simArguments: ["--gps-noise", "0.5"])
+        defer { stack.stop() }
+        try await stack.waitUntilReady()
+        let centre = stack.target(bearingDeg: 0, distanceM: Self.nearEdgeM + Self.sideM / 2)
+        let goal = stack.target(bearingDeg: 0, distanceM: Self.nearEdgeM + Self.sideM + Self.beyondM)
+        let zones = stack.broker.directory.appendingPathComponent("zones.geojson")
+        try AirspaceUploadTests.geoJSON(name: "shed", around: centre, sideM: Self.sideM)
+            .write(to: zones, atomically: true, encoding: .utf8)
+        let upload = try await runToEnd("location-broadcaster", stack.groundCommon + [
+            "airspace", "upload", zones.path, "--margin", "\(Int(Self.marginM))", "--timeout", "30"],
+            logDirectory: stack.broker.directory)
+        #expect(upload.code == 0, "\(upload.output)\n\(stack.logs())")
+        func controller() -> String { stack.process("drone-controller")?.output() ?? "" }
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "the paths built\n\(stack.logs())") {
+            controller().contains("paths around the zones of airspace")
+        }
+        try stack.mosquittoPub("command", "takeoff")
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "hovering\n\(stack.logs())") {
+            controller().contains("hovering (airborne)")
+        }
+        try stack.publishTarget(goal)
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "the route\n\(stack.logs())") {
+            controller().contains("flying around it in")
+        }
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout * 3, "arrived\n\(stack.logs())") {
+            controller().contains("arrived (arrived)")
+        }
+        let log = controller()
+        #expect(log.contains("(target-around-zone)"), "the state did not say so\n\(log.suffix(3000))")
+        #expect(log.contains("reached: leg 2 of"), "no corner passed\n\(log.suffix(3000))")
+        // Arrived at the target itself, by ground truth.
+        let last = try #require(stack.lastRow())
+        #expect(last.distanceM(to: goal) < 3, "\(last.distanceM(to: goal)) m from the target\n\(stack.logs())")
+        // Never inside the zone; the closest approach is printed (the margin is the planner's, the track noisy).
+        let plane = LocalTangentPlane(origin: centre)
+        let half = Self.sideM / 2
+        let closestM = stack.trace().filter(\.isAirborne).map { row -> Double in
+            let m = plane.metres(row.position)
+            let dx = max(abs(m.eastM) - half, 0), dy = max(abs(m.northM) - half, 0)
+            return abs(m.eastM) < half && abs(m.northM) < half ? -min(half - abs(m.eastM), half - abs(m.northM))
+                : (dx * dx + dy * dy).squareRoot()
+        }.min() ?? -1
+        print("airspace route: closest to the zone \(String(format: "%.2f", closestM)) m (margin \(Self.marginM) m)")
+        #expect(closestM > 0, "entered the zone (\(closestM) m)\n\(stack.logs())")
+    }
+}
