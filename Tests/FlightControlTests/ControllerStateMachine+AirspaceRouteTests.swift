@@ -149,4 +149,28 @@ import Testing
         }
         #expect(around > 10, "the layouts must exercise routes around the zone")
     }
+
+    @Test func aReturnWhoseStraightWayHomeMeetsTheZoneGoesAroundItCornerByCorner() throws {
+        var h = try Self.hoveringWithPaths()
+        let north = ControllerHarness.point(northM: 100)
+        h.position(north)
+        let started = h.command(.returnHome)
+        #expect(started.contains { if case .log(_, let text) = $0 { text.contains("way home meets 'pond'") }
+                                   else { false } })
+        let route = try #require(h.machine.returnRoute)
+        #expect(!route.corners.isEmpty)
+        let airspace = try Airspace(ControllerAirspaceTests.definition(marginM: 2))
+        let path = [north] + route.corners + [ControllerHarness.home]
+        for (a, b) in zip(path, path.dropFirst()) { #expect(airspace.zoneMetByLeg(from: a, to: b, marginM: 2) == nil) }
+        // The brake and the climb, held north of the zone.
+        h.run(ms: 6000, position: north)
+        for (index, corner) in route.corners.enumerated() {
+            h.run(ms: 300, position: corner)
+            #expect(h.machine.activity == .returningHome, "corner \(index + 1) is passed, not landed at")
+            #expect(h.machine.returnRoute?.leg == index + 2)
+        }
+        // All corners passed: home itself is the goal (its descent and landing are the return's, tested there).
+        #expect(h.machine.returnRoute?.corner == nil)
+        #expect(h.machine.activity == .returningHome)
+    }
 }

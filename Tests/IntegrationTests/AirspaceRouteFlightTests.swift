@@ -5,7 +5,8 @@ import Testing
 
 /// Issue 38, item 2, flown: a target behind a keep-out zone is reached by a path around it, leg by leg, and never
 /// through it, by drone-sim's ground truth. The controller plans the path (its graph built off its thread once the
-/// airspace is accepted) and steers each corner in turn; only the target itself is arrived at.
+/// airspace is accepted) and steers each corner in turn; only the target itself is arrived at. The return home
+/// from there goes around the zone the same way.
 @Suite("airspace: a target behind a keep-out zone, flown around it", .offPool, .serialized,
        .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))
 struct AirspaceRouteFlightTests {
@@ -15,7 +16,7 @@ struct AirspaceRouteFlightTests {
     static let beyondM = 8.0
     static let marginM = 2.0
 
-    @Test("a target behind the zone: around it corner by corner, never inside it, arrived at the target")
+    @Test("a target behind the zone and home again: around it corner by corner both ways, never inside it")
     func flownAroundTheZone() async throws {
         let stack = try FlightStack(simArguments: ["--gps-noise", "0.5"])
         defer { stack.stop() }
@@ -50,6 +51,14 @@ struct AirspaceRouteFlightTests {
         // Arrived at the target itself, by ground truth.
         let last = try #require(stack.lastRow())
         #expect(last.distanceM(to: goal) < 3, "\(last.distanceM(to: goal)) m from the target\n\(stack.logs())")
+        // Home again: the straight way home meets the zone too.
+        try stack.mosquittoPub("command", "return")
+        try await eventually(timeout: TestEnvironment.flightPhaseTimeout * 3, "landed at home\n\(stack.logs())") {
+            controller().components(separatedBy: "landed (").count > 2
+        }
+        #expect(controller().contains("return: the straight way home meets 'shed'"), "\(controller().suffix(3000))")
+        let landed = try #require(stack.lastRow())
+        #expect(landed.distanceM(to: stack.home) < 3, "landed \(landed.distanceM(to: stack.home)) m from home")
         // Never inside the zone; the closest approach is printed (the margin is the planner's, the track noisy).
         let plane = LocalTangentPlane(origin: centre)
         let half = Self.sideM / 2

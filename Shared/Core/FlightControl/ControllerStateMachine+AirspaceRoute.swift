@@ -54,9 +54,9 @@ extension ControllerStateMachine {
 
     /// A navigator solution for the target, as the steering takes it: re-aimed at the route's corner. A target
     /// not judged yet is judged from the solution's fix; one whose leg meets a zone with no way around is dropped
-    /// and the drone hovers (`transition`).
-    mutating func steeringSolution(_ solution: NavigationSolution,
-                                   now: MonotonicInstant) -> (solution: NavigationSolution, actions: [ControllerAction]) {
+    /// and the drone hovers.
+    mutating func steeringSolution(_ solution: NavigationSolution, now: MonotonicInstant)
+        -> (solution: NavigationSolution, actions: [ControllerAction]) {
         guard let target else { return (solution, []) }
         let goal = GeoPoint(latitudeDeg: target.latitudeDeg, longitudeDeg: target.longitudeDeg)
         var actions: [ControllerAction] = []

@@ -31,6 +31,11 @@ public struct ControllerStateMachine: Sendable {
     public internal(set) var target: Target?
     /// The way around keep-out zones to `target`, when its straight leg meets one (dropped with the target).
     public internal(set) var route: AirspaceRoute?
+    /// The way home around keep-out zones while a return flies one (nil: straight home, or no return).
+    public var returnRoute: AirspaceRoute? {
+        if case .returningHome(let returning) = mode { return returning.route }
+        return nil
+    }
     /// When `target` was received (its ttl counts from here).
     var targetReceivedAt = MonotonicInstant(us: 0)
     /// This flight's data (home, altitude, battery, failsafe timers); nil while landed (`Flight`).

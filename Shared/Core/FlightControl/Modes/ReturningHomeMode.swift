@@ -18,6 +18,9 @@ extension ControllerMode {
         var progress: ProgressWatch
         /// Arrival over home, filtered like a target's.
         var homeArrival: ArrivalFilter
+        /// Going home around keep-out zones (the way home judged as a target's is, at the return's start): its
+        /// corners are passed one by one, then home itself is flown to. Nil: straight home.
+        var route: AirspaceRoute?
 
         enum Phase: Sendable, Equatable {
             /// Hover for `returnBrake`: a drone flying away stops before it turns.
@@ -79,12 +82,13 @@ extension ControllerMode.ReturningHome {
     /// A return starting (braking, progress and arrival judged afresh), or one re-aimed at `goal`: its start,
     /// phase and progress go on, its arrival is measured afresh for the goal.
     static func entering(goal: ReturnGoal, continuing: Self?, now: MonotonicInstant, progress: ProgressWatch,
-                         arrival: ArrivalFilter) -> Self {
+                         arrival: ArrivalFilter, route: AirspaceRoute?) -> Self {
         guard var returning = continuing else {
-            return Self(goal: goal, startedAt: now, progress: progress, homeArrival: arrival)
+            return Self(goal: goal, startedAt: now, progress: progress, homeArrival: arrival, route: route)
         }
         returning.goal = goal
         returning.homeArrival.reset()
+        returning.route = route
         return returning
     }
 
@@ -116,10 +120,11 @@ extension ControllerMode.ReturningHome {
         return []
     }
 
-    /// Where the return steers: home, or (leaving an airspace zone) the point the margin clears.
+    /// Where the return steers: home (the route's corner first, around a keep-out zone), or (leaving an airspace
+    /// zone) the point the margin clears.
     func goalPoint(home: GeoPoint?) -> GeoPoint? {
         if case .leaveZone(let point) = goal { return point }
-        return home
+        return route?.corner ?? home
     }
 
     /// On a position fix `distanceM` from the goal point on `bearingDeg`: arrival (over home, back inside the
@@ -128,33 +133,44 @@ extension ControllerMode.ReturningHome {
     mutating func fix(distanceM: Double, bearingDeg: Double, at point: GeoPoint, context: Context) -> Step {
         let configuration = context.configuration
         let arrivalRadiusM = configuration.controlLaw.arrivalRadiusM
-        switch goal {
-        case .leaveZone:
-            if distanceM <= arrivalRadiusM {
-                return Step(transition: Transition(to: .hovering, reason: .clearOfAirspaceZone))
+        // A corner of the way home around a zone: passed within twice the arrival radius (no settling there), and
+        // the next leg's progress watched afresh.
+        if goal == .home, var around = route, around.corner != nil {
+            if phase.movesHome, distanceM <= 2 * arrivalRadiusM {
+                around.cornerReached()
+                route = around
+                progress.reset()
+                return Step()
             }
-        case .insideFence:
-            if distanceM <= configuration.geofenceRadiusM - configuration.geofenceReturnMarginM {
-                // A target accepted during the return (it was checked against the fence) is flown to next.
-                return Step(transition: Transition(to: context.hasTarget ? .flyingToTarget : .hovering,
-                                                   reason: .backInsideGeofence))
-            }
-        case .home:
-            homeArrival.observe(distanceM: distanceM, bearingDeg: bearingDeg, latitudeDeg: point.latitudeDeg,
-                                longitudeDeg: point.longitudeDeg, at: context.now)
-            // Home is where the drone lands, not just a point to pass: the position law settles it to half the
-            // arrival radius (by the filtered position) before the hover and the landing.
-            if let filteredM = homeArrival.filteredDistanceM, filteredM < arrivalRadiusM / 2 {
-                if let altitudeM = context.altitudeM,
-                   altitudeM > configuration.returnApproachAltitudeM + configuration.altitude.toleranceM {
-                    // The landing itself is not steered (the drone's own descent drifts with the wind): come down
-                    // under the position law first, as autopilots do, and land from low.
-                    phase = .descend
-                    return Step(wantedAltitudeM: configuration.returnApproachAltitudeM)
+        } else {
+            switch goal {
+            case .leaveZone:
+                if distanceM <= arrivalRadiusM {
+                    return Step(transition: Transition(to: .hovering, reason: .clearOfAirspaceZone))
                 }
-                // Over home: hover to let the position settle, then land (`hoveringTick`). A target sent meanwhile
-                // is a new order and cancels the landing; one stored during the return is not.
-                return Step(transition: Transition(to: .hovering, reason: .homeReached), dropsTarget: true)
+            case .insideFence:
+                if distanceM <= configuration.geofenceRadiusM - configuration.geofenceReturnMarginM {
+                    // A target accepted during the return (it was checked against the fence) is flown to next.
+                    return Step(transition: Transition(to: context.hasTarget ? .flyingToTarget : .hovering,
+                                                       reason: .backInsideGeofence))
+                }
+            case .home:
+                homeArrival.observe(distanceM: distanceM, bearingDeg: bearingDeg, latitudeDeg: point.latitudeDeg,
+                                    longitudeDeg: point.longitudeDeg, at: context.now)
+                // Home is where the drone lands, not just a point to pass: the position law settles it to half the
+                // arrival radius (by the filtered position) before the hover and the landing.
+                if let filteredM = homeArrival.filteredDistanceM, filteredM < arrivalRadiusM / 2 {
+                    if let altitudeM = context.altitudeM,
+                       altitudeM > configuration.returnApproachAltitudeM + configuration.altitude.toleranceM {
+                        // The landing itself is not steered (the drone's own descent drifts with the wind): come down
+                        // under the position law first, as autopilots do, and land from low.
+                        phase = .descend
+                        return Step(wantedAltitudeM: configuration.returnApproachAltitudeM)
+                    }
+                    // Over home: hover to let the position settle, then land (`hoveringTick`). A target sent meanwhile
+                    // is a new order and cancels the landing; one stored during the return is not.
+                    return Step(transition: Transition(to: .hovering, reason: .homeReached), dropsTarget: true)
+                }
             }
         }
         guard phase.movesHome, progress.observe(distanceM: distanceM, at: context.now) else { return Step() }
@@ -240,13 +256,35 @@ extension ControllerStateMachine {
         return budget.percent(forSeconds: seconds)
     }
 
-    /// On entry: the transition's goal (`ReturningHome.entering`).
-    func returningHomeEntry(_ transition: Transition, now: MonotonicInstant) -> ControllerMode.ReturningHome {
+    /// On entry: the transition's goal (`ReturningHome.entering`), and going home the way around keep-out zones.
+    mutating func returningHomeEntry(_ transition: Transition, now: MonotonicInstant) -> ControllerMode.ReturningHome {
         let continuing: ControllerMode.ReturningHome? = if case .returningHome(let returning) = mode { returning }
             else { nil }
-        return ControllerMode.ReturningHome.entering(goal: transition.returnGoal ?? .insideFence,
-                                                     continuing: continuing, now: now, progress: newProgressWatch,
-                                                     arrival: newArrivalFilter)
+        let goal = transition.returnGoal ?? .insideFence
+        return ControllerMode.ReturningHome.entering(goal: goal, continuing: continuing, now: now,
+                                                     progress: newProgressWatch, arrival: newArrivalFilter,
+                                                     route: goal == .home ? homeRoute(now: now) : nil)
+    }
+
+    /// The way home from the drone's fresh fix when the straight one meets a keep-out zone: around it, as a target
+    /// behind a zone is flown. Nil: straight home (also when no path keeps the route's clearance: said in the log,
+    /// and the airspace watch still brakes before the zone).
+    mutating func homeRoute(now: MonotonicInstant) -> AirspaceRoute? {
+        guard let home, positionFresh(now: now), let start = lastPosition else { return nil }
+        let judged = judgedRoute(from: start, to: home)
+        guard let zoneName = judged.zoneName else { return nil }
+        guard let route = judged.route else {
+            pendingLogs.append(.log(.warning, """
+                return: the straight way home meets '\(zoneName)' and no path around it is known: flying straight, \
+                the airspace watch braking before the zone
+                """))
+            return nil
+        }
+        pendingLogs.append(.log(.notice, """
+            return: the straight way home meets '\(zoneName)': around it in \(route.legCount) legs, \
+            \(Int(route.lengthM.rounded())) m (straight \(Int(route.straightM.rounded())) m)
+            """))
+        return route
     }
 
     /// What the return reads of the controller now (`ReturningHome.Context`).
