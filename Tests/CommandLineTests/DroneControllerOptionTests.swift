@@ -27,6 +27,18 @@ struct DroneControllerOptionTests {
         #expect(throws: ValidationError.self) { try options.configuration() }
     }
 
+    @Test("--on-airspace-breach leave|return|land reaches the failsafe policy; anything else is refused by name")
+    func airspaceBreach() throws {
+        #expect(try ControllerOptions.parse([]).failsafes().airspaceBreach == .leave)
+        let choices: [(String, FailsafePolicy.AirspaceBreach)] = [("leave", .leave), ("return", .returnHome),
+                                                                 ("land", .land)]
+        for (value, policy) in choices {
+            #expect(try ControllerOptions.parse(["--on-airspace-breach", value]).failsafes().airspaceBreach == policy)
+        }
+        let wrong = try ControllerOptions.parse(["--on-airspace-breach", "hover"])
+        #expect(throws: ValidationError.self) { try wrong.failsafes() }
+    }
+
     @Test("--ground-link-timeout reaches the configuration; 0 turns it off; between 0 and 0.2 s is refused")
     func groundLinkTimeout() throws {
         for arguments in bothSpellings("--ground-link-timeout", "3") {

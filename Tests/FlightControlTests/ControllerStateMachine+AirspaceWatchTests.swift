@@ -64,6 +64,20 @@ import Testing
         #expect(h.machine.reason == .clearOfAirspaceZone)
     }
 
+    @Test func withReturnConfiguredItLeavesThenReturnsHome() {
+        var h = Self.harness(policy: .returnHome)
+        h.hovering()
+        Self.withPond(&h)
+        h.position(ControllerHarness.point(northM: 38))
+        #expect(h.machine.reason == .airspaceBreach)
+        h.run(ms: 3000, drone: .flying, position: ControllerHarness.point(northM: 37))
+        h.advance(ms: 200)
+        let cleared = h.position(ControllerHarness.point(northM: 34.2))
+        #expect(h.machine.activity == .returningHome)
+        #expect(h.machine.reason == .clearOfAirspaceZone)
+        #expect(cleared.contains { if case .log(_, let text) = $0 { text.contains("returning home") } else { false } })
+    }
+
     @Test func inTheZoneItLeavesByTheNearestEdgeOrLandsIfSoConfigured() {
         var leave = Self.harness()
         leave.hovering()

@@ -10,7 +10,8 @@ import QuadProtocol
 /// or an overshoot can still carry the drone toward a zone. On every fix, hovering, flying to a target or over it:
 /// brake when where the drone would stop comes within half the margin of a wall; leave (straight out to the nearest
 /// point the margin clears, then hover) when it is already within half the margin or in a zone it may not be in,
-/// or land (`--on-airspace-breach land`). A return home is not watched yet: it flies straight (docs/airspace.md).
+/// then return home around the zones (`--on-airspace-breach return`), or land (`land`). A return home is not watched:
+/// it goes around the zones it knows of (`homeRoute`), docs/airspace.md.
 extension ControllerStateMachine {
     mutating func watchAirspace(dronePosition fix: GeoPoint, now: MonotonicInstant) -> Transition? {
         guard let current = airspace.current, !current.zones.isEmpty,
@@ -49,7 +50,7 @@ extension ControllerStateMachine {
             case .land:
                 return Transition(to: .landing, reason: .airspaceBreach,
                                   log: .log(.warning, "airspace: \(what): landing (--on-airspace-breach land)"))
-            case .leave:
+            case .leave, .returnHome:
                 guard let safePoint else {
                     return Transition(to: .hovering, reason: .airspaceBreach,
                                       log: .log(.error, "airspace: \(what), and no clear point near: hovering"))

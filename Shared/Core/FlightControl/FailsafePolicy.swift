@@ -9,6 +9,8 @@ public struct FailsafePolicy: Sendable, Equatable {
     public enum AirspaceBreach: String, Sendable, CaseIterable {
         /// Brake, fly straight out to the nearest point the margin clears, then hover.
         case leave
+        /// As `leave`, then return home by the safe way (around keep-out zones) and land there.
+        case returnHome = "return"
         case land
     }
     public enum Geofence: String, Sendable, CaseIterable {

@@ -88,7 +88,8 @@ struct ControllerOptions: ParsableArguments {
     var onGeofence = "return"
 
     @Option(help: ArgumentHelp("Failsafe, drone in an uploaded airspace zone it may not be in, or within half its "
-        + "margin: leave (straight out to the nearest point the margin clears, then hover) | land."))
+        + "margin: leave (straight out to the nearest point the margin clears, then hover) | return (leave, then "
+        + "home around the zones, and land) | land."))
     var onAirspaceBreach = "leave"
     @Option(parsing: .signedNumber,
         help: """
@@ -196,7 +197,7 @@ struct ControllerOptions: ParsableArguments {
             throw ValidationError("--on-geofence must be return or land")
         }
         guard let breach = FailsafePolicy.AirspaceBreach(rawValue: onAirspaceBreach) else {
-            throw ValidationError("--on-airspace-breach must be leave or land")
+            throw ValidationError("--on-airspace-breach must be leave, return or land")
         }
         guard lostPilotReturnAfter.isFinite, lostPilotReturnAfter >= 0 else {
             throw ValidationError("--lost-pilot-return-after must be ≥ 0")

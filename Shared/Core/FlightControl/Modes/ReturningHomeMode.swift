@@ -67,6 +67,8 @@ extension ControllerMode.ReturningHome {
         var wantedAltitudeM: Double?
         var dropsTarget = false
         var abandonsReturn = false
+        /// Clear of a zone with `--on-airspace-breach return`: home next, if a return can start.
+        var returnsHome = false
     }
 
     /// How the command steers in this phase.
@@ -146,7 +148,8 @@ extension ControllerMode.ReturningHome {
             switch goal {
             case .leaveZone:
                 if distanceM <= arrivalRadiusM {
-                    return Step(transition: Transition(to: .hovering, reason: .clearOfAirspaceZone))
+                    return Step(transition: Transition(to: .hovering, reason: .clearOfAirspaceZone),
+                                returnsHome: configuration.failsafes.airspaceBreach == .returnHome)
                 }
             case .insideFence:
                 if distanceM <= configuration.geofenceRadiusM - configuration.geofenceReturnMarginM {
@@ -314,6 +317,11 @@ extension ControllerStateMachine {
         if let altitudeM = step.wantedAltitudeM { flight?.wantedAltitudeM = altitudeM }
         if step.dropsTarget { clearTarget() }
         if step.abandonsReturn { flight?.returnAbandoned = true }
+        if step.returnsHome, returnRefusal() == nil {
+            return returnTransition(goal: .home, reason: .clearOfAirspaceZone, now: now,
+                                    log: .log(.notice, "airspace: clear of the zone: returning home "
+                                        + "(--on-airspace-breach return)"))
+        }
         return step.transition
     }
 
