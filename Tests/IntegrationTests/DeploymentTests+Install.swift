@@ -152,7 +152,7 @@ extension DeploymentTests {
                 // The live map: the page as in the repo, Leaflet from libjs-leaflet, where http_dir points.
                 #expect(conf.contains("\nhttp_dir /usr/share/quadcopter/map\n"))
                 for file in ["index.html", "app.js", "mqttws.js", "quadproto.js", "vocabulary.js", "missionproto.js",
-                             "zones.js"] {
+                             "planfile.js", "zones.js"] {
                     #expect(try install.text("/usr/share/quadcopter/map/\(file)")
                             == String(contentsOf: TestEnvironment.repoRoot.appendingPathComponent("web/map/\(file)"),
                                 encoding: .utf8))

@@ -25,7 +25,7 @@ struct MapPageTests {
         }
     }
 
-    @Test("the page shows the drone, takes off, flies to a map click, counts bad payloads, survives a broker restart")
+    @Test("the page shows the drone, flies to a click, counts bad payloads, survives a broker restart, sends a .plan")
     func flyFromTheMap() async throws {
         try Self.requireDependencies()
         // 0.2 m GPS noise as in `make demo`, so the marker can be held to the ground truth within a few metres.
@@ -37,7 +37,8 @@ struct MapPageTests {
         var arguments = [TestEnvironment.repoRoot.appendingPathComponent("Tests/WebMapTests/map_browser_test.py").path,
                          "--url", try #require(stack.mosquitto).mapURL, "--mqtt-port", "\(stack.broker.port)",
                          "--trace", stack.traceURL.path, "--drone", stack.drone, "--handshake", handshake.path,
-                         "--chromedriver", try TestEnvironment.requireTool("chromedriver")]
+                         "--chromedriver", try TestEnvironment.requireTool("chromedriver"),
+                         "--broadcaster", try TestEnvironment.executable("location-broadcaster").path]
         // QUAD_MAP_SCREENSHOT=docs/map.png rewrites docs/ground-tools.md's screenshot from this flight.
         if let shot = ProcessInfo.processInfo.environment["QUAD_MAP_SCREENSHOT"], !shot.isEmpty {
             arguments += ["--screenshot", shot]
@@ -53,6 +54,8 @@ struct MapPageTests {
         let code = try await onThread { browser.waitForExit(timeout: .seconds(5)) }
         #expect(code == 0, "map_browser_test.py: \(browser.output())\n\(stack.logs())")
         #expect(restarted, "the broker restart step never ran: \(browser.output())")
+        #expect(browser.output().contains("mission upload of the same file: byte-identical"),
+                "the .plan drop never compared with location-broadcaster: \(browser.output())")
     }
 
     @Test("hostile URL parameters, payloads and topics never break the page, never run script")

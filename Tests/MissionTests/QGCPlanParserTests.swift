@@ -71,3 +71,23 @@ import Testing
         #expect(throws: (any Error).self) { try QGCPlanParser.plan(Array("not json".utf8)) }
     }
 }
+
+/// The live map reads a dropped `.plan` in JavaScript (web/map/planfile.js) and must publish the bytes
+/// `location-broadcaster mission upload` publishes: these golden uploads, written by the Swift parser and encoder
+/// (`QUAD_WRITE_MISSION_FIXTURES=1` rewrites them), are what Tests/WebMapTests/planfile.test.js compares its own with.
+@Suite struct MapPlanDropFixtureTests {
+    /// The page's sender id in the fixtures (the page's are `map-` and 8 hex digits).
+    static let pageSender = "map-0123abcd"
+
+    @Test(arguments: ["tiergarten", "map-drop"])
+    func theUploadOfAPlanFileIsGolden(name: String) throws {
+        let plan = try QGCPlanParser.plan(MissionFixtures.bytes(name + ".plan"))
+        try plan.validateStructure()
+        let encoded = try MissionUpload(senderId: Self.pageSender, plan: plan).encoded()
+        if MissionFixtures.rewriting {
+            try MissionFixtures.writeHex(name + "-upload", encoded,
+                comment: "\(name).plan uploaded by sender \(Self.pageSender), mission format 1.0 (planfile.test.js)")
+        }
+        #expect(try MissionFixtures.hex(name + "-upload") == encoded)
+    }
+}

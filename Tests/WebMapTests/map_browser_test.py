@@ -4,7 +4,7 @@
 Started by Tests/IntegrationTests/MapPageTests.swift, which owns the flight stack and restarts the broker when
 this script asks (it writes <handshake>/restart-request and waits for <handshake>/restart-done). Exit 0 = pass;
 every step prints one line, a failure prints what the page showed."""
-import argparse, csv, os, time
+import argparse, csv, json, os, subprocess, time
 
 from mapdriver import Page, destination, distance, position_fix, step
 
@@ -16,6 +16,7 @@ p.add_argument("--drone", default="drone1")
 p.add_argument("--handshake", required=True)
 p.add_argument("--screenshot")
 p.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+p.add_argument("--broadcaster", required=True, help="location-broadcaster, whose `mission upload` the page matches")
 args = p.parse_args()
 
 def trace():
@@ -139,6 +140,7 @@ def main():
     wait("landing", 60, lambda: text("activity") == "landed")
     wait("sim landed", 30, lambda: truth()[1] == "landed")
     step(f"landed from the page after the reconnect: {text('action-result')}")
+    drop_plans()
     # Emergency asks twice: the first click only arms.
     click("emergency")
     assert "again" in text("emergency")
@@ -146,5 +148,84 @@ def main():
     step("emergency armed by the first click only (not sent)")
     errors = page.page_errors()
     assert not errors, f"browser errors: {errors}"
+
+def plan_file(name, items):
+    """A QGroundControl .plan (as QGroundControl writes one: null for NaN parameters) in the handshake directory."""
+    simple = lambda command, frame, params: {"type": "SimpleItem", "command": command, "frame": frame,
+                                             "params": params, "autoContinue": True}
+    body = {"fileType": "Plan", "version": 1, "groundStation": "QGroundControl",
+            "mission": {"version": 2, "hoverSpeed": 3.5, "items": [simple(*i) for i in items],
+                        "plannedHomePosition": [52.5163, 13.3777, 34.2]}}
+    path = os.path.join(args.handshake, name)
+    with open(path, "w") as f: json.dump(body, f, indent=4)
+    return path
+
+def drop(path, via_input=False):
+    """The page gets the file as from a drop on the map (a synthesized DragEvent), or from its file button."""
+    with open(path) as f: content = f.read()
+    driver.execute_script("""
+        const [name, content, viaInput] = arguments;
+        const files = new DataTransfer();
+        files.items.add(new File([content], name, { type: 'application/json' }));
+        if (viaInput) {
+          const input = document.getElementById('plan-file');
+          input.files = files.files;
+          input.dispatchEvent(new Event('change'));
+        } else {
+          document.getElementById('map').dispatchEvent(new DragEvent('drop', { dataTransfer: files, bubbles: true,
+            cancelable: true }));
+        }""", os.path.basename(path), content, via_input)
+
+def retained_upload():
+    """The broker's retained quad/<drone>/mission/upload as hex, '' when there is none."""
+    out = subprocess.run(["mosquitto_sub", "-h", "127.0.0.1", "-p", str(args.mqtt_port), "-t",
+                          f"quad/{args.drone}/mission/upload", "--retained-only", "-C", "1", "-W", "2", "-F", "%x"],
+                         capture_output=True, text=True, timeout=10)
+    return out.stdout.strip()
+
+def drop_plans():
+    """Issue 37 item 8: a .plan dropped on the map is refused in the page (nothing published) or published as
+    `location-broadcaster mission upload` publishes it, and the board's answer is shown."""
+    here = marker()
+    north, east = destination(here, 0, 12), destination(here, 90, 9)
+    bad = plan_file("servo.plan", [(22, 3, [0, 0, 0, None, here[0], here[1], 5]),
+                                   (16, 3, [0, 0, 0, None, north[0], north[1], 6]),
+                                   (183, 2, [9, 1500, 0, 0, 0, 0, 0])])
+    drop(bad)
+    wait("the page refuses the file", 10, lambda: "refused on this page" in (text("plan-result") or ""))
+    assert "item 2: MAVLink command 183 is not supported" in text("plan-result"), text("plan-result")
+    assert retained_upload() == "", "a refused file was published: " + retained_upload()
+    step(f"bad .plan refused in the page, nothing published: {text('plan-result')}")
+
+    far = destination(here, 180, 500)
+    fenced = plan_file("far.plan", [(22, 3, [0, 0, 0, None, here[0], here[1], 5]),
+                                    (16, 3, [0, 0, 0, None, far[0], far[1], 6])])
+    drop(fenced, via_input=True)
+    wait("the board's refusal shown", 15, lambda: "refused by drone-controller" in (text("plan-result") or ""))
+    assert "item 1:" in text("plan-result") and "fence" in text("plan-result"), text("plan-result")
+    step(f"a plan outside the fence (file button): {text('plan-result')}")
+
+    good = plan_file("field.plan", [(22, 3, [0, 0, 0, None, here[0], here[1], 5]),
+                                    (16, 3, [1.5, 0, 0, None, north[0], north[1], 6]),
+                                    (178, 2, [1, 2.2, -1, 0, 0, 0, 0]),
+                                    (19, 3, [2.25, 0, 0, 1, east[0], east[1], 6.5]),
+                                    (21, 3, [0, 0, 0, None, None, None, 0])])
+    drop(good)
+    wait("the board accepted the plan", 15, lambda: "accepted" in (text("plan-result") or ""))
+    wait("the board's plan drawn", 10, lambda: page.count('[data-test="mission-item"]') == 2)
+    wait("the panel says the plan is loaded", 10, lambda: (text("mission") or "").startswith("loaded, not started"))
+    from_page = retained_upload()
+    assert from_page, "nothing retained after the accepted drop"
+    step(f"dropped .plan accepted: {text('plan-result')}; mission: {text('mission')}")
+    # The CLI with the page's sender id: the same file must give the same bytes (the sender is the only field
+    # a page's upload may differ in). The board holds that plan already: it acknowledges at once.
+    sender = driver.execute_script("return quadMapState.senderId")
+    cli = subprocess.run([args.broadcaster, "mission", "upload", good, "--broker", f"127.0.0.1:{args.mqtt_port}",
+                          "--drone", args.drone, "--sender-id", sender, "--timeout", "20"],
+                         capture_output=True, text=True, timeout=60)
+    assert cli.returncode == 0, f"location-broadcaster mission upload: {cli.returncode} {cli.stdout} {cli.stderr}"
+    from_cli = retained_upload()
+    assert from_cli == from_page, f"page published {from_page}, location-broadcaster {from_cli}"
+    step(f"location-broadcaster mission upload of the same file: byte-identical ({len(from_page) // 2} bytes)")
 
 page.run(main)

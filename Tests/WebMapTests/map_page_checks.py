@@ -63,7 +63,7 @@ def hostile():
     wait("the zone with a hostile name drawn", 10, lambda: page.count('[data-test="zone"]') == 1)
     driver.execute_script("quadMap.eachLayer((l) => { if (l.openTooltip && l.getTooltip()) l.openTooltip(); });")
     for topic in ["telemetry/position", "telemetry/drone", "telemetry/controller", "telemetry/link", \
-    "telemetry/navigation", "airspace/held", "mission/upload", "mission/progress"]:
+    "telemetry/navigation", "airspace/held", "mission/upload", "mission/progress", "mission/status"]:
         for i in range(40):
             kind = i % 4
             if kind == 0: payload = bytes(rng.randrange(256) for _ in range(rng.randrange(0, 80)))
@@ -74,6 +74,19 @@ def hostile():
             page.publish(f"quad/drone1/{topic}", payload, qos=0); bad += 1
     wait(f"all {bad} bad payloads counted", 30, lambda: int(text("bad-payloads") or 0) == bad)
     step(f"{bad} bad payloads and hostile topics counted, none shown as data")
+
+    # The board's refusal reason and a dropped file's name are text, never markup.
+    reason = html.encode()
+    page.publish("quad/drone1/mission/status", bytes([0xFF, 0x4D, 4, 1, 0, 9, 0, 0, 0, 2, 1, 2, 3, 4, 0xFF, 0xFF,
+                                                       len(reason)]) + reason)
+    wait("the board's refusal reason shown as text", 10, lambda: html in (text("mission") or ""))
+    driver.execute_script("""
+        const files = new DataTransfer();
+        files.items.add(new File(['{"fileType": "Plan"'], arguments[0] + '.plan'));
+        document.getElementById('map').dispatchEvent(new DragEvent('drop', { dataTransfer: files, bubbles: true,
+          cancelable: true }));""", html)
+    wait("a dropped file's name shown as text", 10, lambda: html in (text("plan-result") or ""))
+    step(f"mission refusal and a dropped file's name shown as text: {text('plan-result')}")
 
     page.publish("quad/drone1/telemetry/position", position_fix(52.5170, 13.3790))
     wait("the page still updates", 10, lambda: page.marker("drone1") == (52.517, 13.379))

@@ -11,6 +11,8 @@
   const WORDS = window.QuadVocabulary;
   // The mission payloads' codec and the airspace's advisory target check (missionproto.js, zones.js).
   const MISSION = window.QuadMission, ZONES = window.QuadZones;
+  // A .plan file read in the page (planfile.js), as location-broadcaster reads it.
+  const PLANS = window.QuadPlanFile;
 
   // ---- URL parameters (all optional, all checked) ----
   function parseParams() {
@@ -87,7 +89,8 @@
         link: null,
         state: null, navigation: null, presence: {}, lastHeard: 0, layers: null, clockSamplesMs: [],
         // What the controller holds (airspace/held) and the board's mission (mission/upload, mission/progress).
-        airspace: null, mission: null, missionProgress: null, drawn: { airspace: null, mission: null } };
+        airspace: null, mission: null, missionProgress: null, missionStatus: null,
+        drawn: { airspace: null, mission: null } };
       drones.set(id, d);
       if (!selectedId) selectedId = id;
     }
@@ -324,11 +327,14 @@
         const spec = byPath[where.path];
         if (!spec) return;
         const d = droneRecord(where.drone);
-        if (spec === Q.TOPICS.missionUpload || spec === Q.TOPICS.missionProgress) {
+        if (spec === Q.TOPICS.missionUpload || spec === Q.TOPICS.missionProgress || spec === Q.TOPICS.missionStatus) {
           // An empty retained message clears what the board held.
-          const m = bytes.length === 0 ? null : MISSION.decode(bytes, spec === Q.TOPICS.missionUpload ? 'upload'
-            : 'progress');
-          if (spec === Q.TOPICS.missionUpload) d.mission = m; else d.missionProgress = m;
+          const kind = { [Q.TOPICS.missionUpload.path]: 'upload', [Q.TOPICS.missionProgress.path]: 'progress',
+            [Q.TOPICS.missionStatus.path]: 'status' }[spec.path];
+          const m = bytes.length === 0 ? null : MISSION.decode(bytes, kind);
+          if (kind === 'upload') d.mission = m; else if (kind === 'progress') d.missionProgress = m;
+          else d.missionStatus = m;
+          planAnswer();
         } else if (spec === Q.TOPICS.airspaceHeld) {
           const m = bytes.length === 0 ? null : Q.decode(bytes, spec.type);
           d.airspace = m && m.zones.length ? m : null;
@@ -507,6 +513,13 @@
     holdingAfterRestart: 'holding after a restart (mission resume flies on)', returning: 'returning (lost pilot)',
     completed: 'completed', aborted: 'aborted' };
   function missionText(d) {
+    const s = d.missionStatus;
+    const refused = s && s.refusal ? '; last upload refused (plan ' + hexName(s.refusal.planChecksum) + '): '
+      + s.refusal.reason : '';
+    return missionState(d) + refused;
+  }
+  const hexName = (checksum) => (checksum >>> 0).toString(16).toUpperCase().padStart(8, '0');
+  function missionState(d) {
     if (!d.mission) return 'none';
     const items = d.mission.plan.items;
     const name = (d.mission.checksum >>> 0).toString(16).toUpperCase().padStart(8, '0');
@@ -614,6 +627,92 @@
     });
   };
   $('cancel-target').onclick = clearPending;
+
+  // ---- a .plan dropped on the map, or chosen with "Upload plan…" ----
+  // Read and checked here (planfile.js: what the Swift parser and the rules every board holds refuse is refused
+  // here, nothing published), encoded as location-broadcaster encodes it and published as it does: retained, QoS 1,
+  // on quad/<drone>/mission/upload. The board's answer, as `mission upload` waits for it: a progress carrying the
+  // plan's checksum (held), or a new mission/status refusing that checksum (with the item and why). The file's
+  // name and the board's reason are text: textContent only.
+  let planWait = null;
+  function planResult(text, cls) { setText('plan-result', text, cls); }
+  function planAnswer() {
+    const w = planWait;
+    const d = w && w.sent && drones.get(w.drone);
+    if (!d) return;
+    const s = d.missionStatus;
+    if (d.missionProgress && d.missionProgress.planChecksum === w.checksum) {
+      planResult(w.name + ': accepted — drone-controller holds plan ' + hexName(w.checksum) + ' (' + w.items
+        + ' items)', 'ok');
+    } else if (s && s.sequence !== w.statusSequence && s.refusal && s.refusal.planChecksum === w.checksum) {
+      planResult(w.name + ': refused by drone-controller — ' + s.refusal.reason, 'bad');
+    } else return;
+    clearTimeout(w.timer);
+    planWait = null;
+  }
+  async function uploadPlan(files) {
+    const file = files && files[0];
+    if (!file) return;
+    const name = String(file.name || 'the file').slice(0, 80);
+    const d = selected();
+    if (planWait) clearTimeout(planWait.timer);
+    planWait = null;
+    let upload, plan;
+    try {
+      if (files.length > 1) throw new PLANS.PlanError('drop one .plan file, not ' + files.length);
+      if (!d) throw new PLANS.PlanError('no drone seen yet');
+      if (!d.controller) throw new PLANS.PlanError('no state from drone-controller yet: no board to take a plan');
+      if (file.size > PLANS.MAX_FILE_BYTES) throw new PLANS.PlanError('the file has ' + file.size
+        + ' bytes; the page reads plans of at most ' + PLANS.MAX_FILE_BYTES + ' bytes');
+      plan = PLANS.parse(new Uint8Array(await file.arrayBuffer()));
+      // The page's sender id (map-xxxxxxxx, as on its targets): the only byte that differs from what
+      // `location-broadcaster mission upload FILE` publishes for the same file (its --sender-id). The upload
+      // carries no upload id and no time (PROTOCOL.md, MissionUpload): the plan and its checksum are the same.
+      upload = MISSION.encodeUpload(senderId, plan);
+    } catch (e) {
+      planResult(name + ': refused on this page, nothing sent — ' + String(e && e.message || e).slice(0, 300), 'bad');
+      return;
+    }
+    const spec = Q.TOPICS.missionUpload;
+    const wait = { drone: d.id, checksum: upload.checksum, items: plan.items.length, name, sent: false,
+      statusSequence: d.missionStatus ? d.missionStatus.sequence : null };
+    planWait = wait;
+    planResult(name + ': sending plan ' + hexName(upload.checksum) + ' (' + plan.items.length + ' items)…', 'warn');
+    try {
+      await client.publish(Q.topic(spec, d.id), upload.bytes, spec.qos, spec.retain);
+    } catch (e) {
+      if (planWait === wait) planWait = null;
+      planResult(name + ': not sent — ' + String(e && e.message || e), 'bad');
+      return;
+    }
+    if (planWait !== wait) return;
+    wait.sent = true;
+    planResult(name + ': plan ' + hexName(upload.checksum) + ' delivered, waiting for drone-controller…', 'warn');
+    wait.timer = setTimeout(() => {
+      if (planWait !== wait) return;
+      planWait = null;
+      planResult(name + ': delivered, no answer from drone-controller in 10 s (a login that may not upload plans '
+        + 'is dropped by the broker)', 'bad');
+    }, 10000);
+    planAnswer();
+  }
+  const planFile = $('plan-file');
+  $('upload-plan').onclick = () => planFile.click();
+  planFile.onchange = () => { uploadPlan(planFile.files); planFile.value = ''; };
+  const mapBox = $('map');
+  mapBox.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+    mapBox.classList.add('dropping');
+  });
+  mapBox.addEventListener('dragleave', () => mapBox.classList.remove('dropping'));
+  mapBox.addEventListener('drop', (e) => {
+    e.preventDefault();
+    mapBox.classList.remove('dropping');
+    uploadPlan(e.dataTransfer && e.dataTransfer.files);
+  });
+  // A file dropped beside the map must not replace the page.
+  for (const type of ['dragover', 'drop']) window.addEventListener(type, (e) => e.preventDefault());
   $('release').onclick = () => act('release', (d) => publish(d.id, 'controlClaim',
     { senderId, action: 'release', controllerRunId: runOf(d, 'release') }));
 
@@ -682,7 +781,7 @@
     });
     client.subscribe('quad/+/telemetry/#', 1);
     client.subscribe('quad/+/' + Q.TOPICS.presence.path + '/#', 1);
-    for (const key of ['airspaceHeld', 'missionUpload', 'missionProgress']) {
+    for (const key of ['airspaceHeld', 'missionUpload', 'missionProgress', 'missionStatus']) {
       client.subscribe('quad/+/' + Q.TOPICS[key].path, Q.TOPICS[key].qos);
     }
     client.start();

@@ -1,5 +1,6 @@
 // The mission payloads (PROTOCOL.md "Missions": their own 5-byte header FF 4D kind major minor) for the live map,
-// which reads the plan the board holds (mission/upload, retained) and its progress (mission/progress, retained).
+// which reads the plan the board holds (mission/upload, retained), its progress (mission/progress, retained) and
+// its answer to an upload (mission/status, retained), and writes the upload of a dropped .plan (planfile.js).
 // Decoding only what the page shows; every check the page relies on (counts, ranges, the plan's CRC-32) is made,
 // and a payload that fails one throws QuadProto's WireError, so the page counts it as bad.
 (function (root) {
@@ -7,7 +8,8 @@
   const Q = typeof module !== 'undefined' && module.exports ? require('./quadproto.js') : root.QuadProto;
   const { Reader, WireError, checks } = Q;
   const MAJOR = 1, MINOR = 0, MAX_ITEMS = 100;
-  const KINDS = { 1: 'upload', 2: 'command', 3: 'progress' };
+  const KINDS = { 1: 'upload', 2: 'command', 3: 'progress', 4: 'status' };
+  const KIND_CODES = { takeoff: 1, waypoint: 2, loiterTime: 3, changeSpeed: 4, land: 5, returnToLaunch: 6 };
   const ITEM_KINDS = { 1: 'takeoff', 2: 'waypoint', 3: 'loiterTime', 4: 'changeSpeed', 5: 'land', 6: 'returnToLaunch' };
   const STATES = { 0: 'idle', 1: 'running', 2: 'paused', 3: 'holdingAfterRestart', 4: 'returning', 5: 'completed',
     6: 'aborted' };
@@ -101,7 +103,60 @@
       reached };
   }
 
-  // Decodes a mission/upload or mission/progress payload: { kind, minor, ...fields }.
+  // mission/status: { sequence, heldChecksum (null: none), refusal: { planChecksum, item (null: the plan as a
+  // whole), reason } or null }.
+  function decodeStatus(r) {
+    const sequence = r.u32();
+    const presence = r.u8();
+    if (presence & ~3) throw new WireError('outOfRange', 'status presence ' + presence);
+    const heldChecksum = presence & 1 ? r.u32() : null;
+    let refusal = null;
+    if (presence & 2) {
+      const planChecksum = r.u32();
+      const item = r.u16();
+      if (item !== 0xFFFF && item >= MAX_ITEMS) throw new WireError('outOfRange', 'refused item ' + item);
+      refusal = { planChecksum, item: item === 0xFFFF ? null : item, reason: r.str8('reason', 1, 240) };
+    }
+    return { sequence, heldChecksum, refusal };
+  }
+
+  // The canonical plan's bytes (MissionPlan+Encoding.swift): items as readPlan returns them, or as planfile.js
+  // makes them (with timeMs, the Swift encoder's whole milliseconds; else timeS is rounded to milliseconds).
+  function writePlan(w, plan) {
+    w.u8((plan.cruiseSpeedMps != null ? 1 : 0) | (plan.plannedHome ? 2 : 0));
+    w.f32(plan.cruiseSpeedMps != null ? plan.cruiseSpeedMps : 0);
+    w.f64(plan.plannedHome ? plan.plannedHome[0] : 0);
+    w.f64(plan.plannedHome ? plan.plannedHome[1] : 0);
+    w.u16(plan.items.length);
+    for (const item of plan.items) {
+      if (!(item.kind in KIND_CODES)) throw new WireError('unknownEnumValue', 'item kind ' + item.kind);
+      w.u16(item.id);
+      w.u8(KIND_CODES[item.kind]);
+      w.u8(item.point ? 1 : 0);
+      w.f64(item.point ? item.point[0] : 0);
+      w.f64(item.point ? item.point[1] : 0);
+      w.f32(item.altitudeM != null ? item.altitudeM : 0);
+      w.u32(item.timeMs != null ? item.timeMs : item.timeS != null ? Math.round(item.timeS * 1000) : 0);
+      w.f32(item.kind === 'waypoint' ? item.radiusM : item.kind === 'changeSpeed' ? item.speedMps : 0);
+    }
+  }
+
+  // mission/upload's bytes for a plan already checked (planfile.js): header, senderId, plan, its CRC-32. Decoded
+  // again before it is returned, so what the page sends passes the checks the page reads payloads with.
+  function encodeUpload(senderId, plan) {
+    const w = new Q.Writer();
+    w.bytes([0xFF, 0x4D, 1, MAJOR, MINOR]);
+    w.str8('senderId', senderId, 1, 64);
+    const planStart = w.out.length;
+    writePlan(w, plan);
+    const checksum = crc32(w.out.slice(planStart));
+    w.u32(checksum);
+    const bytes = w.result();
+    decode(bytes, 'upload');
+    return { bytes, checksum };
+  }
+
+  // Decodes a mission/upload, mission/progress or mission/status payload: { kind, minor, ...fields }.
   function decode(data, expectedKind) {
     const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
     const h = header(bytes, expectedKind || 'mission');
@@ -110,13 +165,14 @@
     let body;
     if (h.kind === 'upload') body = decodeUpload(r);
     else if (h.kind === 'progress') body = decodeProgress(r);
+    else if (h.kind === 'status') body = decodeStatus(r);
     else throw new WireError('unknownMessageType', 'the page does not read mission commands');
     // A newer minor may append; at ours nothing may follow (Reader.end compares with the bus's minor, not ours).
     if (h.minor <= MINOR && r.at !== bytes.length) throw new WireError('bodyTooLong', 'mission ' + h.kind);
     return Object.assign({ kind: h.kind, minor: h.minor }, body);
   }
 
-  const api = { decode, crc32, ITEM_KINDS, STATES, PHASES };
+  const api = { decode, encodeUpload, crc32, ITEM_KINDS, STATES, PHASES, MAX_ITEMS };
   if (typeof module !== 'undefined' && module.exports) module.exports = api;
   else root.QuadMission = api;
 })(typeof self !== 'undefined' ? self : this);

@@ -174,15 +174,17 @@
     subscribe(filter, qos) { this.subscriptions.push([filter, qos || 0]); }
 
     // Resolves when sent (QoS 0) or acknowledged (QoS 1); rejects when offline or the connection drops first.
-    publish(topic, payload, qos) {
+    // retain: the broker keeps it for later subscribers (the mission plan's topic).
+    publish(topic, payload, qos, retain) {
       if (!this.connected) return Promise.reject(new Error('broker offline'));
       const bytes = typeof payload === 'string' ? enc.encode(payload) : payload;
       const head = str(topic);
-      if (!qos) { this.ws.send(packet(0x30, concat(Uint8Array.from(head), bytes))); return Promise.resolve(); }
+      const flags = retain ? 1 : 0;
+      if (!qos) { this.ws.send(packet(0x30 | flags, concat(Uint8Array.from(head), bytes))); return Promise.resolve(); }
       const id = this.packetId();
       return new Promise((resolve, reject) => {
         this.pending.set(id, { resolve, reject });
-        this.ws.send(packet(0x32, concat(Uint8Array.from([...head, id >> 8, id & 0xFF]), bytes)));
+        this.ws.send(packet(0x32 | flags, concat(Uint8Array.from([...head, id >> 8, id & 0xFF]), bytes)));
       });
     }
   }
