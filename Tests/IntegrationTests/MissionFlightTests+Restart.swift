@@ -54,6 +54,14 @@ extension MissionFlightTests {
             return rest.split(separator: " ").first.flatMap { Int($0) }
         }
         #expect(judged == [0, 1, 2, 3], "arrivals the controller judged: \(judged)\n\(log)")
+        // Each stop fell where it was meant to: a stale-data hover between those two lines of the controller's log.
+        let hovers = ["hovering (stale-navigation)", "hovering (stale-position)", "hovering (drone-link-lost)"]
+        for (from, to) in [("item 0 reached", "item 1 reached"), ("item 1 reached", "item 2 reached"),
+                           ("item 3 reached", "landing (land)")] {
+            let after = log.range(of: from).map { log[$0.upperBound...] } ?? ""
+            let between = after.range(of: to).map { after[..<$0.lowerBound] } ?? ""
+            #expect(hovers.contains { between.contains($0) }, "no stale-data hover between '\(from)' and '\(to)'")
+        }
     }
 
     /// Restarts a service after systemd's `RestartSec=1` and waits until `watched` say they are online again.
