@@ -216,6 +216,43 @@ import Testing
         #expect(h.machine.target?.senderId == ControllerStateMachine.missionSenderId)
     }
 
+    /// Issue 37 item 4: a board service or the broker restarting leaves the controller's inputs stale. It hovers
+    /// while they are, keeps the item's target and the mission running (no pause: nothing was dropped), and flies on
+    /// by itself once they are fresh; a loiter's time runs on through the hover (the drone holds over its point).
+    @Test func aStaleDataHoverKeepsTheMissionRunningAndFreshDataFliesOnByItself() throws {
+        var h = Self.flyingItem1()
+        let target1 = try #require(h.machine.target)
+        h.navigation(distanceM: 30, for: target1)
+        // On the leg: navdata, position and solutions silent (drone-link, the navigator or the broker restarting).
+        h.run(ms: 3_000, drone: nil)
+        #expect(h.activity == .hovering)
+        #expect(h.machine.target == target1)
+        #expect(h.machine.mission?.executor.state == .running)
+        // Fresh again: the leg goes on without a command, and its arrival is the item's.
+        h.advance(ms: 100)
+        h.drone(.hovering)
+        h.position()
+        h.navigation(distanceM: 28, for: target1)
+        #expect(h.activity == .flyingToTarget)
+        _ = Self.arrive(&h)
+        #expect(h.machine.mission?.executor.currentItem == 2)
+        let target2 = try #require(h.machine.target)
+        h.navigation(distanceM: 30, for: target2)
+        _ = Self.arrive(&h)
+        #expect(h.machine.mission?.executor.phase == .staying)
+        // In the 5 s loiter: 2 s held, 2 s silent (a hover), then fresh again: it ends at 5 s, not later or sooner.
+        h.run(ms: 2_000)
+        h.run(ms: 2_000, drone: nil)
+        #expect(h.activity == .hovering)
+        #expect(h.machine.mission?.executor.state == .running && h.machine.mission?.executor.phase == .staying)
+        h.run(ms: 800)
+        #expect(h.machine.mission?.executor.phase == .staying)
+        let ended = h.run(ms: 400)
+        #expect(h.activity == .landing)
+        let last = try #require(Self.records(ended).last)
+        #expect(last.state == .completed && last.reached.map(\.id) == [0, 1, 2, 3])
+    }
+
     // MARK: Battery
 
     @Test func startIsRefusedWithTheFiguresWhenTheBatteryDoesNotCoverThePlan() throws {

@@ -11,18 +11,21 @@ import Testing
 @Suite("missions flown on the board", .offPool, .serialized,
        .enabled(if: TestEnvironment.available("mosquitto", "mosquitto_pub")))
 struct MissionFlightTests {
-    /// Waypoint A 15 m north, B 15 m east of it, a 5 s loiter at C 15 m east of home, then land there.
+    /// Waypoint A 15 m north, B 15 m east of it, a loiter (5 s unless said) at C 15 m east of home, then land.
     struct Plan {
         let a, b, c: GeoPoint
+        let loiterS: Double
         let file: URL
 
-        init(_ flight: FaultFlight) throws {
+        init(_ flight: FaultFlight, loiterS: Double = 5) throws {
+            self.loiterS = loiterS
             let home = flight.home
             a = Geodesy.destination(from: home, bearingDeg: 0, distanceM: 15)
             b = Geodesy.destination(from: a, bearingDeg: 90, distanceM: 15)
             c = Geodesy.destination(from: home, bearingDeg: 90, distanceM: 15)
             file = try Self.write([Self.item(22, nil), Self.item(16, a), Self.item(16, b),
-                                   Self.item(19, c, hold: 5), Self.item(21, nil)], as: "mission.plan", for: flight)
+                                   Self.item(19, c, hold: loiterS), Self.item(21, nil)],
+                              as: "mission.plan", for: flight)
         }
 
         static func item(_ command: Int, _ point: GeoPoint?, hold: Double = 0) -> String {
