@@ -128,7 +128,7 @@ extension ControllerStateMachine {
             switch mode {
             case .flyingToTarget(let flying):
                 actions += apply(flyingToTargetArrival(flying, now: now), now: now)
-            case .arrived(let arrived): actions += apply(arrivedNavigation(arrived), now: now)
+            case .arrived(let arrived): actions += apply(arrivedNavigation(arrived, now: now), now: now)
             default: break
             }
             // Also right after leaving the arrival radius: the new flight's progress counts from this solution.
