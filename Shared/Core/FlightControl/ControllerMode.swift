@@ -7,8 +7,13 @@ import QuadProtocol
 /// (`ControllerState.Activity`, the wire) is `activity`.
 ///
 /// Each mode has its file in `Modes/` (its data, what it does on entry, on the events that concern it, on its tick,
-/// and its flight command). Its handlers return a `Transition` instead of changing the mode; `apply` performs it,
-/// the one place the mode changes. The rules that cut across modes (freshness, geofence, ground link, pilot,
+/// and its flight command), as functions of its own data and a narrow `Context`: only what it reads of the
+/// controller (the time, freshness, configuration values, a target kept, …; a mode that reads nothing takes none),
+/// never the controller itself, so what a mode can change is in its signatures. Only the flight to the target's
+/// entry, tick, arrival and command still read the controller. A handler returns a `Transition` instead of changing
+/// the mode, and a step for what else it asks (home refined, the altitude to hold, a takeoff counted, the flight
+/// resumed); the dispatch below builds the contexts and performs the steps, `apply` performs the transition, the one
+/// place the mode changes. The rules that cut across modes (freshness, geofence, ground link, pilot,
 /// targets, failsafes) are in `ControllerStateMachine+X` and return transitions the same way (with the log lines
 /// or refusals they add); the event handler or the tick that ran the rule applies what it returns, right after it,
 /// so the rules keep their order. What an entry needs beyond the activity (a return's goal) is in the transition.
