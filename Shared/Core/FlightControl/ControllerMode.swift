@@ -7,8 +7,13 @@ import QuadProtocol
 /// (`ControllerState.Activity`, the wire) is `activity`.
 ///
 /// Each mode has its file in `Modes/` (its data, what it does on entry, on the events that concern it, on its tick,
-/// and its flight command). Its handlers return a `Transition` instead of changing the mode; `apply` performs it,
-/// the one place the mode changes. The rules that cut across modes (freshness, geofence, ground link, pilot,
+/// and its flight command), as functions of its own data and a narrow `Context`: only what it reads of the
+/// controller (the time, freshness, configuration values, a target kept, …; a mode that reads nothing takes none),
+/// never the controller itself, so what a mode can change is in its signatures. Only the flight to the target's
+/// entry, tick, arrival and command still read the controller. A handler returns a `Transition` instead of changing
+/// the mode, and a step for what else it asks (home refined, the altitude to hold, a takeoff counted, the flight
+/// resumed); the dispatch below builds the contexts and performs the steps, `apply` performs the transition, the one
+/// place the mode changes. The rules that cut across modes (freshness, geofence, ground link, pilot,
 /// targets, failsafes) are in `ControllerStateMachine+X` and return transitions the same way (with the log lines
 /// or refusals they add); the event handler or the tick that ran the rule applies what it returns, right after it,
 /// so the rules keep their order. What an entry needs beyond the activity (a return's goal) is in the transition.
@@ -50,6 +55,12 @@ enum ControllerMode: Sendable, Equatable {
         case .emergency: return .emergency
         }
     }
+
+    // A mode's data while in it: what a re-entry continues from.
+    var landed: Landed? { if case .landed(let landed) = self { landed } else { nil } }
+    var takingOff: TakingOff? { if case .takingOff(let takingOff) = self { takingOff } else { nil } }
+    var hovering: Hovering? { if case .hovering(let hovering) = self { hovering } else { nil } }
+    var arrived: Arrived? { if case .arrived(let arrived) = self { arrived } else { nil } }
 }
 
 extension ControllerStateMachine {
@@ -60,11 +71,18 @@ extension ControllerStateMachine {
         switch transition.activity {
         // Only the start is unknown: no transition leads back to it.
         case .unknown: return .unknown(.init())
-        case .landed: return .landed(landedEntry())
-        case .takingOff: return .takingOff(takingOffEntry(now: now))
-        case .hovering: return .hovering(hoveringEntry(transition, now: now))
+        case .landed: return .landed(.entering(continuing: mode.landed))
+        case .takingOff:
+            let entry = ControllerMode.TakingOff.entering(continuing: mode.takingOff, now: now, runId: runId,
+                                                          takeoffCount: takeoffCount, hasHome: home != nil)
+            if let count = entry.takeoffCount { takeoffCount = count }
+            return .takingOff(entry.takingOff)
+        case .hovering:
+            return .hovering(.entering(transition, continuing: mode.hovering, context: hoveringContext(now: now)))
         case .flyingToTarget: return .flyingToTarget(flyingToTargetEntry(now: now))
-        case .arrived: return .arrived(arrivedEntry())
+        case .arrived:
+            return .arrived(.entering(continuing: mode.arrived, flightArrival: targetArrival,
+                                      newArrival: newArrivalFilter))
         case .returningHome: return .returningHome(returningHomeEntry(transition, now: now))
         case .landing: return .landing
         // Only a new emergency enters it (`enterEmergency`): that cancels a reset under way.
@@ -76,12 +94,18 @@ extension ControllerStateMachine {
     /// `unknown`: a restarted controller's first navdata showing the drone in the air resumes the flight.
     mutating func modeNavdata(observed: ObservedFlight, now: MonotonicInstant) -> Transition? {
         switch mode {
-        case .unknown(let unknown): return unknownNavdata(unknown, observed: observed, now: now)
-        case .landed: return landedNavdata(observed: observed)
-        case .takingOff(let takingOff): return takingOffNavdata(takingOff, observed: observed)
+        case .unknown(let unknown):
+            let step = unknown.navdata(observed: observed)
+            return step.resumesFlight ? resumeFlight(now: now) : step.transition
+        case .landed(let landed): return landed.navdata(observed: observed)
+        case .takingOff(let takingOff):
+            let step = takingOff.navdata(observed: observed, context: takingOffContext(now: now))
+            if let home = step.home { flight?.home = home }
+            if let altitudeM = step.wantedAltitudeM { flight?.wantedAltitudeM = altitudeM }
+            return step.transition
         case .hovering, .flyingToTarget, .arrived, .returningHome: return airborneNavdata(observed: observed)
-        case .landing: return landingNavdata(observed: observed)
-        case .emergency(let emergency): return emergencyNavdata(emergency)
+        case .landing: return ControllerMode.Landing.navdata(observed: observed)
+        case .emergency(let emergency): return emergency.navdata()
         }
     }
 
@@ -100,15 +124,81 @@ extension ControllerStateMachine {
         switch mode {
         // Never sent (no flight command goes out before the first navdata); landing is what it would say.
         case .unknown: command.refMode = .land
-        case .landed(let landed): landedCommand(landed, into: &command)
-        case .takingOff(let takingOff): takingOffCommand(takingOff, into: &command)
-        case .hovering: hoveringCommand(into: &command, now: now)
+        case .landed(var landed):
+            landed.command(into: &command)
+            mode = .landed(landed)
+        case .takingOff(let takingOff): takingOff.command(into: &command)
+        // The drone's own hover, at the wanted altitude.
+        case .hovering: holdAltitude(&command, now: now)
         case .flyingToTarget(let flying): flyingToTargetCommand(flying, into: &command, now: now)
-        case .arrived(let arrived): arrivedCommand(arrived, into: &command, now: now)
+        case .arrived(let arrived):
+            if arrived.holdsPosition(arrivedContext(now: now)) {
+                _ = holdPosition(arrived.arrival, into: &command, now: now)
+            }
+            holdAltitude(&command, now: now)
         case .returningHome(let returning): returningHomeCommand(returning, into: &command, now: now)
-        case .landing: landingCommand(into: &command)
-        case .emergency(let emergency): emergencyCommand(emergency, into: &command)
+        case .landing: ControllerMode.Landing.command(into: &command)
+        case .emergency(let emergency): emergency.command(into: &command)
         }
+    }
+
+    /// What a takeoff reads of the controller now (`TakingOff.Context`).
+    func takingOffContext(now: MonotonicInstant) -> ControllerMode.TakingOff.Context {
+        ControllerMode.TakingOff.Context(
+            now: now, navdataFresh: droneStateFresh(now: now, within: configuration.takeoffNavdataLoss),
+            takeoffTimeout: configuration.takeoffTimeout, groundPositionMean: groundPosition.mean,
+            climbAltitudeM: wantedAltitude(for: target), hasTarget: target != nil)
+    }
+
+    /// What a hover reads of the controller now (`Hovering.Context`).
+    func hoveringContext(now: MonotonicInstant) -> ControllerMode.Hovering.Context {
+        ControllerMode.Hovering.Context(
+            now: now, positionFresh: positionFresh(now: now), navdataFresh: droneStateFresh(now: now),
+            returnHomeHover: configuration.returnHomeHover,
+            abandonedReturnLandAfter: configuration.abandonedReturnLandAfter)
+    }
+
+    /// What the hold over the target reads of the controller now (`Arrived.Context`).
+    func arrivedContext(now: MonotonicInstant) -> ControllerMode.Arrived.Context {
+        ControllerMode.Arrived.Context(positionFresh: positionFresh(now: now),
+                                       navigationFresh: navigationFresh(now: now), law: law)
+    }
+
+    /// A fresh navigation solution while hovering (`Hovering.navigation`).
+    func hoveringNavigation(now: MonotonicInstant) -> Transition? {
+        ControllerMode.Hovering.navigation(hoveringContext(now: now))
+    }
+
+    /// A fresh navigation solution over the target (`Arrived.navigation`).
+    func arrivedNavigation(_ arrived: ControllerMode.Arrived, now: MonotonicInstant) -> Transition? {
+        arrived.navigation(arrivedContext(now: now))
+    }
+
+    /// On `land` before the first navdata (`Unknown.land`).
+    mutating func unknownLand() {
+        guard case .unknown(var unknown) = mode else { return }
+        unknown.land()
+        mode = .unknown(unknown)
+    }
+
+    /// On the flat trim command: only on the ground (`Landed.flatTrim`).
+    mutating func flatTrim(now: MonotonicInstant) -> CommandAnswer {
+        guard case .landed(var landed) = mode else {
+            return ([refuse(kind: "command", reason: .flatTrimRefusedNotLanded, now: now)], nil)
+        }
+        let transition = landed.flatTrim()
+        mode = .landed(landed)
+        return ([], transition)
+    }
+
+    /// On the reset command: only in emergency (`Emergency.reset`).
+    mutating func reset(now: MonotonicInstant) -> CommandAnswer {
+        guard case .emergency(var emergency) = mode else {
+            return ([refuse(kind: "command", reason: .resetRefusedNotInEmergency, now: now)], nil)
+        }
+        let transition = emergency.reset()
+        mode = .emergency(emergency)
+        return ([], transition)
     }
 
     var newProgressWatch: ProgressWatch {

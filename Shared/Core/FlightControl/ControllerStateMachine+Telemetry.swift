@@ -136,7 +136,7 @@ extension ControllerStateMachine {
                     cornerPassed = corner != nil
                     actions += corner ?? apply(arrival, now: now)
                 }
-            case .arrived(let arrived): actions += apply(arrivedNavigation(arrived), now: now)
+            case .arrived(let arrived): actions += apply(arrivedNavigation(arrived, now: now), now: now)
             default: break
             }
             // Also right after leaving the arrival radius: the new flight's progress counts from this solution.

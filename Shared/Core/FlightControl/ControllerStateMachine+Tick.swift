@@ -21,7 +21,7 @@ extension ControllerStateMachine {
     static let tickRules: [TickRule] = [
         TickRule("taking off: seen in the air in time, navdata still coming") { machine, now in
             guard case .takingOff(let takingOff) = machine.mode else { return [] }
-            return machine.apply(machine.takingOffTick(takingOff, now: now), now: now)
+            return machine.apply(takingOff.tick(machine.takingOffContext(now: now)), now: now)
         },
         TickRule("drone link: navdata silent in the air → hover (once per silence)") { machine, now in
             machine.droneLinkRule(now: now)
@@ -41,7 +41,7 @@ extension ControllerStateMachine {
         TickRule("lost pilot: return home when due") { machine, now in machine.pilotLossReturnRule(now: now) },
         TickRule("hovering: the timed landing (over home, or after a return given up) when due") { machine, now in
             guard case .hovering(let hovering) = machine.mode else { return [] }
-            return machine.apply(machine.hoveringTick(hovering, now: now), now: now)
+            return machine.apply(hovering.tick(machine.hoveringContext(now: now)), now: now)
         },
         TickRule("lost pilot: land when due") { machine, now in machine.pilotLossLandRule(now: now) },
         TickRule("target: past its ttl → dropped") { machine, now in machine.targetExpiryRule(now: now) },

@@ -9,34 +9,35 @@ extension ControllerMode {
     }
 }
 
-/// Arrived. On entry: the flight's arrival filter is kept (`entering`).
-extension ControllerStateMachine {
-    /// On entry: the flight's arrival filter goes on.
-    func arrivedEntry() -> ControllerMode.Arrived {
-        switch mode {
-        case .arrived(let arrived): return arrived
-        case .flyingToTarget(let flying): return ControllerMode.Arrived(arrival: flying.arrival)
-        default: return ControllerMode.Arrived(arrival: newArrivalFilter)
-        }
+/// Arrived: pure functions of its data and a narrow `Context`. On entry the flight's arrival filter is kept.
+extension ControllerMode.Arrived {
+    /// All the hold over the target reads of the controller.
+    struct Context {
+        let positionFresh: Bool
+        let navigationFresh: Bool
+        /// Its arrival and leaving radii.
+        let law: ControlLaw
+    }
+
+    /// On entry: the flight's arrival filter goes on (a re-entry keeps all), else a new one.
+    static func entering(continuing: Self?, flightArrival: ArrivalFilter?, newArrival: ArrivalFilter) -> Self {
+        continuing ?? Self(arrival: flightArrival ?? newArrival)
     }
 
     /// On a fresh navigation solution (in the filter already): out of the arrival radius, fly to the target again
     /// (a wider radius than arrival's: hysteresis).
-    func arrivedNavigation(_ arrived: ControllerMode.Arrived) -> Transition? {
-        guard let filteredM = arrived.arrival.filteredDistanceM, law.hasLeftArrival(distanceM: filteredM) else {
+    func navigation(_ context: Context) -> Transition? {
+        guard let filteredM = arrival.filteredDistanceM, context.law.hasLeftArrival(distanceM: filteredM) else {
             return nil
         }
         return Transition(to: .flyingToTarget, reason: .leftArrivalRadius)
     }
 
-    /// Its flight command: the drone's own hover drifts a little with the wind: past half the arrival radius
-    /// (filtered), the position law brings it back; closer, its own hover is steadier than any GPS.
-    mutating func arrivedCommand(_ arrived: ControllerMode.Arrived, into command: inout FlightCommand,
-                                 now: MonotonicInstant) {
-        if let distanceM = arrived.arrival.filteredDistanceM, distanceM > law.arrivalRadiusM / 2,
-           navigationFresh(now: now), positionFresh(now: now) {
-            _ = holdPosition(arrived.arrival, into: &command, now: now)
-        }
-        holdAltitude(&command, now: now)
+    /// Its flight command, besides the altitude hold: the drone's own hover drifts a little with the wind: past
+    /// half the arrival radius (filtered), the position law brings it back; closer, its own hover is steadier
+    /// than any GPS.
+    func holdsPosition(_ context: Context) -> Bool {
+        guard let distanceM = arrival.filteredDistanceM else { return false }
+        return distanceM > context.law.arrivalRadiusM / 2 && context.navigationFresh && context.positionFresh
     }
 }

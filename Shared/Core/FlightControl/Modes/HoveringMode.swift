@@ -18,39 +18,45 @@ extension ControllerMode {
 }
 
 /// Hovering: after takeoff without a target, on `hover`, and the failsafes' hold (stale inputs, lost links, a
-/// flight that lost ground). A navigation solution for a kept target resumes the flight (`navigation`).
-extension ControllerStateMachine {
+/// flight that lost ground). A navigation solution for a kept target resumes the flight (`navigation`). Pure
+/// functions of its data and a narrow `Context`; its flight command is the controller's altitude hold alone.
+extension ControllerMode.Hovering {
+    /// All the hover reads of the controller.
+    struct Context {
+        let now: MonotonicInstant
+        let positionFresh: Bool
+        let navdataFresh: Bool
+        /// The hover over home before its landing (`--return-hover`).
+        let returnHomeHover: Duration
+        /// The hover where a return was given up before its landing (`--abandoned-return-land-after`).
+        let abandonedReturnLandAfter: Duration
+    }
+
     /// On entry: the end of a return (over home, or given up) lands after its hover (a re-entry keeps that time).
-    func hoveringEntry(_ transition: Transition, now: MonotonicInstant) -> ControllerMode.Hovering {
-        if case .hovering(let hovering) = mode { return hovering }
+    static func entering(_ transition: Transition, continuing: Self?, context: Context) -> Self {
+        if let continuing { return continuing }
         switch transition.reason {
         case .homeReached:
-            return ControllerMode.Hovering(landing: .init(at: now.advanced(by: configuration.returnHomeHover),
-                                                          reason: .returnedHome))
+            return Self(landing: .init(at: context.now.advanced(by: context.returnHomeHover), reason: .returnedHome))
         case .returnHomeNotProgressing:
-            return ControllerMode.Hovering(landing: .init(
-                at: now.advanced(by: configuration.abandonedReturnLandAfter), reason: .returnHomeNotProgressing,
+            return Self(landing: .init(
+                at: context.now.advanced(by: context.abandonedReturnLandAfter), reason: .returnHomeNotProgressing,
                 log: .log(.warning, "return home was abandoned: landing where the drone is")))
         default:
-            return ControllerMode.Hovering()
+            return Self()
         }
     }
 
     /// On its tick: the timed landing, when due.
-    func hoveringTick(_ hovering: ControllerMode.Hovering, now: MonotonicInstant) -> Transition? {
-        guard let landing = hovering.landing, now >= landing.at else { return nil }
+    func tick(_ context: Context) -> Transition? {
+        guard let landing, context.now >= landing.at else { return nil }
         return Transition(to: .landing, reason: landing.reason, log: landing.log)
     }
 
     /// On a fresh navigation solution for a kept target (hovering with one only happens after a stale-input or
     /// link-loss hover): fly on once position and navdata are fresh again.
-    func hoveringNavigation(now: MonotonicInstant) -> Transition? {
-        guard positionFresh(now: now) && droneStateFresh(now: now) else { return nil }
+    static func navigation(_ context: Context) -> Transition? {
+        guard context.positionFresh && context.navdataFresh else { return nil }
         return Transition(to: .flyingToTarget, reason: .navigationResumed)
-    }
-
-    /// Its flight command: the drone's own hover, at the wanted altitude.
-    func hoveringCommand(into command: inout FlightCommand, now: MonotonicInstant) {
-        holdAltitude(&command, now: now)
     }
 }

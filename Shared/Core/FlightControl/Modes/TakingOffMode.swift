@@ -1,4 +1,5 @@
 import Clocks
+import Navigation
 import QuadProtocol
 
 extension ControllerMode {
@@ -14,23 +15,51 @@ extension ControllerMode {
     }
 }
 
-/// Taking off. On entry: a new takeoff id (`entering`), and a flight starts (`apply`).
-extension ControllerStateMachine {
-    /// On entry: a takeoff id of its own (a re-entry keeps the takeoff under way).
-    mutating func takingOffEntry(now: MonotonicInstant) -> ControllerMode.TakingOff {
-        if case .takingOff(let takingOff) = mode { return takingOff }
-        takeoffCount &+= 1
-        let takeoffId = Self.takeoffId(runId: runId, count: takeoffCount)
-        return ControllerMode.TakingOff(startedAt: now, takeoffId: takeoffId, placesHome: home == nil)
+/// Taking off: pure functions of its data and a narrow `Context`; what it asks of the controller comes back in an
+/// `Entry` or a `Step`. On entry a flight starts (`apply`).
+extension ControllerMode.TakingOff {
+    /// All the takeoff reads of the controller after its entry.
+    struct Context {
+        let now: MonotonicInstant
+        /// Navdata came within `takeoffNavdataLoss`.
+        let navdataFresh: Bool
+        let takeoffTimeout: Duration
+        /// The mean of the fixes on the ground and in the climb, if any.
+        let groundPositionMean: GeoPoint?
+        /// The altitude to climb to: the (stored) target's, else the cruise altitude.
+        let climbAltitudeM: Double
+        let hasTarget: Bool
+    }
+
+    /// A takeoff entered, and the takeoff count the controller keeps from now (nil: unchanged).
+    struct Entry {
+        var takingOff: ControllerMode.TakingOff
+        var takeoffCount: UInt32?
+    }
+
+    /// What navdata asks of the controller: home refined, the altitude to hold, a transition.
+    struct Step {
+        var transition: Transition?
+        var home: GeoPoint?
+        var wantedAltitudeM: Double?
+    }
+
+    /// On entry: a takeoff id of its own, from the next takeoff count (a re-entry keeps the takeoff under way).
+    static func entering(continuing: Self?, now: MonotonicInstant, runId: UInt32, takeoffCount: UInt32,
+                         hasHome: Bool) -> Entry {
+        if let continuing { return Entry(takingOff: continuing) }
+        let count = takeoffCount &+ 1
+        let takeoffId = ControllerStateMachine.takeoffId(runId: runId, count: count)
+        return Entry(takingOff: Self(startedAt: now, takeoffId: takeoffId, placesHome: !hasHome), takeoffCount: count)
     }
 
     /// On its tick: land if navdata never shows the drone in the air, or stops coming.
-    func takingOffTick(_ takingOff: ControllerMode.TakingOff, now: MonotonicInstant) -> Transition? {
-        if now - takingOff.startedAt > configuration.takeoffTimeout {
+    func tick(_ context: Context) -> Transition? {
+        if context.now - startedAt > context.takeoffTimeout {
             return Transition(to: .landing, reason: .takeoffTimeout, log: .log(.warning,
-                "takeoff not seen in navdata within \(configuration.takeoffTimeout.inSeconds) s: landing"))
+                "takeoff not seen in navdata within \(context.takeoffTimeout.inSeconds) s: landing"))
         }
-        if !droneStateFresh(now: now, within: configuration.takeoffNavdataLoss) {
+        if !context.navdataFresh {
             // Without navdata this takeoff cannot be watched; a link that comes back must not find it still asked
             // for (its takeoff id would arm a vehicle nobody is watching). Land: it may already be off the ground.
             return Transition(to: .landing, reason: .takeoffAbortedDroneLinkLost,
@@ -42,18 +71,16 @@ extension ControllerStateMachine {
     /// On navdata: in the air at ~1 m, the takeoff is over: home becomes the mean of the fixes on the ground and
     /// in the climb, then climb to the (stored) target's altitude, else the cruise altitude, and on to the target,
     /// else hover.
-    mutating func takingOffNavdata(_ takingOff: ControllerMode.TakingOff, observed: ObservedFlight) -> Transition? {
-        guard observed == .airborne else { return nil }
+    func navdata(observed: ObservedFlight, context: Context) -> Step {
+        guard observed == .airborne else { return Step() }
         // A takeoff right after start has one fix or two on the ground: a home that far off (drone-sim's 1.5 m
         // noise per axis) is where a return lands. The climb is straight up, so its fixes place home too.
-        if takingOff.placesHome, let refined = groundPosition.mean { flight?.home = refined }
-        let altitudeM = wantedAltitude(for: target)
-        flight?.wantedAltitudeM = altitudeM
-        return Transition(to: target == nil ? .hovering : .flyingToTarget, reason: .airborne)
+        return Step(transition: Transition(to: context.hasTarget ? .flyingToTarget : .hovering, reason: .airborne),
+                    home: placesHome ? context.groundPositionMean : nil, wantedAltitudeM: context.climbAltitudeM)
     }
 
     /// Its flight command: fly, with this takeoff's id.
-    func takingOffCommand(_ takingOff: ControllerMode.TakingOff, into command: inout FlightCommand) {
-        command.takeoffId = takingOff.takeoffId
+    func command(into command: inout FlightCommand) {
+        command.takeoffId = takeoffId
     }
 }

@@ -13,27 +13,32 @@ extension ControllerMode {
 }
 
 /// Unknown. Left on the first navdata, for the mode navdata shows: on the ground → landed; in the air → the
-/// remembered flight resumed (`resumeFlight`), or landing if `land` came first; landing → landing.
-extension ControllerStateMachine {
+/// remembered flight resumed (the controller's `resumeFlight`, asked for by the step), or landing if `land` came
+/// first; landing → landing. Functions of its data and the event alone (it reads nothing else of the controller).
+extension ControllerMode.Unknown {
+    /// What the first navdata asks of the controller: a transition, or the remembered flight resumed.
+    struct Step: Equatable {
+        var transition: Transition?
+        var resumesFlight = false
+    }
+
     /// On the first navdata (without the emergency bit, which `droneState` handles first).
-    mutating func unknownNavdata(_ unknown: ControllerMode.Unknown, observed: ObservedFlight,
-                                 now: MonotonicInstant) -> Transition? {
+    func navdata(observed: ObservedFlight) -> Step {
         switch observed {
-        case .onGround: return Transition(to: .landed, reason: .droneLanded)
-        case .landing: return Transition(to: .landing, reason: unknown.landBeforeNavdata ? .land : .droneLanding)
+        case .onGround: return Step(transition: Transition(to: .landed, reason: .droneLanded))
+        case .landing:
+            return Step(transition: Transition(to: .landing, reason: landBeforeNavdata ? .land : .droneLanding))
         case .airborne, .takingOff:
-            if unknown.landBeforeNavdata { return Transition(to: .landing, reason: .land) }
-            return resumeFlight(now: now)
+            if landBeforeNavdata { return Step(transition: Transition(to: .landing, reason: .land)) }
+            return Step(resumesFlight: true)
         // Navdata that does not say (an AR.Drone's unknown control state): still not established.
-        case .unknown: return nil
+        case .unknown: return Step()
         }
     }
 
     /// On `land` before the first navdata: the drone may be in the air (a restart); the order stands for when
     /// navdata shows it.
-    mutating func unknownLand() {
-        guard case .unknown(var unknown) = mode else { return }
-        unknown.landBeforeNavdata = true
-        mode = .unknown(unknown)
+    mutating func land() {
+        landBeforeNavdata = true
     }
 }
