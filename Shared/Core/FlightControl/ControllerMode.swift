@@ -9,14 +9,14 @@ import QuadProtocol
 /// Each mode has its file in `Modes/` (its data, what it does on entry, on the events that concern it, on its tick,
 /// and its flight command), as functions of its own data and a narrow `Context`: only what it reads of the
 /// controller (the time, freshness, configuration values, a target kept, …; a mode that reads nothing takes none),
-/// never the controller itself, so what a mode can change is in its signatures. Only the flight to the target's
-/// entry, tick, arrival and command still read the controller. A handler returns a `Transition` instead of changing
-/// the mode, and a step for what else it asks (home refined, the altitude to hold, a takeoff counted, the flight
-/// resumed); the dispatch below builds the contexts and performs the steps, `apply` performs the transition, the one
-/// place the mode changes. The rules that cut across modes (freshness, geofence, ground link, pilot,
-/// targets, failsafes) are in `ControllerStateMachine+X` and return transitions the same way (with the log lines
-/// or refusals they add); the event handler or the tick that ran the rule applies what it returns, right after it,
-/// so the rules keep their order. What an entry needs beyond the activity (a return's goal) is in the transition.
+/// never the controller itself, so what a mode can change is in its signatures. A handler returns a `Transition`
+/// instead of changing the mode, and a step for what else it asks (home refined, the altitude to hold, a takeoff
+/// counted, the flight resumed); the dispatch below builds the contexts and performs the steps, `apply` performs
+/// the transition, the one place the mode changes. The rules that cut across modes (freshness, geofence, ground
+/// link, pilot, targets, failsafes) are in `ControllerStateMachine+X` and return transitions the same way (with the
+/// log lines or refusals they add); the event handler or the tick that ran the rule applies what it returns, right
+/// after it, so the rules keep their order. What an entry needs beyond the activity (a return's goal) is in the
+/// transition.
 ///
 /// Where each datum lives, by how long it means something:
 /// - one mode: in that mode's case (a takeoff's id and start, a hover's timed landing — over home, or after a
@@ -61,6 +61,7 @@ enum ControllerMode: Sendable, Equatable {
     var takingOff: TakingOff? { if case .takingOff(let takingOff) = self { takingOff } else { nil } }
     var hovering: Hovering? { if case .hovering(let hovering) = self { hovering } else { nil } }
     var arrived: Arrived? { if case .arrived(let arrived) = self { arrived } else { nil } }
+    var flyingToTarget: FlyingToTarget? { if case .flyingToTarget(let flying) = self { flying } else { nil } }
 }
 
 extension ControllerStateMachine {
@@ -79,7 +80,9 @@ extension ControllerStateMachine {
             return .takingOff(entry.takingOff)
         case .hovering:
             return .hovering(.entering(transition, continuing: mode.hovering, context: hoveringContext(now: now)))
-        case .flyingToTarget: return .flyingToTarget(flyingToTargetEntry(now: now))
+        case .flyingToTarget:
+            return .flyingToTarget(.entering(continuing: mode.flyingToTarget, fromArrived: mode.arrived, now: now,
+                                             newProgress: newProgressWatch, newArrival: newArrivalFilter))
         case .arrived:
             return .arrived(.entering(continuing: mode.arrived, flightArrival: targetArrival,
                                       newArrival: newArrivalFilter))
@@ -130,7 +133,13 @@ extension ControllerStateMachine {
         case .takingOff(let takingOff): takingOff.command(into: &command)
         // The drone's own hover, at the wanted altitude.
         case .hovering: holdAltitude(&command, now: now)
-        case .flyingToTarget(let flying): flyingToTargetCommand(flying, into: &command, now: now)
+        case .flyingToTarget(let flying):
+            if flying.holdsPosition(flyingToTargetContext(now: now)),
+               holdPosition(flying.arrival, into: &command, now: now) {
+            } else {
+                apply(targetSteering(now: now), to: &command, now: now)
+            }
+            holdAltitude(&command, now: now)
         case .arrived(let arrived):
             if arrived.holdsPosition(arrivedContext(now: now)) {
                 _ = holdPosition(arrived.arrival, into: &command, now: now)
@@ -162,6 +171,36 @@ extension ControllerStateMachine {
     func arrivedContext(now: MonotonicInstant) -> ControllerMode.Arrived.Context {
         ControllerMode.Arrived.Context(positionFresh: positionFresh(now: now),
                                        navigationFresh: navigationFresh(now: now), law: law)
+    }
+
+    /// What the flight to the target reads of the controller now (`FlyingToTarget.Context`).
+    func flyingToTargetContext(now: MonotonicInstant) -> ControllerMode.FlyingToTarget.Context {
+        ControllerMode.FlyingToTarget.Context(
+            now: now, positionFresh: positionFresh(now: now), navigationFresh: navigationFresh(now: now),
+            altitudeReached: altitudeReached(now: now), staleAfter: configuration.staleAfter,
+            staleNavigation: configuration.failsafes.staleNavigation, law: law)
+    }
+
+    /// A fresh navigation solution while flying to the target: arrived? (`FlyingToTarget.arrival`).
+    func flyingToTargetArrival(_ flying: ControllerMode.FlyingToTarget, now: MonotonicInstant) -> Transition? {
+        flying.arrival(flyingToTargetContext(now: now))
+    }
+
+    /// The same, still flying: does it get closer? A flight that lost ground drops its target
+    /// (`FlyingToTarget.observeProgress`).
+    mutating func flyingToTargetProgress(distanceM: Double, now: MonotonicInstant) -> Transition? {
+        guard case .flyingToTarget(var flying) = mode else { return nil }
+        let transition = flying.observeProgress(distanceM: distanceM, now: now)
+        mode = .flyingToTarget(flying)
+        if transition != nil { clearTarget() }
+        return transition
+    }
+
+    /// On a target that moved (beyond the arrival hysteresis): progress toward the old one says nothing about it.
+    mutating func flyingToTargetMoved() {
+        guard case .flyingToTarget(var flying) = mode else { return }
+        flying.progress.reset()
+        mode = .flyingToTarget(flying)
     }
 
     /// A fresh navigation solution while hovering (`Hovering.navigation`).

@@ -28,7 +28,7 @@ extension ControllerStateMachine {
         },
         TickRule("flying to the target: position and navigation fresh") { machine, now in
             guard case .flyingToTarget(let flying) = machine.mode else { return [] }
-            return machine.apply(machine.flyingToTargetTick(flying, now: now), now: now)
+            return machine.apply(flying.tick(machine.flyingToTargetContext(now: now)), now: now)
         },
         TickRule("ground link: beacon silent → the lost-pilot rule") { machine, now in
             let groundLink = machine.checkGroundLink(now: now)

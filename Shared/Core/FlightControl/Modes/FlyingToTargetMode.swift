@@ -2,7 +2,8 @@ import Clocks
 import QuadProtocol
 
 extension ControllerMode {
-    /// Steering toward the target.
+    /// Steering toward the target (or, around a keep-out zone, the route's corner: `ControllerStateMachine+
+    /// AirspaceRoute`).
     struct FlyingToTarget: Sendable, Equatable {
         /// Since the last (re)entry: inputs must be fresh within `staleAfter` of it.
         var since: MonotonicInstant
@@ -13,7 +14,51 @@ extension ControllerMode {
     }
 }
 
+/// Flying to the target: pure functions of its data and a narrow `Context`. On entry its freshness clock starts;
+/// arrival and progress are judged on each navigation solution (the controller's `navigation`).
 extension ControllerMode.FlyingToTarget {
+    /// All the flight to the target reads of the controller.
+    struct Context {
+        let now: MonotonicInstant
+        let positionFresh: Bool
+        let navigationFresh: Bool
+        /// Navdata shows the wanted altitude (or none is wanted).
+        let altitudeReached: Bool
+        /// How old inputs may be, and what the failsafe table says when they are older (`--on-stale-navigation`).
+        let staleAfter: Duration
+        let staleNavigation: FailsafePolicy.StaleNavigation
+        /// Its arrival radius.
+        let law: ControlLaw
+    }
+
+    /// On entry: the freshness clock starts (again, on a re-entry); from arrived, the arrival filter goes on.
+    static func entering(continuing: Self?, fromArrived: ControllerMode.Arrived?, now: MonotonicInstant,
+                         newProgress: ProgressWatch, newArrival: ArrivalFilter) -> Self {
+        if var flying = continuing {
+            flying.since = now
+            return flying
+        }
+        return Self(since: now, progress: newProgress, arrival: fromArrived?.arrival ?? newArrival)
+    }
+
+    /// On its tick: stale position or navigation → the failsafe table's row: hover (default: wait for fresh input,
+    /// keep the target) or land.
+    func tick(_ context: Context) -> Transition? {
+        guard context.now - since > context.staleAfter else { return nil }
+        let action: ControllerState.Activity = context.staleNavigation == .land ? .landing : .hovering
+        if !context.positionFresh { return Transition(to: action, reason: .stalePosition) }
+        if !context.navigationFresh { return Transition(to: action, reason: .staleNavigation) }
+        return nil
+    }
+
+    /// On a fresh navigation solution (in the filter already): arrival is 3-D, the horizontal radius (filtered)
+    /// and the altitude within its tolerance.
+    func arrival(_ context: Context) -> Transition? {
+        guard let filteredM = arrival.filteredDistanceM, context.law.hasArrived(distanceM: filteredM),
+              context.altitudeReached else { return nil }
+        return Transition(to: .arrived, reason: .arrived)
+    }
+
     /// Does the drone get closer? Steering that carries it away (wind stronger than the drone, a bad compass)
     /// hovers, which drifts far less; the target is dropped (by the controller) and the pilot decides what next.
     mutating func observeProgress(distanceM: Double, now: MonotonicInstant) -> Transition? {
@@ -22,67 +67,8 @@ extension ControllerMode.FlyingToTarget {
             "flying to the target lost ground (now \(Int(distanceM)) m, best \(Int(progress.bestDistanceM)) m): "
                 + "hovering, target dropped"))
     }
-}
 
-/// Flying to the target. On entry: its freshness clock starts (`entering`); arrival and progress are judged on
-/// each navigation solution (`navigation`).
-extension ControllerStateMachine {
-    /// On entry: the freshness clock starts (again, on a re-entry); from arrived, the arrival filter goes on.
-    func flyingToTargetEntry(now: MonotonicInstant) -> ControllerMode.FlyingToTarget {
-        switch mode {
-        case .flyingToTarget(var flying):
-            flying.since = now
-            return flying
-        case .arrived(let arrived):
-            return ControllerMode.FlyingToTarget(since: now, progress: newProgressWatch, arrival: arrived.arrival)
-        default:
-            return ControllerMode.FlyingToTarget(since: now, progress: newProgressWatch, arrival: newArrivalFilter)
-        }
-    }
-
-    /// On its tick: stale position or navigation → the failsafe table's row: hover (default: wait for fresh input,
-    /// keep the target) or land.
-    func flyingToTargetTick(_ flying: ControllerMode.FlyingToTarget, now: MonotonicInstant) -> Transition? {
-        guard now - flying.since > configuration.staleAfter else { return nil }
-        let action: Activity = configuration.failsafes.staleNavigation == .land ? .landing : .hovering
-        if !positionFresh(now: now) { return Transition(to: action, reason: .stalePosition) }
-        if !navigationFresh(now: now) { return Transition(to: action, reason: .staleNavigation) }
-        return nil
-    }
-
-    /// On a fresh navigation solution (in the filter already): arrival is 3-D, the horizontal radius (filtered)
-    /// and the altitude within its tolerance.
-    func flyingToTargetArrival(_ flying: ControllerMode.FlyingToTarget, now: MonotonicInstant) -> Transition? {
-        guard let filteredM = flying.arrival.filteredDistanceM, law.hasArrived(distanceM: filteredM),
-              altitudeReached(now: now) else { return nil }
-        return Transition(to: .arrived, reason: .arrived)
-    }
-
-    /// On a fresh navigation solution, still flying (`FlyingToTarget.observeProgress`); a flight that lost ground
-    /// drops its target.
-    mutating func flyingToTargetProgress(distanceM: Double, now: MonotonicInstant) -> Transition? {
-        guard case .flyingToTarget(var flying) = mode else { return nil }
-        let transition = flying.observeProgress(distanceM: distanceM, now: now)
-        mode = .flyingToTarget(flying)
-        if transition != nil { clearTarget() }
-        return transition
-    }
-
-    /// On a target that moved (beyond the arrival hysteresis): progress toward the old one says nothing about it.
-    mutating func flyingToTargetMoved() {
-        guard case .flyingToTarget(var flying) = mode else { return }
-        flying.progress.reset()
-        mode = .flyingToTarget(flying)
-    }
-
-    /// Its flight command: the position law near the target, the article's control law farther out.
-    mutating func flyingToTargetCommand(_ flying: ControllerMode.FlyingToTarget, into command: inout FlightCommand,
-                                        now: MonotonicInstant) {
-        if navigationFresh(now: now), positionFresh(now: now),
-           holdPosition(flying.arrival, into: &command, now: now) {
-        } else {
-            apply(targetSteering(now: now), to: &command, now: now)
-        }
-        holdAltitude(&command, now: now)
-    }
+    /// Its flight command, besides the altitude hold: the position law near the target (with fresh inputs and a
+    /// filtered distance), the article's control law farther out.
+    func holdsPosition(_ context: Context) -> Bool { context.navigationFresh && context.positionFresh }
 }
