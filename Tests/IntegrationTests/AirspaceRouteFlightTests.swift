@@ -60,14 +60,7 @@ struct AirspaceRouteFlightTests {
         let landed = try #require(stack.lastRow())
         #expect(landed.distanceM(to: stack.home) < 3, "landed \(landed.distanceM(to: stack.home)) m from home")
         // Never inside the zone; the closest approach is printed (the margin is the planner's, the track noisy).
-        let plane = LocalTangentPlane(origin: centre)
-        let half = Self.sideM / 2
-        let closestM = stack.trace().filter(\.isAirborne).map { row -> Double in
-            let m = plane.metres(row.position)
-            let dx = max(abs(m.eastM) - half, 0), dy = max(abs(m.northM) - half, 0)
-            return abs(m.eastM) < half && abs(m.northM) < half ? -min(half - abs(m.eastM), half - abs(m.northM))
-                : (dx * dx + dy * dy).squareRoot()
-        }.min() ?? -1
+        let closestM = AirspaceUploadTests.closestApproachM(stack.trace(), toSquareAround: centre, sideM: Self.sideM)
         print("airspace route: closest to the zone \(String(format: "%.2f", closestM)) m (margin \(Self.marginM) m)")
         #expect(closestM > 0, "entered the zone (\(closestM) m)\n\(stack.logs())")
     }

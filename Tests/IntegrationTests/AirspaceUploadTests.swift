@@ -11,6 +11,19 @@ import Testing
        .enabled(if: TestEnvironment.available("mosquitto")))
 struct AirspaceUploadTests {
     /// A closed GeoJSON square of `sideM` around `centre`, named, keep-out; `crossed` swaps two corners (a bow tie).
+    /// The airborne track's closest approach to the square `geoJSON` builds around `centre`, metres: negative once
+    /// inside (by how deep), -1 without an airborne row. The square is aligned north/east around its centre.
+    static func closestApproachM(_ trace: [TraceRow], toSquareAround centre: GeoPoint, sideM: Double) -> Double {
+        let plane = LocalTangentPlane(origin: centre)
+        let half = sideM / 2
+        return trace.filter(\.isAirborne).map { row -> Double in
+            let m = plane.metres(row.position)
+            let dx = max(abs(m.eastM) - half, 0), dy = max(abs(m.northM) - half, 0)
+            return abs(m.eastM) < half && abs(m.northM) < half ? -min(half - abs(m.eastM), half - abs(m.northM))
+                : (dx * dx + dy * dy).squareRoot()
+        }.min() ?? -1
+    }
+
     static func geoJSON(name: String, around centre: GeoPoint, sideM: Double, crossed: Bool = false) -> String {
         let half = sideM / 2
         var corners = [(-half, -half), (-half, half), (half, half), (half, -half)].map { north, east in

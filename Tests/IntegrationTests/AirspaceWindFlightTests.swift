@@ -37,15 +37,7 @@ struct AirspaceWindFlightTests {
         }
         // Then 20 s more of the simulator's time in the wind.
         _ = try await stack.rows(afterS: 20, last: 1)
-        let plane = LocalTangentPlane(origin: centre)
-        let half = Self.sideM / 2
-        // The square is aligned north/east around its centre (GeoJSON built with destination steps of `half`).
-        let closestM = stack.trace().filter(\.isAirborne).map { row -> Double in
-            let m = plane.metres(row.position)
-            let dx = max(abs(m.eastM) - half, 0), dy = max(abs(m.northM) - half, 0)
-            return abs(m.eastM) < half && abs(m.northM) < half ? -min(half - abs(m.eastM), half - abs(m.northM))
-                : (dx * dx + dy * dy).squareRoot()
-        }.min() ?? -1
+        let closestM = AirspaceUploadTests.closestApproachM(stack.trace(), toSquareAround: centre, sideM: Self.sideM)
         #expect(closestM > 0, "entered the zone (\(closestM) m)\n\(stack.logs())")
         let controller = stack.process("drone-controller")?.output() ?? ""
         #expect(controller.contains("zone 'shed'"), "the zone not named\n\(controller.suffix(2000))")
