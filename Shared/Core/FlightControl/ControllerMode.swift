@@ -170,7 +170,7 @@ extension ControllerStateMachine {
     /// What the hold over the target reads of the controller now (`Arrived.Context`).
     func arrivedContext(now: MonotonicInstant) -> ControllerMode.Arrived.Context {
         ControllerMode.Arrived.Context(positionFresh: positionFresh(now: now),
-                                       navigationFresh: navigationFresh(now: now), law: law)
+                                       navigationFresh: navigationFresh(now: now), law: targetArrivalLaw)
     }
 
     /// What the flight to the target reads of the controller now (`FlyingToTarget.Context`).
@@ -178,7 +178,7 @@ extension ControllerStateMachine {
         ControllerMode.FlyingToTarget.Context(
             now: now, positionFresh: positionFresh(now: now), navigationFresh: navigationFresh(now: now),
             altitudeReached: altitudeReached(now: now), staleAfter: configuration.staleAfter,
-            staleNavigation: configuration.failsafes.staleNavigation, law: law)
+            staleNavigation: configuration.failsafes.staleNavigation, law: targetArrivalLaw)
     }
 
     /// A fresh navigation solution while flying to the target: arrived? (`FlyingToTarget.arrival`).

@@ -18,6 +18,11 @@ extension ControllerStateMachine {
                                        now: MonotonicInstant) -> [ControllerAction] {
         let plan = upload.plan
         if let mission, mission.checksum == plan.checksum { return [] }
+        // While a pilot holds control only the pilot loads a plan, as only the pilot starts it or changes the
+        // airspace: another ground tool's plan would be the one the pilot's `mission start` flies.
+        if store, let pilotId, upload.senderId != pilotId {
+            return missionRefusal(plan, from: upload.senderId, item: nil, because: "'\(pilotId)' holds pilot control")
+        }
         if let mission, mission.executor.state.isUnderWay {
             return missionRefusal(plan, from: upload.senderId, item: nil, because: """
                 mission \(CRC32.text(mission.checksum)) is under way (\(mission.executor.state)): abort it first
@@ -191,6 +196,20 @@ extension ControllerStateMachine {
         case let .publishProgress(progress): return [.publishMissionProgress(progress)]
         case let .persist(record): return [.persistMission(record)]
         }
+    }
+
+    /// The law that judges arrival at the target (and the hold over it): a mission waypoint's acceptance radius when
+    /// it is wider than `--arrival-radius` (PX4's acceptance radius: the item counts as reached inside it), the
+    /// controller's own otherwise, and always on a route's corner, which is passed within the controller's radius
+    /// (the route's clearance from the zones counts on it). The steering still aims at the point itself. Derived
+    /// from the plan and the item flown, so a restarted controller judges the same.
+    var targetArrivalLaw: ControlLaw {
+        guard let mission, let index = mission.targetItem, target?.senderId == Self.missionSenderId,
+              route?.corner == nil, let item = mission.executor.plan.items.first(where: { $0.id == index }),
+              case let .waypoint(_, _, _, radiusM) = item.kind, radiusM > law.arrivalRadiusM else { return law }
+        var wider = law
+        wider.arrivalRadiusM = radiusM
+        return wider
     }
 
     /// Makes the item's point the controller's target, as an accepted target is (the plan was checked against the

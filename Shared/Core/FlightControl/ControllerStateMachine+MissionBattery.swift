@@ -13,7 +13,10 @@ extension ControllerStateMachine {
     func missionBatteryShortfall(fromItem: Int? = nil, now: MonotonicInstant) -> String? {
         guard let mission, let state = lastDroneState, droneStateFresh(now: now) else { return nil }
         let budget = flight?.battery ?? BatteryBudget()
-        let route = mission.executor.remainingRoute(fromItem: fromItem, position: lastPosition, now: now)
+        // Each leg as it is flown: around the keep-out zones it meets.
+        let route = mission.executor.remainingRoute(fromItem: fromItem, position: lastPosition, now: now) {
+            way(from: $0, to: $1).distanceM
+        }
         // At the speed the drone makes (measured this flight), else the controller's cruise speed.
         let speedMps = max(budget.measuredSpeedMps ?? configuration.cruiseSpeedMps, 0.1)
         var seconds = route.distanceM / speedMps + route.stays.inSeconds
@@ -23,9 +26,9 @@ extension ControllerStateMachine {
         // A plan that ends with a landing ends on the ground; any other end still has the way home to fly.
         let endsLanded = if case .land = mission.executor.plan.items.last?.kind { true } else { false }
         if !endsLanded, let end = route.end, let home = home ?? groundPosition.mean ?? lastPosition {
-            let homeM = Geodesy.inverse(from: end, to: home).distanceM
-            neededPercent += returnCostPercent(distanceM: homeM, now: now)
-            wayHome = " and \(Int(homeM.rounded())) m home"
+            let way = self.way(from: end, to: home)
+            neededPercent += returnCostPercent(distanceM: way.distanceM, now: now)
+            wayHome = " and \(Int(way.distanceM.rounded())) m home\(way.zoneName.map { " around '\($0)'" } ?? "")"
         }
         let sparePercent = Double(state.batteryPercent) - Double(configuration.landBatteryPercent)
         guard neededPercent > sparePercent else { return nil }

@@ -30,20 +30,33 @@ extension ControllerStateMachine {
             return Transition(to: .landing, reason: .batteryLow, log: .log(.warning,
                 "battery \(state.batteryPercent)% below \(configuration.landBatteryPercent)%: landing"))
         }
-        let distanceM = Geodesy.inverse(from: position, to: home).distanceM
-        if law.hasArrived(distanceM: distanceM) {
+        if law.hasArrived(distanceM: Geodesy.inverse(from: position, to: home).distanceM) {
             return Transition(to: .landing, reason: .batteryLow,
                               log: .log(.warning, "battery \(state.batteryPercent)% low at home: landing"))
         }
-        let neededPercent = returnCostPercent(distanceM: distanceM, now: now)
+        let way = way(from: position, to: home)
+        let neededPercent = returnCostPercent(distanceM: way.distanceM, now: now)
         let sparePercent = percent - configuration.failsafes.batteryReservePercent
-        let figures = "\(Int(distanceM)) m from home needs ~\(Int(neededPercent.rounded(.up)))%, "
-            + "\(state.batteryPercent)% left (reserve \(Int(configuration.failsafes.batteryReservePercent))%)"
+        let figures = "\(Int(way.distanceM)) m from home\(way.zoneName.map { " around '\($0)'" } ?? "") needs ~"
+            + "\(Int(neededPercent.rounded(.up)))%, \(state.batteryPercent)% left "
+            + "(reserve \(Int(configuration.failsafes.batteryReservePercent))%)"
         guard neededPercent <= sparePercent else {
             return Transition(to: .landing, reason: .batteryLowCannotReturn,
                               log: .log(.warning, "battery low: \(figures): landing where the drone is"))
         }
         return returnTransition(goal: .home, reason: .batteryLowReturn, now: now,
                                 log: .log(.warning, "battery low: \(figures): returning home"))
+    }
+
+    /// The way from `start` to `goal` as the controller flies it (a target's leg, a mission's, the way home):
+    /// around the keep-out zones the straight leg meets, else straight (also when no path around is known: a
+    /// return then flies straight, braked by the airspace watch). What the battery rules price: the straight
+    /// distance undercounts a detour.
+    func way(from start: GeoPoint, to goal: GeoPoint) -> (distanceM: Double, zoneName: String?) {
+        let judged = judgedRoute(from: start, to: goal)
+        guard let route = judged.route, !route.corners.isEmpty else {
+            return (Geodesy.inverse(from: start, to: goal).distanceM, nil)
+        }
+        return (route.lengthM, judged.zoneName)
     }
 }

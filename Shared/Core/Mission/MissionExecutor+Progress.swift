@@ -16,9 +16,11 @@ extension MissionExecutor {
     /// What is left to fly: the distance from the last position through every point still to fly, the holds and
     /// loiters left, and where it ends (the last point; the position when no point is left). `fromItem`: as if the
     /// mission were started there now (a `start` asks from item 0); `position`: where the drone is, if the executor
-    /// has not been told yet.
-    public func remainingRoute(fromItem: Int? = nil, position: GeoPoint? = nil,
-                               now: MonotonicInstant) -> (distanceM: Double, stays: Duration, end: GeoPoint?) {
+    /// has not been told yet; `legLengthM`: a leg's length as it is flown (the controller's goes around keep-out
+    /// zones), straight by default.
+    public func remainingRoute(fromItem: Int? = nil, position: GeoPoint? = nil, now: MonotonicInstant,
+                               legLengthM: (GeoPoint, GeoPoint) -> Double = Self.straightM)
+        -> (distanceM: Double, stays: Duration, end: GeoPoint?) {
         let position = position ?? self.position
         let first = fromItem ?? currentItem
         guard fromItem != nil || !state.isFinished, plan.items.indices.contains(first) else {
@@ -35,10 +37,15 @@ extension MissionExecutor {
             }
             stays += item.stayTime
             guard let point = item.point else { continue }
-            if let from { distanceM += Geodesy.inverse(from: from, to: point).distanceM }
+            if let from { distanceM += legLengthM(from, point) }
             from = point
         }
         return (distanceM.isFinite ? distanceM : 0, stays, from)
+    }
+
+    /// A straight leg's length, metres.
+    public static func straightM(from start: GeoPoint, to end: GeoPoint) -> Double {
+        Geodesy.inverse(from: start, to: end).distanceM
     }
 
     /// The distance left and the time at the plan's speed plus the stays left.
