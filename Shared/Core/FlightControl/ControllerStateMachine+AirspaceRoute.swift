@@ -37,7 +37,7 @@ extension ControllerStateMachine {
         }
         guard let planner = airspace.planner, airspace.plannerChecksum == airspace.checksum,
               let path = try? planner.plan(from: start, to: goal), path.count > 2 else { return (nil, zoneName) }
-        return (AirspaceRoute(path: path), zoneName)
+        return (AirspaceRoute(path: path, zoneName: zoneName), zoneName)
     }
 
     /// Where a target's leg starts when it is judged at acceptance: the drone's fresh fix, else home.
@@ -99,6 +99,27 @@ extension ControllerStateMachine {
         return [.log(.info, """
             corner \(corner.latitudeDeg),\(corner.longitudeDeg) reached: leg \(current.leg) of \(current.legCount)
             """)]
+    }
+
+    /// The route flown now as `airspace/route` carries it: the return's way home, else the target's way (until
+    /// the target is arrived at); none while neither goes around a zone.
+    var currentRoutePlan: AirspaceRoutePlan {
+        if let around = returnRoute, !around.corners.isEmpty { return around.plan(.returnHome) }
+        if target != nil, activity != .arrived, let around = route, !around.corners.isEmpty {
+            return around.plan(.target)
+        }
+        return .none()
+    }
+
+    /// `publishAirspaceRoute` when the route flown changed (started, a corner passed, ended), else nothing.
+    mutating func routePlanChange() -> [ControllerAction] {
+        let plan = currentRoutePlan
+        guard plan != lastRoutePlan else { return [] }
+        lastRoutePlan = plan
+        routePlanSequence &+= 1
+        var published = plan
+        published.sequence = routePlanSequence
+        return [.publishAirspaceRoute(published)]
     }
 
     static func samePoint(_ a: GeoPoint, _ b: GeoPoint) -> Bool {

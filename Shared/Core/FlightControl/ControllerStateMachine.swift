@@ -103,6 +103,10 @@ public struct ControllerStateMachine: Sendable {
     var flightSequence: UInt32 = 0
     var stateSequence: UInt32 = 0
     var lastPublished: PublishedFields?
+    /// The route last published on `airspace/route` (sequence 0) and its counter: none at start, which the service
+    /// publishes itself (`routePlanChange`).
+    var lastRoutePlan = AirspaceRoutePlan.none()
+    var routePlanSequence: UInt32 = 0
 
     public init(configuration: ControllerConfiguration = ControllerConfiguration(), runId: UInt32 = RunAddress.none) {
         self.configuration = configuration
@@ -157,6 +161,7 @@ public struct ControllerStateMachine: Sendable {
             stateSequence &+= 1
             out.append(.publishState(currentState(now: now)))
         }
+        out += routePlanChange()
         // Until navdata says whether the drone is flying, send nothing (unless an emergency): drone-link keeps
         // the drone as it is (its own hover fallback keeps the fly bit the drone reports), so a controller
         // restarted mid-flight neither lands the drone nor flies on stale data.
