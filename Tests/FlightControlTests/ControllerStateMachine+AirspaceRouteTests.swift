@@ -270,3 +270,60 @@ import Testing
         #expect(Self.plans(published).map(\.purpose) == [.none])
     }
 }
+
+/// A restart is a normal event (issue 38): a restored target whose leg meets a zone, judged on its first solution
+/// while the paths around the zones are still being built, waits hovering with the target kept, then is flown.
+@Suite struct ControllerAirspaceRouteRestartTests {
+    /// A run flying around the pond to 100 m north and the memory it kept; a new run that restored it and the
+    /// airspace from its file (its paths requested, not built), first navdata in the air, a fix at home.
+    static func restartedAroundThePond() throws -> (ControllerHarness, PathPlannerRequest) {
+        var run = try ControllerAirspaceRouteTests.hoveringWithPaths()
+        run.machine.bootId = "boot-a"
+        var remembered: FlightMemory?
+        for case .rememberFlight(let memory) in run.target(ControllerHarness.point(northM: 100)) {
+            remembered = memory
+        }
+        let memory = try #require(remembered)
+        var h = ControllerHarness()
+        h.nowUs = run.nowUs + 2_000_000
+        h.machine.bootId = "boot-a"
+        _ = h.machine.restore(memory, now: h.now)
+        let restored = h.machine.airspace(ControllerAirspaceTests.definition(marginM: 2), store: false, now: h.now)
+        let request = try #require(restored.compactMap {
+            if case .buildPathPlanner(let r) = $0 { r } else { nil } }.first)
+        h.drone(.flying)
+        #expect(h.activity == .flyingToTarget && h.reason == .resumedTarget)
+        h.position(ControllerHarness.home)
+        return (h, request)
+    }
+
+    @Test func aRestoredTargetBehindTheZoneHoversUntilThePathsAreBuiltThenFliesAroundIt() throws {
+        var (h, request) = try Self.restartedAroundThePond()
+        let first = ControllerAirspaceRouteTests.solution(&h, at: ControllerHarness.home)
+        #expect(h.activity == .hovering && h.reason == .targetAwaitingAirspacePaths)
+        #expect(h.machine.target != nil, "the target is kept, not dropped")
+        #expect(!first.contains { if case .rejected = $0 { true } else { false } })
+        // More solutions change nothing: it waits for the paths, it does not fly into the zone.
+        h.advance(ms: 100)
+        ControllerAirspaceRouteTests.solution(&h, at: ControllerHarness.home)
+        #expect(h.activity == .hovering && h.machine.target != nil && h.machine.route == nil)
+        let built = h.machine.pathPlannerBuilt(PathPlanner(airspace: request.airspace), checksum: request.checksum,
+                                               now: h.now)
+        #expect(h.activity == .flyingToTarget && h.reason == .targetAroundZone)
+        let route = try #require(h.machine.route)
+        #expect(!route.corners.isEmpty)
+        #expect(ControllerAirspaceRoutePlanTests.plans(built).map(\.purpose) == [.target])
+        // Its next solution steers at the first corner.
+        h.advance(ms: 100)
+        ControllerAirspaceRouteTests.solution(&h, at: ControllerHarness.home)
+        #expect(h.activity == .flyingToTarget && h.machine.route == route)
+    }
+
+    @Test func aNewTargetOrALandingEndsTheWait() throws {
+        var (h, _) = try Self.restartedAroundThePond()
+        ControllerAirspaceRouteTests.solution(&h, at: ControllerHarness.home)
+        #expect(h.reason == .targetAwaitingAirspacePaths)
+        h.command(.land)
+        #expect(h.machine.target == nil && h.activity == .landing)
+    }
+}

@@ -36,6 +36,9 @@ public struct ControllerStateMachine: Sendable {
         if case .returningHome(let returning) = mode { return returning.route }
         return nil
     }
+    /// The target's leg meets a zone and the paths around the zones are not built yet (a restart, a new airspace):
+    /// hovering with the target kept, judged again when they are (`pathPlannerBuilt`).
+    var awaitingPaths = false
     /// When `target` was received (its ttl counts from here).
     var targetReceivedAt = MonotonicInstant(us: 0)
     /// This flight's data (home, altitude, battery, failsafe timers); nil while landed (`Flight`).
@@ -234,6 +237,7 @@ public struct ControllerStateMachine: Sendable {
     mutating func clearTarget() {
         target = nil
         route = nil
+        awaitingPaths = false
         lastNavigation = nil
         resetTargetArrival()
     }
