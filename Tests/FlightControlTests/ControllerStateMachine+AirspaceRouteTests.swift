@@ -266,7 +266,9 @@ import Testing
         var published = h.run(ms: 6000, position: north)
         for corner in route.corners { published += h.run(ms: 300, position: corner) }
         #expect(Self.plans(published).map(\.nextCorner) == Array(1...route.corners.count))
+        // A land ends the return, and its route.
         published = h.command(.land)
+        #expect(h.machine.activity == .landing)
         #expect(Self.plans(published).map(\.purpose) == [.none])
     }
 }
