@@ -134,3 +134,22 @@ import Testing
         #expect(everyOneRetained)
     }
 }
+
+extension AirspaceFileTests {
+    /// An older run's route (retained on the broker) must not stay drawn: every start publishes "no route",
+    /// retained, over it (issue 38).
+    @Test func everyStartPublishesNoRouteRetained() async throws {
+        let directory = Directory()
+        defer { directory.remove() }
+        let (broker, running) = controller(keepingIn: directory)
+        let topic = Topics.airspaceRoute.topic(for: drone)
+        let said = try await eventually(poll: .milliseconds(20)) { broker.retained(on: topic) != nil }
+        running.cancel()
+        _ = try? await running.value
+        #expect(said)
+        let message = try #require(broker.retained(on: topic))
+        #expect(message.retain)
+        let plan = try AirspaceRoutePlan(decoding: message.payload)
+        #expect(plan.isNone && plan.corners.isEmpty && plan.timestampUs > 0)
+    }
+}

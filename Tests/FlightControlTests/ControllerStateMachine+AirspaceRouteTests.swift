@@ -174,3 +174,158 @@ import Testing
         #expect(h.machine.activity == .returningHome)
     }
 }
+
+/// The route on the bus (`publishAirspaceRoute`, `airspace/route`): published when it starts (with its corners,
+/// leg 1), at each corner (the index moves), and as "none" when it ends; never again while nothing changed.
+@Suite struct ControllerAirspaceRoutePlanTests {
+    static func plans(_ actions: [ControllerAction]) -> [AirspaceRoutePlan] {
+        actions.compactMap { if case .publishAirspaceRoute(let plan) = $0 { plan } else { nil } }
+    }
+
+    static func point(_ p: GeoPoint) -> AirspaceRoutePlan.Point {
+        .init(latitudeDeg: p.latitudeDeg, longitudeDeg: p.longitudeDeg)
+    }
+
+    /// Hovering at home with the paths built, a target 100 m north behind the pond accepted: its plan.
+    static func aroundThePond() throws -> (ControllerHarness, AirspaceRoutePlan) {
+        var h = try ControllerAirspaceRouteTests.hoveringWithPaths()
+        let published = plans(h.target(ControllerHarness.point(northM: 100)))
+        #expect(published.count == 1)
+        return (h, try #require(published.first))
+    }
+
+    @Test func theRouteIsPublishedWhenTheTargetIsJudgedWithItsCornersAndZone() throws {
+        let (h, plan) = try Self.aroundThePond()
+        let route = try #require(h.machine.route)
+        #expect(plan.purpose == .target && plan.nextCorner == 0 && plan.leg == 1)
+        #expect(plan.corners == route.corners.map(Self.point) && !plan.corners.isEmpty)
+        #expect(plan.goal == Self.point(ControllerHarness.point(northM: 100)))
+        #expect(plan.start == Self.point(ControllerHarness.home))
+        #expect(plan.zoneName == "pond" && plan.lengthM > plan.straightM && abs(plan.straightM - 100) < 0.5)
+        #expect(plan.sequence > 0 && plan.timestampUs == 0)
+        #expect(try AirspaceRoutePlan(decoding: plan.encoded()) == plan)
+    }
+
+    @Test func eachCornerPublishesTheNextIndexOnceAndArrivalPublishesNone() throws {
+        let judged = try Self.aroundThePond()
+        var h = judged.0
+        let first = judged.1
+        let route = try #require(h.machine.route)
+        // Solutions that change nothing publish nothing.
+        #expect(Self.plans(ControllerAirspaceRouteTests.solution(&h, at: ControllerHarness.home)).isEmpty)
+        var last = first
+        for (index, corner) in route.corners.enumerated() {
+            let published = Self.plans(ControllerAirspaceRouteTests.hold(&h, at: corner))
+            #expect(published.count == 1, "corner \(index + 1)")
+            let plan = try #require(published.first)
+            #expect(plan.nextCorner == index + 1 && plan.corners == first.corners && plan.purpose == .target)
+            #expect(plan.sequence == last.sequence &+ 1)
+            last = plan
+        }
+        let arrival = Self.plans(ControllerAirspaceRouteTests.hold(&h, at: ControllerHarness.point(northM: 100)))
+        #expect(h.machine.activity == .arrived)
+        #expect(arrival.count == 1 && arrival.first?.isNone == true && arrival.first?.corners == [])
+    }
+
+    @Test func aNewStraightTargetPublishesNone() throws {
+        var (h, _) = try Self.aroundThePond()
+        let published = Self.plans(h.target(ControllerHarness.point(northM: 100, eastM: 60)))
+        #expect(h.machine.route?.corners == [])
+        #expect(published.map(\.purpose) == [.none])
+        // And a straight target after it publishes nothing more.
+        #expect(Self.plans(h.target(ControllerHarness.point(northM: 90, eastM: 60))).isEmpty)
+    }
+
+    @Test func landingPublishesNone() throws {
+        var (h, _) = try Self.aroundThePond()
+        let published = Self.plans(h.command(.land))
+        #expect(h.machine.target == nil)
+        #expect(published.map(\.purpose) == [.none])
+    }
+
+    @Test func aReplacedAirspacePublishesNone() throws {
+        var (h, _) = try Self.aroundThePond()
+        var other = ControllerAirspaceTests.definition(marginM: 3)
+        other.sequence = 2
+        let published = Self.plans(h.machine.airspace(other, store: true, now: h.now))
+        #expect(h.machine.route == nil)
+        #expect(published.map(\.purpose) == [.none])
+    }
+
+    @Test func theReturnsWayHomeIsPublishedCornerByCornerAndNoneWhenItLands() throws {
+        var h = try ControllerAirspaceRouteTests.hoveringWithPaths()
+        let north = ControllerHarness.point(northM: 100)
+        h.position(north)
+        let started = Self.plans(h.command(.returnHome))
+        let route = try #require(h.machine.returnRoute)
+        let plan = try #require(started.first)
+        #expect(started.count == 1)
+        #expect(plan.purpose == .returnHome && plan.corners == route.corners.map(Self.point) && plan.nextCorner == 0)
+        #expect(plan.goal == Self.point(ControllerHarness.home) && plan.start == Self.point(north))
+        #expect(plan.zoneName == "pond")
+        var published = h.run(ms: 6000, position: north)
+        for corner in route.corners { published += h.run(ms: 300, position: corner) }
+        #expect(Self.plans(published).map(\.nextCorner) == Array(1...route.corners.count))
+        // A land ends the return, and its route.
+        published = h.command(.land)
+        #expect(h.machine.activity == .landing)
+        #expect(Self.plans(published).map(\.purpose) == [.none])
+    }
+}
+
+/// A restart is a normal event (issue 38): a restored target whose leg meets a zone, judged on its first solution
+/// while the paths around the zones are still being built, waits hovering with the target kept, then is flown.
+@Suite struct ControllerAirspaceRouteRestartTests {
+    /// A run flying around the pond to 100 m north and the memory it kept; a new run that restored it and the
+    /// airspace from its file (its paths requested, not built), first navdata in the air, a fix at home.
+    static func restartedAroundThePond() throws -> (ControllerHarness, PathPlannerRequest) {
+        var run = try ControllerAirspaceRouteTests.hoveringWithPaths()
+        run.machine.bootId = "boot-a"
+        var remembered: FlightMemory?
+        for case .rememberFlight(let memory) in run.target(ControllerHarness.point(northM: 100)) {
+            remembered = memory
+        }
+        let memory = try #require(remembered)
+        var h = ControllerHarness()
+        h.nowUs = run.nowUs + 2_000_000
+        h.machine.bootId = "boot-a"
+        _ = h.machine.restore(memory, now: h.now)
+        let restored = h.machine.airspace(ControllerAirspaceTests.definition(marginM: 2), store: false, now: h.now)
+        let request = try #require(restored.compactMap {
+            if case .buildPathPlanner(let r) = $0 { r } else { nil } }.first)
+        h.drone(.flying)
+        #expect(h.activity == .flyingToTarget && h.reason == .resumedTarget)
+        h.position(ControllerHarness.home)
+        return (h, request)
+    }
+
+    @Test func aRestoredTargetBehindTheZoneHoversUntilThePathsAreBuiltThenFliesAroundIt() throws {
+        var (h, request) = try Self.restartedAroundThePond()
+        let first = ControllerAirspaceRouteTests.solution(&h, at: ControllerHarness.home)
+        #expect(h.activity == .hovering && h.reason == .targetAwaitingAirspacePaths)
+        #expect(h.machine.target != nil, "the target is kept, not dropped")
+        #expect(!first.contains { if case .rejected = $0 { true } else { false } })
+        // More solutions change nothing: it waits for the paths, it does not fly into the zone.
+        h.advance(ms: 100)
+        ControllerAirspaceRouteTests.solution(&h, at: ControllerHarness.home)
+        #expect(h.activity == .hovering && h.machine.target != nil && h.machine.route == nil)
+        let built = h.machine.pathPlannerBuilt(PathPlanner(airspace: request.airspace), checksum: request.checksum,
+                                               now: h.now)
+        #expect(h.activity == .flyingToTarget && h.reason == .targetAroundZone)
+        let route = try #require(h.machine.route)
+        #expect(!route.corners.isEmpty)
+        #expect(ControllerAirspaceRoutePlanTests.plans(built).map(\.purpose) == [.target])
+        // Its next solution steers at the first corner.
+        h.advance(ms: 100)
+        ControllerAirspaceRouteTests.solution(&h, at: ControllerHarness.home)
+        #expect(h.activity == .flyingToTarget && h.machine.route == route)
+    }
+
+    @Test func aNewTargetOrALandingEndsTheWait() throws {
+        var (h, _) = try Self.restartedAroundThePond()
+        ControllerAirspaceRouteTests.solution(&h, at: ControllerHarness.home)
+        #expect(h.reason == .targetAwaitingAirspacePaths)
+        h.command(.land)
+        #expect(h.machine.target == nil && h.activity == .landing)
+    }
+}

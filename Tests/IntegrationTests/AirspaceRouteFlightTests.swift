@@ -42,6 +42,10 @@ struct AirspaceRouteFlightTests {
         try await eventually(timeout: TestEnvironment.flightPhaseTimeout, "the route\n\(stack.logs())") {
             controller().contains("flying around it in")
         }
+        // `status` says the route while it is flown (the controller's retained airspace/route).
+        let status = try await runToEnd("location-broadcaster", stack.groundCommon + ["status"],
+                                        logDirectory: stack.broker.directory)
+        #expect(status.output.contains("route     around 'shed': leg "), "\(status.output)")
         try await eventually(timeout: TestEnvironment.flightPhaseTimeout * 3, "arrived\n\(stack.logs())") {
             controller().contains("arrived (arrived)")
         }

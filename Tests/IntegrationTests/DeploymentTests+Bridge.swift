@@ -89,7 +89,7 @@ extension DeploymentTests {
                 (navigator, "telemetry/navigation", 0), (navigator, "status/navigator", 1),
                 (controller, "telemetry/controller", 1), (controller, "status/drone-controller", 1),
                 (link, "status/drone-link", 1), (boardLogger, "log/sync/response/logger-12", 1),
-                (controller, "airspace/status", 1), (controller, "airspace/held", 1),
+                (controller, "airspace/status", 1), (controller, "airspace/held", 1), (controller, "airspace/route", 1),
                 (controller, "mission/progress", 1), (controller, "mission/status", 1),
             ]
             let stayOnBoard = [(controller, "flight/command")]
@@ -127,6 +127,7 @@ extension DeploymentTests {
             #expect(boardLogger.payloads("quad/drone1/airspace") == ["airspace"])
             #expect(broadcaster.payloads("quad/drone1/airspace/status") == ["airspace/status"])
             #expect(broadcaster.payloads("quad/drone1/airspace/held") == ["airspace/held"])
+            #expect(broadcaster.payloads("quad/drone1/airspace/route") == ["airspace/route"])
             // The mission: the plan and its commands reach the controller (and the board's logger), its progress
             // the broadcaster.
             #expect(controller.payloads("quad/drone1/mission/upload") == ["mission/upload"])

@@ -57,8 +57,16 @@ enum SampleMessages {
     static let airspaceStatus = AirspaceStatus(
         sequence: 4, timestampUs: 1_700_000_000_600_000, accepted: .init(checksum: 0x03A9_A06E, zoneCount: 2),
         targetRefusal: .init(latitudeDeg: 52.5166, longitudeDeg: 13.377, violation: .insideKeepOut, zoneName: "lake"))
+    /// The controller's way around 'lake': on its second leg of three (issue 38).
+    static let airspaceRoutePlan = AirspaceRoutePlan(
+        sequence: 5, timestampUs: 1_700_000_000_700_000, purpose: .target,
+        goal: .init(latitudeDeg: 52.5168, longitudeDeg: 13.3785),
+        start: .init(latitudeDeg: 52.516, longitudeDeg: 13.376),
+        corners: [.init(latitudeDeg: 52.5172, longitudeDeg: 13.3765),
+                  .init(latitudeDeg: 52.5172, longitudeDeg: 13.3781)],
+        nextCorner: 1, lengthM: 231.5, straightM: 190.25, zoneName: "lake")
     /// The fixtures of the types that came after 1.4: no older-format fixture of theirs exists.
-    static let newAfterOneFour: Set<String> = ["airspace-definition", "airspace-status"]
+    static let newAfterOneFour: Set<String> = ["airspace-definition", "airspace-status", "airspace-route-plan"]
 
     /// Format 1.1: `return`.
     static let returnCommand = Command(senderId: "phone-anna", sequence: 9, timestampUs: 1_700_000_000_323_456,
@@ -82,6 +90,7 @@ enum SampleMessages {
         ("ground-beacon", .groundBeacon(groundBeacon)),
         ("airspace-definition", .airspaceDefinition(airspaceDefinition)),
         ("airspace-status", .airspaceStatus(airspaceStatus)),
+        ("airspace-route-plan", .airspaceRoutePlan(airspaceRoutePlan)),
     ]
 
     /// The fixtures that formats 1.3 and 1.4 have.
@@ -141,6 +150,13 @@ enum SampleMessages {
                                    controllerRunId: .max)),
         .command(Command(senderId: "ground-1", sequence: 4, timestampUs: 4, kind: .land, controllerRunId: 1)),
         .controllerState(ControllerState(sequence: 3, timestampUs: 3, activity: .landed, runId: .max)),
+        .airspaceRoutePlan(.none(sequence: 1, timestampUs: 1)),
+        .airspaceRoutePlan(AirspaceRoutePlan(
+            sequence: 2, timestampUs: 2, purpose: .returnHome, goal: .init(latitudeDeg: -90, longitudeDeg: 180),
+            start: .init(latitudeDeg: 90, longitudeDeg: -180),
+            corners: Array(repeating: .init(latitudeDeg: 1, longitudeDeg: 2), count: AirspaceRoutePlan.maxCorners),
+            nextCorner: AirspaceRoutePlan.maxCorners, lengthM: 0, straightM: 0,
+            zoneName: String(repeating: "é", count: 32))),
     ]
 }
 

@@ -32,6 +32,7 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
         case .groundBeacon: _ = try GroundBeacon(decoding: payload)
         case .airspaceDefinition: _ = try AirspaceDefinition(decoding: payload)
         case .airspaceStatus: _ = try AirspaceStatus(decoding: payload)
+        case .airspaceRoutePlan: _ = try AirspaceRoutePlan(decoding: payload)
         }
     }
 }
@@ -58,7 +59,7 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
         RejectionCase("major 2", Bytes.patched(target, at: 2, [2]), .unsupportedMajorVersion(expected: 1, got: 2)),
         RejectionCase("major 0", Bytes.patched(target, at: 2, [0]), .unsupportedMajorVersion(expected: 1, got: 0)),
         RejectionCase("message type 0", Bytes.patched(target, at: 4, [0]), .unknownMessageType(got: 0)),
-        RejectionCase("message type 13", Bytes.patched(target, at: 4, [13]), .unknownMessageType(got: 13)),
+        RejectionCase("message type 14", Bytes.patched(target, at: 4, [14]), .unknownMessageType(got: 14)),
         RejectionCase("command bytes read as a target", command, as: .target,
                       .wrongMessageType(expected: .target, got: .command)),
         RejectionCase("target bytes read as link status", target, as: .linkStatus,

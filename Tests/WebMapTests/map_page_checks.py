@@ -12,7 +12,9 @@
                                       distance (issue 27, item 3), and "to target" again after it
   zones --url URL --mqtt-port N       the airspace the controller holds is drawn (keep-out, inclusion, margin); a
                                       click inside a keep-out zone or its margin is refused on the page with the
-                                      controller's reason and not sent; an empty airspace clears the drawing
+                                      controller's reason and not sent; an empty airspace clears the drawing; the
+                                      controller's retained route around a zone is drawn, corner by corner, and
+                                      cleared by "none"
   mission --url URL --mqtt-port N     the board's plan (mission/upload) is drawn with its legs; its progress marks
                                       items reached and current, and the panel says where the mission is
 Exit 0 = pass."""
@@ -227,6 +229,36 @@ def zones():
     page.click_map_at(pond_centre)
     wait("without zones the pond is a target like any", 10, lambda: text("pending-refusal") == "")
     step("cleared: " + text("airspace"))
+    # The controller's way around a zone (airspace/route, retained), drawn as soon as it is published: a page opened
+    # afterwards gets it with its subscription, before the drone flies it.
+    goal, corners = list(destination(centre, 0, 60)), [list(destination(centre, b, 45)) for b in (300, 340)]
+    def route(next_corner, purpose="target"):
+        around = purpose != "none"
+        message = {"type": "airspaceRoutePlan", "sequence": 1 + next_corner, "timestampUs": 0, "purpose": purpose,
+                   "goal": goal if around else [0, 0], "start": list(centre) if around else [0, 0],
+                   "lengthM": 80 if around else 0, "straightM": 60 if around else 0, "nextCorner": next_corner,
+                   "zoneName": "shed" if around else "", "corners": corners if around else []}
+        js = "return Array.from(QuadProto.encode(arguments[0]));"
+        page.publish("quad/drone1/airspace/route", bytes(driver.execute_script(js, message)), retain=True)
+    points = lambda test: page.fresh(lambda: [e.get_attribute("data-points") for e in
+                                             driver.find_elements("css selector", f'[data-test="{test}"]')])
+    route(0)
+    driver.get(args.url)
+    wait("page connected again", 20, lambda: text("broker") == "online")
+    wait("the retained route drawn from its start through both corners to the goal", 10,
+         lambda: points("route") == ["4"] and text("route-text") == "around 'shed': leg 1 of 3")
+    assert points("route-passed") == [], points("route-passed")
+    page.publish("quad/drone1/telemetry/position", position_fix(*destination(centre, 300, 45)))
+    route(1)
+    wait("a corner passed: the drone, the corner left, the goal; the passed leg faint", 10,
+         lambda: points("route") == ["3"] and points("route-passed") == ["2"]
+         and text("route-text") == "around 'shed': leg 2 of 3")
+    step("route: " + text("route-text"))
+    route(0, purpose="none")
+    wait("none clears the route", 10, lambda: points("route") == [] and points("route-passed") == []
+         and text("route-text") == "—")
+    page.publish("quad/drone1/airspace/route", b"", retain=True)   # the test broker keeps no retained route
+    step("route cleared by none")
     errors = page.page_errors()
     assert not errors, f"browser errors: {errors}"
 

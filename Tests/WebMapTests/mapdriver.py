@@ -86,12 +86,12 @@ class Page:
                 map_el, int(round(xy[0] - size["width"] / 2)), int(round(xy[1] - size["height"] / 2))).click().perform()
         self.fresh(click)
 
-    def publish(self, topic, payload, qos=1):
-        """mosquitto_pub of bytes (or text) on the plain listener."""
+    def publish(self, topic, payload, qos=1, retain=False):
+        """mosquitto_pub of bytes (or text) on the plain listener (retained with `retain`)."""
         data = payload.encode() if isinstance(payload, str) else payload
         source = ["-s"] if data else ["-n"]   # -s refuses empty input; -n sends an empty message
         subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(self.mqtt_port), "-q", str(qos), "-t",
-            topic] + source,
+            topic] + (["-r"] if retain else []) + source,
                        input=data, check=True, timeout=10)
 
     def page_errors(self):

@@ -90,6 +90,8 @@
         state: null, navigation: null, presence: {}, lastHeard: 0, layers: null, clockSamplesMs: [],
         // What the controller holds (airspace/held) and the board's mission (mission/upload, mission/progress).
         airspace: null, mission: null, missionProgress: null, missionStatus: null,
+        // The controller's way around keep-out zones (airspace/route; null: none).
+        route: null,
         drawn: { airspace: null, mission: null } };
       drones.set(id, d);
       if (!selectedId) selectedId = id;
@@ -202,6 +204,9 @@
         iconAnchor: [15, 15] }), keyboard: false }),
       airspace: L.layerGroup().addTo(map),
       mission: L.layerGroup().addTo(map),
+      // The route around keep-out zones: dashed ahead of the drone, faint where it has been.
+      routeAhead: L.polyline([], { color: '#ef6c00', weight: 3, dashArray: '8 6', interactive: false }),
+      routePassed: L.polyline([], { color: '#ef6c00', weight: 2, opacity: 0.3, dashArray: '2 6', interactive: false }),
     };
     layers.marker.on('click', () => { selectedId = d.id; render(); });
     d.layers = layers;
@@ -244,6 +249,7 @@
       l.arrival.setLatLng([c.targetLatitudeDeg, c.targetLongitudeDeg]);
     }
     if (d.drawn.airspace !== d.airspace) drawAirspace(d, l);
+    drawRoute(d, l);
     const missionKey = d.mission && (d.mission.checksum + '/' + JSON.stringify(d.missionProgress));
     if (d.drawn.mission !== missionKey) { drawMission(d, l); d.drawn.mission = missionKey; }
   }
@@ -283,6 +289,20 @@
         tag(band, { 'data-test': 'zone-margin', 'data-zone': zone.name });
       }
     }
+  }
+
+  // The controller's way around keep-out zones, from the drone through the corners left to the goal (ZONES.routeLines):
+  // drawn when published, before the drone flies it; cleared when it ends.
+  function drawRoute(d, l) {
+    const lines = ZONES.routeLines(d.route, d.position);
+    show(l.routeAhead, !!lines);
+    show(l.routePassed, !!lines && lines.passed.length > 0);
+    if (!lines) return;
+    l.routeAhead.setLatLngs(lines.ahead);
+    l.routePassed.setLatLngs(lines.passed);
+    tag(l.routeAhead, { 'data-test': 'route', 'data-points': lines.ahead.length, 'data-purpose': d.route.purpose,
+      'data-next': d.route.nextCorner });
+    tag(l.routePassed, { 'data-test': 'route-passed', 'data-points': lines.passed.length });
   }
 
   // The plan the board holds: its items numbered, the legs between them, reached items green, the current one
@@ -338,6 +358,9 @@
         } else if (spec === Q.TOPICS.airspaceHeld) {
           const m = bytes.length === 0 ? null : Q.decode(bytes, spec.type);
           d.airspace = m && m.zones.length ? m : null;
+        } else if (spec === Q.TOPICS.airspaceRoute) {
+          const m = bytes.length === 0 ? null : Q.decode(bytes, spec.type);
+          d.route = m && m.purpose !== 'none' ? m : null;
         } else {
           apply(d, Q.decode(bytes, spec.type), retained);
         }
@@ -493,6 +516,7 @@
     setText('airspace', a ? a.zones.length + ' zones (' + a.zones.filter((z) => z.kind === 'keepOut').length
       + ' keep-out), margin ' + a.marginM + ' m, ceiling ' + a.ceilingM + ' m'
       + (a.floorM != null ? ', floor ' + a.floorM + ' m' : '') : 'none: the geofence circle only');
+    setText('route', ZONES.routeText(d.route) || '—');
     setText('mission', missionText(d));
     const table = $('presence');
     table.textContent = '';
@@ -781,7 +805,7 @@
     });
     client.subscribe('quad/+/telemetry/#', 1);
     client.subscribe('quad/+/' + Q.TOPICS.presence.path + '/#', 1);
-    for (const key of ['airspaceHeld', 'missionUpload', 'missionProgress', 'missionStatus']) {
+    for (const key of ['airspaceHeld', 'airspaceRoute', 'missionUpload', 'missionProgress', 'missionStatus']) {
       client.subscribe('quad/+/' + Q.TOPICS[key].path, Q.TOPICS[key].qos);
     }
     client.start();

@@ -232,6 +232,48 @@
     },
   };
   TYPES[11].body = AIRSPACE;
+
+  // AirspaceRoutePlan (type 13, PROTOCOL.md): the controller's way around keep-out zones. { purpose: 'none' |
+  // 'target' | 'returnHome', goal: [lat, lon], start: [lat, lon], lengthM, straightM, nextCorner, zoneName,
+  // corners: [[lat, lon], …] }. Purpose none with no corner: no route.
+  const PURPOSES = { 0: 'none', 1: 'target', 2: 'returnHome' };
+  const ROUTE = {
+    maxCorners: 64,
+    decode(r) {
+      const purpose = r.enumeration('purpose', PURPOSES);
+      const point = (name) => [r.number('f64', name + ' latitudeDeg', lat), r.number('f64', name + ' longitudeDeg',
+        lon)];
+      const goal = point('goal'), start = point('start');
+      const lengthM = r.number('f64', 'lengthM', atLeast0), straightM = r.number('f64', 'straightM', atLeast0);
+      const nextCorner = r.u8();
+      const zoneName = r.str8('zoneName', 0, 64);
+      const count = r.count('cornerCount', 'u8', 0, ROUTE.maxCorners);
+      if (purpose === 'none' && count > 0) throw new WireError('outOfRange', 'cornerCount ' + count + ' for none');
+      const corners = [];
+      for (let i = 0; i < count; i++) corners.push(point('corner'));
+      if (nextCorner > count) throw new WireError('outOfRange', `nextCorner ${nextCorner} outside [0, ${count}]`);
+      return { purpose, goal, start, lengthM, straightM, nextCorner, zoneName, corners };
+    },
+    encode(w, m) {
+      const purpose = Object.keys(PURPOSES).find((k) => PURPOSES[k] === m.purpose);
+      if (purpose === undefined) throw new WireError('unknownEnumValue', 'purpose');
+      const corners = m.corners || [];
+      if (corners.length > ROUTE.maxCorners) throw new WireError('outOfRange', 'cornerCount');
+      if (m.purpose === 'none' && corners.length) throw new WireError('outOfRange', 'cornerCount for none');
+      const next = m.nextCorner || 0;
+      if (!Number.isInteger(next) || next < 0 || next > corners.length) throw new WireError('outOfRange', 'nextCorner');
+      const point = (name, p) => { w.f64(checked(name, p[0], lat)); w.f64(checked(name, p[1], lon)); };
+      w.u8(Number(purpose));
+      point('goal', m.goal); point('start', m.start);
+      w.f64(checked('lengthM', m.lengthM, atLeast0)); w.f64(checked('straightM', m.straightM, atLeast0));
+      w.u8(next);
+      w.str8('zoneName', m.zoneName || '', 0, 64);
+      w.u8(corners.length);
+      for (const c of corners) point('corner', c);
+    },
+  };
+  TYPES[13] = { name: 'airspaceRoutePlan', body: ROUTE };
+  TYPE_BY_NAME.airspaceRoutePlan = 13;
   // { field name → presence bit } of a message's optional fields.
   function presenceBits(spec) {
     const bits = {};
@@ -462,6 +504,8 @@
     airspaceStatus: { path: 'airspace/status', type: 'airspaceStatus', qos: 1, retain: true },
     airspaceHeld: { path: 'airspace/held', type: 'airspaceDefinition', qos: 1, retain: true },
     airspaceFence: { path: 'airspace/fence', type: 'airspaceStatus', qos: 1, retain: true },
+    // The controller's way around keep-out zones (type 13): the map draws it; purpose none: no route.
+    airspaceRoute: { path: 'airspace/route', type: 'airspaceRoutePlan', qos: 1, retain: true },
     // Presence: JSON text one level below, status/<service> (decodeStatus), not a binary payload.
     presence: { path: 'status', type: 'serviceStatus', qos: 1, retain: true },
     // The log sync's own payloads (PROTOCOL.md "Log sync"), not decoded here: the map does not take part.

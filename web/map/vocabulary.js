@@ -107,6 +107,8 @@
     'navigation-resumed': ['event', '', "navigation solutions are back: flying on"],
     'back-inside-geofence': ['event', '', "back inside the geofence"],
     'clear-of-airspace-zone': ['event', '', "out of the zone and its margin: hovering"],
+    'target-awaiting-airspace-paths': ['event', '',
+      "hovering, target kept: its leg meets a zone and the paths around the zones are still being built"],
     'home-reached': ['event', '', "over home: hovering before landing"],
     'returned-home': ['event', '', "returned home: landing"],
     'landed': ['event', '', "landed"],

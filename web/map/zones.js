@@ -84,7 +84,26 @@
     return null;
   }
 
-  const api = { judge, plane, insideRings, relation };
+  // The controller's way around keep-out zones (AirspaceRoutePlan, airspace/route) as the page draws it: `ahead`,
+  // from the drone's position (else the route's start) through the corners not passed yet to the goal; `passed`, the
+  // start through the corners already passed (drawn faint; empty before the first corner). null for no route.
+  function routeLines(plan, position) {
+    if (!plan || plan.purpose === 'none' || !Array.isArray(plan.corners)) return null;
+    const next = Math.min(Math.max(Number(plan.nextCorner) || 0, 0), plan.corners.length);
+    const passed = [plan.start, ...plan.corners.slice(0, next)];
+    const from = position || passed[passed.length - 1];
+    return { ahead: [from, ...plan.corners.slice(next), plan.goal], passed: passed.length > 1 ? passed : [] };
+  }
+
+  // The panel's words for a route: `around 'shed': leg 2 of 5` (`home around …` on a return), as `status` says it.
+  function routeText(plan) {
+    if (!plan || plan.purpose === 'none') return null;
+    const zone = plan.zoneName ? "'" + plan.zoneName + "'" : 'a zone';
+    return (plan.purpose === 'returnHome' ? 'home around ' : 'around ') + zone + ': leg ' + (plan.nextCorner + 1)
+      + ' of ' + (plan.corners.length + 1);
+  }
+
+  const api = { judge, plane, insideRings, relation, routeLines, routeText };
   if (typeof module !== 'undefined' && module.exports) module.exports = api;
   else root.QuadZones = api;
 })(typeof self !== 'undefined' ? self : this);

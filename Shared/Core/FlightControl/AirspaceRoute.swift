@@ -7,6 +7,10 @@ import QuadProtocol
 public struct AirspaceRoute: Sendable, Equatable {
     /// The target's point: the route belongs to it and is dropped with it.
     public let goal: GeoPoint
+    /// Where it was planned from (the drone's fix, else home).
+    public let start: GeoPoint
+    /// The zone the straight leg met, for the log and the bus.
+    public internal(set) var zoneName: String?
     /// The path's corners between the start and the goal, in order.
     public let corners: [GeoPoint]
     /// The corner flown to now; `corners.count`: the last leg, to the goal.
@@ -15,9 +19,11 @@ public struct AirspaceRoute: Sendable, Equatable {
     public let lengthM: Double
     public let straightM: Double
 
-    init(path: [GeoPoint]) {
+    init(path: [GeoPoint], zoneName: String? = nil) {
         let goal = path.last ?? GeoPoint(latitudeDeg: 0, longitudeDeg: 0)
         self.goal = goal
+        start = path.first ?? goal
+        self.zoneName = zoneName
         corners = Array(path.dropFirst().dropLast())
         lengthM = zip(path, path.dropFirst()).reduce(0) { $0 + Geodesy.inverse(from: $1.0, to: $1.1).distanceM }
         straightM = path.first.map { Geodesy.inverse(from: $0, to: goal).distanceM } ?? 0
@@ -57,5 +63,21 @@ extension AirspaceRoute {
         guard next < corners.count else { return aheadM }
         let rest = Array(corners[next...]) + [goal]
         return aheadM + zip(rest, rest.dropFirst()).reduce(0) { $0 + Geodesy.inverse(from: $1.0, to: $1.1).distanceM }
+    }
+}
+
+extension AirspaceRoute {
+    /// The route as `airspace/route` carries it (sequence and stamp 0: the machine and the service set them). A path
+    /// of more corners than the payload holds (never seen: the planner's paths have a handful) carries the 64 from
+    /// the one flown now.
+    func plan(_ purpose: AirspaceRoutePlan.Purpose) -> AirspaceRoutePlan {
+        let first = max(0, min(next, corners.count - AirspaceRoutePlan.maxCorners))
+        let shown = corners[first..<min(corners.count, first + AirspaceRoutePlan.maxCorners)]
+        let point = { (p: GeoPoint) in
+            AirspaceRoutePlan.Point(latitudeDeg: p.latitudeDeg, longitudeDeg: p.longitudeDeg)
+        }
+        return AirspaceRoutePlan(sequence: 0, timestampUs: 0, purpose: purpose, goal: point(goal), start: point(start),
+                                 corners: shown.map(point), nextCorner: next - first, lengthM: lengthM,
+                                 straightM: straightM, zoneName: zoneName ?? "")
     }
 }

@@ -28,6 +28,8 @@ public enum ControllerAction: Sendable, Equatable {
     case publishMissionProgress(MissionProgress)
     /// Publish on `mission/status` (retained): the plan held, the last upload refused.
     case publishMissionStatus(MissionStatus)
+    /// Publish on `airspace/route` (retained): the way around keep-out zones flown now; none when a route ends.
+    case publishAirspaceRoute(AirspaceRoutePlan)
     /// Build the paths' graph for this airspace on a thread of its own, then hand it to `pathPlannerBuilt`.
     case buildPathPlanner(PathPlannerRequest)
 }

@@ -58,7 +58,8 @@ extension ControllerStateMachine {
             return finish(actions + [refuse(kind: "target", reason: refusal, now: now)], now: now)
         }
         actions.append(.publishAirspaceStatus(airspace.nextStatus()))
-        return actions
+        // The route to the target is dropped (judged again on its next solution): none on the bus until then.
+        return actions + routePlanChange()
     }
 
     /// Why the airspace forbids `candidate` (at its altitude, else the cruise altitude), or nil; the refusal with

@@ -122,6 +122,8 @@ extension ControllerStateMachine {
         // Around a keep-out zone the steering aims at the route's corner (`steeringSolution`).
         var (solution, actions) = steeringSolution(solution, now: now)
         guard target != nil else { return finish(actions, now: now, sendFlight: true) }
+        // Hovering until the paths around the zones are built: the target is judged again then, not flown now.
+        guard !awaitingPaths else { return finish(actions, now: now, sendFlight: !actions.isEmpty) }
         lastNavigation = solution
         lastNavigationAt = now
         var cornerPassed = false

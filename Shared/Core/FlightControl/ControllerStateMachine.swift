@@ -36,6 +36,9 @@ public struct ControllerStateMachine: Sendable {
         if case .returningHome(let returning) = mode { return returning.route }
         return nil
     }
+    /// The target's leg meets a zone and the paths around the zones are not built yet (a restart, a new airspace):
+    /// hovering with the target kept, judged again when they are (`pathPlannerBuilt`).
+    var awaitingPaths = false
     /// When `target` was received (its ttl counts from here).
     var targetReceivedAt = MonotonicInstant(us: 0)
     /// This flight's data (home, altitude, battery, failsafe timers); nil while landed (`Flight`).
@@ -103,6 +106,10 @@ public struct ControllerStateMachine: Sendable {
     var flightSequence: UInt32 = 0
     var stateSequence: UInt32 = 0
     var lastPublished: PublishedFields?
+    /// The route last published on `airspace/route` (sequence 0) and its counter: none at start, which the service
+    /// publishes itself (`routePlanChange`).
+    var lastRoutePlan = AirspaceRoutePlan.none()
+    var routePlanSequence: UInt32 = 0
 
     public init(configuration: ControllerConfiguration = ControllerConfiguration(), runId: UInt32 = RunAddress.none) {
         self.configuration = configuration
@@ -157,6 +164,7 @@ public struct ControllerStateMachine: Sendable {
             stateSequence &+= 1
             out.append(.publishState(currentState(now: now)))
         }
+        out += routePlanChange()
         // Until navdata says whether the drone is flying, send nothing (unless an emergency): drone-link keeps
         // the drone as it is (its own hover fallback keeps the fly bit the drone reports), so a controller
         // restarted mid-flight neither lands the drone nor flies on stale data.
@@ -229,6 +237,7 @@ public struct ControllerStateMachine: Sendable {
     mutating func clearTarget() {
         target = nil
         route = nil
+        awaitingPaths = false
         lastNavigation = nil
         resetTargetArrival()
     }

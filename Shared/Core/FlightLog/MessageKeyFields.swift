@@ -50,6 +50,9 @@ enum MessageKeyFields {
         case .airspaceStatus(let m):
             [("checksum", m.accepted.map { CRC32.text($0.checksum) } ?? ""),
              ("zones", m.accepted.map { String($0.zoneCount) } ?? "")]
+        case .airspaceRoutePlan(let m):
+            [("purpose", m.purpose.jsonName), ("corners", String(m.corners.count)),
+             ("next_corner", String(m.nextCorner)), ("zone_name", m.zoneName)]
         }
     }
 

@@ -71,7 +71,23 @@ extension StatusBoard {
             lines.append("  battery   - (no drone telemetry)")
         }
         lines.append(targetLine(nowUs: nowUs))
+        let distanceM = controller?.value.distanceToTargetM.map(Double.init)
+        if let route, let line = Self.routeText(route, distanceM: distanceM) { lines.append("  route     " + line) }
         return lines
+    }
+
+    /// `around 'shed': leg 2 of 5, 31 m left` while a target's route is flown (the distance: the controller's,
+    /// the way left along the route), `home around 'shed': leg 2 of 5, 44 m from home` on a return (the
+    /// controller's distance is the straight one home then); nil for no route.
+    public static func routeText(_ plan: AirspaceRoutePlan, distanceM: Double?) -> String? {
+        guard !plan.isNone else { return nil }
+        let zone = plan.zoneName.isEmpty ? "a zone" : "'" + TextFormat.clean(plan.zoneName, width: 64) + "'"
+        var text = (plan.purpose == .returnHome ? "home around " : "around ") + zone
+            + ": leg \(plan.leg) of \(plan.legCount)"
+        if let distanceM, distanceM.isFinite {
+            text += ", \(Int(distanceM.rounded())) m " + (plan.purpose == .returnHome ? "from home" : "left")
+        }
+        return text
     }
 
     /// The goal (`goal`) with its distance and the age of what the distance came from.

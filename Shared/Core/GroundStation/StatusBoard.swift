@@ -41,6 +41,8 @@ public struct StatusBoard: Sendable {
     var droneState: Received<DroneState>?
     var link: Received<LinkStatus>?
     var navigation: Received<NavigationSolution>?
+    /// The controller's way around keep-out zones (`airspace/route`, retained); nil or none: no route.
+    var route: AirspaceRoutePlan?
     /// Board wall clock minus this laptop's (display only: it explains why the two hosts' logs may not line up).
     var clockOffset: Duration?
 
@@ -78,6 +80,10 @@ public struct StatusBoard: Sendable {
     public mutating func update(link status: LinkStatus, receivedAt: MonotonicInstant) {
         let receivedAtUs = receivedAt.us
         link = Received(value: status, receivedAtUs: receivedAtUs)
+    }
+
+    public mutating func update(route plan: AirspaceRoutePlan?) {
+        route = plan
     }
 
     public mutating func update(clockOffset offset: Duration?) {

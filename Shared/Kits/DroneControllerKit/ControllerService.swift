@@ -81,14 +81,16 @@ struct ControllerService: Service {
     /// The airspace the previous run stored, taken as an upload is (not stored again), and the status published
     /// either way: the retained one on the broker may be an older run's.
     private func restoreAirspace(into machine: inout ControllerStateMachine) -> [ControllerAction] {
-        // None held is said too: the retained one on the broker may be an older run's zones.
+        // None held is said too: the retained one on the broker may be an older run's zones. So is no route: a
+        // restored target's way is judged on its first solution, and an older run's route must not stay drawn.
+        let noRoute = ControllerAction.publishAirspaceRoute(.none())
         let none = ControllerAction.publishAirspaceHeld(.none(senderId: "drone-controller", timestampUs: 0))
         guard let definition = airspaceFile?.load(logger: runtime.logger) else {
-            return [none, .publishAirspaceStatus(machine.airspaceStatus())]
+            return [none, .publishAirspaceStatus(machine.airspaceStatus()), noRoute]
         }
         let actions = machine.airspace(definition, store: false, now: MonotonicClock.now())
         // Refused (its status is among the actions): none held.
-        return machine.airspace.current == nil ? [none] + actions : actions
+        return (machine.airspace.current == nil ? [none] + actions : actions) + [noRoute]
     }
 
     /// What the event loop owns: the state machine and the count of what it refused.
@@ -183,6 +185,11 @@ struct ControllerService: Service {
             status.timestampUs = WallClock.nowUs()
             do { try runtime.publish(Topics.airspaceStatus, payload: status.encoded()) } catch {
                 logger.warning("airspace status not published: \(error)")
+            }
+        case .publishAirspaceRoute(var plan):
+            plan.timestampUs = WallClock.nowUs()
+            do { try runtime.publish(Topics.airspaceRoute, payload: plan.encoded()) } catch {
+                logger.warning("airspace route not published: \(error)")
             }
         case .storeMission(let upload):
             missionFile?.save(upload, logger: logger)

@@ -26,6 +26,8 @@ final class BusFeed: Sendable {
         var position: PositionFix?
         /// What the controller holds of the airspace and its last airspace refusals (retained).
         var airspace: AirspaceStatus?
+        /// The controller's way around keep-out zones (retained; none: no route).
+        var route: AirspaceRoutePlan?
         /// The mission the board holds and where it stands (retained).
         var mission: MissionProgress?
         /// The plan the board holds and the last upload it refused (retained).
@@ -69,6 +71,10 @@ final class BusFeed: Sendable {
         try pump(client, Topics.airspaceStatus.topic(for: drone)) { feed, message in
             guard let s = try? AirspaceStatus(decoding: message.payload) else { return }
             feed.state.withLock { $0.latest.airspace = s }
+        }
+        try pump(client, Topics.airspaceRoute.topic(for: drone)) { feed, message in
+            guard let plan = try? AirspaceRoutePlan(decoding: message.payload) else { return }
+            feed.state.withLock { $0.latest.route = plan }
         }
         try pump(client, Topics.missionProgress.topic(for: drone)) { feed, message in
             guard let p = try? MissionProgress(decoding: message.payload) else { return }

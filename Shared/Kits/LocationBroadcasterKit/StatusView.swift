@@ -51,6 +51,7 @@ struct StatusView {
             let reached = absorb(inbox.take().events)
             let elapsedUs = MonotonicClock.nowUs() - startUs
             board.update(clockOffset: feed.latest.clockOffset)
+            board.update(route: feed.latest.route)
             show(elapsedUs: elapsedUs)
             if reached || !watch { return }
             if let endUs, MonotonicClock.nowUs() >= endUs {

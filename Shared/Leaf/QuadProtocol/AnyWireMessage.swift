@@ -12,6 +12,7 @@ public enum AnyWireMessage: Equatable, Sendable {
     case groundBeacon(GroundBeacon)
     case airspaceDefinition(AirspaceDefinition)
     case airspaceStatus(AirspaceStatus)
+    case airspaceRoutePlan(AirspaceRoutePlan)
 
     /// Decodes whatever message type the header names.
     public static func decode(_ payload: [UInt8]) throws(WireError) -> AnyWireMessage {
@@ -29,6 +30,7 @@ public enum AnyWireMessage: Equatable, Sendable {
         case .groundBeacon: .groundBeacon(try GroundBeacon(header: header, payload: payload))
         case .airspaceDefinition: .airspaceDefinition(try AirspaceDefinition(header: header, payload: payload))
         case .airspaceStatus: .airspaceStatus(try AirspaceStatus(header: header, payload: payload))
+        case .airspaceRoutePlan: .airspaceRoutePlan(try AirspaceRoutePlan(header: header, payload: payload))
         }
     }
 
@@ -46,6 +48,7 @@ public enum AnyWireMessage: Equatable, Sendable {
         case let m as GroundBeacon: self = .groundBeacon(m)
         case let m as AirspaceDefinition: self = .airspaceDefinition(m)
         case let m as AirspaceStatus: self = .airspaceStatus(m)
+        case let m as AirspaceRoutePlan: self = .airspaceRoutePlan(m)
         default: preconditionFailure("WireMessage conformances outside QuadProtocol are not supported")
         }
     }
@@ -65,6 +68,7 @@ public enum AnyWireMessage: Equatable, Sendable {
         case let .groundBeacon(m): m
         case let .airspaceDefinition(m): m
         case let .airspaceStatus(m): m
+        case let .airspaceRoutePlan(m): m
         }
     }
 

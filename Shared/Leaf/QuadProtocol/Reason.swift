@@ -57,7 +57,7 @@ public enum Reason: Hashable, Sendable {
 
     // Events of the flight.
     case airborne, arrived, leftArrivalRadius, navigationResumed, backInsideGeofence, homeReached, returnedHome
-    case clearOfAirspaceZone
+    case clearOfAirspaceZone, targetAwaitingAirspacePaths
     case landed, droneLanding, droneLanded, droneAirborne, resetComplete
     case pilotBack, groundLinkBack
     case resumedInFlight, resumedLanding, resumedReturn, resumedTarget, resumedTargetExpired
@@ -269,6 +269,8 @@ extension Reason {
         Row(.navigationResumed, "navigation-resumed", .event, nil, "navigation solutions are back: flying on"),
         Row(.backInsideGeofence, "back-inside-geofence", .event, nil, "back inside the geofence"),
         Row(.clearOfAirspaceZone, "clear-of-airspace-zone", .event, nil, "out of the zone and its margin: hovering"),
+        Row(.targetAwaitingAirspacePaths, "target-awaiting-airspace-paths", .event, nil,
+            "hovering, target kept: its leg meets a zone and the paths around the zones are still being built"),
         Row(.homeReached, "home-reached", .event, nil, "over home: hovering before landing"),
         Row(.returnedHome, "returned-home", .event, nil, "returned home: landing"),
         Row(.landed, "landed", .event, nil, "landed"),

@@ -64,6 +64,11 @@ public enum Topics {
     public static let airspaceFence = TopicSpec<AirspaceStatus>(
         path: "airspace/fence", qos: .atLeastOnce, retain: true,
         summary: "whether the autopilot's own fence holds the held airspace (mavlink-link → all)")
+    /// The way the controller flies around keep-out zones (a target's or the return's), retained: what `status`
+    /// prints and the map draws before the drone flies it. Purpose none: no route (written when one ends).
+    public static let airspaceRoute = TopicSpec<AirspaceRoutePlan>(
+        path: "airspace/route", qos: .atLeastOnce, retain: true,
+        summary: "the controller's planned way around keep-out zones (controller → all; none: no route)")
 
     // Flight-log sync (ground telemetry-logger ↔ board telemetry-logger, across the bridge): byte layouts in
     // PROTOCOL.md "Log sync", codec in Shared/Core/LogSync. QoS 1 both ways: a lost request or chunk costs a timeout.

@@ -14,6 +14,7 @@ extension MessageType {
         case .groundBeacon: "ground_beacon"
         case .airspaceDefinition: "airspace_definition"
         case .airspaceStatus: "airspace_status"
+        case .airspaceRoutePlan: "airspace_route_plan"
         }
     }
 }

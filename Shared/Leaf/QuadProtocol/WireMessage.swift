@@ -35,6 +35,8 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     /// New after 1.4 (issue 38): the airspace upload and the controller's answer.
     case airspaceDefinition = 11
     case airspaceStatus = 12
+    /// The controller's way around keep-out zones (issue 38).
+    case airspaceRoutePlan = 13
 }
 
 extension WireMessage {
