@@ -25,16 +25,8 @@ import Testing
         h.drone(.hovering)
         h.position()
         h.tick()
-        let target = h.machine.target
-        h.advance(ms: h.machine.configuration.arrivalWindow.us / 1000 + 1)
-        var actions: [ControllerAction] = []
-        for _ in 0..<3 {
-            h.advance(ms: 100)
-            actions += h.drone(.hovering)
-            actions += h.position()
-            actions += h.navigation(distanceM: distanceM, for: target)
-        }
-        return (h, actions + h.tick())
+        let actions = ControllerMissionTests.arrive(&h, distanceM: distanceM)
+        return (h, actions)
     }
 
     @Test func aWaypointIsReachedInsideItsWiderAcceptanceRadius() throws {

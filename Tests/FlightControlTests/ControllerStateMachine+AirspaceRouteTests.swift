@@ -321,6 +321,29 @@ import Testing
         #expect(h.activity == .flyingToTarget && h.machine.route == route)
     }
 
+    @Test func aNewAirspaceMidRouteKeepsTheTargetUntilItsPathsAreBuiltThenFliesAroundAgain() throws {
+        var h = try ControllerAirspaceRouteTests.hoveringWithPaths()
+        h.target(ControllerHarness.point(northM: 100))
+        ControllerAirspaceRouteTests.solution(&h, at: ControllerHarness.home)
+        #expect(h.activity == .flyingToTarget && h.reason == .targetAroundZone)
+        // The same zones with a wider margin: the target's point is still allowed, its leg waits for new paths.
+        var wider = ControllerAirspaceTests.definition(marginM: 3)
+        wider.sequence = 2
+        let replaced = h.machine.airspace(wider, store: true, now: h.now)
+        #expect(h.machine.target != nil, "dropped at the upload for want of paths not built yet")
+        #expect(!replaced.contains { if case .rejected = $0 { true } else { false } })
+        let request = try #require(replaced.compactMap {
+            if case .buildPathPlanner(let r) = $0 { r } else { nil } }.first)
+        h.advance(ms: 100)
+        ControllerAirspaceRouteTests.solution(&h, at: ControllerHarness.home)
+        #expect(h.activity == .hovering && h.reason == .targetAwaitingAirspacePaths)
+        h.position(ControllerHarness.home)
+        _ = h.machine.pathPlannerBuilt(PathPlanner(airspace: request.airspace), checksum: request.checksum,
+                                       now: h.now)
+        #expect(h.activity == .flyingToTarget && h.reason == .targetAroundZone)
+        #expect(h.machine.route.map { !$0.corners.isEmpty } == true)
+    }
+
     @Test func aNewTargetOrALandingEndsTheWait() throws {
         var (h, _) = try Self.restartedAroundThePond()
         ControllerAirspaceRouteTests.solution(&h, at: ControllerHarness.home)

@@ -49,8 +49,9 @@ import Testing
         return h.machine.missionCommand(command, now: h.now)
     }
 
-    /// The drone arrives at the controller's current target (a few solutions within the arrival radius), then ticks.
-    static func arrive(_ h: inout ControllerHarness) -> [ControllerAction] {
+    /// The drone arrives at the controller's current target (a few solutions `distanceM` from it, within the arrival
+    /// radius by default), then ticks.
+    static func arrive(_ h: inout ControllerHarness, distanceM: Double = 0.4) -> [ControllerAction] {
         let target = h.machine.target
         h.advance(ms: h.machine.configuration.arrivalWindow.us / 1000 + 1)
         var actions: [ControllerAction] = []
@@ -58,7 +59,7 @@ import Testing
             h.advance(ms: 100)
             actions += h.drone(.hovering)
             actions += h.position()
-            actions += h.navigation(distanceM: 0.4, for: target)
+            actions += h.navigation(distanceM: distanceM, for: target)
         }
         return actions + h.tick()
     }

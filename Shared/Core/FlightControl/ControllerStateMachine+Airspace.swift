@@ -47,8 +47,10 @@ extension ControllerStateMachine {
             """))
         // Before the status: whoever sees the new checksum there finds the zones already held on the bus.
         actions.append(.publishAirspaceHeld(definition))
-        // A target the new airspace forbids is dropped as the geofence drops one: a flight to it hovers.
-        if let target, let refusal = airspaceRefusal(target, now: now) {
+        // A target the new airspace forbids is dropped as the geofence drops one: a flight to it hovers. Its point
+        // only: its leg is judged on its next solution, once the new paths are built (until then it hovers with
+        // the target kept), as a restored target's is; the old paths would judge the new zones wrongly.
+        if let target, let refusal = airspaceJudgement(target, judgingLeg: false, now: now).refusal {
             clearTarget()
             actions.append(.publishAirspaceStatus(airspace.nextStatus()))
             if activity == .flyingToTarget || activity == .arrived {
@@ -70,7 +72,8 @@ extension ControllerStateMachine {
 
     /// `airspaceRefusal`, and the way to an accepted target from where the drone is: straight, or around the zones
     /// when the straight leg meets one (refused when no path keeps the route's clearance: `judgedRoute`).
-    mutating func airspaceJudgement(_ candidate: Target, now: MonotonicInstant)
+    /// `judgingLeg` false: the point alone (the leg is left to the target's next solution).
+    mutating func airspaceJudgement(_ candidate: Target, judgingLeg: Bool = true, now: MonotonicInstant)
         -> (refusal: Reason?, route: AirspaceRoute?, aroundZone: String?) {
         let point = GeoPoint(latitudeDeg: candidate.latitudeDeg, longitudeDeg: candidate.longitudeDeg)
         guard let current = airspace.current else { return (nil, nil, nil) }
@@ -81,7 +84,7 @@ extension ControllerStateMachine {
         }
         var route: AirspaceRoute?
         var aroundZone: String?
-        if found == nil {
+        if found == nil, judgingLeg {
             let judged = judgedRoute(from: legStart(now: now), to: point)
             (route, aroundZone) = (judged.route, judged.zoneName)
             if route == nil { found = (.legCrossesZone, judged.zoneName) }
