@@ -108,7 +108,8 @@ let package = Package(
                                                        "Randomness", "TextSupport"],
                 path: "Shared/Core/DroneSimulation"),
         .target(
-            name: "FlightLog", dependencies: ["Checksums", "Clocks", "QuadProtocol", "Navigation", "TextSupport"],
+            name: "FlightLog",
+            dependencies: ["Checksums", "Clocks", "QuadProtocol", "Navigation", "TextSupport", "Mission"],
             path: "Shared/Core/FlightLog",
             exclude: ["FORMAT.md"]
         ),
@@ -207,7 +208,7 @@ let package = Package(
         .testTarget(name: "DroneSimulationTests", dependencies: ["DroneSimulation", "ARDrone", "Clocks", "Navigation"],
                     path: "Tests/DroneSimulationTests"),
         .testTarget(name: "FlightLogTests", dependencies: ["FlightLog", "Checksums", "Clocks", "QuadProtocol",
-                                                          "Navigation",
+                                                          "Navigation", "Mission",
                                                           "DroneSimulation"],
                     path: "Tests/FlightLogTests", exclude: ["Fixtures"]),
         .testTarget(name: "LogSyncTests", dependencies: ["LogSync", "Clocks", "FlightLog", "QuadProtocol"],

@@ -29,6 +29,8 @@ public enum CSVExporter {
             let altitude: String = position?.altitudeM.map { String($0) } ?? ""
             let pairs: String = MessageKeyFields.pairs(of: message).map { "\($0)=\($1)" }.joined(separator: " ")
             return time + [String(message.sequence), String(message.timestampUs), latitude, longitude, altitude, pairs]
+        case .mission(let payload):
+            return time + ["", "", "", "", "", MessageKeyFields.pairs(ofMission: payload)]
         case .text(let text):
             return time + ["", "", "", "", "", "text=\(text)"]
         case .undecodable(let error):

@@ -1,4 +1,5 @@
 import Clocks
+import Mission
 import QuadProtocol
 
 /// A log record with its payload decoded, the input of every exporter.
@@ -6,10 +7,12 @@ public struct DecodedLogEntry: Sendable, Equatable {
     public enum Content: Sendable, Equatable {
         /// A binary message of the bus protocol.
         case message(AnyWireMessage)
+        /// A mission payload (their own header and codec: PROTOCOL.md "Missions").
+        case mission(MissionPayload)
         /// A UTF-8 text payload (service status JSON, bare command words).
         case text(String)
-        /// Neither: kept for the record with the reason the codec gave.
-        case undecodable(WireError)
+        /// None of these: kept for the record with the reason the codec gave (the bus's or the mission's).
+        case undecodable(String)
     }
 
     public var receiveTimeUs: Int64
@@ -33,13 +36,21 @@ public struct DecodedLogEntry: Sendable, Equatable {
     /// codec's text forms (JSON target, command word) as the services do; other text payloads stay text.
     public init(record: LogRecord) {
         let content: Content
+        if MissionPayload.hasMagic(record.payload) {
+            do { content = .mission(try MissionPayload.decode(record.payload)) } catch {
+                content = .undecodable("\(error)")
+            }
+            self.init(receiveTimeUs: record.receiveTimeUs, topic: record.topic, retain: record.retain, qos: record.qos,
+                      payload: record.payload, content: content)
+            return
+        }
         do {
             content = .message(try AnyWireMessage.decode(record.payload))
         } catch {
             if case .looksLikeText = error, let text = String(validating: record.payload, as: UTF8.self) {
                 content = Self.decodeText(text, record: record)
             } else {
-                content = .undecodable(error)
+                content = .undecodable("\(error)")
             }
         }
         self.init(receiveTimeUs: record.receiveTimeUs, topic: record.topic, retain: record.retain, qos: record.qos,
@@ -69,6 +80,7 @@ public struct DecodedLogEntry: Sendable, Equatable {
     public var typeName: String {
         switch content {
         case .message(let message): message.messageType.jsonName
+        case .mission(let payload): payload.typeName
         case .text: "text"
         case .undecodable: "undecodable"
         }

@@ -19,11 +19,13 @@ public enum JSONLExporter {
         case .message(let message):
             // The codec's object starts with "{"; splice its members after ours.
             return envelope + message.jsonObjectText().dropFirst()
+        case .mission(let payload):
+            return envelope + payload.jsonObjectText().dropFirst()
         case .text(let text):
             return envelope + "\"type\":\"text\",\"text\":\(TextEscaping.jsonString(text))}"
         case .undecodable(let error):
             return envelope
-                + "\"type\":\"undecodable\",\"error\":\(TextEscaping.jsonString(String(describing: error))),"
+                + "\"type\":\"undecodable\",\"error\":\(TextEscaping.jsonString(error)),"
                 + "\"payload_base64\":\"\(Base64.encode(entry.payload))\"}"
         }
     }

@@ -1,4 +1,5 @@
 import Checksums
+import Mission
 import QuadProtocol
 
 /// The fields of each message worth a column or a glance, as text (shared by CSV and the SVG caption).
@@ -54,6 +55,23 @@ enum MessageKeyFields {
             [("purpose", m.purpose.jsonName), ("corners", String(m.corners.count)),
              ("next_corner", String(m.nextCorner)), ("zone_name", m.zoneName)]
         }
+    }
+
+    /// A mission payload's fields worth a glance, `key=value` by spaces (the CSV's fields column).
+    static func pairs(ofMission payload: MissionPayload) -> String {
+        let pairs: [(String, String)] = switch payload {
+        case .upload(let m):
+            [("sender_id", m.senderId), ("plan_checksum", CRC32.text(m.plan.checksum)),
+             ("items", String(m.plan.items.count))]
+        case .command(let m):
+            [("sender_id", m.senderId), ("kind", "\(m.kind)"), ("plan_checksum", CRC32.text(m.planChecksum))]
+        case .progress(let m):
+            [("plan_checksum", CRC32.text(m.record.planChecksum)), ("state", m.record.state.jsonName),
+             ("current_item", String(m.record.currentItem)), ("reached", String(m.record.reached.count))]
+        case .status(let m):
+            [("held_checksum", m.heldChecksum.map(CRC32.text) ?? ""), ("refusal", m.refusal?.reason ?? "")]
+        }
+        return pairs.map { "\($0)=\($1)" }.joined(separator: " ")
     }
 
     private static func text(_ value: Float) -> String { value.description }

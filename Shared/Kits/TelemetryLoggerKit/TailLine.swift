@@ -9,6 +9,8 @@ enum TailLine {
         switch entry.content {
         case .message(let message):
             return prefix + " \(message.messageType.jsonName) " + keyValues(message.jsonObjectText())
+        case .mission(let payload):
+            return prefix + " \(payload.typeName) " + keyValues(payload.jsonObjectText())
         case .text(let text):
             if let status = status(entry) { return prefix + " status " + keyValues(status) }
             return prefix + " text " + quoted(text)
@@ -23,6 +25,8 @@ enum TailLine {
         switch entry.content {
         case .message(let message):
             return envelope + message.jsonObjectText().dropFirst()
+        case .mission(let payload):
+            return envelope + payload.jsonObjectText().dropFirst()
         case .text(let text):
             if let status = status(entry) { return envelope + "\"type\":\"status\"," + status.dropFirst() }
             return envelope + "\"type\":\"text\",\"text\":\(quoted(text))}"

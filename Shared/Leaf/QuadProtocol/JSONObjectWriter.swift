@@ -1,38 +1,39 @@
-/// Builds one flat JSON object, keys in the order they are added (deterministic output for diffs and scripts).
+/// Builds one flat JSON object, keys in the order they are added (deterministic output for diffs and scripts). Public
+/// for the payloads with a codec of their own (the mission's) that the logger's JSON view shows too.
 public struct JSONObjectWriter: Sendable {
     private var text = "{"
     private var isEmpty = true
 
-    init() {}
+    public init() {}
 
-    mutating func add(_ key: String, _ value: String) { addRaw(key, Self.quoted(value)) }
-    mutating func add(_ key: String, _ value: Bool) { addRaw(key, value ? "true" : "false") }
-    mutating func add<I: BinaryInteger>(_ key: String, _ value: I) { addRaw(key, String(value)) }
+    public mutating func add(_ key: String, _ value: String) { addRaw(key, Self.quoted(value)) }
+    public mutating func add(_ key: String, _ value: Bool) { addRaw(key, value ? "true" : "false") }
+    public mutating func add<I: BinaryInteger>(_ key: String, _ value: I) { addRaw(key, String(value)) }
 
     /// `null` when absent.
-    mutating func addOptional(_ key: String, _ value: String?) {
+    public mutating func addOptional(_ key: String, _ value: String?) {
         guard let value else { return addRaw(key, "null") }
         add(key, value)
     }
 
-    mutating func addOptional<I: BinaryInteger>(_ key: String, _ value: I?) {
+    public mutating func addOptional<I: BinaryInteger>(_ key: String, _ value: I?) {
         guard let value else { return addRaw(key, "null") }
         add(key, value)
     }
 
     /// Shortest text that reads back to the same Double; `null` for absent or non-finite values.
-    mutating func add(_ key: String, _ value: Double?) {
+    public mutating func add(_ key: String, _ value: Double?) {
         guard let value, value.isFinite else { return addRaw(key, "null") }
         addRaw(key, value.description)
     }
 
     /// Float's own shortest form ("0.1", not "0.10000000149011612").
-    mutating func add(_ key: String, _ value: Float?) {
+    public mutating func add(_ key: String, _ value: Float?) {
         guard let value, value.isFinite else { return addRaw(key, "null") }
         addRaw(key, value.description)
     }
 
-    func finished() -> String { text + "}" }
+    public func finished() -> String { text + "}" }
 
     private mutating func addRaw(_ key: String, _ json: String) {
         if !isEmpty { text += "," }
