@@ -26,14 +26,16 @@ extension MissionFlightTests {
         }
         _ = try await flight.crash("navigator")
         try await Self.restart(flight, ["navigator"]) { try flight.stack.start("navigator", []) }
-        try await flight.waitArrived(at: plan.a)
+        // The items reached are waited for in the controller's log: on a starved machine the test acts seconds late
+        // (a CI run under load 17 killed the navigator on the leg to B, and a wait for A by ground truth then never
+        // came). The ground truth judges the whole flight at the end (`expectFlownInOrder`).
 
         // The broker, between items: A reached by the controller's own judgement, B the next.
         try await Self.waitLogged(flight, "mission: item 1 reached")
         let broker = try #require(flight.stack.mosquitto)
         broker.stop(signal: SIGKILL)
         try await Self.restart(flight, ["drone-link", "navigator", "drone-controller"]) { try broker.start() }
-        try await flight.waitArrived(at: plan.b)
+        try await Self.waitLogged(flight, "mission: item 2 reached")
 
         // drone-link, during the loiter at C.
         try await Self.waitLogged(flight, "mission: item 3 reached")
