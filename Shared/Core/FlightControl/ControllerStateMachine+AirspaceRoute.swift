@@ -150,7 +150,9 @@ extension ControllerStateMachine {
     }
 
     /// `publishAirspaceRoute` when the route flown changed (started, a corner passed, ended), else nothing.
+    /// Checked on every `finish` (the 30 Hz tick): with no route flown and none published it builds nothing.
     mutating func routePlanChange() -> [ControllerAction] {
+        if route == nil, returnRoute == nil, lastRoutePlan == .none() { return [] }
         let plan = currentRoutePlan
         guard plan != lastRoutePlan else { return [] }
         lastRoutePlan = plan
