@@ -193,7 +193,8 @@ struct ClusterChecks {
         // Presence and pilot control are right on the surviving nodes: everyone online, the pilot still in control.
         expectServicesOnline(try await run(["status"]))
         let land = try await run(["land", "--sender-id", "pilot", "--timeout", "20"])
-        #expect(land.code == 0, "the pilot's land after the failover: \(land.output)")
+        // A land that was not delivered leaves no landing to wait for (NATS's known issue waited a minute for it).
+        try #require(land.code == 0, "the pilot's land after the failover: \(land.output)")
         try await flight.waitLanded()
         flight.expectInsideGeofence()
         print(
