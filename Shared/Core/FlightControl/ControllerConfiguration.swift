@@ -58,6 +58,12 @@ public struct ControllerConfiguration: Sendable, Equatable {
 
     /// Ground speed the cruise tilt gives in still air: what a return is assumed to make before it is measured.
     var cruiseSpeedMps: Double { controlLaw.cruiseForwardFrac * windCompensation.fullTiltSpeedMps }
+    /// The fastest a plan's speed is flown: `--max-speed` when set, else the speed of the tilt cap in still air
+    /// (0.6 × 5 m/s = 3 m/s on the AR.Drone; through mavlink-link the same velocity setpoint), which leaves the
+    /// feedback room against a headwind. A faster plan (QGroundControl's default hover speed is 5 m/s) flies this.
+    public var planSpeedLimitMps: Double {
+        windCompensation.maxSpeedMps ?? windCompensation.maxTiltFrac * windCompensation.fullTiltSpeedMps
+    }
     /// Over home after a return the drone comes down to this height under the position law before it lands: the
     /// landing's own descent is not steered and drifts with the wind (0.5 m/s down, ~5 % of the wind across).
     public var returnApproachAltitudeM: Double = 1

@@ -135,14 +135,14 @@ extension ControllerStateMachine {
         case .hovering: holdAltitude(&command, now: now)
         case .flyingToTarget(let flying):
             if flying.holdsPosition(flyingToTargetContext(now: now)),
-               holdPosition(flying.arrival, into: &command, now: now) {
+               holdPosition(flying.arrival, leg: true, into: &command, now: now) {
             } else {
-                apply(targetSteering(now: now), to: &command, now: now)
+                apply(targetSteering(now: now), compensation: targetCompensation, to: &command, now: now)
             }
             holdAltitude(&command, now: now)
         case .arrived(let arrived):
             if arrived.holdsPosition(arrivedContext(now: now)) {
-                _ = holdPosition(arrived.arrival, into: &command, now: now)
+                _ = holdPosition(arrived.arrival, leg: true, into: &command, now: now)
             }
             holdAltitude(&command, now: now)
         case .returningHome(let returning): returningHomeCommand(returning, into: &command, now: now)

@@ -38,7 +38,8 @@ extension ControllerStateMachine {
         guard let wanted = wantedAltitudeM, let current = currentAltitudeM(now: now) else { return }
         if !command.progressive {
             guard altitudeHold.needsCorrection(currentM: current, wantedM: wanted) else { return }
-            apply(.steer(yawFrac: 0, pitchFrac: 0), to: &command, now: now)
+            apply(.steer(yawFrac: 0, pitchFrac: 0), compensation: configuration.windCompensation, to: &command,
+                  now: now)
         }
         command.gazFrac = altitudeHold.gazFrac(currentM: current, wantedM: wanted)
     }

@@ -39,7 +39,7 @@ extension ControllerStateMachine {
         do { try plan.validate(limits: limits) } catch {
             return missionRefusal(plan, from: upload.senderId, item: error.item, because: "\(error)")
         }
-        mission = MissionRunner(plan: plan, senderId: upload.senderId, configuration: configuration.mission)
+        mission = MissionRunner(plan: plan, senderId: upload.senderId, configuration: missionConfiguration)
         missionStatusRecord.refusal = nil
         var actions: [ControllerAction] = store ? [.storeMission(upload)] : []
         actions.append(.log(.notice, "mission \(CRC32.text(plan.checksum)) accepted from \(upload.senderId): "
@@ -59,7 +59,7 @@ extension ControllerStateMachine {
     /// power cycle: the mission holds until `resume`.
     public mutating func restoreMission(_ upload: MissionUpload, record: MissionProgressRecord?, recordBootId: String,
                                         now: MonotonicInstant) -> [ControllerAction] {
-        mission = MissionRunner(plan: upload.plan, senderId: upload.senderId, configuration: configuration.mission)
+        mission = MissionRunner(plan: upload.plan, senderId: upload.senderId, configuration: missionConfiguration)
         let name = CRC32.text(upload.plan.checksum)
         guard let record, record.state != .idle else {
             return [.log(.notice, "mission \(name) restored, not started")] + missionAcknowledgement(now: now)
@@ -203,13 +203,48 @@ extension ControllerStateMachine {
     /// controller's own otherwise, and always on a route's corner, which is passed within the controller's radius
     /// (the route's clearance from the zones counts on it). The steering still aims at the point itself. Derived
     /// from the plan and the item flown, so a restarted controller judges the same.
+    /// The executor's rules with the controller's speeds: its cruise estimates a plan without a speed, and a plan's
+    /// speed is flown (and estimated) at most at `planSpeedLimitMps`.
+    var missionConfiguration: MissionExecutor.Configuration {
+        var rules = configuration.mission
+        rules.estimateSpeedMps = configuration.cruiseSpeedMps
+        rules.speedLimitMps = configuration.planSpeedLimitMps
+        return rules
+    }
+
+    /// A mission leg's speed (`missionLegSpeedMps`) is its cruise: the law's forward tilt for it in still air.
     var targetArrivalLaw: ControlLaw {
+        var targetLaw = law
+        if let speedMps = missionLegSpeedMps {
+            targetLaw.cruiseForwardFrac = speedMps / configuration.windCompensation.fullTiltSpeedMps
+        }
         guard let mission, let index = mission.targetItem, target?.senderId == Self.missionSenderId,
               route?.corner == nil, let item = mission.executor.plan.items.first(where: { $0.id == index }),
-              case let .waypoint(_, _, _, radiusM) = item.kind, radiusM > law.arrivalRadiusM else { return law }
-        var wider = law
-        wider.arrivalRadiusM = radiusM
-        return wider
+              case let .waypoint(_, _, _, radiusM) = item.kind, radiusM > law.arrivalRadiusM else { return targetLaw }
+        targetLaw.arrivalRadiusM = radiusM
+        return targetLaw
+    }
+
+    /// The speed of the mission leg flown now, m/s: the plan's last speed change before the item, else its cruise
+    /// speed, never above what the controller flies at most (`ControllerConfiguration.planSpeedLimitMps`). nil off
+    /// a mission leg (a plain target, a return) or when the plan sets no speed: the controller's own cruise. A
+    /// route's corners are flown at the leg's speed. Derived from the plan and the item, so a restarted controller
+    /// flies the same.
+    var missionLegSpeedMps: Double? {
+        guard let mission, let index = mission.targetItem, target?.senderId == Self.missionSenderId,
+              let position = mission.executor.plan.items.firstIndex(where: { $0.id == index }),
+              let speedMps = mission.executor.speed(for: position), speedMps.isFinite, speedMps > 0 else { return nil }
+        return min(speedMps, configuration.planSpeedLimitMps)
+    }
+
+    /// The wind compensation for the target flown now: a mission leg's speed is also its maximum, as PX4 holds a
+    /// mission's speed (the feedback may add tilt against a headwind, never more ground speed than the plan's).
+    var targetCompensation: WindCompensation {
+        var compensation = configuration.windCompensation
+        if let speedMps = missionLegSpeedMps {
+            compensation.maxSpeedMps = min(compensation.maxSpeedMps ?? speedMps, speedMps)
+        }
+        return compensation
     }
 
     /// Makes the item's point the controller's target, as an accepted target is (the plan was checked against the

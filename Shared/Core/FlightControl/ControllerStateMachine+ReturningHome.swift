@@ -134,9 +134,10 @@ extension ControllerStateMachine {
             break
         case .home:
             if returning.goal == .home, positionFresh(now: now),
-               holdPosition(returning.homeArrival, into: &command, now: now) {
+               holdPosition(returning.homeArrival, leg: false, into: &command, now: now) {
             } else {
-                apply(returnSteering(toward: returning.goalPoint(home: home), now: now), to: &command, now: now)
+                apply(returnSteering(toward: returning.goalPoint(home: home), now: now),
+                      compensation: configuration.windCompensation, to: &command, now: now)
             }
         }
         holdAltitude(&command, now: now)

@@ -118,14 +118,16 @@ extension ControllerStateMachine {
 
     /// Inside the slowdown radius (by the filtered position): fly by the position error, hold the heading
     /// (`PositionHold`). False outside it, or without a filtered position or a heading: the article's law decides.
-    mutating func holdPosition(_ filter: ArrivalFilter, into command: inout FlightCommand,
+    /// `leg`: the target flown now (a mission leg's speed is the most it asks for); else the return's.
+    mutating func holdPosition(_ filter: ArrivalFilter, leg: Bool, into command: inout FlightCommand,
                                now: MonotonicInstant) -> Bool {
         guard let error = filter.meanErrorM, let distanceM = filter.filteredDistanceM,
               distanceM < law.slowdownRadiusM, let headingDeg = bodyHeadingDeg(now: now) else { return false }
         let state = droneStateFresh(now: now) ? lastDroneState : nil
         let body = wind.bodyWind(headingDeg: headingDeg)
-        let hold = PositionHold(gainPerS: configuration.positionGainPerS, maxSpeedMps: configuration.cruiseSpeedMps,
-                                compensation: configuration.windCompensation)
+        let maxSpeedMps = (leg ? missionLegSpeedMps : nil) ?? configuration.cruiseSpeedMps
+        let hold = PositionHold(gainPerS: configuration.positionGainPerS, maxSpeedMps: maxSpeedMps,
+                                compensation: leg ? targetCompensation : configuration.windCompensation)
         let tilt = hold.steer(northM: error.northM, eastM: error.eastM, headingDeg: headingDeg,
                               forwardMps: state.map { Double($0.velocityXMps) } ?? .nan,
                               rightMps: state.map { Double($0.velocityYMps) } ?? .nan,
@@ -142,10 +144,13 @@ extension ControllerStateMachine {
         guard let solution = lastNavigation, navigationFresh(now: now), positionFresh(now: now) else {
             return .hover
         }
-        return law.steering(distanceM: solution.distanceM, directionDifferenceDeg: solution.directionDifferenceDeg)
+        return targetArrivalLaw.steering(distanceM: solution.distanceM,
+                                         directionDifferenceDeg: solution.directionDifferenceDeg)
     }
 
-    func apply(_ steering: ControlLaw.Steering, to command: inout FlightCommand, now: MonotonicInstant) {
+    /// `compensation`: the target's (`targetCompensation`) or the return's (the configuration's).
+    func apply(_ steering: ControlLaw.Steering, compensation: WindCompensation, to command: inout FlightCommand,
+               now: MonotonicInstant) {
         guard case .steer(let yawFrac, let pitchFrac) = steering else { return }
         command.progressive = true
         command.yawFrac = yawFrac
@@ -153,7 +158,7 @@ extension ControllerStateMachine {
         // Measured ground velocity (body frame) corrects the tilt for wind; without fresh navdata, the plain law.
         if droneStateFresh(now: now), let state = lastDroneState {
             let body = headingFor(state).map { wind.bodyWind(headingDeg: $0) } ?? (forwardMps: 0, rightMps: 0)
-            let corrected = configuration.windCompensation.correct(
+            let corrected = compensation.correct(
                 pitchFrac: pitchFrac, forwardMps: Double(state.velocityXMps), rightMps: Double(state.velocityYMps),
                 windForwardMps: body.forwardMps, windRightMps: body.rightMps)
             command.pitchFrac = corrected.pitchFrac

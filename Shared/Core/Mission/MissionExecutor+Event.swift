@@ -80,15 +80,19 @@ extension MissionExecutor {
         public var persistEvery: Duration
         /// How often progress is published without a change.
         public var progressEvery: Duration
-        /// The speed the remaining time is estimated with when the plan sets none, m/s.
+        /// The speed the remaining time is estimated with when the plan sets none, m/s (the controller's cruise).
         public var estimateSpeedMps: Double
+        /// The most a plan's speed is flown at, m/s (the controller's `planSpeedLimitMps`).
+        public var speedLimitMps: Double
 
         public init(lostPilotRule: LostPilotRule = .continueMission, persistEvery: Duration = .seconds(1),
-                    progressEvery: Duration = .seconds(1), estimateSpeedMps: Double = 3) {
+                    progressEvery: Duration = .seconds(1), estimateSpeedMps: Double = 3,
+                    speedLimitMps: Double = .infinity) {
             self.lostPilotRule = lostPilotRule
             self.persistEvery = persistEvery
             self.progressEvery = progressEvery
             self.estimateSpeedMps = estimateSpeedMps
+            self.speedLimitMps = speedLimitMps
         }
     }
 }

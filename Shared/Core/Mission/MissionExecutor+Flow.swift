@@ -158,8 +158,8 @@ extension MissionExecutor {
         reached.append(ReachedItem(id: index, at: missionTime(now), arrivalErrorM: errorM))
     }
 
-    /// The last speed change before the item in the plan, else the plan's cruise speed.
-    func speed(for index: Int) -> Double? {
+    /// The last speed change before the item in the plan, else the plan's cruise speed (nil: the plan sets none).
+    public func speed(for index: Int) -> Double? {
         for item in plan.items[..<index].reversed() {
             if case let .changeSpeed(speedMps) = item.kind { return speedMps }
         }

@@ -48,10 +48,11 @@ extension MissionExecutor {
         Geodesy.inverse(from: start, to: end).distanceM
     }
 
-    /// The distance left and the time at the plan's speed plus the stays left.
+    /// The distance left and the time at the plan's speed (as flown: within the speed limit) plus the stays left.
     func remaining(now: MonotonicInstant) -> (Double, Duration) {
         let route = remainingRoute(now: now)
-        let speedMps = plan.cruiseSpeedMps ?? configuration.estimateSpeedMps
+        let speedMps = max(min(plan.cruiseSpeedMps ?? configuration.estimateSpeedMps, configuration.speedLimitMps),
+                           0.1)
         return (route.distanceM, .seconds(clamping: route.distanceM / speedMps) + route.stays)
     }
 
