@@ -34,13 +34,16 @@ struct MissionFlightTests {
                 + #""params": [\#(hold), 0, 0, null, \#(position)]}"#
         }
 
-        static func write(_ items: [String], as name: String, for flight: FaultFlight) throws -> URL {
-            try write(items, to: flight.stack.broker.directory.appendingPathComponent(name))
+        static func write(_ items: [String], as name: String, for flight: FaultFlight,
+                          hoverSpeedMps: Double? = nil) throws -> URL {
+            try write(items, to: flight.stack.broker.directory.appendingPathComponent(name),
+                      hoverSpeedMps: hoverSpeedMps)
         }
 
-        /// A QGroundControl .plan of these items.
-        static func write(_ items: [String], to file: URL) throws -> URL {
-            let text = #"{"fileType": "Plan", "version": 1, "mission": {"version": 2, "items": ["#
+        /// A QGroundControl .plan of these items (with QGroundControl's multicopter speed, if any).
+        static func write(_ items: [String], to file: URL, hoverSpeedMps: Double? = nil) throws -> URL {
+            let speed = hoverSpeedMps.map { #""hoverSpeed": \#($0), "# } ?? ""
+            let text = #"{"fileType": "Plan", "version": 1, "mission": {"version": 2, \#(speed)"items": ["#
                 + items.joined(separator: ",\n") + "]}}"
             try text.write(to: file, atomically: true, encoding: .utf8)
             return file
@@ -145,6 +148,27 @@ struct MissionFlightTests {
                 "\(start.output)\n\(flight.logs())")
         #expect(start.output.contains("95% kept for landing (--land-battery)"), "\(start.output)")
         #expect(flight.stack.lastRow()?.isAirborne == false, "took off")
+    }
+
+    @Test("a plan's hoverSpeed 3 m/s: its 40 m leg flown at about 3 m/s, not the 1 m/s cruise (the simulator's speed)")
+    func planSpeedFlown() async throws {
+        let flight = try await FaultFlight()
+        defer { flight.stop() }
+        let a = Geodesy.destination(from: flight.home, bearingDeg: 0, distanceM: 40)
+        let file = try Plan.write([Plan.item(22, nil), Plan.item(16, a), Plan.item(21, nil)], as: "fast.plan",
+                                  for: flight, hoverSpeedMps: 3)
+        let upload = try await Self.upload(flight, file)
+        #expect(upload.code == 0, "\(upload.output)\n\(flight.logs())")
+        let start = try await Self.broadcaster(flight, ["mission", "start", "--timeout", "30"])
+        #expect(start.code == 0, "\(start.output)\n\(flight.logs())")
+        try await flight.waitArrived(at: a)
+        try await flight.waitLanded(timeoutS: 3 * TestEnvironment.flightPhaseTimeoutS)
+        let airborne = flight.stack.trace().filter(\.isAirborne)
+        let peakMps = airborne.map(\.speedMps).max() ?? 0
+        #expect(peakMps >= 2.5 && peakMps <= 3.6, "peak ground speed \(peakMps) m/s on a 3 m/s plan")
+        let landed = try #require(flight.stack.trace().last)
+        #expect(landed.flightState == "landed" && landed.distanceM(to: a) < 2.5,
+                "landed \(landed.distanceM(to: a)) m from the waypoint (\(landed.flightState))")
     }
 
     @Test("the ground's beacon stopped mid-mission (lost pilot, default continue): the mission completes")
