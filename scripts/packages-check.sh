@@ -346,7 +346,13 @@ CTL
   exit 0
 fi
 
-# ---- main ------------------------------------------------------------------------------------------------------
+# ---- main (--roots-only: make the cached roots for the packages there, check nothing) ---------------------------
+roots_only=false
+case ${1:-} in
+  --roots-only) roots_only=true ;;
+  "") ;;
+  *) die "unknown option $1 (only --roots-only)" ;;
+esac
 [[ $(id -u) -eq 0 ]] || die "needs root (namespaces, chroot, mmdebstrap)"
 "$repo/scripts/ensure-deps.sh" --board
 packages=$out/packages
@@ -390,6 +396,7 @@ start=$SECONDS
 ground_root=$(ensure_root amd64 bookworm "${grounds[0]}")
 board_root=$(ensure_root arm64 trixie "${boards[0]}")
 echo "packages-check: roots ready ($((SECONDS - start)) s)"
+if $roots_only; then exit 0; fi
 t=$SECONDS
 in_namespaces --net "$0" --inside ground amd64 "$ground_root" "${grounds[0]}" "$(bump "${grounds[0]}")" "$work/ground"
 echo "packages-check: quadcopter-ground passed ($((SECONDS - t)) s)"

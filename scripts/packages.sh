@@ -44,14 +44,18 @@ git -C "$repo" diff --quiet HEAD -- || version+="+dirty"
 export SOURCE_DATE_EPOCH
 SOURCE_DATE_EPOCH=$(git -C "$repo" log -1 --format=%ct)
 
+# The ground's release build has a scratch directory of its own, not the repo's .build: SwiftPM locks a scratch
+# directory while it builds, so CI's packages, made beside the test suites (.ci/run), never wait on the test build's
+# lock nor make a suite wait on theirs. By hand it is a second release build beside `make release`'s, once.
+ground_scratch=$out/ground-build
 if [[ $skip_build -eq 0 ]]; then
   "$repo/scripts/board-build.sh"
   for product in "${ground_products[@]}"; do
-    "$repo/scripts/with-own-tmp.sh" "$repo/scripts/swift-release.sh" --package-path "$repo" --product "$product" \
-      || die "release build failed for $product"
+    "$repo/scripts/with-own-tmp.sh" "$repo/scripts/swift-release.sh" --package-path "$repo" \
+      --scratch-path "$ground_scratch" --product "$product" || die "release build failed for $product"
   done
 fi
-ground_bin=$repo/.build/release
+ground_bin=$ground_scratch/release
 [[ -d $ground_bin ]] || die "no $ground_bin: run without --skip-build"
 
 # package_of LIB: the Debian package that ships a shared library the executables load (both architectures).
