@@ -543,7 +543,8 @@
     completed: 'completed', aborted: 'aborted' };
   function missionText(d) {
     const s = d.missionStatus;
-    const refused = s && s.refusal ? '; last upload refused (plan ' + hexName(s.refusal.planChecksum) + '): '
+    // The board's last refusal, of an upload or of a command (its reason says which).
+    const refused = s && s.refusal ? '; last refused (plan ' + hexName(s.refusal.planChecksum) + '): '
       + s.refusal.reason : '';
     return missionState(d) + refused;
   }
