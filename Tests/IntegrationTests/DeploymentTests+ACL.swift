@@ -128,7 +128,7 @@ extension DeploymentTests {
         func groundInputs() async throws {
             let (broker, passwords) = try Self.broker("ground")
             let inputs = ["target", "command", "pilot/claim"]
-            // The mission's plan and commands: the broadcaster's; the map uploads plans (a dropped .plan) only.
+            // The mission's plan and commands: the broadcaster's and the map's (a dropped .plan, its mission buttons).
             let missionInputs = ["mission/upload", "mission/command"]
             try await Self.check(
                 broker, passwords,
@@ -136,11 +136,10 @@ extension DeploymentTests {
                     + Self.writes(Self.groundUsers, ["flight/command"])
                     + Self.writes(["map"], ["status/location-broadcaster/ground-laptop", "status/map"])
                     + Self.writes(["telemetry-logger", "monitor", "map"], ["ground/beacon"])
-                    + Self.writes(["telemetry-logger", "drone1-bridge", "monitor"], missionInputs)
-                    + Self.writes(["map"], ["mission/command"]),
+                    + Self.writes(["telemetry-logger", "drone1-bridge", "monitor"], missionInputs),
                 allowed: Self.writes(["location-broadcaster"], inputs + missionInputs
                                      + ["status/location-broadcaster/ground-laptop", "ground/beacon"])
-                    + Self.writes(["map"], inputs + ["mission/upload"]),
+                    + Self.writes(["map"], inputs + missionInputs),
                 refusedTopics: inputs)
         }
 

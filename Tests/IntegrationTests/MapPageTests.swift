@@ -25,7 +25,10 @@ struct MapPageTests {
         }
     }
 
-    @Test("the page shows the drone, flies to a click, counts bad payloads, survives a broker restart, sends a .plan")
+    @Test("""
+        the page shows the drone, flies to a click, counts bad payloads, survives a broker restart, sends a .plan, \
+        flies it with the mission buttons
+        """)
     func flyFromTheMap() async throws {
         try Self.requireDependencies()
         // 0.2 m GPS noise as in `make demo`, so the marker can be held to the ground truth within a few metres.
@@ -56,6 +59,8 @@ struct MapPageTests {
         #expect(restarted, "the broker restart step never ran: \(browser.output())")
         #expect(browser.output().contains("mission upload of the same file: byte-identical"),
                 "the .plan drop never compared with location-broadcaster: \(browser.output())")
+        #expect(browser.output().contains("mission pause, goto 0, resume, abort answered by the board"),
+                "the mission buttons never flew the plan: \(browser.output())")
     }
 
     @Test("hostile URL parameters, payloads and topics never break the page, never run script")
@@ -110,7 +115,10 @@ struct MapPageTests {
         #expect(result.exitCode == 0, "\(result.output)")
     }
 
-    @Test("the board's plan is drawn with its legs; progress marks items reached and current (issue 37, item 8)")
+    @Test("""
+        the board's plan is drawn with its legs; progress marks items reached and current; the mission buttons show \
+        a refusal's reason and a timeout (issue 37, item 8)
+        """)
     func missionIsDrawn() async throws {
         try Self.requireDependencies()
         let broker = try BrokerProcess()

@@ -4,7 +4,7 @@
 Started by Tests/IntegrationTests/MapPageTests.swift, which owns the flight stack and restarts the broker when
 this script asks (it writes <handshake>/restart-request and waits for <handshake>/restart-done). Exit 0 = pass;
 every step prints one line, a failure prints what the page showed."""
-import argparse, csv, json, os, subprocess, time
+import argparse, csv, json, os, struct, subprocess, time
 
 from mapdriver import Page, destination, distance, position_fix, step
 
@@ -47,6 +47,7 @@ def main():
     home = wait("drone marker with a position", 20, marker)
     assert distance(home, truth()[0]) < 2, f"marker {home} vs truth {truth()}"
     wait("controller state shown", 10, lambda: text("activity") == "landed")
+    assert not page.enabled("mission-start") and not page.enabled("mission-goto"), "mission buttons with no plan held"
     step(f"drone online at {home}, landed; link: {text('link')}, battery: {text('battery')}")
     # One host, one clock: the board clock is shown within a second and without a warning.
     clock = wait("board clock offset shown", 10, lambda: (text("clock") or "").endswith(" s") and text("clock"))
@@ -141,6 +142,7 @@ def main():
     wait("sim landed", 30, lambda: truth()[1] == "landed")
     step(f"landed from the page after the reconnect: {text('action-result')}")
     drop_plans()
+    mission_buttons()
     # Emergency asks twice: the first click only arms.
     click("emergency")
     assert "again" in text("emergency")
@@ -227,5 +229,72 @@ def drop_plans():
     from_cli = retained_upload()
     assert from_cli == from_page, f"page published {from_page}, location-broadcaster {from_cli}"
     step(f"location-broadcaster mission upload of the same file: byte-identical ({len(from_page) // 2} bytes)")
+
+STATES = ["idle", "running", "paused", "holdingAfterRestart", "returning", "completed", "aborted"]
+def bus_progress():
+    """The board's retained quad/<drone>/mission/progress: (plan checksum, state, current item), None when none."""
+    out = subprocess.run(["mosquitto_sub", "-h", "127.0.0.1", "-p", str(args.mqtt_port), "-t",
+                          f"quad/{args.drone}/mission/progress", "--retained-only", "-C", "1", "-W", "2", "-F", "%x"],
+                         capture_output=True, text=True, timeout=10)
+    raw = bytes.fromhex(out.stdout.strip())
+    if len(raw) < 13 or raw[:3] != b"\xff\x4d\x03": return None
+    checksum, state, _phase, item = struct.unpack_from("<IBBH", raw, 5)
+    return checksum, STATES[state] if state < len(STATES) else state, item
+
+def mission_buttons():
+    """Issue 37 item 8, the buttons: each press publishes a MissionCommand the board carries out or refuses; the
+    page shows the board's answer. Judged here on the bus (the board's retained progress) and by the simulator."""
+    here = marker()
+    north = destination(here, 0, 10)
+    # A long hold at the waypoint keeps the mission under way for every press below, whatever the machine's pace
+    # (not longer: the board refuses a start its battery does not cover, holds included).
+    buttons = plan_file("buttons.plan", [(22, 3, [0, 0, 0, None, here[0], here[1], 4]),
+                                         (16, 3, [90, 0, 0, None, north[0], north[1], 4]),
+                                         (21, 3, [0, 0, 0, None, None, None, 0])])
+    drop(buttons)
+    wait("the board holds the buttons' plan", 15, lambda: "buttons.plan: accepted" in (text("plan-result") or ""))
+    checksum = struct.unpack("<I", bytes.fromhex(retained_upload())[-4:])[0]
+    def on_bus(state, item=None):
+        def check():
+            progress = bus_progress()
+            return progress is not None and progress[:2] == (checksum, state) and item in (None, progress[2])
+        return check
+    wait("the board's progress: the plan idle", 10, on_bus("idle"))
+    wait("mission buttons enabled", 10, lambda: page.enabled("mission-start"))
+
+    def press(button, what):
+        """Clicks and returns the page's final answer (the board's, or the page's own timeout after 10 s)."""
+        click(button)
+        prefix = f"mission {what} (plan {checksum:08X}): "
+        def answered():
+            shown = text("action-result") or ""
+            return shown.startswith(prefix) and not shown.endswith("…") and shown[len(prefix):]
+        return wait(f"the board's answer to mission {what}", 30, answered)
+
+    answer = press("mission-start", "start")
+    assert answer.startswith("running"), answer
+    wait("the board's progress: running", 10, on_bus("running"))
+    wait("the simulator takes off", 30, lambda: truth()[1] != "landed")
+    wait("the takeoff item reached: flying to item 1", 60, on_bus("running", 1))
+    step(f"mission start: {answer}; sim {truth()[1]}")
+    answer = press("mission-start", "start")
+    assert answer == "refused by drone-controller — refused: already-started", answer
+    assert on_bus("running")(), bus_progress()
+    step(f"mission start again: {answer}")
+    answer = press("mission-pause", "pause")
+    assert answer.startswith("paused"), answer
+    wait("the board's progress: paused", 10, on_bus("paused"))
+    page.type_into("mission-goto-item", "0")
+    answer = press("mission-goto", "goto 0")
+    assert answer.startswith("paused, item 0"), answer
+    wait("the board's progress: paused at item 0", 10, on_bus("paused", 0))
+    answer = press("mission-resume", "resume")
+    assert answer.startswith("running"), answer
+    wait("the board's progress: running", 10, on_bus("running"))
+    answer = press("mission-abort", "abort")
+    assert answer.startswith("aborted"), answer
+    wait("the board's progress: aborted", 10, on_bus("aborted"))
+    assert truth()[1] != "landed", f"sim {truth()[1]}"
+    step(f"mission pause, goto 0, resume, abort answered by the board: {answer}; sim {truth()[1]}")
 
 page.run(main)

@@ -16,7 +16,9 @@
                                       controller's retained route around a zone is drawn, corner by corner, and
                                       cleared by "none"
   mission --url URL --mqtt-port N     the board's plan (mission/upload) is drawn with its legs; its progress marks
-                                      items reached and current, and the panel says where the mission is
+                                      items reached and current, and the panel says where the mission is; the
+                                      mission buttons wait for a plan held, show a refusal's reason, say a timeout
+                                      and refuse a goto outside the plan
 Exit 0 = pass."""
 import argparse, math, os, random, re, struct, time
 
@@ -274,6 +276,36 @@ def progress(checksum, state, current, reached, phase=0, stay_left_ms=0):
         body += struct.pack("<HIf", item, 5000 * (index + 1), 0.5)
     return bytes([0xFF, 0x4D, 3, 1, 0]) + body
 
+def status(sequence, checksum, reason):
+    """A MissionStatus payload (kind 4) holding `checksum` and refusing it for `reason`."""
+    text = reason.encode()
+    return bytes([0xFF, 0x4D, 4, 1, 0]) + struct.pack("<IBIIHB", sequence, 3, checksum, checksum, 0xFFFF, len(text)) \
+        + text
+
+def mission_buttons(checksum):
+    """The buttons against a fake board (this test publishes its answers): a refusal's reason, silence."""
+    assert page.enabled("mission-pause"), "mission buttons disabled with a plan held"
+    prefix = f"mission pause (plan {checksum:08X}): "
+    page.click("mission-pause")
+    wait("the command delivered", 10,
+         lambda: text("action-result") == prefix + "delivered, waiting for drone-controller…")
+    page.publish("quad/drone1/mission/status", status(7, checksum, "pause refused: 'phone' holds pilot control"))
+    wait("the board's refusal shown with its reason", 10, lambda: text("action-result")
+         == prefix + "refused by drone-controller — pause refused: 'phone' holds pilot control")
+    assert "bad" in driver.find_element("css selector", '[data-test="action-result"]').get_attribute("class")
+    step(f"refused: {text('action-result')}")
+    page.click("mission-abort")
+    # The page's own 10 s: never success without the board's answer.
+    wait("silence said so", 30, lambda: (text("action-result") or "").startswith(
+        f"mission abort (plan {checksum:08X}): no answer from drone-controller in 10 s"))
+    step(f"timeout: {text('action-result')}")
+    page.type_into("mission-goto-item", "6")
+    page.click("mission-goto")
+    wait("a goto outside the plan refused on the page", 10, lambda: text("action-result") == "mission goto: refused "
+         "on this page, nothing sent — which item? a whole number 0…5 (the plan has 6 items)")
+    step(f"goto 6: {text('action-result')}")
+    page.publish("quad/drone1/mission/status", b"")   # no refusal any more: the mission row as before
+
 def mission():
     driver.get(args.url)
     wait("page connected", 20, lambda: text("broker") == "online")
@@ -283,6 +315,8 @@ def mission():
     page.publish("quad/drone1/mission/upload", upload)
     wait("the plan's three points drawn with the legs from home", 10,
          lambda: page.count('[data-test="mission-item"]') == 3 and page.count('[data-test="mission-legs"]') == 1)
+    # A plan is held once the board's progress names it; the upload alone is no answer.
+    assert not page.enabled("mission-start"), "mission buttons enabled without a progress"
     wait("the panel says the plan is loaded", 10, lambda: "6 items" in text("mission"))
     step(f"loaded: {text('mission')}")
     def states():
@@ -295,6 +329,7 @@ def mission():
     wait("the panel says where the mission is", 10,
          lambda: text("mission").startswith("running; item 3 of 6 (loiterTime, 13 s left); 3 reached"))
     step(f"running: {text('mission')}")
+    mission_buttons(checksum)
     page.publish("quad/drone1/mission/progress", progress(checksum, 5, 5, [0, 1, 2, 3, 4, 5]))
     wait("completed: every item reached", 10, lambda: set(states().values()) == {"reached"}
          and text("mission").startswith("completed; 6 reached"))

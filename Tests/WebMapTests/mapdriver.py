@@ -71,6 +71,17 @@ class Page:
             time.sleep(every)
         raise AssertionError(f"timed out after {timeout} s: {what} ({last})")
 
+    def enabled(self, test):
+        return self.fresh(lambda: self.driver.find_element(By.CSS_SELECTOR, f'[data-test="{test}"]').is_enabled())
+
+    def type_into(self, test, value):
+        """Replaces an input's text as a user types it."""
+        def type_():
+            field = self.driver.find_element(By.CSS_SELECTOR, f'[data-test="{test}"]')
+            field.clear()
+            field.send_keys(value)
+        self.fresh(type_)
+
     def click(self, test):
         # Found and clicked in one go, again if a re-render replaced the button in between (seen on a busy machine).
         self.fresh(lambda: self.driver.find_element(By.CSS_SELECTOR, f'[data-test="{test}"]').click())

@@ -1,6 +1,7 @@
 // The live map: every drone under quad/+/ on a Leaflet map, its state in the side panel, and the pilot's actions
-// (target by click, takeoff/land/hover/emergency). Everything that arrives — payloads, topics, URL parameters — is
-// untrusted: a bad payload is counted and shown, never thrown at the page; text goes in via textContent only.
+// (target by click, takeoff/land/hover/emergency, the mission's buttons). Everything that arrives — payloads,
+// topics, URL parameters — is untrusted: a bad payload is counted and shown, never thrown at the page; text goes in
+// via textContent only.
 (function () {
   'use strict';
   const Q = window.QuadProto;
@@ -81,6 +82,8 @@
   let badPayloads = 0;
   let pendingTarget = null;
   let actionWait = null;
+  // The mission command awaiting the board's answer (one at a time; the latest button wins).
+  let missionWait = null;
   const sequences = {};
   function droneRecord(id) {
     let d = drones.get(id);
@@ -355,6 +358,7 @@
           if (kind === 'upload') d.mission = m; else if (kind === 'progress') d.missionProgress = m;
           else d.missionStatus = m;
           planAnswer();
+          missionAnswer();
         } else if (spec === Q.TOPICS.airspaceHeld) {
           const m = bytes.length === 0 ? null : Q.decode(bytes, spec.type);
           d.airspace = m && m.zones.length ? m : null;
@@ -464,6 +468,7 @@
     if (map) for (const d of drones.values()) renderMap(d);
     const d = selected();
     setText('drone-name', d ? d.id : '—');
+    renderMissionButtons(d);
     if (!d) return;
     const c = d.controller;
     // Broker gone: nothing shown is current. Age from the drone's last live message (or from the loss).
@@ -538,7 +543,8 @@
     completed: 'completed', aborted: 'aborted' };
   function missionText(d) {
     const s = d.missionStatus;
-    const refused = s && s.refusal ? '; last upload refused (plan ' + hexName(s.refusal.planChecksum) + '): '
+    // The board's last refusal, of an upload or of a command (its reason says which).
+    const refused = s && s.refusal ? '; last refused (plan ' + hexName(s.refusal.planChecksum) + '): '
       + s.refusal.reason : '';
     return missionState(d) + refused;
   }
@@ -585,6 +591,7 @@
   async function act(what, send) {
     const d = selected();
     if (!d) { showResult(what + ': no drone seen yet', 'bad'); return; }
+    forgetMissionWait();
     actionWait = { drone: d.id, what, acked: false };
     showResult(what + ': sending…', 'warn');
     try {
@@ -737,6 +744,100 @@
   });
   // A file dropped beside the map must not replace the page.
   for (const type of ['dragover', 'drop']) window.addEventListener(type, (e) => e.preventDefault());
+  // ---- the mission buttons ----
+  // As `location-broadcaster mission start|pause|resume|abort|goto N`: a binary MissionCommand with the page's
+  // sender id (the pilot-claim rules apply as to its targets: while another pilot holds control the board refuses
+  // it; the page claims nothing for it), addressed to the plan the board holds by its checksum, from the board's
+  // own retained progress, as the CLI takes it. QoS 1, not retained. The answer shown is the board's (commandAnswer
+  // in missionproto.js): the progress changed as asked, or a new mission/status refusal with its reason.
+  const MISSION_ANSWER_S = 10;
+  // The plan the board holds: { checksum, items (its item count when this page has its upload, else null) }.
+  function heldPlan(d) {
+    const p = d && d.missionProgress;
+    if (!p) return null;
+    const items = d.mission && d.mission.checksum === p.planChecksum ? d.mission.plan.items.length : null;
+    return { checksum: p.planChecksum, items };
+  }
+  function renderMissionButtons(d) {
+    const held = heldPlan(d);
+    for (const button of document.querySelectorAll('button[data-mission]')) button.disabled = !held;
+    $('mission-item').disabled = !held;
+    $('mission-item').max = String(held && held.items ? held.items - 1 : MISSION.MAX_ITEMS - 1);
+    $('mission-buttons').title = held ? 'addressed to plan ' + hexName(held.checksum)
+      : 'no plan on the board: upload one first';
+  }
+  // goto's item from its field: a whole number of the plan's items; anything else is refused here.
+  function gotoItem(held) {
+    const text = String($('mission-item').value).trim();
+    const last = (held.items || MISSION.MAX_ITEMS) - 1;
+    const item = /^[0-9]{1,3}$/.test(text) ? Number(text) : NaN;
+    if (!(item <= last)) throw new Error('which item? a whole number 0…' + last
+      + (held.items ? ' (the plan has ' + held.items + ' items)' : ''));
+    return item;
+  }
+  function forgetMissionWait() {
+    if (missionWait) clearTimeout(missionWait.timer);
+    missionWait = null;
+  }
+  function missionAnswer() {
+    const w = missionWait;
+    const d = w && w.sent && drones.get(w.drone);
+    if (!d) return;
+    const answer = MISSION.commandAnswer(w, d.missionProgress, d.missionStatus);
+    if (!answer) return;
+    forgetMissionWait();
+    showResult(w.what + ': ' + answer.text, answer.ok ? 'ok' : 'bad');
+  }
+  async function sendMissionCommand(command) {
+    const d = selected();
+    const what = 'mission ' + command;
+    const held = heldPlan(d);
+    forgetMissionWait();
+    // A controller answer to an earlier button is not this one's.
+    actionWait = null;
+    if (!held) {
+      showResult(what + ': ' + (d ? 'no plan on the board — upload one first' : 'no drone seen yet'), 'bad');
+      return;
+    }
+    let bytes, item = 0;
+    try {
+      if (command === 'goto') item = gotoItem(held);
+      bytes = MISSION.encodeCommand(senderId, command, item, held.checksum);
+    } catch (e) {
+      showResult(what + ': refused on this page, nothing sent — ' + String(e && e.message || e).slice(0, 200), 'bad');
+      return;
+    }
+    const wait = { drone: d.id, command, item, checksum: held.checksum, before: d.missionProgress, sent: false,
+      statusSequence: d.missionStatus ? d.missionStatus.sequence : null,
+      what: what + (command === 'goto' ? ' ' + item : '') + ' (plan ' + hexName(held.checksum) + ')' };
+    missionWait = wait;
+    showResult(wait.what + ': sending…', 'warn');
+    const spec = Q.TOPICS.missionCommand;
+    try {
+      await client.publish(Q.topic(spec, d.id), bytes, spec.qos, spec.retain);
+    } catch (e) {
+      if (missionWait === wait) missionWait = null;
+      showResult(wait.what + ': not sent — ' + String(e && e.message || e), 'bad');
+      return;
+    }
+    if (missionWait !== wait) return;
+    wait.sent = true;
+    showResult(wait.what + ': delivered, waiting for drone-controller…', 'warn');
+    wait.timer = setTimeout(() => {
+      if (missionWait !== wait) return;
+      missionWait = null;
+      const now = drones.get(wait.drone);
+      const text = MISSION.commandTimeout(wait, now && now.missionProgress, MISSION_ANSWER_S);
+      // A goto of the item already current: nothing to see, no refusal either; a warning, not an answer.
+      showResult(wait.what + ': ' + text, text.startsWith('no refusal') ? 'warn' : 'bad');
+    }, MISSION_ANSWER_S * 1000);
+    // What arrived between the press and the broker's acknowledgement is already held.
+    missionAnswer();
+  }
+  for (const button of document.querySelectorAll('button[data-mission]')) {
+    button.onclick = () => sendMissionCommand(button.getAttribute('data-mission'));
+  }
+
   $('release').onclick = () => act('release', (d) => publish(d.id, 'controlClaim',
     { senderId, action: 'release', controllerRunId: runOf(d, 'release') }));
 

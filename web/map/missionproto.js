@@ -1,6 +1,7 @@
 // The mission payloads (PROTOCOL.md "Missions": their own 5-byte header FF 4D kind major minor) for the live map,
 // which reads the plan the board holds (mission/upload, retained), its progress (mission/progress, retained) and
-// its answer to an upload (mission/status, retained), and writes the upload of a dropped .plan (planfile.js).
+// its answer to an upload or a command (mission/status, retained), and writes the upload of a dropped .plan
+// (planfile.js) and the mission buttons' commands (mission/command).
 // Decoding only what the page shows; every check the page relies on (counts, ranges, the plan's CRC-32) is made,
 // and a payload that fails one throws QuadProto's WireError, so the page counts it as bad.
 (function (root) {
@@ -14,6 +15,9 @@
   const STATES = { 0: 'idle', 1: 'running', 2: 'paused', 3: 'holdingAfterRestart', 4: 'returning', 5: 'completed',
     6: 'aborted' };
   const PHASES = { 0: 'approaching', 1: 'takingOff', 2: 'staying', 3: 'landing' };
+  // MissionCommand.swift's WireKind: the command's word and its byte.
+  const COMMANDS = { start: 1, pause: 2, resume: 3, abort: 4, goto: 5 };
+  const COMMAND_WORDS = { 1: 'start', 2: 'pause', 3: 'resume', 4: 'abort', 5: 'goto' };
 
   // CRC-32 (IEEE, zlib's): the plan's checksum over its canonical encoding.
   const CRC_TABLE = (() => {
@@ -156,7 +160,43 @@
     return { bytes, checksum };
   }
 
-  // Decodes a mission/upload, mission/progress or mission/status payload: { kind, minor, ...fields }.
+  // mission/command: { senderId, command (its word), item (goto's; 0 otherwise), planChecksum }.
+  function decodeCommand(r) {
+    const senderId = r.str8('senderId', 1, 64);
+    const command = r.enumeration('command kind', COMMAND_WORDS);
+    const item = r.u16();
+    if (command === 'goto' ? item >= MAX_ITEMS : item !== 0) throw new WireError('outOfRange', 'item ' + item);
+    return { senderId, command, item, planChecksum: r.u32() };
+  }
+
+  // mission/command's bytes, as MissionCommand(senderId:kind:planChecksum:).encoded() writes them. Bad input is
+  // refused with a thrown WireError, as the Swift encoder refuses it: a sender of 1…64 UTF-8 bytes, a command word
+  // of COMMANDS, goto's item 0…99 (any other command's item is 0, or left out), a checksum u32.
+  function encodeCommand(senderId, kind, item, planChecksum) {
+    if (typeof kind !== 'string' || !Object.prototype.hasOwnProperty.call(COMMANDS, kind)) {
+      throw new WireError('unknownEnumValue', 'mission command ' + String(kind).slice(0, 40));
+    }
+    const isGoto = kind === 'goto';
+    const itemOK = isGoto ? Number.isInteger(item) && item >= 0 && item < MAX_ITEMS : item == null || item === 0;
+    if (!itemOK) {
+      throw new WireError('outOfRange', 'item ' + String(item).slice(0, 40) + (isGoto ? ' (goto: 0…'
+        + (MAX_ITEMS - 1) + ')' : ' (0: not a goto)'));
+    }
+    if (!Number.isInteger(planChecksum) || planChecksum < 0 || planChecksum > 0xFFFFFFFF) {
+      throw new WireError('outOfRange', 'planChecksum ' + String(planChecksum).slice(0, 40));
+    }
+    const w = new Q.Writer();
+    w.bytes([0xFF, 0x4D, 2, MAJOR, MINOR]);
+    w.str8('senderId', senderId, 1, 64);
+    w.u8(COMMANDS[kind]);
+    w.u16(isGoto ? item : 0);
+    w.u32(planChecksum);
+    const bytes = w.result();
+    decode(bytes, 'command');
+    return bytes;
+  }
+
+  // Decodes a mission/upload, mission/command, mission/progress or mission/status payload: { kind, minor, …fields }.
   function decode(data, expectedKind) {
     const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
     const h = header(bytes, expectedKind || 'mission');
@@ -166,13 +206,64 @@
     if (h.kind === 'upload') body = decodeUpload(r);
     else if (h.kind === 'progress') body = decodeProgress(r);
     else if (h.kind === 'status') body = decodeStatus(r);
-    else throw new WireError('unknownMessageType', 'the page does not read mission commands');
+    else body = decodeCommand(r);
     // A newer minor may append; at ours nothing may follow (Reader.end compares with the bus's minor, not ours).
     if (h.minor <= MINOR && r.at !== bytes.length) throw new WireError('bodyTooLong', 'mission ' + h.kind);
     return Object.assign({ kind: h.kind, minor: h.minor }, body);
   }
 
-  const api = { decode, encodeUpload, crc32, ITEM_KINDS, STATES, PHASES, MAX_ITEMS };
+  // ---- the board's answer to a mission command (the page's mission buttons) ----
+  // As `location-broadcaster mission start…` waits for it (MissionControlCommand.shows), but never taking a
+  // progress that was already so before the press for the answer: every command the board carries out changes the
+  // state (start and resume to running from another state, pause to paused, abort to aborted), goto makes the item
+  // current. A refusal is a new mission/status (another sequence than at the press) naming the plan.
+  // wait: { command, item, checksum, before (the progress at the press, or null), statusSequence (null: none) }.
+  const UNDER_WAY = ['running', 'paused', 'holdingAfterRestart', 'returning'];
+  function commandShown(wait, p) {
+    const was = wait.before && wait.before.planChecksum === wait.checksum ? wait.before : null;
+    const changedTo = (state) => p.state === state && (!was || was.state !== state);
+    switch (wait.command) {
+      case 'start': case 'resume': return changedTo('running');
+      case 'pause': return changedTo('paused');
+      case 'abort': return changedTo('aborted');
+      case 'goto': {
+        if (!UNDER_WAY.includes(p.state)) return false;
+        // Items that need no flying (a speed change, a takeoff in the air) are passed at once, as the CLI judges.
+        const there = p.currentItem === wait.item || (p.currentItem > wait.item && (!was
+          || p.currentItem !== was.currentItem));
+        return there && (!was || p.currentItem !== was.currentItem || p.phase !== was.phase
+          || p.reached.length !== was.reached.length);
+      }
+      default: return false;
+    }
+  }
+  // "running, item 1 (approaching), 1 reached": the CLI's summary of a progress.
+  function progressSummary(p) {
+    return p.state + ', item ' + p.currentItem + ' (' + p.phase + '), ' + p.reached.length + ' reached';
+  }
+  // The answer so far: null (none yet), or { ok, text } (text: the progress's summary, or the board's refusal).
+  function commandAnswer(wait, progress, status) {
+    if (status && status.sequence !== wait.statusSequence && status.refusal
+        && status.refusal.planChecksum === wait.checksum) {
+      return { ok: false, text: 'refused by drone-controller — ' + status.refusal.reason };
+    }
+    if (!progress || progress.planChecksum !== wait.checksum || !commandShown(wait, progress)) return null;
+    return { ok: true, text: progressSummary(progress) };
+  }
+  // What to say when no answer came in time: never success. A goto of the item already current changes nothing
+  // to see; with no refusal it is said as such (a warning, not an answer).
+  function commandTimeout(wait, progress, seconds) {
+    const held = progress && progress.planChecksum === wait.checksum ? progress : null;
+    if (wait.command === 'goto' && held && held.currentItem === wait.item && UNDER_WAY.includes(held.state)) {
+      return 'no refusal from drone-controller in ' + seconds + ' s; it was at item ' + wait.item
+        + ' already: ' + progressSummary(held);
+    }
+    return 'no answer from drone-controller in ' + seconds + ' s (a login that may not send mission commands is '
+      + 'dropped by the broker)' + (held ? '; now ' + progressSummary(held) : '');
+  }
+
+  const api = { decode, encodeUpload, encodeCommand, commandAnswer, commandTimeout, progressSummary, crc32,
+    ITEM_KINDS, STATES, PHASES, COMMANDS, MAX_ITEMS };
   if (typeof module !== 'undefined' && module.exports) module.exports = api;
   else root.QuadMission = api;
 })(typeof self !== 'undefined' ? self : this);
