@@ -24,6 +24,10 @@ import Testing
         // goto a speed change: passed over at once to the next item.
         #expect(MissionControlCommand.shows(.goto(item: 3), Self.record(.running, item: 4), before: running))
         #expect(!MissionControlCommand.shows(.goto(item: 1), running, before: running))
+        // Already so before the command: the board refuses it; the retained progress is no answer.
+        let paused = Self.record(.paused, item: 2), aborted = Self.record(.aborted, item: 2)
+        #expect(!MissionControlCommand.shows(.pause, paused, before: paused))
+        #expect(!MissionControlCommand.shows(.abort, aborted, before: aborted))
     }
 
     @Test func statusNamesTheChecksumEachReachedItemAndWhatIsLeft() {

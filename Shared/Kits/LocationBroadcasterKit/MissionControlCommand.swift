@@ -147,16 +147,19 @@ struct MissionControlCommand: AsyncParsableCommand {
             } catch {
                 throw CLIFailure("mission command not acknowledged by the broker: \(error)")
             }
-            let done: @Sendable (MissionProgress) -> Bool = { Self.shows(kind, $0.record, before: held.record) }
-            if let progress = try await Self.progress(watch, timeoutS: timeoutS, until: done) {
-                say("mission \(CRC32.text(checksum)): \(Self.summary(progress.record))")
-                return
-            }
-            // Refused: the board's status says why (a new status naming this plan).
-            if let status = watch.feed.latest.missionStatus, status.sequence != statusBefore,
-               let refusal = status.refusal, refusal.planChecksum == checksum {
-                throw CLIFailure("mission \(kind) for \(CRC32.text(checksum)): refused by drone-controller: "
-                    + refusal.reason)
+            // Done (the progress shows it), or refused (a new status naming this plan says why), whichever comes first.
+            let deadlineUs = MonotonicClock.nowUs() + Int64(timeoutS * 1_000_000)
+            while MonotonicClock.nowUs() < deadlineUs {
+                if let progress = watch.feed.latest.mission, Self.shows(kind, progress.record, before: held.record) {
+                    say("mission \(CRC32.text(checksum)): \(Self.summary(progress.record))")
+                    return
+                }
+                if let status = watch.feed.latest.missionStatus, status.sequence != statusBefore,
+                   let refusal = status.refusal, refusal.planChecksum == checksum {
+                    throw CLIFailure("mission \(kind) for \(CRC32.text(checksum)): refused by drone-controller: "
+                        + refusal.reason)
+                }
+                try await Task.sleep(for: .milliseconds(20))
             }
             throw CLIFailure("mission \(kind) for \(CRC32.text(checksum)): refused by drone-controller (its log says "
                 + "why) or no answer within \(TextFormat.fixed(timeoutS, digits: 1)) s; now "
@@ -164,14 +167,16 @@ struct MissionControlCommand: AsyncParsableCommand {
         }
     }
 
-    /// Whether the progress shows the command carried out (never by its clocks alone: they move every second).
+    /// Whether the progress shows the command carried out (never by its clocks alone: they move every second), and
+    /// never by a state it had before the command: a pause of a paused mission (an abort of an aborted one) is refused
+    /// by the board, and the retained progress must not answer for it.
     static func shows(_ kind: Mission.MissionCommand.Kind, _ record: MissionProgressRecord,
                       before: MissionProgressRecord) -> Bool {
         switch kind {
         case .start: record.state == .running && before.state != .running
-        case .pause: record.state == .paused
+        case .pause: record.state == .paused && before.state != .paused
         case .resume: record.state == .running && before.state != .running
-        case .abort: record.state == .aborted
+        case .abort: record.state == .aborted && before.state != .aborted
         // Items that need no flying (a speed change, a takeoff in the air) are passed at once.
         case let .goto(item): record.currentItem == item
             || (record.currentItem > item && record.currentItem != before.currentItem)
