@@ -115,9 +115,8 @@ struct MissionControlCommand: AsyncParsableCommand {
                     say("drone-controller holds mission \(CRC32.text(checksum)) (\(plan.items.count) items)")
                     return
                 }
-                if let status = watch.feed.latest.missionStatus, status.sequence != before,
-                   let refusal = status.refusal, refusal.planChecksum == checksum {
-                    throw CLIFailure("mission \(CRC32.text(checksum)) refused by drone-controller: \(refusal.reason)")
+                if let reason = Self.newRefusal(watch, since: before, of: checksum) {
+                    throw CLIFailure("mission \(CRC32.text(checksum)) refused by drone-controller: \(reason)")
                 }
                 try await Task.sleep(for: .milliseconds(20))
             }
@@ -154,10 +153,9 @@ struct MissionControlCommand: AsyncParsableCommand {
                     say("mission \(CRC32.text(checksum)): \(Self.summary(progress.record))")
                     return
                 }
-                if let status = watch.feed.latest.missionStatus, status.sequence != statusBefore,
-                   let refusal = status.refusal, refusal.planChecksum == checksum {
+                if let reason = Self.newRefusal(watch, since: statusBefore, of: checksum) {
                     throw CLIFailure("mission \(kind) for \(CRC32.text(checksum)): refused by drone-controller: "
-                        + refusal.reason)
+                        + reason)
                 }
                 try await Task.sleep(for: .milliseconds(20))
             }
@@ -208,6 +206,14 @@ struct MissionControlCommand: AsyncParsableCommand {
             try await Task.sleep(for: .milliseconds(20))
         }
         return nil
+    }
+
+    /// The reason of a refusal of `checksum` in a status newer than sequence `before` (the board's answer to what
+    /// was just sent), nil while there is none.
+    static func newRefusal(_ watch: ControllerWatch, since before: UInt32?, of checksum: UInt32) -> String? {
+        guard let status = watch.feed.latest.missionStatus, status.sequence != before,
+              let refusal = status.refusal, refusal.planChecksum == checksum else { return nil }
+        return refusal.reason
     }
 
     static func summary(_ record: MissionProgressRecord) -> String {
