@@ -82,6 +82,8 @@ import Testing
         let upload = MissionUpload(senderId: "ground", plan: Self.plan())
         let actions = h.machine.missionUpload(upload, store: true, now: h.now)
         #expect(actions.first == .storeMission(upload))
+        // Held: published for mavlink-link's copy on the autopilot.
+        #expect(actions.contains(.publishMissionHeld(upload)))
         #expect(Self.records(actions).last?.state == .idle)
         #expect(try #require(Self.progresses(actions).last).record.planChecksum == upload.plan.checksum)
         // The retained copy again (a restarted controller): nothing changes.
@@ -314,6 +316,16 @@ import Testing
         h.position()
         h.tick()
         return h
+    }
+
+    @Test func aRestoredPlanIsPublishedAsHeldWhetherStartedOrNot() throws {
+        let upload = MissionUpload(senderId: "ground", plan: Self.plan())
+        let record = try #require(Self.flyingItem1().machine.mission?.executor.record(now: ControllerHarness().now))
+        for stored in [record, nil] {
+            var h = ControllerHarness()
+            let actions = h.machine.restoreMission(upload, record: stored, recordBootId: "", now: h.now)
+            #expect(actions.contains(.publishMissionHeld(upload)))
+        }
     }
 
     @Test func aServiceRestartContinuesAtTheItemThatWasCurrent() throws {

@@ -107,10 +107,10 @@ extension DeploymentTests {
             let own: [String: [String]] = [
                 "navigator": ["status/navigator", "telemetry/navigation"],
                 "drone-controller": ["status/drone-controller", "telemetry/controller", "airspace/held",
-                                     "airspace/route", "mission/progress", "mission/status"],
+                                     "airspace/route", "mission/progress", "mission/status", "mission/held"],
                 "drone-link": ["status/drone-link", "telemetry/drone", "telemetry/position", "telemetry/link"],
                 "mavlink-link": ["status/mavlink-link", "telemetry/drone", "telemetry/position", "telemetry/link",
-                                 "airspace/fence"],
+                                 "airspace/fence", "mission/autopilot"],
                 "telemetry-logger": ["status/telemetry-logger", "log/sync/response/logger-12"],
                 "monitor": [],
             ]
@@ -148,7 +148,8 @@ extension DeploymentTests {
             let (broker, passwords) = try Self.broker("ground")
             let fromBoard = ["telemetry/drone", "telemetry/position", "telemetry/navigation", "telemetry/controller",
                              "telemetry/link", "status/navigator", "status/drone-controller", "status/drone-link",
-                             "airspace/held", "mission/progress", "mission/status", "airspace/fence", "airspace/route"]
+                             "airspace/held", "mission/progress", "mission/status", "airspace/fence", "airspace/route",
+                             "mission/autopilot"]
             let probe = try await ACLProbe(port: broker.port, passwords: passwords, observer: Self.observer)
             defer { probe.shutdown() }
             let seen = try await probe.publish(

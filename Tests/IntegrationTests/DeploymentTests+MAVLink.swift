@@ -52,6 +52,7 @@ extension DeploymentTests {
             #expect(Self.aclBlock(try DeploymentTests.deployFile("ground/quadcopter.acl"), user: "drone1-bridge")
                 .contains("topic write quad/drone1/status/mavlink-link"))
             #expect(try DeploymentTests.bridgeTopics().contains { $0 == ("quad/drone1/airspace/fence", "out") })
+            #expect(try DeploymentTests.bridgeTopics().contains { $0 == ("quad/drone1/mission/autopilot", "out") })
         }
 
         @Test("--vehicle mavlink --serial: unit, env file, drop-in, password, account, ACL; drone-link not installed")

@@ -28,6 +28,9 @@ public enum ControllerAction: Sendable, Equatable {
     case publishMissionProgress(MissionProgress)
     /// Publish on `mission/status` (retained): the plan held, the last upload refused.
     case publishMissionStatus(MissionStatus)
+    /// Publish on `mission/held` (retained): the plan held (nil: none; the retained one is cleared), for
+    /// mavlink-link's copy on the autopilot.
+    case publishMissionHeld(MissionUpload?)
     /// Publish on `airspace/route` (retained): the way around keep-out zones flown now; none when a route ends.
     case publishAirspaceRoute(AirspaceRoutePlan)
     /// Build the paths' graph for this airspace on a thread of its own, then hand it to `pathPlannerBuilt`.

@@ -42,6 +42,7 @@ extension ControllerStateMachine {
         mission = MissionRunner(plan: plan, senderId: upload.senderId, configuration: missionConfiguration)
         missionStatusRecord.refusal = nil
         var actions: [ControllerAction] = store ? [.storeMission(upload)] : []
+        actions.append(.publishMissionHeld(upload))
         actions.append(.log(.notice, "mission \(CRC32.text(plan.checksum)) accepted from \(upload.senderId): "
             + "\(plan.items.count) items"))
         return actions + missionAcknowledgement(now: now) + [.publishMissionStatus(missionStatus())]
@@ -62,11 +63,12 @@ extension ControllerStateMachine {
         mission = MissionRunner(plan: upload.plan, senderId: upload.senderId, configuration: missionConfiguration)
         let name = CRC32.text(upload.plan.checksum)
         guard let record, record.state != .idle else {
-            return [.log(.notice, "mission \(name) restored, not started")] + missionAcknowledgement(now: now)
+            return [.publishMissionHeld(upload), .log(.notice, "mission \(name) restored, not started")]
+                + missionAcknowledgement(now: now)
         }
         let powerCycle = bootId.isEmpty || recordBootId != bootId
         mission?.pendingRestore = .init(record: record, powerCycle: powerCycle)
-        return [.log(.notice, """
+        return [.publishMissionHeld(upload), .log(.notice, """
             mission \(name) restored at item \(record.currentItem) (\(record.state))\
             \(powerCycle ? " after a power cycle: holds until resume" : ""); waiting for navdata
             """)]

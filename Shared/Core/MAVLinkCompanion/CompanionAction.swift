@@ -1,4 +1,5 @@
 import Logging
+import Mission
 import QuadProtocol
 
 /// What the mavlink-link executable must do after feeding an event to `CompanionStateMachine`, in order.
@@ -11,5 +12,7 @@ public enum CompanionAction: Sendable, Equatable {
     case publishLinkStatus(LinkStatus)
     /// On `airspace/fence` (retained): whether the autopilot's own fence holds the board's airspace.
     case publishFenceStatus(AirspaceStatus)
+    /// On `mission/autopilot` (retained): whether the autopilot's own mission holds the board's plan.
+    case publishAutopilotMission(MissionStatus)
     case log(Logger.Level, String)
 }

@@ -7,7 +7,8 @@ extension CompanionStateMachine {
     /// The airspace drone-controller holds: uploaded to the autopilot as its fence once it is connected, and
     /// again whenever the checksum changes or the autopilot comes back.
     public mutating func heldAirspace(_ definition: AirspaceDefinition, now: MonotonicInstant) -> [CompanionAction] {
-        fenceActions(fence.hold(definition, nowUs: now.us))
+        fence.linkBusy = mission.isTransferring
+        return fenceActions(fence.hold(definition, nowUs: now.us))
     }
 
     /// Whether the autopilot's fence was read back equal to the held airspace (nil: no pass ended yet).
@@ -16,14 +17,14 @@ extension CompanionStateMachine {
     mutating func fenceActions(_ outputs: [FenceSync.Output]) -> [CompanionAction] {
         outputs.map { output in
             switch output {
-            case .send(let message): .send(encode(message))
+            case .send(let message): .send(encodeListMessage(message))
             case .log(let level, let text): .log(level, text)
             case .status(let status): .publishFenceStatus(status)
             }
         }
     }
 
-    private mutating func encode(_ message: FenceSync.Message) -> [UInt8] {
+    mutating func encodeListMessage(_ message: AutopilotListMessage) -> [UInt8] {
         switch message {
         case .count(let m): encoder.encode(m)
         case .item(let m): encoder.encode(m)

@@ -1,6 +1,8 @@
 import Clocks
 import Logging
 import MAVLink
+import Mission
+import Navigation
 import QuadProtocol
 
 /// mavlink-link's session with one autopilot, as a companion computer. Pure: events in (each with the time of a
@@ -24,6 +26,13 @@ public struct CompanionStateMachine: Sendable {
     var encoder: MAVLinkEncoder
     /// The held airspace as the autopilot's own fence (`CompanionStateMachine+Fence`).
     var fence: FenceSync
+    /// The held plan as the autopilot's own mission, and its current item (`CompanionStateMachine+Mission`).
+    var mission: MissionSync
+    var missionCurrent = MissionCurrentSync()
+    /// A held plan waiting for the vehicle's position before it becomes the autopilot's copy.
+    var pendingMissionPlan: MissionPlan?
+    /// The item the board's progress says it flies to.
+    var missionBoardItem: Int?
     private var parser = MAVLinkStreamParser()
     private var telemetry = VehicleTelemetry()
     private var commands = CommandSender()
@@ -90,7 +99,15 @@ public struct CompanionStateMachine: Sendable {
             burst: timing.changedSetpointBurst)
         encoder = MAVLinkEncoder(systemId: systemId, componentId: componentId)
         fence = FenceSync(systemId: systemId)
+        mission = MissionSync(systemId: systemId)
     }
+
+    /// Where the vehicle is (its fused position with a fix), as a point; nil before.
+    var vehiclePoint: GeoPoint? {
+        telemetry.positionFix().map { GeoPoint(latitudeDeg: $0.latitudeDeg, longitudeDeg: $0.longitudeDeg) }
+    }
+
+    var telemetryFlavor: AutopilotFlavor { telemetry.flavor }
 
     /// Parser counters (bad CRC, truncated, …) for the status and the shutdown line.
     public var counters: MAVLinkStreamParser.Counters { parser.counters }
@@ -107,6 +124,8 @@ public struct CompanionStateMachine: Sendable {
         if let timeout = pilot.timeoutDeadlineUs(timeout: timing.commandTimeout) { deadline = min(deadline, timeout) }
         if let orphan = orphanReturnDeadlineUs { deadline = min(deadline, orphan) }
         if let fenceDue = fence.dueUs { deadline = min(deadline, fenceDue) }
+        if let missionDue = mission.dueUs { deadline = min(deadline, missionDue) }
+        if target != nil, let currentDue = missionCurrent.dueUs { deadline = min(deadline, max(currentDue, startUs)) }
         if wasConnected, let last = lastHeartbeatReceivedUs {
             deadline = min(deadline, last &+ timing.heartbeatLost.us)
         }
@@ -213,6 +232,7 @@ public struct CompanionStateMachine: Sendable {
             wasConnected = false
             commands.clear()
             fence.lost()
+            mission.lost()
             actions.append(.log(.warning, "autopilot heartbeat lost: nothing for \((nowUs &- last) / 1000) ms"))
         }
         if nowUs &- lastHeartbeatSentUs >= timing.heartbeatInterval.us {
@@ -225,7 +245,11 @@ public struct CompanionStateMachine: Sendable {
         actions += reconcileFlight(nowUs: nowUs)
         actions += orphanReturnActions(nowUs: nowUs)
         actions += failsafeParameterActions(nowUs: nowUs)
+        fence.linkBusy = mission.isTransferring
         actions += fenceActions(fence.tick(nowUs: nowUs))
+        mission.linkBusy = fence.isTransferring
+        actions += missionActions(mission.tick(nowUs: nowUs))
+        actions += resumeWaitingLists(nowUs: nowUs) + missionCurrentActions(nowUs: nowUs)
         return actions + pumpCommands(nowUs: nowUs) + statusActions(nowUs: nowUs)
     }
 
@@ -251,7 +275,11 @@ public struct CompanionStateMachine: Sendable {
         }
         lastDatagramWasFromAutopilot = true
         windowMessages += 1
+        fence.linkBusy = mission.isTransferring
         actions += fenceActions(fence.receive(packet.message, nowUs: nowUs))
+        mission.linkBusy = fence.isTransferring
+        actions += missionActions(mission.receive(packet.message, nowUs: nowUs))
+        actions += resumeWaitingLists(nowUs: nowUs)
         switch packet.message {
         case .heartbeat(let heartbeat):
             // Heartbeats of other components of the same system (a camera, a gimbal) say nothing about the vehicle.
@@ -275,7 +303,10 @@ public struct CompanionStateMachine: Sendable {
             }
             if failsafeParameters.flavor == nil { failsafeParameters.start(flavor: telemetry.flavor) }
             if connectedNow {
+                fence.linkBusy = false
                 actions += fenceActions(fence.connected(target: target, flavor: telemetry.flavor, nowUs: nowUs))
+                mission.linkBusy = fence.isTransferring
+                actions += missionActions(mission.connected(target: target, flavor: telemetry.flavor, nowUs: nowUs))
             }
             observeVehicle()
         case .sysStatus(let status): telemetry.sysStatus = status
@@ -291,12 +322,15 @@ public struct CompanionStateMachine: Sendable {
             localPositionAtUs = nowUs
         case .globalPositionInt(let position):
             telemetry.position = position
+            if pendingMissionPlan != nil { actions += takePendingMission(nowUs: nowUs) }
             updateArduPilotTakeoff(nowUs: nowUs)
             stateSequence &+= 1
             if let state = telemetry.droneState(navdataSequence: stateSequence, moving: pilot.isMoving(scale: scale)) {
                 actions.append(.publishDroneState(state))
             }
             if let fix = telemetry.positionFix() { actions.append(.publishPosition(fix)) }
+        case .missionCurrent(let current):
+            missionCurrent.reported(current)
         case .commandAck(let ack):
             guard ack.targetSystem == 0 || ack.targetSystem == encoder.systemId else { return actions }
             let label = commands.queue.first?.label

@@ -6,8 +6,8 @@ import MAVLink
 /// FENCE_TYPE 5 (max altitude + polygons/circles; not the circle around home, the board keeps that one),
 /// FENCE_ACTION 4 (Brake, else Land: stop at the fence, never a return across a zone), FENCE_ALT_MAX the ceiling,
 /// FENCE_OPTIONS 2 (several inclusion zones mean their union, as on the board).
-enum FenceParameters {
-    struct Setting: Sendable, Equatable {
+public enum FenceParameters {
+    public struct Setting: Sendable, Equatable {
         var name: String
         var value: Double
         var isInteger: Bool

@@ -16,8 +16,17 @@ public struct NonBlockingPublisher {
     }
 
     public mutating func publish<Message: WireMessage>(_ spec: TopicSpec<Message>, _ message: Message) {
+        attempt(spec) { try $0.publish(spec, payload: message.encoded()) }
+    }
+
+    /// A payload its own codec encoded (the mission topics' layouts).
+    public mutating func publish<Payload>(_ spec: TopicSpec<Payload>, bytes: [UInt8]) {
+        attempt(spec) { try $0.publish(spec, payload: bytes) }
+    }
+
+    private mutating func attempt<Payload>(_ spec: TopicSpec<Payload>, _ body: (ServiceRuntime) throws -> Void) {
         do {
-            try runtime.publish(spec, payload: message.encoded())
+            try body(runtime)
         } catch let error as MQTTError where error == .notConnected {
             droppedWhileDisconnected += 1
         } catch {

@@ -46,6 +46,9 @@ struct ControllerService: Service {
         if let stored = missionFile?.load(logger: runtime.logger) {
             restored += machine.restoreMission(stored.upload, record: stored.record, recordBootId: stored.bootId,
                                                now: MonotonicClock.now())
+        } else {
+            // A plan retained from an earlier run is not held now: mavlink-link must not keep it on the autopilot.
+            restored.append(.publishMissionHeld(nil))
         }
         restored.append(.publishMissionStatus(machine.missionStatus()))
         var loop = Loop(machine: machine)
@@ -198,6 +201,12 @@ struct ControllerService: Service {
         case .publishMissionProgress(let progress):
             do { try runtime.publish(Topics.missionProgress, payload: progress.encoded()) } catch {
                 logger.warning("mission progress not published: \(error)")
+            }
+        case .publishMissionHeld(let upload):
+            do {
+                try runtime.publish(Topics.missionHeld, payload: try upload?.encoded() ?? [])
+            } catch {
+                logger.warning("held mission plan not published: \(error)")
             }
         case .publishMissionStatus(let status):
             do { try runtime.publish(Topics.missionStatus, payload: status.encoded()) } catch {

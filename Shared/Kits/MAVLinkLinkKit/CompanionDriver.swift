@@ -14,8 +14,10 @@ struct CompanionDriver<Transport: MAVLinkTransport>: LinkDriver {
     var publisher: VehicleTelemetryPublisher
     let logger: Logger
     var sendErrors = SendErrorLog()
-    /// The held airspace from the bus, for the autopilot's fence (nil: none subscribed, e.g. in a test).
-    var heldAirspace: HeldAirspaceMailbox?
+    /// The held airspace, plan and progress from the bus, for the autopilot's fence and mission (nil: none
+    /// subscribed, e.g. in a test).
+    var boardLists: BoardListMailboxes?
+    private var missionStatusSequence: UInt32 = 0
 
     init(machine: CompanionStateMachine, transport: Transport, publisher: VehicleTelemetryPublisher,
          logger: Logger) {
@@ -32,9 +34,7 @@ struct CompanionDriver<Transport: MAVLinkTransport>: LinkDriver {
     mutating func drainDatagrams() {
         perform(transport.drain(into: &machine, now: MonotonicClock.now()))
         // Checked on every pass of the loop (at least the setpoint stream's 20 Hz while running).
-        if let definition = heldAirspace?.take() {
-            perform(machine.heldAirspace(definition, now: MonotonicClock.now()))
-        }
+        if let boardLists { perform(boardLists.deliver(to: &machine, now: MonotonicClock.now())) }
     }
 
     func stopped() {
@@ -63,6 +63,11 @@ struct CompanionDriver<Transport: MAVLinkTransport>: LinkDriver {
                 publisher.linkStatus(status)
             case .publishFenceStatus(let status):
                 publisher.fenceStatus(status)
+            case .publishAutopilotMission(var status):
+                // Numbered per run, as the controller's mission status: a new answer tells itself from the retained.
+                missionStatusSequence &+= 1
+                status.sequence = missionStatusSequence
+                publisher.publish(Topics.missionAutopilot, bytes: status.encoded())
             }
         }
     }

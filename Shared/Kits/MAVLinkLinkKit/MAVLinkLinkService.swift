@@ -35,7 +35,7 @@ extension CompanionStateMachine {
     /// mavlink-link's lifecycle service: this state machine on the link thread with its transport.
     func service(runtime: ServiceRuntime, transport: OpenedTransport) -> VehicleLinkService {
         VehicleLinkService(runtime: runtime) { [self] runtime, inbox in
-            let held = HeldAirspaceMailbox.subscribed(runtime: runtime)
+            let held = BoardListMailboxes.subscribed(runtime: runtime)
             switch transport {
             case .udp(let listen):
                 let socket = try UDPSocket(binding: listen)
@@ -43,7 +43,7 @@ extension CompanionStateMachine {
                     var driver = CompanionDriver(machine: self, socket: socket, listen: listen,
                                                  publisher: VehicleTelemetryPublisher(runtime: runtime),
                                                  logger: runtime.logger)
-                    driver.heldAirspace = held
+                    driver.boardLists = held
                     LinkRunLoop.run(&driver, inbox: inbox)
                 }
             case .serial(let settings, let port):
@@ -52,7 +52,7 @@ extension CompanionStateMachine {
                     var driver = CompanionDriver(machine: self, transport: serial,
                                                  publisher: VehicleTelemetryPublisher(runtime: runtime),
                                                  logger: runtime.logger)
-                    driver.heldAirspace = held
+                    driver.boardLists = held
                     LinkRunLoop.run(&driver, inbox: inbox)
                 }
             }

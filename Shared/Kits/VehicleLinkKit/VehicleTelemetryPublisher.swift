@@ -45,4 +45,9 @@ package struct VehicleTelemetryPublisher {
         status.timestampUs = WallClock.nowUs()
         bus.publish(Topics.airspaceFence, status)
     }
+
+    /// A payload its own codec encoded and numbered (mavlink-link's `mission/autopilot`).
+    package mutating func publish<Payload>(_ spec: TopicSpec<Payload>, bytes: [UInt8]) {
+        bus.publish(spec, bytes: bytes)
+    }
 }

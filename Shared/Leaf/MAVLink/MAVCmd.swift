@@ -1,6 +1,7 @@
 /// MAV_CMD numbers.
 public enum MAVCmd {
     public static let navWaypoint: UInt16 = 16
+    public static let navLoiterTime: UInt16 = 19
     public static let navReturnToLaunch: UInt16 = 20
     public static let navLand: UInt16 = 21
     public static let navTakeoff: UInt16 = 22
@@ -11,6 +12,7 @@ public enum MAVCmd {
     public static let navFenceCircleInclusion: UInt16 = 5003
     public static let navFenceCircleExclusion: UInt16 = 5004
     public static let doSetMode: UInt16 = 176
+    public static let doChangeSpeed: UInt16 = 178
     public static let doReposition: UInt16 = 192
     public static let missionStart: UInt16 = 300
     public static let getHomePosition: UInt16 = 410

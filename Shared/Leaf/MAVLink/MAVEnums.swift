@@ -12,6 +12,8 @@ public enum MAVFrame {
     public static let localNED: UInt8 = 1
     public static let bodyNED: UInt8 = 8
     public static let global: UInt8 = 0
+    /// A mission item without a position (DO_CHANGE_SPEED, RETURN_TO_LAUNCH).
+    public static let mission: UInt8 = 2
     public static let globalRelativeAlt: UInt8 = 3
     public static let globalInt: UInt8 = 5
     public static let globalRelativeAltInt: UInt8 = 6

@@ -25,6 +25,7 @@ public enum MAVLinkInbound: Sendable, Equatable {
     case missionCurrent(MissionCurrent)
     case missionItemReached(MissionItemReached)
     case missionClearAll(MissionClearAll)
+    case missionSetCurrent(MissionSetCurrent)
     case localPositionNED(LocalPositionNED)
     case missionRequest(MissionRequest)
     case missionRequestList(MissionRequestList)
@@ -36,6 +37,7 @@ public enum MAVLinkInbound: Sendable, Equatable {
         ParamRequestRead.self, ParamValue.self, ParamSet.self, ParamRequestList.self, HomePosition.self,
         AutopilotVersion.self, StatusText.self, CommandInt.self, MissionCount.self, MissionRequestInt.self,
         MissionItemInt.self, MissionAck.self, MissionCurrent.self, MissionItemReached.self, MissionClearAll.self,
+        MissionSetCurrent.self,
         LocalPositionNED.self, MissionRequest.self, MissionRequestList.self,
     ]
 
@@ -73,6 +75,7 @@ public enum MAVLinkInbound: Sendable, Equatable {
         case MissionCurrent.messageId: self = .missionCurrent(MissionCurrent(payload: p))
         case MissionItemReached.messageId: self = .missionItemReached(MissionItemReached(payload: p))
         case MissionClearAll.messageId: self = .missionClearAll(MissionClearAll(payload: p))
+        case MissionSetCurrent.messageId: self = .missionSetCurrent(MissionSetCurrent(payload: p))
         case LocalPositionNED.messageId: self = .localPositionNED(LocalPositionNED(payload: p))
         case MissionRequest.messageId: self = .missionRequest(MissionRequest(payload: p))
         case MissionRequestList.messageId: self = .missionRequestList(MissionRequestList(payload: p))

@@ -104,6 +104,16 @@ public enum Topics {
     public static let missionStatus = TopicSpec<MissionStatusPayload>(
         path: "mission/status", qos: .atLeastOnce, retain: true,
         summary: "the plan held, the last upload refused with its item and why (board → ground)")
+    /// The plan the controller holds, retained, in the upload's layout: what mavlink-link keeps on the autopilot as
+    /// its own mission. An empty payload (the retained message cleared): none held.
+    public static let missionHeld = TopicSpec<MissionUploadPayload>(
+        path: "mission/held", qos: .atLeastOnce, retain: true,
+        summary: "the plan the controller holds (controller → mavlink-link; empty: none)")
+    /// The autopilot's own mission, read back by mavlink-link, in the status layout: `held` the plan's checksum
+    /// when it is the board's plan, the refusal why not (refused, no answer, differs).
+    public static let missionAutopilot = TopicSpec<MissionStatusPayload>(
+        path: "mission/autopilot", qos: .atLeastOnce, retain: true,
+        summary: "whether the autopilot's own mission holds the board's plan (mavlink-link → all)")
 
     /// Presence of each service, one level below per service: `status/<service>` (`status(service:drone:)`).
     public static let presence = TopicSpec<ServiceStatus>(

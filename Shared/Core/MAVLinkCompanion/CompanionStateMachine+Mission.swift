@@ -1,0 +1,84 @@
+import Checksums
+import Clocks
+import MAVLink
+import Mission
+import Navigation
+import QuadProtocol
+
+/// The held plan (`mission/held`) kept on the autopilot as its own mission (`MissionSync`), and the autopilot's
+/// current item kept at the board's (`MissionCurrentSync`, from `mission/progress`). The board flies the plan; the
+/// copy is there for the autopilot to finish it when the board dies (docs/missions.md "Who flies when").
+extension CompanionStateMachine {
+    /// The plan drone-controller holds; nil or a plan of no items: none (what the autopilot holds stays, unflown).
+    public mutating func heldMission(_ plan: MissionPlan?, now: MonotonicInstant) -> [CompanionAction] {
+        guard let plan, !plan.items.isEmpty else {
+            pendingMissionPlan = nil
+            missionBoardItem = nil
+            mission.drop()
+            missionCurrent.want(nil)
+            return []
+        }
+        guard plan.checksum != mission.plan?.checksum else { return [] }
+        pendingMissionPlan = plan
+        return takePendingMission(nowUs: now.us)
+    }
+
+    /// The board's progress: the item it flies to now (nil: none, the mission not under way or finished).
+    public mutating func missionProgress(planChecksum: UInt32, currentItem: Int?, now: MonotonicInstant)
+        -> [CompanionAction] {
+        guard let copy = mission.plan, copy.checksum == planChecksum, let currentItem,
+              let flavor = target.map({ _ in telemetryFlavor }) else {
+            missionBoardItem = nil
+            missionCurrent.want(nil)
+            return []
+        }
+        missionBoardItem = currentItem
+        missionCurrent.want(mission.holds(planChecksum) ? copy.seq(ofItem: currentItem, flavor: flavor) : nil)
+        return missionCurrentActions(nowUs: now.us)
+    }
+
+    /// Whether the autopilot's mission was read back equal to the held plan.
+    public var missionInPlace: Bool { mission.inPlace }
+
+    /// A held plan becomes the autopilot's copy once the vehicle's position is known (a takeoff item's place).
+    mutating func takePendingMission(nowUs: Int64) -> [CompanionAction] {
+        guard let plan = pendingMissionPlan, let origin = vehiclePoint else { return [] }
+        pendingMissionPlan = nil
+        missionCurrent.want(nil)
+        mission.linkBusy = fence.isTransferring
+        return missionActions(mission.hold(AutopilotMission(plan: plan, origin: origin), nowUs: nowUs))
+    }
+
+    /// After a pass, the current item follows the board's again.
+    mutating func missionCurrentActions(nowUs: Int64) -> [CompanionAction] {
+        if let copy = mission.plan, let item = missionBoardItem, mission.holds(copy.checksum), target != nil {
+            missionCurrent.want(copy.seq(ofItem: item, flavor: telemetryFlavor))
+        }
+        return missionCurrent.tick(nowUs: nowUs, target: target).map { output in
+            switch output {
+            case .send(let message): .send(encoder.encode(message))
+            case .log(let text): .log(.warning, text)
+            }
+        }
+    }
+
+    /// An autopilot runs one mission-protocol transfer at a time: the fence's and the mission's take turns.
+    mutating func resumeWaitingLists(nowUs: Int64) -> [CompanionAction] {
+        var actions: [CompanionAction] = []
+        fence.linkBusy = mission.isTransferring
+        actions += fenceActions(fence.linkFreed(nowUs: nowUs))
+        mission.linkBusy = fence.isTransferring
+        actions += missionActions(mission.linkFreed(nowUs: nowUs))
+        return actions
+    }
+
+    mutating func missionActions(_ outputs: [MissionSync.Output]) -> [CompanionAction] {
+        outputs.map { output in
+            switch output {
+            case .send(let message): .send(encodeListMessage(message))
+            case .log(let level, let text): .log(level, text)
+            case .status(let status): .publishAutopilotMission(status)
+            }
+        }
+    }
+}
