@@ -42,4 +42,17 @@ import Testing
             "  remaining 42 m, ~30 s",
         ])
     }
+
+    @Test func statusSaysWhetherTheAutopilotHoldsThePlan() {
+        let plan: UInt32 = 0x1a2b_3c4d
+        #expect(MissionControlCommand.autopilotLine(nil, plan: plan) == nil, "an AR.Drone: no line")
+        #expect(MissionControlCommand.autopilotLine(MissionStatus(sequence: 1, heldChecksum: plan, refusal: nil),
+                                                    plan: plan)?.contains("holds this plan") == true)
+        let refused = MissionStatus(sequence: 2, heldChecksum: nil,
+                                    refusal: .init(planChecksum: plan, item: nil, reason: "no answer"))
+        #expect(MissionControlCommand.autopilotLine(refused, plan: plan) == "autopilot's own mission: not in place: "
+            + "no answer")
+        #expect(MissionControlCommand.autopilotLine(MissionStatus(sequence: 3, heldChecksum: 7, refusal: nil),
+                                                    plan: plan)?.contains("not (yet) this plan") == true)
+    }
 }

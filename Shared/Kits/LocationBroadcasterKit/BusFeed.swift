@@ -32,6 +32,8 @@ final class BusFeed: Sendable {
         var mission: MissionProgress?
         /// The plan the board holds and the last upload it refused (retained).
         var missionStatus: MissionStatus?
+        /// Whether a MAVLink vehicle's autopilot holds the plan as its own mission (mavlink-link, retained).
+        var autopilotMission: MissionStatus?
         /// Board clock minus this laptop's, from telemetry stamps (display only).
         var clockOffset: Duration?
     }
@@ -83,6 +85,10 @@ final class BusFeed: Sendable {
         try pump(client, Topics.missionStatus.topic(for: drone)) { feed, message in
             guard let s = try? MissionStatus(decoding: message.payload) else { return }
             feed.state.withLock { $0.latest.missionStatus = s }
+        }
+        try pump(client, Topics.missionAutopilot.topic(for: drone)) { feed, message in
+            guard let s = try? MissionStatus(decoding: message.payload) else { return }
+            feed.state.withLock { $0.latest.autopilotMission = s }
         }
         guard telemetry else { return }
         try pump(client, Topics.droneState.topic(for: drone), qos: 0) { feed, message in

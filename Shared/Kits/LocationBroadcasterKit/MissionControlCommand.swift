@@ -194,6 +194,9 @@ struct MissionControlCommand: AsyncParsableCommand {
             if let refusal = watch.feed.latest.missionStatus?.refusal {
                 say("board's last refused upload: \(CRC32.text(refusal.planChecksum)): \(refusal.reason)")
             }
+            if let line = Self.autopilotLine(watch.feed.latest.autopilotMission, plan: progress.record.planChecksum) {
+                say(line)
+            }
         }
     }
 
@@ -218,6 +221,18 @@ struct MissionControlCommand: AsyncParsableCommand {
 
     static func summary(_ record: MissionProgressRecord) -> String {
         "\(record.state), item \(record.currentItem) (\(record.phase)), \(record.reached.count) reached"
+    }
+
+    /// What a MAVLink vehicle's autopilot holds of the plan (nil: no such status, e.g. an AR.Drone).
+    static func autopilotLine(_ status: MissionStatus?, plan checksum: UInt32) -> String? {
+        guard let status else { return nil }
+        if status.heldChecksum == checksum {
+            return "autopilot's own mission: holds this plan (it can finish it if the board dies)"
+        }
+        if let refusal = status.refusal, refusal.planChecksum == checksum {
+            return "autopilot's own mission: not in place: \(refusal.reason)"
+        }
+        return "autopilot's own mission: not (yet) this plan"
     }
 
     /// `mission status`'s lines.
