@@ -155,6 +155,17 @@ struct PX4MissionTests {
         #expect(requests() == [0, 0, 1])
         #expect(h.received.contains { $0.message == .missionAck(MissionAck(type: 0, targetSystem: 255,
                                                                              targetComponent: 190)) })
+        // Read back as PX4 answers a ground station (and mavlink-link's copy check), and its current item moved.
+        h.send(MissionRequestList(targetSystem: 1, targetComponent: 1))
+        #expect(h.received.contains { $0.message == .missionCount(MissionCount(count: 2, targetSystem: 255,
+                                                                                 targetComponent: 190)) })
+        h.send(MissionRequestInt(seq: 1, targetSystem: 1, targetComponent: 1))
+        let readBack = h.received.compactMap { if case .missionItemInt(let i) = $0.message { i } else { nil } }
+        #expect(readBack.last.map { $0.seq == 1 && $0.x == item(1).x && $0.targetSystem == 255 } == true)
+        h.send(MissionSetCurrent(seq: 1, targetSystem: 1, targetComponent: 1))
+        let setTo = h.received.compactMap { if case .missionCurrent(let c) = $0.message { c.seq } else { nil } }
+        #expect(setTo.last == 1)
+        h.send(MissionSetCurrent(seq: 0, targetSystem: 1, targetComponent: 1))
         _ = h.command(MAVCmd.componentArmDisarm, [1])
         #expect(h.command(MAVCmd.doSetMode, [1, Float(PX4Mode.mainAuto), Float(PX4Mode.subMission)]) == .accepted)
         func reachedCount() -> Int { h.received.filter { $0.frame.messageId == MissionItemReached.messageId }.count }

@@ -2,8 +2,9 @@ import DroneSimulation
 import MAVLink
 import Navigation
 
-/// The mission protocol for a plain waypoint list: upload, start (MISSION_START or AUTO.MISSION, from the ground
-/// too: PX4 takes off first), MISSION_CURRENT and MISSION_ITEM_REACHED; at the end PX4 holds where it is.
+/// The mission protocol for a plain waypoint list: upload, download (MISSION_REQUEST_LIST, each item by
+/// MISSION_REQUEST_INT), MISSION_SET_CURRENT, start (MISSION_START or AUTO.MISSION, from the ground too: PX4 takes
+/// off first), MISSION_CURRENT and MISSION_ITEM_REACHED; at the end PX4 holds where it is.
 extension MAVLinkSimulatorSession {
     mutating func handleMission(_ message: MAVLinkInbound, from packet: MAVLinkPacket) -> [SimulatorAction] {
         let reply: SimulatedMission.Reply?
@@ -12,6 +13,20 @@ extension MAVLinkSimulatorSession {
             reply = mission.receive(count, from: packet.systemId, packet.componentId)
         case .missionItemInt(let item) where isForUs(item.targetSystem):
             reply = mission.receive(item)
+        case .missionRequestList(let list) where isForUs(list.targetSystem) && list.missionType == 0:
+            return send(MissionCount(count: UInt16(mission.items.count), targetSystem: packet.systemId,
+                                     targetComponent: packet.componentId, missionType: 0))
+        case .missionRequestInt(let request) where isForUs(request.targetSystem) && request.missionType == 0:
+            guard Int(request.seq) < mission.items.count else { return [] }
+            var item = mission.items[Int(request.seq)]
+            item.targetSystem = packet.systemId
+            item.targetComponent = packet.componentId
+            return send(item)
+        case .missionSetCurrent(let set) where isForUs(set.targetSystem):
+            // PX4 moves where its mission mode starts, in any mode, and says so in MISSION_CURRENT.
+            guard Int(set.seq) < mission.items.count else { return [] }
+            mission.current = Int(set.seq)
+            return send(mission.currentMessage)
         case .missionClearAll(let clear) where isForUs(clear.targetSystem):
             mission.replace(with: [])
             if mode == .mission { mode = .hold }

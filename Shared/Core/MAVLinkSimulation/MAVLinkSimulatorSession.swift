@@ -165,7 +165,8 @@ public struct MAVLinkSimulatorSession: Sendable {
                 self.setpoint = setpoint
             }
             return []
-        case .missionCount, .missionItemInt, .missionClearAll:
+        case .missionCount, .missionItemInt, .missionClearAll, .missionRequestList, .missionRequestInt,
+             .missionSetCurrent:
             return handleMission(packet.message, from: packet)
         case .paramRequestRead(let request):
             guard isForUs(request.targetSystem) else { return [] }
