@@ -39,20 +39,7 @@ struct CompanionMissionTests {
         #expect(h.actions.contains { if case .publishFenceStatus = $0 { true } else { false } })
         let missionCount = try #require(Self.counts(h, type: 0).first)
         #expect(missionCount.count == 6)
-        // The autopilot takes it and reads back what it was sent.
-        var items: [MissionItemInt] = []
-        for seq in 0..<6 {
-            h.feed(MissionRequestInt(seq: UInt16(seq), targetSystem: 245, targetComponent: 191, missionType: 0))
-            items.append(try #require(h.sent.compactMap {
-                if case .missionItemInt(let i) = $0.message, i.missionType == 0 { i } else { nil } }.last))
-        }
-        h.feed(MissionAck(type: MissionAck.accepted, targetSystem: 245, targetComponent: 191, missionType: 0))
-        h.feed(MissionCount(count: 6, targetSystem: 245, targetComponent: 191, missionType: 0))
-        for var item in items {
-            item.targetSystem = 245
-            item.targetComponent = 191
-            h.feed(item)
-        }
+        try Self.answerUpload(&h, count: 6)
         #expect(h.machine.missionInPlace)
         #expect(h.actions.contains {
             if case .publishAutopilotMission(let s) = $0 { s.heldChecksum == MissionSyncTests.plan.checksum } else {
@@ -60,13 +47,62 @@ struct CompanionMissionTests {
         })
         // The board flies to its item 3: the autopilot's item 4 (its cruise speed first).
         h.record(h.machine.missionProgress(planChecksum: MissionSyncTests.plan.checksum, currentItem: 3,
-                                           now: .init(us: h.nowUs)))
+                                           running: true, now: .init(us: h.nowUs)))
         let setCurrent = h.sent.compactMap { if case .missionSetCurrent(let m) = $0.message { m } else { nil } }
         #expect(setCurrent.last?.seq == 4)
         // Another plan's progress sets nothing.
         let before = setCurrent.count
-        h.record(h.machine.missionProgress(planChecksum: 7, currentItem: 1, now: .init(us: h.nowUs)))
+        h.record(h.machine.missionProgress(planChecksum: 7, currentItem: 1, running: true,
+                                           now: .init(us: h.nowUs)))
         h.run(forUs: 3_000_000)
         #expect(h.sent.compactMap { if case .missionSetCurrent(let m) = $0.message { m } else { nil } }.count == before)
+    }
+
+    /// The autopilot asks for each of the plan's `count` items, takes them, and reads back what it was sent.
+    static func answerUpload(_ h: inout AutopilotHarness, count: Int) throws {
+        var items: [MissionItemInt] = []
+        for seq in 0..<count {
+            h.feed(MissionRequestInt(seq: UInt16(seq), targetSystem: 245, targetComponent: 191, missionType: 0))
+            items.append(try #require(h.sent.compactMap {
+                if case .missionItemInt(let i) = $0.message, i.missionType == 0 { i } else { nil } }.last))
+        }
+        h.feed(MissionAck(type: MissionAck.accepted, targetSystem: 245, targetComponent: 191, missionType: 0))
+        h.feed(MissionCount(count: UInt16(count), targetSystem: 245, targetComponent: 191, missionType: 0))
+        for var item in items {
+            item.targetSystem = 245
+            item.targetComponent = 191
+            h.feed(item)
+        }
+    }
+
+    @Test("the controller gone mid-mission, the copy in place at its item: the autopilot's mission flies on, no RTL")
+    func orphanedMissionFliesOn() throws {
+        var h = OrphanReturnTests.flying(orphanReturn: .seconds(10))
+        Self.fix(&h)
+        h.record(h.machine.heldMission(MissionSyncTests.plan, now: .init(us: h.nowUs)))
+        try Self.answerUpload(&h, count: 6)
+        #expect(h.machine.missionInPlace)
+        h.record(h.machine.missionProgress(planChecksum: MissionSyncTests.plan.checksum, currentItem: 3,
+                                           running: true, now: .init(us: h.nowUs)))
+        h.feed(MissionCurrent(seq: 4, total: 6, missionState: 2))
+        h.run(forUs: 11_000_000)
+        let modes = h.commandsSent.filter { $0.command == MAVCmd.doSetMode }
+        #expect(modes.last.map { $0.param(2) == 4 && $0.param(3) == 4 } == true, "PX4 AUTO.MISSION")
+        #expect(h.commandsSent.allSatisfy { $0.command != MAVCmd.navReturnToLaunch })
+        #expect(h.logs.contains { $0.contains("the autopilot's own mission flies on from its item 4") })
+        // In its mission mode it is left to fly: the link asks for nothing else while no command comes.
+        h.run(forUs: 20_000_000)
+        #expect(h.commandsSent.filter { $0.command == MAVCmd.doSetMode }.count == modes.count)
+
+        // Paused by the pilot, or the autopilot's current item not the board's: the return, as before.
+        var paused = OrphanReturnTests.flying(orphanReturn: .seconds(10))
+        Self.fix(&paused)
+        paused.record(paused.machine.heldMission(MissionSyncTests.plan, now: .init(us: paused.nowUs)))
+        try Self.answerUpload(&paused, count: 6)
+        paused.record(paused.machine.missionProgress(planChecksum: MissionSyncTests.plan.checksum, currentItem: 3,
+                                                     running: false, now: .init(us: paused.nowUs)))
+        paused.feed(MissionCurrent(seq: 4, total: 6, missionState: 2))
+        paused.run(forUs: 11_000_000)
+        #expect(paused.commandsSent.contains { $0.command == MAVCmd.navReturnToLaunch })
     }
 }

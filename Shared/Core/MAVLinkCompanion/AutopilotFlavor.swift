@@ -51,6 +51,13 @@ public enum AutopilotFlavor: Sendable, Equatable {
         }
     }
 
+    /// DO_SET_MODE params for the autopilot's own mission mode (PX4 AUTO.MISSION, ArduCopter AUTO): it flies its
+    /// uploaded mission from its current item.
+    var missionModeParams: [Float] {
+        let enabled = Float(MAVModeFlag.customModeEnabled)
+        return self == .px4 ? [enabled, Float(PX4Mode.mainAuto), Float(PX4Mode.subMission)] : [enabled, 3]
+    }
+
     /// NAV_LAND params: here, wherever that is (PX4: NaN lat/lon; ArduPilot: 0/0).
     var landParams: [Float] {
         self == .px4 ? [0, 0, 0, .nan, .nan, .nan, .nan] : [0, 0, 0, 0, 0, 0, 0]

@@ -23,9 +23,11 @@ extension CompanionStateMachine {
         return takePendingMission(nowUs: now.us)
     }
 
-    /// The board's progress: the item it flies to now (nil: none, the mission not under way or finished).
-    public mutating func missionProgress(planChecksum: UInt32, currentItem: Int?, now: MonotonicInstant)
-        -> [CompanionAction] {
+    /// The board's progress: the item it flies to now (nil: none, the mission not under way or finished), and
+    /// whether it runs (not paused, not holding after a power cycle).
+    public mutating func missionProgress(planChecksum: UInt32, currentItem: Int?, running: Bool,
+                                         now: MonotonicInstant) -> [CompanionAction] {
+        missionBoardRunning = running && currentItem != nil
         guard let copy = mission.plan, copy.checksum == planChecksum, let currentItem,
               let flavor = target.map({ _ in telemetryFlavor }) else {
             missionBoardItem = nil
@@ -35,6 +37,14 @@ extension CompanionStateMachine {
         missionBoardItem = currentItem
         missionCurrent.want(mission.holds(planChecksum) ? copy.seq(ofItem: currentItem, flavor: flavor) : nil)
         return missionCurrentActions(nowUs: now.us)
+    }
+
+    /// The autopilot's item its mission would fly on from, when the board's mission runs, the autopilot's copy is the
+    /// board's plan and its current item is the board's (MISSION_CURRENT said so); nil otherwise.
+    var missionFliesOn: Int? {
+        guard missionBoardRunning, let copy = mission.plan, mission.holds(copy.checksum),
+              let wanted = missionCurrent.wantedSeq, missionCurrent.reportedSeq == wanted else { return nil }
+        return wanted
     }
 
     /// Whether the autopilot's mission was read back equal to the held plan.

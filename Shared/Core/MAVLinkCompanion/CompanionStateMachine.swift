@@ -31,8 +31,9 @@ public struct CompanionStateMachine: Sendable {
     var missionCurrent = MissionCurrentSync()
     /// A held plan waiting for the vehicle's position before it becomes the autopilot's copy.
     var pendingMissionPlan: MissionPlan?
-    /// The item the board's progress says it flies to.
+    /// The item the board's progress says it flies to, and whether its mission runs.
     var missionBoardItem: Int?
+    var missionBoardRunning = false
     private var parser = MAVLinkStreamParser()
     private var telemetry = VehicleTelemetry()
     private var commands = CommandSender()
@@ -447,10 +448,20 @@ public struct CompanionStateMachine: Sendable {
     /// seconds), so the autopilot's own return-to-launch brings the vehicle back rather than a hover that lasts until
     /// its battery failsafe. A controller that comes back takes over again (its commands ask for OFFBOARD/GUIDED).
     /// A last command of land or emergency is a level the link keeps asking for instead.
+    /// During a mission whose copy the autopilot holds at the board's current item, the autopilot's own mission flies
+    /// on instead (`missionFliesOn`): it finishes the plan the board was flying.
     private mutating func orphanReturnActions(nowUs: Int64) -> [CompanionAction] {
         guard let target, let dueUs = orphanReturnDeadlineUs, nowUs >= dueUs else { return [] }
         orphanReturnAsked = true
         commands.remove(kinds: [.arm, .takeoff, .setMode])
+        if let seq = missionFliesOn {
+            commands.enqueue(CommandLong(command: MAVCmd.doSetMode, targetSystem: target.system,
+                                         targetComponent: target.component,
+                                         params: telemetry.flavor.missionModeParams),
+                             kind: .setMode, label: Self.orphanMissionLabel, urgent: true)
+            return [.log(.warning, "no flight command for \(timing.orphanReturn.us / 1_000_000) s with the vehicle in "
+                         + "the air during the mission: the autopilot's own mission flies on from its item \(seq)")]
+        }
         commands.enqueue(CommandLong(command: MAVCmd.navReturnToLaunch, targetSystem: target.system,
                                      targetComponent: target.component, params: []),
                          kind: .setMode, label: Self.orphanReturnLabel, urgent: true)
@@ -459,6 +470,7 @@ public struct CompanionStateMachine: Sendable {
     }
 
     static let orphanReturnLabel = "return to launch (no flight commands)"
+    static let orphanMissionLabel = "the autopilot's mission (no flight commands)"
 
     /// The takeoff gate's view of the vehicle, after each HEARTBEAT and EXTENDED_SYS_STATE.
     private mutating func observeVehicle() {

@@ -74,7 +74,7 @@ struct BoardListMailboxes: Sendable {
             let flying: Set<MissionState> = [.running, .paused, .holdingAfterRestart]
             actions += machine.missionProgress(planChecksum: record.planChecksum,
                                                currentItem: flying.contains(record.state) ? record.currentItem : nil,
-                                               now: now)
+                                               running: record.state == .running, now: now)
         }
         return actions
     }
