@@ -40,10 +40,14 @@ extension DeploymentTests {
                     "topic write \(Topics.linkStatus.anyDroneFilter)",
                     "topic write \(Topics.presence.anyDroneFilter)/\(link)",
                 ]
-                // mavlink-link keeps the held airspace as the autopilot's own fence and says whether it holds.
+                // mavlink-link keeps the held airspace as the autopilot's own fence, and the held plan as its own
+                // mission at the board's item, and says whether each holds.
                 let fence: Set<String> = link == "mavlink-link" ? [
                     "topic read \(Topics.airspaceHeld.anyDroneFilter)",
                     "topic write \(Topics.airspaceFence.anyDroneFilter)",
+                    "topic read \(Topics.missionHeld.anyDroneFilter)",
+                    "topic read \(Topics.missionProgress.anyDroneFilter)",
+                    "topic write \(Topics.missionAutopilot.anyDroneFilter)",
                 ] : []
                 #expect(Self.aclBlock(acl, user: link) == expected.union(fence), "\(link)")
             }
