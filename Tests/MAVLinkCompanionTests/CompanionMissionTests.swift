@@ -93,6 +93,14 @@ struct CompanionMissionTests {
         // In its mission mode it is left to fly: the link asks for nothing else while no command comes.
         h.run(forUs: 20_000_000)
         #expect(h.commandsSent.filter { $0.command == MAVCmd.doSetMode }.count == modes.count)
+        // Its own progress is the truth now: its next item is never pulled back to the board's last one.
+        func setCurrents() -> Int {
+            h.sent.filter { if case .missionSetCurrent = $0.message { true } else { false } }.count
+        }
+        let before = setCurrents()
+        h.feed(MissionCurrent(seq: 5, total: 6, missionState: 3))
+        h.run(forUs: 5_000_000)
+        #expect(setCurrents() == before)
 
         // Paused by the pilot, or the autopilot's current item not the board's: the return, as before.
         var paused = OrphanReturnTests.flying(orphanReturn: .seconds(10))

@@ -11,6 +11,7 @@ public enum AutopilotFlavor: Sendable, Equatable {
     }
 
     /// ArduPilot Copter `custom_mode` numbers.
+    static let copterAuto: UInt32 = 3
     static let copterGuided: UInt32 = 4
     static let copterLoiter: UInt32 = 5
     static let copterLand: UInt32 = 9
@@ -20,6 +21,13 @@ public enum AutopilotFlavor: Sendable, Equatable {
 
     func isSetpointMode(customMode: UInt32) -> Bool {
         self == .px4 ? PX4Mode(customMode: customMode).isOffboard : customMode == Self.copterGuided
+    }
+
+    /// The autopilot flies its own mission: PX4 AUTO.MISSION, ArduCopter AUTO.
+    func isMissionMode(customMode: UInt32) -> Bool {
+        guard self == .px4 else { return customMode == Self.copterAuto }
+        let mode = PX4Mode(customMode: customMode)
+        return mode.main == PX4Mode.mainAuto && mode.sub == PX4Mode.subMission
     }
 
     func isLandMode(customMode: UInt32) -> Bool {
@@ -35,7 +43,7 @@ public enum AutopilotFlavor: Sendable, Equatable {
 
     /// ArduCopter's mode names, as its ground stations say them (lower case, like PX4's here).
     static let copterModeNames: [UInt32: String] = [
-        0: "stabilize", 1: "acro", 2: "alt_hold", 3: "auto", copterGuided: "guided", copterLoiter: "loiter", 6: "rtl",
+        0: "stabilize", 1: "acro", 2: "alt_hold", copterAuto: "auto", copterGuided: "guided", copterLoiter: "loiter", 6: "rtl",
         7: "circle", copterLand: "land", 11: "drift", 13: "sport", 16: "poshold", 17: "brake", 21: "smart_rtl",
     ]
 
@@ -55,7 +63,8 @@ public enum AutopilotFlavor: Sendable, Equatable {
     /// uploaded mission from its current item.
     var missionModeParams: [Float] {
         let enabled = Float(MAVModeFlag.customModeEnabled)
-        return self == .px4 ? [enabled, Float(PX4Mode.mainAuto), Float(PX4Mode.subMission)] : [enabled, 3]
+        return self == .px4 ? [enabled, Float(PX4Mode.mainAuto), Float(PX4Mode.subMission)]
+            : [enabled, Float(Self.copterAuto)]
     }
 
     /// NAV_LAND params: here, wherever that is (PX4: NaN lat/lon; ArduPilot: 0/0).

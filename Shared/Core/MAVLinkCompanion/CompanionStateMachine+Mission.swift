@@ -59,8 +59,14 @@ extension CompanionStateMachine {
         return missionActions(mission.hold(AutopilotMission(plan: plan, origin: origin), nowUs: nowUs))
     }
 
-    /// After a pass, the current item follows the board's again.
+    /// After a pass, the current item follows the board's again; never while the autopilot flies its mission
+    /// itself (the controller gone): its own progress is then the truth, and setting the board's last item would
+    /// pull it back to an item it has flown.
     mutating func missionCurrentActions(nowUs: Int64) -> [CompanionAction] {
+        guard !autopilotFliesMission else {
+            missionCurrent.want(nil)
+            return []
+        }
         if let copy = mission.plan, let item = missionBoardItem, mission.holds(copy.checksum), target != nil {
             missionCurrent.want(copy.seq(ofItem: item, flavor: telemetryFlavor))
         }

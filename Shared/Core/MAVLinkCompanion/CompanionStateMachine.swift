@@ -90,6 +90,9 @@ public struct CompanionStateMachine: Sendable {
         (GlobalPositionInt.messageId, 100_000), (Attitude.messageId, 100_000), (GPSRawInt.messageId, 200_000),
         (ExtendedSysState.messageId, 200_000), (SysStatus.messageId, 1_000_000), (BatteryStatus.messageId, 1_000_000),
         (LocalPositionNED.messageId, 100_000),
+        // The autopilot's current mission item: its copy of the plan is kept at the board's (ArduPilot sends
+        // nothing unasked on a link).
+        (MissionCurrent.messageId, 1_000_000),
     ]
 
     public init(systemId: UInt8 = 245, componentId: UInt8 = 191, timing: CompanionTiming = CompanionTiming(),
@@ -109,6 +112,7 @@ public struct CompanionStateMachine: Sendable {
     }
 
     var telemetryFlavor: AutopilotFlavor { telemetry.flavor }
+    var autopilotFliesMission: Bool { telemetry.isInMissionMode }
 
     /// Parser counters (bad CRC, truncated, …) for the status and the shutdown line.
     public var counters: MAVLinkStreamParser.Counters { parser.counters }

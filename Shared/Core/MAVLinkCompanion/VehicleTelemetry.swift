@@ -29,6 +29,7 @@ struct VehicleTelemetry: Sendable {
     var flavor: AutopilotFlavor { heartbeat.map { AutopilotFlavor(autopilot: $0.autopilot) } ?? .px4 }
     /// In the mode that takes our velocity setpoints (PX4 OFFBOARD, ArduPilot GUIDED).
     var isInSetpointMode: Bool { heartbeat.map { flavor.isSetpointMode(customMode: $0.customMode) } ?? false }
+    var isInMissionMode: Bool { heartbeat.map { flavor.isMissionMode(customMode: $0.customMode) } ?? false }
     var isInLandMode: Bool { heartbeat.map { flavor.isLandMode(customMode: $0.customMode) } ?? false }
     var modeName: String { heartbeat.map { flavor.modeName(customMode: $0.customMode) } ?? "unknown" }
 
