@@ -243,12 +243,13 @@ import Testing
         h.navigation(distanceM: 30, for: target2)
         _ = Self.arrive(&h)
         #expect(h.machine.mission?.executor.phase == .staying)
-        // In the 5 s loiter: 2 s held, 2 s silent (a hover), then fresh again: it ends at 5 s, not later or sooner.
+        // In the 5 s loiter: 2 s held, 2 s silent (a hover), then fresh again: it ends 5 s after the arrival (half
+        // the arrival window before its judgement: 4.5 s after it), not later or sooner.
         h.run(ms: 2_000)
         h.run(ms: 2_000, drone: nil)
         #expect(h.activity == .hovering)
         #expect(h.machine.mission?.executor.state == .running && h.machine.mission?.executor.phase == .staying)
-        h.run(ms: 800)
+        h.run(ms: 300)
         #expect(h.machine.mission?.executor.phase == .staying)
         let ended = h.run(ms: 400)
         #expect(h.activity == .landing)

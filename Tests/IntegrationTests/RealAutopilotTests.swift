@@ -63,6 +63,9 @@ struct RealAutopilotTests {
 
         @Test("own fence: read back equal; link dead: a goto into the zone never enters, one across it is stopped")
         func autopilotFence() async throws { try await Scenarios.autopilotFence(flight()) }
+
+        @Test("a .plan flown by the board: each point within 2 m in order, hold and loiter ± 1 s, landed within 1 m")
+        func mission() async throws { try await Scenarios.missionFlown(flight()) }
     }
 
     /// ArduCopter's GUIDED takeoff fails with today's mavlink-link (its zero-velocity setpoint stream cancels the
@@ -98,6 +101,9 @@ struct RealAutopilotTests {
 
         @Test("own fence: read back equal; link dead: a goto into the zone never enters, one across it is stopped")
         func autopilotFence() async throws { try await Scenarios.autopilotFence(flight()) }
+
+        @Test("a .plan flown by the board: each point within 2 m in order, hold and loiter ± 1 s, landed within 1 m")
+        func mission() async throws { try await Scenarios.missionFlown(flight()) }
     }
 }
 

@@ -141,8 +141,14 @@ extension ControllerStateMachine {
             }
             holdAltitude(&command, now: now)
         case .arrived(let arrived):
-            if arrived.holdsPosition(arrivedContext(now: now)) {
-                _ = holdPosition(arrived.arrival, leg: true, into: &command, now: now)
+            let stayYawFrac = missionStayYawFrac(now: now)
+            if arrived.holdsPosition(arrivedContext(now: now)),
+               holdPosition(arrived.arrival, leg: true, into: &command, now: now) {
+                command.yawFrac = stayYawFrac ?? 0
+            } else if let stayYawFrac {
+                // Over the point, where the drone's own hover holds it: the turn alone, no tilt.
+                command.progressive = true
+                command.yawFrac = stayYawFrac
             }
             holdAltitude(&command, now: now)
         case .returningHome(let returning): returningHomeCommand(returning, into: &command, now: now)

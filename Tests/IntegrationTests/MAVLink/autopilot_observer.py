@@ -2,8 +2,9 @@
 """An independent observer on a real autopilot's second MAVLink link (pymavlink, not our codec): the oracle of the
 real-autopilot scenarios. Prints one JSON object per observation on stdout, flushed at once:
 
-  {"t": 12.34, "kind": "position", "lat": 52.5, "lon": 13.3, "rel_alt": 2.98, "alt": 36.9, "vn": 1.9, "ve": 0.1}
-                                                   GLOBAL_POSITION_INT (vn, ve: its ground velocity north, east, m/s)
+  {"t": 12.34, "kind": "position", "lat": 52.5, "lon": 13.3, "rel_alt": 2.98, "alt": 36.9, "vn": 1.9, "ve": 0.1,
+   "hdg": 87.5}                     GLOBAL_POSITION_INT (vn, ve: its ground velocity north, east, m/s; hdg: its heading,
+                                    degrees, null when unknown)
   {"t": …, "kind": "heartbeat", "armed": true, "base_mode": 157, "custom_mode": 4}             on every change
   {"t": …, "kind": "landed", "state": 2}                 EXTENDED_SYS_STATE landed_state, on every change
   {"t": …, "kind": "statustext", "severity": 6, "text": "EKF3 IMU0 is using GPS"}
@@ -12,6 +13,8 @@ real-autopilot scenarios. Prints one JSON object per observation on stdout, flus
   {"t": …, "kind": "prearm", "ok": true}                 SYS_STATUS pre-arm health bit (PX4), on change
   {"t": …, "kind": "ack", "command": 21, "result": 0}    COMMAND_ACK for what this observer sent
   {"t": …, "kind": "hello", "system": 1, "autopilot": 12, "from": "127.0.0.1:18570"}
+  {"t": …, "kind": "mission_current", "seq": 2}         MISSION_CURRENT seq, on change
+  {"t": …, "kind": "mission_reached", "seq": 2}         MISSION_ITEM_REACHED, every one
 
 `t` is seconds on this machine's monotonic clock (time.monotonic: the same clock as CLOCK_MONOTONIC in Swift).
 It says hello to the autopilot (a GCS HEARTBEAT every second) and asks for its streams with SET_MESSAGE_INTERVAL
@@ -26,6 +29,14 @@ vehicle down, for cleanup. SIGTERM ends it.
                      {"t": …, "kind": "fence", "items": [[command, param1, lat_e7, lon_e7], …]}  (or "error": why)
   {"cmd": "goto", "lat": …, "lon": …, "alt": …}   MAV_CMD_DO_REPOSITION as COMMAND_INT (alt AMSL, change mode),
                      resent every second until acknowledged; the ack is reported as "ack" (command 192)
+  {"cmd": "mission"} read the autopilot's mission (mission type 0) as the fence is read, and report it:
+                     {"t": …, "kind": "mission", "items": [{"seq": 0, "command": 16, "frame": 3, "x": lat_e7,
+                      "y": lon_e7, "z": 3.0, "param1": 0.0, "param2": 0.0, "param3": 0.0, "param4": 0.0}, …]}
+                     (or "error": why). ArduPilot's item 0 is its home.
+  {"cmd": "mission_mode"}  MAV_CMD_DO_SET_MODE to the autopilot's mission mode, as a ground station's mode switch:
+                     PX4 custom main mode 4 (AUTO), sub mode 4 (MISSION); ArduCopter custom mode 3 (AUTO). Base
+                     mode: custom mode enabled, the armed bit as the last HEARTBEAT had it (QGroundControl keeps
+                     the vehicle's own bits). Resent every second until acknowledged; "ack" (command 176)
 
 usage: autopilot_observer.py [--commands FILE] LISTEN_PORT [AUTOPILOT_HOST:PORT]
   LISTEN_PORT: the UDP port on 127.0.0.1 the autopilot's link sends to (0: any free port; then AUTOPILOT is needed).
@@ -65,8 +76,11 @@ last = {}
 land_requested = [False]
 land_acked = [False]
 running = [True]
-# The fence being read: None when idle, else {"count": n or None, "items": [...], "tries": k, "next": time}.
-fence_read = [None]
+# The list being read per mission type (0 mission, 1 fence): None when idle, else {"count": n or None, "items":
+# [...], "tries": k, "next": time}.
+list_reads = {0: None, 1: None}
+LIST_KINDS = {0: "mission", 1: "fence"}
+mode_switch = {"wanted": False, "acked": True, "next": 0.0}
 goto = {"target": None, "acked": True, "next": 0.0}
 commands_offset = [0]
 
@@ -99,7 +113,8 @@ def command(cmd, *params):
 def ask_streams():
     """What the observer reports, at the rates it needs; PX4's 50 Hz GCS extras off."""
     wanted = {C.MAVLINK_MSG_ID_GLOBAL_POSITION_INT: 100_000, C.MAVLINK_MSG_ID_EXTENDED_SYS_STATE: 200_000,
-              C.MAVLINK_MSG_ID_HOME_POSITION: 1_000_000, C.MAVLINK_MSG_ID_SYS_STATUS: 1_000_000}
+              C.MAVLINK_MSG_ID_HOME_POSITION: 1_000_000, C.MAVLINK_MSG_ID_SYS_STATUS: 1_000_000,
+              C.MAVLINK_MSG_ID_MISSION_CURRENT: 1_000_000}
     if target["ardupilot"]:
         wanted[C.MAVLINK_MSG_ID_EKF_STATUS_REPORT] = 1_000_000
         # Position, extended status (SYS_STATUS, EKF) and "extra3" streams: ArduPilot starts a link silent.
@@ -116,40 +131,49 @@ def ask_streams():
         command(C.MAV_CMD_SET_MESSAGE_INTERVAL, message, interval)
 
 
-def fence_request(now):
-    """Asks again for what the fence read waits for (the count, or the next item); gives up after 10 tries."""
-    state = fence_read[0]
+def list_request(mission_type, now):
+    """Asks again for what the read of a mission type waits for (the count, or the next item); gives up after 10
+    tries."""
+    state = list_reads[mission_type]
     if state["tries"] >= 10:
-        emit("fence", error=f"no answer after 10 tries (count {state['count']}, {len(state['items'])} items)")
-        fence_read[0] = None
+        emit(LIST_KINDS[mission_type],
+             error=f"no answer after 10 tries (count {state['count']}, {len(state['items'])} items)")
+        list_reads[mission_type] = None
         return
     state["tries"] += 1
     state["next"] = now + 1
     if state["count"] is None:
-        send(C.MAVLink_mission_request_list_message(target["system"], target["component"], 1))
+        send(C.MAVLink_mission_request_list_message(target["system"], target["component"], mission_type))
     else:
-        send(C.MAVLink_mission_request_int_message(target["system"], target["component"], len(state["items"]), 1))
+        send(C.MAVLink_mission_request_int_message(target["system"], target["component"], len(state["items"]),
+                                                   mission_type))
 
 
-def fence_item(msg, now):
-    state = fence_read[0]
-    if state is None or getattr(msg, "mission_type", 0) != 1 or msg.target_system != 255:
+def list_item(msg, now):
+    mission_type = getattr(msg, "mission_type", 0)
+    state = list_reads.get(mission_type)
+    if state is None or msg.target_system != 255:
         return
     if msg.get_type() == "MISSION_COUNT":
         if state["count"] is not None:
             return
         state["count"] = msg.count
     elif msg.seq == len(state["items"]) and state["count"] is not None:
-        state["items"].append([msg.command, msg.param1, msg.x, msg.y])
+        if mission_type == 1:
+            state["items"].append([msg.command, msg.param1, msg.x, msg.y])
+        else:
+            state["items"].append({"seq": msg.seq, "command": msg.command, "frame": msg.frame, "x": msg.x,
+                                   "y": msg.y, "z": msg.z, "param1": msg.param1, "param2": msg.param2,
+                                   "param3": msg.param3, "param4": msg.param4})
     else:
         return
     state["tries"] = 0
     if len(state["items"]) >= state["count"]:
-        send(C.MAVLink_mission_ack_message(target["system"], target["component"], 0, 1))
-        emit("fence", items=state["items"])
-        fence_read[0] = None
+        send(C.MAVLink_mission_ack_message(target["system"], target["component"], 0, mission_type))
+        emit(LIST_KINDS[mission_type], items=state["items"])
+        list_reads[mission_type] = None
     else:
-        fence_request(now)
+        list_request(mission_type, now)
 
 
 def read_commands(now):
@@ -170,9 +194,14 @@ def read_commands(now):
             order = json.loads(line)
         except ValueError:
             continue
-        if order.get("cmd") == "fence":
-            fence_read[0] = {"count": None, "items": [], "tries": 0, "next": now}
-            fence_request(now)
+        if order.get("cmd") in ("fence", "mission"):
+            mission_type = 1 if order["cmd"] == "fence" else 0
+            list_reads[mission_type] = {"count": None, "items": [], "tries": 0, "next": now}
+            list_request(mission_type, now)
+        elif order.get("cmd") == "mission_mode":
+            mode_switch["wanted"] = True
+            mode_switch["acked"] = False
+            mode_switch["next"] = now
         elif order.get("cmd") == "goto":
             goto["target"] = (order["lat"], order["lon"], order["alt"])
             goto["acked"] = False
@@ -185,6 +214,17 @@ def send_goto():
     send(C.MAVLink_command_int_message(target["system"], target["component"], C.MAV_FRAME_GLOBAL,
                                        C.MAV_CMD_DO_REPOSITION, 0, 0, -1, 1, 0, float("nan"),
                                        int(round(lat * 1e7)), int(round(lon * 1e7)), alt))
+
+
+def send_mission_mode():
+    """DO_SET_MODE to AUTO (ArduCopter 3) or AUTO/MISSION (PX4 main 4, sub 4), the vehicle's armed bit kept."""
+    armed = C.MAV_MODE_FLAG_SAFETY_ARMED if last.get("heartbeat", (False, 0))[0] else 0
+    base = C.MAV_MODE_FLAG_CUSTOM_MODE_ENABLED | armed
+    emit("sent", command=C.MAV_CMD_DO_SET_MODE)
+    if target["ardupilot"]:
+        command(C.MAV_CMD_DO_SET_MODE, base, 3)
+    else:
+        command(C.MAV_CMD_DO_SET_MODE, base, 4, 4)
 
 
 def on_usr1(_signum, _frame):
@@ -226,7 +266,7 @@ def handle(msg, source):
         return
     if kind == "GLOBAL_POSITION_INT":
         emit("position", lat=msg.lat / 1e7, lon=msg.lon / 1e7, rel_alt=msg.relative_alt / 1000, alt=msg.alt / 1000,
-             vn=msg.vx / 100, ve=msg.vy / 100)
+             vn=msg.vx / 100, ve=msg.vy / 100, hdg=None if msg.hdg == 65535 else msg.hdg / 100)
     elif kind == "EXTENDED_SYS_STATE":
         if changed("landed", msg.landed_state):
             emit("landed", state=msg.landed_state)
@@ -245,10 +285,17 @@ def handle(msg, source):
         if changed("prearm", ok):
             emit("prearm", ok=ok)
     elif kind in ("MISSION_COUNT", "MISSION_ITEM_INT"):
-        fence_item(msg, time.monotonic())
+        list_item(msg, time.monotonic())
+    elif kind == "MISSION_CURRENT":
+        if changed("mission_current", msg.seq):
+            emit("mission_current", seq=msg.seq)
+    elif kind == "MISSION_ITEM_REACHED":
+        emit("mission_reached", seq=msg.seq)
     elif kind == "COMMAND_ACK":
         if msg.command == C.MAV_CMD_DO_REPOSITION:
             goto["acked"] = True
+        if msg.command == C.MAV_CMD_DO_SET_MODE:
+            mode_switch["acked"] = True
         if msg.command == C.MAV_CMD_NAV_LAND:
             land_acked[0] = msg.result in (C.MAV_RESULT_ACCEPTED, C.MAV_RESULT_IN_PROGRESS)
         if msg.command != C.MAV_CMD_SET_MESSAGE_INTERVAL:
@@ -267,8 +314,12 @@ while running[0]:
         ask_streams()  # once more: a request lost while the autopilot was still starting
         next_streams = float("inf")
     read_commands(now)
-    if fence_read[0] is not None and now >= fence_read[0]["next"]:
-        fence_request(now)
+    for mission_type, state in list_reads.items():
+        if state is not None and now >= state["next"]:
+            list_request(mission_type, now)
+    if mode_switch["wanted"] and not mode_switch["acked"] and now >= mode_switch["next"]:
+        send_mission_mode()
+        mode_switch["next"] = now + 1
     if goto["target"] is not None and not goto["acked"] and now >= goto["next"]:
         send_goto()
         goto["next"] = now + 1

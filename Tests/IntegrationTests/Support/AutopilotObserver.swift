@@ -5,7 +5,9 @@ import ProcessSupport
 /// The oracle of the real-autopilot scenarios: `MAVLink/autopilot_observer.py` (pymavlink, not our codec) on the
 /// autopilot's second MAVLink link, reporting the autopilot's own position, armed state, mode, landed state and
 /// STATUSTEXT as JSON lines, read here as they come. Its times are this machine's monotonic clock
-/// (`AutopilotObserver.nowS()`). It can also send a NAV_LAND of its own (`land()`): a second ground station.
+/// (`AutopilotObserver.nowS()`). It can also send a NAV_LAND of its own (`land()`): a second ground station; read
+/// the autopilot's fence and mission (`readFence()`, `readMission()`), switch it to its mission mode
+/// (`missionMode()`), and records MISSION_CURRENT and MISSION_ITEM_REACHED (`missionCurrent`, `missionReached`).
 final class AutopilotObserver: @unchecked Sendable {
     /// GLOBAL_POSITION_INT: the autopilot's own estimate.
     struct Position: Sendable {
@@ -17,12 +19,26 @@ final class AutopilotObserver: @unchecked Sendable {
         var groundSpeedMps: Double = 0
         /// Above mean sea level (alt).
         var altitudeAMSLM: Double = 0
+        /// The autopilot's heading (hdg), degrees; NaN when it says unknown.
+        var headingDeg: Double = .nan
         func distanceM(to other: GeoPoint) -> Double { Geodesy.inverse(from: point, to: other).distanceM }
     }
 
     /// MAV_LANDED_STATE as EXTENDED_SYS_STATE reports it.
     enum LandedState: Int, Sendable {
         case undefined = 0, onGround, inAir, takeoff, landing
+    }
+
+    /// One item of the autopilot's mission as MISSION_ITEM_INT carries it (x, y: latitude, longitude × 1e7 in the
+    /// global frames; z: altitude in the item's frame).
+    struct MissionItem: Sendable, Equatable {
+        var seq: Int
+        var command: Int
+        var frame: Int
+        var x: Int
+        var y: Int
+        var z: Double
+        var param1, param2, param3, param4: Double
     }
 
     /// Everything observed so far.
@@ -44,6 +60,14 @@ final class AutopilotObserver: @unchecked Sendable {
         var fenceError: String?
         /// COMMAND_ACKs for what the observer sent: (command, MAV_RESULT).
         var acks: [(command: Int, result: Int)] = []
+        /// The autopilot's mission (type 0) as last read (`readMission()`; ArduPilot's item 0 is its home).
+        var mission: [MissionItem]?
+        /// Why the last mission read failed.
+        var missionError: String?
+        /// MISSION_CURRENT's seq, on every change.
+        var missionCurrent: [(timeS: Double, seq: Int)] = []
+        /// MISSION_ITEM_REACHED, every one.
+        var missionReached: [(timeS: Double, seq: Int)] = []
 
         var latest: Position? { positions.last }
         var armed: Bool? { heartbeats.last?.armed }
@@ -57,13 +81,16 @@ final class AutopilotObserver: @unchecked Sendable {
         func armedAt(since startS: Double) -> Double? {
             heartbeats.first { $0.timeS >= startS && $0.armed }?.timeS
         }
-        /// One line per change of armed state, mode, landed state and every STATUSTEXT since `startS`, in time order.
+        /// One line per change of armed state, mode, landed state, mission item and every STATUSTEXT since `startS`, in
+        /// time order.
         func story(since startS: Double = 0, relativeTo zeroS: Double? = nil) -> String {
             let zero = zeroS ?? startS
             var lines: [(Double, String)] = heartbeats.filter { $0.timeS >= startS }
                 .map { ($0.timeS, "\($0.armed ? "armed" : "disarmed") mode \($0.customMode)") }
             lines += landedStates.filter { $0.timeS >= startS }.map { ($0.timeS, "landed state \($0.state)") }
             lines += texts.filter { $0.timeS >= startS }.map { ($0.timeS, "\"\($0.text)\"") }
+            lines += missionCurrent.filter { $0.timeS >= startS }.map { ($0.timeS, "mission item \($0.seq) current") }
+            lines += missionReached.filter { $0.timeS >= startS }.map { ($0.timeS, "mission item \($0.seq) reached") }
             return lines.sorted { $0.0 < $1.0 }.map { String(format: "%+7.2f s  ", $0.0 - zero) + $0.1 }
                 .joined(separator: "\n")
         }
@@ -137,6 +164,19 @@ final class AutopilotObserver: @unchecked Sendable {
         order(#"{"cmd": "fence"}"#)
     }
 
+    /// Reads the autopilot's mission (mission type 0) anew: `now.mission` (or `missionError`) when it is in.
+    func readMission() {
+        lock.withLock {
+            seen.mission = nil
+            seen.missionError = nil
+        }
+        order(#"{"cmd": "mission"}"#)
+    }
+
+    /// MAV_CMD_DO_SET_MODE to the autopilot's mission mode (PX4 AUTO/MISSION, ArduCopter AUTO), as a ground
+    /// station's mode switch, resent until acknowledged: the ack is in `now.acks` (command 176).
+    func missionMode() { order(#"{"cmd": "mission_mode"}"#) }
+
     /// MAV_CMD_DO_REPOSITION straight to the autopilot (a second ground station, bypassing the stack).
     func goto(_ point: GeoPoint, altitudeAMSLM: Double) {
         order(#"{"cmd": "goto", "lat": \#(point.latitudeDeg), "lon": \#(point.longitudeDeg), "#
@@ -181,7 +221,8 @@ final class AutopilotObserver: @unchecked Sendable {
                 let north = o["vn"] as? Double ?? 0, east = o["ve"] as? Double ?? 0
                 seen.positions.append(Position(timeS: t, point: p, relativeAltitudeM: o["rel_alt"] as? Double ?? 0,
                                                groundSpeedMps: (north * north + east * east).squareRoot(),
-                                               altitudeAMSLM: o["alt"] as? Double ?? 0))
+                                               altitudeAMSLM: o["alt"] as? Double ?? 0,
+                                               headingDeg: (o["hdg"] as? NSNumber)?.doubleValue ?? .nan))
             }
         case "heartbeat":
             seen.heartbeats.append((t, o["armed"] as? Bool ?? false, UInt32(o["custom_mode"] as? Int ?? 0)))
@@ -197,6 +238,20 @@ final class AutopilotObserver: @unchecked Sendable {
             } else {
                 seen.fenceError = o["error"] as? String ?? "?"
             }
+        case "mission":
+            if let items = o["items"] as? [[String: Any]] {
+                seen.mission = items.map { i in
+                    func number(_ key: String) -> Double { (i[key] as? NSNumber)?.doubleValue ?? .nan }
+                    return MissionItem(seq: i["seq"] as? Int ?? -1, command: i["command"] as? Int ?? -1,
+                                       frame: i["frame"] as? Int ?? -1, x: i["x"] as? Int ?? 0, y: i["y"] as? Int ?? 0,
+                                       z: number("z"), param1: number("param1"), param2: number("param2"),
+                                       param3: number("param3"), param4: number("param4"))
+                }
+            } else {
+                seen.missionError = o["error"] as? String ?? "?"
+            }
+        case "mission_current": seen.missionCurrent.append((t, o["seq"] as? Int ?? -1))
+        case "mission_reached": seen.missionReached.append((t, o["seq"] as? Int ?? -1))
         case "ack":
             seen.acks.append((o["command"] as? Int ?? -1, o["result"] as? Int ?? -1))
             seen.texts.append((t, "(the observer's command \(o["command"] ?? "?") → result \(o["result"] ?? "?"))"))
