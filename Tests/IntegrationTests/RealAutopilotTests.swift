@@ -66,6 +66,9 @@ struct RealAutopilotTests {
 
         @Test("a .plan flown by the board: each point within 2 m in order, hold and loiter ± 1 s, landed within 1 m")
         func mission() async throws { try await Scenarios.missionFlown(flight()) }
+
+        @Test("mission copy: the autopilot holds the plan (read back); controller killed mid-mission: it finishes it")
+        func missionCopy() async throws { try await Scenarios.missionFinishedByTheAutopilot(flight()) }
     }
 
     /// ArduCopter's GUIDED takeoff fails with today's mavlink-link (its zero-velocity setpoint stream cancels the
@@ -104,6 +107,9 @@ struct RealAutopilotTests {
 
         @Test("a .plan flown by the board: each point within 2 m in order, hold and loiter ± 1 s, landed within 1 m")
         func mission() async throws { try await Scenarios.missionFlown(flight()) }
+
+        @Test("mission copy: the autopilot holds the plan (read back); controller killed mid-mission: it finishes it")
+        func missionCopy() async throws { try await Scenarios.missionFinishedByTheAutopilot(flight()) }
     }
 }
 

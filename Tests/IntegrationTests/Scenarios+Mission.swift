@@ -49,22 +49,36 @@ extension Scenarios {
     /// ground with `mission start` (its takeoff item is the takeoff command), flown by the board's executor through
     /// mavlink-link. By the autopilot's own positions: every point passed within 2 m, in order; the stays at A and
     /// B (`stay(at:in:)`) their hold ± 1 s; disarmed on the ground within 1 m of D; `mission status` completed.
-    static func missionFlown(_ flight: AutopilotFlight) async throws {
+    /// `mission upload FILE`, exit 0. A controller without a fix yet refuses ("no position yet"): the user uploads
+    /// again, as drone-sim's do.
+    static func uploadMission(_ flight: AutopilotFlight, _ file: URL) async throws {
+        var upload = try await flight.broadcaster(["mission", "upload", file.path, "--timeout", "30"])
+        for _ in 0..<20 where upload.code != 0 && upload.output.contains("no position yet") {
+            try await Task.sleep(for: .milliseconds(500))
+            upload = try await flight.broadcaster(["mission", "upload", file.path, "--timeout", "30"])
+        }
+        try #require(upload.code == 0, "mission upload: \(upload.output)\n\(flight.logs())")
+    }
+
+    /// Nothing of the plan for a later scenario: the controller's stored plan and progress, the retained upload a
+    /// restarted controller would take up again.
+    static func clearMission(_ flight: AutopilotFlight) {
         let directory = flight.stack.broker.directory
         let state = directory.appendingPathComponent("xdg-state/quadcopter/drone-controller/\(flight.stack.drone)")
-        defer {
-            // Nothing of the plan for a later scenario: the controller's stored plan and progress, the retained
-            // upload a restarted controller would take up again.
-            for name in ["mission", "mission-progress"] {
-                try? FileManager.default.removeItem(at: state.appendingPathComponent(name))
-            }
-            if let tool = try? TestEnvironment.requireTool("mosquitto_pub"),
-               let clear = try? ChildProcess(executable: tool, arguments: [
-                   "-h", "127.0.0.1", "-p", "\(flight.stack.broker.port)", "-q", "1", "-r", "-n",
-                   "-t", Topics.missionUpload.topic(for: flight.droneID)], logDirectory: directory) {
-                _ = clear.waitForExit(timeout: TestEnvironment.readinessTimeout)
-            }
+        for name in ["mission", "mission-progress"] {
+            try? FileManager.default.removeItem(at: state.appendingPathComponent(name))
         }
+        if let tool = try? TestEnvironment.requireTool("mosquitto_pub"),
+           let clear = try? ChildProcess(executable: tool, arguments: [
+               "-h", "127.0.0.1", "-p", "\(flight.stack.broker.port)", "-q", "1", "-r", "-n",
+               "-t", Topics.missionUpload.topic(for: flight.droneID)], logDirectory: directory) {
+            _ = clear.waitForExit(timeout: TestEnvironment.readinessTimeout)
+        }
+    }
+
+    static func missionFlown(_ flight: AutopilotFlight) async throws {
+        let directory = flight.stack.broker.directory
+        defer { clearMission(flight) }
         try await flight.scenario("mission") {
             let home = try #require(flight.observer.now.latest, "no position from the autopilot").point
             let a = flight.point(from: home, bearingDeg: 0, distanceM: missionLegM)
@@ -80,13 +94,7 @@ extension Scenarios {
                 planItem(21, d),
             ], to: directory.appendingPathComponent("autopilot-mission.plan"), hoverSpeedMps: missionSpeedMps)
 
-            var upload = try await flight.broadcaster(["mission", "upload", file.path, "--timeout", "30"])
-            // A controller without a fix yet refuses ("no position yet"): the user uploads again, as drone-sim's do.
-            for _ in 0..<20 where upload.code != 0 && upload.output.contains("no position yet") {
-                try await Task.sleep(for: .milliseconds(500))
-                upload = try await flight.broadcaster(["mission", "upload", file.path, "--timeout", "30"])
-            }
-            try #require(upload.code == 0, "mission upload: \(upload.output)\n\(flight.logs())")
+            try await uploadMission(flight, file)
             // As for takeoffAndLand's hover: PX4 SIH sharing the CPU with ArduCopters booting beside it is not the
             // vehicle; its mission waits for their boots.
             if flight.kind == .px4 {

@@ -43,6 +43,7 @@ usage: autopilot_observer.py [--commands FILE] LISTEN_PORT [AUTOPILOT_HOST:PORT]
   AUTOPILOT: where to send first (PX4's GCS link: 127.0.0.1:18570+N; PX4 then answers whoever sent to it).
   Without it the observer answers whoever sends to it (ArduPilot's udpclient serial port)."""
 import json
+import math
 import os
 import signal
 import socket
@@ -162,9 +163,13 @@ def list_item(msg, now):
         if mission_type == 1:
             state["items"].append([msg.command, msg.param1, msg.x, msg.y])
         else:
+            # NaN (PX4 keeps a yaw of NaN) as null: json.dumps would write NaN, which is not JSON.
+            def number(value):
+                return None if math.isnan(value) else value
             state["items"].append({"seq": msg.seq, "command": msg.command, "frame": msg.frame, "x": msg.x,
-                                   "y": msg.y, "z": msg.z, "param1": msg.param1, "param2": msg.param2,
-                                   "param3": msg.param3, "param4": msg.param4})
+                                   "y": msg.y, "z": number(msg.z), "param1": number(msg.param1),
+                                   "param2": number(msg.param2), "param3": number(msg.param3),
+                                   "param4": number(msg.param4)})
     else:
         return
     state["tries"] = 0
