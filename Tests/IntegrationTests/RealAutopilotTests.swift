@@ -69,6 +69,11 @@ struct RealAutopilotTests {
 
         @Test("mission copy: the autopilot holds the plan (read back); controller killed mid-mission: it finishes it")
         func missionCopy() async throws { try await Scenarios.missionFinishedByTheAutopilot(flight()) }
+
+        @Test("mission copy, board dead: all board services killed mid-mission, a ground station's Mission: finished")
+        func missionCopyBoardDead() async throws {
+            try await Scenarios.missionFinishedByTheAutopilot(flight(), wholeBoard: true)
+        }
     }
 
     /// ArduCopter's GUIDED takeoff fails with today's mavlink-link (its zero-velocity setpoint stream cancels the
@@ -110,6 +115,11 @@ struct RealAutopilotTests {
 
         @Test("mission copy: the autopilot holds the plan (read back); controller killed mid-mission: it finishes it")
         func missionCopy() async throws { try await Scenarios.missionFinishedByTheAutopilot(flight()) }
+
+        @Test("mission copy, board dead: all board services killed mid-mission, a ground station's Mission: finished")
+        func missionCopyBoardDead() async throws {
+            try await Scenarios.missionFinishedByTheAutopilot(flight(), wholeBoard: true)
+        }
     }
 }
 

@@ -13,9 +13,13 @@ extension Scenarios {
     /// On the leg to B, drone-controller and navigator are SIGKILLed (mavlink-link lives): after its
     /// `--orphan-return-after` (30 s) the autopilot's mission mode takes over and flies B, C and lands at D; A is never
     /// flown again. Every point within 2 m, the landing within 1 m of D.
-    static func missionFinishedByTheAutopilot(_ flight: AutopilotFlight) async throws {
+    /// `wholeBoard`: mavlink-link is SIGKILLed too (the board dies: nothing reaches the autopilot from it), and a
+    /// ground station on the autopilot's own link (the observer, as QGroundControl on the telemetry radio) switches
+    /// it to its mission mode at once: the same judgement.
+    static func missionFinishedByTheAutopilot(_ flight: AutopilotFlight, wholeBoard: Bool = false) async throws {
         defer { clearMission(flight) }
-        try await flight.scenario("mission copy") {
+        let name = wholeBoard ? "mission copy, board dead" : "mission copy"
+        try await flight.scenario(name) {
             let home = try #require(flight.observer.now.latest, "no position from the autopilot").point
             let a = flight.point(from: home, bearingDeg: 0, distanceM: missionLegM)
             let b = flight.point(from: a, bearingDeg: 0, distanceM: missionLegM)
@@ -44,25 +48,28 @@ extension Scenarios {
             #expect(positional.count == 4 && zip(positional, wanted).allSatisfy {
                 abs($0.x - $1.0) <= 1 && abs($0.y - $1.1) <= 1 }, "the autopilot's mission: \(items)")
 
-            let startS = nowS()
             let start = try await flight.broadcaster(["mission", "start", "--timeout", "30"])
             try #require(start.code == 0, "mission start: \(start.output)\n\(flight.logs())")
             _ = try await flight.waitArrived(at: a, radiusM: missionPassM, timeoutS: 90)
             try await flight.waitOut(from: a, distanceM: 4)
             let killS = nowS()
-            for service in ["drone-controller", "navigator"] {
+            for service in ["drone-controller", "navigator"] + (wholeBoard ? ["mavlink-link"] : []) {
                 let process = try #require(flight.stack.process(service))
                 #expect(process.stop(signal: SIGKILL) == 128 + SIGKILL)
             }
-            try await eventually(timeout: .seconds(60), "mavlink-link hands the mission to the autopilot") {
-                link.output().contains("the autopilot's own mission flies on")
+            if wholeBoard {
+                flight.observer.missionMode()
+            } else {
+                try await eventually(timeout: .seconds(60), "mavlink-link hands the mission to the autopilot") {
+                    link.output().contains("the autopilot's own mission flies on")
+                }
             }
             try await flight.waitDisarmedOnGround("the autopilot's mission flown and landed", timeoutS: 240)
             let seen = flight.observer.now
             let after = seen.positions(from: killS)
             func closest(_ point: GeoPoint) -> Double { after.map { $0.distanceM(to: point) }.min() ?? .infinity }
             let landed = try #require(seen.latest)
-            flight.measured("mission copy", String(
+            flight.measured(name, String(
                 format: "after the kill: A %.2f m (not again), B %.2f m, C %.2f m; landed %.2f m from D; %.0f s "
                     + "from the kill to disarmed; the autopilot said:\n%@",
                 closest(a), closest(b), closest(c), landed.distanceM(to: d), nowS() - killS,
@@ -70,7 +77,6 @@ extension Scenarios {
             #expect(closest(a) > missionPassM, "A flown again after the kill")
             #expect(closest(b) <= missionPassM && closest(c) <= missionPassM)
             #expect(landed.distanceM(to: d) <= missionLandM)
-            _ = startS
         }
     }
 }
