@@ -8,8 +8,8 @@ import Testing
 /// upload, read back by the independent observer), and when the board's controller dies mid-mission the autopilot's
 /// own mission flies on from the board's item and lands as the plan says. Judged by the observer's positions.
 extension Scenarios {
-    /// Takeoff, 3 m/s, waypoints A (15 m north), B (15 m north of A), C (15 m east of B), land at D (8 m south of
-    /// C). Before the start: the autopilot's mission, read by the observer, holds A…D in order (mavlink-link's copy).
+    /// Takeoff, 3 m/s, waypoints A (15 m north), B (15 m north of A), C (15 m west of B), land at D (8 m south of
+    /// C): west, clear of the fence scenario's keep-out zone east of home, should a controller still hold it. Before the start: the autopilot's mission, read by the observer, holds A…D in order (mavlink-link's copy).
     /// On the leg to B, drone-controller and navigator are SIGKILLed (mavlink-link lives): after its
     /// `--orphan-return-after` (30 s) the autopilot's mission mode takes over and flies B, C and lands at D; A is never
     /// flown again. Every point within 2 m, the landing within 1 m of D.
@@ -23,7 +23,7 @@ extension Scenarios {
             let home = try #require(flight.observer.now.latest, "no position from the autopilot").point
             let a = flight.point(from: home, bearingDeg: 0, distanceM: missionLegM)
             let b = flight.point(from: a, bearingDeg: 0, distanceM: missionLegM)
-            let c = flight.point(from: b, bearingDeg: 90, distanceM: missionLegM)
+            let c = flight.point(from: b, bearingDeg: 270, distanceM: missionLegM)
             let d = flight.point(from: c, bearingDeg: 180, distanceM: 8)
             let file = try MissionFlightTests.Plan.write([
                 planItem(22, nil),
