@@ -3,7 +3,7 @@ import MAVLink
 
 /// An autopilot's fence store for `FenceSyncTests`: answers the mission protocol (type 1) and PARAM_SET the way
 /// PX4 and ArduCopter do (it asks for the next missing item, ACKs when it has them all).
-struct FenceAutopilot {
+struct FenceAutopilot: ListStore {
     var stored: [FenceItem] = []
     var parameters: [String: Double] = [:]
     var flavor = AutopilotFlavor.px4
@@ -67,56 +67,19 @@ struct FenceAutopilot {
     }
 }
 
-/// Runs a `FenceSync` against a `FenceAutopilot` on simulated time, losing the messages it is told to lose.
-struct FenceExchange {
-    var sync = FenceSync(systemId: FenceAutopilot.companion)
-    var autopilot = FenceAutopilot()
-    var nowUs: Int64 = 0
-    /// Our messages (1-based, in order sent) the autopilot never gets.
-    var lostOutgoing: Set<Int> = []
-    /// The autopilot's answers (1-based) we never get.
-    var lostAnswers: Set<Int> = []
-    private(set) var sentCount = 0
-    private(set) var answerCount = 0
-    private(set) var statuses: [AirspaceStatusSummary] = []
-    private(set) var logs: [String] = []
-    private(set) var sent: [FenceSync.Message] = []
+/// Runs a `FenceSync` against a `FenceAutopilot` (`ListExchange`).
+typealias FenceExchange = ListExchange<FencePlan, FenceAutopilot>
+
+extension ListExchange where List == FencePlan, Store == FenceAutopilot {
+    init() { self.init(sync: FenceSync(systemId: FenceAutopilot.companion), autopilot: FenceAutopilot()) }
 
     struct AirspaceStatusSummary: Equatable {
         var accepted: Bool
         var refusal: String?
     }
 
-    /// Feeds `outputs` and everything that follows until the sync has nothing left to do (or `limitUs` passes).
-    mutating func run(_ outputs: [FenceSync.Output], limitUs: Int64 = 120_000_000) {
-        var pending = outputs
-        while true {
-            var answers: [MAVLinkInbound] = []
-            for output in pending {
-                switch output {
-                case .send(let message):
-                    sentCount += 1
-                    sent.append(message)
-                    if !lostOutgoing.contains(sentCount) { answers += autopilot.handle(message) }
-                case .log(_, let text): logs.append(text)
-                case .status(let status):
-                    statuses.append(.init(accepted: status.accepted != nil, refusal: status.uploadRefusal?.reason))
-                }
-            }
-            pending = []
-            for answer in answers {
-                answerCount += 1
-                if !lostAnswers.contains(answerCount) { pending += sync.receive(answer, nowUs: nowUs) }
-            }
-            if pending.isEmpty {
-                guard let due = sync.dueUs, due <= limitUs else { return }
-                nowUs = max(nowUs, due)
-                pending = sync.tick(nowUs: nowUs)
-            }
-        }
-    }
-
-    mutating func connect() {
-        run(sync.connected(target: (1, 1), flavor: autopilot.flavor, nowUs: nowUs))
+    /// The fence statuses published, as accepted-or-not and the refusal's reason.
+    var statuses: [AirspaceStatusSummary] {
+        published.map { .init(accepted: $0.accepted != nil, refusal: $0.uploadRefusal?.reason) }
     }
 }

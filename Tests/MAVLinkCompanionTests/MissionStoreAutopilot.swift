@@ -5,7 +5,7 @@ import Mission
 /// An autopilot's mission store (mission type 0) for `MissionSyncTests`: asks for the next missing item, ACKs when
 /// it has them all, and stores as the real ones do: ArduPilot keeps its own home as item 0 and whole seconds, PX4
 /// keeps what it was sent.
-struct MissionStoreAutopilot {
+struct MissionStoreAutopilot: ListStore {
     var flavor = AutopilotFlavor.px4
     var stored: [MissionItemInt] = []
     /// Uploads to refuse (MAV_MISSION_ERROR) before one is taken.
@@ -74,40 +74,11 @@ struct MissionStoreAutopilot {
     }
 }
 
-/// Runs a `MissionSync` against a `MissionStoreAutopilot` on simulated time, losing the messages it is told to lose.
-struct MissionExchange {
-    var sync = MissionSync(systemId: MissionStoreAutopilot.companion)
-    var autopilot = MissionStoreAutopilot()
-    var nowUs: Int64 = 0
-    /// Our messages (1-based, in order sent) the autopilot never gets.
-    var lostOutgoing: Set<Int> = []
-    private(set) var sentCount = 0
-    private(set) var statuses: [MissionStatus] = []
-    private(set) var logs: [String] = []
+/// Runs a `MissionSync` against a `MissionStoreAutopilot` (`ListExchange`).
+typealias MissionExchange = ListExchange<AutopilotMission, MissionStoreAutopilot>
 
-    mutating func run(_ outputs: [MissionSync.Output], limitUs: Int64 = 120_000_000) {
-        var pending = outputs
-        while true {
-            var answers: [MAVLinkInbound] = []
-            for output in pending {
-                switch output {
-                case .send(let message):
-                    sentCount += 1
-                    if !lostOutgoing.contains(sentCount) { answers += autopilot.handle(message) }
-                case .log(_, let text): logs.append(text)
-                case .status(let status): statuses.append(status)
-                }
-            }
-            pending = answers.flatMap { sync.receive($0, nowUs: nowUs) }
-            if pending.isEmpty {
-                guard let due = sync.dueUs, due <= limitUs else { return }
-                nowUs = max(nowUs, due)
-                pending = sync.tick(nowUs: nowUs)
-            }
-        }
-    }
-
-    mutating func connect() {
-        run(sync.connected(target: (1, 1), flavor: autopilot.flavor, nowUs: nowUs))
+extension ListExchange where List == AutopilotMission, Store == MissionStoreAutopilot {
+    init() {
+        self.init(sync: MissionSync(systemId: MissionStoreAutopilot.companion), autopilot: MissionStoreAutopilot())
     }
 }

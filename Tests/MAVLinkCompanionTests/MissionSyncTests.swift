@@ -60,8 +60,8 @@ struct MissionSyncTests {
             exchange.run(exchange.sync.hold(Self.mission, nowUs: 0))
             exchange.connect()
             #expect(exchange.sync.holds(Self.plan.checksum), "lost \(lost): \(exchange.logs)")
-            #expect(exchange.statuses.last?.heldChecksum == Self.plan.checksum)
-            #expect(exchange.statuses.last?.refusal == nil)
+            #expect(exchange.published.last?.heldChecksum == Self.plan.checksum)
+            #expect(exchange.published.last?.refusal == nil)
             #expect(exchange.logs.contains { $0.hasPrefix("autopilot mission holds the board's plan") })
         }
     }
@@ -87,8 +87,8 @@ struct MissionSyncTests {
         exchange.run(exchange.sync.hold(Self.mission, nowUs: 0))
         exchange.connect()
         #expect(!exchange.sync.inPlace)
-        #expect(exchange.statuses.last?.heldChecksum == nil)
-        #expect(exchange.statuses.last?.refusal?.reason.contains("refused the mission") == true)
+        #expect(exchange.published.last?.heldChecksum == nil)
+        #expect(exchange.published.last?.refusal?.reason.contains("refused the mission") == true)
     }
 
     @Test("the autopilot's current item follows the board's, sent again until its MISSION_CURRENT says so")
