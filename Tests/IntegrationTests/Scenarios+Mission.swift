@@ -44,11 +44,6 @@ extension Scenarios {
         return (first.timeS, departure.timeS - first.timeS, last.timeS - first.timeS)
     }
 
-    /// Takeoff, a change of speed to 3 m/s, waypoint A 15 m north of home held 2 s, a loiter of 5 s at B 15 m east
-    /// of A, waypoint C 15 m south of B, a land at D 8 m west of C: uploaded with `mission upload`, started on the
-    /// ground with `mission start` (its takeoff item is the takeoff command), flown by the board's executor through
-    /// mavlink-link. By the autopilot's own positions: every point passed within 2 m, in order; the stays at A and
-    /// B (`stay(at:in:)`) their hold ± 1 s; disarmed on the ground within 1 m of D; `mission status` completed.
     /// `mission upload FILE`, exit 0. A controller without a fix yet refuses ("no position yet"): the user uploads
     /// again, as drone-sim's do.
     static func uploadMission(_ flight: AutopilotFlight, _ file: URL) async throws {
@@ -76,15 +71,21 @@ extension Scenarios {
         }
     }
 
+    /// Takeoff, a change of speed to 3 m/s, waypoint A 15 m north of home held 2 s, a loiter of 5 s at B 15 m west
+    /// of A, waypoint C 15 m south of B, a land at D 8 m east of C (west: clear of the fence scenario's keep-out
+    /// zone east of home, should a controller still hold it): uploaded with `mission upload`, started
+    /// on the ground with `mission start` (its takeoff item is the takeoff command), flown by the board's executor
+    /// through mavlink-link. By the autopilot's own positions: every point passed within 2 m, in order; the stays at
+    /// A and B (`stay(at:in:)`) their hold ± 1 s; disarmed on the ground within 1 m of D; `mission status` completed.
     static func missionFlown(_ flight: AutopilotFlight) async throws {
         let directory = flight.stack.broker.directory
         defer { clearMission(flight) }
         try await flight.scenario("mission") {
             let home = try #require(flight.observer.now.latest, "no position from the autopilot").point
             let a = flight.point(from: home, bearingDeg: 0, distanceM: missionLegM)
-            let b = flight.point(from: a, bearingDeg: 90, distanceM: missionLegM)
+            let b = flight.point(from: a, bearingDeg: 270, distanceM: missionLegM)
             let c = flight.point(from: b, bearingDeg: 180, distanceM: missionLegM)
-            let d = flight.point(from: c, bearingDeg: 270, distanceM: 8)
+            let d = flight.point(from: c, bearingDeg: 90, distanceM: 8)
             let file = try MissionFlightTests.Plan.write([
                 planItem(22, nil),
                 planItem(178, nil, params: [1, missionSpeedMps, -1, 0]),
