@@ -9,7 +9,8 @@ import Testing
 /// own mission flies on from the board's item and lands as the plan says. Judged by the observer's positions.
 extension Scenarios {
     /// Takeoff, 3 m/s, waypoints A (15 m north), B (15 m north of A), C (15 m west of B), land at D (8 m south of
-    /// C): west, clear of the fence scenario's keep-out zone east of home, should a controller still hold it. Before the start: the autopilot's mission, read by the observer, holds A…D in order (mavlink-link's copy).
+    /// C): west, clear of the fence scenario's keep-out zone east of home, should a controller still hold it. Before
+    /// the start: the autopilot's mission, read by the observer, holds A…D in order (mavlink-link's copy).
     /// On the leg to B, drone-controller and navigator are SIGKILLed (mavlink-link lives): after its
     /// `--orphan-return-after` (30 s) the autopilot's mission mode takes over and flies B, C and lands at D; A is never
     /// flown again. Every point within 2 m, the landing within 1 m of D.
@@ -43,8 +44,13 @@ extension Scenarios {
                 $0.mission != nil || $0.missionError != nil
             }
             let items = try #require(flight.observer.now.mission, "\(flight.observer.now.missionError ?? "")")
-            let positional = items.filter { [16, 21].contains($0.command) && !(flight.kind == .arducopter && $0.seq == 0) }
-            let wanted = [a, b, c, d].map { (Int(($0.latitudeDeg * 1e7).rounded()), Int(($0.longitudeDeg * 1e7).rounded())) }
+            // ArduCopter's item 0 is its home.
+            let positional = items.filter {
+                [16, 21].contains($0.command) && !(flight.kind == .arducopter && $0.seq == 0)
+            }
+            let wanted = [a, b, c, d].map {
+                (Int(($0.latitudeDeg * 1e7).rounded()), Int(($0.longitudeDeg * 1e7).rounded()))
+            }
             #expect(positional.count == 4 && zip(positional, wanted).allSatisfy {
                 abs($0.x - $1.0) <= 1 && abs($0.y - $1.1) <= 1 }, "the autopilot's mission: \(items)")
 

@@ -44,7 +44,8 @@ public enum AutopilotFlavor: Sendable, Equatable {
     /// ArduCopter's mode names, as its ground stations say them (lower case, like PX4's here).
     static let copterModeNames: [UInt32: String] = [
         0: "stabilize", 1: "acro", 2: "alt_hold", copterAuto: "auto", copterGuided: "guided", copterLoiter: "loiter",
-        6: "rtl", 7: "circle", copterLand: "land", 11: "drift", 13: "sport", 16: "poshold", 17: "brake", 21: "smart_rtl",
+        6: "rtl", 7: "circle", copterLand: "land", 11: "drift", 13: "sport", 16: "poshold", 17: "brake",
+        21: "smart_rtl",
     ]
 
     /// DO_SET_MODE params for the setpoint mode (`hold` false) or position hold (`hold` true).
