@@ -53,6 +53,13 @@ import Testing
         #expect(flights.last?.progressive == true && flights.last?.pitchFrac == 0 && flights.last?.rollFrac == 0)
     }
 
+    @Test func theLastDegreesOfTheTurnAreNotCrept() throws {
+        // 10° left to turn: the law's 0.1 would creep (PX4 drifts on yaw-only, zero-velocity setpoints); 0.3 at least.
+        let (_, flights) = Self.holdingAtA(thenB: true, headingDeg: 80)
+        let yaw = try #require(flights.last?.yawFrac)
+        #expect(abs(yaw - 0.3) < 0.01, "yaw \(yaw)")
+    }
+
     @Test func aNoseAlreadyTowardTheNextPointHoldsItsHeading() throws {
         let (_, flights) = Self.holdingAtA(thenB: true, headingDeg: 92)
         // Within 5° of B: the drone's own hover again (not progressive), no turn.

@@ -151,8 +151,22 @@ extension Scenarios {
             #expect(times == times.sorted(), "points passed out of order: \(closest)")
             let stayA = try #require(atA, "never within \(missionStayRadiusM) m of A")
             let stayB = try #require(atB, "never within \(missionStayRadiusM) m of B")
-            #expect(abs(stayA.stayS - missionHoldS) <= missionStayToleranceS, "held at A \(stayA.stayS) s")
-            #expect(abs(stayB.stayS - missionLoiterS) <= missionStayToleranceS, "loitered at B \(stayB.stayS) s")
+            /// The approach and the stay as the autopilot flew them (every 0.5 s: time from the arrival, distance,
+            /// ground speed), and the controller's story: where a stay's time went.
+            func approach(_ point: GeoPoint, _ s: (arrivalS: Double, stayS: Double, withinS: Double)) -> String {
+                var nextS = -8.0
+                var lines: [String] = []
+                for p in track where p.timeS - s.arrivalS >= nextS && p.timeS - s.arrivalS <= s.withinS + 2 {
+                    lines.append(String(format: "%+6.1f s %5.2f m %4.2f m/s", p.timeS - s.arrivalS,
+                                        p.distanceM(to: point), p.groundSpeedMps))
+                    nextS = p.timeS - s.arrivalS + 0.5
+                }
+                return lines.joined(separator: "\n") + "\n" + flight.controllerStory(since: Date() - (nowS() - startS))
+            }
+            #expect(abs(stayA.stayS - missionHoldS) <= missionStayToleranceS,
+                    "held at A \(stayA.stayS) s\n\(approach(a, stayA))")
+            #expect(abs(stayB.stayS - missionLoiterS) <= missionStayToleranceS,
+                    "loitered at B \(stayB.stayS) s\n\(approach(b, stayB))")
             #expect(seen.isDisarmedOnGround)
             #expect(landM <= missionLandM, "landed \(landM) m from D\n\(flight.story(since: nowS() - startS))")
 

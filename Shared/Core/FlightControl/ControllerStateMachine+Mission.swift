@@ -222,6 +222,8 @@ extension ControllerStateMachine {
 
     /// A stay's turn toward the next point is done within this (the law flies forward within 45°).
     static let missionStayTurnDoneDeg = 5.0
+    /// The slowest turn of a stay (yaw fraction).
+    static let missionStayMinimumYawFrac = 0.3
 
     /// The turn of a mission's stay (a waypoint's hold, a loiter) over its point: the nose toward the point of the item
     /// flown next, as the law would turn it there. The law flies forward only with the target within
@@ -243,7 +245,12 @@ extension ControllerStateMachine {
         guard way.distanceM > law.arrivalRadiusM else { return nil }
         let differenceDeg = Geodesy.wrapDeg180(way.initialBearingDeg - headingDeg)
         guard abs(differenceDeg) >= Self.missionStayTurnDoneDeg else { return nil }
-        return Float(min(max(differenceDeg * law.yawGainPerDeg, -law.maxYawFrac), law.maxYawFrac))
+        // Never slower than `missionStayMinimumYawFrac`: the turn ends, and with it the yaw-only setpoints (zero
+        // velocity, which PX4 does not hold in place: it drifted 1.5 m from a loiter's point while the law's
+        // proportional yaw crept over the last degrees), and the autopilot's own position hold is back.
+        let yaw = min(max(differenceDeg * law.yawGainPerDeg, -law.maxYawFrac), law.maxYawFrac)
+        let minimum = min(Self.missionStayMinimumYawFrac, law.maxYawFrac)
+        return Float(yaw < 0 ? min(yaw, -minimum) : max(yaw, minimum))
     }
 
     /// A mission leg's speed (`missionLegSpeedMps`) is its cruise: the law's forward tilt for it in still air.
