@@ -516,6 +516,8 @@
     missionCommand: { path: 'mission/command', type: 'missionCommandPayload', qos: 1, retain: false },
     missionProgress: { path: 'mission/progress', type: 'missionProgressPayload', qos: 1, retain: true },
     missionStatus: { path: 'mission/status', type: 'missionStatusPayload', qos: 1, retain: true },
+    missionHeld: { path: 'mission/held', type: 'missionUploadPayload', qos: 1, retain: true },
+    missionAutopilot: { path: 'mission/autopilot', type: 'missionStatusPayload', qos: 1, retain: true },
   };
   const DRONE_ID = /^[a-z0-9-]{1,32}$/;
   // quad/<id>/<path> → { drone, path } or null (an id outside [a-z0-9-]{1,32} is not ours).
