@@ -6,7 +6,7 @@ BIN_DIR = $(CURDIR)/.build/debug
 OWN_TMP = scripts/with-own-tmp.sh
 
 .PHONY: deps build release test test-unit test-integration test-web web-map demo bench bench-mavlink bench-field \
-	bench-footprint bench-fleet faults clean board board-flight packages packages-check
+	bench-footprint bench-fleet bench-autopilots faults clean board board-flight packages packages-check
 
 # ensure-broker-deps.sh: RabbitMQ and NATS for the other-broker suites (their own nodes; never the system's).
 deps:
@@ -126,6 +126,11 @@ bench-footprint:
 # prints its rows.
 bench-fleet:
 	@scripts/bench.sh --fleet
+
+# Only the speed against the autopilot's own (issue 37 item 7): a 40 m target flown by the stack and by PX4's own goto
+# at the same cruise speed on the real PX4 SIH, judged by PX4's own position (~12 min); prints its rows.
+bench-autopilots: deps
+	@scripts/bench-autopilots.sh
 
 clean:
 	rm -rf .build

@@ -27,8 +27,9 @@ vehicle down, for cleanup. SIGTERM ends it.
 --commands FILE: JSON lines appended to FILE are acted on as they come (a second ground station, bypassing the stack):
   {"cmd": "fence"}   read the autopilot's fence (mission type 1) and report it:
                      {"t": …, "kind": "fence", "items": [[command, param1, lat_e7, lon_e7], …]}  (or "error": why)
-  {"cmd": "goto", "lat": …, "lon": …, "alt": …}   MAV_CMD_DO_REPOSITION as COMMAND_INT (alt AMSL, change mode),
-                     resent every second until acknowledged; the ack is reported as "ack" (command 192)
+  {"cmd": "goto", "lat": …, "lon": …, "alt": …, "speed": …}   MAV_CMD_DO_REPOSITION as COMMAND_INT (alt AMSL,
+                     change mode; speed m/s, optional, -1 = the autopilot's default), resent every second until
+                     acknowledged; the ack is reported as "ack" (command 192)
   {"cmd": "mission"} read the autopilot's mission (mission type 0) as the fence is read, and report it:
                      {"t": …, "kind": "mission", "items": [{"seq": 0, "command": 16, "frame": 3, "x": lat_e7,
                       "y": lon_e7, "z": 3.0, "param1": 0.0, "param2": 0.0, "param3": 0.0, "param4": 0.0}, …]}
@@ -208,16 +209,17 @@ def read_commands(now):
             mode_switch["acked"] = False
             mode_switch["next"] = now
         elif order.get("cmd") == "goto":
-            goto["target"] = (order["lat"], order["lon"], order["alt"])
+            goto["target"] = (order["lat"], order["lon"], order["alt"], float(order.get("speed", -1)))
             goto["acked"] = False
             goto["next"] = now
 
 
 def send_goto():
-    lat, lon, alt = goto["target"]
+    lat, lon, alt, speed = goto["target"]
     emit("sent", command=C.MAV_CMD_DO_REPOSITION)
+    # param1: ground speed, m/s (-1: the autopilot's default cruise); param2 bit 0: switch to its guided mode.
     send(C.MAVLink_command_int_message(target["system"], target["component"], C.MAV_FRAME_GLOBAL,
-                                       C.MAV_CMD_DO_REPOSITION, 0, 0, -1, 1, 0, float("nan"),
+                                       C.MAV_CMD_DO_REPOSITION, 0, 0, speed, 1, 0, float("nan"),
                                        int(round(lat * 1e7)), int(round(lon * 1e7)), alt))
 
 

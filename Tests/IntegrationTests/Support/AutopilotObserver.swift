@@ -177,10 +177,11 @@ final class AutopilotObserver: @unchecked Sendable {
     /// station's mode switch, resent until acknowledged: the ack is in `now.acks` (command 176).
     func missionMode() { order(#"{"cmd": "mission_mode"}"#) }
 
-    /// MAV_CMD_DO_REPOSITION straight to the autopilot (a second ground station, bypassing the stack).
-    func goto(_ point: GeoPoint, altitudeAMSLM: Double) {
+    /// MAV_CMD_DO_REPOSITION straight to the autopilot (a second ground station, bypassing the stack), at
+    /// `speedMps` (nil: the autopilot's default cruise).
+    func goto(_ point: GeoPoint, altitudeAMSLM: Double, speedMps: Double? = nil) {
         order(#"{"cmd": "goto", "lat": \#(point.latitudeDeg), "lon": \#(point.longitudeDeg), "#
-              + #""alt": \#(altitudeAMSLM)}"#)
+              + #""alt": \#(altitudeAMSLM), "speed": \#(speedMps ?? -1)}"#)
     }
 
     private func order(_ line: String) {
