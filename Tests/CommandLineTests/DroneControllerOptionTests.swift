@@ -12,7 +12,7 @@ struct DroneControllerOptionTests {
         "--takeoff-timeout", "--progress-margin", "--progress-timeout", "--abandoned-return-land-after",
         "--arrival-window-ms", "--cruise-altitude", "--max-altitude", "--altitude-tolerance", "--return-hover",
         "--battery-reserve", "--lost-pilot-return-after", "--ground-link-timeout",
-        "--command-max-age",
+        "--command-max-age", "--autopilot-cruise",
     ]
 
     @Test("every numeric flag takes a negative value up to its own range check", arguments: numeric)
@@ -37,6 +37,20 @@ struct DroneControllerOptionTests {
         }
         let wrong = try ControllerOptions.parse(["--on-airspace-breach", "hover"])
         #expect(throws: ValidationError.self) { try wrong.failsafes() }
+    }
+
+    @Test("--autopilot-cruise reaches the configuration (default 5 m/s); 0 turns it off; above 5 m/s is refused")
+    func autopilotCruise() throws {
+        #expect(try ControllerOptions.parse([]).configuration().autopilotCruiseSpeedMps == 5)
+        for arguments in bothSpellings("--autopilot-cruise", "3.5") {
+            #expect(try ControllerOptions.parse(arguments).configuration().autopilotCruiseSpeedMps == 3.5)
+        }
+        #expect(try ControllerOptions.parse(["--autopilot-cruise", "0"]).configuration().autopilotCruiseSpeedMps == nil)
+        for bad in ["5.5", "-1", "nan"] {
+            #expect(throws: ValidationError.self) {
+                try ControllerOptions.parse(["--autopilot-cruise", bad]).configuration()
+            }
+        }
     }
 
     @Test("--ground-link-timeout reaches the configuration; 0 turns it off; between 0 and 0.2 s is refused")
@@ -74,6 +88,7 @@ struct DroneControllerOptionTests {
             "--tick-hz": o.tickHz, "--stale-after-ms": Double(o.staleAfterMs),
             "--lost-pilot-land-after": o.lostPilotLandAfter, "--land-battery": Double(o.landBattery),
             "--geofence-radius": o.geofenceRadius, "--takeoff-timeout": o.takeoffTimeout,
+            "--autopilot-cruise": o.autopilotCruise,
             "--progress-margin": o.progressMargin, "--progress-timeout": o.progressTimeout,
             "--abandoned-return-land-after": o.abandonedReturnLandAfter,
             "--arrival-window-ms": Double(o.arrivalWindowMs),

@@ -58,6 +58,12 @@ public struct ControllerConfiguration: Sendable, Equatable {
 
     /// Ground speed the cruise tilt gives in still air: what a return is assumed to make before it is measured.
     var cruiseSpeedMps: Double { controlLaw.cruiseForwardFrac * windCompensation.fullTiltSpeedMps }
+    /// The fastest a flight to a goal `distanceM` away asks for (`approachBrakingMps2`); infinity when not braked.
+    public func approachSpeedLimitMps(distanceM: Double) -> Double {
+        guard approachBrakingMps2 > 0, distanceM.isFinite else { return .infinity }
+        let radiusM = controlLaw.slowdownRadiusM, atRadiusMps = positionGainPerS * radiusM
+        return (atRadiusMps * atRadiusMps + 2 * approachBrakingMps2 * max(0, distanceM - radiusM)).squareRoot()
+    }
     /// The fastest a plan's speed is flown: `--max-speed` when set, else the speed of the tilt cap in still air
     /// (0.6 × 5 m/s = 3 m/s on the AR.Drone; through mavlink-link the same velocity setpoint), which leaves the
     /// feedback room against a headwind. A faster plan (QGroundControl's default hover speed is 5 m/s) flies this.
@@ -69,6 +75,16 @@ public struct ControllerConfiguration: Sendable, Equatable {
     public var returnApproachAltitudeM: Double = 1
     /// Inside the slowdown radius: wanted ground speed per metre of position error (`PositionHold`), 1/s.
     public var positionGainPerS: Double = 0.3
+    /// Outside the slowdown radius a fast cruise is braked at this deceleration (m/s²) down to the position law's
+    /// speed at the radius (`positionGainPerS` × the radius, 1.5 m/s): 5 m/s carried into the last 5 m overshot the
+    /// real PX4 by 1.3–1.8 m and it settled there (its velocity loop, wound up by the cruise, answered the small
+    /// corrections after it at ~0.3 m/s²). The article's 1 m/s is below that speed: untouched. 0: no braking.
+    public var approachBrakingMps2: Double = 1.5
+    /// Behind a vehicle link that holds the ground velocity it is given (mavlink-link): the cruise of a target and of
+    /// a plan leg without a speed of its own, m/s (PX4's MPC_XY_CRUISE default), never above `--max-speed`; a plan's
+    /// own speed is flown up to it too. The article's 0.2 tilt (1 m/s) is an air speed for the AR.Drone in wind; an
+    /// autopilot holds the speed over the ground itself. nil: the tilt's speed there too. A return keeps the tilt's.
+    public var autopilotCruiseSpeedMps: Double? = 5
     /// The mission executor's rules (issue 37): the lost-pilot rule during a mission, how often it persists.
     public var mission = MissionExecutor.Configuration()
 

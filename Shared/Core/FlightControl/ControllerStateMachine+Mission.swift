@@ -215,8 +215,8 @@ extension ControllerStateMachine {
     /// speed is flown (and estimated) at most at `planSpeedLimitMps`.
     var missionConfiguration: MissionExecutor.Configuration {
         var rules = configuration.mission
-        rules.estimateSpeedMps = configuration.cruiseSpeedMps
-        rules.speedLimitMps = configuration.planSpeedLimitMps
+        rules.estimateSpeedMps = targetCruiseSpeedMps
+        rules.speedLimitMps = planSpeedLimitMps
         return rules
     }
 
@@ -253,11 +253,15 @@ extension ControllerStateMachine {
         return Float(yaw < 0 ? min(yaw, -minimum) : max(yaw, minimum))
     }
 
-    /// A mission leg's speed (`missionLegSpeedMps`) is its cruise: the law's forward tilt for it in still air.
+    /// A mission leg's speed (`missionLegSpeedMps`) is its cruise: the law's forward tilt for it in still air. Near
+    /// the goal a fast cruise is braked (`ControllerConfiguration.approachBrakingMps2`).
     var targetArrivalLaw: ControlLaw {
         var targetLaw = law
-        if let speedMps = missionLegSpeedMps {
-            targetLaw.cruiseForwardFrac = speedMps / configuration.windCompensation.fullTiltSpeedMps
+        let fullTiltMps = configuration.windCompensation.fullTiltSpeedMps
+        targetLaw.cruiseForwardFrac = (missionLegSpeedMps ?? targetCruiseSpeedMps) / fullTiltMps
+        if let distanceM = lastNavigation?.distanceM {
+            let limitMps = configuration.approachSpeedLimitMps(distanceM: distanceM)
+            targetLaw.cruiseForwardFrac = min(targetLaw.cruiseForwardFrac, limitMps / fullTiltMps)
         }
         guard let mission, let index = mission.targetItem, target?.senderId == Self.missionSenderId,
               route?.corner == nil, let item = mission.executor.plan.items.first(where: { $0.id == index }),
@@ -275,16 +279,18 @@ extension ControllerStateMachine {
         guard let mission, let index = mission.targetItem, target?.senderId == Self.missionSenderId,
               let position = mission.executor.plan.items.firstIndex(where: { $0.id == index }),
               let speedMps = mission.executor.speed(for: position), speedMps.isFinite, speedMps > 0 else { return nil }
-        return min(speedMps, configuration.planSpeedLimitMps)
+        return min(speedMps, planSpeedLimitMps)
     }
 
     /// The wind compensation for the target flown now: a mission leg's speed is also its maximum, as PX4 holds a
     /// mission's speed (the feedback may add tilt against a headwind, never more ground speed than the plan's).
     var targetCompensation: WindCompensation {
         var compensation = configuration.windCompensation
-        if let speedMps = missionLegSpeedMps {
-            compensation.maxSpeedMps = min(compensation.maxSpeedMps ?? speedMps, speedMps)
-        }
+        guard let speedMps = missionLegSpeedMps ?? (targetCruiseSpeedMps != configuration.cruiseSpeedMps
+                                                     ? targetCruiseSpeedMps : nil) else { return compensation }
+        compensation.maxSpeedMps = min(compensation.maxSpeedMps ?? speedMps, speedMps)
+        // The autopilot cruise may ask for more than the AR.Drone's tilt cap: the setpoint is a ground velocity.
+        compensation.maxTiltFrac = min(1, max(compensation.maxTiltFrac, speedMps / compensation.fullTiltSpeedMps))
         return compensation
     }
 

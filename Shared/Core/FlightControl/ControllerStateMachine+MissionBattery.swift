@@ -17,8 +17,8 @@ extension ControllerStateMachine {
         let route = mission.executor.remainingRoute(fromItem: fromItem, position: lastPosition, now: now) {
             way(from: $0, to: $1).distanceM
         }
-        // At the speed the drone makes (measured this flight), else the controller's cruise speed.
-        let speedMps = max(budget.measuredSpeedMps ?? configuration.cruiseSpeedMps, 0.1)
+        // At the speed the drone makes (measured this flight), else the cruise of a target.
+        let speedMps = max(budget.measuredSpeedMps ?? targetCruiseSpeedMps, 0.1)
         var seconds = route.distanceM / speedMps + route.stays.inSeconds
         if !activity.isAirborne { seconds += altitudeHold.cruiseAltitudeM / 0.5 }   // the takeoff's climb
         var neededPercent = budget.percent(forSeconds: seconds)

@@ -125,7 +125,7 @@ extension ControllerStateMachine {
               distanceM < law.slowdownRadiusM, let headingDeg = bodyHeadingDeg(now: now) else { return false }
         let state = droneStateFresh(now: now) ? lastDroneState : nil
         let body = wind.bodyWind(headingDeg: headingDeg)
-        let maxSpeedMps = (leg ? missionLegSpeedMps : nil) ?? configuration.cruiseSpeedMps
+        let maxSpeedMps = leg ? missionLegSpeedMps ?? targetCruiseSpeedMps : configuration.cruiseSpeedMps
         let hold = PositionHold(gainPerS: configuration.positionGainPerS, maxSpeedMps: maxSpeedMps,
                                 compensation: leg ? targetCompensation : configuration.windCompensation)
         let tilt = hold.steer(northM: error.northM, eastM: error.eastM, headingDeg: headingDeg,

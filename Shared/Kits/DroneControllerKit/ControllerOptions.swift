@@ -76,6 +76,12 @@ struct ControllerOptions: ParsableArguments {
     @Option(parsing: .signedNumber,
         help: "Cruise ground speed, m/s: the tilt follows the measured speed (replaces --forward-speed).")
     var maxSpeed: Double?
+    @Option(parsing: .signedNumber,
+        help: """
+            Behind mavlink-link (the autopilot holds the ground velocity): the cruise of a target and of a plan \
+            without a speed, m/s, at most --max-speed (0: the --forward-speed tilt, as on the AR.Drone).
+            """)
+    var autopilotCruise: Double = 5
     @Option(help: "Failsafe, stale navigation or position while flying to a target: hover | land.")
     var onStaleNavigation = "hover"
     @Option(
@@ -166,6 +172,10 @@ struct ControllerOptions: ParsableArguments {
             progressTimeout: seconds(progressTimeout), abandonedReturnLandAfter: seconds(abandonedReturnLandAfter),
             arrivalWindow: .milliseconds(arrivalWindowMs))
         configuration.mission.lostPilotRule = missionRule
+        guard autopilotCruise.isFinite, (0...wind.fullTiltSpeedMps).contains(autopilotCruise) else {
+            throw ValidationError("--autopilot-cruise must be within [0, \(wind.fullTiltSpeedMps)] m/s")
+        }
+        configuration.autopilotCruiseSpeedMps = autopilotCruise > 0 ? autopilotCruise : nil
         return configuration
     }
 

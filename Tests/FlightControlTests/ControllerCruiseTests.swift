@@ -1,0 +1,66 @@
+import FlightControl
+import QuadProtocol
+import Testing
+
+/// Issue 37 item 7: what speed a target is flown at. Behind mavlink-link (the autopilot holds the ground velocity)
+/// a target is flown at the autopilot cruise (5 m/s by default, at most `--max-speed`); on the AR.Drone at the
+/// article's tilt (1 m/s). Near the goal a fast cruise is braked on a curve down to the position law's speed.
+@Suite struct ControllerCruiseTests {
+    /// The forward speed (m/s, by the tilt × 5 m/s) asked for a target `distanceM` straight ahead, behind `link`.
+    static func forwardMps(distanceM: Double, behind link: String?,
+                           configuration: ControllerConfiguration = ControllerConfiguration()) throws -> Double {
+        var h = ControllerHarness(configuration: configuration)
+        if let link { h.presence(link, online: true) }
+        h.flyingToTarget(northM: distanceM)
+        h.advance(ms: 100)
+        h.position()
+        h.navigation(distanceM: distanceM)
+        h.advance(ms: 40)
+        let command = try #require(h.tick().flights.first, "the tick flies on the latest solution")
+        return -Double(command.pitchFrac) * configuration.windCompensation.fullTiltSpeedMps
+    }
+
+    @Test("far from the target: 5 m/s behind mavlink-link, the article's 1 m/s on the AR.Drone or before any link")
+    func cruiseByLink() throws {
+        #expect(abs(try Self.forwardMps(distanceM: 60, behind: "mavlink-link") - 5) < 1e-5)
+        #expect(abs(try Self.forwardMps(distanceM: 60, behind: "drone-link") - 1) < 1e-5)
+        #expect(abs(try Self.forwardMps(distanceM: 60, behind: nil) - 1) < 1e-5)
+    }
+
+    @Test("--max-speed caps the autopilot cruise; --autopilot-cruise 0 (nil) flies the tilt there too")
+    func cruiseOptions() throws {
+        var capped = ControllerConfiguration()
+        capped.windCompensation.maxSpeedMps = 2
+        capped.controlLaw.cruiseForwardFrac = 2.0 / 5
+        #expect(abs(try Self.forwardMps(distanceM: 60, behind: "mavlink-link", configuration: capped) - 2) < 1e-5)
+        var off = ControllerConfiguration()
+        off.autopilotCruiseSpeedMps = nil
+        #expect(abs(try Self.forwardMps(distanceM: 60, behind: "mavlink-link", configuration: off) - 1) < 1e-5)
+    }
+
+    @Test("the approach brakes: never faster than √(1.5² + 2·1.5·(d − 5)) m/s, for any distance past the radius",
+          arguments: [5.5, 6.0, 8.0, 10.0, 12.6, 15.0, 20.0, 30.0])
+    func braking(distanceM: Double) throws {
+        let limitMps = (1.5 * 1.5 + 2 * 1.5 * (distanceM - 5)).squareRoot()
+        let asked = try Self.forwardMps(distanceM: distanceM, behind: "mavlink-link")
+        #expect(asked <= limitMps + 1e-5, "\(asked) m/s at \(distanceM) m")
+        #expect(asked >= min(limitMps, 5) - 1e-5, "braked more than the curve: \(asked) m/s at \(distanceM) m")
+    }
+
+    @Test("the article's 1 m/s is never braked (the AR.Drone's flights are unchanged)",
+          arguments: [5.5, 6.0, 8.0, 40.0])
+    func slowCruiseUnbraked(distanceM: Double) throws {
+        #expect(abs(try Self.forwardMps(distanceM: distanceM, behind: "drone-link") - 1) < 1e-5)
+    }
+
+    @Test("approachSpeedLimitMps: at the radius the position law's 1.5 m/s, growing as √ of the distance past it")
+    func limitCurve() {
+        let configuration = ControllerConfiguration()
+        #expect(abs(configuration.approachSpeedLimitMps(distanceM: 5) - 1.5) < 1e-9)
+        #expect(abs(configuration.approachSpeedLimitMps(distanceM: 2) - 1.5) < 1e-9)
+        #expect(abs(configuration.approachSpeedLimitMps(distanceM: 5 + 22.75 / 3) - 5) < 1e-9)
+        var off = configuration
+        off.approachBrakingMps2 = 0
+        #expect(off.approachSpeedLimitMps(distanceM: 6) == .infinity)
+    }
+}
