@@ -58,6 +58,20 @@ struct CompanionMissionTests {
         #expect(h.sent.compactMap { if case .missionSetCurrent(let m) = $0.message { m } else { nil } }.count == before)
     }
 
+    @Test("the board's item for the autopilot's copy: the flown one when under way, the first while idle, none after")
+    func boardItem() {
+        for state in MissionState.allCases {
+            let record = MissionProgressRecord(planChecksum: 1, state: state, phase: .approaching, currentItem: 3,
+                                               stayLeft: .zero, elapsed: .zero, reached: [])
+            let expected: Int? = switch state {
+            case .running, .paused, .holdingAfterRestart: 3
+            case .idle: 0
+            case .returning, .completed, .aborted: nil
+            }
+            #expect(CompanionStateMachine.boardItem(record) == expected, "\(state)")
+        }
+    }
+
     /// The autopilot asks for each of the plan's `count` items, takes them, and reads back what it was sent.
     static func answerUpload(_ h: inout AutopilotHarness, count: Int) throws {
         var items: [MissionItemInt] = []

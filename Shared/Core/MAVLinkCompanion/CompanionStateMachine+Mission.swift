@@ -39,6 +39,19 @@ extension CompanionStateMachine {
         return missionCurrentActions(nowUs: now.us)
     }
 
+    /// The board's item the autopilot's copy should have as its current one, from the board's progress: the item
+    /// flown to while the mission is under way (running, paused, holding after a power cycle); the plan's first
+    /// while it waits to be started (a ground station's Mission mode then flies it from its start, not from where an
+    /// earlier flight of the same plan ended: PX4 kept its current item on the landing, and flew straight there);
+    /// nil once it ended (completed, aborted): the autopilot's own progress is left alone.
+    public static func boardItem(_ progress: MissionProgressRecord) -> Int? {
+        switch progress.state {
+        case .running, .paused, .holdingAfterRestart: progress.currentItem
+        case .idle: 0
+        case .returning, .completed, .aborted: nil
+        }
+    }
+
     /// The autopilot's item its mission would fly on from, when the board's mission runs, the autopilot's copy is the
     /// board's plan and its current item is the board's (MISSION_CURRENT said so); nil otherwise.
     var missionFliesOn: Int? {

@@ -71,9 +71,8 @@ struct BoardListMailboxes: Sendable {
         if let definition = airspace.take() { actions += machine.heldAirspace(definition, now: now) }
         if let plan = plan.take() { actions += machine.heldMission(plan, now: now) }
         if let record = progress.take() {
-            let flying: Set<MissionState> = [.running, .paused, .holdingAfterRestart]
             actions += machine.missionProgress(planChecksum: record.planChecksum,
-                                               currentItem: flying.contains(record.state) ? record.currentItem : nil,
+                                               currentItem: CompanionStateMachine.boardItem(record),
                                                running: record.state == .running, now: now)
         }
         return actions
