@@ -81,7 +81,8 @@ extension AutopilotSpeedBench {
             print("bench-autopilots: | \(what) | \(text(flights.map(\.toLandedS), 1)) s | "
                   + "\(text(flights.map(\.landedFromDM), 2)) m | \(flights.count) |")
         }
-        print(String(format: "bench-autopilots: the board's mission / PX4's own: %.2f× the time to disarmed",
+        print("bench-autopilots: ")
+        print(String(format: "bench-autopilots: - the board's mission takes %.2f× the time of PX4's own to disarmed",
                      Self.median(board.map(\.toLandedS)) / Self.median(px4.map(\.toLandedS))))
     }
 }

@@ -135,12 +135,14 @@ struct AutopilotSpeedBench {
         print("bench-autopilots: |---|---|---|---|---|---|")
         for (what, _) in runs { Self.row(what, rows[what] ?? []) }
         // The goal (issue 37 item 7): the stack ≤ 1.25 × PX4's own goto at the same speed, settled no farther.
-        for (stack, px4) in [("the stack, default (5 m/s behind mavlink-link)", "PX4's own goto at 5 m/s"),
-                             ("the stack, --autopilot-cruise 0 (the article's 1 m/s)", "PX4's own goto at 1 m/s")] {
+        print("bench-autopilots: ")
+        let pairs = [("5 m/s", "the stack, default (5 m/s behind mavlink-link)", "PX4's own goto at 5 m/s"),
+                     ("1 m/s", "the stack, --autopilot-cruise 0 (the article's 1 m/s)", "PX4's own goto at 1 m/s")]
+        for (speed, stack, px4) in pairs {
             guard let ours = rows[stack].map({ Self.median($0.map(\.toWithinS)) }),
                   let theirs = rows[px4].map({ Self.median($0.map(\.toWithinS)) }) else { continue }
-            print(String(format: "bench-autopilots: %@ / %@: %.2f× the time to within 2 m", stack, px4,
-                         ours / theirs))
+            print(String(format: "bench-autopilots: - at %@ the stack takes %.2f× the time of PX4's own goto "
+                         + "to within 2 m", speed, ours / theirs))
         }
     }
 }
