@@ -17,6 +17,6 @@ QUAD_BENCH_AUTOPILOTS=1 QUAD_BIN_DIR="$root/.build/debug" QUAD_REPO_ROOT="$root"
   scripts/with-own-tmp.sh scripts/run-tests.sh --filter 'AutopilotSpeedBench' > "$log" 2>&1 || status=$?
 grep '^bench-autopilots: ' "$log" | sed 's/^bench-autopilots: //' \
   | tee "${QUAD_BENCH_AUTOPILOTS_OUT:-/dev/null}" || true
-grep -q '^bench-autopilots: | the stack' "$log" || echo "bench-autopilots: no figures (the autopilots missing?)"
+grep -q '^bench-autopilots-round: ' "$log" || echo "bench-autopilots: no figures (the autopilots missing?)"
 echo "bench-autopilots: the run's output: $log (exit $status)"
 exit "$status"

@@ -123,6 +123,7 @@ struct AutopilotSpeedBench {
         ]
         if let only = ProcessInfo.processInfo.environment["QUAD_BENCH_ONLY"] {
             runs = runs.filter { $0.0.contains(only) }
+            if runs.isEmpty { return }
         }
         var rows: [String: [Leg]] = [:]
         for (what, run) in runs {
