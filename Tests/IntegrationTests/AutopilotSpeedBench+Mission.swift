@@ -68,18 +68,13 @@ extension AutopilotSpeedBench {
             board.append(try await Self.planFlight(flight, byTheAutopilot: false))
             px4.append(try await Self.planFlight(flight, byTheAutopilot: true))
         }
-        func text(_ values: [Double], _ digits: Int) -> String {
-            let format = "%.\(digits)f"
-            return String(format: format, Self.median(values)) + " (" + String(format: format, values.min() ?? .nan)
-                + "–" + String(format: format, values.max() ?? .nan) + ")"
-        }
         print("bench-autopilots: ")
         print("bench-autopilots: | 6-item plan at 5 m/s on PX4 SIH (70 m) | start → disarmed | landed from D | runs |")
         print("bench-autopilots: |---|---|---|---|")
         for (what, flights) in [("the board's mission (`mission start` in the air)", board),
                                 ("PX4's own AUTO mission of the same plan", px4)] {
-            print("bench-autopilots: | \(what) | \(text(flights.map(\.toLandedS), 1)) s | "
-                  + "\(text(flights.map(\.landedFromDM), 2)) m | \(flights.count) |")
+            print("bench-autopilots: | \(what) | \(Self.text(flights.map(\.toLandedS), 1)) s | "
+                  + "\(Self.text(flights.map(\.landedFromDM), 2)) m | \(flights.count) |")
         }
         print("bench-autopilots: ")
         print(String(format: "bench-autopilots: - the board's mission takes %.2f× the time of PX4's own to disarmed",

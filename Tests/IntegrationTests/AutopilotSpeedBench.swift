@@ -32,12 +32,14 @@ struct AutopilotSpeedBench {
         return sorted.isEmpty ? .nan : sorted[sorted.count / 2] / 2 + sorted[(sorted.count - 1) / 2] / 2
     }
 
+    /// "median (min–max)" with `digits` decimals.
+    static func text(_ values: [Double], _ digits: Int) -> String {
+        let format = "%.\(digits)f"
+        return String(format: format, median(values)) + " (" + String(format: format, values.min() ?? .nan)
+            + "–" + String(format: format, values.max() ?? .nan) + ")"
+    }
+
     static func row(_ what: String, _ legs: [Leg]) {
-        func text(_ values: [Double], _ digits: Int) -> String {
-            let format = "%.\(digits)f"
-            return String(format: format, median(values)) + " (" + String(format: format, values.min() ?? .nan)
-                + "–" + String(format: format, values.max() ?? .nan) + ")"
-        }
         print("bench-autopilots: | \(what) | \(text(legs.map(\.toWithinS), 1)) s | "
               + "\(text(legs.map(\.settledM), 2)) m | \(text(legs.map(\.overshootM), 2)) m | "
               + "\(text(legs.map(\.peakMps), 1)) m/s | \(legs.count) |")
@@ -52,19 +54,18 @@ struct AutopilotSpeedBench {
         let seen = flight.observer.now
         let settled = seen.positions(from: arrivedS + 6, to: arrivedS + 8).map { $0.distanceM(to: point) }
         let peak = seen.positions(from: sentS, to: arrivedS).map(\.groundSpeedMps).max() ?? .nan
-        let legM = Geodesy.inverse(from: origin, to: point).distanceM
+        let leg = Geodesy.inverse(from: origin, to: point)
         let overshoot = seen.positions(from: sentS).map { position in
             let way = Geodesy.inverse(from: origin, to: position.point)
-            let bearing = Geodesy.inverse(from: origin, to: point).initialBearingDeg
-            return way.distanceM * cos((way.initialBearingDeg - bearing) * .pi / 180) - legM
+            return way.distanceM * cos((way.initialBearingDeg - leg.initialBearingDeg) * .pi / 180) - leg.distanceM
         }.max() ?? .nan
-        let leg = Leg(toWithinS: arrivedS - sentS,
-                      settledM: settled.isEmpty ? .nan : settled.reduce(0, +) / Double(settled.count),
-                      peakMps: peak, overshootM: max(overshoot, 0))
+        let figures = Leg(toWithinS: arrivedS - sentS,
+                          settledM: settled.isEmpty ? .nan : settled.reduce(0, +) / Double(settled.count),
+                          peakMps: peak, overshootM: max(overshoot, 0))
         let state = flight.controllerState()
-        print("bench-autopilots-round: \(leg); the controller: \(state.map { "\($0.activity)" } ?? "-"), "
+        print("bench-autopilots-round: \(figures); the controller: \(state.map { "\($0.activity)" } ?? "-"), "
               + "\(state?.distanceToTargetM.map { "\($0)" } ?? "-") m to go")
-        return leg
+        return figures
     }
 
     /// The stack: `location-broadcaster target` 40 m out, the controller with `controllerArguments`.

@@ -286,8 +286,7 @@ extension ControllerStateMachine {
     /// mission's speed (the feedback may add tilt against a headwind, never more ground speed than the plan's).
     var targetCompensation: WindCompensation {
         var compensation = configuration.windCompensation
-        guard let speedMps = missionLegSpeedMps ?? (targetCruiseSpeedMps != configuration.cruiseSpeedMps
-                                                     ? targetCruiseSpeedMps : nil) else { return compensation }
+        guard let speedMps = missionLegSpeedMps ?? autopilotCruiseMps else { return compensation }
         compensation.maxSpeedMps = min(compensation.maxSpeedMps ?? speedMps, speedMps)
         // The autopilot cruise may ask for more than the AR.Drone's tilt cap: the setpoint is a ground velocity.
         compensation.maxTiltFrac = min(1, max(compensation.maxTiltFrac, speedMps / compensation.fullTiltSpeedMps))
