@@ -35,9 +35,20 @@ struct DroneSimOptionTests {
 
     @Test("every numeric option reaches its own check with a negative value",
           arguments: ["--at-port", "--navdata-port", "--gps-noise", "--battery-minutes", "--seed", "--drop-rate",
-                      "--physics-hz", "--navdata-hz", "--heading", "--home"])
+                      "--physics-hz", "--navdata-hz", "--heading", "--home", "--position-after"])
     func numericOptions(_ option: String) {
         expectNegativeReaches(DroneSimCommand.self, option, option == "--home" ? "-1,-1" : "-1")
+    }
+
+    @Test("--position-after: seconds in 0…600, for the MAVLink face only")
+    func positionAfter() throws {
+        #expect(try DroneSimCommand.parse(["--protocol", "mavlink", "--position-after", "20"]).positionAfter == 20)
+        #expect(try DroneSimCommand.parse([]).positionAfter == nil)
+        for bad in [["--protocol", "mavlink", "--position-after", "-1"], ["--protocol", "mavlink", "--position-after",
+                                                                         "nan"], ["--position-after", "5"]] {
+            let message = parseError(DroneSimCommand.self, bad) ?? ""
+            #expect(message.contains("--position-after"), "\(bad): \(message)")
+        }
     }
 
     @Test("default home is Pariser Platz, what make demo and docs/flying.md's run by hand fly from")

@@ -61,6 +61,7 @@ struct ArduPilotParityTests {
     }
 
     static let takeoffAltitudeM = 10.0
+    static let simulatorPositionAfterS = 25
     /// drone-sim's airframe ceiling: its takeoff to 10 m climbs to 3 m.
     static let simulatorCeilingM = 3.0
 
@@ -84,7 +85,10 @@ struct ArduPilotParityTests {
         let sim = try ChildProcess(
             executable: TestEnvironment.executable("drone-sim").path,
             arguments: ["--protocol", "mavlink", "--autopilot", "ardupilot", "--listen", "127.0.0.1",
-                        "--mavlink-port", "\(simPort)", "--gcs", "127.0.0.1:\(clientPort)", "--gps-noise", "0.2"],
+                        "--mavlink-port", "\(simPort)", "--gcs", "127.0.0.1:\(clientPort)", "--gps-noise", "0.2",
+                        // Its default 4 s passed before the script's first arm on a loaded CI machine (nothing was
+                        // refused); the real one needs ~30 s.
+                        "--position-after", "\(Self.simulatorPositionAfterS)"],
             logDirectory: directory)
         defer { sim.stop() }
         do {

@@ -49,6 +49,7 @@ extension DroneSimCommand {
         var session = MAVLinkSimulatorSession(configuration: configuration, gcs: gcsEndpoint,
                                               now: MonotonicClock.now(), autopilot: autopilot)
         session.parameters = try px4Parameters()
+        if let positionAfter { session.positionReady = .milliseconds(Int64((positionAfter * 1000).rounded())) }
         var loop = SimulatorLoop(
             face: session,
             sockets: [socket], replySocket: socket, trace: trace, dropper: DatagramDropper(rate: dropRate, seed: seed),

@@ -18,10 +18,15 @@ package struct DroneSimCommand: ParsableCommand {
     @Option(help: "ardrone (AT + navdata) or mavlink (PX4-like, UDP --mavlink-port).")
     var `protocol` = SimulatorProtocol.ardrone
     @Option(help: ArgumentHelp("The autopilot the MAVLink face imitates (--protocol mavlink): px4, or ardupilot "
-                               + "(ArduCopter: HEARTBEAT autopilot 3, copter modes, GUIDED takeoff, a position 4 s "
-                               + "after start).",
+                               + "(ArduCopter: HEARTBEAT autopilot 3, copter modes, GUIDED takeoff, a position "
+                               + "estimate --position-after seconds after start).",
                                valueName: "px4|ardupilot"))
     var autopilot: SimulatedAutopilot?
+    @Option(parsing: .signedNumber, help: ArgumentHelp(
+        "Seconds from start to the position estimate (--protocol mavlink): before it no position, no home, and "
+            + "arming refused. Default 1 (PX4 face), 4 (ArduCopter face; the real one needs ~30 s).",
+        valueName: "seconds"))
+    var positionAfter: Double?
     @Option(help: "UDP port for MAVLink (--protocol mavlink; PX4 SITL's offboard port).")
     var mavlinkPort: UInt16 = 14580
     @Option(
@@ -69,6 +74,12 @@ package struct DroneSimCommand: ParsableCommand {
         }
         guard heading.isFinite else { throw ValidationError("--heading \(heading): expected a number of degrees") }
         _ = try px4Parameters()
+        if let positionAfter {
+            guard positionAfter.isFinite, (0...600).contains(positionAfter) else {
+                throw ValidationError("--position-after \(positionAfter): expected seconds in 0…600")
+            }
+            guard `protocol` == .mavlink else { throw ValidationError("--position-after needs --protocol mavlink") }
+        }
         if autopilot != nil, `protocol` != .mavlink {
             throw ValidationError("--autopilot needs --protocol mavlink")
         }
