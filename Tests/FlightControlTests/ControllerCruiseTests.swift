@@ -64,3 +64,41 @@ import Testing
         #expect(off.approachSpeedLimitMps(distanceM: 6) == .infinity)
     }
 }
+
+/// Arrived behind mavlink-link, the controller hovers and the link holds the target as a position (it reads the
+/// arrival from the controller's state); on the AR.Drone the position law corrects past half the arrival radius.
+@Suite struct ControllerArrivedHoldTests {
+    static func arrivedFlights(behind link: String) -> (activity: ControllerState.Activity, flights: [FlightCommand]) {
+        var h = ControllerHarness()
+        h.presence(link, online: true)
+        h.hovering()
+        h.target(ControllerHarness.point(northM: 0.8))
+        h.settle(distanceM: 0.8)
+        let flights = h.hold(distanceM: 0.8, ms: 1500).flights
+        return (h.machine.activity, flights)
+    }
+
+    /// A hover 1 m below the wanted height, drifting at 0.5 m/s: behind mavlink-link the gaz alone (the autopilot's
+    /// held point moves up; a tilt would become a velocity and drop the held point).
+    @Test("a hover's altitude correction behind mavlink-link: the gaz, no tilt")
+    func altitudeCorrection() {
+        var h = ControllerHarness(windCompensation: true)
+        h.presence("mavlink-link", online: true)
+        h.hovering()
+        h.altitudeM -= 1
+        h.velocityXMps = 0.5
+        let flights = h.hold(distanceM: 0, ms: 1000).flights
+        #expect(flights.contains { $0.progressive && $0.gazFrac > 0 }, "\(flights)")
+        #expect(flights.allSatisfy { $0.pitchFrac == 0 && $0.rollFrac == 0 && $0.yawFrac == 0 }, "\(flights)")
+    }
+
+    @Test("0.8 m from the arrived target: hover behind mavlink-link, the position law's correction on the AR.Drone")
+    func arrivedHold() {
+        let autopilot = Self.arrivedFlights(behind: "mavlink-link")
+        #expect(autopilot.activity == .arrived)
+        #expect(!autopilot.flights.isEmpty && autopilot.flights.allSatisfy { !$0.progressive && $0.refMode == .fly })
+        let ardrone = Self.arrivedFlights(behind: "drone-link")
+        #expect(ardrone.activity == .arrived)
+        #expect(ardrone.flights.contains { $0.progressive && $0.pitchFrac != 0 })
+    }
+}

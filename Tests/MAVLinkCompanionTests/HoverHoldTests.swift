@@ -1,4 +1,5 @@
 import MAVLink
+import Navigation
 @testable import MAVLinkCompanion
 import QuadProtocol
 import Testing
@@ -46,21 +47,58 @@ struct HoverHoldTests {
         #expect(hold.held == nil)
     }
 
-    @Test func motionATurnOrAStalePositionFlyVelocities() {
+    @Test func motionOrAStalePositionFlyVelocities() {
         var hold = HoverHold()
         _ = hold.setpoint(for: .zero, local: Self.local(0, 0, -5), localAgeUs: 0, yawRad: 0, holding: true)
         let forward = BodyVelocity(forwardMps: 2, rightMps: 0, downMps: 0, yawRateRadps: 0)
         #expect(hold.setpoint(for: forward, local: Self.local(0, 0, -5), localAgeUs: 0, yawRad: 0, holding: true)
                 == .velocity(forward))
         #expect(hold.held == nil, "moving drops the held point")
-        let turn = BodyVelocity(forwardMps: 0, rightMps: 0, downMps: 0, yawRateRadps: 0.3)
-        #expect(hold.setpoint(for: turn, local: Self.local(0, 0, -5), localAgeUs: 0, yawRad: 0, holding: true)
-                == .velocity(turn))
         #expect(hold.setpoint(for: .zero, local: Self.local(0, 0, -5), localAgeUs: 600_000, yawRad: 0, holding: true)
                 == .velocity(.zero), "an old local position is not trusted")
         #expect(hold.setpoint(for: .zero, local: nil, localAgeUs: nil, yawRad: 0, holding: true) == .velocity(.zero))
         #expect(hold.setpoint(for: .zero, local: Self.local(.nan, 0, -5), localAgeUs: 0, yawRad: 0, holding: true)
                 == .velocity(.zero))
+    }
+
+    /// A turn in place holds the point and turns on it (a zero velocity let PX4 drift 1.5 m during a mission stay's
+    /// turn); the heading held afterwards is the one the turn reached. Outside the setpoint mode a turn is flown.
+    @Test func aTurnInPlaceHoldsThePointAndTurnsThere() {
+        var hold = HoverHold()
+        _ = hold.setpoint(for: .zero, local: Self.local(3, 4, -5), localAgeUs: 0, yawRad: 0.2, holding: true)
+        let turn = BodyVelocity(forwardMps: 0, rightMps: 0, downMps: 0, yawRateRadps: 0.5)
+        let turning = hold.setpoint(for: turn, local: Self.local(3.3, 4.2, -5), localAgeUs: 0, yawRad: 0.6,
+                                    holding: true)
+        #expect(turning == .turning(.init(northM: 3, eastM: 4, downM: -5, yawRad: 0.6), yawRateRadps: 0.5))
+        let after = hold.setpoint(for: .zero, local: Self.local(3.1, 4.1, -5), localAgeUs: 0, yawRad: 0.9,
+                                  holding: true)
+        #expect(after == .position(.init(northM: 3, eastM: 4, downM: -5, yawRad: 0.6)))
+        var outside = HoverHold()
+        #expect(outside.setpoint(for: turn, local: Self.local(0, 0, -5), localAgeUs: 0, yawRad: 0, holding: false)
+                == .velocity(turn))
+    }
+
+    /// The controller's arrived target is the point held, once: the arrival is declared on a mean position while the
+    /// vehicle still moves, and the point where it stops lay 1.2–1.9 m off the target at 5 m/s on PX4. A goal
+    /// beyond `goalReachM` is not held: a hover never carries the vehicle far.
+    @Test func anArrivedTargetWithinReachIsThePointHeld() {
+        var hold = HoverHold()
+        let goal = HoverHold.Goal(northM: 40, eastM: 1)
+        let first = hold.setpoint(for: .zero, local: Self.local(39, 0.5, -5, vn: 1.5), localAgeUs: 0, yawRad: 0,
+                                  holding: true, goal: goal)
+        #expect(first == .position(.init(northM: 40, eastM: 1, downM: -5, yawRad: 0)))
+        // The same goal again (the vehicle overshoots, drifts): the point stays.
+        #expect(hold.setpoint(for: .zero, local: Self.local(41.5, 0, -5), localAgeUs: 0, yawRad: 0.1, holding: true,
+                              goal: goal) == first)
+        var far = HoverHold()
+        let stop = far.setpoint(for: .zero, local: Self.local(30, 0, -5), localAgeUs: 0, yawRad: 0, holding: true,
+                                goal: goal)
+        #expect(stop == .position(.init(northM: 30, eastM: 0, downM: -5, yawRad: 0)), "10 m away: not held")
+        // Not in the setpoint mode (takeoff, hold): the point is the vehicle's own, goal or not.
+        var notHolding = HoverHold()
+        #expect(notHolding.setpoint(for: .zero, local: Self.local(39, 0.5, -5), localAgeUs: 0, yawRad: 0,
+                                    holding: false, goal: goal)
+                == .position(.init(northM: 39, eastM: 0.5, downM: -5, yawRad: 0)))
     }
 
     /// On the ground, in the autopilot's takeoff or hold, the point is the vehicle's own: when OFFBOARD/GUIDED
@@ -113,5 +151,45 @@ struct HoverHoldTests {
         flyFor(300_000, drift: &driftM, forward)
         let moving = try #require(h.setpoints.last)
         #expect(moving.typeMask == SetPositionTargetLocalNED.velocityAndYawRateMask && moving.vxMps == 2)
+    }
+
+    /// The link: while the controller's state says `arrived` at a target 1.6 m north-east of the vehicle, the hover
+    /// holds the target (its offset from GLOBAL_POSITION_INT added to LOCAL_POSITION_NED), not where the vehicle
+    /// is; any other activity, or no state, keeps the point where the vehicle stops.
+    @Test func theLinkHoldsTheControllersArrivedTarget() throws {
+        var h = CompanionStateMachineTests.connected()
+        h.armed = true
+        h.landed = .inAir
+        h.mode = .offboard
+        h.heartbeat()
+        let here = GeoPoint(latitudeDeg: 52.5163, longitudeDeg: 13.3777)
+        let target = Geodesy.destination(from: here, bearingDeg: 45, distanceM: 1.6)
+        func feedPosition() {
+            h.feed(GlobalPositionInt(timeBootMs: 1000, latE7: Int32((here.latitudeDeg * 1e7).rounded()),
+                                     lonE7: Int32((here.longitudeDeg * 1e7).rounded()), altMm: 40_000,
+                                     relativeAltMm: 6000, vxCmps: 0, vyCmps: 0, vzCmps: 0, hdgCdeg: 0))
+            h.feed(LocalPositionNED(timeBootMs: 1000, xM: 10, yM: 20, zM: -6))
+            h.feed(Attitude(timeBootMs: 1000, rollRad: 0, pitchRad: 0, yawRad: 0))
+        }
+        func state(_ activity: ControllerState.Activity) -> ControllerState {
+            ControllerState(sequence: 1, timestampUs: 0, activity: activity, reason: .newTarget, pilotId: "",
+                            targetLatitudeDeg: target.latitudeDeg, targetLongitudeDeg: target.longitudeDeg,
+                            distanceToTargetM: 1.6)
+        }
+        h.record(h.machine.controllerState(state(.flyingToTarget), now: .init(us: h.nowUs)))
+        feedPosition()
+        h.command(.fly)
+        h.run(forUs: 300_000, heartbeats: false)
+        let stopped = try #require(h.setpoints.last)
+        #expect(stopped.typeMask == SetPositionTargetLocalNED.positionAndYawMask && stopped.xM == 10
+                    && stopped.yM == 20, "not arrived: held where the vehicle is")
+        h.record(h.machine.controllerState(state(.arrived), now: .init(us: h.nowUs)))
+        feedPosition()
+        h.run(forUs: 300_000, heartbeats: false)
+        let held = try #require(h.setpoints.last)
+        #expect(held.typeMask == SetPositionTargetLocalNED.positionAndYawMask)
+        #expect(abs(held.xM - (10 + 1.6 * 0.7071)) < 0.02 && abs(held.yM - (20 + 1.6 * 0.7071)) < 0.02,
+                "held \(held.xM), \(held.yM)")
+        #expect(held.zM == -6)
     }
 }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Clocks
 import DroneSimulation
 import MAVLink
@@ -101,6 +106,26 @@ struct PX4LikeSessionTests {
                 record(session.tick(now: .init(us: nowUs)))
             }
         }
+    }
+
+    /// A position setpoint with a yaw rate (mavlink-link's turn in place): the drone turns on the point.
+    @Test func aPositionSetpointWithAYawRateTurnsOnThePoint() {
+        var h = Harness()
+        h.takeOff()
+        let offboard: [Float] = [1, Float(PX4Mode.mainOffboard), 0]
+        let north0 = h.session.drone.northM, east0 = h.session.drone.eastM, heading0 = h.session.drone.headingDeg
+        let turn = SetPositionTargetLocalNED.localPositionTurning(
+            timeBootMs: 0, northM: Float(north0), eastM: Float(east0), downM: Float(-h.session.drone.altitudeM),
+            yawRateRadps: 0.5, targetSystem: 1, targetComponent: 1)
+        h.send(turn)
+        #expect(h.command(MAVCmd.doSetMode, offboard) == .accepted)
+        for _ in 0..<30 {
+            h.send(turn)
+            h.run(seconds: 0.1)
+        }
+        #expect(h.session.mode == .offboard)
+        #expect(abs(Geodesy.wrapDeg180(h.session.drone.headingDeg - heading0)) > 45, "turned: \(h.session.drone)")
+        #expect(hypot(h.session.drone.northM - north0, h.session.drone.eastM - east0) < 0.5, "stayed on the point")
     }
 
     @Test func heartbeatsAtOneHertzAsPX4() {

@@ -119,6 +119,8 @@ struct GoldenFrameTests {
                            LocalPositionNED(timeBootMs: 4200, xM: 12.5, yM: -3.25, zM: -5.0, vxMps: 0.5,
                                             vyMps: -0.25, vzMps: 0.125), sequence: 30)
         #expect(SetPositionTargetLocalNED.positionAndYawMask == 2552)
+        // POSITION_TARGET_TYPEMASK: velocities 8+16+32, accelerations 64+128+256 and yaw 1024 ignored.
+        #expect(SetPositionTargetLocalNED.positionAndYawRateMask == 1528)
         try Self.roundTrip("set_position_target_local_position_yaw",
                            SetPositionTargetLocalNED.localPosition(timeBootMs: 6000, northM: 12.5, eastM: -3.25,
                                                                    downM: -5.0, yawRad: 1.5, targetSystem: 1,

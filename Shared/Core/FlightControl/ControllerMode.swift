@@ -176,7 +176,8 @@ extension ControllerStateMachine {
     /// What the hold over the target reads of the controller now (`Arrived.Context`).
     func arrivedContext(now: MonotonicInstant) -> ControllerMode.Arrived.Context {
         ControllerMode.Arrived.Context(positionFresh: positionFresh(now: now),
-                                       navigationFresh: navigationFresh(now: now), law: targetArrivalLaw)
+                                       navigationFresh: navigationFresh(now: now), law: targetArrivalLaw,
+                                       linkHoldsTarget: vehicleHoldsGroundVelocity)
     }
 
     /// What the flight to the target reads of the controller now (`FlyingToTarget.Context`).

@@ -33,13 +33,19 @@ extension ControllerStateMachine {
     /// Gaz toward the wanted altitude. A steering command carries it along. A hover that is off by more than
     /// half the tolerance has to become flag 1 (flag 0 ignores gaz), which also gives up the drone's vision
     /// position hold: so it asks for zero ground speed through the wind compensation (tilt against the measured
-    /// drift), plus the gaz; within the tolerance it is flag 0 again.
+    /// drift), plus the gaz; within the tolerance it is flag 0 again. Behind mavlink-link the hover is the
+    /// autopilot's held point, whose height a climb-only command moves: the gaz alone, no tilt (a tilt against
+    /// measured drift there became a velocity, which dropped the held point: 0.4 m/s of wander on PX4).
     func holdAltitude(_ command: inout FlightCommand, now: MonotonicInstant) {
         guard let wanted = wantedAltitudeM, let current = currentAltitudeM(now: now) else { return }
         if !command.progressive {
             guard altitudeHold.needsCorrection(currentM: current, wantedM: wanted) else { return }
-            apply(.steer(yawFrac: 0, pitchFrac: 0), compensation: configuration.windCompensation, to: &command,
-                  now: now)
+            if vehicleHoldsGroundVelocity {
+                command.progressive = true
+            } else {
+                apply(.steer(yawFrac: 0, pitchFrac: 0), compensation: configuration.windCompensation, to: &command,
+                      now: now)
+            }
         }
         command.gazFrac = altitudeHold.gazFrac(currentM: current, wantedM: wanted)
     }

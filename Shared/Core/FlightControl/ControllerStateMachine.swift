@@ -54,6 +54,8 @@ public struct ControllerStateMachine: Sendable {
     /// autopilot holds against the wind itself, so there is no wind for this controller to estimate or to fly
     /// against (what `wind` would read there is the autopilot's lag: it wound up past 5 m/s on PX4 and landed a
     /// return 6 m off, `wind-too-strong`). drone-link (the AR.Drone) flies the tilt: air speed, carried by the wind.
+    /// mavlink-link also holds an arrived target as a position (from this controller's published state): arrived,
+    /// the controller hovers there instead of correcting with its position law (`Arrived.holdsPosition`).
     var vehicleHoldsGroundVelocity = false
     /// The last flight command sent (its tilt is what the wind estimate compares against).
     var lastFlight: FlightCommand?

@@ -35,10 +35,15 @@ public struct CompanionStateMachine: Sendable {
     var missionBoardItem: Int?
     var missionBoardRunning = false
     private var parser = MAVLinkStreamParser()
-    private var telemetry = VehicleTelemetry()
+    private(set) var telemetry = VehicleTelemetry()
     private var commands = CommandSender()
     private var pilot = SetpointPilot()
     private var hover = HoverHold()
+    /// The controller's target while it says it has arrived there (its ControllerState), else nil: a hover then
+    /// settles on the target, not where the vehicle stopped (`HoverHold.Goal`).
+    var arrivedTarget: GeoPoint?
+    /// `arrivedTarget` in the autopilot's local frame, once known (`hoverGoal()`).
+    var arrivedGoal: HoverHold.Goal?
     /// When the latest LOCAL_POSITION_NED arrived (monotonic): a hover holds a point only on a fresh position.
     private var localPositionAtUs: Int64?
     private var startUs: Int64 = 0
@@ -537,10 +542,12 @@ public struct CompanionStateMachine: Sendable {
         setpointBudget.spend(nowUs: nowUs)
         let timeBootMs = UInt32(truncatingIfNeeded: max(0, nowUs &- startUs) / 1000)
         let wasHolding = hover.held != nil
+        let goal = hoverGoal()
         let setpoint = hover.setpoint(for: v, local: telemetry.localPosition,
                                       localAgeUs: localPositionAtUs.map { nowUs &- $0 },
                                       yawRad: telemetry.attitude?.yawRad,
-                                      holding: telemetry.isAirborne && telemetry.isInSetpointMode)
+                                      holding: telemetry.isAirborne && telemetry.isInSetpointMode,
+                                      goal: goal)
         var actions: [CompanionAction] = []
         if let held = hover.held, !wasHolding {
             actions.append(.log(.debug, "hover: the autopilot holds north \(held.northM) m east \(held.eastM) m "
@@ -554,6 +561,10 @@ public struct CompanionStateMachine: Sendable {
         case .position(let p):
             actions.append(.send(encoder.encode(SetPositionTargetLocalNED.localPosition(
                 timeBootMs: timeBootMs, northM: p.northM, eastM: p.eastM, downM: p.downM, yawRad: p.yawRad,
+                targetSystem: target.system, targetComponent: target.component))))
+        case .turning(let p, let yawRateRadps):
+            actions.append(.send(encoder.encode(SetPositionTargetLocalNED.localPositionTurning(
+                timeBootMs: timeBootMs, northM: p.northM, eastM: p.eastM, downM: p.downM, yawRateRadps: yawRateRadps,
                 targetSystem: target.system, targetComponent: target.component))))
         }
         return actions

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import MAVLink
 
 /// Hover as the autopilot's own position control. While the command in force asks for no horizontal motion and no
@@ -5,8 +10,12 @@ import MAVLink
 /// the vehicle drift with wind and estimator error (5.5 m in 28 s of hover on PX4 SITL), a position does not. Any
 /// horizontal speed is flown as a velocity, however small: holding the point through the controller's small tilts
 /// (a deadband, or moving the point at their speed) fooled its wind estimator (speed commanded, no motion) into
-/// growing tilts, 2–3 m of drift on the real PX4. Pure: the caller passes the latest LOCAL_POSITION_NED with its
-/// age on the link's monotonic clock.
+/// growing tilts, 2–3 m of drift on the real PX4. A turn in place (a yaw rate, no horizontal speed) holds the point
+/// too and turns there: a zero velocity during a mission stay's turn let PX4 drift 1.5 m off the loiter's point. Once
+/// the controller says it has arrived, the point is its target (`Goal`), not where the vehicle stops: the arrival is
+/// declared within a radius on a mean position while the vehicle still moves, so the stopping point lay 1.2–1.9 m
+/// off a 40 m target at 5 m/s on PX4, where PX4's own goto settles within 0.3–0.9 m. Pure: the caller passes the
+/// latest LOCAL_POSITION_NED with its age on the link's monotonic clock.
 struct HoverHold: Sendable {
     /// A held point: metres north, east, down of the autopilot's local origin, and a heading.
     struct Point: Sendable, Equatable {
@@ -16,13 +25,23 @@ struct HoverHold: Sendable {
         var yawRad: Float
     }
 
+    /// Where the hover should settle: the controller's target, metres north and east of the local origin.
+    struct Goal: Sendable, Equatable {
+        var northM: Float
+        var eastM: Float
+    }
+
     enum Setpoint: Sendable, Equatable {
         case velocity(BodyVelocity)
         case position(Point)
+        /// The point held while the heading turns at this rate (rad/s, positive clockwise).
+        case turning(Point, yawRateRadps: Float)
     }
 
     /// The point being held while the vehicle flies in the setpoint mode; nil while it moves or is not holding.
     private(set) var held: Point?
+    /// The goal the held point was moved to, so that it is moved once, not with every fix.
+    private var heldGoal: Goal?
     /// The last setpoint moved the held height: when the climb ends the point's height becomes the vehicle's own.
     private var wasClimbing = false
 
@@ -32,27 +51,38 @@ struct HoverHold: Sendable {
     static let brakingMps2: Float = 3
     /// An older local position is not used: the setpoint falls back to the velocity (zero when hovering).
     static let maxPositionAgeUs: Int64 = 500_000
+    /// A goal farther than this from the vehicle is not held (the hover stays where the vehicle stops): a hover
+    /// command never carries the vehicle far. The controller's arrival radius (1 m) and the distance it leaves an
+    /// arrival at (2 m) are inside it; a plan's wider acceptance radius is not.
+    static let goalReachM: Float = 3
 
     /// The setpoint for `velocity` (the command in force). `holding`: airborne in the setpoint mode, where a held
     /// point stays fixed; elsewhere (on the ground, climbing in the autopilot's takeoff, in its hold mode) the
     /// point follows the vehicle, so the setpoint in force when OFFBOARD/GUIDED begins is where the vehicle is.
     mutating func setpoint(for velocity: BodyVelocity, local: LocalPositionNED?, localAgeUs: Int64?, yawRad: Float?,
-                           holding: Bool) -> Setpoint {
-        guard velocity.forwardMps == 0, velocity.rightMps == 0, velocity.yawRateRadps == 0 else {
-            held = nil
-            wasClimbing = false
+                           holding: Bool, goal: Goal? = nil) -> Setpoint {
+        guard velocity.forwardMps == 0, velocity.rightMps == 0 else {
+            drop()
             return .velocity(velocity)
         }
         guard let local, let localAgeUs, localAgeUs <= Self.maxPositionAgeUs, let yawRad,
               [local.xM, local.yM, local.zM, local.vxMps, local.vyMps, yawRad].allSatisfy(\.isFinite) else {
             return .velocity(velocity)
         }
+        let turning = velocity.yawRateRadps != 0 && velocity.yawRateRadps.isFinite
         guard holding else {
-            held = nil
-            wasClimbing = false
+            drop()
+            // Outside the setpoint mode a turn is flown as asked: there is no held point to turn on.
+            guard !turning else { return .velocity(velocity) }
             return .position(Point(northM: local.xM, eastM: local.yM, downM: local.zM, yawRad: yawRad))
         }
         var point = held ?? Self.stoppingPoint(local, yawRad: yawRad)
+        if let goal, goal != heldGoal, [goal.northM, goal.eastM].allSatisfy(\.isFinite),
+           hypotf(goal.northM - local.xM, goal.eastM - local.yM) <= Self.goalReachM {
+            point.northM = goal.northM
+            point.eastM = goal.eastM
+            heldGoal = goal
+        }
         if velocity.downMps != 0 {
             point.downM = local.zM + velocity.downMps * Self.climbLookaheadS
         } else if wasClimbing {
@@ -60,8 +90,16 @@ struct HoverHold: Sendable {
             point.downM = local.zM
         }
         wasClimbing = velocity.downMps != 0
+        // Turning: the heading held afterwards is the one the turn reached, not the one before it.
+        if turning { point.yawRad = yawRad }
         held = point
-        return .position(point)
+        return turning ? .turning(point, yawRateRadps: velocity.yawRateRadps) : .position(point)
+    }
+
+    private mutating func drop() {
+        held = nil
+        heldGoal = nil
+        wasClimbing = false
     }
 
     /// Where a vehicle moving at `local`'s velocity comes to rest when braking at `brakingMps2` (v²/2a ahead).

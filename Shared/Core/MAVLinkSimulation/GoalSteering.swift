@@ -40,8 +40,9 @@ struct GoalSteering: Sendable, Equatable {
         horizontalDistanceM(from: drone) < Self.arrivedM && abs(altitudeM - drone.altitudeM) < 0.3
     }
 
-    /// Ground velocity toward the goal turned into the body frame, as fractions of the airframe's limits.
-    func command(for drone: SimulatedDrone) -> ProgressiveCommand {
+    /// Ground velocity toward the goal turned into the body frame, as fractions of the airframe's limits, turning at
+    /// `yawRateRadps` meanwhile.
+    func command(for drone: SimulatedDrone, yawRateRadps: Double = 0) -> ProgressiveCommand {
         let p = drone.parameters
         let distanceM = horizontalDistanceM(from: drone)
         let speedMps = min(Self.cruiseMps, p.maxSpeedMps, Self.cruiseMps * distanceM / Self.slowdownM)
@@ -54,6 +55,7 @@ struct GoalSteering: Sendable, Equatable {
         func fraction(_ value: Double, _ limit: Double) -> Double { max(-1, min(1, value / limit)) }
         return ProgressiveCommand(flag: 1, roll: fraction(right, p.maxSpeedMps),
             pitch: -fraction(forward, p.maxSpeedMps),
-                                  gaz: fraction(climbMps, p.maxClimbRateMps), yaw: 0)
+                                  gaz: fraction(climbMps, p.maxClimbRateMps),
+                                  yaw: fraction(yawRateRadps * 180 / .pi, p.maxYawRateDegPerS))
     }
 }

@@ -263,7 +263,7 @@ extension MAVLinkSimulatorSession {
         case .guided:
             if let setpoint {
                 if let position = setpoint.goal {
-                    drone.applyProgressiveCommand(position.command(for: drone))
+                    drone.applyProgressiveCommand(position.command(for: drone, yawRateRadps: setpoint.yawRateRadps))
                     return []
                 }
                 let timeoutUs = arduCopter.parameters.guidedTimeout.us

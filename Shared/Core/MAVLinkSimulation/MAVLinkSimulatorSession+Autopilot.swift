@@ -42,8 +42,8 @@ extension MAVLinkSimulatorSession {
             }
             if let position = setpoint.goal {
                 // At the point: the trace says hovering, as PX4 holds a position setpoint it has reached.
-                guard !position.isReached(by: drone) else { return hover() }
-                drone.applyProgressiveCommand(position.command(for: drone))
+                guard !position.isReached(by: drone) || setpoint.yawRateRadps != 0 else { return hover() }
+                drone.applyProgressiveCommand(position.command(for: drone, yawRateRadps: setpoint.yawRateRadps))
             } else {
                 drone.applyProgressiveCommand(setpoint.command(parameters: drone.parameters))
             }

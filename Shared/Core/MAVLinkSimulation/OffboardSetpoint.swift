@@ -13,7 +13,7 @@ struct OffboardSetpoint: Sendable, Equatable {
     var rightMps: Double = 0
     var downMps: Double = 0
     var yawRateRadps: Double = 0
-    /// A position setpoint; the velocities are then unused.
+    /// A position setpoint; the velocities are then unused, the yaw rate is not.
     var goal: GoalSteering?
     var receivedUs: Int64
 
@@ -26,6 +26,11 @@ struct OffboardSetpoint: Sendable, Equatable {
             guard target.coordinateFrame == MAVFrame.localNED, target.xM.isFinite, target.yM.isFinite,
                   target.zM.isFinite else { return nil }
             goal = GoalSteering(northM: Double(target.xM), eastM: Double(target.yM), altitudeM: -Double(target.zM))
+            // Held there while turning at the yaw rate, when it is used (as PX4 and ArduCopter do).
+            if mask & 2048 == 0 {
+                guard target.yawRateRadps.isFinite else { return nil }
+                yawRateRadps = Double(target.yawRateRadps)
+            }
             return
         }
         func use(_ bit: UInt16, _ value: Float) -> Double? {

@@ -42,12 +42,14 @@ final class LatestValueMailbox<Value: Sendable>: Sendable {
     }
 }
 
-/// What mavlink-link reads from the bus for the autopilot's own fence and mission.
+/// What mavlink-link reads from the bus: for the autopilot's own fence and mission, and the controller's arrival.
 struct BoardListMailboxes: Sendable {
     let airspace: LatestValueMailbox<AirspaceDefinition>
     /// The held plan; an inner nil: none held (the retained message cleared).
     let plan: LatestValueMailbox<MissionPlan?>
     let progress: LatestValueMailbox<MissionProgressRecord>
+    /// The controller's state: its arrival at a target is where a hover settles.
+    let controller: LatestValueMailbox<ControllerState>
 
     static func subscribed(runtime: ServiceRuntime) -> BoardListMailboxes {
         BoardListMailboxes(
@@ -62,6 +64,10 @@ struct BoardListMailboxes: Sendable {
             progress: .subscribed(runtime: runtime, Topics.missionProgress, what: "mission progress",
                                   consequence: "the autopilot's current item does not follow the board's") {
                 try MissionProgress(decoding: $0).record
+            },
+            controller: .subscribed(runtime: runtime, Topics.controllerState, what: "controller state",
+                                    consequence: "a hover holds where the vehicle stops, not the target") {
+                try ControllerState(decoding: $0)
             })
     }
 
@@ -70,6 +76,7 @@ struct BoardListMailboxes: Sendable {
         var actions: [CompanionAction] = []
         if let definition = airspace.take() { actions += machine.heldAirspace(definition, now: now) }
         if let plan = plan.take() { actions += machine.heldMission(plan, now: now) }
+        if let state = controller.take() { actions += machine.controllerState(state, now: now) }
         if let record = progress.take() {
             actions += machine.missionProgress(planChecksum: record.planChecksum,
                                                currentItem: CompanionStateMachine.boardItem(record),

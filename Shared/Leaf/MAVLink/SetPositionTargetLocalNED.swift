@@ -8,6 +8,8 @@ public struct SetPositionTargetLocalNED: MAVLinkMessage {
     public static let velocityAndYawRateMask: UInt16 = 0b0000_0101_1100_0111
     /// Only x, y, z and yaw are used (velocities, accelerations and yaw rate ignored).
     public static let positionAndYawMask: UInt16 = 0b0000_1001_1111_1000
+    /// Only x, y, z and yaw rate are used (velocities, accelerations and yaw ignored): hold a point, turn on it.
+    public static let positionAndYawRateMask: UInt16 = 0b0000_0101_1111_1000
 
     public var timeBootMs: UInt32
     public var xM: Float = 0
@@ -45,6 +47,17 @@ public struct SetPositionTargetLocalNED: MAVLinkMessage {
         setpoint.yM = eastM
         setpoint.zM = downM
         setpoint.yawRad = yawRad
+        return setpoint
+    }
+
+    /// A position setpoint in the autopilot's local frame, turning at `yawRateRadps` there.
+    public static func localPositionTurning(timeBootMs: UInt32, northM: Float, eastM: Float, downM: Float,
+                                            yawRateRadps: Float, targetSystem: UInt8,
+                                            targetComponent: UInt8) -> Self {
+        var setpoint = localPosition(timeBootMs: timeBootMs, northM: northM, eastM: eastM, downM: downM, yawRad: 0,
+                                     targetSystem: targetSystem, targetComponent: targetComponent)
+        setpoint.yawRateRadps = yawRateRadps
+        setpoint.typeMask = positionAndYawRateMask
         return setpoint
     }
 

@@ -17,6 +17,10 @@ extension ControllerMode.Arrived {
         let navigationFresh: Bool
         /// Its arrival and leaving radii.
         let law: ControlLaw
+        /// The vehicle link holds the arrived target as a position itself (mavlink-link reads the arrival from
+        /// this controller's state): a hover is then the steadiest hold, and velocity corrections would only take
+        /// the hold away from the autopilot.
+        var linkHoldsTarget = false
     }
 
     /// On entry: the flight's arrival filter goes on (a re-entry keeps all), else a new one.
@@ -35,9 +39,9 @@ extension ControllerMode.Arrived {
 
     /// Its flight command, besides the altitude hold: the drone's own hover drifts a little with the wind: past
     /// half the arrival radius (filtered), the position law brings it back; closer, its own hover is steadier
-    /// than any GPS.
+    /// than any GPS. Behind a link that holds the target itself, never: the hover is the hold.
     func holdsPosition(_ context: Context) -> Bool {
-        guard let distanceM = arrival.filteredDistanceM else { return false }
+        guard !context.linkHoldsTarget, let distanceM = arrival.filteredDistanceM else { return false }
         return distanceM > context.law.arrivalRadiusM / 2 && context.navigationFresh && context.positionFresh
     }
 }
