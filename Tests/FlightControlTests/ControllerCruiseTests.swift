@@ -38,10 +38,11 @@ import Testing
         #expect(abs(try Self.forwardMps(distanceM: 60, behind: "mavlink-link", configuration: off) - 1) < 1e-5)
     }
 
-    @Test("the approach brakes: never faster than √(1.5² + 2·1.5·(d − 5)) m/s, for any distance past the radius",
+    /// Behind mavlink-link the position law's gain is 0.6/s: 3 m/s at the 5 m radius.
+    @Test("the approach brakes: never faster than √(3² + 2·1.5·(d − 5)) m/s, for any distance past the radius",
           arguments: [5.5, 6.0, 8.0, 10.0, 12.6, 15.0, 20.0, 30.0])
     func braking(distanceM: Double) throws {
-        let limitMps = (1.5 * 1.5 + 2 * 1.5 * (distanceM - 5)).squareRoot()
+        let limitMps = (3 * 3 + 2 * 1.5 * (distanceM - 5)).squareRoot()
         let asked = try Self.forwardMps(distanceM: distanceM, behind: "mavlink-link")
         #expect(asked <= limitMps + 1e-5, "\(asked) m/s at \(distanceM) m")
         #expect(asked >= min(limitMps, 5) - 1e-5, "braked more than the curve: \(asked) m/s at \(distanceM) m")
@@ -62,6 +63,16 @@ import Testing
         var off = configuration
         off.approachBrakingMps2 = 0
         #expect(off.approachSpeedLimitMps(distanceM: 6) == .infinity)
+        // The autopilot's gain: 3 m/s at the radius.
+        #expect(abs(configuration.approachSpeedLimitMps(distanceM: 5, gainPerS: 0.6) - 3) < 1e-9)
+        #expect(abs(configuration.approachSpeedLimitMps(distanceM: 5 + 16.0 / 3, gainPerS: 0.6) - 5) < 1e-9)
+    }
+
+    /// 3 m ahead, inside the radius: the position law asks 0.6 m/s per metre behind mavlink-link (0.3 would be
+    /// 0.9 m/s; the article's slowdown 3 m/s).
+    @Test("inside the radius the position law asks 0.6 m/s per metre behind mavlink-link")
+    func positionGain() throws {
+        #expect(abs(try Self.forwardMps(distanceM: 3, behind: "mavlink-link") - 1.8) < 0.05)
     }
 }
 

@@ -59,9 +59,10 @@ public struct ControllerConfiguration: Sendable, Equatable {
     /// Ground speed the cruise tilt gives in still air: what a return is assumed to make before it is measured.
     var cruiseSpeedMps: Double { controlLaw.cruiseForwardFrac * windCompensation.fullTiltSpeedMps }
     /// The fastest a flight to a goal `distanceM` away asks for (`approachBrakingMps2`); infinity when not braked.
-    public func approachSpeedLimitMps(distanceM: Double) -> Double {
+    /// `gainPerS`: the position law's gain in force (`positionGainPerS`, or `autopilotPositionGainPerS`).
+    public func approachSpeedLimitMps(distanceM: Double, gainPerS: Double? = nil) -> Double {
         guard approachBrakingMps2 > 0, distanceM.isFinite else { return .infinity }
-        let radiusM = controlLaw.slowdownRadiusM, atRadiusMps = positionGainPerS * radiusM
+        let radiusM = controlLaw.slowdownRadiusM, atRadiusMps = (gainPerS ?? positionGainPerS) * radiusM
         return (atRadiusMps * atRadiusMps + 2 * approachBrakingMps2 * max(0, distanceM - radiusM)).squareRoot()
     }
     /// The fastest a plan's speed is flown: `--max-speed` when set, else the speed of the tilt cap in still air
@@ -75,6 +76,10 @@ public struct ControllerConfiguration: Sendable, Equatable {
     public var returnApproachAltitudeM: Double = 1
     /// Inside the slowdown radius: wanted ground speed per metre of position error (`PositionHold`), 1/s.
     public var positionGainPerS: Double = 0.3
+    /// The same behind an autopilot cruise (`autopilotCruiseSpeedMps`) for a target or a plan leg: the autopilot
+    /// holds the velocity and then the arrived target itself, so the last metres need not creep. At 0.3 the last
+    /// 4 m of each leg took ~5 s, and a 6-item plan on PX4 took 1.25× PX4's own mission.
+    public var autopilotPositionGainPerS: Double = 0.6
     /// Outside the slowdown radius a fast cruise is braked at this deceleration (m/s²) down to the position law's
     /// speed at the radius (`positionGainPerS` × the radius, 1.5 m/s): 5 m/s carried into the last 5 m overshot the
     /// real PX4 by 1.3–1.8 m and it settled there (its velocity loop, wound up by the cruise, answered the small

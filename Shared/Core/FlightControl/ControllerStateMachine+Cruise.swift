@@ -14,4 +14,9 @@ extension ControllerStateMachine {
 
     /// The fastest a plan's speed is flown: the configuration's limit, or the autopilot cruise where that is higher.
     var planSpeedLimitMps: Double { max(configuration.planSpeedLimitMps, targetCruiseSpeedMps) }
+
+    /// The position law's gain for a target or a plan leg: faster behind an autopilot cruise.
+    var targetPositionGainPerS: Double {
+        autopilotCruiseMps == nil ? configuration.positionGainPerS : configuration.autopilotPositionGainPerS
+    }
 }

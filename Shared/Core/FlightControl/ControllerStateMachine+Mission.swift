@@ -260,7 +260,7 @@ extension ControllerStateMachine {
         let fullTiltMps = configuration.windCompensation.fullTiltSpeedMps
         targetLaw.cruiseForwardFrac = (missionLegSpeedMps ?? targetCruiseSpeedMps) / fullTiltMps
         if let distanceM = lastNavigation?.distanceM {
-            let limitMps = configuration.approachSpeedLimitMps(distanceM: distanceM)
+            let limitMps = configuration.approachSpeedLimitMps(distanceM: distanceM, gainPerS: targetPositionGainPerS)
             targetLaw.cruiseForwardFrac = min(targetLaw.cruiseForwardFrac, limitMps / fullTiltMps)
         }
         guard let mission, let index = mission.targetItem, target?.senderId == Self.missionSenderId,

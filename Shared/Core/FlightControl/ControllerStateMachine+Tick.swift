@@ -126,7 +126,8 @@ extension ControllerStateMachine {
         let state = droneStateFresh(now: now) ? lastDroneState : nil
         let body = wind.bodyWind(headingDeg: headingDeg)
         let maxSpeedMps = leg ? missionLegSpeedMps ?? targetCruiseSpeedMps : configuration.cruiseSpeedMps
-        let hold = PositionHold(gainPerS: configuration.positionGainPerS, maxSpeedMps: maxSpeedMps,
+        let gainPerS = leg ? targetPositionGainPerS : configuration.positionGainPerS
+        let hold = PositionHold(gainPerS: gainPerS, maxSpeedMps: maxSpeedMps,
                                 compensation: leg ? targetCompensation : configuration.windCompensation)
         let tilt = hold.steer(northM: error.northM, eastM: error.eastM, headingDeg: headingDeg,
                               forwardMps: state.map { Double($0.velocityXMps) } ?? .nan,
