@@ -92,3 +92,48 @@ import Testing
         #expect(h.machine.mission?.executor.currentItem == 3)
     }
 }
+
+/// Behind mavlink-link a land item's point counts as reached once the drone settled over it (the autopilot holds the
+/// arrived point): a LAND begun while the vehicle still moved from the leg drifted 1.1 m off on PX4. On the AR.Drone
+/// the land begins at the arrival, as before.
+@Suite struct ControllerMissionLandSettleTests {
+    static let pointD = ControllerHarness.point(northM: 30)
+
+    /// Takeoff, then a land at D; arrived at `distanceM` from D behind `link`, then `moreMs` of solutions there.
+    static func arrivedAtD(behind link: String, distanceM: Double, moreMs: Int64) -> ControllerHarness {
+        let plan = MissionPlan(kinds: [.takeoff(altitudeM: ControllerMissionTests.altitudeM), .land(pointD)])
+        var h = ControllerMissionTests.loaded(plan)
+        h.presence(link, online: true)
+        _ = ControllerMissionTests.command(&h, .start)
+        h.advance(ms: 500)
+        h.drone(.hovering)
+        h.position()
+        h.tick()
+        _ = ControllerMissionTests.arrive(&h, distanceM: distanceM)
+        let target = h.machine.target
+        var elapsedMs: Int64 = 0
+        while elapsedMs < moreMs, h.activity == .arrived {
+            h.advance(ms: 100)
+            elapsedMs += 100
+            h.drone(.hovering)
+            h.position()
+            h.navigation(distanceM: distanceM, for: target)
+            h.tick()
+        }
+        return h
+    }
+
+    @Test func behindMAVLinkTheLandWaitsUntilSettledOverThePoint() {
+        let moving = Self.arrivedAtD(behind: "mavlink-link", distanceM: 0.7, moreMs: 2000)
+        #expect(moving.activity == .arrived, "0.7 m off for 2 s: still settling")
+        let settled = Self.arrivedAtD(behind: "mavlink-link", distanceM: 0.2, moreMs: 300)
+        #expect(settled.activity == .landing, "within 0.3 m: the LAND")
+        let timedOut = Self.arrivedAtD(behind: "mavlink-link", distanceM: 0.7, moreMs: 5000)
+        #expect(timedOut.activity == .landing, "never within 0.3 m: the LAND after 4 s")
+    }
+
+    @Test func onTheARDroneTheLandBeginsAtTheArrival() {
+        let h = Self.arrivedAtD(behind: "drone-link", distanceM: 0.7, moreMs: 300)
+        #expect(h.activity == .landing)
+    }
+}

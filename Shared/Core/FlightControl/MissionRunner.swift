@@ -1,3 +1,4 @@
+import Clocks
 import Mission
 
 /// The mission the controller holds (issue 37): the accepted plan's executor and what the controller flies for its
@@ -11,6 +12,8 @@ public struct MissionRunner: Sendable {
     var targetItem: Int?
     /// The previous run's record, taken up once navdata says whether the drone is in the air.
     var pendingRestore: PendingRestore?
+    /// When the drone arrived over a land item's point and began to settle there (`landPointSettled`).
+    var landSettleSince: MonotonicInstant?
 
     struct PendingRestore: Sendable {
         var record: MissionProgressRecord
