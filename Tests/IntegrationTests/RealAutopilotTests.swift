@@ -64,10 +64,10 @@ struct RealAutopilotTests {
         @Test("own fence: read back equal; link dead: a goto into the zone never enters, one across it is stopped")
         func autopilotFence() async throws { try await Scenarios.autopilotFence(flight()) }
 
-        // Not in CI: on PX4 SIH it fails 1 run in 3 (the 5 s loiter left PX4's 1 m radius after 3.2 s: the
-        // yaw-only hover of the stay's turn drifts; its landing 0.6–1.5 m from D). docs/missions.md "Not done yet".
-        @Test("a .plan flown by the board: each point within 2 m in order, hold and loiter ± 1 s, landed within 1 m",
-              .disabled("flaky on PX4 SIH: the loiter's hold drifts out of 1 m (1 run in 3); see docs/missions.md"))
+        // Back in CI since the stay's turn holds the point (position + yaw rate) and the land item settles over D
+        // first: 3 runs of 3 (stays 2.33–2.34 s and 5.12–5.38 s, landed 0.24–1.11 m from D; bound 1.5 m on PX4,
+        // whose own LAND drifts in its last metre). Before, 1 run in 3 failed: the 5 s loiter drifted out of 1 m.
+        @Test("a .plan flown by the board: each point within 2 m in order, hold and loiter ± 1 s, landed within 1 m")
         func mission() async throws { try await Scenarios.missionFlown(flight()) }
 
         @Test("mission copy: the autopilot holds the plan (read back); controller killed mid-mission: it finishes it")
