@@ -115,14 +115,20 @@ struct HoverHoldTests {
         #expect(offboard == inTakeoff)
     }
 
-    /// The link: in OFFBOARD in the air, a hover command (and the fallback when commands stop) streams one fixed
-    /// position + yaw setpoint in LOCAL_NED; a progressive command streams body velocities again.
-    @Test func theLinkStreamsTheHeldPointInOffboard() throws {
+    /// A link whose PX4 flies in OFFBOARD.
+    static func inOffboard() -> AutopilotHarness {
         var h = CompanionStateMachineTests.connected()
         h.armed = true
         h.landed = .inAir
         h.mode = .offboard
         h.heartbeat()
+        return h
+    }
+
+    /// The link: in OFFBOARD in the air, a hover command (and the fallback when commands stop) streams one fixed
+    /// position + yaw setpoint in LOCAL_NED; a progressive command streams body velocities again.
+    @Test func theLinkStreamsTheHeldPointInOffboard() throws {
+        var h = Self.inOffboard()
         func flyFor(_ us: Int64, drift: inout Float, _ command: FlightCommand?) {
             let endUs = h.nowUs + us
             while h.nowUs < endUs {
@@ -157,11 +163,7 @@ struct HoverHoldTests {
     /// holds the target (its offset from GLOBAL_POSITION_INT added to LOCAL_POSITION_NED), not where the vehicle
     /// is; any other activity, or no state, keeps the point where the vehicle stops.
     @Test func theLinkHoldsTheControllersArrivedTarget() throws {
-        var h = CompanionStateMachineTests.connected()
-        h.armed = true
-        h.landed = .inAir
-        h.mode = .offboard
-        h.heartbeat()
+        var h = Self.inOffboard()
         let here = GeoPoint(latitudeDeg: 52.5163, longitudeDeg: 13.3777)
         let target = Geodesy.destination(from: here, bearingDeg: 45, distanceM: 1.6)
         func feedPosition() {
