@@ -108,12 +108,14 @@ struct ClusterChecks {
         try #require(sent.code == 0, "\(sent.output)")
     }
 
-    func expectServicesOnline(_ status: (code: Int32, output: String),
+    static let boardServices = ["drone-link", "navigator", "drone-controller"]
+
+    func expectServicesOnline(_ status: (code: Int32, output: String), context: String = "",
         sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(status.code == 0, "\(status.output)", sourceLocation: sourceLocation)
-        for service in ["drone-link", "navigator", "drone-controller"] {
-            #expect(status.output.contains(BrokerChecks.serviceLine(service, "online")), "\(service)\n\(status.output)",
-                    sourceLocation: sourceLocation)
+        for service in Self.boardServices {
+            #expect(status.output.contains(BrokerChecks.serviceLine(service, "online")),
+                    "\(service)\n\(status.output)\n\(context)", sourceLocation: sourceLocation)
         }
         #expect(status.output.contains("\n  pilot     pilot\n"), "\(status.output)", sourceLocation: sourceLocation)
     }
@@ -191,7 +193,17 @@ struct ClusterChecks {
         #expect(flight.stack.trace().allSatisfy { !$0.linkLost }, "the simulator lost the link\n\(flight.logs())")
 
         // Presence and pilot control are right on the surviving nodes: everyone online, the pilot still in control.
-        expectServicesOnline(try await run(["status"]))
+        // Once in CI (RabbitMQ, 2026-12-03) a status a few seconds after the failover showed drone-link "no status
+        // seen" and no link status for 4 s, though its `online` had reached node B after the kill: it was between
+        // connections. One status a re-announce later (5 s) must show everyone; drone-link's log goes with a failure.
+        var status = try await run(["status"])
+        if !Self.boardServices.allSatisfy({ status.output.contains(BrokerChecks.serviceLine($0, "online")) }) {
+            print("\(label): failover: not every service online in the first status after it; again in 6 s:\n"
+                  + status.output)
+            try await Task.sleep(for: .seconds(6))
+            status = try await run(["status"])
+        }
+        expectServicesOnline(status, context: "--- drone-link\n" + String(flight.log("drone-link").suffix(4000)))
         let land = try await run(["land", "--sender-id", "pilot", "--timeout", "20"])
         // A land that was not delivered leaves no landing to wait for (NATS's known issue waited a minute for it).
         try #require(land.code == 0, "the pilot's land after the failover: \(land.output)")
