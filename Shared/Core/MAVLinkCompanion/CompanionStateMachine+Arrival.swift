@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Clocks
 import MAVLink
 import Navigation
@@ -41,10 +36,9 @@ extension CompanionStateMachine {
         let gapS = Float(Int64(local.timeBootMs) - Int64(global.timeBootMs)) / 1000
         guard abs(gapS) <= 0.5 else { return nil }
         let here = GeoPoint(latitudeDeg: Double(global.latE7) / 1e7, longitudeDeg: Double(global.lonE7) / 1e7)
-        let way = Geodesy.inverse(from: here, to: target)
-        let bearingRad = way.initialBearingDeg * .pi / 180
-        let goal = HoverHold.Goal(northM: local.xM - local.vxMps * gapS + Float(way.distanceM * cos(bearingRad)),
-                                  eastM: local.yM - local.vyMps * gapS + Float(way.distanceM * sin(bearingRad)))
+        let offset = LocalTangentPlane(origin: here).metres(target)
+        let goal = HoverHold.Goal(northM: local.xM - local.vxMps * gapS + Float(offset.northM),
+                                  eastM: local.yM - local.vyMps * gapS + Float(offset.eastM))
         return goal.northM.isFinite && goal.eastM.isFinite ? goal : nil
     }
 }
