@@ -103,6 +103,22 @@ import Testing
         #expect(flights.allSatisfy { $0.pitchFrac == 0 && $0.rollFrac == 0 && $0.yawFrac == 0 }, "\(flights)")
     }
 
+    /// 0.1 m low: within half the tolerance (0.15 m) the AR.Drone keeps its plain hover (vision hold); behind
+    /// mavlink-link the held height is moved to the wanted one.
+    @Test("0.1 m low in a hover: a climb behind mavlink-link, a plain hover on the AR.Drone")
+    func smallAltitudeError() {
+        for (link, corrects) in [("mavlink-link", true), ("drone-link", false)] {
+            var h = ControllerHarness()
+            h.presence(link, online: true)
+            h.hovering()
+            h.altitudeM -= 0.1
+            let flights = h.hold(distanceM: 0, ms: 1000).flights
+            #expect(!flights.isEmpty && flights.allSatisfy { ($0.gazFrac > 0) == corrects }, "\(link): \(flights)")
+        }
+        #expect(!AltitudeHold().needsCorrection(currentM: 2.96, wantedM: 3, holdsPoint: true))
+        #expect(AltitudeHold().needsCorrection(currentM: 3.06, wantedM: 3, holdsPoint: true))
+    }
+
     @Test("0.8 m from the arrived target: hover behind mavlink-link, the position law's correction on the AR.Drone")
     func arrivedHold() {
         let autopilot = Self.arrivedFlights(behind: "mavlink-link")

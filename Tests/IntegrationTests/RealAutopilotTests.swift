@@ -148,6 +148,16 @@ enum Scenarios {
         String(format: "%.2f–%.2f", values.min() ?? .nan, values.max() ?? .nan)
     }
 
+    /// The autopilot's altitude every half second, for a failure's message: when a bound was crossed and how.
+    static func altitudeTrace(_ positions: [AutopilotObserver.Position], zeroS: Double) -> String {
+        var lastS = -Double.infinity
+        return positions.compactMap { position -> String? in
+            guard position.timeS - lastS >= 0.5 else { return nil }
+            lastS = position.timeS
+            return String(format: "%+6.1f s %.2f m", position.timeS - zeroS, position.relativeAltitudeM)
+        }.joined(separator: ", ")
+    }
+
     static func takeoffAndLand(_ flight: AutopilotFlight) async throws {
         try await flight.scenario("takeoff+land") {
             let cruise = AutopilotFlight.cruiseAltitudeM, tolerance = AutopilotFlight.altitudeToleranceM
@@ -189,7 +199,11 @@ enum Scenarios {
                                               + "at %@ m, drifting at most %.2f m", reachedS - commandS, cruise,
                                               tolerance, hoverS, range(hover), driftM))
             #expect(!hover.isEmpty && hover.allSatisfy { abs($0 - cruise) <= tolerance },
-                    "hover altitude \(range(hover)) m, expected \(cruise) ± \(tolerance)")
+                    """
+                    hover altitude \(range(hover)) m, expected \(cruise) ± \(tolerance); from `takeoff`:
+                    \(altitudeTrace(flight.observer.now.positions(from: commandS), zeroS: commandS))
+                    \(flight.controllerStory())
+                    """)
             #expect(driftM < (flight.kind == .px4 ? 2 : 1), "drifted \(driftM) m in \(hoverS) s of hover")
 
             let landS = nowS()

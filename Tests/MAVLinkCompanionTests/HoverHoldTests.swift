@@ -36,6 +36,23 @@ struct HoverHoldTests {
         #expect(stop == .position(.init(northM: 1, eastM: 2, downM: -5.4, yawRad: 0)))
     }
 
+    /// A small correction (0.05 m/s, the controller's gaz for 0.07 m) still leads by 0.3 m, up or down: with a
+    /// lead of its speed × 1 s PX4 SIH did not move.
+    @Test func aSmallClimbLeadsByAtLeastTheMinimum() {
+        for downMps: Float in [-0.05, 0.05] {
+            var hold = HoverHold()
+            let small = BodyVelocity(forwardMps: 0, rightMps: 0, downMps: downMps, yawRateRadps: 0)
+            let setpoint = hold.setpoint(for: small, local: Self.local(1, 2, -3), localAgeUs: 0, yawRad: 0,
+                                         holding: true)
+            let downM: Float = downMps < 0 ? -3.3 : -2.7
+            guard case .position(let point) = setpoint else {
+                Issue.record("\(setpoint)")
+                continue
+            }
+            #expect(abs(point.downM - downM) < 1e-5, "\(downMps) m/s: \(point)")
+        }
+    }
+
     /// Any horizontal speed, however small, is flown: a held point that ignores small tilts fools the controller's
     /// wind estimator (speed commanded, no motion) into growing tilts.
     @Test func aSmallTiltIsFlownNotHeld() {

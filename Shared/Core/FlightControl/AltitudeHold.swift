@@ -32,9 +32,15 @@ public struct AltitudeHold: Sendable, Equatable {
         currentM.isFinite && abs(wantedM - currentM) <= toleranceM
     }
 
+    /// Behind an autopilot that holds a point (`holdsPoint`) a climb-only correction keeps that hold: beyond this
+    /// the held height is moved. With half the tolerance there the held height was wherever a correction ended
+    /// (2.85–3.15 m for 3 m) and PX4 SIH's own hold wanders ±0.2 m about it: 3.33 m once in a 3.0 ± 0.3 m hover.
+    public static let heldPointDeadbandM = 0.05
+
     /// In a hover the drone holds its altitude by itself: correct only errors beyond half the tolerance, so an
-    /// altitude reached stays a plain hover (PCMD flag 0, vision position hold) instead of flag 1 with zero tilt.
-    public func needsCorrection(currentM: Double, wantedM: Double) -> Bool {
-        currentM.isFinite && abs(wantedM - currentM) > toleranceM / 2
+    /// altitude reached stays a plain hover (PCMD flag 0, vision position hold) instead of flag 1 with zero tilt;
+    /// beyond `heldPointDeadbandM` where the vehicle holds a point.
+    public func needsCorrection(currentM: Double, wantedM: Double, holdsPoint: Bool = false) -> Bool {
+        currentM.isFinite && abs(wantedM - currentM) > (holdsPoint ? Self.heldPointDeadbandM : toleranceM / 2)
     }
 }

@@ -35,11 +35,13 @@ extension ControllerStateMachine {
     /// position hold: so it asks for zero ground speed through the wind compensation (tilt against the measured
     /// drift), plus the gaz; within the tolerance it is flag 0 again. Behind mavlink-link the hover is the
     /// autopilot's held point, whose height a climb-only command moves: the gaz alone, no tilt (a tilt against
-    /// measured drift there became a velocity, which dropped the held point: 0.4 m/s of wander on PX4).
+    /// measured drift there became a velocity, which dropped the held point: 0.4 m/s of wander on PX4), beyond
+    /// a smaller error (`AltitudeHold.heldPointDeadbandM`).
     func holdAltitude(_ command: inout FlightCommand, now: MonotonicInstant) {
         guard let wanted = wantedAltitudeM, let current = currentAltitudeM(now: now) else { return }
         if !command.progressive {
-            guard altitudeHold.needsCorrection(currentM: current, wantedM: wanted) else { return }
+            guard altitudeHold.needsCorrection(currentM: current, wantedM: wanted,
+                                               holdsPoint: vehicleHoldsGroundVelocity) else { return }
             if vehicleHoldsGroundVelocity {
                 command.progressive = true
             } else {

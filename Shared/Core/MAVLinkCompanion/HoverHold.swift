@@ -47,6 +47,8 @@ struct HoverHold: Sendable {
 
     /// A vertical command moves the held height this far ahead of the vehicle per m/s asked for.
     static let climbLookaheadS: Float = 1
+    /// A small correction still moves the held height this far: PX4 SIH sat 0.2 m under a 0.15 m lead for 5 s.
+    static let minimumClimbLeadM: Float = 0.3
     /// The deceleration assumed for the point a moving vehicle stops at (both autopilots brake harder).
     static let brakingMps2: Float = 3
     /// An older local position is not used: the setpoint falls back to the velocity (zero when hovering).
@@ -84,7 +86,8 @@ struct HoverHold: Sendable {
             heldGoal = goal
         }
         if velocity.downMps != 0 {
-            point.downM = local.zM + velocity.downMps * Self.climbLookaheadS
+            let leadM = max(abs(velocity.downMps) * Self.climbLookaheadS, Self.minimumClimbLeadM)
+            point.downM = local.zM + (velocity.downMps < 0 ? -leadM : leadM)
         } else if wasClimbing {
             // The carrot was up to a second ahead: stop where the vehicle is, not where the carrot was.
             point.downM = local.zM

@@ -26,10 +26,8 @@ struct GoalSteering: Sendable, Equatable {
 
     /// A geographic goal, `altitudeM` above home.
     init(_ point: GeoPoint, home: GeoPoint, altitudeM: Double) {
-        let inverse = Geodesy.inverse(from: home, to: point)
-        let bearingRad = inverse.initialBearingDeg * .pi / 180
-        self.init(northM: inverse.distanceM * cos(bearingRad), eastM: inverse.distanceM * sin(bearingRad),
-                  altitudeM: altitudeM)
+        let metres = LocalTangentPlane(origin: home).metres(point)
+        self.init(northM: metres.northM, eastM: metres.eastM, altitudeM: altitudeM)
     }
 
     func horizontalDistanceM(from drone: SimulatedDrone) -> Double {
