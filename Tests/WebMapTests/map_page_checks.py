@@ -16,9 +16,10 @@
                                       controller's retained route around a zone is drawn, corner by corner, and
                                       cleared by "none"
   mission --url URL --mqtt-port N     the board's plan (mission/upload) is drawn with its legs; its progress marks
-                                      items reached and current, and the panel says where the mission is; the
-                                      mission buttons wait for a plan held, show a refusal's reason, say a timeout
-                                      and refuse a goto outside the plan
+                                      items reached and current, and the panel says where the mission is and
+                                      whether the autopilot holds its copy (mission/autopilot); the mission
+                                      buttons wait for a plan held, show a refusal's reason, say a timeout and
+                                      refuse a goto outside the plan
 Exit 0 = pass."""
 import argparse, math, os, random, re, struct, time
 
@@ -67,7 +68,8 @@ def hostile():
     wait("the zone with a hostile name drawn", 10, lambda: page.count('[data-test="zone"]') == 1)
     driver.execute_script("quadMap.eachLayer((l) => { if (l.openTooltip && l.getTooltip()) l.openTooltip(); });")
     for topic in ["telemetry/position", "telemetry/drone", "telemetry/controller", "telemetry/link", \
-    "telemetry/navigation", "airspace/held", "mission/upload", "mission/progress", "mission/status"]:
+    "telemetry/navigation", "airspace/held", "mission/upload", "mission/progress", "mission/status",
+    "mission/autopilot"]:
         for i in range(40):
             kind = i % 4
             if kind == 0: payload = bytes(rng.randrange(256) for _ in range(rng.randrange(0, 80)))
@@ -329,6 +331,15 @@ def mission():
     wait("the panel says where the mission is", 10,
          lambda: text("mission").startswith("running; item 3 of 6 (loiterTime, 13 s left); 3 reached"))
     step(f"running: {text('mission')}")
+    # mavlink-link's read-back of the autopilot's own copy (mission/autopilot, the status layout): held, then not.
+    page.publish("quad/drone1/mission/autopilot", bytes([0xFF, 0x4D, 4, 1, 0]) + struct.pack("<IBI", 1, 1, checksum))
+    wait("the autopilot's copy said", 10, lambda: text("mission").endswith(
+        "; autopilot's own mission: holds this plan (it can finish it if the board dies)"))
+    page.publish("quad/drone1/mission/autopilot", status(2, checksum ^ 1, "no answer"))
+    wait("another plan's copy said as not this one", 10, lambda: text("mission").endswith(
+        "; autopilot's own mission: not (yet) this plan"))
+    step(f"autopilot's copy: {text('mission')}")
+    page.publish("quad/drone1/mission/autopilot", b"")
     mission_buttons(checksum)
     page.publish("quad/drone1/mission/progress", progress(checksum, 5, 5, [0, 1, 2, 3, 4, 5]))
     wait("completed: every item reached", 10, lambda: set(states().values()) == {"reached"}

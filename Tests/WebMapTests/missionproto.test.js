@@ -148,3 +148,14 @@ test('a new status refusing the plan is the answer, with its reason; an old or a
   assert.equal(M.commandAnswer(first, record('running'), refusal(1, "pause refused: 'phone' holds pilot control")).text,
     "refused by drone-controller — pause refused: 'phone' holds pilot control");
 });
+
+// mission/autopilot about the plan shown, in `mission status`'s words (MissionControlCommand.autopilotLine).
+test("the autopilot's own mission: holds this plan, not in place with the reason, another plan, none", () => {
+  assert.equal(M.autopilotLine({ sequence: 1, heldChecksum: 7, refusal: null }, 7),
+    "autopilot's own mission: holds this plan (it can finish it if the board dies)");
+  assert.equal(M.autopilotLine(refusal(2, 'differs: item 3', 7), 8), "autopilot's own mission: not (yet) this plan");
+  assert.equal(M.autopilotLine({ sequence: 3, heldChecksum: null,
+    refusal: { planChecksum: 8, item: null, reason: 'no answer' } }, 8),
+  "autopilot's own mission: not in place: no answer");
+  assert.equal(M.autopilotLine(null, 7), null);
+});

@@ -92,7 +92,7 @@
         link: null,
         state: null, navigation: null, presence: {}, lastHeard: 0, layers: null, clockSamplesMs: [],
         // What the controller holds (airspace/held) and the board's mission (mission/upload, mission/progress).
-        airspace: null, mission: null, missionProgress: null, missionStatus: null,
+        airspace: null, mission: null, missionProgress: null, missionStatus: null, missionAutopilot: null,
         // The controller's way around keep-out zones (airspace/route; null: none).
         route: null,
         drawn: { airspace: null, mission: null } };
@@ -350,12 +350,14 @@
         const spec = byPath[where.path];
         if (!spec) return;
         const d = droneRecord(where.drone);
-        if (spec === Q.TOPICS.missionUpload || spec === Q.TOPICS.missionProgress || spec === Q.TOPICS.missionStatus) {
-          // An empty retained message clears what the board held.
+        if (spec === Q.TOPICS.missionUpload || spec === Q.TOPICS.missionProgress || spec === Q.TOPICS.missionStatus
+            || spec === Q.TOPICS.missionAutopilot) {
+          // An empty retained message clears what the board held. mission/autopilot has the status layout.
           const kind = { [Q.TOPICS.missionUpload.path]: 'upload', [Q.TOPICS.missionProgress.path]: 'progress',
-            [Q.TOPICS.missionStatus.path]: 'status' }[spec.path];
+            [Q.TOPICS.missionStatus.path]: 'status', [Q.TOPICS.missionAutopilot.path]: 'status' }[spec.path];
           const m = bytes.length === 0 ? null : MISSION.decode(bytes, kind);
           if (kind === 'upload') d.mission = m; else if (kind === 'progress') d.missionProgress = m;
+          else if (spec === Q.TOPICS.missionAutopilot) d.missionAutopilot = m;
           else d.missionStatus = m;
           planAnswer();
           missionAnswer();
@@ -546,7 +548,8 @@
     // The board's last refusal, of an upload or of a command (its reason says which).
     const refused = s && s.refusal ? '; last refused (plan ' + hexName(s.refusal.planChecksum) + '): '
       + s.refusal.reason : '';
-    return missionState(d) + refused;
+    const autopilot = d.mission && MISSION.autopilotLine(d.missionAutopilot, d.mission.checksum);
+    return missionState(d) + refused + (autopilot ? '; ' + autopilot : '');
   }
   const hexName = (checksum) => (checksum >>> 0).toString(16).toUpperCase().padStart(8, '0');
   function missionState(d) {
@@ -906,7 +909,8 @@
     });
     client.subscribe('quad/+/telemetry/#', 1);
     client.subscribe('quad/+/' + Q.TOPICS.presence.path + '/#', 1);
-    for (const key of ['airspaceHeld', 'airspaceRoute', 'missionUpload', 'missionProgress', 'missionStatus']) {
+    for (const key of ['airspaceHeld', 'airspaceRoute', 'missionUpload', 'missionProgress', 'missionStatus',
+      'missionAutopilot']) {
       client.subscribe('quad/+/' + Q.TOPICS[key].path, Q.TOPICS[key].qos);
     }
     client.start();

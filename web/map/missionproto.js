@@ -262,8 +262,20 @@
       + 'dropped by the broker)' + (held ? '; now ' + progressSummary(held) : '');
   }
 
-  const api = { decode, encodeUpload, encodeCommand, commandAnswer, commandTimeout, progressSummary, crc32,
-    ITEM_KINDS, STATES, PHASES, COMMANDS, MAX_ITEMS };
+  // mission/autopilot (mavlink-link's read-back of the autopilot's own copy) about the plan with `checksum`, worded as
+  // `mission status` says it (MissionControlCommand.autopilotLine); null without such a status (an AR.Drone).
+  function autopilotLine(status, checksum) {
+    if (!status) return null;
+    if (status.heldChecksum === checksum) return "autopilot's own mission: holds this plan (it can finish it if the "
+      + 'board dies)';
+    if (status.refusal && status.refusal.planChecksum === checksum) {
+      return "autopilot's own mission: not in place: " + status.refusal.reason;
+    }
+    return "autopilot's own mission: not (yet) this plan";
+  }
+
+  const api = { decode, encodeUpload, encodeCommand, commandAnswer, commandTimeout, progressSummary, autopilotLine,
+    crc32, ITEM_KINDS, STATES, PHASES, COMMANDS, MAX_ITEMS };
   if (typeof module !== 'undefined' && module.exports) module.exports = api;
   else root.QuadMission = api;
 })(typeof self !== 'undefined' ? self : this);
