@@ -4,9 +4,9 @@ import Testing
 
 /// Issue 37 item 7's second figure: one 6-item plan (takeoff, 5 m/s, A 20 m north, B 20 m west of A, C 20 m south of
 /// B, land at D 10 m east of C) flown from a hover at the cruise altitude by the board (`mission start` in the air:
-/// the takeoff item is passed over) and by PX4's own AUTO mission (mavlink-link's copy of the same plan; the board
-/// stopped, the observer switches PX4 to Mission, as a ground station would): the time from the start to disarmed on
-/// the ground and where it landed, judged by PX4's own position.
+/// the takeoff item is passed over) and by the autopilot's own AUTO mission (mavlink-link's copy of the same plan; the
+/// board stopped, the observer switches the autopilot to its mission mode, as a ground station would): the time from
+/// the start to disarmed on the ground and where it landed, judged by the autopilot's own position.
 extension AutopilotSpeedBench {
     static let planLegM = 20.0
     static let planSpeedMps = 5.0
@@ -20,7 +20,7 @@ extension AutopilotSpeedBench {
     static func planFlight(_ flight: AutopilotFlight, byTheAutopilot: Bool) async throws -> PlanFlight {
         var result: PlanFlight?
         defer { Scenarios.clearMission(flight) }
-        try await flight.scenario(byTheAutopilot ? "px4 mission" : "stack mission") {
+        try await flight.scenario(byTheAutopilot ? "\(flight.kind.rawValue) mission" : "stack mission") {
             let home = try #require(flight.observer.now.latest, "no position from the autopilot").point
             let a = flight.point(from: home, bearingDeg: 0, distanceM: planLegM)
             let b = flight.point(from: a, bearingDeg: 270, distanceM: planLegM)
@@ -54,30 +54,30 @@ extension AutopilotSpeedBench {
             try await flight.waitDisarmedOnGround("the plan flown and landed", timeoutS: 240)
             let landed = try #require(flight.observer.now.latest)
             result = PlanFlight(toLandedS: Scenarios.nowS() - startS, landedFromDM: landed.distanceM(to: d))
-            print("bench-autopilots-round: \(byTheAutopilot ? "PX4" : "stack") mission \(result!)")
+            print("bench-autopilots-round: \(byTheAutopilot ? owner(flight) : "stack") mission \(result!)")
         }
         return try #require(result)
     }
 
-    @Test("a 6-item plan at 5 m/s: the board's mission against PX4's own AUTO mission of the same plan")
-    func plan() async throws {
-        let flight = try RealAutopilotTests.flight()
+    static func plan(_ flight: AutopilotFlight) async throws {
+        let own = owner(flight)
         if let only = ProcessInfo.processInfo.environment["QUAD_BENCH_ONLY"], !"mission".contains(only) { return }
-        var board: [PlanFlight] = [], px4: [PlanFlight] = []
+        var board: [PlanFlight] = [], theirs: [PlanFlight] = []
         for _ in 0..<Self.rounds {
             board.append(try await Self.planFlight(flight, byTheAutopilot: false))
-            px4.append(try await Self.planFlight(flight, byTheAutopilot: true))
+            theirs.append(try await Self.planFlight(flight, byTheAutopilot: true))
         }
         print("bench-autopilots: ")
-        print("bench-autopilots: | 6-item plan at 5 m/s on PX4 SIH (70 m) | start → disarmed | landed from D | runs |")
+        print("bench-autopilots: | 6-item plan at 5 m/s on \(flight.kind) (70 m) | start → disarmed | "
+              + "landed from D | runs |")
         print("bench-autopilots: |---|---|---|---|")
         for (what, flights) in [("the board's mission (`mission start` in the air)", board),
-                                ("PX4's own AUTO mission of the same plan", px4)] {
+                                ("\(own)'s own AUTO mission of the same plan", theirs)] {
             print("bench-autopilots: | \(what) | \(Self.text(flights.map(\.toLandedS), 1)) s | "
                   + "\(Self.text(flights.map(\.landedFromDM), 2)) m | \(flights.count) |")
         }
         print("bench-autopilots: ")
-        print(String(format: "bench-autopilots: - the board's mission takes %.2f× the time of PX4's own to disarmed",
-                     Self.median(board.map(\.toLandedS)) / Self.median(px4.map(\.toLandedS))))
+        print(String(format: "bench-autopilots: - the board's mission takes %.2f× the time of %@'s own to disarmed",
+                     Self.median(board.map(\.toLandedS)) / Self.median(theirs.map(\.toLandedS)), own))
     }
 }

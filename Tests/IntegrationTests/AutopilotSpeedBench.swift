@@ -2,17 +2,36 @@ import Foundation
 import Navigation
 import Testing
 
-/// Issue 37 item 7, a benchmark, not a test: how long the stack takes to fly a 40 m target on the real PX4 (SIH)
-/// against PX4's own goto (MAV_CMD_DO_REPOSITION from a second ground station, the board's services stopped) at the
-/// same cruise speed, each judged by PX4's own position (the observer): the time from the command to within 2 m,
-/// and where the vehicle settles (the mean distance over the 6–8 s after it came within 2 m). It asserts nothing
-/// about the figures: `make bench-autopilots` (and `make bench`, where the autopilots are) prints them as
-/// "bench-autopilots:" rows. Its harness is the real-autopilot suite's (AutopilotFlight), hence its place here.
+/// Issue 37 item 7, a benchmark, not a test: how long the stack takes to fly a 40 m target on the real PX4 (SIH) and
+/// ArduCopter (SITL) against the autopilot's own goto (MAV_CMD_DO_REPOSITION from a second ground station, the
+/// board's services stopped) at the same cruise speed, each judged by the autopilot's own position (the observer):
+/// the time from the command to within 2 m, and where the vehicle settles (the mean distance over the 6–8 s after it
+/// came within 2 m). It asserts nothing about the figures: `make bench-autopilots` (and `make bench`, where the
+/// autopilots are) prints them as "bench-autopilots:" rows. Its harness is the real-autopilot suite's
+/// (AutopilotFlight), hence its place here. One autopilot after the other (`.serialized`): side by side, each would
+/// time the other's load.
 @Suite("Autopilot speed bench", .offPool, .serialized,
        .enabled(if: AutopilotSpeedBenchGate.enabled,
-                "QUAD_BENCH_AUTOPILOTS=1 (make bench-autopilots) and PX4 SITL"),
-       .autopilot(.px4))
+                "QUAD_BENCH_AUTOPILOTS=1 (make bench-autopilots) and the autopilots"))
 struct AutopilotSpeedBench {
+    @Suite("PX4 SIH", .autopilot(.px4))
+    struct PX4 {
+        @Test("a 40 m target: the stack (its default cruise, and the article's 1 m/s) and PX4's own goto, each speed")
+        func target40m() async throws { try await AutopilotSpeedBench.target40m(RealAutopilotTests.flight()) }
+
+        @Test("a 6-item plan at 5 m/s: the board's mission against PX4's own AUTO mission of the same plan")
+        func plan() async throws { try await AutopilotSpeedBench.plan(RealAutopilotTests.flight()) }
+    }
+
+    @Suite("ArduCopter SITL", .autopilot(.arducopter))
+    struct ArduCopter {
+        @Test("a 40 m target: the stack and ArduCopter's own goto (DO_REPOSITION in GUIDED) at each speed")
+        func target40m() async throws { try await AutopilotSpeedBench.target40m(RealAutopilotTests.flight()) }
+
+        @Test("a 6-item plan at 5 m/s: the board's mission against ArduCopter's own AUTO mission of the same plan")
+        func plan() async throws { try await AutopilotSpeedBench.plan(RealAutopilotTests.flight()) }
+    }
+
     static let legM = 40.0
     static let arrivedWithinM = 2.0
     /// Rounds per configuration (QUAD_BENCH_ROUNDS, default 2): the figures are the median and the range.
@@ -45,8 +64,8 @@ struct AutopilotSpeedBench {
               + "\(text(legs.map(\.peakMps), 1)) m/s | \(legs.count) |")
     }
 
-    /// From `sentS`: when PX4's own position first came within 2 m of `point`, where it settled, its peak speed.
-    /// `origin`: where the leg began (the overshoot is measured along it).
+    /// From `sentS`: when the autopilot's own position first came within 2 m of `point`, where it settled, its peak
+    /// speed. `origin`: where the leg began (the overshoot is measured along it).
     static func measure(_ flight: AutopilotFlight, from origin: GeoPoint, to point: GeoPoint, sentS: Double)
         async throws -> Leg {
         let arrivedS = try await flight.waitArrived(at: point, radiusM: arrivedWithinM, timeoutS: 150)
@@ -85,8 +104,9 @@ struct AutopilotSpeedBench {
         return try #require(leg)
     }
 
-    /// PX4's own goto: taken off by the stack, which is then stopped (PX4's offboard-loss failsafe starts a
-    /// descent), and 2 s later a DO_REPOSITION 40 m out at the cruise altitude and `speedMps` (nil: PX4's default).
+    /// The autopilot's own goto: taken off by the stack, which is then stopped (PX4's offboard-loss failsafe starts a
+    /// descent; ArduCopter's GUIDED holds), and 2 s later a DO_REPOSITION 40 m out at the cruise altitude and
+    /// `speedMps` (nil: the autopilot's default).
     static func autopilotLeg(_ flight: AutopilotFlight, _ name: String, speedMps: Double?) async throws -> Leg {
         var leg: Leg?
         try await flight.scenario(name) {
@@ -103,24 +123,28 @@ struct AutopilotSpeedBench {
             leg = try await measure(flight, from: origin, to: out, sentS: sentS)
             // Down by the observer's NAV_LAND (the board is stopped), not left to the scenario's clean-up.
             flight.observer.land()
-            try await flight.waitDisarmedOnGround("down after PX4's own goto", timeoutS: 90)
+            try await flight.waitDisarmedOnGround("down after the autopilot's own goto", timeoutS: 90)
         }
         return try #require(leg)
     }
 
-    @Test("a 40 m target: the stack (its default cruise, and the article's 1 m/s) and PX4's own goto at each speed")
-    func target40m() async throws {
-        let flight = try RealAutopilotTests.flight()
+    /// "PX4" or "ArduCopter": whose own goto and mission a row is.
+    static func owner(_ flight: AutopilotFlight) -> String { flight.kind == .px4 ? "PX4" : "ArduCopter" }
+
+    static func target40m(_ flight: AutopilotFlight) async throws {
+        let own = owner(flight), tag = flight.kind.rawValue
         var runs: [(String, () async throws -> Leg)] = [
             ("the stack, default (5 m/s behind mavlink-link)", {
                 try await Self.stackLeg(flight, "stack default", controllerArguments: [])
             }),
-            ("PX4's own goto at 5 m/s", { try await Self.autopilotLeg(flight, "px4 goto 5", speedMps: 5) }),
+            ("\(own)'s own goto at 5 m/s", { try await Self.autopilotLeg(flight, "\(tag) goto 5", speedMps: 5) }),
             ("the stack, --autopilot-cruise 0 (the article's 1 m/s)", {
                 try await Self.stackLeg(flight, "stack 1", controllerArguments: ["--autopilot-cruise", "0"])
             }),
-            ("PX4's own goto at 1 m/s", { try await Self.autopilotLeg(flight, "px4 goto 1", speedMps: 1) }),
-            ("PX4's own goto, its default speed", { try await Self.autopilotLeg(flight, "px4 goto", speedMps: nil) }),
+            ("\(own)'s own goto at 1 m/s", { try await Self.autopilotLeg(flight, "\(tag) goto 1", speedMps: 1) }),
+            ("\(own)'s own goto, its default speed", {
+                try await Self.autopilotLeg(flight, "\(tag) goto", speedMps: nil)
+            }),
         ]
         if let only = ProcessInfo.processInfo.environment["QUAD_BENCH_ONLY"] {
             runs = runs.filter { $0.0.contains(only) }
@@ -132,24 +156,26 @@ struct AutopilotSpeedBench {
             for _ in 0..<Self.rounds { legs.append(try await run()) }
             rows[what] = legs
         }
-        print("bench-autopilots: | 40 m leg on PX4 SIH | to within 2 m | settled from the point | overshoot | "
+        print("bench-autopilots: ")
+        print("bench-autopilots: | 40 m leg on \(flight.kind) | to within 2 m | settled from the point | overshoot | "
               + "peak speed | runs |")
         print("bench-autopilots: |---|---|---|---|---|---|")
         for (what, _) in runs { Self.row(what, rows[what] ?? []) }
-        // The goal (issue 37 item 7): the stack ≤ 1.25 × PX4's own goto at the same speed, settled no farther.
+        // The goal (issue 37 item 7): the stack ≤ 1.25 × the autopilot's own goto at the same speed, settled no
+        // farther.
         print("bench-autopilots: ")
-        let pairs = [("5 m/s", "the stack, default (5 m/s behind mavlink-link)", "PX4's own goto at 5 m/s"),
-                     ("1 m/s", "the stack, --autopilot-cruise 0 (the article's 1 m/s)", "PX4's own goto at 1 m/s")]
-        for (speed, stack, px4) in pairs {
+        let pairs = [("5 m/s", "the stack, default (5 m/s behind mavlink-link)", "\(own)'s own goto at 5 m/s"),
+                     ("1 m/s", "the stack, --autopilot-cruise 0 (the article's 1 m/s)", "\(own)'s own goto at 1 m/s")]
+        for (speed, stack, theirsName) in pairs {
             guard let ours = rows[stack].map({ Self.median($0.map(\.toWithinS)) }),
-                  let theirs = rows[px4].map({ Self.median($0.map(\.toWithinS)) }) else { continue }
-            print(String(format: "bench-autopilots: - at %@ the stack takes %.2f× the time of PX4's own goto "
-                         + "to within 2 m", speed, ours / theirs))
+                  let theirs = rows[theirsName].map({ Self.median($0.map(\.toWithinS)) }) else { continue }
+            print(String(format: "bench-autopilots: - at %@ the stack takes %.2f× the time of %@'s own goto "
+                         + "to within 2 m", speed, ours / theirs, own))
         }
     }
 }
 
-/// Whether the speed bench runs: QUAD_BENCH_AUTOPILOTS=1, PX4 there, and the tools.
+/// Whether the speed bench runs: QUAD_BENCH_AUTOPILOTS=1, the autopilots there, and the tools.
 enum AutopilotSpeedBenchGate {
     static var enabled: Bool {
         ProcessInfo.processInfo.environment["QUAD_BENCH_AUTOPILOTS"] == "1" && AutopilotSITL.missing == nil

@@ -258,9 +258,14 @@ enum Scenarios {
             let landS = seen.heartbeats.first { $0.timeS > returnS && $0.customMode != flyingMode }?.timeS
             let atLandM = landS.flatMap { s in seen.positions(from: returnS, to: s).last?.distanceM(to: origin) }
                 ?? .nan
+            // Touchdown: the autopilot's landed state on the ground (its disarm follows ~2 s later).
+            let touchdownS = landS.flatMap { s in seen.landedStates.first { $0.timeS > s && $0.state == .onGround } }
+            let atTouchdownM = touchdownS.flatMap { t in
+                seen.positions(from: returnS, to: t.timeS).last?.distanceM(to: origin)
+            } ?? .nan
             flight.measured("return", String(format: "disarmed on the ground %.1f s after `return`, %.2f m from "
-                                             + "the takeoff point (%.2f m when its landing began)",
-                                             nowS() - returnS, missM, atLandM))
+                                             + "the takeoff point (%.2f m when its landing began, %.2f m at "
+                                             + "touchdown)", nowS() - returnS, missM, atLandM, atTouchdownM))
             // ArduCopter lands within 1 m (0.04–0.08 m). The real PX4 within 1.5 m: its miss is made in two
             // places we measured (observer track, 10 runs): the approach overshoots home and the position law
             // brings it back (up to 0.9 m out for ~8 s), and PX4's own LAND drifts 0.1–0.7 m in the last metre
