@@ -146,9 +146,10 @@ import Testing
         _ = h.executor.handle(.position(F.home), now: h.now)
         _ = h.send(.start(airborne: true))
         let progress = h.executor.progress(now: h.now)
-        // home → 40 m north → 60 m east → 40 m south; 5 s hold + 30 s loiter; 4 m/s.
+        // home → 40 m north at the plan's 4 m/s (10 s), then 2.5 m/s from the speed change: 60 m east (24 s) and
+        // 40 m south (16 s); 5 s hold + 30 s loiter.
         #expect(abs(progress.remainingDistanceM - 140) < 0.5)
-        #expect(abs((progress.remainingTime - .seconds(35 + 35)).inSeconds) < 0.2)
+        #expect(abs((progress.remainingTime - .seconds(10 + 24 + 16 + 35)).inSeconds) < 0.2)
         #expect(progress.record.currentItem == 1)
     }
 }

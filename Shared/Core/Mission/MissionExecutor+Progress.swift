@@ -13,23 +13,24 @@ extension MissionExecutor {
         return MissionProgress(record: record(now: now), remainingDistanceM: distanceM, remainingTime: time)
     }
 
-    /// What is left to fly: the distance from the last position through every point still to fly, the holds and
-    /// loiters left, and where it ends (the last point; the position when no point is left). `fromItem`: as if the
-    /// mission were started there now (a `start` asks from item 0); `position`: where the drone is, if the executor
-    /// has not been told yet; `legLengthM`: a leg's length as it is flown (the controller's goes around keep-out
-    /// zones), straight by default.
+    /// What is left to fly: the distance from the last position through every point still to fly, the time those
+    /// legs take at each one's speed (`legSpeedMps`), the holds and loiters left, and where it ends (the last point;
+    /// the position when no point is left). `fromItem`: as if the mission were started there now (a `start` asks
+    /// from item 0); `position`: where the drone is, if the executor has not been told yet; `legLengthM`: a leg's
+    /// length as it is flown (the controller's goes around keep-out zones), straight by default.
     public func remainingRoute(fromItem: Int? = nil, position: GeoPoint? = nil, now: MonotonicInstant,
                                legLengthM: (GeoPoint, GeoPoint) -> Double = Self.straightM)
-        -> (distanceM: Double, stays: Duration, end: GeoPoint?) {
+        -> (distanceM: Double, flying: Duration, stays: Duration, end: GeoPoint?) {
         let position = position ?? self.position
         let first = fromItem ?? currentItem
         guard fromItem != nil || !state.isFinished, plan.items.indices.contains(first) else {
-            return (0, .zero, position)
+            return (0, .zero, .zero, position)
         }
         var distanceM = 0.0
+        var flyingS = 0.0
         var stays = Duration.zero
         var from = position
-        for item in plan.items[first...] {
+        for (index, item) in zip(first..., plan.items[first...]) {
             if fromItem == nil, item.id == currentItem, phase == .staying {
                 stays += stayTimeLeft(now: now)
                 from = item.point ?? from
@@ -37,10 +38,20 @@ extension MissionExecutor {
             }
             stays += item.stayTime
             guard let point = item.point else { continue }
-            if let from { distanceM += legLengthM(from, point) }
+            if let from {
+                let legM = legLengthM(from, point)
+                distanceM += legM
+                flyingS += legM / legSpeedMps(index)
+            }
             from = point
         }
-        return (distanceM.isFinite ? distanceM : 0, stays, from)
+        return (distanceM.isFinite ? distanceM : 0, .seconds(clamping: flyingS.isFinite ? flyingS : 0), stays, from)
+    }
+
+    /// The speed the leg to item `index` is flown at: its speed change or the plan's cruise, else the estimate (the
+    /// controller's cruise for a target), within the speed limit.
+    func legSpeedMps(_ index: Int) -> Double {
+        max(min(speed(for: index) ?? configuration.estimateSpeedMps, configuration.speedLimitMps), 0.1)
     }
 
     /// A straight leg's length, metres.
@@ -48,12 +59,10 @@ extension MissionExecutor {
         Geodesy.inverse(from: start, to: end).distanceM
     }
 
-    /// The distance left and the time at the plan's speed (as flown: within the speed limit) plus the stays left.
+    /// The distance left and the time: each leg at its speed (as flown: within the speed limit) plus the stays left.
     func remaining(now: MonotonicInstant) -> (Double, Duration) {
         let route = remainingRoute(now: now)
-        let speedMps = max(min(plan.cruiseSpeedMps ?? configuration.estimateSpeedMps, configuration.speedLimitMps),
-                           0.1)
-        return (route.distanceM, .seconds(clamping: route.distanceM / speedMps) + route.stays)
+        return (route.distanceM, route.flying + route.stays)
     }
 
     /// Persist after every change of state, item, phase or reached items, and while a stay runs at most every
