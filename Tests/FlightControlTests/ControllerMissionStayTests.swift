@@ -99,8 +99,15 @@ import Testing
 @Suite struct ControllerMissionLandSettleTests {
     static let pointD = ControllerHarness.point(northM: 30)
 
-    /// Takeoff, then a land at D; arrived at `distanceM` from D behind `link`, then `moreMs` of solutions there.
+    /// Takeoff, then a land at D; arrived at `distanceM` from D behind `link`, then `moreMs` of solutions there,
+    /// the vehicle coming down at 0.5 m/s toward a lower wanted height.
     static func arrivedAtD(behind link: String, distanceM: Double, moreMs: Int64) -> ControllerHarness {
+        var logs: [String] = []
+        return arrivedAtD(behind: link, distanceM: distanceM, moreMs: moreMs, logs: &logs)
+    }
+
+    static func arrivedAtD(behind link: String, distanceM: Double, moreMs: Int64, logs: inout [String])
+        -> ControllerHarness {
         let plan = MissionPlan(kinds: [.takeoff(altitudeM: ControllerMissionTests.altitudeM), .land(pointD)])
         var h = ControllerMissionTests.loaded(plan)
         h.presence(link, online: true)
@@ -109,16 +116,17 @@ import Testing
         h.drone(.hovering)
         h.position()
         h.tick()
-        _ = ControllerMissionTests.arrive(&h, distanceM: distanceM)
+        logs += ControllerMissionTests.arrive(&h, distanceM: distanceM).logs
         let target = h.machine.target
         var elapsedMs: Int64 = 0
         while elapsedMs < moreMs, h.activity == .arrived {
             h.advance(ms: 100)
             elapsedMs += 100
+            if let wantedM = h.machine.wantedAltitudeM, Double(h.altitudeM) > wantedM { h.altitudeM -= 0.05 }
             h.drone(.hovering)
             h.position()
             h.navigation(distanceM: distanceM, for: target)
-            h.tick()
+            logs += h.tick().logs
         }
         return h
     }
@@ -126,10 +134,26 @@ import Testing
     @Test func behindMAVLinkTheLandWaitsUntilSettledOverThePoint() {
         let moving = Self.arrivedAtD(behind: "mavlink-link", distanceM: 0.7, moreMs: 2000)
         #expect(moving.activity == .arrived, "0.7 m off for 2 s: still settling")
-        let settled = Self.arrivedAtD(behind: "mavlink-link", distanceM: 0.2, moreMs: 300)
-        #expect(settled.activity == .landing, "within 0.3 m: the LAND")
-        let timedOut = Self.arrivedAtD(behind: "mavlink-link", distanceM: 0.7, moreMs: 5000)
-        #expect(timedOut.activity == .landing, "never within 0.3 m: the LAND after 4 s")
+        #expect(moving.machine.wantedAltitudeM == ControllerMissionTests.altitudeM, "not down before it settled")
+        let settled = Self.arrivedAtD(behind: "mavlink-link", distanceM: 0.2, moreMs: 8000)
+        #expect(settled.activity == .landing, "within 0.3 m: down, then the LAND")
+        let timedOut = Self.arrivedAtD(behind: "mavlink-link", distanceM: 0.7, moreMs: 12000)
+        #expect(timedOut.activity == .landing, "never within 0.3 m: the descent after 4 s, then the LAND")
+    }
+
+    /// Settled over D at the cruise height: first down to the approach height (1 m) over the point the autopilot
+    /// holds, then the LAND, begun within the tolerance of it; said in the log.
+    @Test func behindMAVLinkTheLandBeginsFromTheApproachHeight() {
+        let approachM = ControllerConfiguration().returnApproachAltitudeM
+        let descending = Self.arrivedAtD(behind: "mavlink-link", distanceM: 0.2, moreMs: 300)
+        #expect(descending.activity == .arrived, "settled at 3 m: no LAND yet")
+        #expect(descending.machine.wantedAltitudeM == approachM)
+        var logs: [String] = []
+        let landed = Self.arrivedAtD(behind: "mavlink-link", distanceM: 0.2, moreMs: 8000, logs: &logs)
+        #expect(landed.activity == .landing)
+        #expect(Double(landed.altitudeM) <= approachM + ControllerConfiguration().altitude.toleranceM,
+                "the LAND began at \(landed.altitudeM) m")
+        #expect(logs.contains { $0.contains("down to 1.0 m before the landing") }, "\(logs)")
     }
 
     @Test func onTheARDroneTheLandBeginsAtTheArrival() {

@@ -158,6 +158,15 @@ enum Scenarios {
         }.joined(separator: ", ")
     }
 
+    /// Where the autopilot was when its landed state first said `state` after `sinceS`: `.landing`, its landing began;
+    /// `.onGround`, its touchdown (the disarm follows ~2 s later).
+    static func position(when state: AutopilotObserver.LandedState, _ seen: AutopilotObserver.Observations,
+                         since sinceS: Double) -> AutopilotObserver.Position? {
+        guard let atS = seen.landedStates.first(where: { $0.timeS > sinceS && $0.state == state })?.timeS
+        else { return nil }
+        return seen.positions(from: sinceS, to: atS).last
+    }
+
     static func takeoffAndLand(_ flight: AutopilotFlight) async throws {
         try await flight.scenario("takeoff+land") {
             let cruise = AutopilotFlight.cruiseAltitudeM, tolerance = AutopilotFlight.altitudeToleranceM
@@ -258,11 +267,7 @@ enum Scenarios {
             let landS = seen.heartbeats.first { $0.timeS > returnS && $0.customMode != flyingMode }?.timeS
             let atLandM = landS.flatMap { s in seen.positions(from: returnS, to: s).last?.distanceM(to: origin) }
                 ?? .nan
-            // Touchdown: the autopilot's landed state on the ground (its disarm follows ~2 s later).
-            let touchdownS = landS.flatMap { s in seen.landedStates.first { $0.timeS > s && $0.state == .onGround } }
-            let atTouchdownM = touchdownS.flatMap { t in
-                seen.positions(from: returnS, to: t.timeS).last?.distanceM(to: origin)
-            } ?? .nan
+            let atTouchdownM = position(when: .onGround, seen, since: returnS)?.distanceM(to: origin) ?? .nan
             flight.measured("return", String(format: "disarmed on the ground %.1f s after `return`, %.2f m from "
                                              + "the takeoff point (%.2f m when its landing began, %.2f m at "
                                              + "touchdown)", nowS() - returnS, missM, atLandM, atTouchdownM))

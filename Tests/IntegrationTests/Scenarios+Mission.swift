@@ -141,8 +141,10 @@ extension Scenarios {
                 String(format: "%@ %.2f m at %.1f s (%.2f m up)", $0.name, $0.distanceM, $0.timeS - startS,
                        $0.altitudeM)
             }.joined(separator: ", ") + "; stays: A \(stayText(atA)) (hold \(missionHoldS)), B \(stayText(atB)) "
-                + String(format: "(loiter %.0f); landed %.2f m from D; %.1f s from `mission start` to disarmed",
-                         missionLoiterS, landM, endS - startS))
+                + String(format: "(loiter %.0f); landed %.2f m from D (%.2f m when its landing began, %.2f m at "
+                         + "touchdown); %.1f s from `mission start` to disarmed", missionLoiterS, landM,
+                         position(when: .landing, seen, since: startS)?.distanceM(to: d) ?? .nan,
+                         position(when: .onGround, seen, since: startS)?.distanceM(to: d) ?? .nan, endS - startS))
 
             for pass in closest {
                 #expect(pass.distanceM <= missionPassM, "\(pass.name) passed \(pass.distanceM) m off")

@@ -143,11 +143,13 @@ extension ControllerStateMachine {
         return actions + missionStep(.tick, now: now)
     }
 
-    /// Behind mavlink-link a land item's point counts as reached once the drone has settled over it: within
-    /// `landSettleRadiusM` by the filtered position, or `landSettleTimeout` after it arrived. The autopilot then
-    /// holds the point itself (the arrived target); a LAND begun while the vehicle still moved from the leg drifted
-    /// 1.1 m off the point on PX4, whose own mission lands 0.2 m from it. True for every other item, and on the
-    /// AR.Drone (its landing is as before).
+    /// Behind mavlink-link a land item's point counts as reached once the drone has settled over it, within
+    /// `landSettleRadiusM` by the filtered position or `landSettleTimeout` after it arrived, and come down to the
+    /// approach height there (`returnApproachAltitudeM`, 1 m, as the return does over home). The autopilot holds
+    /// the point itself meanwhile (the arrived target; a height change is the gaz alone). A LAND begun while the
+    /// vehicle still moved from the leg drifted 1.1 m off the point on PX4; PX4's own LAND drifted ~0.5 m in the air
+    /// from 3 m (0.26 → 0.75 m, 0.36 → 0.89 m off D at touchdown) and 0–0.25 m from 1 m. True for every other item,
+    /// and on the AR.Drone (its landing is as before).
     mutating func landPointSettled(now: MonotonicInstant) -> Bool {
         guard let mission, vehicleHoldsGroundVelocity, let index = mission.targetItem,
               let item = mission.executor.plan.items.first(where: { $0.id == index }),
@@ -156,10 +158,22 @@ extension ControllerStateMachine {
             return true
         }
         let since = mission.landSettleSince ?? now
+        self.mission?.landSettleSince = since
         let settled = (arrived.arrival.filteredDistanceM ?? .infinity) <= Self.landSettleRadiusM
             || now - since >= Self.landSettleTimeout
-        self.mission?.landSettleSince = settled ? nil : since
-        return settled
+        guard settled else { return false }
+        let approachM = configuration.returnApproachAltitudeM
+        // Without a fresh altitude there is nothing to descend by: land.
+        if let altitudeM = currentAltitudeM(now: now), altitudeM > approachM + altitudeHold.toleranceM {
+            if wantedAltitudeM != approachM {
+                flight?.wantedAltitudeM = approachM
+                pendingLogs.append(.log(.info, "mission: over item \(index)'s point: down to \(approachM) m before "
+                                        + "the landing"))
+            }
+            return false
+        }
+        self.mission?.landSettleSince = nil
+        return true
     }
 
     static let landSettleRadiusM = 0.3
