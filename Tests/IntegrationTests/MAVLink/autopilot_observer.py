@@ -28,8 +28,9 @@ vehicle down, for cleanup. SIGTERM ends it.
   {"cmd": "fence"}   read the autopilot's fence (mission type 1) and report it:
                      {"t": …, "kind": "fence", "items": [[command, param1, lat_e7, lon_e7], …]}  (or "error": why)
   {"cmd": "goto", "lat": …, "lon": …, "alt": …, "speed": …}   MAV_CMD_DO_REPOSITION as COMMAND_INT (alt AMSL,
-                     change mode; speed m/s, optional, -1 = the autopilot's default), resent every second until
-                     acknowledged; the ack is reported as "ack" (command 192)
+                     change mode; speed m/s, optional, -1 = the autopilot's default; to ArduPilot, which ignores it,
+                     a DO_CHANGE_SPEED follows), resent every second until acknowledged; the ack is reported as
+                     "ack" (command 192)
   {"cmd": "mission"} read the autopilot's mission (mission type 0) as the fence is read, and report it:
                      {"t": …, "kind": "mission", "items": [{"seq": 0, "command": 16, "frame": 3, "x": lat_e7,
                       "y": lon_e7, "z": 3.0, "param1": 0.0, "param2": 0.0, "param3": 0.0, "param4": 0.0}, …]}
@@ -221,6 +222,11 @@ def send_goto():
     send(C.MAVLink_command_int_message(target["system"], target["component"], C.MAV_FRAME_GLOBAL,
                                        C.MAV_CMD_DO_REPOSITION, 0, 0, speed, 1, 0, float("nan"),
                                        int(round(lat * 1e7)), int(round(lon * 1e7)), alt))
+    if target["ardupilot"] and speed > 0:
+        # ArduCopter ignores param1 (its goto flew 7.7 m/s whatever was asked) and starting the goto resets its
+        # speed to WPNAV_SPEED: the speed goes after it, as a ground station's DO_CHANGE_SPEED (ground speed).
+        emit("sent", command=C.MAV_CMD_DO_CHANGE_SPEED)
+        command(C.MAV_CMD_DO_CHANGE_SPEED, 1, speed, -1, 0)
 
 
 def send_mission_mode():
