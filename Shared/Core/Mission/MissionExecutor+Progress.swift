@@ -30,7 +30,10 @@ extension MissionExecutor {
         var flyingS = 0.0
         var stays = Duration.zero
         var from = position
-        for (index, item) in zip(first..., plan.items[first...]) {
+        // The speed in force, carried along the items (a speed change applies to the legs after it).
+        var speedMps = speed(for: first)
+        for item in plan.items[first...] {
+            if case let .changeSpeed(newMps) = item.kind { speedMps = newMps }
             if fromItem == nil, item.id == currentItem, phase == .staying {
                 stays += stayTimeLeft(now: now)
                 from = item.point ?? from
@@ -41,17 +44,17 @@ extension MissionExecutor {
             if let from {
                 let legM = legLengthM(from, point)
                 distanceM += legM
-                flyingS += legM / legSpeedMps(index)
+                flyingS += legM / legSpeedMps(speedMps)
             }
             from = point
         }
         return (distanceM.isFinite ? distanceM : 0, .seconds(clamping: flyingS.isFinite ? flyingS : 0), stays, from)
     }
 
-    /// The speed the leg to item `index` is flown at: its speed change or the plan's cruise, else the estimate (the
-    /// controller's cruise for a target), within the speed limit.
-    func legSpeedMps(_ index: Int) -> Double {
-        max(min(speed(for: index) ?? configuration.estimateSpeedMps, configuration.speedLimitMps), 0.1)
+    /// A leg's speed as flown: the plan's speed in force (nil: none, the estimate, the controller's cruise for a
+    /// target), within the speed limit.
+    func legSpeedMps(_ planSpeedMps: Double?) -> Double {
+        max(min(planSpeedMps ?? configuration.estimateSpeedMps, configuration.speedLimitMps), 0.1)
     }
 
     /// A straight leg's length, metres.
