@@ -12,6 +12,13 @@
   const WORDS = window.QuadVocabulary;
   // The mission payloads' codec and the airspace's advisory target check (missionproto.js, zones.js).
   const MISSION = window.QuadMission, ZONES = window.QuadZones;
+  // The mission topics: the payload kind each carries (mission/autopilot has the status layout) and where it is kept.
+  const MISSION_TOPICS = {
+    [Q.TOPICS.missionUpload.path]: ['upload', 'mission'],
+    [Q.TOPICS.missionProgress.path]: ['progress', 'missionProgress'],
+    [Q.TOPICS.missionStatus.path]: ['status', 'missionStatus'],
+    [Q.TOPICS.missionAutopilot.path]: ['status', 'missionAutopilot'],
+  };
   // A .plan file read in the page (planfile.js), as location-broadcaster reads it.
   const PLANS = window.QuadPlanFile;
 
@@ -350,15 +357,10 @@
         const spec = byPath[where.path];
         if (!spec) return;
         const d = droneRecord(where.drone);
-        if (spec === Q.TOPICS.missionUpload || spec === Q.TOPICS.missionProgress || spec === Q.TOPICS.missionStatus
-            || spec === Q.TOPICS.missionAutopilot) {
-          // An empty retained message clears what the board held. mission/autopilot has the status layout.
-          const kind = { [Q.TOPICS.missionUpload.path]: 'upload', [Q.TOPICS.missionProgress.path]: 'progress',
-            [Q.TOPICS.missionStatus.path]: 'status', [Q.TOPICS.missionAutopilot.path]: 'status' }[spec.path];
-          const m = bytes.length === 0 ? null : MISSION.decode(bytes, kind);
-          if (kind === 'upload') d.mission = m; else if (kind === 'progress') d.missionProgress = m;
-          else if (spec === Q.TOPICS.missionAutopilot) d.missionAutopilot = m;
-          else d.missionStatus = m;
+        if (MISSION_TOPICS[spec.path]) {
+          // An empty retained message clears what the board held.
+          const [kind, field] = MISSION_TOPICS[spec.path];
+          d[field] = bytes.length === 0 ? null : MISSION.decode(bytes, kind);
           planAnswer();
           missionAnswer();
         } else if (spec === Q.TOPICS.airspaceHeld) {
