@@ -547,7 +547,7 @@ public struct CompanionStateMachine: Sendable {
                                       localAgeUs: localPositionAtUs.map { nowUs &- $0 },
                                       yawRad: telemetry.attitude?.yawRad,
                                       holding: telemetry.isAirborne && telemetry.isInSetpointMode,
-                                      goal: goal)
+                                      goal: goal, now: MonotonicInstant(us: nowUs))
         var actions: [CompanionAction] = []
         if let held = hover.held, !wasHolding {
             actions.append(.log(.debug, "hover: the autopilot holds north \(held.northM) m east \(held.eastM) m "

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Clocks
 import MAVLink
 
 /// Hover as the autopilot's own position control. While the command in force asks for no horizontal motion and no
@@ -14,8 +15,9 @@ import MAVLink
 /// too and turns there: a zero velocity during a mission stay's turn let PX4 drift 1.5 m off the loiter's point. Once
 /// the controller says it has arrived, the point is its target (`Goal`), not where the vehicle stops: the arrival is
 /// declared within a radius on a mean position while the vehicle still moves, so the stopping point lay 1.2–1.9 m
-/// off a 40 m target at 5 m/s on PX4, where PX4's own goto settles within 0.3–0.9 m. Pure: the caller passes the
-/// latest LOCAL_POSITION_NED with its age on the link's monotonic clock.
+/// off a 40 m target at 5 m/s on PX4, where PX4's own goto settles within 0.3–0.9 m. A goal held is trimmed (`trim`):
+/// PX4 SIH settles 0.3–1.1 m off a position setpoint and stays there. Pure: the caller passes the latest
+/// LOCAL_POSITION_NED with its age, and the time, on the link's monotonic clock.
 struct HoverHold: Sendable {
     /// A held point: metres north, east, down of the autopilot's local origin, and a heading.
     struct Point: Sendable, Equatable {
@@ -44,6 +46,15 @@ struct HoverHold: Sendable {
     private var heldGoal: Goal?
     /// The last setpoint moved the held height: when the climb ends the point's height becomes the vehicle's own.
     private var wasClimbing = false
+    /// Added to the goal so that the autopilot's own position settles on it: a slow integral of the position error,
+    /// north and east metres. PX4 SIH's velocity estimate is biased by 0.2–0.6 m/s (it reads 0.3 m/s while its
+    /// position stands still, probe 2026-12-03), and its position loop (MPC_XY_P 0.95/s) balances that bias with a
+    /// steady error of bias/gain: it held 0.3 m off a point for 8 s, and 0.9–1.1 m off a mission loiter's for 4 s,
+    /// outside the 1 m the loiter is judged in. Its own goto and missions keep that error; the trim takes it out.
+    private(set) var trim = Goal(northM: 0, eastM: 0)
+    /// When the goal began to be held, and the last trim update: the trim waits for the autopilot's own settling.
+    private var goalHeldAt: MonotonicInstant?
+    private var trimmedAt: MonotonicInstant?
 
     /// A vertical command moves the held height this far ahead of the vehicle per m/s asked for.
     static let climbLookaheadS: Float = 1
@@ -57,12 +68,23 @@ struct HoverHold: Sendable {
     /// command never carries the vehicle far. The controller's arrival radius (1 m) and the distance it leaves an
     /// arrival at (2 m) are inside it; a plan's wider acceptance radius is not.
     static let goalReachM: Float = 3
+    /// The trim's integral gain, per second: a third of PX4's position gain, so its loop stays the faster one.
+    static let trimGainPerS: Float = 0.3
+    /// The most the trim moves the point from the goal: the largest steady error measured (1.1 m) and some.
+    static let trimLimitM: Float = 1.5
+    /// The trim waits this long after the goal is first held (the autopilot's own stop, overshoot included) ...
+    static let trimAfter = Duration.seconds(2)
+    /// ... and only integrates an error within this (a vehicle still on its way back is not a steady error).
+    static let trimWithinM: Float = 2
+    /// The longest step integrated at once (a gap in the setpoint stream is not a long error).
+    static let trimMaxStep = Duration.milliseconds(500)
 
     /// The setpoint for `velocity` (the command in force). `holding`: airborne in the setpoint mode, where a held
     /// point stays fixed; elsewhere (on the ground, climbing in the autopilot's takeoff, in its hold mode) the
     /// point follows the vehicle, so the setpoint in force when OFFBOARD/GUIDED begins is where the vehicle is.
+    /// `now`: the link's time, for the goal's trim (none without it).
     mutating func setpoint(for velocity: BodyVelocity, local: LocalPositionNED?, localAgeUs: Int64?, yawRad: Float?,
-                           holding: Bool, goal: Goal? = nil) -> Setpoint {
+                           holding: Bool, goal: Goal? = nil, now: MonotonicInstant? = nil) -> Setpoint {
         guard velocity.forwardMps == 0, velocity.rightMps == 0 else {
             drop()
             return .velocity(velocity)
@@ -84,6 +106,14 @@ struct HoverHold: Sendable {
             point.northM = goal.northM
             point.eastM = goal.eastM
             heldGoal = goal
+            trim = Goal(northM: 0, eastM: 0)
+            goalHeldAt = now
+            trimmedAt = nil
+        }
+        if let goal, goal == heldGoal, let now {
+            updateTrim(toward: goal, local: local, now: now)
+            point.northM = goal.northM + trim.northM
+            point.eastM = goal.eastM + trim.eastM
         }
         if velocity.downMps != 0 {
             let leadM = max(abs(velocity.downMps) * Self.climbLookaheadS, Self.minimumClimbLeadM)
@@ -103,6 +133,31 @@ struct HoverHold: Sendable {
         held = nil
         heldGoal = nil
         wasClimbing = false
+        trim = Goal(northM: 0, eastM: 0)
+        goalHeldAt = nil
+        trimmedAt = nil
+    }
+
+    /// Integrates the vehicle's error from `goal` into `trim`, within `trimWithinM`, from `trimAfter` on, bounded by
+    /// `trimLimitM`.
+    private mutating func updateTrim(toward goal: Goal, local: LocalPositionNED, now: MonotonicInstant) {
+        defer { trimmedAt = now }
+        guard let heldAt = goalHeldAt else {
+            goalHeldAt = now
+            return
+        }
+        guard now - heldAt >= Self.trimAfter, let last = trimmedAt, now > last else { return }
+        let errorNorthM = goal.northM - local.xM, errorEastM = goal.eastM - local.yM
+        guard hypotf(errorNorthM, errorEastM) <= Self.trimWithinM else { return }
+        let stepS = Float(min(now - last, Self.trimMaxStep) / .seconds(1))
+        var north = trim.northM + Self.trimGainPerS * errorNorthM * stepS
+        var east = trim.eastM + Self.trimGainPerS * errorEastM * stepS
+        let sizeM = hypotf(north, east)
+        if sizeM > Self.trimLimitM {
+            north *= Self.trimLimitM / sizeM
+            east *= Self.trimLimitM / sizeM
+        }
+        trim = Goal(northM: north, eastM: east)
     }
 
     /// Where a vehicle moving at `local`'s velocity comes to rest when braking at `brakingMps2` (v²/2a ahead).
