@@ -32,16 +32,34 @@ extension Scenarios {
 
     /// How long the vehicle stayed at `point`, by the observer's positions in `track`: from its arrival (the first
     /// position within `missionStayRadiusM`, the acceptance radius the board judges the item by) to its departure
-    /// (the last position within that radius still slower than `missionHoldingMps`: the vehicle on its way to the
-    /// next item is faster at once, while a hover's wander in and out of the radius does not end the stay; a turn in
-    /// place over the point is part of the stay). Also the span within the radius (first to last position in it),
-    /// reported. nil: never within the radius.
+    /// (the last position within that radius still slower than `missionHoldingMps` by `movedSpeedsMps`: the vehicle
+    /// on its way to the next item is faster at once, while a hover's wander in and out of the radius does not end
+    /// the stay; a turn in place over the point is part of the stay). Also the span within the radius (first to last
+    /// position in it), reported. nil: never within the radius.
     static func stay(at point: GeoPoint, in track: [AutopilotObserver.Position])
         -> (arrivalS: Double, stayS: Double, withinS: Double)? {
-        let inside = track.filter { $0.distanceM(to: point) <= missionStayRadiusM }
+        let speeds = movedSpeedsMps(track)
+        let inside = track.indices.filter { track[$0].distanceM(to: point) <= missionStayRadiusM }
         guard let first = inside.first, let last = inside.last else { return nil }
-        let departure = inside.last { $0.groundSpeedMps < missionHoldingMps } ?? last
-        return (first.timeS, departure.timeS - first.timeS, last.timeS - first.timeS)
+        let departure = inside.last { speeds[$0] < missionHoldingMps } ?? last
+        return (track[first].timeS, track[departure].timeS - track[first].timeS,
+                track[last].timeS - track[first].timeS)
+    }
+
+    /// Each position's speed over the ground by the positions themselves: the distance from the one half a second
+    /// before to the one half a second after, over their time apart. Not the autopilot's own velocity
+    /// (GLOBAL_POSITION_INT vx, vy): PX4 SIH's read 0.4–0.6 m/s through a hover whose positions moved 0.1 m/s
+    /// (its velocity estimate is biased; a probe read 0.3 m/s with the position standing still), and a stay judged
+    /// by it ended early.
+    static func movedSpeedsMps(_ track: [AutopilotObserver.Position], halfWindowS: Double = 0.5) -> [Double] {
+        var before = 0, after = 0
+        return track.indices.map { i in
+            while track[before].timeS < track[i].timeS - halfWindowS { before += 1 }
+            after = max(after, i)
+            while after + 1 < track.count, track[after + 1].timeS <= track[i].timeS + halfWindowS { after += 1 }
+            let spanS = track[after].timeS - track[before].timeS
+            return spanS > 0 ? track[before].distanceM(to: track[after].point) / spanS : 0
+        }
     }
 
     /// `mission upload FILE`, exit 0. A controller without a fix yet refuses ("no position yet"): the user uploads
@@ -154,13 +172,16 @@ extension Scenarios {
             let stayA = try #require(atA, "never within \(missionStayRadiusM) m of A")
             let stayB = try #require(atB, "never within \(missionStayRadiusM) m of B")
             /// The approach and the stay as the autopilot flew them (every 0.5 s: time from the arrival, distance,
-            /// ground speed), and the controller's story: where a stay's time went.
+            /// speed by the positions and by the autopilot's velocity), and the controller's story: where a stay's
+            /// time went.
             func approach(_ point: GeoPoint, _ s: (arrivalS: Double, stayS: Double, withinS: Double)) -> String {
                 var nextS = -8.0
                 var lines: [String] = []
-                for p in track where p.timeS - s.arrivalS >= nextS && p.timeS - s.arrivalS <= s.withinS + 2 {
-                    lines.append(String(format: "%+6.1f s %5.2f m %4.2f m/s", p.timeS - s.arrivalS,
-                                        p.distanceM(to: point), p.groundSpeedMps))
+                let moved = movedSpeedsMps(track)
+                for (p, movedMps) in zip(track, moved)
+                where p.timeS - s.arrivalS >= nextS && p.timeS - s.arrivalS <= s.withinS + 2 {
+                    lines.append(String(format: "%+6.1f s %5.2f m %4.2f m/s (its own velocity %4.2f m/s)",
+                                        p.timeS - s.arrivalS, p.distanceM(to: point), movedMps, p.groundSpeedMps))
                     nextS = p.timeS - s.arrivalS + 0.5
                 }
                 return lines.joined(separator: "\n") + "\n" + flight.controllerStory(since: Date() - (nowS() - startS))
