@@ -88,7 +88,9 @@ import Testing
         // 30 m to item 1, 30 m on to item 2 = 60 m.
         let configuration = ControllerConfiguration()
         let cruiseMps = configuration.controlLaw.cruiseForwardFrac * configuration.windCompensation.fullTiltSpeedMps
-        let cases: [(speedMps: Double?, expectedS: Double)] = [(15, 60.0 / 3), (2, 30), (nil, 60 / cruiseMps)]
+        // Each leg from rest to rest: speed/acceleration more than its length at speed.
+        let legS = { (mps: Double) in 2 * (30 / mps + mps / configuration.approachBrakingMps2) }
+        let cases: [(speedMps: Double?, expectedS: Double)] = [(15, legS(3)), (2, legS(2)), (nil, legS(cruiseMps))]
         for (speedMps, expectedS) in cases {
             var h = Self.flying(Self.plan(cruiseSpeedMps: speedMps))
             h.advance(ms: 1100)

@@ -147,9 +147,24 @@ import Testing
         _ = h.send(.start(airborne: true))
         let progress = h.executor.progress(now: h.now)
         // home → 40 m north at the plan's 4 m/s (10 s), then 2.5 m/s from the speed change: 60 m east (24 s) and
-        // 40 m south (16 s); 5 s hold + 30 s loiter.
+        // 40 m south (16 s); each leg from rest to rest at 1.5 m/s² adds speed/acceleration (2.67 s, 1.67 s,
+        // 1.67 s); 5 s hold + 30 s loiter.
         #expect(abs(progress.remainingDistanceM - 140) < 0.5)
-        #expect(abs((progress.remainingTime - .seconds(10 + 24 + 16 + 35)).inSeconds) < 0.2)
+        #expect(abs((progress.remainingTime - .seconds(10 + 24 + 16 + 6 + 35)).inSeconds) < 0.2)
         #expect(progress.record.currentItem == 1)
+    }
+
+    /// A leg is flown from rest to rest: a long one adds speed/acceleration to its time at speed; one too short to
+    /// reach the speed speeds up half way and brakes the other half.
+    @Test func aLegsTimeCountsItsSpeedUpAndBraking() {
+        #expect(abs(MissionExecutor.legTimeS(lengthM: 40, speedMps: 4, accelerationMps2: 1.5) - (10 + 4 / 1.5)) < 1e-9)
+        #expect(abs(MissionExecutor.legTimeS(lengthM: 2, speedMps: 4, accelerationMps2: 1.5) - 2 * (2 / 1.5)
+            .squareRoot()) < 1e-9)
+        // At the border both agree (length = speed²/acceleration).
+        let borderM = 16 / 1.5
+        #expect(abs(MissionExecutor.legTimeS(lengthM: borderM, speedMps: 4, accelerationMps2: 1.5)
+            - MissionExecutor.legTimeS(lengthM: borderM - 1e-9, speedMps: 4, accelerationMps2: 1.5)) < 1e-6)
+        #expect(MissionExecutor.legTimeS(lengthM: 0, speedMps: 4, accelerationMps2: 1.5) == 0)
+        #expect(MissionExecutor.legTimeS(lengthM: 30, speedMps: 3, accelerationMps2: 0) == 10)
     }
 }

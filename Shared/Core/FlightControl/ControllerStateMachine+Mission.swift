@@ -254,6 +254,7 @@ extension ControllerStateMachine {
         var rules = configuration.mission
         rules.estimateSpeedMps = targetCruiseSpeedMps
         rules.speedLimitMps = planSpeedLimitMps
+        rules.legAccelerationMps2 = configuration.approachBrakingMps2
         return rules
     }
 

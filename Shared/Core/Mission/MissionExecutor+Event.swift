@@ -84,15 +84,19 @@ extension MissionExecutor {
         public var estimateSpeedMps: Double
         /// The most a plan's speed is flown at, m/s (the controller's `planSpeedLimitMps`).
         public var speedLimitMps: Double
+        /// How fast a leg's speed is reached and braked away, m/s², for the remaining time (the controller's
+        /// `approachBrakingMps2`: every leg ends at rest over its item, and begins there).
+        public var legAccelerationMps2: Double
 
         public init(lostPilotRule: LostPilotRule = .continueMission, persistEvery: Duration = .seconds(1),
                     progressEvery: Duration = .seconds(1), estimateSpeedMps: Double = 3,
-                    speedLimitMps: Double = .infinity) {
+                    speedLimitMps: Double = .infinity, legAccelerationMps2: Double = 1.5) {
             self.lostPilotRule = lostPilotRule
             self.persistEvery = persistEvery
             self.progressEvery = progressEvery
             self.estimateSpeedMps = estimateSpeedMps
             self.speedLimitMps = speedLimitMps
+            self.legAccelerationMps2 = legAccelerationMps2
         }
     }
 }

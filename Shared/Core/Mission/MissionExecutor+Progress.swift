@@ -14,10 +14,11 @@ extension MissionExecutor {
     }
 
     /// What is left to fly: the distance from the last position through every point still to fly, the time those
-    /// legs take at each one's speed (`legSpeedMps`), the holds and loiters left, and where it ends (the last point;
-    /// the position when no point is left). `fromItem`: as if the mission were started there now (a `start` asks
-    /// from item 0); `position`: where the drone is, if the executor has not been told yet; `legLengthM`: a leg's
-    /// length as it is flown (the controller's goes around keep-out zones), straight by default.
+    /// legs take at each one's speed (`legSpeedMps`, from rest to rest: `legTimeS`), the holds and loiters left, and
+    /// where it ends (the last point; the position when no point is left). `fromItem`: as if the mission were started
+    /// there now (a `start` asks from item 0); `position`: where the drone is, if the executor has not been told
+    /// yet; `legLengthM`: a leg's length as it is flown (the controller's goes around keep-out zones), straight by
+    /// default.
     public func remainingRoute(fromItem: Int? = nil, position: GeoPoint? = nil, now: MonotonicInstant,
                                legLengthM: (GeoPoint, GeoPoint) -> Double = Self.straightM)
         -> (distanceM: Double, flying: Duration, stays: Duration, end: GeoPoint?) {
@@ -44,7 +45,8 @@ extension MissionExecutor {
             if let from {
                 let legM = legLengthM(from, point)
                 distanceM += legM
-                flyingS += legM / legSpeedMps(speedMps)
+                flyingS += Self.legTimeS(lengthM: legM, speedMps: legSpeedMps(speedMps),
+                                         accelerationMps2: configuration.legAccelerationMps2)
             }
             from = point
         }
@@ -55,6 +57,18 @@ extension MissionExecutor {
     /// target), within the speed limit.
     func legSpeedMps(_ planSpeedMps: Double?) -> Double {
         max(min(planSpeedMps ?? configuration.estimateSpeedMps, configuration.speedLimitMps), 0.1)
+    }
+
+    /// A leg flown from rest to rest: up to `speedMps` and down again at `accelerationMps2`, which adds
+    /// speed/acceleration to its length at speed (half a leg's speed-up, half its braking); a leg too short to reach
+    /// the speed takes 2√(length/acceleration). The current leg is counted from rest too: at most speed/(2 ×
+    /// acceleration) more than it has left (1 s at 3 m/s).
+    public static func legTimeS(lengthM: Double, speedMps: Double, accelerationMps2: Double) -> Double {
+        guard accelerationMps2 > 0, accelerationMps2.isFinite else { return lengthM / speedMps }
+        guard lengthM < speedMps * speedMps / accelerationMps2 else {
+            return lengthM / speedMps + speedMps / accelerationMps2
+        }
+        return 2 * (max(lengthM, 0) / accelerationMps2).squareRoot()
     }
 
     /// A straight leg's length, metres.
