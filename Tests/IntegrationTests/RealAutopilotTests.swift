@@ -236,6 +236,7 @@ enum Scenarios {
                                                   + "from it", arrivedS - sentS, range(after)))
 
             let high = flight.point(from: far, bearingDeg: 135, distanceM: 10)
+            let highS = nowS()
             try await flight.target(high, altitudeM: 6)
             try await flight.waitArrived(at: high, radiusM: 2)
             try await flight.observer.wait("climbed to 5.5 m", timeoutS: 30, context: flight.controllerStory()) {
@@ -244,7 +245,12 @@ enum Scenarios {
             try await Task.sleep(for: .seconds(4))
             let held = flight.observer.now.positions(from: nowS() - 4).map(\.relativeAltitudeM)
             flight.measured("--alt 6", "held at \(range(held)) m for 4 s")
-            #expect(!held.isEmpty && held.allSatisfy { (5.5...6.5).contains($0) }, "--alt 6: \(range(held)) m")
+            // A failure carries the autopilot's altitude every 0.5 s from the target and the controller's states.
+            #expect(!held.isEmpty && held.allSatisfy { (5.5...6.5).contains($0) }, """
+                --alt 6: \(range(held)) m; the autopilot's altitude from `target --alt 6`: \
+                \(altitudeTrace(flight.observer.now.positions(from: highS), zeroS: highS))
+                \(flight.controllerStory(since: Date() - (nowS() - highS)))
+                """)
         }
     }
 
