@@ -139,6 +139,14 @@ struct HoverHoldTests {
         #expect(abs(trimmed.northM - 39.7) < 0.05 && trimmed.eastM == 1, "\(trimmed)")
         while s < 60 { _ = at(s); s += 0.1 }
         #expect(hypotf(hold.trim.northM, hold.trim.eastM) <= HoverHold.trimLimitM + 1e-4, "bounded: \(hold.trim)")
+        // 1.8 m off (a new hold): the point moves at most `trimMaxRateMps`, not at gain × error (0.54 m/s): 11
+        // steps of 0.1 s from `trimAfter` on move it 0.22 m, not 0.59 m.
+        var fast = HoverHold()
+        for step in 0...30 {
+            _ = fast.setpoint(for: .zero, local: Self.local(41.8, 1, -5), localAgeUs: 0, yawRad: 0, holding: true,
+                              goal: goal, now: start.advanced(by: .milliseconds(Int64(step) * 100)))
+        }
+        #expect(abs(hypotf(fast.trim.northM, fast.trim.eastM) - 0.22) < 0.01, "\(fast.trim)")
         // 2.5 m off (on its way back after an overshoot): no steady error, the trim stays.
         let before = hold.trim
         _ = at(s, 42.5)

@@ -72,6 +72,9 @@ struct HoverHold: Sendable {
     static let trimGainPerS: Float = 0.3
     /// The most the trim moves the point from the goal: the largest steady error measured (1.1 m) and some.
     static let trimLimitM: Float = 1.5
+    /// The fastest the trim moves the point, m/s: uncapped, a 1.2 m error left by an overshoot moved it at 0.36 m/s
+    /// and PX4 SIH crossed the loiter's point at 0.6–0.9 m/s in the loiter's last seconds (CI rehearsal, 88b63af).
+    static let trimMaxRateMps: Float = 0.2
     /// The trim waits this long after the goal is first held (the autopilot's own stop, overshoot included) ...
     static let trimAfter = Duration.seconds(2)
     /// ... and only integrates an error within this (a vehicle still on its way back is not a steady error).
@@ -138,8 +141,8 @@ struct HoverHold: Sendable {
         trimmedAt = nil
     }
 
-    /// Integrates the vehicle's error from `goal` into `trim`, within `trimWithinM`, from `trimAfter` on, bounded by
-    /// `trimLimitM`.
+    /// Integrates the vehicle's error from `goal` into `trim`, within `trimWithinM`, from `trimAfter` on, at most at
+    /// `trimMaxRateMps`, bounded by `trimLimitM`.
     private mutating func updateTrim(toward goal: Goal, local: LocalPositionNED, now: MonotonicInstant) {
         defer { trimmedAt = now }
         guard let heldAt = goalHeldAt else {
@@ -150,8 +153,15 @@ struct HoverHold: Sendable {
         let errorNorthM = goal.northM - local.xM, errorEastM = goal.eastM - local.yM
         guard hypotf(errorNorthM, errorEastM) <= Self.trimWithinM else { return }
         let stepS = Float(min(now - last, Self.trimMaxStep) / .seconds(1))
-        var north = trim.northM + Self.trimGainPerS * errorNorthM * stepS
-        var east = trim.eastM + Self.trimGainPerS * errorEastM * stepS
+        var stepNorthM = Self.trimGainPerS * errorNorthM * stepS
+        var stepEastM = Self.trimGainPerS * errorEastM * stepS
+        let stepM = hypotf(stepNorthM, stepEastM), maxStepM = Self.trimMaxRateMps * stepS
+        if stepM > maxStepM {
+            stepNorthM *= maxStepM / stepM
+            stepEastM *= maxStepM / stepM
+        }
+        var north = trim.northM + stepNorthM
+        var east = trim.eastM + stepEastM
         let sizeM = hypotf(north, east)
         if sizeM > Self.trimLimitM {
             north *= Self.trimLimitM / sizeM

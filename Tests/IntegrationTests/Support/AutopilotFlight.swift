@@ -122,7 +122,9 @@ final class AutopilotFlight: @unchecked Sendable {
         if observer.now.isDisarmedOnGround { return nil }
         var notes: [String] = []
         if stack.process("drone-controller")?.isRunning == true, stack.process("mavlink-link")?.isRunning == true {
-            let land = try? await broadcaster(["land", "--timeout", "20"], timeoutS: 30)
+            // From 6 m PX4's own LAND takes ~18 s to the landed state (13.6 s from 3 m): 20 s ran out in a CI
+            // rehearsal with the machine busy.
+            let land = try? await broadcaster(["land", "--timeout", "45"], timeoutS: 60)
             if land?.code != 0 {
                 notes.append("`land` failed: \(land.map { String($0.output.suffix(300)) } ?? "did not run")")
             } else if (try? await observer.wait("down after `land`", timeoutS: 45) { $0.isDisarmedOnGround }) != nil {
