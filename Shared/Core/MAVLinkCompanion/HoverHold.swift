@@ -27,10 +27,18 @@ struct HoverHold: Sendable {
         var yawRad: Float
     }
 
-    /// Where the hover should settle: the controller's target, metres north and east of the local origin.
+    /// Where the hover should settle: the controller's target, metres north and east of the local origin (also an
+    /// offset north and east: `trim`).
     struct Goal: Sendable, Equatable {
         var northM: Float
         var eastM: Float
+
+        /// The same direction, at most `limitM` long.
+        func limited(toM limitM: Float) -> Goal {
+            let lengthM = hypotf(northM, eastM)
+            guard lengthM > limitM, lengthM > 0 else { return self }
+            return Goal(northM: northM * limitM / lengthM, eastM: eastM * limitM / lengthM)
+        }
     }
 
     enum Setpoint: Sendable, Equatable {
@@ -153,21 +161,9 @@ struct HoverHold: Sendable {
         let errorNorthM = goal.northM - local.xM, errorEastM = goal.eastM - local.yM
         guard hypotf(errorNorthM, errorEastM) <= Self.trimWithinM else { return }
         let stepS = Float(min(now - last, Self.trimMaxStep) / .seconds(1))
-        var stepNorthM = Self.trimGainPerS * errorNorthM * stepS
-        var stepEastM = Self.trimGainPerS * errorEastM * stepS
-        let stepM = hypotf(stepNorthM, stepEastM), maxStepM = Self.trimMaxRateMps * stepS
-        if stepM > maxStepM {
-            stepNorthM *= maxStepM / stepM
-            stepEastM *= maxStepM / stepM
-        }
-        var north = trim.northM + stepNorthM
-        var east = trim.eastM + stepEastM
-        let sizeM = hypotf(north, east)
-        if sizeM > Self.trimLimitM {
-            north *= Self.trimLimitM / sizeM
-            east *= Self.trimLimitM / sizeM
-        }
-        trim = Goal(northM: north, eastM: east)
+        let step = Goal(northM: Self.trimGainPerS * errorNorthM * stepS, eastM: Self.trimGainPerS * errorEastM * stepS)
+            .limited(toM: Self.trimMaxRateMps * stepS)
+        trim = Goal(northM: trim.northM + step.northM, eastM: trim.eastM + step.eastM).limited(toM: Self.trimLimitM)
     }
 
     /// Where a vehicle moving at `local`'s velocity comes to rest when braking at `brakingMps2` (v²/2a ahead).
