@@ -112,7 +112,7 @@ struct MissionFlightTests {
         // A waypoint outside the board's 200 m fence: refused whole by the board, the item printed on the ground.
         let far = try Plan.write([Plan.item(22, nil), Plan.item(16, flight.target(bearingDeg: 0, distanceM: 500)),
                                   Plan.item(21, nil)], as: "far.plan", for: flight)
-        let refused = try await Self.broadcaster(flight, ["mission", "upload", far.path, "--timeout", "30"])
+        let refused = try await Self.upload(flight, far)
         #expect(refused.code == 1, "\(refused.output)")
         #expect(refused.output.contains("refused by drone-controller: item 1: 500 m from home, outside the 200 m "
             + "fence"), "\(refused.output)")

@@ -118,7 +118,9 @@ struct PilotAndRouteTests {
     @Test("route and follow for a drone nobody serves: refused with target's message before anything is sent")
     func unservedDrone() async throws {
         try FakeController(broker: broker, drone: "drone1").start()
-        let runtime = try groundRuntime(broker, drone: "drone9")
+        // Direct delivery: drone1's retained presence is in the watch's feed when it subscribes. Through the pool a
+        // busy run (CPU-bound tests on both threads) delivered it after the watch had given up (CI, stop 47).
+        let runtime = try groundRuntime(broker, drone: "drone9", direct: true)
         let error = await #expect(throws: CLIFailure.self) {
             try await ControllerWatch.openServed(runtime: runtime, broker: "memory", settleS: 2)
         }

@@ -9,17 +9,19 @@ func resolvedOptions(_ arguments: [String] = []) throws -> BroadcasterOptions.Re
     try BroadcasterOptions.parse(["--sender-id", "ground1"] + arguments).resolve()
 }
 
-/// A connected ground connection, as `BusSession.oneShot` hands one to a command.
-func groundConnection(_ broker: InMemoryBroker, _ name: String = "ground1") throws -> InMemoryConnection {
-    let connection = broker.connect(clientId: name)
+/// A connected ground connection, as `BusSession.oneShot` hands one to a command. `direct`: handlers run inside
+/// the publish (and retained messages inside the subscribe), so what a test checks cannot wait on a starved pool.
+func groundConnection(_ broker: InMemoryBroker, _ name: String = "ground1", direct: Bool = false) throws
+    -> InMemoryConnection {
+    let connection = broker.connect(clientId: name, deliversOnPublisherThread: direct)
     try connection.start()
     return connection
 }
 
 /// A runtime for the long-running modes (route, claim), over `broker`, already connected.
-func groundRuntime(_ broker: InMemoryBroker, senderId: String = "ground1", drone: String = "drone1") throws
-    -> ServiceRuntime {
-    let connection = try groundConnection(broker, senderId)
+func groundRuntime(_ broker: InMemoryBroker, senderId: String = "ground1", drone: String = "drone1",
+                   direct: Bool = false) throws -> ServiceRuntime {
+    let connection = try groundConnection(broker, senderId, direct: direct)
     return ServiceRuntime(service: Topics.broadcasterPresenceName(senderId: senderId),
                           drone: DroneID(rawValue: drone)!, connection: connection, logger: Logger(label: senderId))
 }
