@@ -177,7 +177,9 @@ extension ControllerStateMachine {
     }
 
     static let landSettleRadiusM = 0.3
-    static let landSettleTimeout = Duration.seconds(4)
+    /// Long enough for mavlink-link's trim (from 2 s of hold, at most 0.2 m/s) to take out PX4 SIH's steady
+    /// 0.3–1.1 m offset from a held point; 4 s left it 2 s, and the landing began up to 0.9 m off.
+    static let landSettleTimeout = Duration.seconds(8)
 
     /// The item the controller has just seen reached: a takeoff once navdata shows the drone in the air, an item with
     /// a point once the flight to the mission's target for it has arrived (the controller's arrival filter).
