@@ -20,6 +20,29 @@ struct ControllerFailsafeTests {
         #expect(h.drone(.landed).activities == [.landed])
     }
 
+    /// A busy PX4 SIH showed its "taking off" 2 s after the command and was still climbing at 10 s: the takeoff
+    /// is confirmed by the climb, and the climb has `takeoffClimbTimeout` (30 s) to end in the air.
+    @Test("a climb seen in navdata is not timed out at 10 s; in the air at 25 s flies on; climbing 30 s → land")
+    func confirmedClimb() {
+        var h = ControllerHarness()
+        h.takingOff()
+        _ = h.run(ms: 2000, drone: .landed)
+        let climbing = h.run(ms: 20_000, drone: .takingOff)
+        #expect(climbing.states.isEmpty, "\(climbing.activities)")
+        #expect(h.activity == .takingOff)
+        #expect(h.drone(.hovering).activities == [.hovering])
+
+        var stuck = ControllerHarness()
+        stuck.takingOff()
+        _ = stuck.run(ms: 2000, drone: .landed)
+        _ = stuck.run(ms: 29_900, drone: .takingOff)
+        #expect(stuck.activity == .takingOff)
+        let timedOut = stuck.run(ms: 300, drone: .takingOff)
+        #expect(timedOut.activities == [.landing])
+        #expect(stuck.reason == .takeoffTimeout)
+        #expect(timedOut.logs.contains { $0.contains("climbing for 30.0 s and not in the air") }, "\(timedOut.logs)")
+    }
+
     @Test("stale navigation while flying to target → hover; a fresh solution resumes")
     func staleNavigation() {
         var h = ControllerHarness()

@@ -15,8 +15,12 @@ public struct ControllerConfiguration: Sendable, Equatable {
     public var returnHomeHover: Duration
     /// How often the executable should call `tick` (the link wants a fresh command about every 30 ms).
     public var tickHz: Double
-    /// Taking off must be observed in navdata within this time, else the controller lands.
+    /// Taking off must be confirmed by navdata (the vehicle climbing, or in the air) within this time, else the
+    /// controller lands.
     public var takeoffTimeout: Duration
+    /// A confirmed climb must end in the air within this time, else the controller lands: PX4 SIH takes ~4.5 s
+    /// from its "taking off" to its takeoff height idle, and was still climbing at 10 s on a busy machine.
+    public var takeoffClimbTimeout: Duration = .seconds(30)
     /// Navigation solutions and position fixes older than this stop the drone (hover).
     public var staleAfter: Duration
     /// No DroneState for longer than this while airborne counts as a lost drone link.

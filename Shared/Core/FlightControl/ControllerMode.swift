@@ -103,6 +103,7 @@ extension ControllerStateMachine {
         case .landed(let landed): return landed.navdata(observed: observed)
         case .takingOff(let takingOff):
             let step = takingOff.navdata(observed: observed, context: takingOffContext(now: now))
+            if let seen = step.takingOff { mode = .takingOff(seen) }
             if let home = step.home { flight?.home = home }
             if let altitudeM = step.wantedAltitudeM { flight?.wantedAltitudeM = altitudeM }
             return step.transition
@@ -161,7 +162,8 @@ extension ControllerStateMachine {
     func takingOffContext(now: MonotonicInstant) -> ControllerMode.TakingOff.Context {
         ControllerMode.TakingOff.Context(
             now: now, navdataFresh: droneStateFresh(now: now, within: configuration.takeoffNavdataLoss),
-            takeoffTimeout: configuration.takeoffTimeout, groundPositionMean: groundPosition.mean,
+            takeoffTimeout: configuration.takeoffTimeout, takeoffClimbTimeout: configuration.takeoffClimbTimeout,
+            groundPositionMean: groundPosition.mean,
             climbAltitudeM: wantedAltitude(for: target), hasTarget: target != nil)
     }
 

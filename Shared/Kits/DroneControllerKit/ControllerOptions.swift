@@ -44,7 +44,10 @@ struct ControllerOptions: ParsableArguments {
     @Option(parsing: .signedNumber,
         help: "Refuse targets farther than this from the takeoff point; fly home if outside, metres.")
     var geofenceRadius: Double = 200
-    @Option(parsing: .signedNumber, help: "Give up a takeoff the drone has not confirmed after this many seconds.")
+    @Option(parsing: .signedNumber, help: """
+        Give up a takeoff the drone has not confirmed (climbing, or in the air) after this many seconds; a confirmed \
+        climb has 30 s to end in the air.
+        """)
     var takeoffTimeout: Double = 10
     @Option(parsing: .signedNumber,
         help: "A return home or flight to a target that stays this many metres farther than its best distance…")

@@ -93,13 +93,8 @@ final class AutopilotFlight: @unchecked Sendable {
     }
 
     /// The vehicle disarmed on the ground; every board service (re)started, so no target or flight of a scenario
-    /// before is kept.
-    /// Every scenario's controller: the takeoff seen in the air within 20 s, not the default 10 s. PX4 SIH reports
-    /// itself in the air 6.4 s after `takeoff` on an idle machine, and was still climbing after 10 s in two
-    /// scenarios of a CI rehearsal (2026-12-03; its landed state "takeoff" for 7.6 s, 4.6 s otherwise): a starved
-    /// SITL is slow, not the vehicle. The default's own margin behind PX4 is noted in docs/mavlink-vehicles.md.
-    static let controllerDefaults = ["--takeoff-timeout", "20"]
-
+    /// before is kept. The controller runs with its defaults (its takeoff timeout included: it counts until the
+    /// vehicle's own "taking off", which a busy PX4 SIH still showed at 10 s).
     func prepare(controllerArguments: [String], serial: Bool = false) async throws {
         if let problem = await bringDown() { throw TestEnvironmentError.timeout("before the scenario: \(problem)") }
         for service in Self.boardServices.reversed() { stack.process(service)?.stop() }
@@ -114,7 +109,7 @@ final class AutopilotFlight: @unchecked Sendable {
         stack.serialDevice = serialBridge?.path
         try stack.startLink()
         try stack.start("navigator", [])
-        try stack.start("drone-controller", Self.controllerDefaults + controllerArguments)
+        try stack.start("drone-controller", controllerArguments)
         try await stack.waitUntilReady(services: Self.boardServices)
         try await eventually(timeout: .seconds(20), "the controller reports landed\n\(logs())") {
             controllerState()?.activity == .landed

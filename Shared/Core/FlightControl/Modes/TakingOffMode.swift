@@ -12,6 +12,9 @@ extension ControllerMode {
         /// The flight had no home when this takeoff began (not a takeoff from a landing in the air): the fixes on
         /// the ground and in the climb place it.
         let placesHome: Bool
+        /// When navdata first showed the climb (the vehicle's own "taking off"): the takeoff is confirmed, and from
+        /// then on the climb has `takeoffClimbTimeout`, not `takeoffTimeout`.
+        var climbSeenAt: MonotonicInstant?
     }
 }
 
@@ -24,6 +27,7 @@ extension ControllerMode.TakingOff {
         /// Navdata came within `takeoffNavdataLoss`.
         let navdataFresh: Bool
         let takeoffTimeout: Duration
+        let takeoffClimbTimeout: Duration
         /// The mean of the fixes on the ground and in the climb, if any.
         let groundPositionMean: GeoPoint?
         /// The altitude to climb to: the (stored) target's, else the cruise altitude.
@@ -39,6 +43,8 @@ extension ControllerMode.TakingOff {
 
     /// What navdata asks of the controller: home refined, the altitude to hold, a transition.
     struct Step {
+        /// The takeoff with the climb now seen (nil: unchanged).
+        var takingOff: ControllerMode.TakingOff?
         var transition: Transition?
         var home: GeoPoint?
         var wantedAltitudeM: Double?
@@ -53,9 +59,16 @@ extension ControllerMode.TakingOff {
         return Entry(takingOff: Self(startedAt: now, takeoffId: takeoffId, placesHome: !hasHome), takeoffCount: count)
     }
 
-    /// On its tick: land if navdata never shows the drone in the air, or stops coming.
+    /// On its tick: land if navdata never confirms the takeoff (neither a climb nor the drone in the air), if the
+    /// confirmed climb never ends, or if navdata stops coming. A busy PX4 SIH was still climbing 10 s after the
+    /// command (its "taking off" from ~2 s on): the timeout that ran until the climb was over landed it.
     func tick(_ context: Context) -> Transition? {
-        if context.now - startedAt > context.takeoffTimeout {
+        if let climbSeenAt {
+            if context.now - climbSeenAt > context.takeoffClimbTimeout {
+                return Transition(to: .landing, reason: .takeoffTimeout, log: .log(.warning,
+                    "takeoff climbing for \(context.takeoffClimbTimeout.inSeconds) s and not in the air: landing"))
+            }
+        } else if context.now - startedAt > context.takeoffTimeout {
             return Transition(to: .landing, reason: .takeoffTimeout, log: .log(.warning,
                 "takeoff not seen in navdata within \(context.takeoffTimeout.inSeconds) s: landing"))
         }
@@ -72,6 +85,11 @@ extension ControllerMode.TakingOff {
     /// in the climb, then climb to the (stored) target's altitude, else the cruise altitude, and on to the target,
     /// else hover.
     func navdata(observed: ObservedFlight, context: Context) -> Step {
+        if observed == .takingOff, climbSeenAt == nil {
+            var seen = self
+            seen.climbSeenAt = context.now
+            return Step(takingOff: seen)
+        }
         guard observed == .airborne else { return Step() }
         // A takeoff right after start has one fix or two on the ground: a home that far off (drone-sim's 1.5 m
         // noise per axis) is where a return lands. The climb is straight up, so its fixes place home too.
