@@ -85,8 +85,8 @@ extension Scenarios {
             // The landing is the autopilot's own: ArduCopter's within 1 m (0.03–0.05 m). PX4 begins its LAND
             // descent as soon as it reports the land item reached (0.1 s before its landing state), still moving
             // at the plan's 3 m/s, and touches down 0.08–1.72 m from D (4 runs; 1.72 m once, 2026-12-03): bound
-            // 2 m, as its return's landing is 1.5 m (what is judged here is that the autopilot finishes the plan).
-            let landBoundM = flight.kind == .px4 ? 2 : missionLandM
+            // `px4LandM` (what is judged here is that the autopilot finishes the plan).
+            let landBoundM = flight.kind == .px4 ? px4LandM : missionLandM
             #expect(landed.distanceM(to: d) <= landBoundM, "landed \(landed.distanceM(to: d)) m from D")
         }
     }

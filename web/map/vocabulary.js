@@ -77,7 +77,7 @@
       "mission upload refused: breaks the board's limits, or a mission is under way (the item in the log)"],
     'mission-command-refused': ['refused', '',
       "mission command refused: for another plan, not the pilot's, or not now (why in the log)"],
-    'takeoff-timeout': ['failed', 'takeoff', "takeoff failed: the drone did not report flying in time; landing"],
+    'takeoff-timeout': ['failed', 'takeoff', "takeoff failed: not confirmed, or its climb not over, in time; landing"],
     'takeoff-aborted-drone-link-lost': ['failed', 'takeoff', "takeoff aborted: drone telemetry lost; landing"],
     'target-expired': ['failed', 'target', "the target's time to live ran out: hovering"],
     'drone-link-lost': ['failsafe', '', "drone telemetry lost: hovering"],

@@ -232,7 +232,7 @@ extension Reason {
             "mission command refused: for another plan, not the pilot's, or not now (why in the log)"),
         // Accepted, then given up.
         Row(.takeoffTimeout, "takeoff-timeout", .failed, .command(.takeoff),
-            "takeoff failed: the drone did not report flying in time; landing"),
+            "takeoff failed: not confirmed, or its climb not over, in time; landing"),
         Row(.takeoffAbortedDroneLinkLost, "takeoff-aborted-drone-link-lost", .failed, .command(.takeoff),
             "takeoff aborted: drone telemetry lost; landing"),
         Row(.targetExpired, "target-expired", .failed, .target, "the target's time to live ran out: hovering"),
