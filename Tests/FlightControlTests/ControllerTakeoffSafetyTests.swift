@@ -100,3 +100,54 @@ struct ControllerTakeoffSafetyTests {
         #expect(actions.contains { if case .publishState(let s) = $0 { s.activity == .landed } else { false } })
     }
 }
+
+/// "A takeoff is given up only when the vehicle never confirmed it, or never ended its climb": over random navdata
+/// during a takeoff (on the ground, climbing, in the air, at random gaps within the navdata-loss bound), the
+/// controller leaves `takingOff` by `takeoff-timeout` only past `takeoffTimeout` with no climb seen, or past
+/// `takeoffClimbTimeout` after the first climb seen; and never stays taking off beyond either.
+@Suite("ControllerStateMachine: the takeoff timeout, over random navdata")
+struct ControllerTakeoffTimeoutPropertyTests {
+    @Test(arguments: 0..<24)
+    func givenUpOnlyWhenUnconfirmedOrStuck(seed: UInt64) {
+        var random = SplitMix64(seed: 0x7A4E_71E0 + seed)
+        let configuration = ControllerConfiguration()
+        let timeoutMs = Int64(configuration.takeoffTimeout / .milliseconds(1))
+        let climbMs = Int64(configuration.takeoffClimbTimeout / .milliseconds(1))
+        var h = ControllerHarness()
+        h.takingOff()
+        // How long the vehicle stays on the ground, and whether it ever reaches the air, differ per seed.
+        let groundMs = Int64(random.next() % 14_000)
+        let airborneAtMs: Int64? = random.next() % 3 == 0 ? nil : groundMs + Int64(random.next() % 40_000)
+        var elapsedMs: Int64 = 0
+        var climbSeenMs: Int64?
+        while elapsedMs < 60_000 {
+            let stepMs = Int64(random.next() % 250) + 20
+            h.advance(ms: stepMs)
+            elapsedMs += stepMs
+            let state: DroneState.ControlState
+            if let airborneAtMs, elapsedMs >= airborneAtMs { state = .hovering } else if elapsedMs < groundMs {
+                state = .landed
+            } else {
+                // A climbing vehicle's navdata may still say "landed" now and then (PX4's landed state flickers).
+                state = random.next() % 5 == 0 ? .landed : .takingOff
+            }
+            h.drone(state)
+            if state == .takingOff, climbSeenMs == nil, h.activity == .takingOff { climbSeenMs = elapsedMs }
+            h.tick()
+            let context = "seed \(seed) at \(elapsedMs) ms (ground \(groundMs), climb seen \(climbSeenMs as Any))"
+            guard h.activity == .takingOff else {
+                if h.reason == .takeoffTimeout {
+                    let unconfirmed = climbSeenMs == nil && elapsedMs > timeoutMs
+                    let stuck = climbSeenMs.map { elapsedMs - $0 > climbMs } ?? false
+                    #expect(unconfirmed || stuck, "given up too early: \(context)")
+                } else {
+                    #expect(h.reason == .airborne && state == .hovering, "left by \(h.reason): \(context)")
+                }
+                return
+            }
+            #expect(climbSeenMs != nil || elapsedMs <= timeoutMs, "unconfirmed past the timeout: \(context)")
+            #expect(climbSeenMs.map { elapsedMs - $0 <= climbMs } ?? true, "climbing past 30 s: \(context)")
+        }
+        Issue.record("seed \(seed): still taking off after 60 s")
+    }
+}
