@@ -5,7 +5,7 @@ import Testing
 
 @Suite("ControllerStateMachine: failsafes")
 struct ControllerFailsafeTests {
-    @Test("takeoff not seen in navdata within 10 s → land (reported), then landed on navdata")
+    @Test("takeoff not confirmed in navdata within 10 s → land (reported, said why), then landed on navdata")
     func takeoffTimeout() {
         var h = ControllerHarness()
         h.takingOff()
@@ -17,6 +17,8 @@ struct ControllerFailsafeTests {
         #expect(timedOut.activities == [.landing])
         #expect(h.reason == .takeoffTimeout)
         #expect(timedOut.flights.first?.refMode == .land)
+        let said = "not confirmed in navdata (no climb, not in the air) within 10.0 s"
+        #expect(timedOut.logs.contains { $0.contains(said) }, "\(timedOut.logs)")
         #expect(h.drone(.landed).activities == [.landed])
     }
 

@@ -70,7 +70,8 @@ extension ControllerMode.TakingOff {
             }
         } else if context.now - startedAt > context.takeoffTimeout {
             return Transition(to: .landing, reason: .takeoffTimeout, log: .log(.warning,
-                "takeoff not seen in navdata within \(context.takeoffTimeout.inSeconds) s: landing"))
+                "takeoff not confirmed in navdata (no climb, not in the air) within "
+                    + "\(context.takeoffTimeout.inSeconds) s: landing"))
         }
         if !context.navdataFresh {
             // Without navdata this takeoff cannot be watched; a link that comes back must not find it still asked
