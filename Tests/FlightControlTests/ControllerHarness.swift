@@ -74,14 +74,16 @@ struct ControllerHarness {
     /// A navigator solution for `target` (default: the last one sent).
     @discardableResult
     mutating func navigation(distanceM: Double, differenceDeg: Double = 0, for target: Target? = nil,
-                             bearingDeg: Double = 0, positionAgeMs: UInt32 = 0) -> [ControllerAction] {
+                             bearingDeg: Double = 0, positionAgeMs: UInt32 = 0,
+                             still: Bool = false) -> [ControllerAction] {
         let target = target ?? lastTarget
         let sequence = nextSequence()
-        // Each solution comes from a fix of its own (arrival counts distinct fixes).
+        // Each solution comes from a fix of its own (arrival counts distinct fixes); `still`: the very same
+        // coordinates every time, as a vehicle holding a point reports them.
         let solution = NavigationSolution(
             sequence: sequence, timestampUs: nowUs, targetSequence: target?.sequence ?? 0,
             targetLatitudeDeg: target?.latitudeDeg ?? 0, targetLongitudeDeg: target?.longitudeDeg ?? 0,
-            droneLatitudeDeg: Self.home.latitudeDeg + Double(sequence) * 1e-9,
+            droneLatitudeDeg: Self.home.latitudeDeg + (still ? 0 : Double(sequence) * 1e-9),
             droneLongitudeDeg: Self.home.longitudeDeg,
             distanceM: distanceM,
             bearingDeg: bearingDeg, headingDeg: Geodesy.wrapDeg360(bearingDeg - differenceDeg),

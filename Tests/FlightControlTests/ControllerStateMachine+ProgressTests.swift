@@ -197,4 +197,50 @@ struct ControllerProgressTests {
         filter.observe(distanceM: 5, latitudeDeg: 4, longitudeDeg: 1, at: MonotonicInstant(us: 1_350_000))
         #expect(filter.filteredDistanceM == nil)  // only two samples left in the window
     }
+
+    @Test("ArrivalFilter: a new fix at the same coordinates (a still vehicle) counts; a repeat of one replaces it")
+    func arrivalFilterStillVehicle() {
+        var filter = ArrivalFilter(window: .seconds(1), minimumFixes: 3)
+        for step in 0..<3 {
+            filter.observe(distanceM: 0.4, latitudeDeg: 1, longitudeDeg: 1, newFix: true,
+                           at: MonotonicInstant(us: Int64(step) * 100_000))
+        }
+        #expect(abs((filter.filteredDistanceM ?? 0) - 0.4) < 1e-9)
+        // Held still for 5 s more: still a verdict, from the last second's fixes.
+        for step in 3..<53 {
+            filter.observe(distanceM: 0.4, latitudeDeg: 1, longitudeDeg: 1, newFix: true,
+                           at: MonotonicInstant(us: Int64(step) * 100_000))
+        }
+        #expect(filter.filteredDistanceM != nil)
+        var repeats = ArrivalFilter(window: .seconds(1), minimumFixes: 3)
+        for step in 0..<3 {
+            repeats.observe(distanceM: 0.4, latitudeDeg: 1, longitudeDeg: 1, newFix: step == 0,
+                            at: MonotonicInstant(us: Int64(step) * 100_000))
+        }
+        #expect(repeats.filteredDistanceM == nil, "one fix and its two repeats are one sample")
+    }
+
+    /// The navigator solves on every input: a position fix (its position 0 ms old), a heading update or a target.
+    @Test("a still vehicle inside the radius arrives on its fixes' solutions; heading updates alone never arrive")
+    func stillVehicleArrives() {
+        var h = ControllerHarness()
+        h.flyingToTarget(northM: 20)
+        h.advance(ms: h.machine.configuration.arrivalWindow.us / 1000 + 1)
+        // One fix, then heading updates repeating it for a second: one sample, no arrival.
+        h.drone(.hovering)
+        h.navigation(distanceM: 0.5, still: true)
+        for _ in 0..<10 {
+            h.advance(ms: 100)
+            h.drone(.hovering)
+            h.navigation(distanceM: 0.5, positionAgeMs: 100, still: true)
+        }
+        #expect(h.activity == .flyingToTarget)
+        // Three fixes of a vehicle holding still: arrived.
+        for _ in 0..<3 {
+            h.advance(ms: 100)
+            h.drone(.hovering)
+            h.navigation(distanceM: 0.5, still: true)
+        }
+        #expect(h.activity == .arrived)
+    }
 }

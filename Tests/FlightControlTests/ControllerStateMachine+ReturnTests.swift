@@ -131,6 +131,34 @@ struct ControllerReturnTests {
         #expect(h.activity == .returningHome)
     }
 
+    /// Found by `make autopilots` (CI, 2026-12-04): ArduCopter SITL holds a point so still that its fixes repeat to
+    /// the last digit (1e-7°). The arrival filter counted a repeated position once, so over home it had one sample, no
+    /// verdict, and the return hovered at the approach height for 89 s until the test gave up. Every fix counts.
+    @Test("over home and perfectly still (every fix the same): the descent ends and the return lands")
+    func stillVehicleOverHomeLands() {
+        var h = Self.hoveringAway(northM: 20)
+        h.command(.returnHome)
+        h.advance(ms: 1100)
+        _ = Self.fly(&h, fromM: 20, toM: 0.2, mps: 2)
+        var altitudeM: Float = 3
+        for _ in 0..<200 where h.activity == .returningHome {
+            h.advance(ms: 100)
+            // Coming down 0.2 m/s to the approach height, not moving sideways at all.
+            if h.machine.wantedAltitudeM == h.machine.configuration.returnApproachAltitudeM {
+                altitudeM = max(1, altitudeM - 0.02)
+            }
+            h.altitudeM = altitudeM
+            h.drone(.hovering, headingDeg: 180)
+            h.position(ControllerHarness.point(northM: 0.2))
+            h.tick()
+        }
+        let configuration = h.machine.configuration
+        #expect(Double(altitudeM) <= configuration.returnApproachAltitudeM + configuration.altitude.toleranceM,
+                "the descent to the approach height")
+        #expect(h.activity != .returningHome, "still returning after 20 s over home")
+        #expect(h.reason == .homeReached || h.reason == .returnedHome, "\(h.reason)")
+    }
+
     /// Found by `make faults` (3 m/s wind from 270°): over home the descent is the drone's own hover, and the wind
     /// carried it off; with steering only in the fly-home phase it drifted away and never landed.
     @Test("descending over home and drifting off it (wind): the position law steers it back")

@@ -33,16 +33,20 @@ public struct ArrivalFilter: Sendable, Equatable {
 
     public mutating func reset() { samples.removeAll() }
 
-    /// Adds the goal as seen from the drone at (latitudeDeg, longitudeDeg): `distanceM` away on `bearingDeg`. A
-    /// repeated position replaces its earlier sample instead of counting twice.
+    /// Adds the goal as seen from the drone at (latitudeDeg, longitudeDeg): `distanceM` away on `bearingDeg`.
+    /// `newFix`: the caller knows this is a position fix of its own (a fix, or the navigator's solution for one), and
+    /// it counts even at the very same coordinates: a vehicle holding still repeats its fix to the last digit
+    /// (ArduCopter SITL, 1e-7°), and counting those once left the filter without a verdict for as long as it held.
+    /// Otherwise a repeated position is the same fix again (the navigator's solutions for heading updates) and
+    /// replaces its earlier sample instead of counting twice.
     public mutating func observe(distanceM: Double, bearingDeg: Double = 0, latitudeDeg: Double, longitudeDeg: Double,
-                                 at time: MonotonicInstant) {
+                                 newFix: Bool = false, at time: MonotonicInstant) {
         guard distanceM.isFinite, bearingDeg.isFinite else { return }
         samples.removeAll { time - $0.at > window }
         let bearingRad = bearingDeg * .pi / 180
         let sample = Sample(at: time, latitudeDeg: latitudeDeg, longitudeDeg: longitudeDeg,
                             northM: distanceM * cos(bearingRad), eastM: distanceM * sin(bearingRad))
-        if let last = samples.last, last.latitudeDeg == latitudeDeg, last.longitudeDeg == longitudeDeg {
+        if !newFix, let last = samples.last, last.latitudeDeg == latitudeDeg, last.longitudeDeg == longitudeDeg {
             samples[samples.count - 1] = sample
         } else {
             samples.append(sample)

@@ -280,18 +280,21 @@ extension ControllerStateMachine {
         }
     }
 
-    /// Feeds the target's arrival filter (flying to it or over it; no other mode has one).
+    /// Feeds the target's arrival filter (flying to it or over it; no other mode has one). The navigator solves on
+    /// every input: the solution a position fix made (its position 0 ms old) is a fix of its own, also when a still
+    /// vehicle repeats it; one a heading or target update made repeats an earlier fix.
     mutating func observeTargetArrival(_ solution: NavigationSolution, now: MonotonicInstant) {
+        let newFix = solution.positionAgeMs == 0
         switch mode {
         case .flyingToTarget(var flying):
             flying.arrival.observe(distanceM: solution.distanceM, bearingDeg: solution.bearingDeg,
                                    latitudeDeg: solution.droneLatitudeDeg, longitudeDeg: solution.droneLongitudeDeg,
-                                   at: now)
+                                   newFix: newFix, at: now)
             mode = .flyingToTarget(flying)
         case .arrived(var arrived):
             arrived.arrival.observe(distanceM: solution.distanceM, bearingDeg: solution.bearingDeg,
                                     latitudeDeg: solution.droneLatitudeDeg, longitudeDeg: solution.droneLongitudeDeg,
-                                    at: now)
+                                    newFix: newFix, at: now)
             mode = .arrived(arrived)
         default: break
         }

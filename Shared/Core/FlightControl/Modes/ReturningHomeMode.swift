@@ -158,8 +158,9 @@ extension ControllerMode.ReturningHome {
                                                        reason: .backInsideGeofence))
                 }
             case .home:
+                // Called once per position fix: each is a sample, also when a still vehicle repeats it.
                 homeArrival.observe(distanceM: distanceM, bearingDeg: bearingDeg, latitudeDeg: point.latitudeDeg,
-                                    longitudeDeg: point.longitudeDeg, at: context.now)
+                                    longitudeDeg: point.longitudeDeg, newFix: true, at: context.now)
                 // Home is where the drone lands, not just a point to pass: the position law settles it to half the
                 // arrival radius (by the filtered position) before the hover and the landing.
                 if let filteredM = homeArrival.filteredDistanceM, filteredM < arrivalRadiusM / 2 {
