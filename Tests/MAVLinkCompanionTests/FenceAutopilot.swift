@@ -11,6 +11,9 @@ struct FenceAutopilot: ListStore {
     var refusals = 0
     /// Ask for item 1 before item 0, and for each item twice.
     var outOfOrder = false
+    /// As PX4: a MISSION_COUNT while it still receives a list is refused (MAV_MISSION_ERROR, "WPM: REJ. CMD:
+    /// Busy"), and the open transfer goes on.
+    var busyWhileReceiving = false
     /// Parameters it does not have (never answers for them).
     var unknownParameters: Set<String> = []
     private var incoming: [FenceItem?] = []
@@ -30,6 +33,7 @@ struct FenceAutopilot: ListStore {
     mutating func handle(_ message: FenceSync.Message) -> [MAVLinkInbound] {
         switch message {
         case .count(let count):
+            if busyWhileReceiving, incoming.contains(where: { $0 == nil }) { return [ack(MissionAck.error)] }
             incoming = Array(repeating: nil, count: Int(count.count))
             if count.count == 0 { return finishUpload() }
             return outOfOrder && count.count > 1 ? [request(1), request(0), request(0)] : [request(0)]

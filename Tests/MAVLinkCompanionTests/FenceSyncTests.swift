@@ -50,6 +50,29 @@ struct FenceSyncTests {
         #expect(exchange.statuses.count == 2)
     }
 
+    /// Found by `make autopilots` (CI, 2026-12-04): the retained zone of the scenario before, then the new stack's
+    /// empty airspace a moment later. The second MISSION_COUNT went out while PX4 was asking for the first list's
+    /// items: refused as busy three times, "item 1 asked for, the fence has 0", the old zone kept, arming refused.
+    @Test("a new airspace while the autopilot receives the last one: that transfer ends, then the new one goes up")
+    func aNewAirspaceMidUploadWaitsForTheTransfer() {
+        var exchange = FenceExchange()
+        exchange.autopilot.busyWhileReceiving = true
+        _ = exchange.sync.hold(Self.definition, nowUs: 0)
+        let start = exchange.sync.connected(target: (1, 1), flavor: .px4, nowUs: 0)
+        // The autopilot takes the count and asks for item 0; the board's airspace changes before that is read.
+        var answers: [MAVLinkInbound] = []
+        for case .send(let message) in start { answers += exchange.autopilot.handle(message) }
+        #expect(answers.count == 1)
+        var outputs = exchange.sync.hold(.none(senderId: "c", timestampUs: 0), nowUs: 0)
+        #expect(!outputs.contains { if case .send = $0 { true } else { false } }, "no count into an open transfer")
+        for answer in answers { outputs += exchange.sync.receive(answer, nowUs: 0) }
+        exchange.run(outputs)
+        #expect(exchange.autopilot.stored.isEmpty, "the empty airspace is the autopilot's fence")
+        #expect(exchange.statuses.last == .init(accepted: true, refusal: nil))
+        #expect(exchange.sync.inPlace)
+        #expect(!exchange.logs.contains { $0.contains("asked for") || $0.contains("refused") }, "\(exchange.logs)")
+    }
+
     @Test func arduCopterGetsItsOwnParameters() {
         var exchange = FenceExchange()
         exchange.autopilot.flavor = .ardupilot

@@ -73,9 +73,25 @@ public struct AutopilotListSync<List: AutopilotList>: Sendable {
     var linkBusy = false
     /// A pass is due but waits for the link.
     private(set) var waiting = false
+    /// A new list came while the autopilot had a transfer of the last one open: it starts once that transfer
+    /// ends (its ack, either way, or our read's end, or no answer). A MISSION_COUNT in the middle of PX4's own
+    /// receive is refused as busy ("WPM: REJ. CMD: Busy") until PX4 times the transfer out: the fence scenario's
+    /// zone, then the next stack's empty airspace a moment later, left PX4 with the old zone and refusing to arm
+    /// (CI, 2026-12-04). So the open transfer is finished with the items it asked for, then the new list is sent.
+    private(set) var restartPending = false
 
     /// A pass is under way (its messages hold the link).
     var isTransferring: Bool { ![.idle, .done].contains(phase) }
+
+    /// The autopilot has a mission-protocol transfer of ours open (an upload or a read), not just a parameter.
+    private var transferOpen: Bool { [.uploading, .readingCount, .readingItems].contains(phase) }
+
+    /// The open transfer ended: the list held meanwhile starts now.
+    private mutating func startPending(nowUs: Int64) -> [Output]? {
+        guard restartPending else { return nil }
+        restartPending = false
+        return start(nowUs: nowUs)
+    }
 
     /// The link is free: a waiting pass starts.
     mutating func linkFreed(nowUs: Int64) -> [Output] {
@@ -92,6 +108,11 @@ public struct AutopilotListSync<List: AutopilotList>: Sendable {
         plan = next
         uploads = 0
         var outputs = next.notes.map { Output.log(.notice, "\(List.logName): \($0)") }
+        if target != nil, transferOpen {
+            restartPending = true
+            return outputs + [.log(.info, "\(List.logName): a new one (\(CRC32.text(next.checksum))) is uploaded "
+                + "once the transfer under way ends")]
+        }
         if target != nil { outputs += start(nowUs: nowUs) }
         return outputs
     }
@@ -100,6 +121,7 @@ public struct AutopilotListSync<List: AutopilotList>: Sendable {
     mutating func drop() {
         plan = nil
         phase = .idle
+        restartPending = false
     }
 
     /// Whether the autopilot's list was read back equal to `checksum`'s.
@@ -114,6 +136,7 @@ public struct AutopilotListSync<List: AutopilotList>: Sendable {
         self.target = target
         self.flavor = flavor
         uploads = 0
+        restartPending = false
         return plan == nil ? [] : start(nowUs: nowUs)
     }
 
@@ -121,6 +144,7 @@ public struct AutopilotListSync<List: AutopilotList>: Sendable {
     mutating func lost() {
         target = nil
         phase = .idle
+        restartPending = false
     }
 
     private mutating func start(nowUs: Int64) -> [Output] {
@@ -210,6 +234,7 @@ public struct AutopilotListSync<List: AutopilotList>: Sendable {
 
     private mutating func uploadAnswered(_ result: UInt8, nowUs: Int64) -> [Output] {
         guard let plan, let flavor else { return [] }
+        if let restarted = startPending(nowUs: nowUs) { return restarted }
         guard result == MissionAck.accepted else {
             let reason = "the autopilot refused the \(List.noun) (MAV_MISSION_RESULT \(result))"
             guard uploads < Self.maxUploads else { return fail(reason) }
@@ -242,6 +267,7 @@ public struct AutopilotListSync<List: AutopilotList>: Sendable {
         var ack = MissionAck(type: MissionAck.accepted, targetSystem: target.system,
                              targetComponent: target.component)
         ack.missionType = List.missionType
+        if let restarted = startPending(nowUs: nowUs) { return [.send(.ack(ack))] + restarted }
         return [.send(.ack(ack))] + compare()
     }
 
@@ -281,6 +307,7 @@ public struct AutopilotListSync<List: AutopilotList>: Sendable {
             parameters.removeFirst()
             return [.log(.warning, "\(List.logName): no answer for \(setting.name)")] + nextParameter(nowUs: nowUs)
         }
+        if let restarted = startPending(nowUs: nowUs) { return restarted }
         return fail("no answer from the autopilot (\(phase)) after \(Self.maxAttempts) tries")
     }
 
