@@ -74,9 +74,8 @@ struct AutopilotSpeedBench {
         let settled = seen.positions(from: arrivedS + 6, to: arrivedS + 8).map { $0.distanceM(to: point) }
         let peak = seen.positions(from: sentS, to: arrivedS).map(\.groundSpeedMps).max() ?? .nan
         let leg = Geodesy.inverse(from: origin, to: point)
-        let overshoot = seen.positions(from: sentS).map { position in
-            let way = Geodesy.inverse(from: origin, to: position.point)
-            return way.distanceM * cos((way.initialBearingDeg - leg.initialBearingDeg) * .pi / 180) - leg.distanceM
+        let overshoot = seen.positions(from: sentS).map {
+            $0.legOffsetM(from: origin, bearingDeg: leg.initialBearingDeg).alongM - leg.distanceM
         }.max() ?? .nan
         let figures = Leg(toWithinS: arrivedS - sentS,
                           settledM: settled.isEmpty ? .nan : settled.reduce(0, +) / Double(settled.count),

@@ -328,11 +328,9 @@ enum Scenarios {
             let bearingDeg = Geodesy.inverse(from: origin, to: out).initialBearingDeg
             let profile = stride(from: 0, to: leg.count, by: 10).map { index -> String in
                 let p = leg[index]
-                let fromOrigin = Geodesy.inverse(from: origin, to: p.point)
-                let offRad = (fromOrigin.initialBearingDeg - bearingDeg) * .pi / 180
+                let offset = p.legOffsetM(from: origin, bearingDeg: bearingDeg)
                 return String(format: "%+6.1f s  %5.1f m out  %+5.1f m off  %.2f m/s  hdg %.0f", p.timeS - sentS,
-                              fromOrigin.distanceM * cos(offRad), fromOrigin.distanceM * sin(offRad),
-                              p.groundSpeedMps, p.headingDeg)
+                              offset.alongM, offset.acrossM, p.groundSpeedMps, p.headingDeg)
             }.joined(separator: "\n")
             #expect(meanMps >= cruiseFraction * speed, """
                 mean ground speed \(meanMps) m/s over the middle of the leg

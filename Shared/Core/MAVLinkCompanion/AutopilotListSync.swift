@@ -107,14 +107,14 @@ public struct AutopilotListSync<List: AutopilotList>: Sendable {
         guard next.checksum != plan?.checksum else { return [] }
         plan = next
         uploads = 0
-        var outputs = next.notes.map { Output.log(.notice, "\(List.logName): \($0)") }
-        if target != nil, transferOpen {
+        let outputs = next.notes.map { Output.log(.notice, "\(List.logName): \($0)") }
+        guard target != nil else { return outputs }
+        guard !transferOpen else {
             restartPending = true
             return outputs + [.log(.info, "\(List.logName): a new one (\(CRC32.text(next.checksum))) is uploaded "
                 + "once the transfer under way ends")]
         }
-        if target != nil { outputs += start(nowUs: nowUs) }
-        return outputs
+        return outputs + start(nowUs: nowUs)
     }
 
     /// The board holds none any more: nothing more is sent, and what the autopilot holds stays.

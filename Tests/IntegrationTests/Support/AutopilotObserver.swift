@@ -22,6 +22,12 @@ final class AutopilotObserver: @unchecked Sendable {
         /// The autopilot's heading (hdg), degrees; NaN when it says unknown.
         var headingDeg: Double = .nan
         func distanceM(to other: GeoPoint) -> Double { Geodesy.inverse(from: point, to: other).distanceM }
+        /// Where it is on a leg from `origin` on `bearingDeg`: metres along it, and across it (positive: right).
+        func legOffsetM(from origin: GeoPoint, bearingDeg: Double) -> (alongM: Double, acrossM: Double) {
+            let way = Geodesy.inverse(from: origin, to: point)
+            let offRad = (way.initialBearingDeg - bearingDeg) * .pi / 180
+            return (way.distanceM * cos(offRad), way.distanceM * sin(offRad))
+        }
     }
 
     /// MAV_LANDED_STATE as EXTENDED_SYS_STATE reports it.
