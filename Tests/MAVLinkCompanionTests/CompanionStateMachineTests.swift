@@ -84,11 +84,12 @@ struct CompanionStateMachineTests {
         var h = Self.connected()
         h.armed = true
         h.landed = .inAir
-        h.mode = .offboard
+        h.mode = .hold
         h.heartbeat()
         h.command(.fly, takeoffId: 42)
         h.command(.land)
         h.run(forUs: 100_000)
+        // Outside OFFBOARD PX4 lands itself (in OFFBOARD the link flies the descent: OffboardLandingTests).
         #expect(h.commandsSent.last?.command == MAVCmd.navLand)
         h.command(.emergencyCutoff)
         h.run(forUs: 100_000)

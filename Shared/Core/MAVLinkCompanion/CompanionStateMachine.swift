@@ -13,8 +13,8 @@ import QuadProtocol
 /// NAV_TAKEOFF, no setpoint until the climb is done; see `AutopilotFlavor`); PCMD → body-frame velocity + yaw-rate
 /// setpoints streamed at 20 Hz, a changed one sent at once (50 Hz on average at most,
 /// `CompanionTiming.changedSetpointInterval`); a hover (a command that is not progressive, or older than 250 ms,
-/// or one that only climbs) → a position setpoint the autopilot holds (`HoverHold`); `land` → NAV_LAND;
-/// emergency → forced disarm.
+/// or one that only climbs) → a position setpoint the autopilot holds (`HoverHold`); `land` → PX4: a descent in
+/// OFFBOARD and a disarm on the ground (`OffboardLanding`), else NAV_LAND; emergency → forced disarm.
 /// Setpoints never stop while the link runs, so the autopilot never sits in offboard without them.
 public struct CompanionStateMachine: Sendable {
     public let timing: CompanionTiming
@@ -39,6 +39,8 @@ public struct CompanionStateMachine: Sendable {
     private var commands = CommandSender()
     private var pilot = SetpointPilot()
     private var hover = HoverHold()
+    /// PX4: the land command in force flown in OFFBOARD, or handed to NAV_LAND.
+    private var landing = OffboardLanding()
     /// The controller's target while it says it has arrived there (its ControllerState), else nil: a hover then
     /// settles on the target, not where the vehicle stopped (`HoverHold.Goal`).
     var arrivedTarget: GeoPoint?
@@ -162,7 +164,14 @@ public struct CompanionStateMachine: Sendable {
         guard isRunning else { return [] }
         pilot.forceHover()
         var actions = setpointActions(nowUs: nowUs)
-        if let target, telemetry.isAirborne, telemetry.isInSetpointMode {
+        if let target, landingDescends, telemetry.isAirborne, telemetry.isInSetpointMode {
+            // A landing in the air goes on without the link: the autopilot's own. Not on the ground: a NAV_LAND to
+            // a disarmed PX4 left it in LAND, where it refused to arm (a real-autopilot scenario's next takeoff).
+            actions.append(.send(encoder.encode(CommandLong(command: MAVCmd.navLand, targetSystem: target.system,
+                                                            targetComponent: target.component,
+                                                            params: telemetry.flavor.landParams))))
+            actions.append(.log(.notice, "link stopping during the landing: asked the autopilot to land"))
+        } else if let target, telemetry.isAirborne, telemetry.isInSetpointMode {
             actions.append(.send(encoder.encode(setMode(hold: true, target: target))))
             actions.append(.log(.notice, "link stopping: asked the autopilot to hold position"))
         }
@@ -335,7 +344,8 @@ public struct CompanionStateMachine: Sendable {
             if pendingMissionPlan != nil { actions += takePendingMission(nowUs: nowUs) }
             updateArduPilotTakeoff(nowUs: nowUs)
             stateSequence &+= 1
-            if let state = telemetry.droneState(navdataSequence: stateSequence, moving: pilot.isMoving(scale: scale)) {
+            if let state = telemetry.droneState(navdataSequence: stateSequence, moving: pilot.isMoving(scale: scale),
+                                                landing: landingDescends) {
                 actions.append(.publishDroneState(state))
             }
             if let fix = telemetry.positionFix() { actions.append(.publishPosition(fix)) }
@@ -346,6 +356,9 @@ public struct CompanionStateMachine: Sendable {
             let label = commands.queue.first?.label
             actions += commands.acknowledge(ack, nowUs: nowUs).map { .log($0.0, $0.1) }
             if label == Self.emergencyLabel, ack.result == MAVResult.accepted.rawValue { telemetry.emergency = true }
+            if label == Self.landingDisarmLabel, ack.result == MAVResult.accepted.rawValue {
+                landing.disarmWasAccepted()
+            }
         default:
             // Commands addressed to a companion, and what the link does not use (home, versions, …): not acted on.
             break
@@ -356,6 +369,7 @@ public struct CompanionStateMachine: Sendable {
     // MARK: - Outgoing
 
     static let emergencyLabel = "emergency: force disarm"
+    static let landingDisarmLabel = "disarm on the ground"
 
     /// DO_SET_MODE to the setpoint mode, or to position hold, in the autopilot's own numbers.
     func setMode(hold: Bool, target: (system: UInt8, component: UInt8)) -> CommandLong {
@@ -420,6 +434,33 @@ public struct CompanionStateMachine: Sendable {
                 // A takeoff not yet sent is void: land wins.
                 commands.remove(kinds: [.arm, .takeoff, .setMode])
                 arduPilotTakeoffSinceUs = nil
+                landing.reset()
+            }
+            let wasDescending = landing.isDescending
+            let step = landing.step(now: MonotonicInstant(us: nowUs), px4: telemetry.flavor == .px4,
+                                    armed: telemetry.isArmed, inSetpointMode: telemetry.isInSetpointMode,
+                                    airborne: telemetry.isAirborne)
+            switch step {
+            case .descend:
+                if !wasDescending {
+                    actions.append(.log(.notice, "land: descending in OFFBOARD over the held point, "
+                                        + "then a disarm on the ground"))
+                }
+                return actions
+            case .disarm:
+                if !commands.queue.contains(where: { $0.kind == .disarm }) {
+                    commands.enqueue(cmd(MAVCmd.componentArmDisarm, [0]), kind: .disarm,
+                                     label: Self.landingDisarmLabel, urgent: true)
+                }
+                return actions
+            case .wait:
+                return actions
+            case .autopilotLand:
+                if wasDescending {
+                    actions.append(.log(.warning, "land: the descent in OFFBOARD cannot go on (\(telemetry.modeName), "
+                                        + "\(Int(OffboardLanding.timeout / .seconds(1))) s at most): the "
+                                        + "autopilot's own LAND"))
+                }
             }
             if telemetry.isArmed, !telemetry.isInLandMode, nowUs &- lastLandRequestUs >= 1_000_000,
                !commands.queue.contains(where: { $0.kind == .land }) {
@@ -521,6 +562,11 @@ public struct CompanionStateMachine: Sendable {
         return actions
     }
 
+    /// A land command flown in OFFBOARD, motors on: setpoints descend, navdata says landing (not the flickers).
+    private var landingDescends: Bool {
+        pilot.command?.refMode == .land && landing.isDescending && telemetry.isArmed
+    }
+
     /// The velocity in force differs from the last one sent (only with an autopilot to send it to: before that
     /// there is nothing to wait for, and a deadline would spin the loop).
     private var setpointChanged: Bool { target != nil && pilot.velocity(scale: scale) != lastSentVelocity }
@@ -543,11 +589,16 @@ public struct CompanionStateMachine: Sendable {
         let timeBootMs = UInt32(truncatingIfNeeded: max(0, nowUs &- startUs) / 1000)
         let wasHolding = hover.held != nil
         let goal = hoverGoal()
+        // A landing in OFFBOARD holds its point down to the ground (PX4's landed state flickers there).
+        let descending = landingDescends
+        let descendingMps = descending
+            ? OffboardLanding.descentMps(altitudeM: telemetry.position.map { Float($0.relativeAltMm) / 1000 } ?? 0)
+            : nil
         let setpoint = hover.setpoint(for: v, local: telemetry.localPosition,
                                       localAgeUs: localPositionAtUs.map { nowUs &- $0 },
                                       yawRad: telemetry.attitude?.yawRad,
-                                      holding: telemetry.isAirborne && telemetry.isInSetpointMode,
-                                      goal: goal, now: MonotonicInstant(us: nowUs))
+                                      holding: (telemetry.isAirborne || descending) && telemetry.isInSetpointMode,
+                                      goal: goal, now: MonotonicInstant(us: nowUs), descendingMps: descendingMps)
         var actions: [CompanionAction] = []
         if let held = hover.held, !wasHolding {
             actions.append(.log(.debug, "hover: the autopilot holds north \(held.northM) m east \(held.eastM) m "
@@ -562,6 +613,10 @@ public struct CompanionStateMachine: Sendable {
             actions.append(.send(encoder.encode(SetPositionTargetLocalNED.localPosition(
                 timeBootMs: timeBootMs, northM: p.northM, eastM: p.eastM, downM: p.downM, yawRad: p.yawRad,
                 targetSystem: target.system, targetComponent: target.component))))
+        case .descending(let p, let downMps):
+            actions.append(.send(encoder.encode(SetPositionTargetLocalNED.localPositionDescending(
+                timeBootMs: timeBootMs, northM: p.northM, eastM: p.eastM, downM: p.downM, downMps: downMps,
+                yawRad: p.yawRad, targetSystem: target.system, targetComponent: target.component))))
         case .turning(let p, let yawRateRadps):
             actions.append(.send(encoder.encode(SetPositionTargetLocalNED.localPositionTurning(
                 timeBootMs: timeBootMs, northM: p.northM, eastM: p.eastM, downM: p.downM, yawRateRadps: yawRateRadps,

@@ -46,6 +46,8 @@ struct HoverHold: Sendable {
         case position(Point)
         /// The point held while the heading turns at this rate (rad/s, positive clockwise).
         case turning(Point, yawRateRadps: Float)
+        /// The point's north and east held while descending at this speed (m/s, the height follows the vehicle).
+        case descending(Point, downMps: Float)
     }
 
     /// The point being held while the vehicle flies in the setpoint mode; nil while it moves or is not holding.
@@ -93,16 +95,20 @@ struct HoverHold: Sendable {
     /// The setpoint for `velocity` (the command in force). `holding`: airborne in the setpoint mode, where a held
     /// point stays fixed; elsewhere (on the ground, climbing in the autopilot's takeoff, in its hold mode) the
     /// point follows the vehicle, so the setpoint in force when OFFBOARD/GUIDED begins is where the vehicle is.
-    /// `now`: the link's time, for the goal's trim (none without it).
+    /// `now`: the link's time, for the goal's trim (none without it). `descendingMps`: a landing (`OffboardLanding`)
+    /// holds the point's north and east, trim included, and descends at that speed.
     mutating func setpoint(for velocity: BodyVelocity, local: LocalPositionNED?, localAgeUs: Int64?, yawRad: Float?,
-                           holding: Bool, goal: Goal? = nil, now: MonotonicInstant? = nil) -> Setpoint {
+                           holding: Bool, goal: Goal? = nil, now: MonotonicInstant? = nil,
+                           descendingMps: Float? = nil) -> Setpoint {
         guard velocity.forwardMps == 0, velocity.rightMps == 0 else {
             drop()
             return .velocity(velocity)
         }
         guard let local, let localAgeUs, localAgeUs <= Self.maxPositionAgeUs, let yawRad,
               [local.xM, local.yM, local.zM, local.vxMps, local.vyMps, yawRad].allSatisfy(\.isFinite) else {
-            return .velocity(velocity)
+            // Without a position a landing still descends, as a velocity.
+            guard let descendingMps else { return .velocity(velocity) }
+            return .velocity(BodyVelocity(forwardMps: 0, rightMps: 0, downMps: descendingMps, yawRateRadps: 0))
         }
         let turning = velocity.yawRateRadps != 0 && velocity.yawRateRadps.isFinite
         guard holding else {
@@ -125,6 +131,12 @@ struct HoverHold: Sendable {
             updateTrim(toward: goal, local: local, now: now)
             point.northM = goal.northM + trim.northM
             point.eastM = goal.eastM + trim.eastM
+        }
+        if let descendingMps {
+            point.downM = local.zM
+            wasClimbing = false
+            held = point
+            return .descending(point, downMps: descendingMps)
         }
         if velocity.downMps != 0 {
             let leadM = max(abs(velocity.downMps) * Self.climbLookaheadS, Self.minimumClimbLeadM)

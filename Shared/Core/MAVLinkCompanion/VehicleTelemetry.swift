@@ -59,11 +59,13 @@ struct VehicleTelemetry: Sendable {
     }
 
     /// The AR.Drone-shaped summary, or nil before the first position (no altitude, no velocity yet).
-    /// `moving`: a non-zero setpoint is in force (AR.Drone's "flying" against "hovering").
-    func droneState(navdataSequence: UInt32, moving: Bool) -> DroneState? {
+    /// `moving`: a non-zero setpoint is in force (AR.Drone's "flying" against "hovering"). `landing`: the link flies
+    /// a landing itself (`OffboardLanding`): landing until the motors stop, whatever the landed state flickers to.
+    func droneState(navdataSequence: UInt32, moving: Bool, landing: Bool = false) -> DroneState? {
         guard let position else { return nil }
         let controlState: DroneState.ControlState
         switch (isArmed, landedState) {
+        case (true, _) where landing: controlState = .landing
         case (false, _), (_, .onGround), (_, .undefined): controlState = .landed
         case (true, .takeoff): controlState = .takingOff
         case (true, .landing): controlState = .landing

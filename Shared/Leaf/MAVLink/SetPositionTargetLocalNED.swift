@@ -10,6 +10,9 @@ public struct SetPositionTargetLocalNED: MAVLinkMessage {
     public static let positionAndYawMask: UInt16 = 0b0000_1001_1111_1000
     /// Only x, y, z and yaw rate are used (velocities, accelerations and yaw ignored): hold a point, turn on it.
     public static let positionAndYawRateMask: UInt16 = 0b0000_0101_1111_1000
+    /// x, y, z, the velocities and yaw are used (accelerations and yaw rate ignored): the velocities are PX4's
+    /// feed-forward on top of its position loop.
+    public static let positionVelocityAndYawMask: UInt16 = 0b0000_1001_1100_0000
 
     public var timeBootMs: UInt32
     public var xM: Float = 0
@@ -58,6 +61,19 @@ public struct SetPositionTargetLocalNED: MAVLinkMessage {
                                      targetSystem: targetSystem, targetComponent: targetComponent)
         setpoint.yawRateRadps = yawRateRadps
         setpoint.typeMask = positionAndYawRateMask
+        return setpoint
+    }
+
+    /// A position setpoint in the autopilot's local frame with a descent of `downMps` fed forward: `downM` follows
+    /// the vehicle, so the descent's speed is the feed-forward's (a landing: PX4's land detector wants a commanded
+    /// descent).
+    public static func localPositionDescending(timeBootMs: UInt32, northM: Float, eastM: Float, downM: Float,
+                                               downMps: Float, yawRad: Float, targetSystem: UInt8,
+                                               targetComponent: UInt8) -> Self {
+        var setpoint = localPosition(timeBootMs: timeBootMs, northM: northM, eastM: eastM, downM: downM,
+                                     yawRad: yawRad, targetSystem: targetSystem, targetComponent: targetComponent)
+        setpoint.vzMps = downMps
+        setpoint.typeMask = positionVelocityAndYawMask
         return setpoint
     }
 
