@@ -128,6 +128,35 @@ struct PX4LikeSessionTests {
         #expect(hypot(h.session.drone.northM - north0, h.session.drone.eastM - east0) < 0.5, "stayed on the point")
     }
 
+    /// mavlink-link's landing on PX4: a position setpoint with a descent fed forward. The drone descends over the
+    /// point and lands there; in OFFBOARD PX4 does not disarm by itself (its land detector flickers there: none in
+    /// 15 s on PX4 SIH), it takes a disarm, refused while in the air.
+    @Test func anOffboardDescentLandsOnThePointAndWaitsForADisarm() {
+        var h = Harness()
+        h.takeOff()
+        let north0 = h.session.drone.northM + 1, east0 = h.session.drone.eastM - 1
+        func descend() -> SetPositionTargetLocalNED {
+            .localPositionDescending(timeBootMs: 0, northM: Float(north0), eastM: Float(east0),
+                                     downM: Float(-h.session.drone.altitudeM), downMps: 0.7, yawRad: 0,
+                                     targetSystem: 1, targetComponent: 1)
+        }
+        h.send(descend())
+        #expect(h.command(MAVCmd.doSetMode, [1, Float(PX4Mode.mainOffboard), 0]) == .accepted)
+        h.send(descend())
+        h.run(seconds: 0.5)
+        #expect(h.command(MAVCmd.componentArmDisarm, [0]) == .denied, "no disarm in the air")
+        for _ in 0..<80 where h.session.drone.flightState != .landed {
+            h.send(descend())
+            h.run(seconds: 0.1)
+        }
+        #expect(h.session.drone.flightState == .landed)
+        #expect(hypot(h.session.drone.northM - north0, h.session.drone.eastM - east0) < 0.3, "on the point")
+        h.run(seconds: 5)
+        #expect(h.session.isArmed && h.session.mode == .offboard, "no disarm of its own in OFFBOARD")
+        #expect(h.command(MAVCmd.componentArmDisarm, [0]) == .accepted)
+        #expect(!h.session.isArmed)
+    }
+
     @Test func heartbeatsAtOneHertzAsPX4() {
         var h = Harness()
         h.run(seconds: 3)

@@ -20,7 +20,9 @@ extension MAVLinkSimulatorSession {
             landedSinceUs = nowUs
             return say(StatusText.info, "Landing detected")
         }
-        if let since = landedSinceUs, nowUs - since >= parameters.disarmAfterLanding.us {
+        // In OFFBOARD PX4's land detector flickers between landed and in the air, so COM_DISARM_LAND's 2 s never
+        // pass (none in 15 s on PX4 SIH, 2026-12-04): a companion that lands there disarms itself.
+        if mode != .offboard, let since = landedSinceUs, nowUs - since >= parameters.disarmAfterLanding.us {
             disarmMotors()
             return say(StatusText.info, "Disarmed by landing")
         }
@@ -39,6 +41,9 @@ extension MAVLinkSimulatorSession {
         case .offboard:
             guard let setpoint, nowUs - setpoint.receivedUs < parameters.offboardLoss.us else {
                 return offboardLost(nowUs: nowUs)
+            }
+            if let position = setpoint.goal, setpoint.downMps > 0 {
+                return descend(over: position, downMps: setpoint.downMps)
             }
             if let position = setpoint.goal {
                 // At the point: the trace says hovering, as PX4 holds a position setpoint it has reached.
@@ -64,6 +69,18 @@ extension MAVLinkSimulatorSession {
         default:
             return hover()
         }
+    }
+
+    /// A position setpoint with a descent fed forward: over the point at that speed, and at the airframe's lowest
+    /// hover height the ground (the AR.Drone model's own landing takes it the last centimetres).
+    private mutating func descend(over position: GoalSteering, downMps: Double) -> [SimulatorAction] {
+        guard drone.altitudeM > drone.parameters.altitudeMinM + 0.05 else {
+            drone.applyReference(bits: 0)
+            return [.log("offboard descent at the ground: landing")]
+        }
+        let lead = GoalSteering(northM: position.northM, eastM: position.eastM, altitudeM: drone.altitudeM - downMps)
+        drone.applyProgressiveCommand(lead.command(for: drone))
+        return []
     }
 
     private mutating func hover() -> [SimulatorAction] {

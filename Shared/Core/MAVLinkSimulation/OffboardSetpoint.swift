@@ -13,7 +13,8 @@ struct OffboardSetpoint: Sendable, Equatable {
     var rightMps: Double = 0
     var downMps: Double = 0
     var yawRateRadps: Double = 0
-    /// A position setpoint; the velocities are then unused, the yaw rate is not.
+    /// A position setpoint; the velocities are then unused but for a descent fed forward (`downMps` > 0: a
+    /// landing, PX4's position loop descending at that speed over the point), the yaw rate is used.
     var goal: GoalSteering?
     var receivedUs: Int64
 
@@ -26,6 +27,7 @@ struct OffboardSetpoint: Sendable, Equatable {
             guard target.coordinateFrame == MAVFrame.localNED, target.xM.isFinite, target.yM.isFinite,
                   target.zM.isFinite else { return nil }
             goal = GoalSteering(northM: Double(target.xM), eastM: Double(target.yM), altitudeM: -Double(target.zM))
+            if mask & 32 == 0, target.vzMps.isFinite, target.vzMps > 0 { downMps = Double(target.vzMps) }
             // Held there while turning at the yaw rate, when it is used (as PX4 and ArduCopter do).
             if mask & 2048 == 0 {
                 guard target.yawRateRadps.isFinite else { return nil }
