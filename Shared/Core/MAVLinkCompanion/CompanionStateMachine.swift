@@ -167,9 +167,7 @@ public struct CompanionStateMachine: Sendable {
         if let target, landingDescends, telemetry.isAirborne, telemetry.isInSetpointMode {
             // A landing in the air goes on without the link: the autopilot's own. Not on the ground: a NAV_LAND to
             // a disarmed PX4 left it in LAND, where it refused to arm (a real-autopilot scenario's next takeoff).
-            actions.append(.send(encoder.encode(CommandLong(command: MAVCmd.navLand, targetSystem: target.system,
-                                                            targetComponent: target.component,
-                                                            params: telemetry.flavor.landParams))))
+            actions.append(.send(encoder.encode(navLand(target: target))))
             actions.append(.log(.notice, "link stopping during the landing: asked the autopilot to land"))
         } else if let target, telemetry.isAirborne, telemetry.isInSetpointMode {
             actions.append(.send(encoder.encode(setMode(hold: true, target: target))))
@@ -371,6 +369,12 @@ public struct CompanionStateMachine: Sendable {
     static let emergencyLabel = "emergency: force disarm"
     static let landingDisarmLabel = "disarm on the ground"
 
+    /// NAV_LAND where the vehicle is, in the autopilot's own numbers.
+    func navLand(target: (system: UInt8, component: UInt8)) -> CommandLong {
+        CommandLong(command: MAVCmd.navLand, targetSystem: target.system, targetComponent: target.component,
+                    params: telemetry.flavor.landParams)
+    }
+
     /// DO_SET_MODE to the setpoint mode, or to position hold, in the autopilot's own numbers.
     func setMode(hold: Bool, target: (system: UInt8, component: UInt8)) -> CommandLong {
         CommandLong(command: MAVCmd.doSetMode, targetSystem: target.system, targetComponent: target.component,
@@ -465,7 +469,7 @@ public struct CompanionStateMachine: Sendable {
             if telemetry.isArmed, !telemetry.isInLandMode, nowUs &- lastLandRequestUs >= 1_000_000,
                !commands.queue.contains(where: { $0.kind == .land }) {
                 lastLandRequestUs = nowUs
-                commands.enqueue(cmd(MAVCmd.navLand, telemetry.flavor.landParams), kind: .land, label: "land",
+                commands.enqueue(navLand(target: target), kind: .land, label: "land",
                                  urgent: true)
             }
         case .emergencyCutoff:
