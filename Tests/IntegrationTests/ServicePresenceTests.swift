@@ -1,3 +1,4 @@
+import BrokerNodes
 import Foundation
 import ProcessSupport
 import Logging
@@ -80,6 +81,36 @@ struct ServicePresenceTests {
         }
         print(
             "presence: re-announce heard \(Date().timeIntervalSince(clearedAt)) s after the retained copy was cleared")
+    }
+
+    /// The re-announce every 5 s comes from the MQTT client's supervisor thread. As a task sleeping on the Swift
+    /// pool it woke a pool that nothing else uses in a board service's steady state, and libdispatch retires an idle
+    /// pool thread after 5 s: each re-announce started a new thread (ld.so's and libc's thread start-up pages kept
+    /// resident: 0.3–1.2 MiB of RSS, BENCHMARKS.md).
+    @Test("re-announcing starts no thread: a board service's threads stay the same over two re-announces",
+          arguments: ["drone-link", "navigator", "drone-controller", "mavlink-link"])
+    func reannounceStartsNoThread(service: String) async throws {
+        let (watcher, log) = try statusWatcher()
+        defer { watcher.shutdown() }
+        let listen = service == "mavlink-link" ? ["--listen", "127.0.0.1:\(try freeLoopbackPort(udp: true))"] : []
+        let child = try start(service, ["--log-level", "info"] + listen)
+        defer { child.stop(signal: SIGTERM) }
+        // Start-up is over once its pages are given back (2 s after connecting); the pool is idle from then on.
+        try await eventually(timeout: TestEnvironment.readinessTimeout, "\(service)'s start-up pages given back") {
+            child.output().contains("start-up pages given back")
+        }
+        let threads = { () -> Set<String> in
+            let ids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.pid)/task")) ?? []
+            return Set(ids)
+        }
+        let before = threads()
+        let heard = log.count(service)
+        try await eventually(timeout: .seconds(4 * ServiceStatus.reannounceIntervalS), "two re-announces") {
+            log.count(service) >= heard + 2
+        }
+        let started = threads().subtracting(before)
+        #expect(!before.isEmpty)
+        #expect(started.isEmpty, "\(service) started \(started.count) threads meanwhile (\(before.count) before)")
     }
 
     @Test("SIGKILL: the broker publishes the Last Will, retained")

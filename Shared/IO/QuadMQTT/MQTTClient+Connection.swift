@@ -52,6 +52,7 @@ extension MQTTClient {
             defer { s.trouble = ConnectionTrouble() }
             return s.trouble.reported
         }
+        announce(now: MonotonicClock.now())
         onConnect?(self)
         emit(.connected)
         if hadTrouble { logger.notice("broker reachable again") }

@@ -1,3 +1,4 @@
+import Clocks
 import Synchronization
 
 // Publishing: QoS 0 only while connected; QoS 1 kept by libmosquitto across reconnects, bounded, each PUBACK matched
@@ -39,6 +40,33 @@ extension MQTTClient {
                 continuation.resume(throwing: error)
             }
         }
+    }
+
+    /// Publishes `configuration.announcement` (on the network thread after a CONNACK, or on the supervisor's) and
+    /// schedules the next one. A refused publish is tried again at the next interval or connect.
+    func announce(now: MonotonicInstant) {
+        guard let announcement = configuration.announcement else { return }
+        announcing.withLock { on in
+            guard on else { return }
+            state.withLock { $0.nextAnnouncement = now.advanced(by: announcement.interval) }
+            _ = try? publish(topic: announcement.topic, payload: announcement.payload, qos: announcement.qos,
+                             retain: announcement.retain)
+        }
+    }
+
+    /// No announcement from now on, and none in flight when this returns: before a goodbye's own status.
+    public func endAnnouncement() {
+        announcing.withLock { $0 = false }
+    }
+
+    /// On the supervisor's thread, every check: the announcement again once its interval is over, if connected.
+    /// Not a task sleeping on the Swift pool: in steady flight nothing else wakes a board service's pool, and
+    /// libdispatch retires an idle pool thread after 5 s, so each wake-up every 5 s started a new thread.
+    func announceIfDue() {
+        guard configuration.announcement != nil else { return }
+        let now = MonotonicClock.now()
+        let due = state.withLock { s in s.connected && s.nextAnnouncement.map { now >= $0 } == true }
+        if due { announce(now: now) }
     }
 
     /// QoS 1 messages still waiting for the broker's acknowledgement.

@@ -60,6 +60,7 @@ extension MQTTClient {
             }
             client.superviseOnce()
             client.resubscribeDue()
+            client.announceIfDue()
         }
     }
 

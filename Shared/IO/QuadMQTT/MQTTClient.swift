@@ -44,6 +44,9 @@ public final class MQTTClient: Sendable {
     // libmosquitto's calls are thread-safe apart from mosquitto_lib_init (its header says so).
     nonisolated(unsafe) private let handle: OpaquePointer
     let state = Mutex(MQTTClientState())
+    /// Whether `configuration.announcement` is still sent; held across each announcement's publish, so that once
+    /// `endAnnouncement` returns none is in flight (a goodbye's `offline` is never followed by an `online`).
+    let announcing = Mutex(true)
     let onConnect: (@Sendable (MQTTClient) -> Void)?
     /// Wakes the supervisor's thread before its next 250 ms check (`shutdown`).
     let supervisorWake = DispatchSemaphore(value: 0)
@@ -57,7 +60,7 @@ public final class MQTTClient: Sendable {
     let dispatcher: MQTTDispatcher
 
     /// - Parameter onConnect: runs on the network thread after every CONNACK, after the subscriptions were
-    ///   re-made; may publish (publishing only queues), must not block.
+    ///   re-made and the announcement sent; may publish (publishing only queues), must not block.
     public init(configuration: MQTTConfiguration, logger: Logger,
                 onConnect: (@Sendable (MQTTClient) -> Void)? = nil) throws(MQTTError) {
         _ = libraryInitialised

@@ -1,3 +1,5 @@
+import Clocks
+
 /// What an `MQTTClient` knows about its connection, under its one lock (`MQTTClient.state`).
 struct MQTTClientState {
     enum Phase { case idle, running, stopping }
@@ -21,6 +23,8 @@ struct MQTTClientState {
     var pendingQoS1: [Int32: CheckedContinuation<Void, any Error>?] = [:]
     /// Monotonic seconds of the last CONNACK or of the last (re)start of the loop.
     var lastProgressS: Double = 0
+    /// When `configuration.announcement` is due again (nil: not connected yet).
+    var nextAnnouncement: MonotonicInstant?
     var fatalDisconnect = false
     /// The version of the current (or next) CONNECT: `.auto` starts at 5 and may fall back to 3.1.1.
     var speaksV5 = false

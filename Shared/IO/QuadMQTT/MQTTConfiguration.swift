@@ -32,6 +32,25 @@ public struct MQTTConfiguration: Sendable {
         }
     }
 
+    /// A retained message the connection keeps published (a service's `online` presence): sent after every
+    /// CONNACK, once the subscriptions are re-made, and again every `interval` while connected, from the
+    /// supervisor's thread (`MQTTClient.announceIfDue`), so a reader that lost the retained copy (RabbitMQ keeps it
+    /// on one node) hears it within an interval.
+    public struct Announcement: Sendable, Equatable {
+        public var topic: String
+        public var payload: [UInt8]
+        public var qos: Int32
+        public var retain: Bool
+        public var interval: Duration
+        public init(topic: String, payload: [UInt8], qos: Int32 = 1, retain: Bool = true, interval: Duration) {
+            self.topic = topic
+            self.payload = payload
+            self.qos = qos
+            self.retain = retain
+            self.interval = interval
+        }
+    }
+
     /// One broker of a cluster.
     public struct Endpoint: Sendable, Equatable, CustomStringConvertible {
         public var host: String
@@ -58,6 +77,7 @@ public struct MQTTConfiguration: Sendable {
     public var keepAliveS: Int32
     public var protocolVersion: ProtocolVersion
     public var will: Will?
+    public var announcement: Announcement?
     /// Most QoS 1 publishes that may wait for their PUBACK (in flight or queued while offline). Beyond it
     /// `publish` throws `.offlineQueueFull` and the message is refused, never silently dropped.
     public var maxPendingQoS1: Int

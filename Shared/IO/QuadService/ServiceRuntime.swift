@@ -56,17 +56,14 @@ public final class ServiceRuntime: Sendable {
                         retain: Topics.presence.retain),
             deliveryBufferLimit: deliveryBufferLimit, alternateBrokers: options.alternateBrokers)
         configuration.deliversOnNetworkThread = handlersNeverBlock
-        client = try MQTTClient(configuration: configuration, logger: logger) { client in
-            // After every (re)connect, once subscriptions are re-made: announce ourselves.
-            _ = try? client.publish(topic: statusTopic, payload: online, qos: Topics.presence.qos.rawValue,
-                                    retain: Topics.presence.retain)
-        }
-        announce = { [client] in
-            guard client.isConnected else { return }
-            _ = try? client.publish(topic: statusTopic, payload: online, qos: Topics.presence.qos.rawValue,
-                                    retain: Topics.presence.retain, expiryS: nil)
-        }
-        announcesOnStart = false
+        // After every (re)connect, once subscriptions are re-made, and every re-announce interval: online.
+        configuration.announcement = .init(topic: statusTopic, payload: online, qos: Topics.presence.qos.rawValue,
+                                           retain: Topics.presence.retain,
+                                           interval: .seconds(ServiceStatus.reannounceIntervalS))
+        let client = try MQTTClient(configuration: configuration, logger: logger)
+        self.client = client
+        announce = nil
+        endAnnouncement = { client.endAnnouncement() }
         armsWatchdog = true
         releasesStartupPages = true
     }
@@ -88,16 +85,13 @@ public final class ServiceRuntime: Sendable {
             _ = try? connection.publish(topic: statusTopic, payload: online, qos: Topics.presence.qos.rawValue,
                                         retain: Topics.presence.retain, expiryS: nil)
         }
-        announcesOnStart = true
         // Its process is a test runner, not a service: `ShutdownWatchdog` would end it with exit 0 (and a test run
         // that stops early with exit 0 looks green).
         armsWatchdog = false
         releasesStartupPages = false
+        endAnnouncement = {}
     }
 
-    /// Whether `run` announces `online` itself after starting the connection (the real client does it from its
-    /// connect callback, after every reconnect).
-    private let announcesOnStart: Bool
     /// Whether a stop that hangs past `ShutdownWatchdog.limitS` ends the process.
     private let armsWatchdog: Bool
     /// Whether the process gives back its start-up pages (`StartupPages`) `startupPagesDelayS` after the
@@ -107,8 +101,12 @@ public final class ServiceRuntime: Sendable {
     /// steady state's.
     static let startupPagesDelayS = 2
 
-    /// Publishes the retained `online` again (see `ServiceStatus.reannounceIntervalS`).
-    private let announce: @Sendable () -> Void
+    /// Publishes the retained `online`, which `run` does as it starts the connection and every
+    /// `ServiceStatus.reannounceIntervalS` after: only over a connection made elsewhere. nil for the real client,
+    /// which does both itself (`MQTTConfiguration.announcement`) without waking the Swift pool.
+    private let announce: (@Sendable () -> Void)?
+    /// Stops the real client's announcements before the goodbye (the other kind stops with `run`'s task).
+    private let endAnnouncement: @Sendable () -> Void
 
     /// Feeds one topic of the table for this drone into `inbox`, in the connection's order.
     public func feed<Payload, Event>(
@@ -133,7 +131,7 @@ public final class ServiceRuntime: Sendable {
         // The connection starts inside the group, after it has installed the signal handlers: a SIGTERM that
         // arrives right after the `online` status must still end in a graceful goodbye.
         let connection = ConnectionService(client: client, logger: logger, announce: announce,
-                                           announcesOnStart: announcesOnStart, armsWatchdog: armsWatchdog,
+                                           armsWatchdog: armsWatchdog,
                                            releasesStartupPages: releasesStartupPages)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: connection)]
@@ -157,6 +155,7 @@ public final class ServiceRuntime: Sendable {
     public func goodbye() async {
         let topic = Topics.status(service: service, drone: drone)
         let offline = Self.statusPayload(state: .offline, service: service, startedAt: startedAt)
+        endAnnouncement()
         if client.isConnected {
             try? await client.publishAndWait(topic: topic, payload: offline, qos: Topics.presence.qos.rawValue,
                                              retain: Topics.presence.retain, expiryS: nil,
@@ -188,13 +187,12 @@ public final class ServiceRuntime: Sendable {
 private struct ConnectionService: Service {
     let client: any MQTTConnection
     let logger: Logger
-    let announce: @Sendable () -> Void
-    let announcesOnStart: Bool
+    let announce: (@Sendable () -> Void)?
     let armsWatchdog: Bool
     let releasesStartupPages: Bool
     func run() async throws {
         try client.start()
-        if announcesOnStart { announce() }
+        announce?()
         let release = Task { [logger, releasesStartupPages] in
             guard releasesStartupPages else { return }
             try? await Task.sleep(for: .seconds(ServiceRuntime.startupPagesDelayS))
@@ -203,6 +201,7 @@ private struct ConnectionService: Service {
         }
         // Stopped before the group ends, so no `online` can follow the goodbye's `offline`.
         let reannounce = Task {
+            guard let announce else { return }
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(ServiceStatus.reannounceIntervalS))
                 if !Task.isCancelled { announce() }

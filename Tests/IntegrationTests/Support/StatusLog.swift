@@ -7,6 +7,7 @@ final class StatusLog: @unchecked Sendable {
     private let lock = NSLock()
     private var latestByService: [String: String] = [:]
     private var firstReceivedAtByService: [String: ContinuousClock.Instant] = [:]
+    private var countByService: [String: Int] = [:]
 
     func record(_ message: MQTTMessage) {
         let service = String(message.topic.split(separator: "/").last ?? "")
@@ -14,10 +15,14 @@ final class StatusLog: @unchecked Sendable {
         lock.withLock {
             latestByService[service] = String(decoding: message.payload, as: UTF8.self)
             if firstReceivedAtByService[service] == nil { firstReceivedAtByService[service] = now }
+            countByService[service, default: 0] += 1
         }
     }
 
     func latest(_ service: String) -> String? { lock.withLock { latestByService[service] } }
+
+    /// How many payloads arrived for `service` (a re-announce counts).
+    func count(_ service: String) -> Int { lock.withLock { countByService[service, default: 0] } }
 
     /// When the first payload arrived (recorded on the network thread, so a starved test pool does not add to it;
     /// a test that polls late would otherwise see a re-announce's time).
