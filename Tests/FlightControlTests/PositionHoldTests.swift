@@ -23,6 +23,27 @@ struct PositionHoldTests {
         #expect(inside.rollFrac == 0)
     }
 
+    /// A filter's mean error is old: the drone has flown on since at its measured velocity (`errorAgeS`).
+    @Test func anOldErrorIsSteeredFromWhereTheDroneIsNow() {
+        let hold = PositionHold(gainPerS: 0.6, maxSpeedMps: 5, compensation: WindCompensation(gainPerMps: 0))
+        func steer(_ northM: Double, _ eastM: Double, forwardMps: Double, rightMps: Double, ageS: Double)
+            -> (pitchFrac: Float, rollFrac: Float) {
+            hold.steer(northM: northM, eastM: eastM, headingDeg: 90, forwardMps: forwardMps, rightMps: rightMps,
+                       windForwardMps: 0, windRightMps: 0, errorAgeS: ageS)
+        }
+        // Heading east, the goal 3 m east and 1 m north half a second ago; since then 2 m/s east and 1 m/s left.
+        let old = steer(1, 3, forwardMps: 2, rightMps: -1, ageS: 0.5)
+        let now = steer(0.5, 2, forwardMps: 2, rightMps: -1, ageS: 0)
+        #expect(abs(old.pitchFrac - now.pitchFrac) < 1e-6 && abs(old.rollFrac - now.rollFrac) < 1e-6)
+        // Without a measured velocity, or with an age that is no age, the error as given.
+        let given = steer(1, 3, forwardMps: 0, rightMps: 0, ageS: 0)
+        for unusable in [steer(1, 3, forwardMps: .nan, rightMps: .nan, ageS: 0.5),
+                         steer(1, 3, forwardMps: 0, rightMps: 0, ageS: .nan),
+                         steer(1, 3, forwardMps: 0, rightMps: 0, ageS: -1)] {
+            #expect(abs(unusable.pitchFrac - given.pitchFrac) < 1e-6)
+        }
+    }
+
     @Test func theErrorIsFlownInTheBodyFrameAndSlowsToTheGoal() {
         let hold = PositionHold(compensation: WindCompensation(gainPerMps: 0))
         // Heading east, the goal 2 m north: it is on the left, so roll left, no pitch.

@@ -60,6 +60,14 @@ public struct ArrivalFilter: Sendable, Equatable {
         return (samples.reduce(0) { $0 + $1.northM } / count, samples.reduce(0) { $0 + $1.eastM } / count)
     }
 
+    /// How old the mean error is: the mean age of its fixes (about half the window while they come evenly), or nil
+    /// while there are too few fixes. A drone moving at v m/s is v × this further on than `meanErrorM` says.
+    public func meanAge(now: MonotonicInstant) -> Duration? {
+        guard samples.count >= minimumFixes else { return nil }
+        let totalUs = samples.reduce(Int64(0)) { $0 + (now - $1.at).us }
+        return .microseconds(totalUs / Int64(samples.count))
+    }
+
     /// The distance of the mean error vector, or nil while there are too few fixes.
     public var filteredDistanceM: Double? {
         meanErrorM.map { ($0.northM * $0.northM + $0.eastM * $0.eastM).squareRoot() }

@@ -25,13 +25,16 @@ public struct PositionHold: Sendable, Equatable {
 
     /// Pitch and roll (wire signs: negative pitch flies forward, positive roll flies right) toward a goal `northM`,
     /// `eastM` away, for a drone heading `headingDeg` that moves `forwardMps`/`rightMps` (body frame, measured) in a
-    /// wind of `windForwardMps`/`windRightMps` (body frame, estimated).
+    /// wind of `windForwardMps`/`windRightMps` (body frame, estimated). `errorAgeS`: how old that error is (a
+    /// filter's mean); the drone has moved on since at its measured velocity, and the law steers on where it is now.
     public func steer(northM: Double, eastM: Double, headingDeg: Double, forwardMps: Double, rightMps: Double,
-                      windForwardMps: Double, windRightMps: Double) -> (pitchFrac: Float, rollFrac: Float) {
+                      windForwardMps: Double, windRightMps: Double,
+                      errorAgeS: Double = 0) -> (pitchFrac: Float, rollFrac: Float) {
         guard northM.isFinite, eastM.isFinite, headingDeg.isFinite else { return (0, 0) }
         let h = headingDeg * .pi / 180
-        let errorForwardM = northM * cos(h) + eastM * sin(h)
-        let errorRightM = -northM * sin(h) + eastM * cos(h)
+        let ageS = errorAgeS.isFinite ? max(0, errorAgeS) : 0
+        let errorForwardM = northM * cos(h) + eastM * sin(h) - (forwardMps.isFinite ? forwardMps * ageS : 0)
+        let errorRightM = -northM * sin(h) + eastM * cos(h) - (rightMps.isFinite ? rightMps * ageS : 0)
         var wantedForward = gainPerS * errorForwardM
         var wantedRight = gainPerS * errorRightM
         let speed = (wantedForward * wantedForward + wantedRight * wantedRight).squareRoot()
